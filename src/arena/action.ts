@@ -1,0 +1,51 @@
+/** The 13 fault kinds and their established wire names (DESIGN §3). */
+export const ACTION_TYPES = [
+  'kill_agent',
+  'kill_leader',
+  'kill_orchestrator',
+  'pause_agent',
+  'resume_agent',
+  'slow_agent',
+  'network_partition',
+  'tool_timeout',
+  'memory_corrupt',
+  'mcp_disconnect',
+  'llm_failure',
+  'remove_node',
+  'remove_edge',
+] as const;
+
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export const LLM_ERROR_TYPES = ['rate_limit', 'overloaded', 'timeout', 'server_error'] as const;
+export type LLMErrorType = (typeof LLM_ERROR_TYPES)[number];
+
+/** Faults whose target is found by the arena rather than named by the user. */
+export const SELF_TARGETING: ReadonlySet<ActionType> = new Set(['kill_leader', 'kill_orchestrator']);
+
+export function isActionType(value: unknown): value is ActionType {
+  return typeof value === 'string' && (ACTION_TYPES as readonly string[]).includes(value);
+}
+
+/** Action JSON: `{id, type, target_id, source_id?, metadata?, created_at}`. */
+export interface Action {
+  id: string;
+  type: ActionType;
+  /** agent id, DAG node id, or for `remove_edge` the edge's target node */
+  target_id: string;
+  /** for `remove_edge`: the edge's source node */
+  source_id?: string;
+  /** parameters: `duration`, `delay`, `error_type`, … */
+  metadata?: Record<string, unknown>;
+  /** ISO timestamp */
+  created_at: string;
+}
+
+/** Result JSON: `{success, action, error?, duration_ms}` plus what the fault reports (e.g. `killed_leader_id`). */
+export interface Result {
+  success: boolean;
+  action: Action;
+  error?: string;
+  duration_ms: number;
+  metadata?: Record<string, unknown>;
+}

@@ -1,0 +1,133 @@
+/**
+ * What the arena consumes from a target. The arena knows nothing of any
+ * concrete target: the embedded runtime (src/targets/embedded) and later
+ * process or remote targets adapt themselves to these interfaces.
+ *
+ * Every fault method applies a real fault or throws (NotFoundError for an
+ * unknown agent/node/edge, RuntimeError when it cannot be applied). Faults
+ * given a `durationMs` revert themselves when it ends; `revertAll` reverts
+ * every fault still active.
+ */
+import type { LLMErrorType } from './action.js';
+
+export type AgentRole = 'leader' | 'worker' | 'orchestrator' | 'standby';
+export type AgentStatus = 'running' | 'paused' | 'stopped' | 'restarting' | 'failed';
+
+export interface AgentInfo {
+  id: string;
+  /** current role: one worker is the elected leader; one orchestrator is active, the other standby */
+  role: AgentRole;
+  status: AgentStatus;
+  restarts: number;
+}
+
+export interface ActiveFault {
+  id: string;
+  kind: string;
+  target: string;
+  started_at_ms: number;
+  /** undefined when the fault lasts until reverted */
+  ends_at_ms?: number;
+}
+
+export interface FaultOptions {
+  /** how long the fault lasts; undefined = until reverted (resume, heal, revertAll) */
+  durationMs?: number;
+}
+
+/** What a fault reports back, merged into the Result's metadata (e.g. `killed_leader_id`). */
+export type FaultReport = Record<string, unknown> | void;
+
+export interface RuntimeProvider {
+  listAgents(): AgentInfo[];
+  stopAgent(agentId: string): Promise<FaultReport>;
+  pauseAgent(agentId: string, options?: FaultOptions): Promise<FaultReport>;
+  resumeAgent(agentId: string): Promise<FaultReport>;
+  /** every task the agent runs takes `delayMs` longer while the fault lasts */
+  slowAgent(agentId: string, delayMs: number, options?: FaultOptions): Promise<FaultReport>;
+  partitionNetwork(agentId: string, options?: FaultOptions): Promise<FaultReport>;
+  toolTimeout(agentId: string, options?: FaultOptions): Promise<FaultReport>;
+  corruptMemory(agentId: string): Promise<FaultReport>;
+  disconnectMCP(agentId: string): Promise<FaultReport>;
+  injectLLMFailure(agentId: string, errorType: LLMErrorType, options?: FaultOptions): Promise<FaultReport>;
+  activeFaults(): ActiveFault[];
+  revertAll(): Promise<void>;
+}
+
+export interface DAGEdge {
+  from: string;
+  to: string;
+}
+
+export interface DAGProvider {
+  listNodes(): string[];
+  listEdges(): DAGEdge[];
+  removeNode(nodeId: string): Promise<FaultReport>;
+  removeEdge(from: string, to: string): Promise<FaultReport>;
+}
+
+/** What the arena polls to decide that a target is healthy again after a fault. */
+export type HealthScope =
+  | { kind: 'agent'; id: string }
+  | { kind: 'leader' }
+  | { kind: 'orchestrator' }
+  | { kind: 'dag' }
+  | { kind: 'target' };
+
+export interface HealthReport {
+  healthy: boolean;
+  /** why not, when unhealthy: "agent-2 is stopped", "node plan missing" */
+  problems: string[];
+}
+
+/** Cumulative counters of the steady-state workload since the target started. */
+export interface WorkloadCounters {
+  requests: number;
+  succeeded: number;
+  failed: number;
+}
+
+export interface InvariantCheck {
+  name: string;
+  passed: boolean;
+  detail?: string;
+}
+
+/**
+ * Observation of a running target: the measured score is computed only from
+ * what this reports (DESIGN §5), never from injection success.
+ */
+export interface TargetObserver {
+  health(scope: HealthScope): HealthReport;
+  workload(): WorkloadCounters;
+  /** acknowledged writes readable, memory integrity, workflow outputs as expected, no duplicated effects */
+  checkInvariants(): Promise<InvariantCheck[]>;
+}
+
+/** A target the arena can attack and measure, with its lifecycle. */
+export interface Target {
+  readonly name: string;
+  readonly runtime: RuntimeProvider;
+  readonly dag: DAGProvider;
+  readonly observer: TargetObserver;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** agents, DAG and strategy in force, for `arena describe` */
+  describe(): TargetDescription;
+}
+
+export interface TargetDescription {
+  name: string;
+  agents: AgentInfo[];
+  dag: { nodes: string[]; edges: DAGEdge[] };
+  strategy: Record<string, unknown>;
+}
+
+export interface TargetOptions {
+  /** recovery strategy in force; the target validates it and throws UsageError when invalid */
+  strategy?: unknown;
+  seed?: number;
+}
+
+/** Builds a fresh target per run: scenario runs, survival and regression arms never share one. */
+export type TargetFactory = (options?: TargetOptions) => Target;

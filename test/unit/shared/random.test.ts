@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { createRandom } from '../../../src/shared/random.js';
+import { ManualClock } from '../../../src/shared/clock.js';
+
+describe('createRandom', () => {
+  it('replays the same sequence from the same seed', () => {
+    const a = createRandom(42);
+    const b = createRandom(42);
+    const seqA = Array.from({ length: 20 }, () => a.int(0, 1000));
+    const seqB = Array.from({ length: 20 }, () => b.int(0, 1000));
+    expect(seqA).toEqual(seqB);
+    expect(new Set(seqA).size).toBeGreaterThan(10);
+  });
+
+  it('differs between seeds and stays in range', () => {
+    const a = createRandom(1);
+    const b = createRandom(2);
+    expect(a.next()).not.toBe(b.next());
+    for (let i = 0; i < 1000; i++) {
+      const v = a.int(3, 5);
+      expect(v).toBeGreaterThanOrEqual(3);
+      expect(v).toBeLessThanOrEqual(5);
+    }
+  });
+});
+
+describe('ManualClock', () => {
+  it('fires timers in order only when time advances', async () => {
+    const clock = new ManualClock();
+    const fired: number[] = [];
+    clock.setTimer(200, () => fired.push(200));
+    clock.setTimer(100, () => fired.push(100));
+    const slept = clock.sleep(150).then(() => fired.push(150));
+    await clock.advance(99);
+    expect(fired).toEqual([]);
+    await clock.advance(101);
+    await slept;
+    expect(fired).toEqual([100, 150, 200]);
+    expect(clock.now()).toBe(200);
+  });
+});
