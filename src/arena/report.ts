@@ -1,0 +1,113 @@
+/**
+ * The shapes every consumer reads: the live view, the plain line reporter,
+ * `--json`, `--report`, JUnit, SSE and `arena regress`. The engine emits
+ * `RunEvent`s and returns reports; it never prints.
+ */
+import type { Result } from './action.js';
+import type { ActiveFault, AgentInfo } from './providers.js';
+
+export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
+
+export interface FaultRecovery {
+  action_id: string;
+  label?: string;
+  type: string;
+  target: string;
+  recovered: boolean;
+  /** injection → healthy again (polled); undefined when not recovered before the deadline */
+  recovery_ms?: number;
+}
+
+export interface ScoreMeasurements {
+  requests: { total: number; succeeded: number; failed: number };
+  recovery: {
+    disruptive_faults: number;
+    recovered: number;
+    /** 0–100 from MTTR: 100 at ≤ 1 s, 0 at ≥ 10 s */
+    speed: number;
+    mttr_mean_ms: number | null;
+    mttr_p50_ms: number | null;
+    mttr_p95_ms: number | null;
+    faults: FaultRecovery[];
+  };
+  consistency: {
+    total: number;
+    passed: number;
+    failed_checks: Array<{ name: string; detail?: string }>;
+  };
+}
+
+/** The measured resilience score (DESIGN §5). */
+export interface ScoreReport {
+  score: number;
+  grade: Grade;
+  availability: number;
+  recovery: number;
+  consistency: number;
+  measurements: ScoreMeasurements;
+  /** injection statistics: reported, never counted as availability */
+  injections: { total: number; succeeded: number; failed: number };
+}
+
+export type Expectation = 'success' | 'failure' | 'none';
+
+export interface ActionOutcome {
+  label: string;
+  result: Result;
+  expectation: Expectation;
+  /** true/false when an expectation was checked, null when the action had none */
+  met: boolean | null;
+  /** ms since the run started: when the action was planned to run and when it ran */
+  planned_at_ms: number;
+  at_ms: number;
+}
+
+export type RunStatus = 'passed' | 'failed' | 'interrupted' | 'error';
+
+export interface GateOutcome {
+  min_score: number;
+  score: number;
+  passed: boolean;
+}
+
+export interface ScenarioReport {
+  name: string;
+  description?: string;
+  file?: string;
+  seed: number;
+  status: RunStatus;
+  /** every expectation held */
+  verified: boolean;
+  /** actions whose expectation held / did not hold */
+  passed: number;
+  failed: number;
+  results: ActionOutcome[];
+  score: ScoreReport;
+  started_at: string;
+  duration_ms: number;
+  strategy: Record<string, unknown>;
+  gate?: GateOutcome;
+  /** set when the run was interrupted or hit an error: what happened */
+  error?: string;
+}
+
+/** A live, cheap summary for the view and SSE; computed from measurements so far. */
+export interface LiveScore {
+  availability: number;
+  recovery: number;
+  consistency: number | null;
+  score: number;
+}
+
+export type RunPhase = 'warmup' | 'chaos' | 'cooldown' | 'checks' | 'done';
+
+export type RunEvent =
+  | { type: 'run.started'; at_ms: number; kind: 'scenario' | 'survival'; name: string; seed: number; planned_ms?: number }
+  | { type: 'phase'; at_ms: number; phase: RunPhase }
+  | { type: 'action'; at_ms: number; label: string; result: Result }
+  | { type: 'fault.reverted'; at_ms: number; fault: ActiveFault }
+  | { type: 'recovery'; at_ms: number; recovery: FaultRecovery }
+  | { type: 'snapshot'; at_ms: number; agents: AgentInfo[]; faults: ActiveFault[]; live: LiveScore; progress: number }
+  | { type: 'run.finished'; at_ms: number; status: RunStatus };
+
+export type RunEventListener = (event: RunEvent) => void;
