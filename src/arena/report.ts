@@ -3,7 +3,7 @@
  * `--json`, `--report`, JUnit, SSE and `arena regress`. The engine emits
  * `RunEvent`s and returns reports; it never prints.
  */
-import type { Result } from './action.js';
+import type { Action, Result } from './action.js';
 import type { ActiveFault, AgentInfo } from './providers.js';
 
 export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
@@ -89,6 +89,8 @@ export interface ScenarioReport {
   gate?: GateOutcome;
   /** set when the run was interrupted or hit an error: what happened */
   error?: string;
+  /** faults still active when the run ended, reverted by it */
+  reverted_faults?: ActiveFault[];
 }
 
 /** A live, cheap summary for the view and SSE; computed from measurements so far. */
@@ -111,3 +113,45 @@ export type RunEvent =
   | { type: 'run.finished'; at_ms: number; status: RunStatus };
 
 export type RunEventListener = (event: RunEvent) => void;
+
+/** Scheduling accuracy of a survival run: actual minus planned start of each tick. */
+export interface DriftStats {
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  mean_ms: number;
+}
+
+/** One survival tick: when it was planned, when it ran, what it did. */
+export interface SurvivalTick {
+  index: number;
+  /** ms since the run started */
+  planned_at: number;
+  at: number;
+  drift_ms: number;
+  action: Action;
+  result: Result;
+}
+
+export interface SurvivalReport {
+  seed: number;
+  status: RunStatus;
+  started_at: string;
+  /** configured duration; elapsed_ms is what the run really took (shorter when interrupted) */
+  duration_ms: number;
+  elapsed_ms: number;
+  interval_ms: number;
+  action_kinds: string[];
+  /** ticks executed (every tick runs, late rather than skipped; lateness is in `drift`) */
+  actions_run: number;
+  actions_succeeded: number;
+  actions_failed: number;
+  score: ScoreReport;
+  drift: DriftStats;
+  timeline: SurvivalTick[];
+  strategy: Record<string, unknown>;
+  gate?: GateOutcome;
+  error?: string;
+  /** faults still active when the run ended, reverted by it */
+  reverted_faults?: ActiveFault[];
+}
