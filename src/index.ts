@@ -5,3 +5,4 @@ export { systemClock, ManualClock, type Clock, type TimerHandle } from './shared
 export { createRandom, type Random } from './shared/random.js';
 export * from './arena/action.js';
 export type * from './arena/providers.js';
+export * from './runtime/memory/index.js';

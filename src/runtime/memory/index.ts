@@ -1,0 +1,1 @@
+export { createAgentMemory, type AgentMemory, type AgentMemoryOptions, type MemoryVerification } from './memory.js';

@@ -1,0 +1,137 @@
+/**
+ * An agent's key/value memory with an integrity checksum. The checksum (one
+ * sha256 digest per entry plus a root digest over them) lives apart from the
+ * entries, so damage to the entries — the `memory_corrupt` fault — is caught
+ * by `verify()` and repaired by restoring the last checkpoint.
+ */
+import type { Clock } from '../../shared/clock.js';
+import { systemClock } from '../../shared/clock.js';
+import type { Random } from '../../shared/random.js';
+import { UsageError } from '../../shared/errors.js';
+import { canonicalize, entryDigest, rootChecksum, type JsonValue } from './canonical.js';
+import { corruptValue } from './corrupt.js';
+
+export interface MemoryVerification {
+  ok: boolean;
+  /** one line per damaged, missing or unexpected entry */
+  problems: string[];
+}
+
+export interface AgentMemory {
+  set(key: string, value: unknown): void;
+  /** a copy of the stored value (callers cannot alter memory behind the checksum's back) */
+  get(key: string): unknown;
+  has(key: string): boolean;
+  delete(key: string): boolean;
+  /** copies of every entry, in key order */
+  entries(): Array<[string, unknown]>;
+  readonly size: number;
+  /** the root checksum as last written through `set`/`delete`/restore */
+  readonly checksum: string;
+  verify(): MemoryVerification;
+  /** the fault: really alters stored entries without updating the checksum; returns the damaged keys */
+  corrupt(random: Random): string[];
+  /** deep copy of the entries and their checksum */
+  checkpoint(): void;
+  /** replaces the entries by the last checkpoint; false when there is none */
+  restoreFromCheckpoint(): boolean;
+  /** clock time (ms) of the last checkpoint */
+  readonly lastCheckpointAt?: number;
+}
+
+export interface AgentMemoryOptions {
+  clock?: Clock;
+}
+
+interface Snapshot {
+  values: Map<string, JsonValue>;
+  digests: Map<string, string>;
+  root: string;
+}
+
+export function createAgentMemory(options: AgentMemoryOptions = {}): AgentMemory {
+  const clock = options.clock ?? systemClock;
+  let values = new Map<string, JsonValue>();
+  // kept apart from `values`: corruption touches only the entries
+  let digests = new Map<string, string>();
+  let root = rootChecksum(digests);
+  let saved: Snapshot | undefined;
+  let lastCheckpointAt: number | undefined;
+
+  const checkKey = (key: unknown): string => {
+    if (typeof key !== 'string' || key === '') throw new UsageError(`memory key must be a non-empty string, got ${JSON.stringify(key)}`, 'invalid_memory_key');
+    return key;
+  };
+
+  return {
+    set(key, value) {
+      checkKey(key);
+      const text = canonicalize(value, key);
+      values.set(key, JSON.parse(text) as JsonValue);
+      digests.set(key, entryDigest(key, value));
+      root = rootChecksum(digests);
+    },
+    get(key) {
+      return values.has(key) ? structuredClone(values.get(key)) : undefined;
+    },
+    has: (key) => values.has(key),
+    delete(key) {
+      const existed = values.delete(key);
+      digests.delete(key);
+      root = rootChecksum(digests);
+      return existed;
+    },
+    entries() {
+      return [...values.keys()].sort().map((k) => [k, structuredClone(values.get(k))] as [string, unknown]);
+    },
+    get size() {
+      return values.size;
+    },
+    get checksum() {
+      return root;
+    },
+    verify() {
+      const problems: string[] = [];
+      for (const [key, value] of values) {
+        const expected = digests.get(key);
+        if (expected === undefined) problems.push(`entry "${key}" is not covered by the checksum`);
+        else if (entryDigest(key, value) !== expected) problems.push(`entry "${key}" does not match its checksum`);
+      }
+      for (const key of digests.keys()) if (!values.has(key)) problems.push(`entry "${key}" is missing`);
+      if (problems.length === 0 && rootChecksum(digests) !== root) problems.push('root checksum does not match the entry digests');
+      return { ok: problems.length === 0, problems };
+    },
+    corrupt(random) {
+      const keys = [...values.keys()].sort();
+      if (keys.length === 0) {
+        // nothing to damage: plant an entry the checksum does not cover
+        const key = `corrupt-${random.int(0, 0xffffff).toString(16)}`;
+        values.set(key, 'garbage');
+        return [key];
+      }
+      const count = random.int(1, Math.max(1, Math.ceil(keys.length / 2)));
+      const damaged: string[] = [];
+      const pool = [...keys];
+      for (let i = 0; i < count && pool.length > 0; i++) {
+        const key = pool.splice(random.int(0, pool.length - 1), 1)[0]!;
+        values.set(key, corruptValue(values.get(key)!, random));
+        damaged.push(key);
+      }
+      return damaged.sort();
+    },
+    checkpoint() {
+      saved = { values: structuredClone(values), digests: new Map(digests), root };
+      lastCheckpointAt = clock.now();
+    },
+    restoreFromCheckpoint() {
+      if (!saved) return false;
+      values = structuredClone(saved.values);
+      digests = new Map(saved.digests);
+      root = saved.root;
+      return true;
+    },
+    get lastCheckpointAt() {
+      return lastCheckpointAt;
+    },
+  };
+}
