@@ -6,3 +6,4 @@ export { createRandom, type Random } from './shared/random.js';
 export * from './arena/action.js';
 export type * from './arena/providers.js';
 export * from './runtime/memory/index.js';
+export * from './runtime/tools/index.js';

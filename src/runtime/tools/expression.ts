@@ -1,0 +1,65 @@
+/**
+ * A small, safe arithmetic evaluator for the `compute` tool: numbers, + - * / %
+ * ^ (right-associative power), unary minus and parentheses. No eval.
+ */
+import { UsageError } from '../../shared/errors.js';
+
+export function evaluateExpression(text: string): number {
+  let pos = 0;
+  const fail = (what: string): never => {
+    throw new UsageError(`compute: ${what} at position ${pos} in ${JSON.stringify(text)}`, 'invalid_expression');
+  };
+  const skip = () => {
+    while (pos < text.length && /\s/.test(text[pos]!)) pos++;
+  };
+  const peek = () => (skip(), text[pos]);
+
+  const primary = (): number => {
+    const c = peek();
+    if (c === '(') {
+      pos++;
+      const v = sum();
+      if (peek() !== ')') fail('expected ")"');
+      pos++;
+      return v;
+    }
+    if (c === '-') return pos++, -unary();
+    if (c === '+') return pos++, unary();
+    const match = /^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(text.slice(pos));
+    if (!match) return fail(c === undefined ? 'unexpected end' : `unexpected ${JSON.stringify(c)}`);
+    pos += match[0].length;
+    return Number(match[0]);
+  };
+  const unary = (): number => {
+    const base = primary();
+    if (peek() === '^') {
+      pos++;
+      return base ** unary();
+    }
+    return base;
+  };
+  const product = (): number => {
+    let v = unary();
+    for (let c = peek(); c === '*' || c === '/' || c === '%'; c = peek()) {
+      pos++;
+      const rhs = unary();
+      if (c !== '*' && rhs === 0) fail('division by zero');
+      v = c === '*' ? v * rhs : c === '/' ? v / rhs : v % rhs;
+    }
+    return v;
+  };
+  const sum = (): number => {
+    let v = product();
+    for (let c = peek(); c === '+' || c === '-'; c = peek()) {
+      pos++;
+      const rhs = product();
+      v = c === '+' ? v + rhs : v - rhs;
+    }
+    return v;
+  };
+
+  const value = sum();
+  if (peek() !== undefined) fail(`unexpected ${JSON.stringify(text[pos])}`);
+  if (!Number.isFinite(value)) fail('result is not a finite number');
+  return value;
+}
