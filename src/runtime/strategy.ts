@@ -1,0 +1,233 @@
+/**
+ * The recovery strategy: one plain, serialisable object that configures every
+ * recovery mechanism of the embedded runtime. Each mechanism is on by default
+ * and each can be switched off, so two strategies can be compared (A/B) and a
+ * strategy with everything off shows what the faults do unopposed.
+ *
+ * Durations are fields ending in `_ms`; in YAML they may be written with units
+ * (`lease_ms: 300ms`) or as integer milliseconds.
+ */
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { tryParseDuration } from '../shared/duration.js';
+import { UsageError, errorMessage } from '../shared/errors.js';
+
+export const WORKFLOW_RECOVERY = ['retry', 'replace_node', 'fail_fast'] as const;
+export type WorkflowRecovery = (typeof WORKFLOW_RECOVERY)[number];
+
+export interface Strategy {
+  /** resurrects killed agents after a backoff, at most `max_restarts` per agent within `window_ms` */
+  supervisor: { enabled: boolean; backoff_ms: number; max_backoff_ms: number; max_restarts: number; window_ms: number };
+  /** lease-based leader election among workers; without it leadership is static (the first worker) */
+  election: { enabled: boolean; lease_ms: number; renew_interval_ms: number };
+  /** standby orchestrator takes over when the active one misses heartbeats; the active one routes around silent workers */
+  failover: { enabled: boolean; heartbeat_interval_ms: number; heartbeat_timeout_ms: number };
+  /** periodic memory checkpoints (plus a journal of acknowledged writes since the last one) */
+  checkpoints: { enabled: boolean; interval_ms: number };
+  /** periodic memory checksum verification; a failure restores the last checkpoint and replays the journal */
+  integrity: { enabled: boolean; check_interval_ms: number };
+  /** LLM client: retries with backoff, then the fallback provider */
+  llm: { enabled: boolean; retries: number; backoff_ms: number; fallback: boolean };
+  /** every tool call is bounded by `timeout_ms`; `retries` extra attempts when enabled */
+  tools: { enabled: boolean; timeout_ms: number; retries: number };
+  /** MCP session reconnects with exponential backoff after a disconnect */
+  mcp: { enabled: boolean; backoff_ms: number; max_backoff_ms: number };
+  /** the live DAG is restored from the workflow definition; `recovery` is the workflow engine's step strategy */
+  dag: { enabled: boolean; restore_delay_ms: number; recovery: WorkflowRecovery; step_retries: number };
+  /** the steady-state workload: `rate` workflow runs per second, each failed after `run_timeout_ms` */
+  workload: { enabled: boolean; rate: number; run_timeout_ms: number };
+}
+
+export type StrategyPatch = { [K in keyof Strategy]?: Partial<Strategy[K]> };
+
+/** Fast defaults: recovery happens in tens to hundreds of milliseconds. */
+export const DEFAULT_STRATEGY: Strategy = deepFreeze({
+  supervisor: { enabled: true, backoff_ms: 50, max_backoff_ms: 1000, max_restarts: 10, window_ms: 10_000 },
+  election: { enabled: true, lease_ms: 300, renew_interval_ms: 50 },
+  failover: { enabled: true, heartbeat_interval_ms: 25, heartbeat_timeout_ms: 150 },
+  checkpoints: { enabled: true, interval_ms: 200 },
+  integrity: { enabled: true, check_interval_ms: 50 },
+  llm: { enabled: true, retries: 2, backoff_ms: 10, fallback: true },
+  tools: { enabled: true, timeout_ms: 100, retries: 1 },
+  mcp: { enabled: true, backoff_ms: 20, max_backoff_ms: 500 },
+  dag: { enabled: true, restore_delay_ms: 50, recovery: 'retry', step_retries: 1 },
+  workload: { enabled: true, rate: 20, run_timeout_ms: 1000 },
+});
+
+/** Every recovery mechanism off; timings and the workload stay as in the default. */
+export const RECOVERY_OFF_STRATEGY: Strategy = deepFreeze(
+  mergeStrategy(DEFAULT_STRATEGY, {
+    supervisor: { enabled: false },
+    election: { enabled: false },
+    failover: { enabled: false },
+    checkpoints: { enabled: false },
+    integrity: { enabled: false },
+    llm: { enabled: false },
+    tools: { enabled: false },
+    mcp: { enabled: false },
+    dag: { enabled: false, recovery: 'fail_fast', step_retries: 0 },
+  }),
+);
+
+type FieldKind = 'bool' | 'duration' | 'count' | 'rate' | 'recovery';
+
+const SCHEMA: { [S in keyof Strategy]: Record<keyof Strategy[S], FieldKind> } = {
+  supervisor: { enabled: 'bool', backoff_ms: 'duration', max_backoff_ms: 'duration', max_restarts: 'count', window_ms: 'duration' },
+  election: { enabled: 'bool', lease_ms: 'duration', renew_interval_ms: 'duration' },
+  failover: { enabled: 'bool', heartbeat_interval_ms: 'duration', heartbeat_timeout_ms: 'duration' },
+  checkpoints: { enabled: 'bool', interval_ms: 'duration' },
+  integrity: { enabled: 'bool', check_interval_ms: 'duration' },
+  llm: { enabled: 'bool', retries: 'count', backoff_ms: 'duration', fallback: 'bool' },
+  tools: { enabled: 'bool', timeout_ms: 'duration', retries: 'count' },
+  mcp: { enabled: 'bool', backoff_ms: 'duration', max_backoff_ms: 'duration' },
+  dag: { enabled: 'bool', restore_delay_ms: 'duration', recovery: 'recovery', step_retries: 'count' },
+  workload: { enabled: 'bool', rate: 'rate', run_timeout_ms: 'duration' },
+};
+
+/** Intervals that drive timers must be positive, or a timer would spin. */
+const POSITIVE = new Set([
+  'election.lease_ms',
+  'election.renew_interval_ms',
+  'failover.heartbeat_interval_ms',
+  'failover.heartbeat_timeout_ms',
+  'checkpoints.interval_ms',
+  'integrity.check_interval_ms',
+  'tools.timeout_ms',
+  'workload.run_timeout_ms',
+  'supervisor.window_ms',
+]);
+
+/**
+ * Validates a partial strategy (sections and fields may be left out) and
+ * returns it normalised (durations in ms). Reports every problem at once.
+ */
+export function parseStrategyPatch(input: unknown, source = 'strategy'): StrategyPatch {
+  const problems: string[] = [];
+  const out: Record<string, Record<string, unknown>> = {};
+  if (input === null || input === undefined) return {};
+  if (!isPlainObject(input)) throw new UsageError(`${source}: must be a mapping of sections, got ${typeName(input)}`, 'invalid_strategy');
+  for (const [section, value] of Object.entries(input)) {
+    const fields = (SCHEMA as Record<string, Record<string, FieldKind>>)[section];
+    if (!fields) {
+      problems.push(`${section}: unknown section (expected one of ${Object.keys(SCHEMA).join(', ')})`);
+      continue;
+    }
+    if (!isPlainObject(value)) {
+      problems.push(`${section}: must be a mapping, got ${typeName(value)}`);
+      continue;
+    }
+    const parsed: Record<string, unknown> = {};
+    for (const [key, raw] of Object.entries(value)) {
+      const path = `${section}.${key}`;
+      const kind = fields[key];
+      if (!kind) {
+        problems.push(`${path}: unknown key (expected one of ${Object.keys(fields).join(', ')})`);
+        continue;
+      }
+      const result = parseField(kind, raw);
+      if (typeof result === 'string') problems.push(`${path}: ${result}`);
+      else if (POSITIVE.has(path) && result.value === 0) problems.push(`${path}: must be greater than 0`);
+      else parsed[key] = result.value;
+    }
+    out[section] = parsed;
+  }
+  if (problems.length > 0) {
+    throw new UsageError(`${source}: invalid strategy:\n  - ${problems.join('\n  - ')}`, 'invalid_strategy', { details: problems });
+  }
+  return out as StrategyPatch;
+}
+
+/** A full strategy: the default with `input` (a possibly partial strategy) applied. */
+export function parseStrategy(input: unknown, source = 'strategy'): Strategy {
+  if (input === undefined || input === null) return DEFAULT_STRATEGY;
+  const merged = mergeStrategy(DEFAULT_STRATEGY, parseStrategyPatch(input, source));
+  const problems = crossCheck(merged);
+  if (problems.length > 0) {
+    throw new UsageError(`${source}: invalid strategy:\n  - ${problems.join('\n  - ')}`, 'invalid_strategy', { details: problems });
+  }
+  return merged;
+}
+
+/** Relations between fields that make a strategy unable to work. */
+export function crossCheck(s: Strategy): string[] {
+  const problems: string[] = [];
+  if (s.election.renew_interval_ms >= s.election.lease_ms) {
+    problems.push('election.renew_interval_ms: must be shorter than election.lease_ms, or the leader loses its lease between renewals');
+  }
+  if (s.failover.heartbeat_interval_ms >= s.failover.heartbeat_timeout_ms) {
+    problems.push('failover.heartbeat_interval_ms: must be shorter than failover.heartbeat_timeout_ms');
+  }
+  if (s.supervisor.max_backoff_ms < s.supervisor.backoff_ms) problems.push('supervisor.max_backoff_ms: must be at least supervisor.backoff_ms');
+  if (s.mcp.max_backoff_ms < s.mcp.backoff_ms) problems.push('mcp.max_backoff_ms: must be at least mcp.backoff_ms');
+  return problems;
+}
+
+/** Reads a YAML (or JSON) strategy file; a missing file or invalid content is a UsageError naming the file. */
+export async function loadStrategyFile(path: string): Promise<Strategy> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read strategy file ${path}: ${errorMessage(err)}`, 'invalid_strategy');
+  }
+  return parseStrategyText(text, path);
+}
+
+export function parseStrategyText(text: string, source = 'strategy'): Strategy {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    throw new UsageError(`${source}: not valid YAML: ${errorMessage(err)}`, 'invalid_strategy');
+  }
+  return parseStrategy(doc ?? {}, source);
+}
+
+/** A new strategy: `base` with the fields present in `patch` replaced. Neither argument is modified. */
+export function mergeStrategy(base: Strategy, patch: StrategyPatch): Strategy {
+  const out = structuredClone(base) as unknown as Record<string, Record<string, unknown>>;
+  for (const [section, fields] of Object.entries(patch)) {
+    if (!fields || !out[section]) continue;
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[section]![key] = value;
+  }
+  return out as unknown as Strategy;
+}
+
+function parseField(kind: FieldKind, raw: unknown): { value: unknown } | string {
+  switch (kind) {
+    case 'bool':
+      return typeof raw === 'boolean' ? { value: raw } : `must be true or false, got ${typeName(raw)}`;
+    case 'duration': {
+      const ms = tryParseDuration(raw);
+      return ms === undefined ? `must be a duration such as 250ms, 2s or an integer number of milliseconds, got ${JSON.stringify(raw)}` : { value: ms };
+    }
+    case 'count':
+      return typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 ? { value: raw } : `must be a non-negative integer, got ${JSON.stringify(raw)}`;
+    case 'rate':
+      return typeof raw === 'number' && Number.isFinite(raw) && raw >= 0 && raw <= 10_000
+        ? { value: raw }
+        : `must be a number of runs per second between 0 and 10000, got ${JSON.stringify(raw)}`;
+    case 'recovery':
+      return typeof raw === 'string' && (WORKFLOW_RECOVERY as readonly string[]).includes(raw)
+        ? { value: raw }
+        : `must be one of ${WORKFLOW_RECOVERY.join(', ')}, got ${JSON.stringify(raw)}`;
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'object' ? 'a mapping' : `${typeof v} ${JSON.stringify(v)}`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

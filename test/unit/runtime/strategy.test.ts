@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import {
+  DEFAULT_STRATEGY,
+  RECOVERY_OFF_STRATEGY,
+  loadStrategyFile,
+  mergeStrategy,
+  parseStrategy,
+  parseStrategyText,
+} from '../../../src/runtime/strategy.js';
+import { UsageError } from '../../../src/shared/errors.js';
+
+const file = (name: string) => fileURLToPath(new URL(`../../../strategies/${name}`, import.meta.url));
+
+describe('strategy', () => {
+  it('has every mechanism on by default and off in RECOVERY_OFF_STRATEGY', () => {
+    for (const section of ['supervisor', 'election', 'failover', 'checkpoints', 'integrity', 'llm', 'tools', 'mcp', 'dag'] as const) {
+      expect(DEFAULT_STRATEGY[section].enabled).toBe(true);
+      expect(RECOVERY_OFF_STRATEGY[section].enabled).toBe(false);
+    }
+    expect(RECOVERY_OFF_STRATEGY.workload.enabled).toBe(true);
+  });
+
+  it('ships files equal to the built-in strategies', async () => {
+    expect(await loadStrategyFile(file('default.yaml'))).toEqual(DEFAULT_STRATEGY);
+    expect(await loadStrategyFile(file('recovery-off.yaml'))).toEqual(RECOVERY_OFF_STRATEGY);
+  });
+
+  it('parses durations with units and fills the rest from the default', () => {
+    const s = parseStrategyText('election:\n  lease_ms: 1s\n  renew_interval_ms: 100\nworkload: { rate: 5 }\n');
+    expect(s.election.lease_ms).toBe(1000);
+    expect(s.election.renew_interval_ms).toBe(100);
+    expect(s.workload.rate).toBe(5);
+    expect(s.supervisor).toEqual(DEFAULT_STRATEGY.supervisor);
+  });
+
+  it('rejects unknown keys and bad types, listing every problem with its path', () => {
+    let caught: unknown;
+    try {
+      parseStrategy({ supervisor: { enabled: 'yes', backof_ms: 5 }, elections: {}, dag: { recovery: 'pray' }, tools: { timeout_ms: '-3s' } }, 'x.yaml');
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    const message = (caught as Error).message;
+    expect(message).toContain('x.yaml');
+    expect(message).toContain('supervisor.enabled: must be true or false');
+    expect(message).toContain('supervisor.backof_ms: unknown key');
+    expect(message).toContain('elections: unknown section');
+    expect(message).toContain('dag.recovery: must be one of retry, replace_node, fail_fast');
+    expect(message).toContain('tools.timeout_ms: must be a duration');
+  });
+
+  it('rejects relations that cannot work', () => {
+    expect(() => parseStrategy({ election: { lease_ms: 50, renew_interval_ms: 100 } })).toThrow(/renew_interval_ms: must be shorter/);
+    expect(() => parseStrategy({ failover: { heartbeat_timeout_ms: 0 } })).toThrow(/greater than 0/);
+    expect(() => parseStrategy('nope')).toThrow(UsageError);
+    expect(() => parseStrategyText('a: [')).toThrow(/not valid YAML/);
+  });
+
+  it('merges without modifying its inputs', () => {
+    const merged = mergeStrategy(DEFAULT_STRATEGY, { llm: { fallback: false } });
+    expect(merged.llm.fallback).toBe(false);
+    expect(merged.llm.retries).toBe(DEFAULT_STRATEGY.llm.retries);
+    expect(DEFAULT_STRATEGY.llm.fallback).toBe(true);
+  });
+});
