@@ -7,3 +7,4 @@ export * from './arena/action.js';
 export type * from './arena/providers.js';
 export * from './runtime/memory/index.js';
 export * from './runtime/tools/index.js';
+export * from './workflow/index.js';

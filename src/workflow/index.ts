@@ -1,0 +1,4 @@
+export * from './types.js';
+export { AgentRegistry } from './registry.js';
+export { validateWorkflow, assertValidWorkflow, type WorkflowProblem, type WorkflowValidation, type ValidateOptions } from './validate.js';
+export { executeWorkflow, StepTimeoutError, DEFAULT_MAX_PARALLEL, type ExecuteWorkflowOptions } from './engine.js';
