@@ -1,0 +1,157 @@
+/**
+ * Building and validating Action JSON. `parseAction` is the one gate every
+ * action passes on its way in (HTTP bodies, scenario files), so its problems
+ * carry paths such as `action.metadata.duration`.
+ */
+import { randomUUID } from 'node:crypto';
+import { UsageError } from '../shared/errors.js';
+import { tryParseDuration } from '../shared/duration.js';
+import { ACTION_TYPES, LLM_ERROR_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from './action.js';
+
+export interface CreateActionOptions {
+  source_id?: string;
+  metadata?: Record<string, unknown>;
+  id?: string;
+  /** ISO timestamp; defaults to now */
+  created_at?: string;
+}
+
+/** One validation problem: where (`action.target_id`) and what. */
+export interface ActionProblem {
+  path: string;
+  message: string;
+}
+
+const ACTION_KEYS = new Set(['id', 'type', 'target_id', 'source_id', 'metadata', 'created_at']);
+
+/** The metadata parameters each fault understands; anything else is a typo worth reporting. */
+export const ACTION_PARAMETERS: Record<ActionType, readonly string[]> = {
+  kill_agent: [],
+  kill_leader: [],
+  kill_orchestrator: [],
+  pause_agent: ['duration'],
+  resume_agent: [],
+  slow_agent: ['duration', 'delay'],
+  network_partition: ['duration'],
+  tool_timeout: ['duration'],
+  memory_corrupt: [],
+  mcp_disconnect: [],
+  llm_failure: ['duration', 'error_type'],
+  remove_node: [],
+  remove_edge: [],
+};
+
+const DURATION_PARAMS = new Set(['duration', 'delay']);
+
+export function createAction(type: ActionType, target_id = '', options: CreateActionOptions = {}): Action {
+  const action: Action = {
+    id: options.id ?? randomUUID(),
+    type,
+    target_id,
+    created_at: options.created_at ?? new Date().toISOString(),
+  };
+  if (options.source_id !== undefined) action.source_id = options.source_id;
+  if (options.metadata !== undefined) action.metadata = { ...options.metadata };
+  return action;
+}
+
+/**
+ * Every problem with an action-shaped value, each with its path under `base`.
+ * `requireIdentity` is false for scenario actions, which get their id and
+ * timestamp when they run.
+ */
+export function actionProblems(value: unknown, base = 'action', requireIdentity = false): ActionProblem[] {
+  const problems: ActionProblem[] = [];
+  const at = (key: string) => `${base}.${key}`;
+  if (!isPlainObject(value)) {
+    return [{ path: base, message: 'must be an object with at least a "type"' }];
+  }
+  for (const key of Object.keys(value)) {
+    if (!ACTION_KEYS.has(key)) problems.push({ path: at(key), message: `unknown key "${key}"` });
+  }
+  const type = value.type;
+  if (type === undefined) {
+    problems.push({ path: at('type'), message: `missing action type (one of ${ACTION_TYPES.join(', ')})` });
+  } else if (!isActionType(type)) {
+    problems.push({ path: at('type'), message: `unknown action type ${JSON.stringify(type)} (one of ${ACTION_TYPES.join(', ')})` });
+  }
+  for (const key of ['id', 'created_at', 'source_id'] as const) {
+    if (value[key] !== undefined && typeof value[key] !== 'string') {
+      problems.push({ path: at(key), message: 'must be a string' });
+    }
+  }
+  if (requireIdentity && value.created_at !== undefined && Number.isNaN(Date.parse(String(value.created_at)))) {
+    problems.push({ path: at('created_at'), message: 'must be an ISO timestamp' });
+  }
+  const target = value.target_id;
+  if (target !== undefined && typeof target !== 'string') {
+    problems.push({ path: at('target_id'), message: 'must be a string' });
+  }
+  if (isActionType(type)) {
+    const needsTarget = !SELF_TARGETING.has(type);
+    if (needsTarget && (typeof target !== 'string' || target.trim() === '')) {
+      const what = type === 'remove_node' || type === 'remove_edge' ? 'a DAG node id' : 'an agent id';
+      problems.push({ path: at('target_id'), message: `missing target: ${type} needs ${what}` });
+    }
+    if (type === 'remove_edge' && (typeof value.source_id !== 'string' || value.source_id.trim() === '')) {
+      problems.push({ path: at('source_id'), message: 'missing source: remove_edge needs source_id (the edge goes source_id → target_id)' });
+    }
+    problems.push(...metadataProblems(type, value.metadata, at('metadata')));
+  } else if (value.metadata !== undefined && !isPlainObject(value.metadata)) {
+    problems.push({ path: at('metadata'), message: 'must be an object' });
+  }
+  return problems;
+}
+
+function metadataProblems(type: ActionType, metadata: unknown, base: string): ActionProblem[] {
+  if (metadata === undefined || metadata === null) return [];
+  if (!isPlainObject(metadata)) return [{ path: base, message: 'must be an object' }];
+  const problems: ActionProblem[] = [];
+  const allowed = ACTION_PARAMETERS[type];
+  for (const [key, raw] of Object.entries(metadata)) {
+    const path = `${base}.${key}`;
+    if (!allowed.includes(key)) {
+      const hint = allowed.length ? ` (${type} takes ${allowed.join(', ')})` : ` (${type} takes no parameters)`;
+      problems.push({ path, message: `unknown parameter "${key}"${hint}` });
+    } else if (DURATION_PARAMS.has(key)) {
+      if (typeof raw === 'number' && raw < 0) problems.push({ path, message: `must not be negative (got ${raw})` });
+      else if (tryParseDuration(raw) === undefined) {
+        problems.push({ path, message: `invalid duration ${JSON.stringify(raw)}: use milliseconds or a string such as "250ms", "2s", "1m30s"` });
+      }
+    } else if (key === 'error_type' && !(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
+      problems.push({ path, message: `unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Validates an Action from JSON (an HTTP body, a replayed record). Missing id
+ * and created_at are filled in. Throws a UsageError listing every problem.
+ */
+export function parseAction(json: unknown, base = 'action'): Action {
+  let value = json;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch (err) {
+      throw new UsageError(`invalid action JSON: ${(err as Error).message}`, 'invalid_action');
+    }
+  }
+  const problems = actionProblems(value, base, true);
+  if (problems.length > 0) {
+    const lines = problems.map((p) => `${p.path}: ${p.message}`);
+    throw new UsageError(`invalid action: ${lines.join('; ')}`, 'invalid_action', { details: problems });
+  }
+  const v = value as Record<string, unknown>;
+  return createAction(v.type as ActionType, (v.target_id as string | undefined) ?? '', {
+    id: v.id as string | undefined,
+    created_at: v.created_at as string | undefined,
+    source_id: v.source_id as string | undefined,
+    metadata: v.metadata as Record<string, unknown> | undefined,
+  });
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

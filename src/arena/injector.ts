@@ -1,0 +1,215 @@
+/**
+ * Applies the 13 faults to a target through its providers. The injector holds
+ * no state of its own: the target's providers do the real work and report
+ * back. A fault that needs a provider the target does not have fails with a
+ * RuntimeError that says so.
+ */
+import { RuntimeError, UsageError } from '../shared/errors.js';
+import { parseDuration } from '../shared/duration.js';
+import { LLM_ERROR_TYPES, type Action, type LLMErrorType } from './action.js';
+import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, FaultOptions, FaultReport, RuntimeProvider } from './providers.js';
+
+/** Default length of a timed fault (DESIGN §3). */
+export const DEFAULT_FAULT_DURATION_MS = 5000;
+
+export interface SlowAgentOptions {
+  /** added per-task delay; defaults to the fault's duration */
+  delayMs?: number;
+  /** how long the fault lasts; default 5 s */
+  durationMs?: number;
+}
+
+export type InjectionReport = Record<string, unknown>;
+
+export class Injector {
+  constructor(
+    private readonly runtime?: RuntimeProvider,
+    private readonly dag?: DAGProvider,
+  ) {}
+
+  get hasRuntime(): boolean {
+    return this.runtime !== undefined;
+  }
+
+  get hasDag(): boolean {
+    return this.dag !== undefined;
+  }
+
+  async killAgent(agentId: string): Promise<InjectionReport> {
+    return { killed_agent_id: agentId, ...(await this.rt('kill_agent').stopAgent(agentId)) };
+  }
+
+  /** kills the elected leader, found from the agents' roles */
+  async killLeader(): Promise<InjectionReport> {
+    const leader = this.findByRole('kill_leader', 'leader', 'elected leader');
+    return { killed_leader_id: leader.id, ...(await this.rt('kill_leader').stopAgent(leader.id)) };
+  }
+
+  /** kills the active orchestrator (not the standby) */
+  async killOrchestrator(): Promise<InjectionReport> {
+    const active = this.findByRole('kill_orchestrator', 'orchestrator', 'active orchestrator');
+    return { killed_orchestrator_id: active.id, ...(await this.rt('kill_orchestrator').stopAgent(active.id)) };
+  }
+
+  async pauseAgent(agentId: string, durationMs?: number): Promise<InjectionReport> {
+    const options: FaultOptions = durationMs === undefined ? {} : { durationMs };
+    return { ...withDuration(durationMs), ...(await this.rt('pause_agent').pauseAgent(agentId, options)) };
+  }
+
+  async resumeAgent(agentId: string): Promise<InjectionReport> {
+    return { ...(await this.rt('resume_agent').resumeAgent(agentId)) };
+  }
+
+  async slowAgent(agentId: string, options: SlowAgentOptions = {}): Promise<InjectionReport> {
+    const durationMs = options.durationMs ?? DEFAULT_FAULT_DURATION_MS;
+    const delayMs = options.delayMs ?? durationMs;
+    const report = await this.rt('slow_agent').slowAgent(agentId, delayMs, { durationMs });
+    return { duration_ms: durationMs, delay_ms: delayMs, ...report };
+  }
+
+  async networkPartition(agentId: string, durationMs = DEFAULT_FAULT_DURATION_MS): Promise<InjectionReport> {
+    return { duration_ms: durationMs, ...(await this.rt('network_partition').partitionNetwork(agentId, { durationMs })) };
+  }
+
+  async toolTimeout(agentId: string, durationMs = DEFAULT_FAULT_DURATION_MS): Promise<InjectionReport> {
+    return { duration_ms: durationMs, ...(await this.rt('tool_timeout').toolTimeout(agentId, { durationMs })) };
+  }
+
+  async corruptMemory(agentId: string): Promise<InjectionReport> {
+    return { ...(await this.rt('memory_corrupt').corruptMemory(agentId)) };
+  }
+
+  async disconnectMCP(agentId: string): Promise<InjectionReport> {
+    return { ...(await this.rt('mcp_disconnect').disconnectMCP(agentId)) };
+  }
+
+  async injectLLMFailure(
+    agentId: string,
+    errorType: LLMErrorType = 'rate_limit',
+    durationMs = DEFAULT_FAULT_DURATION_MS,
+  ): Promise<InjectionReport> {
+    const report = await this.rt('llm_failure').injectLLMFailure(agentId, errorType, { durationMs });
+    return { error_type: errorType, duration_ms: durationMs, ...report };
+  }
+
+  async removeNode(nodeId: string): Promise<InjectionReport> {
+    return { removed_node_id: nodeId, ...(await this.dg('remove_node').removeNode(nodeId)) };
+  }
+
+  async removeEdge(sourceId: string, targetId: string): Promise<InjectionReport> {
+    return { removed_edge: { from: sourceId, to: targetId }, ...(await this.dg('remove_edge').removeEdge(sourceId, targetId)) };
+  }
+
+  /** Applies any action; metadata is read per DESIGN §3 (durations with units or ms). */
+  async apply(action: Action): Promise<InjectionReport> {
+    const md = action.metadata ?? {};
+    const id = action.target_id;
+    switch (action.type) {
+      case 'kill_agent':
+        return this.killAgent(id);
+      case 'kill_leader':
+        return this.killLeader();
+      case 'kill_orchestrator':
+        return this.killOrchestrator();
+      case 'pause_agent':
+        return this.pauseAgent(id, durationParam(md, 'duration'));
+      case 'resume_agent':
+        return this.resumeAgent(id);
+      case 'slow_agent':
+        return this.slowAgent(id, { durationMs: durationParam(md, 'duration'), delayMs: durationParam(md, 'delay') });
+      case 'network_partition':
+        return this.networkPartition(id, durationParam(md, 'duration'));
+      case 'tool_timeout':
+        return this.toolTimeout(id, durationParam(md, 'duration'));
+      case 'memory_corrupt':
+        return this.corruptMemory(id);
+      case 'mcp_disconnect':
+        return this.disconnectMCP(id);
+      case 'llm_failure':
+        return this.injectLLMFailure(id, errorTypeParam(md), durationParam(md, 'duration'));
+      case 'remove_node':
+        return this.removeNode(id);
+      case 'remove_edge':
+        if (!action.source_id) throw new UsageError('remove_edge needs source_id (the edge goes source_id → target_id)');
+        return this.removeEdge(action.source_id, id);
+      default: {
+        const unknown: never = action.type;
+        throw new UsageError(`unknown action type ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  // read helpers
+
+  agents(): AgentInfo[] {
+    return this.runtime ? this.runtime.listAgents() : [];
+  }
+
+  availableAgentIds(): string[] {
+    return this.agents()
+      .filter((a) => a.status === 'running')
+      .map((a) => a.id)
+      .sort();
+  }
+
+  dagNodes(): string[] {
+    return this.dag ? this.dag.listNodes() : [];
+  }
+
+  dagEdges(): DAGEdge[] {
+    return this.dag ? this.dag.listEdges() : [];
+  }
+
+  activeFaults(): ActiveFault[] {
+    return this.runtime ? this.runtime.activeFaults() : [];
+  }
+
+  /** reverts every reversible fault still active on the target */
+  async revertAll(): Promise<void> {
+    await this.runtime?.revertAll();
+  }
+
+  private rt(what: string): RuntimeProvider {
+    if (!this.runtime) throw new RuntimeError(`${what} cannot be applied: this target has no runtime provider`, 'no_runtime_provider');
+    return this.runtime;
+  }
+
+  private dg(what: string): DAGProvider {
+    if (!this.dag) throw new RuntimeError(`${what} cannot be applied: this target has no workflow DAG provider`, 'no_dag_provider');
+    return this.dag;
+  }
+
+  /** Deterministic: a running agent with the role, lowest id first. */
+  private findByRole(what: string, role: AgentInfo['role'], label: string): AgentInfo {
+    const candidates = this.rt(what)
+      .listAgents()
+      .filter((a) => a.role === role && a.status === 'running')
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const found = candidates[0];
+    if (!found) throw new RuntimeError(`${what} cannot be applied: there is no running ${label} right now`, 'no_target_found');
+    return found;
+  }
+}
+
+function withDuration(durationMs: number | undefined): InjectionReport {
+  return durationMs === undefined ? {} : { duration_ms: durationMs };
+}
+
+function durationParam(md: Record<string, unknown>, key: string): number | undefined {
+  const raw = md[key];
+  if (raw === undefined || raw === null) return undefined;
+  try {
+    return parseDuration(raw);
+  } catch (err) {
+    throw new UsageError(`metadata.${key}: ${(err as Error).message}`, 'invalid_action');
+  }
+}
+
+function errorTypeParam(md: Record<string, unknown>): LLMErrorType {
+  const raw = md.error_type;
+  if (raw === undefined || raw === null) return 'rate_limit';
+  if (!(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
+    throw new UsageError(`metadata.error_type: unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})`, 'invalid_action');
+  }
+  return raw as LLMErrorType;
+}

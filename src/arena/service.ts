@@ -1,0 +1,228 @@
+/**
+ * The arena's front door: every fault goes through `execute`, which applies
+ * it, records the outcome (history, stats, metrics, evidence, event stream)
+ * and tells the bridges. A fault that cannot be applied is a Result with
+ * `success: false` and the reason, never an exception.
+ */
+import { ConflictError, errorMessage } from '../shared/errors.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import type { Random } from '../shared/random.js';
+import type { Action, Result } from './action.js';
+import type { EvidenceStore, EvolutionBridge, FlightBridge } from './bridges.js';
+import type { EventStore } from './event-store.js';
+import type { Injector } from './injector.js';
+import { MetricsCollector, type MetricsSnapshot } from './metrics.js';
+import type { TargetObserver } from './providers.js';
+import { createAsyncQueue, type AsyncQueue } from './async-queue.js';
+
+export const ARENA_STREAM = 'arena';
+export const DEFAULT_HISTORY_LIMIT = 10_000;
+
+export type ArenaEventType = 'arena.action.executed' | 'arena.action.failed';
+
+/** What `subscribe()` yields: one per executed action, numbered per service. */
+export interface ArenaEvent {
+  seq: number;
+  type: ArenaEventType;
+  at: string;
+  result: Result;
+}
+
+export interface ArenaStats {
+  total: number;
+  succeeded: number;
+  failed: number;
+  /** succeeded ÷ total, 0–1; 0 when nothing ran */
+  success_rate: number;
+  by_type: Record<string, { total: number; succeeded: number; failed: number }>;
+  /** results dropped from the bounded history */
+  dropped: number;
+  /** event store or bridge failures, counted rather than thrown (the fault was applied) */
+  sink_errors: number;
+  last_error?: string;
+}
+
+export interface ArenaServiceOptions {
+  injector: Injector;
+  eventStore?: EventStore;
+  evidenceStore?: EvidenceStore;
+  /** the target's observer, for measured scores (scenario, survival) */
+  observer?: TargetObserver;
+  clock?: Clock;
+  random?: Random;
+  /** results kept in history(); oldest dropped first (default 10,000) */
+  historyLimit?: number;
+  /** event stream to append to (default `arena`) */
+  streamId?: string;
+}
+
+export class ArenaService {
+  readonly injector: Injector;
+  readonly observer?: TargetObserver;
+  readonly clock: Clock;
+  readonly random?: Random;
+  readonly eventStore?: EventStore;
+  readonly evidenceStore?: EvidenceStore;
+  private readonly historyLimit: number;
+  private readonly streamId: string;
+  private results: Result[] = [];
+  private counters!: ArenaStats;
+  private readonly metricsCollector = new MetricsCollector();
+  private flight?: FlightBridge;
+  private evolution?: EvolutionBridge;
+  private listeners = new Set<AsyncQueue<ArenaEvent>>();
+  private seq = 0;
+  /** appends are serialised so expected versions follow one another */
+  private appendChain: Promise<unknown> = Promise.resolve();
+
+  constructor(options: ArenaServiceOptions) {
+    this.injector = options.injector;
+    this.observer = options.observer;
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random;
+    this.eventStore = options.eventStore;
+    this.evidenceStore = options.evidenceStore;
+    this.historyLimit = Math.max(1, options.historyLimit ?? DEFAULT_HISTORY_LIMIT);
+    this.streamId = options.streamId ?? ARENA_STREAM;
+    this.resetCounters();
+  }
+
+  /** Applies the action and records the outcome. Never throws for a fault that cannot be applied. */
+  async execute(action: Action): Promise<Result> {
+    const before = this.evidenceStore ? this.observe() : undefined;
+    const started = this.clock.now();
+    let result: Result;
+    try {
+      const report = await this.injector.apply(action);
+      result = { success: true, action, duration_ms: this.elapsed(started) };
+      if (report && Object.keys(report).length > 0) result.metadata = report;
+    } catch (err) {
+      result = { success: false, action, error: errorMessage(err), duration_ms: this.elapsed(started) };
+    }
+    this.record(result);
+    await this.publish(result, before);
+    return result;
+  }
+
+  history(): Result[] {
+    return [...this.results];
+  }
+
+  stats(): ArenaStats {
+    const by_type: ArenaStats['by_type'] = {};
+    for (const [k, v] of Object.entries(this.counters.by_type)) by_type[k] = { ...v };
+    return { ...this.counters, by_type };
+  }
+
+  metrics(): MetricsSnapshot {
+    return this.metricsCollector.snapshot();
+  }
+
+  /** clears history, stats and metrics (not the event stream, which is append-only) */
+  reset(): void {
+    this.results = [];
+    this.metricsCollector.reset();
+    this.resetCounters();
+  }
+
+  /** live arena events, from now on; ends when the signal aborts or the consumer stops */
+  subscribe(options: { signal?: AbortSignal } = {}): AsyncIterable<ArenaEvent> {
+    const queue: AsyncQueue<ArenaEvent> = createAsyncQueue<ArenaEvent>(() => this.listeners.delete(queue), options.signal);
+    if (!queue.closed) this.listeners.add(queue);
+    return queue;
+  }
+
+  setFlightBridge(bridge: FlightBridge | undefined): void {
+    this.flight = bridge;
+  }
+
+  setEvolutionBridge(bridge: EvolutionBridge | undefined): void {
+    this.evolution = bridge;
+  }
+
+  /** reverts every reversible fault still active on the target */
+  async revertAll(): Promise<void> {
+    await this.injector.revertAll();
+  }
+
+  private record(result: Result): void {
+    this.results.push(result);
+    if (this.results.length > this.historyLimit) {
+      const drop = this.results.length - this.historyLimit;
+      this.results.splice(0, drop);
+      this.counters.dropped += drop;
+    }
+    const c = this.counters;
+    c.total += 1;
+    const t = (c.by_type[result.action.type] ??= { total: 0, succeeded: 0, failed: 0 });
+    t.total += 1;
+    if (result.success) {
+      c.succeeded += 1;
+      t.succeeded += 1;
+    } else {
+      c.failed += 1;
+      t.failed += 1;
+    }
+    c.success_rate = c.succeeded / c.total;
+    this.metricsCollector.recordActionResult(result);
+  }
+
+  private async publish(result: Result, before: ReturnType<ArenaService['observe']> | undefined): Promise<void> {
+    const type: ArenaEventType = result.success ? 'arena.action.executed' : 'arena.action.failed';
+    const event: ArenaEvent = { seq: ++this.seq, type, at: this.clock.wallNow().toISOString(), result };
+    for (const l of this.listeners) l.push(event);
+    const sinks: Array<Promise<unknown>> = [];
+    if (this.eventStore) sinks.push(this.appendEvent(type, result));
+    if (this.flight) sinks.push(this.guard(() => this.flight!.record(result)));
+    if (!result.success && this.evolution) sinks.push(this.guard(() => this.evolution!.onFailure(result)));
+    if (this.evidenceStore && before) {
+      const after = this.observe();
+      sinks.push(
+        this.guard(() =>
+          this.evidenceStore!.save({ action_id: result.action.id, action: result.action, success: result.success, at: event.at, before, after }),
+        ),
+      );
+    }
+    await Promise.all(sinks);
+  }
+
+  /** appends with the expected version; another writer on the stream → re-read and retry */
+  private appendEvent(type: ArenaEventType, result: Result): Promise<unknown> {
+    const store = this.eventStore!;
+    const run = async () => {
+      for (let attempt = 0; ; attempt++) {
+        const version = await store.streamVersion(this.streamId);
+        try {
+          await store.append(this.streamId, [{ type, data: result }], version);
+          return;
+        } catch (err) {
+          if (!(err instanceof ConflictError) || attempt >= 4) throw err;
+        }
+      }
+    };
+    const next = this.appendChain.then(() => this.guard(run));
+    this.appendChain = next;
+    return next;
+  }
+
+  private async guard(fn: () => unknown): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      this.counters.sink_errors += 1;
+      this.counters.last_error = errorMessage(err);
+    }
+  }
+
+  private observe() {
+    return { agents: this.injector.agents(), faults: this.injector.activeFaults() };
+  }
+
+  private elapsed(started: number): number {
+    return Math.max(0, Math.round((this.clock.now() - started) * 1000) / 1000);
+  }
+
+  private resetCounters(): void {
+    this.counters = { total: 0, succeeded: 0, failed: 0, success_rate: 0, by_type: {}, dropped: 0, sink_errors: 0 };
+  }
+}

@@ -1,0 +1,80 @@
+/** An in-memory EventStore: streams in arrays, live subscribers fed on append. */
+import { ConflictError, UsageError } from '../shared/errors.js';
+import { createAsyncQueue, type AsyncQueue } from '../arena/async-queue.js';
+import {
+  ANY_VERSION,
+  matchesFilter,
+  type EventFilter,
+  type EventStore,
+  type NewEvent,
+  type StoredEvent,
+  type SubscribeOptions,
+} from '../arena/event-store.js';
+
+export interface MemoryEventStoreOptions {
+  /** timestamps for appended events; defaults to the wall clock */
+  now?: () => Date;
+}
+
+interface Subscriber {
+  filter: EventFilter;
+  queue: AsyncQueue<StoredEvent>;
+}
+
+export class MemoryEventStore implements EventStore {
+  private streams = new Map<string, StoredEvent[]>();
+  private subscribers = new Set<Subscriber>();
+  private readonly now: () => Date;
+
+  constructor(options: MemoryEventStoreOptions = {}) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<StoredEvent[]> {
+    if (typeof streamId !== 'string' || streamId === '') throw new UsageError('stream id must be a non-empty string');
+    const stream = this.streams.get(streamId) ?? [];
+    const current = stream.length;
+    if (expectedVersion !== ANY_VERSION && expectedVersion !== current) {
+      throw new ConflictError(`stream "${streamId}" is at version ${current}, expected ${expectedVersion}`, 'version_conflict', {
+        details: { stream_id: streamId, expected: expectedVersion, actual: current },
+      });
+    }
+    const at = this.now().toISOString();
+    const stored = events.map((e, i) => ({ stream_id: streamId, version: current + i + 1, type: e.type, data: e.data, at }));
+    if (stored.length === 0) return [];
+    this.streams.set(streamId, [...stream, ...stored]);
+    for (const sub of this.subscribers) {
+      for (const e of stored) if (matchesFilter(e, sub.filter)) sub.queue.push(e);
+    }
+    return stored;
+  }
+
+  async streamVersion(streamId: string): Promise<number> {
+    return this.streams.get(streamId)?.length ?? 0;
+  }
+
+  async read(streamId: string, fromVersion = 0): Promise<StoredEvent[]> {
+    return (this.streams.get(streamId) ?? []).filter((e) => e.version > fromVersion);
+  }
+
+  /** stream ids, for diagnostics */
+  streamIds(): string[] {
+    return [...this.streams.keys()];
+  }
+
+  subscribe(filter: EventFilter, fromVersion?: number, options: SubscribeOptions = {}): AsyncIterable<StoredEvent> {
+    const sub: Subscriber = { filter, queue: undefined as unknown as AsyncQueue<StoredEvent> };
+    sub.queue = createAsyncQueue<StoredEvent>(() => this.subscribers.delete(sub), options.signal);
+    // replay synchronously before registering, so no event is missed or doubled
+    if (fromVersion !== undefined) {
+      const streams = filter.stream_id !== undefined ? [filter.stream_id] : [...this.streams.keys()];
+      for (const id of streams) {
+        for (const e of this.streams.get(id) ?? []) {
+          if (e.version > fromVersion && matchesFilter(e, filter)) sub.queue.push(e);
+        }
+      }
+    }
+    if (!sub.queue.closed) this.subscribers.add(sub);
+    return sub.queue;
+  }
+}
