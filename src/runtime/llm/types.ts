@@ -1,0 +1,96 @@
+/**
+ * The LLM layer's contract: a provider completes a chat; failures are
+ * LLMErrors whose `errorType` says what went wrong and whether a retry can help.
+ */
+import { RuntimeError } from '../../shared/errors.js';
+
+export type LLMRole = 'system' | 'user' | 'assistant';
+
+export interface LLMMessage {
+  role: LLMRole;
+  content: string;
+}
+
+export interface LLMRequest {
+  messages: LLMMessage[];
+  model?: string;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface LLMUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface LLMResponse {
+  text: string;
+  /** name of the provider that produced the text (tells a fallback answer apart) */
+  provider: string;
+  model: string;
+  usage: LLMUsage;
+}
+
+export interface LLMProvider {
+  readonly name: string;
+  complete(request: LLMRequest): Promise<LLMResponse>;
+}
+
+/** the four fault types (DESIGN §3) plus what real providers also do */
+export type LLMErrorType =
+  | 'rate_limit'
+  | 'overloaded'
+  | 'timeout'
+  | 'server_error'
+  | 'network'
+  | 'auth'
+  | 'bad_request'
+  | 'invalid_response';
+
+const RETRYABLE: ReadonlySet<LLMErrorType> = new Set(['rate_limit', 'overloaded', 'timeout', 'server_error', 'network']);
+
+export interface LLMErrorOptions {
+  provider?: string;
+  status?: number;
+  /** from a Retry-After header */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class LLMError extends RuntimeError {
+  readonly errorType: LLMErrorType;
+  readonly retryable: boolean;
+  readonly provider?: string;
+  readonly httpStatus?: number;
+  readonly retryAfterMs?: number;
+
+  constructor(errorType: LLMErrorType, message: string, options: LLMErrorOptions = {}) {
+    super(message, `llm_${errorType}`, { cause: options.cause });
+    this.errorType = errorType;
+    this.retryable = RETRYABLE.has(errorType);
+    this.provider = options.provider;
+    this.httpStatus = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** maps an HTTP error status to its error type */
+export function errorTypeForStatus(status: number): LLMErrorType {
+  if (status === 429) return 'rate_limit';
+  if (status === 529 || status === 503) return 'overloaded';
+  if (status === 408 || status === 504) return 'timeout';
+  if (status >= 500) return 'server_error';
+  if (status === 401 || status === 403) return 'auth';
+  return 'bad_request';
+}
+
+export function isLLMError(error: unknown): error is LLMError {
+  return error instanceof LLMError;
+}
+
+/** rough whitespace token count; enough for usage accounting without a tokenizer */
+export function countTokens(text: string): number {
+  const trimmed = text.trim();
+  return trimmed === '' ? 0 : trimmed.split(/\s+/).length;
+}
