@@ -1,0 +1,145 @@
+/**
+ * JUnit XML for CI: one <testsuite> per scenario or survival run, one <testcase>
+ * per action (its expectation) and one for the score gate. Failures carry their
+ * message; an interrupted or crashed run is an <error> on the gate testcase.
+ */
+import type { ActionOutcome, ScenarioReport, SurvivalReport, SurvivalTick, GateOutcome, ScoreReport, RunStatus } from '../../arena/report.js';
+import { attrs, escapeXml } from './xml.js';
+
+interface Case {
+  name: string;
+  classname: string;
+  timeMs: number;
+  failure?: { message: string; type: string; body?: string };
+  error?: { message: string; type: string };
+  skipped?: string;
+  out?: string;
+}
+
+interface Suite {
+  name: string;
+  timestamp: string;
+  timeMs: number;
+  properties: Record<string, string | number>;
+  cases: Case[];
+}
+
+export function scenarioJUnit(reports: ScenarioReport[]): string {
+  return renderSuites(reports.map(scenarioSuite));
+}
+
+export function survivalJUnit(report: SurvivalReport): string {
+  return renderSuites([survivalSuite(report)]);
+}
+
+function scenarioSuite(r: ScenarioReport): Suite {
+  const cases: Case[] = r.results.map((o) => actionCase(r.name, o));
+  cases.push(gateCase(r.name, r.score, r.gate, r.status, r.error, r.duration_ms));
+  return {
+    name: `scenario: ${r.name}`,
+    timestamp: r.started_at,
+    timeMs: r.duration_ms,
+    properties: { kind: 'scenario', seed: r.seed, score: r.score.score, grade: r.score.grade, ...(r.file ? { file: r.file } : {}) },
+    cases,
+  };
+}
+
+function survivalSuite(r: SurvivalReport): Suite {
+  const name = `survival (seed ${r.seed})`;
+  const cases: Case[] = r.timeline.map((t) => tickCase(name, t));
+  cases.push(gateCase(name, r.score, r.gate, r.status, r.error, r.elapsed_ms));
+  return {
+    name: `survival: seed ${r.seed}`,
+    timestamp: r.started_at,
+    timeMs: r.elapsed_ms,
+    properties: {
+      kind: 'survival',
+      seed: r.seed,
+      score: r.score.score,
+      grade: r.score.grade,
+      drift_p50_ms: r.drift.p50_ms,
+      drift_p99_ms: r.drift.p99_ms,
+    },
+    cases,
+  };
+}
+
+function actionCase(classname: string, o: ActionOutcome): Case {
+  const target = o.result.action.target_id ? ` ${o.result.action.target_id}` : '';
+  const expect = o.expectation === 'none' ? 'no expectation' : `expect ${o.expectation}`;
+  const c: Case = { classname, name: `${o.label}: ${o.result.action.type}${target} (${expect})`, timeMs: o.result.duration_ms };
+  if (o.met === false) {
+    const got = o.result.success ? 'succeeded' : `failed: ${o.result.error ?? 'unknown error'}`;
+    c.failure = { type: 'expectation', message: `expected ${o.expectation}, the action ${got}` };
+  } else if (!o.result.success) {
+    c.out = `action failed: ${o.result.error ?? 'unknown error'}`;
+  }
+  return c;
+}
+
+function tickCase(classname: string, t: SurvivalTick): Case {
+  const target = t.action.target_id ? ` ${t.action.target_id}` : '';
+  const c: Case = { classname, name: `#${t.index} ${t.action.type}${target}`, timeMs: t.result.duration_ms };
+  c.out = `planned at ${t.planned_at}ms, ran at ${t.at}ms (drift ${t.drift_ms}ms)`;
+  // a random survival action may legitimately not apply (the target is already down): report it, do not fail on it
+  if (!t.result.success) c.skipped = `not applied: ${t.result.error ?? 'unknown error'}`;
+  return c;
+}
+
+function gateCase(classname: string, score: ScoreReport, gate: GateOutcome | undefined, status: RunStatus, error: string | undefined, timeMs: number): Case {
+  const summary = `score ${score.score} (${score.grade}): availability ${score.availability}, recovery ${score.recovery}, consistency ${score.consistency}`;
+  const c: Case = { classname, name: gate ? `score >= ${gate.min_score}` : 'score (no gate)', timeMs, out: summary };
+  if (status === 'interrupted' || status === 'error') {
+    c.error = { type: status, message: error ?? status };
+  } else if (gate && !gate.passed) {
+    c.failure = { type: 'gate', message: `score ${gate.score} is ${round1(gate.min_score - gate.score)} below the minimum ${gate.min_score}` };
+  }
+  return c;
+}
+
+function renderSuites(suites: Suite[]): string {
+  const count = (pick: (c: Case) => unknown) => suites.reduce((n, s) => n + s.cases.filter(pick).length, 0);
+  const total = suites.reduce((n, s) => n + s.cases.length, 0);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attrs({ name: 'chaos-arena', tests: total, failures: count((c) => c.failure), errors: count((c) => c.error), skipped: count((c) => c.skipped), time: seconds(suites.reduce((n, s) => n + s.timeMs, 0)) })}>`,
+  ];
+  for (const s of suites) {
+    lines.push(
+      `  <testsuite${attrs({
+        name: s.name,
+        tests: s.cases.length,
+        failures: s.cases.filter((c) => c.failure).length,
+        errors: s.cases.filter((c) => c.error).length,
+        skipped: s.cases.filter((c) => c.skipped).length,
+        time: seconds(s.timeMs),
+        timestamp: s.timestamp,
+      })}>`,
+    );
+    lines.push('    <properties>');
+    for (const [name, value] of Object.entries(s.properties)) lines.push(`      <property${attrs({ name, value })}/>`);
+    lines.push('    </properties>');
+    for (const c of s.cases) lines.push(...renderCase(c));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}
+
+function renderCase(c: Case): string[] {
+  const open = `    <testcase${attrs({ classname: c.classname, name: c.name, time: seconds(c.timeMs) })}`;
+  const inner: string[] = [];
+  if (c.failure) inner.push(`      <failure${attrs({ message: c.failure.message, type: c.failure.type })}>${escapeXml(c.failure.body ?? c.failure.message)}</failure>`);
+  if (c.error) inner.push(`      <error${attrs({ message: c.error.message, type: c.error.type })}>${escapeXml(c.error.message)}</error>`);
+  if (c.skipped) inner.push(`      <skipped${attrs({ message: c.skipped })}/>`);
+  if (c.out) inner.push(`      <system-out>${escapeXml(c.out)}</system-out>`);
+  return inner.length === 0 ? [`${open}/>`] : [`${open}>`, ...inner, '    </testcase>'];
+}
+
+function seconds(ms: number): string {
+  return (Math.max(0, ms) / 1000).toFixed(3);
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}

@@ -1,0 +1,128 @@
+/** The final tables (cli-table3): per-action results, then the score and its dimensions. */
+import Table from 'cli-table3';
+import chalk from 'chalk';
+import type { ScenarioReport, ScoreReport, SurvivalReport, Grade } from '../../arena/report.js';
+import { formatDuration } from '../../shared/duration.js';
+
+const PLAIN_STYLE = { head: [], border: [] };
+
+export function renderScenarioTables(reports: ScenarioReport[]): string {
+  const out: string[] = [];
+  for (const r of reports) {
+    out.push(chalk.bold(`Scenario ${r.name}`) + chalk.dim(` (seed ${r.seed}, ${formatDuration(r.duration_ms)})`));
+    const actions = new Table({ head: ['action', 'type', 'target', 'result', 'expected', 'check', 'ms'], style: PLAIN_STYLE });
+    for (const o of r.results) {
+      actions.push([
+        o.label,
+        o.result.action.type,
+        o.result.action.target_id || '-',
+        o.result.success ? 'ok' : `failed: ${truncate(o.result.error ?? '', 40)}`,
+        o.expectation,
+        o.met === null ? '-' : o.met ? chalk.green('met') : chalk.red('NOT MET'),
+        String(Math.round(o.result.duration_ms)),
+      ]);
+    }
+    if (r.results.length > 0) out.push(actions.toString());
+  }
+  const summary = new Table({
+    head: ['scenario', 'status', 'score', 'grade', 'availability', 'recovery', 'consistency', 'MTTR p50', 'MTTR p95', 'verification'],
+    style: PLAIN_STYLE,
+  });
+  for (const r of reports) {
+    summary.push([
+      r.name,
+      statusText(r.status),
+      scoreText(r.score.score),
+      gradeText(r.score.grade),
+      dim(r.score.availability),
+      dim(r.score.recovery),
+      dim(r.score.consistency),
+      msText(r.score.measurements.recovery.mttr_p50_ms),
+      msText(r.score.measurements.recovery.mttr_p95_ms),
+      `${r.passed} passed, ${r.failed} failed${r.verified ? '' : chalk.red(' ✗')}`,
+    ]);
+  }
+  out.push(summary.toString());
+  for (const r of reports) out.push(...footnotes(r.name, r.score, r.gate, r.error));
+  return `${out.join('\n')}\n`;
+}
+
+export function renderSurvivalTable(r: SurvivalReport): string {
+  const out: string[] = [];
+  const counts = new Map<string, { ok: number; failed: number }>();
+  for (const t of r.timeline) {
+    const c = counts.get(t.action.type) ?? { ok: 0, failed: 0 };
+    if (t.result.success) c.ok++;
+    else c.failed++;
+    counts.set(t.action.type, c);
+  }
+  const actions = new Table({ head: ['action', 'applied', 'not applied'], style: PLAIN_STYLE });
+  for (const [type, c] of [...counts].sort(([a], [b]) => a.localeCompare(b))) actions.push([type, String(c.ok), String(c.failed)]);
+  out.push(chalk.bold(`Survival (seed ${r.seed}, ${formatDuration(r.elapsed_ms)} of ${formatDuration(r.duration_ms)}, every ${formatDuration(r.interval_ms)})`));
+  if (counts.size > 0) out.push(actions.toString());
+  const summary = new Table({
+    head: ['status', 'actions', 'score', 'grade', 'availability', 'recovery', 'consistency', 'MTTR p50', 'MTTR p95', 'drift p50', 'drift p99'],
+    style: PLAIN_STYLE,
+  });
+  summary.push([
+    statusText(r.status),
+    `${r.actions_run} (${r.actions_failed} not applied)`,
+    scoreText(r.score.score),
+    gradeText(r.score.grade),
+    dim(r.score.availability),
+    dim(r.score.recovery),
+    dim(r.score.consistency),
+    msText(r.score.measurements.recovery.mttr_p50_ms),
+    msText(r.score.measurements.recovery.mttr_p95_ms),
+    msText(r.drift.p50_ms),
+    msText(r.drift.p99_ms),
+  ]);
+  out.push(summary.toString());
+  out.push(...footnotes('survival', r.score, r.gate, r.error));
+  return `${out.join('\n')}\n`;
+}
+
+function footnotes(name: string, score: ScoreReport, gate: { min_score: number; score: number; passed: boolean } | undefined, error?: string): string[] {
+  const lines: string[] = [];
+  const failed = score.measurements.consistency.failed_checks;
+  if (failed.length > 0) lines.push(`${name}: failed checks: ${failed.map((c) => (c.detail ? `${c.name} (${c.detail})` : c.name)).join('; ')}`);
+  if (gate) {
+    lines.push(
+      gate.passed
+        ? chalk.green(`${name}: score ${gate.score} meets the minimum ${gate.min_score}`)
+        : chalk.red(`${name}: score ${gate.score} is ${round1(gate.min_score - gate.score)} below the minimum ${gate.min_score}`),
+    );
+  }
+  if (error) lines.push(chalk.yellow(`${name}: ${error}`));
+  return lines;
+}
+
+export function gradeText(grade: Grade): string {
+  if (grade === 'A+' || grade === 'A') return chalk.green(grade);
+  if (grade === 'B' || grade === 'C') return chalk.yellow(grade);
+  return chalk.red(grade);
+}
+
+function statusText(status: string): string {
+  return status === 'passed' ? chalk.green(status) : status === 'failed' ? chalk.red(status) : chalk.yellow(status);
+}
+
+function scoreText(n: number): string {
+  return chalk.bold(n.toFixed(1));
+}
+
+function dim(n: number): string {
+  return n.toFixed(1);
+}
+
+function msText(ms: number | null | undefined): string {
+  return ms === null || ms === undefined ? '-' : formatDuration(ms);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}

@@ -1,0 +1,33 @@
+import { Box, Text } from 'ink';
+import type { ViewState } from './view-state.js';
+
+function colorFor(n: number): string {
+  return n >= 90 ? 'green' : n >= 70 ? 'yellow' : 'red';
+}
+
+function Dimension({ label, value }: { label: string; value: number | null }) {
+  return (
+    <Text>
+      {label} <Text color={value === null ? undefined : colorFor(value)}>{value === null ? '  -  ' : value.toFixed(1).padStart(5)}</Text>
+    </Text>
+  );
+}
+
+export function ScorePanel({ state }: { state: ViewState }) {
+  const live = state.live;
+  return (
+    <Box flexDirection="column">
+      <Box columnGap={2}>
+        <Text bold>
+          score <Text color={live ? colorFor(live.score) : undefined}>{live ? live.score.toFixed(1) : '-'}</Text>
+        </Text>
+        <Dimension label="availability" value={live?.availability ?? null} />
+        <Dimension label="recovery" value={live?.recovery ?? null} />
+        <Dimension label="consistency" value={live?.consistency ?? null} />
+      </Box>
+      <Text dimColor>
+        actions {state.actions.ok} ok, {state.actions.failed} failed · recoveries {state.recoveries.recovered} ok, {state.recoveries.missed} missed
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Mounts the live view. Only imported (lazily) by commands that draw, so ink
+ * and React stay out of the start-up path of everything else.
+ */
+import { render } from 'ink';
+import type { RunEventListener } from '../../arena/report.js';
+import type { Writer } from '../context.js';
+import { createViewStore } from './view-store.js';
+import { LiveView } from './LiveView.js';
+
+export interface MountedView {
+  listener: RunEventListener;
+  /** publishes the last snapshot, lets ink paint it, and unmounts */
+  close(): Promise<void>;
+}
+
+export function mountLiveView(stdout: Writer, stderr: Writer): MountedView {
+  const store = createViewStore();
+  const instance = render(<LiveView store={store} />, {
+    stdout: stdout as NodeJS.WriteStream,
+    stderr: stderr as NodeJS.WriteStream,
+    // Ctrl-C is ours: the first press aborts and reverts faults, the second exits (src/cli/main.ts)
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  let isClosed = false;
+  return {
+    listener: (event) => store.push(event),
+    async close() {
+      if (isClosed) return;
+      isClosed = true;
+      store.flush();
+      // give React one turn to render the final snapshot before unmounting
+      await new Promise((resolve) => setImmediate(resolve));
+      instance.unmount();
+      await instance.waitUntilExit().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { resolveOutputMode } from '../../../src/cli/output/mode.js';
+
+const tty = { write: () => true, isTTY: true };
+const pipe = { write: () => true };
+
+describe('resolveOutputMode', () => {
+  it('draws the live view only on a terminal outside CI', () => {
+    expect(resolveOutputMode({}, { stdout: tty, stderr: tty, env: {} })).toEqual({ kind: 'tty', isColor: true });
+    expect(resolveOutputMode({}, { stdout: tty, stderr: tty, env: { CI: 'true' } }).kind).toBe('plain');
+    expect(resolveOutputMode({}, { stdout: pipe, stderr: tty, env: {} }).kind).toBe('plain');
+    expect(resolveOutputMode({ tui: false }, { stdout: tty, stderr: tty, env: {} }).kind).toBe('plain');
+    expect(resolveOutputMode({ json: true }, { stdout: tty, stderr: tty, env: {} }).kind).toBe('json');
+  });
+
+  it('turns colour off for NO_COLOR, --no-color and non-terminals', () => {
+    expect(resolveOutputMode({}, { stdout: tty, stderr: tty, env: { NO_COLOR: '1' } }).isColor).toBe(false);
+    expect(resolveOutputMode({ color: false }, { stdout: tty, stderr: tty, env: {} }).isColor).toBe(false);
+    expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: {} }).isColor).toBe(false);
+    expect(resolveOutputMode({}, { stdout: tty, stderr: tty, env: { NO_COLOR: '' } }).isColor).toBe(true);
+  });
+});

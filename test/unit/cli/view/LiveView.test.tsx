@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { render } from 'ink-testing-library';
+import { ManualClock } from '../../../../src/shared/clock.js';
+import { createViewStore } from '../../../../src/cli/view/view-store.js';
+import { LiveView } from '../../../../src/cli/view/LiveView.js';
+import { sampleAction } from '../sample-reports.js';
+
+const tick = () => new Promise((r) => setTimeout(r, 20));
+
+describe('LiveView', () => {
+  it('shows agents, active faults with time left, the score dimensions, progress and the feed', async () => {
+    const clock = new ManualClock();
+    const store = createViewStore({ setTimer: (ms, fn) => clock.setTimer(ms, fn) });
+    const { lastFrame, frames, unmount } = render(<LiveView store={store} />);
+    store.push({ type: 'run.started', at_ms: 0, kind: 'scenario', name: 'leader-failover', seed: 42 });
+    store.push({ type: 'phase', at_ms: 0, phase: 'chaos' });
+    store.push({ type: 'action', at_ms: 1000, label: 'first-kill', result: { success: true, action: sampleAction('kill_leader', ''), duration_ms: 1 } });
+    store.push({
+      type: 'snapshot',
+      at_ms: 1200,
+      agents: [
+        { id: 'agent-1', role: 'worker', status: 'restarting', restarts: 1 },
+        { id: 'agent-2', role: 'leader', status: 'running', restarts: 0 },
+      ],
+      faults: [{ id: 'f1', kind: 'slow_agent', target: 'agent-3', started_at_ms: 0, ends_at_ms: 3000 }],
+      live: { availability: 97.5, recovery: 80, consistency: null, score: 87 },
+      progress: 0.5,
+    });
+    store.push({ type: 'recovery', at_ms: 1300, recovery: { action_id: 'a', type: 'kill_leader', target: 'agent-1', recovered: true, recovery_ms: 240 } });
+    const before = frames.length;
+    await clock.advance(100);
+    await tick();
+    const frame = lastFrame()!;
+    expect(frames.length).toBeGreaterThan(before);
+    expect(frame).toContain('scenario leader-failover');
+    expect(frame).toContain('seed 42');
+    expect(frame).toContain('chaos');
+    expect(frame).toContain('50%');
+    expect(frame).toMatch(/agent-1\s+worker\s+restarting\s+restarts 1/);
+    expect(frame).toMatch(/agent-2\s+leader\s+running/);
+    expect(frame).toMatch(/slow_agent\s+agent-3\s+2\.9s left/);
+    expect(frame).toContain('availability  97.5');
+    expect(frame).toContain('consistency   -');
+    expect(frame).toContain('score 87.0');
+    const all = frames.join('\n');
+    expect(all).toContain('first-kill: kill_leader');
+    expect(all).toContain('recovered from kill_leader on agent-1 in 240ms');
+    unmount();
+  });
+
+  it('redraws no more than the store publishes', async () => {
+    const clock = new ManualClock();
+    const store = createViewStore({ setTimer: (ms, fn) => clock.setTimer(ms, fn) });
+    const { frames, unmount } = render(<LiveView store={store} />);
+    await tick();
+    const start = frames.length;
+    for (let i = 0; i < 500; i++) {
+      store.push({ type: 'snapshot', at_ms: i, agents: [], faults: [], live: { availability: 100, recovery: 100, consistency: 100, score: 100 }, progress: i / 500 });
+    }
+    await tick();
+    expect(frames.length).toBe(start);
+    await clock.advance(100);
+    await tick();
+    expect(frames.length - start).toBeLessThanOrEqual(2);
+    unmount();
+  });
+});
