@@ -1,0 +1,42 @@
+/** Agent group: create, list, get and delete agents of the embedded runtime. */
+import type { Router } from '../router.js';
+import { asObject, optionalString, type Awaitable } from './input.js';
+
+export interface AgentView {
+  id: string;
+  role: string;
+  status: string;
+  restarts: number;
+  [key: string]: unknown;
+}
+
+export interface AgentSpec {
+  id?: string;
+  role?: string;
+}
+
+export interface AgentService {
+  list(): Awaitable<AgentView[]>;
+  /** NotFoundError when there is no such agent */
+  get(id: string): Awaitable<AgentView>;
+  create(spec: AgentSpec): Awaitable<AgentView>;
+  remove(id: string): Awaitable<void>;
+}
+
+export function registerAgentRoutes(router: Router, service: AgentService): void {
+  router.get('/api/v1/agents', async () => ({ agents: await service.list() }));
+  router.post('/api/v1/agents', async (ctx) => {
+    const body = asObject((await ctx.optionalJSON()) ?? {});
+    const spec: AgentSpec = {};
+    const id = optionalString(body, 'id');
+    const role = optionalString(body, 'role');
+    if (id !== undefined) spec.id = id;
+    if (role !== undefined) spec.role = role;
+    ctx.send(201, { agent: await service.create(spec) });
+  });
+  router.get('/api/v1/agents/{id}', async (ctx) => ({ agent: await service.get(ctx.params.id!) }));
+  router.delete('/api/v1/agents/{id}', async (ctx) => {
+    await service.remove(ctx.params.id!);
+    return { deleted: ctx.params.id };
+  });
+}

@@ -1,0 +1,26 @@
+/**
+ * Evolution and RuntimeEvolution groups share one shape: status, runs, start
+ * a run, one run. They differ in what evolves (the arena's scenarios vs the
+ * runtime's recovery strategy), so each is mounted under its own prefix.
+ */
+import type { Router } from '../router.js';
+import { asObject, type Awaitable } from './input.js';
+
+export interface EvolutionService {
+  status(): Awaitable<unknown>;
+  runs(): Awaitable<unknown[]>;
+  /** NotFoundError when unknown */
+  run(id: string): Awaitable<unknown>;
+  /** starts a run (it outlives the request); ConflictError when one is running */
+  startRun(options: Record<string, unknown>): Awaitable<unknown>;
+}
+
+export function registerEvolutionRoutes(router: Router, base: string, service: EvolutionService): void {
+  router.get(`${base}/status`, async () => service.status());
+  router.get(`${base}/runs`, async () => ({ runs: await service.runs() }));
+  router.post(`${base}/runs`, async (ctx) => {
+    const run = await service.startRun(asObject((await ctx.optionalJSON()) ?? {}));
+    ctx.send(201, run);
+  });
+  router.get(`${base}/runs/{id}`, async (ctx) => service.run(ctx.params.id!));
+}

@@ -1,0 +1,24 @@
+/** Runtime group: start/stop the embedded runtime, its stats, one agent, its strategy. */
+import type { Router } from '../router.js';
+import { asObject, type Awaitable } from './input.js';
+
+export interface RuntimeService {
+  start(): Awaitable<unknown>;
+  stop(): Awaitable<unknown>;
+  stats(): Awaitable<unknown>;
+  /** NotFoundError when there is no such agent */
+  agent(id: string): Awaitable<unknown>;
+  strategy(): Awaitable<unknown>;
+  /** applies a partial strategy live; UsageError when invalid */
+  updateStrategy(patch: Record<string, unknown>): Awaitable<unknown>;
+}
+
+export function registerRuntimeRoutes(router: Router, service: RuntimeService): void {
+  const base = '/api/v1/runtime';
+  router.post(`${base}/start`, async () => service.start());
+  router.post(`${base}/stop`, async () => service.stop());
+  router.get(`${base}/stats`, async () => service.stats());
+  router.get(`${base}/agents/{id}`, async (ctx) => service.agent(ctx.params.id!));
+  router.get(`${base}/strategy`, async () => ({ strategy: await service.strategy() }));
+  router.post(`${base}/strategy`, async (ctx) => ({ strategy: await service.updateStrategy(asObject(await ctx.json())) }));
+}

@@ -1,0 +1,25 @@
+/** Workflow group: list, get and execute workflows; their past executions. */
+import type { Router } from '../router.js';
+import { asObject, type Awaitable } from './input.js';
+
+export interface WorkflowAPI {
+  list(): Awaitable<unknown[]>;
+  /** NotFoundError when unknown */
+  get(id: string): Awaitable<unknown>;
+  /** registers a workflow definition (validated; UsageError when invalid) */
+  register(definition: Record<string, unknown>): Awaitable<unknown>;
+  execute(id: string, input: unknown, signal: AbortSignal): Awaitable<unknown>;
+  executions(id: string): Awaitable<unknown[]>;
+}
+
+export function registerWorkflowRoutes(router: Router, service: WorkflowAPI): void {
+  const base = '/api/v1/workflows';
+  router.get(base, async () => ({ workflows: await service.list() }));
+  router.post(base, async (ctx) => ctx.send(201, { workflow: await service.register(asObject(await ctx.json())) }));
+  router.get(`${base}/{id}`, async (ctx) => ({ workflow: await service.get(ctx.params.id!) }));
+  router.post(`${base}/{id}/execute`, async (ctx) => {
+    const body = asObject((await ctx.optionalJSON()) ?? {});
+    return service.execute(ctx.params.id!, body.input, ctx.signal);
+  });
+  router.get(`${base}/{id}/executions`, async (ctx) => ({ executions: await service.executions(ctx.params.id!) }));
+}

@@ -1,0 +1,242 @@
+/**
+ * The HTTP router on node:http: a route table compiled once, API-key auth on
+ * every route, a CORS allow-list with preflight, one error boundary, 503 while
+ * shutting down, and the 12 route groups of DESIGN §7.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { apiKeyCheck, type KeyCheck } from './auth.js';
+import { DEFAULT_BODY_LIMIT, checkDeclaredLength } from './body.js';
+import { createContext, type ContextDeps, type RouteHandler } from './context.js';
+import { ServiceUnavailableError, UnauthorizedError } from './errors.js';
+import { sendError, sendJSON, stderrLogger, type Logger } from './http.js';
+import { RouteTable, type Method } from './routes.js';
+import type { SSEFrame, SSEOptions, SSEStream } from './sse.js';
+import { registerStreamRoutes, type StreamProcessor } from './groups/stream.js';
+import { registerAgentRoutes, type AgentService } from './groups/agent.js';
+import { registerMemoryRoutes, type MemoryService } from './groups/memory.js';
+import { registerRetrievalRoutes, type RetrievalService } from './groups/retrieval.js';
+import { registerEvalRoutes, type EvalService } from './groups/eval.js';
+import { registerRuntimeRoutes, type RuntimeService } from './groups/runtime.js';
+import { registerWorkflowRoutes, type WorkflowAPI } from './groups/workflow.js';
+import { registerLLMRoutes, type LLMService } from './groups/llm.js';
+import { registerFlightRoutes, type FlightService } from './groups/flight.js';
+import { registerEvolutionRoutes, type EvolutionService } from './groups/evolution.js';
+
+export interface RouterOptions {
+  log?: Logger;
+  /** request body limit in bytes (1 MiB) */
+  bodyLimit?: number;
+  /** defaults for every event stream (heartbeat interval, queue cap) */
+  sse?: SSEOptions;
+}
+
+/** Anything that mounts its own routes, such as the ArenaHandler. */
+export interface RouteModule {
+  registerRoutes(router: Router): void;
+}
+
+const CORS_ALLOWED_HEADERS = 'Content-Type, X-API-Key, Last-Event-ID';
+
+export class Router {
+  private readonly table = new RouteTable<RouteHandler>();
+  private keyCheck: KeyCheck | undefined;
+  private origins: ReadonlySet<string> | undefined;
+  private closing = false;
+  private readonly streams = new Set<SSEStream>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  readonly log: Logger;
+  private readonly bodyLimit: number;
+  private readonly sseDefaults: SSEOptions;
+  /** the route groups mounted so far, by name */
+  readonly groups = new Set<string>();
+
+  constructor(options: RouterOptions = {}) {
+    this.log = options.log ?? stderrLogger;
+    this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.sseDefaults = options.sse ?? {};
+  }
+
+  add(method: Method, pattern: string, handler: RouteHandler): this {
+    this.table.add(method, pattern, handler);
+    return this;
+  }
+  get(pattern: string, handler: RouteHandler): this {
+    return this.add('GET', pattern, handler);
+  }
+  post(pattern: string, handler: RouteHandler): this {
+    return this.add('POST', pattern, handler);
+  }
+  delete(pattern: string, handler: RouteHandler): this {
+    return this.add('DELETE', pattern, handler);
+  }
+
+  /** every registered route, in registration order */
+  routes(): Array<{ method: Method; pattern: string }> {
+    return this.table.routes.map(({ method, pattern }) => ({ method, pattern }));
+  }
+
+  /** Every route then needs `X-API-Key: key`; an empty or undefined key turns auth off. */
+  withAPIKey(key: string | undefined): this {
+    this.keyCheck = key ? apiKeyCheck(key) : undefined;
+    return this;
+  }
+
+  get isAuthEnabled(): boolean {
+    return this.keyCheck !== undefined;
+  }
+
+  /** Browsers from these origins may call the API (exact origins such as `http://localhost:3000`). */
+  withAllowedOrigins(origins: readonly string[]): this {
+    this.origins = new Set(origins);
+    return this;
+  }
+
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  /** open event streams */
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
+  /**
+   * Starts shutting down: new requests get 503, every event stream gets a
+   * final event and is ended. Resolves when in-flight requests have settled.
+   */
+  async shutdown(final: SSEFrame = { event: 'shutdown', data: { reason: 'server is shutting down' } }): Promise<void> {
+    this.closing = true;
+    for (const stream of [...this.streams]) stream.close(final);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  handler(): RequestListener {
+    return (req, res) => {
+      const work = this.dispatch(req, res).catch((err) => sendError(res, err, this.log));
+      this.inFlight.add(work);
+      void work.finally(() => this.inFlight.delete(work));
+    };
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const cors = this.corsHeaders(req);
+    try {
+      if (this.closing) throw new ServiceUnavailableError();
+      const method = req.method ?? 'GET';
+      if (method === 'OPTIONS') return this.preflight(req, res, path, cors);
+      if (this.keyCheck && !this.keyCheck(req.headers['x-api-key'])) throw new UnauthorizedError();
+      const match = this.table.match(method, path);
+      if (match.kind === 'none') return sendJSON(res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, cors);
+      if (match.kind === 'method') {
+        return sendJSON(res, 405, { error: `method ${method} not allowed on ${path}`, code: 'method_not_allowed' }, { ...cors, Allow: match.allow.join(', ') });
+      }
+      // reject a declared oversize body before the handler runs
+      checkDeclaredLength(req, this.bodyLimit);
+      const ctx = createContext(req, res, path, q === -1 ? '' : url.slice(q + 1), match.params, this.contextDeps(cors));
+      const result = await match.route.handler(ctx);
+      if (res.headersSent || res.writableEnded) return;
+      if (result === undefined) {
+        res.writeHead(204, cors);
+        res.end();
+      } else sendJSON(res, 200, result, cors);
+    } catch (err) {
+      const headers: Record<string, string> = { ...cors };
+      // an unread oversize body: answer, then drop the connection instead of reading a huge upload
+      if ((err as { status?: number }).status === 413) headers.Connection = 'close';
+      sendError(res, err, this.log, headers);
+    }
+  }
+
+  private contextDeps(cors: Record<string, string>): ContextDeps {
+    return {
+      bodyLimit: this.bodyLimit,
+      sseDefaults: this.sseDefaults,
+      corsHeaders: cors,
+      openStream: (stream) => {
+        this.streams.add(stream);
+        stream.onClose(() => this.streams.delete(stream));
+      },
+    };
+  }
+
+  private corsHeaders(req: IncomingMessage): Record<string, string> {
+    const origin = req.headers.origin;
+    if (!this.origins || !origin || !this.origins.has(origin)) return {};
+    return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': 'Content-Type' };
+  }
+
+  private preflight(req: IncomingMessage, res: ServerResponse, path: string, cors: Record<string, string>): void {
+    const allow = this.table.allowed(path);
+    if (allow.length === 0) return sendJSON(res, 404, { error: `no route for ${path}`, code: 'not_found' }, cors);
+    const allowHeader = [...allow, 'OPTIONS'].join(', ');
+    if (req.headers.origin && req.headers['access-control-request-method']) {
+      if (!cors['Access-Control-Allow-Origin']) {
+        return sendJSON(res, 403, { error: `origin ${req.headers.origin} is not allowed`, code: 'origin_not_allowed' });
+      }
+      res.writeHead(204, {
+        ...cors,
+        Allow: allowHeader,
+        'Access-Control-Allow-Methods': allowHeader,
+        'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
+        'Access-Control-Max-Age': '600',
+      });
+      return void res.end();
+    }
+    res.writeHead(204, { ...cors, Allow: allowHeader });
+    res.end();
+  }
+
+  // ---- the 12 route groups (DESIGN §7) ----
+
+  registerStreamEndpoints(processor: StreamProcessor): this {
+    return this.mount('stream', () => registerStreamRoutes(this, processor));
+  }
+  /** alias: the stream group has one endpoint */
+  registerStreamEndpoint(processor: StreamProcessor): this {
+    return this.registerStreamEndpoints(processor);
+  }
+  registerEvolutionEndpoints(service: EvolutionService): this {
+    return this.mount('evolution', () => registerEvolutionRoutes(this, '/api/v1/evolution', service));
+  }
+  registerRuntimeEvolutionEndpoints(service: EvolutionService): this {
+    return this.mount('runtime-evolution', () => registerEvolutionRoutes(this, '/api/v1/runtime-evolution', service));
+  }
+  registerWorkflowEndpoints(service: WorkflowAPI): this {
+    return this.mount('workflow', () => registerWorkflowRoutes(this, service));
+  }
+  registerAgentEndpoints(service: AgentService): this {
+    return this.mount('agent', () => registerAgentRoutes(this, service));
+  }
+  registerMemoryEndpoints(service: MemoryService): this {
+    return this.mount('memory', () => registerMemoryRoutes(this, service));
+  }
+  /** the arena routes are the ArenaHandler's; it mounts them under /arena and /api/v1/arena */
+  registerArenaEndpoints(handler: RouteModule): this {
+    return this.mount('arena', () => handler.registerRoutes(this));
+  }
+  registerRuntimeEndpoints(service: RuntimeService): this {
+    return this.mount('runtime', () => registerRuntimeRoutes(this, service));
+  }
+  registerRetrievalEndpoints(service: RetrievalService): this {
+    return this.mount('retrieval', () => registerRetrievalRoutes(this, service));
+  }
+  registerEvalEndpoints(service: EvalService): this {
+    return this.mount('eval', () => registerEvalRoutes(this, service));
+  }
+  registerFlightEndpoints(service: FlightService): this {
+    return this.mount('flight', () => registerFlightRoutes(this, service));
+  }
+  registerLLMEndpoints(service: LLMService): this {
+    return this.mount('llm', () => registerLLMRoutes(this, service));
+  }
+
+  private mount(group: string, register: () => void): this {
+    if (this.groups.has(group)) throw new Error(`route group ${group} registered twice`);
+    register();
+    this.groups.add(group);
+    return this;
+  }
+}

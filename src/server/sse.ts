@@ -1,0 +1,153 @@
+/**
+ * A server-sent-events writer on a node:http response: headers flushed at
+ * once, `retry:` once, `event:`/`id:`/`data:` frames, a heartbeat comment,
+ * backpressure through `drain` with a capped queue (a client that falls too
+ * far behind is dropped), and cleanup when the response closes.
+ */
+import type { ServerResponse } from 'node:http';
+
+export interface SSEOptions {
+  /** heartbeat comment interval; DESIGN §7 asks for at least every 15 s */
+  heartbeatMs?: number;
+  /** reconnection delay suggested to the client */
+  retryMs?: number;
+  /** frames queued while the socket is full before the client is dropped */
+  maxQueue?: number;
+  /** extra response headers (e.g. CORS) */
+  headers?: Record<string, string>;
+}
+
+export interface SSEFrame {
+  event?: string;
+  id?: string | number;
+  /** strings are sent as they are (one `data:` line per line); anything else as JSON */
+  data: unknown;
+}
+
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+
+export class SSEStream {
+  private queue: string[] = [];
+  private blocked = false;
+  private isClosed = false;
+  private readonly heartbeat: NodeJS.Timeout | undefined;
+  private readonly closeListeners: Array<() => void> = [];
+  private readonly maxQueue: number;
+  /** true when the stream was dropped because the client could not keep up */
+  dropped = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    options: SSEOptions = {},
+  ) {
+    this.maxQueue = options.maxQueue ?? 1000;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+      ...options.headers,
+    });
+    res.flushHeaders();
+    // Nagle would hold small frames back; an event stream wants them out now
+    res.socket?.setNoDelay(true);
+    this.write(`retry: ${options.retryMs ?? 3000}\n\n`);
+    const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    if (heartbeatMs > 0) {
+      this.heartbeat = setInterval(() => this.comment('heartbeat'), heartbeatMs);
+      this.heartbeat.unref();
+    }
+    res.once('close', () => this.cleanup());
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** queued frames not yet handed to the socket */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  send(frame: SSEFrame): boolean {
+    return this.write(formatFrame(frame));
+  }
+
+  comment(text: string): boolean {
+    return this.write(`: ${stripLineBreaks(text)}\n\n`);
+  }
+
+  onClose(listener: () => void): void {
+    if (this.isClosed) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  /** sends an optional last frame, then ends the response */
+  close(final?: SSEFrame): void {
+    if (this.isClosed) return;
+    if (final) this.send(final);
+    const rest = this.queue.join('');
+    this.queue = [];
+    this.res.end(rest || undefined);
+    this.cleanup();
+  }
+
+  private write(chunk: string): boolean {
+    if (this.isClosed) return false;
+    if (this.blocked) {
+      this.queue.push(chunk);
+      if (this.queue.length > this.maxQueue) {
+        this.dropped = true;
+        this.res.destroy();
+        this.cleanup();
+        return false;
+      }
+      return true;
+    }
+    if (!this.res.write(chunk)) {
+      this.blocked = true;
+      this.res.once('drain', this.flush);
+    }
+    return true;
+  }
+
+  private readonly flush = (): void => {
+    this.blocked = false;
+    while (this.queue.length > 0 && !this.isClosed) {
+      const chunk = this.queue.shift()!;
+      if (!this.res.write(chunk)) {
+        this.blocked = true;
+        this.res.once('drain', this.flush);
+        return;
+      }
+    }
+  };
+
+  private cleanup(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.res.off('drain', this.flush);
+    for (const listener of this.closeListeners.splice(0)) {
+      try {
+        listener();
+      } catch {
+        // a listener's failure must not keep the others from running
+      }
+    }
+  }
+}
+
+export function formatFrame(frame: SSEFrame): string {
+  let out = '';
+  if (frame.event !== undefined) out += `event: ${stripLineBreaks(String(frame.event))}\n`;
+  // a NUL in an id makes the client ignore it, so it goes too
+  if (frame.id !== undefined) out += `id: ${stripLineBreaks(String(frame.id)).replace(/\0/g, '')}\n`;
+  const text = typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data ?? null);
+  for (const line of text.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
+  return `${out}\n`;
+}
+
+function stripLineBreaks(value: string): string {
+  return value.replace(/[\r\n]/g, ' ');
+}
