@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import {
+  evaluateLook,
+  groupSequentialDesign,
+  lookSchedule,
+  obrienFlemingSpending,
+} from '../../../../src/arena/regression/sequential.js';
+import { pairedTTest } from '../../../../src/arena/regression/stats/t-test.js';
+import { createRandom, type Random } from '../../../../src/shared/random.js';
+
+describe('Lan–DeMets O’Brien–Fleming design', () => {
+  it('spends nothing at t = 0 and all of alpha at t = 1, increasing between', () => {
+    expect(obrienFlemingSpending(0, 0.05)).toBe(0);
+    expect(obrienFlemingSpending(1, 0.05)).toBe(0.05);
+    // per side 2(1 − Φ(2.2414 · √2)) = 0.001525
+    expect(obrienFlemingSpending(0.5, 0.05)).toBeCloseTo(2 * 0.001525, 5);
+  });
+
+  it('schedules looks at minRuns, every batch after, and maxRuns', () => {
+    expect(lookSchedule(5, 5, 20)).toEqual([5, 10, 15, 20]);
+    expect(lookSchedule(6, 4, 15)).toEqual([6, 10, 14, 15]);
+    expect(lookSchedule(10, 5, 10)).toEqual([10]);
+  });
+
+  it('reproduces the published boundaries (gsDesign / Jennison & Turnbull, two-sided α = 0.05)', () => {
+    const k4 = groupSequentialDesign({ alpha: 0.05, minRuns: 10, batchSize: 10, maxRuns: 40 }).looks.map((l) => l.z);
+    [4.3326, 2.9631, 2.359, 2.0141].forEach((z, i) => expect(k4[i]).toBeCloseTo(z, 3));
+    const k5 = groupSequentialDesign({ alpha: 0.05, minRuns: 10, batchSize: 10, maxRuns: 50 }).looks.map((l) => l.z);
+    [4.877, 3.357, 2.68, 2.29, 2.031].forEach((z, i) => expect(k5[i]).toBeCloseTo(z, 2));
+  });
+
+  it('rejects an impossible design', () => {
+    expect(() => groupSequentialDesign({ alpha: 0, minRuns: 5, batchSize: 5, maxRuns: 20 })).toThrow(/alpha/);
+    expect(() => groupSequentialDesign({ alpha: 0.05, minRuns: 30, batchSize: 5, maxRuns: 20 })).toThrow(/maxRuns/);
+    expect(() => groupSequentialDesign({ alpha: 0.05, minRuns: 5, batchSize: 0, maxRuns: 20 })).toThrow(/batchSize/);
+  });
+});
