@@ -1,0 +1,78 @@
+/**
+ * The in-process MCP server every embedded agent talks to: an official-SDK
+ * McpServer with a few real tools, reached over the SDK's in-memory transport
+ * (the real protocol: initialize handshake, JSON-RPC requests, schema checks).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { z } from 'zod';
+import { evaluateExpression } from '../tools/expression.js';
+
+export interface InProcessMCPServerOptions {
+  name?: string;
+  version?: string;
+}
+
+const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
+
+export function createInProcessMCPServer(options: InProcessMCPServerOptions = {}): McpServer {
+  const server = new McpServer({ name: options.name ?? 'chaos-arena-in-process', version: options.version ?? '1.0.0' });
+  // per-server notes: state that survives reconnects, so a reconnected session sees earlier writes
+  const notes = new Map<string, string>();
+
+  server.registerTool(
+    'calculate',
+    { description: 'Evaluates an arithmetic expression such as "2 * (3 + 4)"', inputSchema: { expression: z.string() } },
+    async ({ expression }) => {
+      try {
+        const value = evaluateExpression(expression);
+        return { ...text(String(value)), structuredContent: { value } };
+      } catch (error) {
+        return { ...text((error as Error).message), isError: true };
+      }
+    },
+  );
+  server.registerTool(
+    'echo',
+    { description: 'Returns its message unchanged', inputSchema: { message: z.string() } },
+    async ({ message }) => text(message),
+  );
+  server.registerTool(
+    'note_put',
+    { description: 'Stores a note under a key on the server', inputSchema: { key: z.string().min(1), value: z.string() } },
+    async ({ key, value }) => {
+      notes.set(key, value);
+      return text(`stored ${key}`);
+    },
+  );
+  server.registerTool(
+    'note_get',
+    { description: 'Reads a note stored with note_put', inputSchema: { key: z.string().min(1) } },
+    async ({ key }) => (notes.has(key) ? text(notes.get(key)!) : { ...text(`no note "${key}"`), isError: true }),
+  );
+  server.registerTool(
+    'word_count',
+    { description: 'Counts the words in a text', inputSchema: { text: z.string() } },
+    async (args) => {
+      const count = args.text.trim() === '' ? 0 : args.text.trim().split(/\s+/).length;
+      return { ...text(String(count)), structuredContent: { count } };
+    },
+  );
+  return server;
+}
+
+/**
+ * A connector for createMCPSession that links a fresh in-memory transport
+ * pair to `server` on every (re)connect. The server is reused, so its state
+ * persists across reconnects.
+ */
+export function inProcessConnector(server: McpServer = createInProcessMCPServer()): () => Promise<Transport> {
+  return async () => {
+    // a server serves one transport at a time; drop a stale one left by an abrupt disconnect
+    if (server.isConnected()) await server.close();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    return clientSide;
+  };
+}
