@@ -1,0 +1,174 @@
+/**
+ * RegressionTester: runs two strategies against the same workload, paired by
+ * seed, and decides whether the candidate is better, worse, or not
+ * distinguishable — with a fixed number of runs, or adaptively with a
+ * group-sequential design that keeps the false-positive rate at alpha.
+ */
+import { CancelledError, RuntimeError, UsageError, errorMessage, isArenaError } from '../../shared/errors.js';
+import { createRandom } from '../../shared/random.js';
+import { analyzeScores, type RegressionAnalysis } from './analysis.js';
+import { runPool } from './pool.js';
+import { resilienceScorer, type Scorer } from './scorer.js';
+import { evaluateLook, groupSequentialDesign } from './sequential.js';
+import type { Arm, RegressionArena, RegressionConfig, RunPair, SequentialLookRecord } from './types.js';
+
+export interface RegressionResult extends RegressionAnalysis {
+  baseline_name?: string;
+  candidate_name?: string;
+  scorer: string;
+  seed: number;
+  adaptive: boolean;
+  /** runs per arm actually executed */
+  runs_used: number;
+  /** the most runs per arm the plan allowed */
+  max_runs: number;
+  pairs: RunPair[];
+  sequential?: {
+    looks: SequentialLookRecord[];
+    stopped: 'efficacy' | 'futility' | 'max_runs';
+    spending: 'lan-demets-obrien-fleming';
+  };
+  duration_ms: number;
+}
+
+interface ResolvedConfig {
+  runs: number;
+  alpha: number;
+  adaptive: boolean;
+  batch: number;
+  minRuns: number;
+  maxRuns: number;
+  parallelism: number;
+  seed: number;
+  futilityPower: number;
+  minimumEffect: number;
+}
+
+export class RegressionTester {
+  constructor(
+    private readonly arena: RegressionArena,
+    private readonly scorer: Scorer = resilienceScorer,
+  ) {}
+
+  async run(config: RegressionConfig): Promise<RegressionResult> {
+    const started = Date.now();
+    const c = resolveConfig(config);
+    const seedSource = createRandom(c.seed);
+    const seeds: number[] = [];
+    const seedFor = (run: number) => {
+      while (seeds.length <= run) seeds.push(seedSource.int(0, 2 ** 31 - 1));
+      return seeds[run]!;
+    };
+    const baseline: number[] = [];
+    const candidate: number[] = [];
+
+    const runBatch = async (from: number, to: number) => {
+      const tasks: Array<() => Promise<void>> = [];
+      for (let run = from; run < to; run++) {
+        for (const arm of ['baseline', 'candidate'] as const) tasks.push(() => this.runOne(config, arm, run, seedFor(run), arm === 'baseline' ? baseline : candidate));
+      }
+      await runPool(tasks, c.parallelism, config.signal);
+      if (config.signal?.aborted) throw new CancelledError('regression test interrupted; no verdict');
+    };
+
+    let analysis: RegressionAnalysis;
+    let sequential: RegressionResult['sequential'];
+    if (!c.adaptive) {
+      await runBatch(0, c.runs);
+      analysis = analyzeScores(baseline, candidate, { alpha: c.alpha, paired: true, minimumEffect: c.minimumEffect });
+    } else {
+      const design = groupSequentialDesign({ alpha: c.alpha, minRuns: c.minRuns, batchSize: c.batch, maxRuns: c.maxRuns, futilityPower: c.futilityPower });
+      const looks: SequentialLookRecord[] = [];
+      let done = 0;
+      let stopped: 'efficacy' | 'futility' | 'max_runs' = 'max_runs';
+      let threshold = design.looks[design.looks.length - 1]!.nominal_p;
+      for (let index = 0; index < design.looks.length; index++) {
+        const plan = design.looks[index]!;
+        await runBatch(done, plan.n);
+        done = plan.n;
+        const current = analyzeScores(baseline, candidate, { alpha: c.alpha, paired: true, threshold: plan.nominal_p });
+        const outcome = evaluateLook(design, index, current.p_value, Math.sign(current.difference));
+        const record: SequentialLookRecord = {
+          index,
+          n: plan.n,
+          p_value: current.p_value,
+          nominal_p: plan.nominal_p,
+          z_boundary: plan.z,
+          ...(outcome.conditional_power !== undefined ? { conditional_power: outcome.conditional_power } : {}),
+          decision: outcome.decision,
+        };
+        looks.push(record);
+        config.onEvent?.({ type: 'look', look: record });
+        threshold = plan.nominal_p;
+        if (outcome.decision === 'reject') {
+          stopped = 'efficacy';
+          break;
+        }
+        if (outcome.decision === 'futility') {
+          stopped = 'futility';
+          break;
+        }
+      }
+      analysis = analyzeScores(baseline, candidate, { alpha: c.alpha, paired: true, threshold, minimumEffect: c.minimumEffect });
+      sequential = { looks, stopped, spending: 'lan-demets-obrien-fleming' };
+    }
+    const runsUsed = baseline.length;
+    return {
+      ...analysis,
+      ...(config.baselineName ? { baseline_name: config.baselineName } : {}),
+      ...(config.candidateName ? { candidate_name: config.candidateName } : {}),
+      scorer: this.scorer.name,
+      seed: c.seed,
+      adaptive: c.adaptive,
+      runs_used: runsUsed,
+      max_runs: c.adaptive ? c.maxRuns : c.runs,
+      pairs: baseline.map((b, run) => ({ run, seed: seeds[run]!, baseline: b, candidate: candidate[run]! })),
+      ...(sequential ? { sequential } : {}),
+      duration_ms: Date.now() - started,
+    };
+  }
+
+  private async runOne(config: RegressionConfig, arm: Arm, run: number, seed: number, into: number[]): Promise<void> {
+    const strategy = arm === 'baseline' ? config.baseline : config.candidate;
+    let score: number;
+    try {
+      const report = await this.arena.runArm({ arm, run, seed, strategy, workload: config.workload, signal: config.signal });
+      score = this.scorer.score(report);
+    } catch (err) {
+      if (isArenaError(err)) throw err;
+      throw new RuntimeError(`${arm} run ${run + 1} (seed ${seed}) failed: ${errorMessage(err)}`, 'regression_run_failed', { cause: err });
+    }
+    if (!Number.isFinite(score)) throw new RuntimeError(`scorer ${this.scorer.name} returned ${score} for ${arm} run ${run + 1}`);
+    into[run] = score;
+    config.onEvent?.({ type: 'run', arm, run, seed, score });
+  }
+}
+
+function resolveConfig(config: RegressionConfig): ResolvedConfig {
+  const problems: string[] = [];
+  const int = (name: string, value: number | undefined, fallback: number, min: number) => {
+    const v = value ?? fallback;
+    if (!Number.isInteger(v) || v < min) problems.push(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
+    return v;
+  };
+  const runs = int('runs', config.runs, 10, 2);
+  const batch = int('adaptiveBatchSize', config.adaptiveBatchSize, 5, 1);
+  const minRuns = int('minAdaptiveRuns', config.minAdaptiveRuns, 5, 2);
+  const maxRuns = int('maxRuns', config.maxRuns, Math.max(runs, 30), 2);
+  const parallelism = int('parallelism', config.parallelism, 2, 1);
+  const alpha = config.confidence ?? 0.05;
+  if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 0.5)) problems.push(`confidence (alpha) must be in (0, 0.5), got ${String(config.confidence)}`);
+  const futilityPower = config.futilityPower ?? 0.1;
+  if (!(futilityPower >= 0 && futilityPower < 1)) problems.push(`futilityPower must be in [0, 1), got ${futilityPower}`);
+  const adaptive = config.adaptive === true;
+  if (adaptive && maxRuns < minRuns) problems.push(`maxRuns (${maxRuns}) must be at least minAdaptiveRuns (${minRuns})`);
+  const seed = config.seed ?? 1;
+  if (!Number.isInteger(seed) || seed < 0) problems.push(`seed must be a non-negative integer, got ${String(config.seed)}`);
+  if (config.baseline === undefined) problems.push('baseline strategy is missing');
+  if (config.candidate === undefined) problems.push('candidate strategy is missing');
+  if (!config.workload || (!('scenario' in config.workload) && !('survival' in config.workload))) {
+    problems.push('workload must be {scenario} or {survival}');
+  }
+  if (problems.length > 0) throw new UsageError(`invalid regression config: ${problems.join('; ')}`, 'invalid_regression_config');
+  return { runs, alpha, adaptive, batch, minRuns, maxRuns, parallelism, seed, futilityPower, minimumEffect: config.minimumEffect ?? 5 };
+}

@@ -1,0 +1,79 @@
+/** What a regression test is asked to do, and what it depends on. */
+import type { ScoreReport } from '../report.js';
+
+/** The workload each run faces: a scenario, or a survival run of random faults. */
+export type RegressionWorkload =
+  | { scenario: unknown; file?: string }
+  | { survival: { duration_ms: number; interval_ms: number; actions?: string[] } };
+
+export type Arm = 'baseline' | 'candidate';
+
+export interface ArmRunRequest {
+  arm: Arm;
+  /** index of the run within its arm; run i of both arms shares a seed */
+  run: number;
+  seed: number;
+  strategy: unknown;
+  workload: RegressionWorkload;
+  signal?: AbortSignal;
+}
+
+/**
+ * What the tester needs from the arena: one measured run of one strategy, on a
+ * fresh target of its own. `createTargetArena` is the real implementation.
+ */
+export interface RegressionArena {
+  runArm(request: ArmRunRequest): Promise<ScoreReport>;
+}
+
+export interface RegressionConfig {
+  baseline: unknown;
+  candidate: unknown;
+  /** names shown in reports, e.g. the strategy files */
+  baselineName?: string;
+  candidateName?: string;
+  /** runs per arm without adaptive stopping (default 10) */
+  runs?: number;
+  /** the significance level alpha (two-sided), default 0.05 */
+  confidence?: number;
+  adaptive?: boolean;
+  /** runs per arm added between looks (default 5) */
+  adaptiveBatchSize?: number;
+  /** runs per arm at the first look (default 5) */
+  minAdaptiveRuns?: number;
+  /** the most runs per arm with adaptive stopping (default max(runs, 30)) */
+  maxRuns?: number;
+  /** runs executing at once, both arms together (default 2) */
+  parallelism?: number;
+  workload: RegressionWorkload;
+  seed?: number;
+  /** stop for futility below this conditional power (default 0.1; 0 disables) */
+  futilityPower?: number;
+  /** the difference (score points) the power statement is about, default 5 */
+  minimumEffect?: number;
+  signal?: AbortSignal;
+  /** progress: each finished run, and each sequential look */
+  onEvent?: (event: RegressionEvent) => void;
+}
+
+export type RegressionEvent =
+  | { type: 'run'; arm: Arm; run: number; seed: number; score: number }
+  | { type: 'look'; look: SequentialLookRecord };
+
+export interface SequentialLookRecord {
+  index: number;
+  /** runs per arm so far */
+  n: number;
+  p_value: number;
+  nominal_p: number;
+  z_boundary: number;
+  conditional_power?: number;
+  decision: 'reject' | 'futility' | 'continue' | 'accept';
+}
+
+export interface RunPair {
+  run: number;
+  seed: number;
+  baseline: number;
+  candidate: number;
+}
