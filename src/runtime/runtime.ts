@@ -1,0 +1,269 @@
+/**
+ * The embedded agent runtime: workers (one elected leader) and orchestrators
+ * (one active, the rest standby), each agent with a task loop, memory, tools,
+ * an LLM client and an MCP session; recovery mechanisms configured by one
+ * strategy; a steady-state workload measured as it runs.
+ */
+import { systemClock, type Clock, type TimerHandle } from '../shared/clock.js';
+import { createRandom, type Random } from '../shared/random.js';
+import { ConflictError } from '../shared/errors.js';
+import { createAgent, type Agent, type AgentState } from './agent.js';
+import { every, getAgent, isAlive, isReachable, type Cluster } from './cluster.js';
+import { createLiveDag, type LiveDag } from './dag.js';
+import { leaderServing, electionTick, currentLeader } from './election.js';
+import { createRecoveryLog, type RecoveryEvent } from './events.js';
+import { failoverTick, heartbeatTick } from './failover.js';
+import { createLedger, type Ledger, type RunRecord, type WorkloadStats } from './ledger.js';
+import { checkpointTick, integrityTick } from './maintenance.js';
+import { createAgentMemory } from './memory/index.js';
+import { STEADY_STATE_WORKFLOW } from './steady-state.js';
+import { mergeStrategy, parseStrategy, parseStrategyPatch, crossCheck, type Strategy } from './strategy.js';
+import { createSubsystems } from './subsystems.js';
+import { createSupervisor } from './supervisor.js';
+import { agentSpecs, parseTopology, type Topology } from './topology.js';
+import { createWorkload, type Workload } from './workload.js';
+import { UsageError } from '../shared/errors.js';
+import type { WorkflowDefinition } from '../workflow/index.js';
+
+export type RuntimeRole = 'leader' | 'worker' | 'orchestrator' | 'standby';
+
+export interface RuntimeAgentInfo {
+  id: string;
+  role: RuntimeRole;
+  status: AgentState;
+  restarts: number;
+}
+
+export type RuntimeHealthScope =
+  | { kind: 'agent'; id: string }
+  | { kind: 'leader' }
+  | { kind: 'orchestrator' }
+  | { kind: 'dag' }
+  | { kind: 'target' };
+
+export interface RuntimeHealth {
+  healthy: boolean;
+  problems: string[];
+}
+
+export interface CreateRuntimeOptions {
+  /** a Strategy, or a partial one (validated; UsageError when invalid) */
+  strategy?: unknown;
+  topology?: Partial<Topology>;
+  clock?: Clock;
+  random?: Random;
+  seed?: number;
+  /** task-loop concurrency per agent (default 16) */
+  concurrency?: number;
+}
+
+export interface AgentRuntime {
+  start(): void;
+  stop(): Promise<void>;
+  readonly isRunning: boolean;
+  agents(): RuntimeAgentInfo[];
+  /** the agent handle (for faults and tests); NotFoundError when unknown */
+  agent(id: string): Agent;
+  leaderId(): string | undefined;
+  activeOrchestratorId(): string | undefined;
+  strategy(): Strategy;
+  /** validates and applies a partial strategy to the running runtime; returns the strategy now in force */
+  updateStrategy(patch: unknown): Strategy;
+  stats(): WorkloadStats;
+  recentRuns(limit?: number): RunRecord[];
+  events(since?: number): RecoveryEvent[];
+  onEvent(listener: (event: RecoveryEvent) => void): () => void;
+  health(scope?: RuntimeHealthScope): RuntimeHealth;
+  readonly dag: LiveDag;
+  readonly ledger: Ledger;
+  readonly topology: Topology;
+  /** submits one workload run now (besides the paced ones) */
+  submitRun(): Promise<boolean>;
+  /** the runtime's recovery hooks the fault layer calls */
+  readonly cluster: Cluster;
+  /** called after an agent is killed: lets the supervisor decide */
+  noticeDeath(agent: Agent): void;
+  /** called after the DAG was damaged: schedules restore when on */
+  noticeDagDamage(): void;
+}
+
+export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? createRandom(options.seed ?? 1);
+  const topology = parseTopology(options.topology);
+  const initial = parseStrategy(options.strategy);
+  const log = createRecoveryLog(clock);
+  const ledger = createLedger();
+  const dag = createLiveDag(STEADY_STATE_WORKFLOW as WorkflowDefinition);
+
+  const cluster: Cluster = {
+    clock,
+    random: random.fork('runtime'),
+    strategy: initial,
+    agents: new Map(),
+    workers: [],
+    orchestrators: [],
+    log,
+    orchestratorEpoch: 1,
+    running: false,
+    buildSubsystems: (agent) => createSubsystems({ clock, strategy: cluster.strategy, agentId: agent.id }),
+  };
+  for (const spec of agentSpecs(topology)) {
+    const agent = createAgent({
+      id: spec.id,
+      kind: spec.kind,
+      clock,
+      memory: createAgentMemory({ clock }),
+      subsystems: cluster.buildSubsystems(spec),
+      concurrency: options.concurrency,
+    });
+    cluster.agents.set(spec.id, agent);
+    (spec.kind === 'worker' ? cluster.workers : cluster.orchestrators).push(agent);
+  }
+  cluster.activeOrchestratorId = cluster.orchestrators[0]!.id;
+
+  const supervisor = createSupervisor(cluster);
+  const workload: Workload = createWorkload(cluster, dag, ledger);
+  let timers: TimerHandle[] = [];
+  let dagRestore: TimerHandle | undefined;
+
+  const scheduleDagRestore = () => {
+    const s = cluster.strategy.dag;
+    if (!s.enabled || dagRestore || !dag.isDamaged() || !cluster.running) return;
+    dagRestore = clock.setTimer(s.restore_delay_ms, () => {
+      dagRestore = undefined;
+      if (!cluster.strategy.dag.enabled || !dag.isDamaged()) return;
+      const damage = dag.damage();
+      dag.restore();
+      log.record('dag_restored', `rebuilt from the workflow definition (${damage.join(', ')})`);
+    });
+  };
+
+  const roleOf = (agent: Agent): RuntimeRole => {
+    if (agent.kind === 'worker') return cluster.leader?.id === agent.id ? 'leader' : 'worker';
+    return cluster.activeOrchestratorId === agent.id ? 'orchestrator' : 'standby';
+  };
+
+  const agentProblems = (agent: Agent): string[] => {
+    const problems: string[] = [];
+    if (agent.state !== 'running') problems.push(`${agent.id} is ${agent.state}`);
+    if (agent.partitioned) problems.push(`${agent.id} is partitioned from the network`);
+    if (agent.slowMs > 0) problems.push(`${agent.id} is slowed by ${agent.slowMs}ms per task`);
+    const memory = agent.memory.verify();
+    if (!memory.ok) problems.push(`${agent.id} memory fails its integrity check (${memory.problems.length} problem(s))`);
+    const { tools, llm, mcp } = agent.subsystems;
+    if (tools.isHanging) problems.push(`${agent.id} tool calls hang until their timeout`);
+    if (llm.failureActive && !llm.config().fallbackEnabled) problems.push(`${agent.id} LLM calls fail (${llm.failureType})`);
+    if (agent.state === 'running' && !mcp.isConnected()) problems.push(`${agent.id} MCP session is disconnected`);
+    return problems;
+  };
+
+  const health = (scope: RuntimeHealthScope = { kind: 'target' }): RuntimeHealth => {
+    let problems: string[];
+    switch (scope.kind) {
+      case 'agent':
+        problems = agentProblems(getAgent(cluster, scope.id));
+        break;
+      case 'leader': {
+        const leader = currentLeader(cluster);
+        problems = leaderServing(cluster) ? [] : [leader ? `leader ${leader.id} is ${leader.state === 'running' ? 'without a valid lease or unreachable' : leader.state}` : 'no leader elected'];
+        break;
+      }
+      case 'orchestrator': {
+        const active = cluster.activeOrchestratorId ? cluster.agents.get(cluster.activeOrchestratorId) : undefined;
+        problems = active && isReachable(active) && isAlive(cluster, active) ? [] : [active ? `active orchestrator ${active.id} is ${active.state === 'running' ? 'unreachable' : active.state}` : 'no active orchestrator'];
+        break;
+      }
+      case 'dag':
+        problems = dag.damage();
+        break;
+      case 'target':
+        problems = [
+          ...[...cluster.agents.values()].flatMap(agentProblems),
+          ...health({ kind: 'leader' }).problems,
+          ...health({ kind: 'orchestrator' }).problems,
+          ...dag.damage().map((d) => `DAG ${d}`),
+        ];
+        break;
+    }
+    return { healthy: problems.length === 0, problems };
+  };
+
+  const runtime: AgentRuntime = {
+    start() {
+      if (cluster.running) return;
+      cluster.running = true;
+      const s = () => cluster.strategy;
+      heartbeatTick(cluster);
+      electionTick(cluster);
+      failoverTick(cluster);
+      timers = [
+        every(cluster, () => s().failover.heartbeat_interval_ms, () => {
+          heartbeatTick(cluster);
+          failoverTick(cluster);
+          supervisor.sweep();
+          scheduleDagRestore();
+        }),
+        every(cluster, () => s().election.renew_interval_ms, () => electionTick(cluster)),
+        every(cluster, () => s().checkpoints.interval_ms, () => checkpointTick(cluster)),
+        every(cluster, () => s().integrity.check_interval_ms, () => integrityTick(cluster)),
+        every(
+          cluster,
+          () => (s().workload.rate > 0 ? 1000 / s().workload.rate : 100),
+          () => {
+            if (s().workload.enabled && s().workload.rate > 0) void workload.submit();
+          },
+        ),
+      ];
+    },
+    async stop() {
+      if (!cluster.running) return;
+      cluster.running = false;
+      for (const t of timers) t.cancel();
+      timers = [];
+      dagRestore?.cancel();
+      dagRestore = undefined;
+      supervisor.stop();
+      workload.abortAll();
+      await Promise.all([...cluster.agents.values()].map((a) => a.subsystems.close()));
+    },
+    get isRunning() {
+      return cluster.running;
+    },
+    agents: () => [...cluster.agents.values()].map((a) => ({ id: a.id, role: roleOf(a), status: a.state, restarts: a.restarts })),
+    agent: (id) => getAgent(cluster, id),
+    leaderId: () => cluster.leader?.id,
+    activeOrchestratorId: () => cluster.activeOrchestratorId,
+    strategy: () => cluster.strategy,
+    updateStrategy(patch) {
+      const next = mergeStrategy(cluster.strategy, parseStrategyPatch(patch, 'strategy update'));
+      const problems = crossCheck(next);
+      if (problems.length > 0) throw new UsageError(`strategy update: invalid strategy:\n  - ${problems.join('\n  - ')}`, 'invalid_strategy', { details: problems });
+      cluster.strategy = next;
+      for (const agent of cluster.agents.values()) agent.subsystems.configure(next);
+      if (cluster.running) {
+        electionTick(cluster);
+        failoverTick(cluster);
+        supervisor.sweep();
+        scheduleDagRestore();
+      }
+      return next;
+    },
+    stats: () => ledger.stats(),
+    recentRuns: (limit) => ledger.recent(limit),
+    events: (since) => log.list(since),
+    onEvent: (listener) => log.subscribe(listener),
+    health,
+    dag,
+    ledger,
+    topology,
+    submitRun() {
+      if (!cluster.running) return Promise.reject(new ConflictError('the runtime is not running', 'runtime_stopped'));
+      return workload.submit();
+    },
+    cluster,
+    noticeDeath: (agent) => supervisor.noticeDeath(agent),
+    noticeDagDamage: scheduleDagRestore,
+  };
+  return runtime;
+}

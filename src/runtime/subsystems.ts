@@ -1,0 +1,58 @@
+/**
+ * The four subsystems every agent has (toolbox, LLM client, MCP session;
+ * memory is separate because it outlives restarts), built and reconfigured
+ * from the strategy in force.
+ */
+import type { Clock } from '../shared/clock.js';
+import type { Strategy } from './strategy.js';
+import { createToolbox, type Toolbox } from './tools/index.js';
+import { createLLMClient, createLocalModel, type LLMClient } from './llm/index.js';
+import { createInProcessMCPServer, createMCPSession, inProcessConnector, type MCPSession } from './mcp/index.js';
+
+export interface AgentSubsystems {
+  tools: Toolbox;
+  /** resolves once the MCP session's first connection attempt has settled */
+  ready: Promise<void>;
+  llm: LLMClient;
+  mcp: MCPSession;
+  /** applies a changed strategy to the live subsystems */
+  configure(strategy: Strategy): void;
+  close(): Promise<void>;
+}
+
+export function createSubsystems(options: { clock: Clock; strategy: Strategy; agentId: string }): AgentSubsystems {
+  const { clock, strategy } = options;
+  const tools = createToolbox({ clock, timeoutMs: strategy.tools.timeout_ms, retries: strategy.tools.enabled ? strategy.tools.retries : 0 });
+  const llm = createLLMClient({
+    primary: createLocalModel({ name: 'local', clock }),
+    fallback: createLocalModel({ name: 'local-fallback', model: 'local-fallback-1', clock }),
+    clock,
+    ...llmConfig(strategy),
+  });
+  const mcp = createMCPSession({ connect: inProcessConnector(createInProcessMCPServer()), clock, reconnect: mcpReconnect(strategy), name: options.agentId });
+  // the in-memory transport connects within a few microtasks; until then calls fail like any disconnected session
+  const connecting = mcp.connect().catch(() => undefined);
+  return {
+    tools,
+    llm,
+    mcp,
+    ready: connecting,
+    configure(next) {
+      tools.configure({ timeoutMs: next.tools.timeout_ms, retries: next.tools.enabled ? next.tools.retries : 0 });
+      llm.configure(llmConfig(next));
+      mcp.configureReconnect(mcpReconnect(next));
+    },
+    async close() {
+      await connecting;
+      await mcp.close().catch(() => undefined);
+    },
+  };
+}
+
+function llmConfig(s: Strategy) {
+  return { retries: s.llm.enabled ? s.llm.retries : 0, backoffMs: s.llm.backoff_ms, fallbackEnabled: s.llm.enabled && s.llm.fallback };
+}
+
+function mcpReconnect(s: Strategy) {
+  return { enabled: s.mcp.enabled, backoffMs: s.mcp.backoff_ms, maxBackoffMs: s.mcp.max_backoff_ms };
+}
