@@ -1,0 +1,206 @@
+/**
+ * The 13 faults applied for real to the embedded runtime (DESIGN §3), with
+ * the bookkeeping that makes them revertible: a fault with a duration reverts
+ * itself, `revertAll` reverts whatever is still active, and `activeFaults`
+ * lists only faults still in effect (a corrupted memory the integrity check
+ * already repaired is no longer listed).
+ */
+import type { ActiveFault, DAGEdge, DAGProvider, FaultOptions, FaultReport, RuntimeProvider } from '../../arena/providers.js';
+import type { LLMErrorType } from '../../arena/action.js';
+import type { TimerHandle } from '../../shared/clock.js';
+import type { Random } from '../../shared/random.js';
+import { RuntimeError, UsageError } from '../../shared/errors.js';
+import type { AgentRuntime } from '../../runtime/runtime.js';
+import type { Agent } from '../../runtime/agent.js';
+import { restoreMemory } from '../../runtime/maintenance.js';
+
+interface FaultEntry {
+  fault: ActiveFault;
+  isActive(): boolean;
+  revert(): void | Promise<void>;
+  timer?: TimerHandle;
+  /** re-applied to a resurrected agent: the fault lives outside the process (a backend, a provider) */
+  reapply?(agent: Agent): void;
+}
+
+export interface EmbeddedFaults {
+  runtime: RuntimeProvider;
+  dag: DAGProvider;
+  dispose(): void;
+}
+
+export function createEmbeddedFaults(rt: AgentRuntime, random: Random): EmbeddedFaults {
+  const { clock } = rt.cluster;
+  const entries = new Map<string, FaultEntry>();
+  let seq = 0;
+
+  const track = (kind: string, target: string, options: FaultOptions | undefined, entry: Omit<FaultEntry, 'fault'>): ActiveFault => {
+    const durationMs = options?.durationMs;
+    if (durationMs !== undefined && (!Number.isFinite(durationMs) || durationMs < 0)) {
+      throw new UsageError(`${kind}: duration must be a non-negative number of milliseconds, got ${durationMs}`, 'invalid_duration');
+    }
+    const now = clock.now();
+    const fault: ActiveFault = { id: `fault-${++seq}`, kind, target, started_at_ms: now, ...(durationMs !== undefined ? { ends_at_ms: now + durationMs } : {}) };
+    const full: FaultEntry = { ...entry, fault };
+    if (durationMs !== undefined) full.timer = clock.setTimer(durationMs, () => void end(fault.id));
+    entries.set(fault.id, full);
+    return fault;
+  };
+
+  const end = async (id: string) => {
+    const entry = entries.get(id);
+    if (!entry) return;
+    entries.delete(id);
+    entry.timer?.cancel();
+    if (entry.isActive()) await entry.revert();
+  };
+
+  /** ends earlier faults of the same kind on the same target: the newest one wins */
+  const supersede = async (kind: string, target: string) => {
+    for (const [id, e] of entries) if (e.fault.kind === kind && e.fault.target === target) await end(id);
+  };
+
+  const live = (agentId: string, fault: string): Agent => {
+    const agent = rt.agent(agentId);
+    if (agent.state === 'stopped' || agent.state === 'restarting' || agent.state === 'failed') {
+      throw new RuntimeError(`${fault}: agent ${agentId} is ${agent.state}; the fault cannot be applied`, 'agent_down');
+    }
+    return agent;
+  };
+
+  // tool and LLM faults sit outside the agent process: a resurrected agent meets them again
+  const unsubscribe = rt.onEvent((event) => {
+    if (event.kind !== 'agent_restarted' || !event.agent_id) return;
+    const agent = rt.agent(event.agent_id);
+    for (const e of entries.values()) if (e.fault.target === agent.id) e.reapply?.(agent);
+  });
+
+  const runtime: RuntimeProvider = {
+    listAgents: () => rt.agents(),
+
+    async stopAgent(agentId) {
+      const agent = live(agentId, 'kill');
+      const role = rt.agents().find((a) => a.id === agentId)!.role;
+      const lost = agent.load;
+      agent.kill();
+      rt.cluster.log.record('agent_killed', `killed as ${role}; ${lost} task(s) lost`, agentId);
+      rt.noticeDeath(agent);
+      return { killed_agent_id: agentId, role, lost_tasks: lost };
+    },
+
+    async pauseAgent(agentId, options) {
+      const agent = live(agentId, 'pause');
+      if (agent.state === 'paused') throw new RuntimeError(`pause: agent ${agentId} is already paused`, 'already_paused');
+      agent.pause();
+      const fault = track('pause_agent', agentId, options, { isActive: () => agent.state === 'paused', revert: () => agent.resume() });
+      return { fault_id: fault.id, paused_agent_id: agentId };
+    },
+
+    async resumeAgent(agentId) {
+      const agent = rt.agent(agentId);
+      if (agent.state !== 'paused') throw new RuntimeError(`resume: agent ${agentId} is ${agent.state}, not paused`, 'not_paused');
+      agent.resume();
+      for (const [id, e] of entries) if (e.fault.kind === 'pause_agent' && e.fault.target === agentId) await end(id);
+      return { resumed_agent_id: agentId };
+    },
+
+    async slowAgent(agentId, delayMs, options) {
+      if (!Number.isFinite(delayMs) || delayMs <= 0) throw new UsageError(`slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`, 'invalid_delay');
+      const agent = live(agentId, 'slow_agent');
+      await supersede('slow_agent', agentId);
+      agent.slowMs = delayMs;
+      const fault = track('slow_agent', agentId, options, { isActive: () => agent.slowMs > 0, revert: () => void (agent.slowMs = 0) });
+      return { fault_id: fault.id, delay_ms: delayMs };
+    },
+
+    async partitionNetwork(agentId, options) {
+      const agent = rt.agent(agentId);
+      await supersede('network_partition', agentId);
+      agent.partitioned = true;
+      const fault = track('network_partition', agentId, options, { isActive: () => agent.partitioned, revert: () => void (agent.partitioned = false) });
+      return { fault_id: fault.id, partitioned_agent_id: agentId };
+    },
+
+    async toolTimeout(agentId, options) {
+      const agent = live(agentId, 'tool_timeout');
+      await supersede('tool_timeout', agentId);
+      agent.subsystems.tools.setHanging(true);
+      const fault = track('tool_timeout', agentId, options, {
+        isActive: () => agent.subsystems.tools.isHanging,
+        revert: () => agent.subsystems.tools.setHanging(false),
+        reapply: (a) => a.subsystems.tools.setHanging(true),
+      });
+      return { fault_id: fault.id, tool_timeout_ms: agent.subsystems.tools.timeoutMs };
+    },
+
+    async corruptMemory(agentId) {
+      const agent = rt.agent(agentId);
+      const keys = agent.memory.corrupt(random);
+      const fault = track('memory_corrupt', agentId, undefined, {
+        isActive: () => !agent.memory.verify().ok,
+        revert: () => void restoreMemory(rt.cluster, agent),
+      });
+      return { fault_id: fault.id, corrupted_keys: keys };
+    },
+
+    async disconnectMCP(agentId) {
+      const agent = live(agentId, 'mcp_disconnect');
+      const session = agent.subsystems.mcp;
+      if (!session.isConnected()) throw new RuntimeError(`mcp_disconnect: agent ${agentId}'s MCP session is not connected`, 'mcp_not_connected');
+      await session.disconnect();
+      const fault = track('mcp_disconnect', agentId, undefined, {
+        isActive: () => agent.state === 'running' && !agent.subsystems.mcp.isConnected(),
+        revert: () => agent.subsystems.mcp.connect().catch(() => undefined),
+      });
+      return { fault_id: fault.id, reconnect: session.reconnectConfig().enabled };
+    },
+
+    async injectLLMFailure(agentId, errorType: LLMErrorType, options) {
+      const agent = live(agentId, 'llm_failure');
+      await supersede('llm_failure', agentId);
+      agent.subsystems.llm.injectFailure(errorType);
+      const fault = track('llm_failure', agentId, options, {
+        isActive: () => agent.subsystems.llm.failureActive,
+        revert: () => agent.subsystems.llm.clearFailure(),
+        reapply: (a) => a.subsystems.llm.injectFailure(errorType),
+      });
+      return { fault_id: fault.id, error_type: errorType, fallback: agent.subsystems.llm.config().fallbackEnabled };
+    },
+
+    activeFaults: () => [...entries.values()].filter((e) => e.isActive()).map((e) => ({ ...e.fault })),
+
+    async revertAll() {
+      for (const id of [...entries.keys()]) await end(id);
+    },
+  };
+
+  const dag: DAGProvider = {
+    listNodes: () => rt.dag.nodes(),
+    listEdges: () => rt.dag.edges(),
+    async removeNode(nodeId) {
+      const removed: DAGEdge[] = rt.dag.removeNode(nodeId);
+      rt.cluster.log.record('dag_damaged', `node ${nodeId} removed with ${removed.length} edge(s)`);
+      track('remove_node', nodeId, undefined, { isActive: () => rt.dag.isDamaged(), revert: () => rt.dag.restore() });
+      rt.noticeDagDamage();
+      return { removed_node: nodeId, removed_edges: removed };
+    },
+    async removeEdge(from, to) {
+      rt.dag.removeEdge(from, to);
+      rt.cluster.log.record('dag_damaged', `edge ${from}→${to} removed`);
+      track('remove_edge', `${from}->${to}`, undefined, { isActive: () => rt.dag.isDamaged(), revert: () => rt.dag.restore() });
+      rt.noticeDagDamage();
+      return { removed_edge: { from, to } };
+    },
+  };
+
+  return {
+    runtime,
+    dag,
+    dispose() {
+      unsubscribe();
+      for (const e of entries.values()) e.timer?.cancel();
+    },
+  };
+}
+
+export type { FaultReport };

@@ -1,0 +1,61 @@
+/**
+ * The embedded target: the default thing the arena attacks. It wraps one
+ * embedded runtime and adapts it to the arena's provider interfaces.
+ */
+import type { Target, TargetFactory, TargetOptions } from '../../arena/providers.js';
+import type { Clock } from '../../shared/clock.js';
+import { createRandom, type Random } from '../../shared/random.js';
+import { createRuntime, type AgentRuntime } from '../../runtime/runtime.js';
+import { parseStrategy, mergeStrategy } from '../../runtime/strategy.js';
+import type { Topology } from '../../runtime/topology.js';
+import { createEmbeddedFaults } from './faults.js';
+import { createEmbeddedObserver } from './observer.js';
+
+export interface EmbeddedTargetOptions extends TargetOptions {
+  clock?: Clock;
+  random?: Random;
+  topology?: Partial<Topology>;
+  /** workload runs per second; overrides the strategy's `workload.rate` */
+  workloadRate?: number;
+}
+
+const runtimes = new WeakMap<Target, AgentRuntime>();
+
+export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Target {
+  let strategy = parseStrategy(options.strategy);
+  if (options.workloadRate !== undefined) strategy = parseStrategy(mergeStrategy(strategy, { workload: { rate: options.workloadRate } }));
+  const random = options.random ?? createRandom(options.seed ?? 1);
+  const rt = createRuntime({ strategy, topology: options.topology, clock: options.clock, random: random.fork('runtime') });
+  const faults = createEmbeddedFaults(rt, random.fork('faults'));
+  const target: Target = {
+    name: 'embedded',
+    runtime: faults.runtime,
+    dag: faults.dag,
+    observer: createEmbeddedObserver(rt),
+    async start() {
+      rt.start();
+      // every MCP session has its first connection before the arena looks
+      await Promise.all([...rt.cluster.agents.values()].map((a) => a.subsystems.ready));
+    },
+    async stop() {
+      await faults.runtime.revertAll();
+      faults.dispose();
+      await rt.stop();
+    },
+    describe: () => ({
+      name: 'embedded',
+      agents: rt.agents(),
+      dag: { nodes: rt.dag.nodes(), edges: rt.dag.edges() },
+      strategy: structuredClone(rt.strategy()) as unknown as Record<string, unknown>,
+    }),
+  };
+  runtimes.set(target, rt);
+  return target;
+}
+
+export const embeddedTargetFactory: TargetFactory = (options) => createEmbeddedTarget(options);
+
+/** the runtime behind an embedded target (for bootstrap and server needs); undefined for other targets */
+export function getEmbeddedRuntime(target: Target): AgentRuntime | undefined {
+  return runtimes.get(target);
+}
