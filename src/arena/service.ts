@@ -14,6 +14,9 @@ import type { Injector } from './injector.js';
 import { MetricsCollector, type MetricsSnapshot } from './metrics.js';
 import type { TargetObserver } from './providers.js';
 import { createAsyncQueue, type AsyncQueue } from './async-queue.js';
+import type { SurvivalReport } from './report.js';
+import { SurvivalController, type SurvivalStatus } from './survival/controller.js';
+import type { SurvivalOptions } from './survival/run.js';
 
 export const ARENA_STREAM = 'arena';
 export const DEFAULT_HISTORY_LIMIT = 10_000;
@@ -72,6 +75,7 @@ export class ArenaService {
   private evolution?: EvolutionBridge;
   private listeners = new Set<AsyncQueue<ArenaEvent>>();
   private seq = 0;
+  private survivalController?: SurvivalController;
   /** appends are serialised so expected versions follow one another */
   private appendChain: Promise<unknown> = Promise.resolve();
 
@@ -143,6 +147,32 @@ export class ArenaService {
   /** reverts every reversible fault still active on the target */
   async revertAll(): Promise<void> {
     await this.injector.revertAll();
+  }
+
+  /**
+   * Runs survival mode against this arena's target: random faults at a fixed
+   * interval, measured. One run at a time: a second start is a ConflictError.
+   */
+  runSurvival(options: SurvivalOptions): Promise<SurvivalReport> {
+    return this.survival().start(options);
+  }
+
+  getSurvivalStatus(): SurvivalStatus {
+    return this.survival().status();
+  }
+
+  /** stops the running survival (faults reverted); its partial report, or undefined when none runs */
+  stopSurvival(): Promise<SurvivalReport | undefined> {
+    return this.survival().stop();
+  }
+
+  /** the last finished survival report */
+  getSurvivalReport(): SurvivalReport | undefined {
+    return this.survival().lastReport();
+  }
+
+  private survival(): SurvivalController {
+    return (this.survivalController ??= new SurvivalController(this));
   }
 
   private record(result: Result): void {

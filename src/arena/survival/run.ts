@@ -1,0 +1,243 @@
+/**
+ * Survival mode: random faults at a fixed interval for a duration, measured
+ * like a scenario. Scheduling is absolute (tick i is planned at warmup + i ×
+ * interval, never "interval after the previous one finished"), so lateness
+ * does not accumulate; a late tick still runs and its lateness is recorded as
+ * drift — no tick is skipped. No printing: progress goes out as RunEvents.
+ */
+import type { Action, ActionType } from '../action.js';
+import type { ArenaService } from '../service.js';
+import type { ActiveFault } from '../providers.js';
+import type { GateOutcome, RunEvent, RunEventListener, RunStatus, SurvivalReport, SurvivalTick } from '../report.js';
+import { startMeasurement } from '../measure/index.js';
+import { createAction } from '../actions.js';
+import type { Clock, TimerHandle } from '../../shared/clock.js';
+import { createRandom, randomSeed } from '../../shared/random.js';
+import { tryParseDuration } from '../../shared/duration.js';
+import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
+import { parseActionKinds, planAction, type TargetView } from './plan.js';
+import { driftStats } from './drift.js';
+
+export interface SurvivalTimelineEntry {
+  planned_at: number;
+  action: Action;
+}
+
+export interface SurvivalOptions {
+  /** how long chaos lasts (ms or "60s") */
+  duration: number | string;
+  /** time between two actions (ms or "2s") */
+  interval: number | string;
+  /** kinds to draw from: a list or "kill_agent,slow_agent"; default every kind but resume_agent */
+  actions?: string | readonly string[];
+  seed?: number;
+  /** steady state measured before the first fault (default 0) */
+  warmup?: number | string;
+  /** recovery watched after the last fault (default 2 × interval, at most 3 s) */
+  cooldown?: number | string;
+  minScore?: number;
+  /** the strategy in force, copied into the report */
+  strategy?: Record<string, unknown>;
+  signal?: AbortSignal;
+  onEvent?: RunEventListener;
+  clock?: Clock;
+  /** replay: run exactly these actions at these offsets instead of drawing random ones */
+  timeline?: readonly SurvivalTimelineEntry[];
+  /** how often a `snapshot` event is emitted (default 200 ms) */
+  snapshotIntervalMs?: number;
+  recoveryDeadlineMs?: number;
+  pollIntervalMs?: number;
+}
+
+export interface ResolvedSurvivalConfig {
+  durationMs: number;
+  intervalMs: number;
+  warmupMs: number;
+  cooldownMs: number;
+  kinds: ActionType[];
+  seed: number;
+}
+
+export function resolveSurvivalConfig(options: SurvivalOptions): ResolvedSurvivalConfig {
+  const problems: string[] = [];
+  const ms = (name: string, value: unknown, fallback?: number): number => {
+    if (value === undefined && fallback !== undefined) return fallback;
+    const parsed = tryParseDuration(value);
+    if (parsed === undefined) {
+      problems.push(`${name}: invalid duration ${JSON.stringify(value)} (use milliseconds or "250ms", "2s", "1m30s")`);
+      return 0;
+    }
+    return parsed;
+  };
+  const timeline = options.timeline;
+  const lastPlanned = timeline?.length ? Math.max(...timeline.map((t) => t.planned_at)) : 0;
+  const durationMs = timeline ? Math.max(1, lastPlanned + 1) : ms('duration', options.duration);
+  const intervalMs = timeline ? 0 : ms('interval', options.interval);
+  if (!timeline && durationMs <= 0 && problems.length === 0) problems.push('duration: must be greater than 0');
+  if (!timeline && intervalMs <= 0 && !problems.some((p) => p.startsWith('interval'))) problems.push('interval: must be greater than 0');
+  const warmupMs = ms('warmup', options.warmup, 0);
+  const cooldownMs = ms('cooldown', options.cooldown, Math.min(3000, Math.max(100, 2 * (intervalMs || 500))));
+  if (options.minScore !== undefined && !(Number.isFinite(options.minScore) && options.minScore >= 0 && options.minScore <= 100)) {
+    problems.push(`min score: must be a number from 0 to 100 (got ${options.minScore})`);
+  }
+  if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0)) {
+    problems.push(`seed: must be a non-negative integer (got ${options.seed})`);
+  }
+  let kinds: ActionType[] = [];
+  try {
+    kinds = timeline ? [...new Set(timeline.map((t) => t.action.type))] : parseActionKinds(options.actions);
+  } catch (err) {
+    problems.push(errorMessage(err));
+  }
+  if (problems.length > 0) throw new UsageError(`invalid survival options: ${problems.join('; ')}`, 'invalid_survival_options', { details: problems });
+  return { durationMs, intervalMs, warmupMs, cooldownMs, kinds, seed: options.seed ?? randomSeed() };
+}
+
+export async function runSurvival(service: ArenaService, options: SurvivalOptions): Promise<SurvivalReport> {
+  const config = resolveSurvivalConfig(options);
+  const observer = service.observer;
+  if (!observer) throw new RuntimeError('survival needs a target observer to measure the score: build the ArenaService with `observer`', 'no_observer');
+  const clock = options.clock ?? service.clock;
+  const injector = service.injector;
+  const signal = options.signal;
+  const random = createRandom(config.seed);
+  const start = clock.now();
+  const startedAt = clock.wallNow().toISOString();
+  const rel = () => Math.round((clock.now() - start) * 100) / 100;
+  const totalMs = config.warmupMs + config.durationMs + config.cooldownMs;
+  const emit = (event: RunEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      /* a listener's failure never stops the run */
+    }
+  };
+  const timeline: SurvivalTick[] = [];
+  let status: RunStatus = 'passed';
+  let error: string | undefined;
+
+  emit({ type: 'run.started', at_ms: 0, kind: 'survival', name: options.timeline ? 'replay' : 'survival', seed: config.seed, planned_ms: totalMs });
+  const measurement = startMeasurement({
+    observer,
+    clock,
+    recoveryDeadlineMs: options.recoveryDeadlineMs,
+    pollIntervalMs: options.pollIntervalMs,
+    onRecovery: (recovery) => emit({ type: 'recovery', at_ms: rel(), recovery }),
+  });
+  let snapshotTimer: TimerHandle | undefined;
+  const snapshot = () => {
+    emit({
+      type: 'snapshot',
+      at_ms: rel(),
+      agents: injector.agents(),
+      faults: injector.activeFaults(),
+      live: measurement.liveScore(),
+      progress: Math.min(1, rel() / totalMs),
+    });
+  };
+  const snapshotEvery = Math.max(10, options.snapshotIntervalMs ?? 200);
+  const scheduleSnapshot = () => {
+    snapshotTimer = clock.setTimer(snapshotEvery, () => {
+      snapshot();
+      scheduleSnapshot();
+    });
+  };
+  snapshot();
+  scheduleSnapshot();
+
+  const view = (): TargetView => ({ agents: injector.agents(), available: injector.availableAgentIds(), nodes: injector.dagNodes(), edges: injector.dagEdges() });
+
+  try {
+    if (config.warmupMs > 0) {
+      emit({ type: 'phase', at_ms: rel(), phase: 'warmup' });
+      await clock.sleep(config.warmupMs, signal);
+    }
+    emit({ type: 'phase', at_ms: rel(), phase: 'chaos' });
+    for (let i = 0; ; i++) {
+      const entry = options.timeline?.[i];
+      if (options.timeline ? !entry : i * config.intervalMs >= config.durationMs) break;
+      const plannedAt = entry ? entry.planned_at : config.warmupMs + i * config.intervalMs;
+      const wait = plannedAt - (clock.now() - start);
+      if (wait > 0) await clock.sleep(wait, signal);
+      if (signal?.aborted) break;
+      const at = rel();
+      const action = entry ? replayAction(entry.action, i, clock) : planAction(view(), { random, kinds: config.kinds, intervalMs: config.intervalMs, now: () => clock.wallNow(), index: i });
+      const result = await service.execute(action);
+      measurement.faultInjected(result, `#${i}`);
+      timeline.push({ index: i, planned_at: plannedAt, at, drift_ms: Math.round((at - plannedAt) * 100) / 100, action, result });
+      emit({ type: 'action', at_ms: at, label: `#${i}`, result });
+    }
+    if (!signal?.aborted && config.cooldownMs > 0) {
+      emit({ type: 'phase', at_ms: rel(), phase: 'cooldown' });
+      await clock.sleep(config.cooldownMs, signal);
+    }
+  } catch (err) {
+    if (!signal?.aborted) {
+      status = 'error';
+      error = errorMessage(err);
+    }
+  } finally {
+    snapshotTimer?.cancel();
+  }
+  if (signal?.aborted) {
+    status = 'interrupted';
+    error = `interrupted (${String(signal.reason ?? 'aborted')}) after ${timeline.length} action(s)`;
+  }
+
+  emit({ type: 'phase', at_ms: rel(), phase: 'checks' });
+  let reverted: ActiveFault[] = [];
+  const revert = async () => {
+    reverted = injector.activeFaults();
+    try {
+      await service.revertAll();
+    } catch (err) {
+      status = 'error';
+      error = `${error ? `${error}; ` : ''}reverting faults failed: ${errorMessage(err)}`;
+    }
+    for (const fault of reverted) emit({ type: 'fault.reverted', at_ms: rel(), fault });
+  };
+  const score = await measurement.finish({
+    signal: status === 'passed' ? undefined : signal,
+    waitForRecovery: status === 'passed',
+    beforeChecks: revert,
+  });
+
+  let gate: GateOutcome | undefined;
+  if (options.minScore !== undefined) {
+    gate = { min_score: options.minScore, score: score.score, passed: score.score >= options.minScore };
+    if (!gate.passed && status === 'passed') status = 'failed';
+  }
+  const succeeded = timeline.filter((t) => t.result.success).length;
+  const report: SurvivalReport = {
+    seed: config.seed,
+    status,
+    started_at: startedAt,
+    duration_ms: config.durationMs,
+    elapsed_ms: Math.round(rel()),
+    interval_ms: config.intervalMs,
+    action_kinds: config.kinds,
+    actions_run: timeline.length,
+    actions_succeeded: succeeded,
+    actions_failed: timeline.length - succeeded,
+    score,
+    drift: driftStats(timeline.map((t) => t.drift_ms)),
+    timeline,
+    strategy: options.strategy ?? {},
+    reverted_faults: reverted,
+  };
+  if (gate) report.gate = gate;
+  if (error) report.error = error;
+  snapshot();
+  emit({ type: 'run.finished', at_ms: rel(), status });
+  return report;
+}
+
+/** a recorded action, run again: same kind, target and parameters, a fresh id */
+function replayAction(recorded: Action, index: number, clock: Clock): Action {
+  return createAction(recorded.type, recorded.target_id, {
+    id: `replay-${index}-${recorded.id}`,
+    created_at: clock.wallNow().toISOString(),
+    ...(recorded.source_id !== undefined ? { source_id: recorded.source_id } : {}),
+    ...(recorded.metadata !== undefined ? { metadata: recorded.metadata } : {}),
+  });
+}
