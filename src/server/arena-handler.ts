@@ -1,0 +1,265 @@
+/**
+ * The arena's HTTP routes (DESIGN §7), served under /arena/... and again
+ * under /api/v1/arena/.... An action answers 200 with its Result, or 422 with
+ * the Result when the fault could not be applied. Scenario runs, survival and
+ * the flight recorder are plugged in by whoever assembles the server (the
+ * bootstrap); a capability not plugged in answers 503 `not_configured`.
+ */
+import { UsageError } from '../shared/errors.js';
+import { parseAction } from '../arena/actions.js';
+import type { Action, ActionType, Result } from '../arena/action.js';
+import { ARENA_STREAM, type ArenaService } from '../arena/service.js';
+import { apiKeyCheck, type KeyCheck } from './auth.js';
+import type { RequestContext, RouteHandler } from './context.js';
+import { HttpError, UnauthorizedError } from './errors.js';
+import { serveArenaStream, type ArenaStreamOptions } from './arena-stream.js';
+import { startScoreTracker, type ScoreTracker } from './arena-score.js';
+import { asObject, type Awaitable } from './groups/input.js';
+import type { Router } from './router.js';
+
+export interface ScenarioRunner {
+  /** `{valid, errors[]}` for a scenario given as YAML or JSON text */
+  validate(text: string): Awaitable<{ valid: boolean; errors: unknown[] }>;
+  /** runs it on the served target and returns the report; UsageError when invalid, ConflictError when a run is going */
+  run(text: string, signal: AbortSignal): Promise<unknown>;
+}
+
+export interface SurvivalRequest {
+  duration: string | number;
+  interval: string | number;
+  seed?: number;
+  actions?: string[];
+}
+
+export interface SurvivalRunner {
+  /** starts in the background; ConflictError (409) when one is running */
+  start(request: SurvivalRequest): Awaitable<unknown>;
+  status(): Awaitable<unknown>;
+  /** stops a running survival; resolves with its (partial) report */
+  stop(): Promise<unknown>;
+  /** the last finished report; NotFoundError when none */
+  report(): Awaitable<unknown>;
+}
+
+export interface ArenaFlightView {
+  timeline(query: { limit?: number }): Awaitable<unknown>;
+  diagnostics(): Awaitable<unknown>;
+}
+
+export interface ArenaHandlerOptions extends ArenaStreamOptions {
+  scenarios?: ScenarioRunner;
+  survival?: SurvivalRunner;
+  flight?: ArenaFlightView;
+}
+
+const notConfigured = (what: string) => new HttpError(503, 'not_configured', `${what} is not configured on this server`);
+
+/** agent faults without parameters: route verb → action type */
+const AGENT_FAULTS: Record<string, ActionType> = {
+  kill: 'kill_agent',
+  pause: 'pause_agent',
+  resume: 'resume_agent',
+  partition: 'network_partition',
+  'memory-corrupt': 'memory_corrupt',
+  'mcp-disconnect': 'mcp_disconnect',
+  slow: 'slow_agent',
+  'tool-timeout': 'tool_timeout',
+  'llm-failure': 'llm_failure',
+};
+
+/** the optional body keys each agent route accepts (they become the action's metadata) */
+const AGENT_BODY_KEYS: Record<string, readonly string[]> = {
+  kill: [],
+  pause: ['duration'],
+  resume: [],
+  partition: ['duration'],
+  'memory-corrupt': [],
+  'mcp-disconnect': [],
+  slow: ['duration', 'delay'],
+  'tool-timeout': ['duration'],
+  'llm-failure': ['error_type', 'duration'],
+};
+
+export class ArenaHandler {
+  private keyCheck: KeyCheck | undefined;
+  private scenarios?: ScenarioRunner;
+  private survival?: SurvivalRunner;
+  private flight?: ArenaFlightView;
+  private tracker: ScoreTracker | undefined;
+  private readonly streamOptions: ArenaStreamOptions;
+
+  constructor(
+    readonly service: ArenaService,
+    options: ArenaHandlerOptions = {},
+  ) {
+    this.scenarios = options.scenarios;
+    this.survival = options.survival;
+    this.flight = options.flight;
+    this.streamOptions = { replayLimit: options.replayLimit };
+  }
+
+  /** Arena routes then need this key even when the router has none (both apply when both are set). */
+  setAPIKey(key: string | undefined): this {
+    this.keyCheck = key ? apiKeyCheck(key) : undefined;
+    return this;
+  }
+  setFlightRecorder(flight: ArenaFlightView | undefined): this {
+    this.flight = flight;
+    return this;
+  }
+  setScenarioRunner(runner: ScenarioRunner | undefined): this {
+    this.scenarios = runner;
+    return this;
+  }
+  setSurvivalRunner(runner: SurvivalRunner | undefined): this {
+    this.survival = runner;
+    return this;
+  }
+
+  /** stops the score tracker */
+  async close(): Promise<void> {
+    await this.tracker?.close();
+    this.tracker = undefined;
+  }
+
+  registerRoutes(router: Router): void {
+    this.tracker ??= startScoreTracker(this.service);
+    for (const prefix of ['/arena', '/api/v1/arena']) {
+      const post = (path: string, h: RouteHandler) => router.post(prefix + path, this.guard(h));
+      const get = (path: string, h: RouteHandler) => router.get(prefix + path, this.guard(h));
+
+      post('/leader/kill', (ctx) => this.run(ctx, { type: 'kill_leader' }));
+      post('/orchestrator/kill', (ctx) => this.run(ctx, { type: 'kill_orchestrator' }));
+      for (const verb of Object.keys(AGENT_FAULTS)) {
+        post(`/agent/{id}/${verb}`, async (ctx) => {
+          const metadata = await this.optionalParams(ctx, AGENT_BODY_KEYS[verb]!);
+          return this.run(ctx, { type: AGENT_FAULTS[verb], target_id: ctx.params.id, ...(metadata ? { metadata } : {}) });
+        });
+      }
+      post('/node/{id}/remove', (ctx) => this.run(ctx, { type: 'remove_node', target_id: ctx.params.id }));
+      post('/edge/remove', async (ctx) => {
+        const body = asObject(await ctx.json());
+        for (const key of Object.keys(body)) {
+          if (key !== 'from' && key !== 'to') throw new UsageError(`body.${key}: unknown key (edge/remove takes "from" and "to")`, 'invalid_input');
+        }
+        if (typeof body.from !== 'string' || body.from === '') throw new UsageError('body.from is required: the edge\'s source node id', 'invalid_input');
+        if (typeof body.to !== 'string' || body.to === '') throw new UsageError('body.to is required: the edge\'s target node id', 'invalid_input');
+        return this.run(ctx, { type: 'remove_edge', source_id: body.from, target_id: body.to });
+      });
+      post('/actions', async (ctx) => this.reply(ctx, await this.service.execute(parseAction(await ctx.json(), 'body'))));
+
+      get('/history', () => ({ results: this.service.history() }));
+      get('/stats', () => this.service.stats());
+      get('/metrics', () => this.service.metrics());
+      get('/score', async (ctx) => {
+        if (!this.tracker) throw notConfigured('score measurement (the arena service has no target observer)');
+        const checks = ctx.query.get('checks');
+        return this.tracker.snapshot(checks === 'true' || checks === '1');
+      });
+
+      post('/scenario/validate', async (ctx) => {
+        if (!this.scenarios) throw notConfigured('scenario validation');
+        return this.scenarios.validate(await this.scenarioText(ctx));
+      });
+      post('/scenario/run', async (ctx) => {
+        if (!this.scenarios) throw notConfigured('scenario running');
+        return this.scenarios.run(await this.scenarioText(ctx), ctx.signal);
+      });
+
+      post('/survival', async (ctx) => {
+        if (!this.survival) throw notConfigured('survival');
+        ctx.send(202, await this.survival.start(parseSurvivalRequest(await ctx.optionalJSON())));
+      });
+      get('/survival/status', () => {
+        if (!this.survival) throw notConfigured('survival');
+        return this.survival.status();
+      });
+      post('/survival/stop', () => {
+        if (!this.survival) throw notConfigured('survival');
+        return this.survival.stop();
+      });
+      get('/survival/report', () => {
+        if (!this.survival) throw notConfigured('survival');
+        return this.survival.report();
+      });
+
+      get('/flight/timeline', (ctx) => {
+        if (!this.flight) throw notConfigured('the flight recorder');
+        const raw = ctx.query.get('limit');
+        const limit = raw === null ? undefined : Number(raw);
+        if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError(`query parameter limit must be a positive integer, got "${raw}"`, 'invalid_input');
+        return this.flight.timeline(limit === undefined ? {} : { limit });
+      });
+      get('/flight/diagnostics', () => {
+        if (!this.flight) throw notConfigured('the flight recorder');
+        return this.flight.diagnostics();
+      });
+
+      get('/stream', async (ctx) => {
+        const store = this.service.eventStore;
+        if (!store) throw notConfigured('the arena event stream (no event store)');
+        await serveArenaStream(ctx, store, ARENA_STREAM, this.streamOptions);
+      });
+    }
+  }
+
+  private guard(handler: RouteHandler): RouteHandler {
+    return (ctx) => {
+      if (this.keyCheck && !this.keyCheck(ctx.req.headers['x-api-key'])) throw new UnauthorizedError();
+      return handler(ctx);
+    };
+  }
+
+  private async run(ctx: RequestContext, partial: Record<string, unknown>): Promise<void> {
+    const action: Action = parseAction(partial, 'action');
+    this.reply(ctx, await this.service.execute(action));
+  }
+
+  /** 200 with the Result; 422 when the request was fine but the fault could not be applied */
+  private reply(ctx: RequestContext, result: Result): void {
+    ctx.send(result.success ? 200 : 422, result);
+  }
+
+  private async optionalParams(ctx: RequestContext, allowed: readonly string[]): Promise<Record<string, unknown> | undefined> {
+    const body = await ctx.optionalJSON();
+    if (body === undefined) return undefined;
+    const obj = asObject(body);
+    for (const key of Object.keys(obj)) {
+      if (!allowed.includes(key)) {
+        const takes = allowed.length ? `takes ${allowed.map((k) => `"${k}"`).join(', ')}` : 'takes no body parameters';
+        throw new UsageError(`body.${key}: unknown key (this fault ${takes})`, 'invalid_input');
+      }
+    }
+    return Object.keys(obj).length ? obj : undefined;
+  }
+
+  private async scenarioText(ctx: RequestContext): Promise<string> {
+    const text = await ctx.text();
+    if (text.trim() === '') throw new UsageError('request body is empty: send the scenario as YAML or JSON', 'invalid_scenario');
+    return text;
+  }
+}
+
+function parseSurvivalRequest(value: unknown): SurvivalRequest {
+  const body = asObject(value ?? {});
+  const problems: string[] = [];
+  for (const key of Object.keys(body)) {
+    if (!['duration', 'interval', 'seed', 'actions'].includes(key)) problems.push(`body.${key}: unknown key (survival takes duration, interval, seed, actions)`);
+  }
+  const duration = body.duration ?? '60s';
+  const interval = body.interval ?? '2s';
+  if (typeof duration !== 'string' && typeof duration !== 'number') problems.push('body.duration must be a duration such as "30s" or milliseconds');
+  if (typeof interval !== 'string' && typeof interval !== 'number') problems.push('body.interval must be a duration such as "2s" or milliseconds');
+  if (body.seed !== undefined && !(Number.isInteger(body.seed) && (body.seed as number) >= 0)) problems.push('body.seed must be a non-negative integer');
+  let actions: string[] | undefined;
+  if (body.actions !== undefined) {
+    if (typeof body.actions === 'string') actions = body.actions.split(',').map((s) => s.trim()).filter(Boolean);
+    else if (Array.isArray(body.actions) && body.actions.every((a) => typeof a === 'string')) actions = body.actions as string[];
+    else problems.push('body.actions must be an array of action types or a comma-separated string');
+  }
+  if (problems.length) throw new UsageError(`invalid survival request: ${problems.join('; ')}`, 'invalid_input', { details: problems });
+  const request: SurvivalRequest = { duration: duration as string | number, interval: interval as string | number };
+  if (body.seed !== undefined) request.seed = body.seed as number;
+  if (actions) request.actions = actions;
+  return request;
+}

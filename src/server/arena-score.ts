@@ -1,0 +1,69 @@
+/**
+ * The score behind GET /arena/score: a measurement session that has watched
+ * every action executed since the server started (recovery polled on the
+ * target, availability from its workload counters). Consistency needs the
+ * target's invariant checks, which run on request (`?checks=true`).
+ */
+import { errorMessage } from '../shared/errors.js';
+import type { ArenaService } from '../arena/service.js';
+import { startMeasurement, type MeasurementSession } from '../arena/measure/index.js';
+import { gradeFor, round1, SCORE_WEIGHTS } from '../arena/score.js';
+
+export interface ScoreTracker {
+  snapshot(runChecks: boolean): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export function startScoreTracker(service: ArenaService): ScoreTracker | undefined {
+  const observer = service.observer;
+  if (!observer) return undefined;
+  const controller = new AbortController();
+  const session: MeasurementSession = startMeasurement({ observer, clock: service.clock });
+  const since = service.clock.wallNow().toISOString();
+  void (async () => {
+    for await (const event of service.subscribe({ signal: controller.signal })) session.faultInjected(event.result);
+  })();
+  return {
+    async snapshot(runChecks) {
+      const live = session.liveScore();
+      let consistency: number | null = live.consistency;
+      let checks: unknown;
+      if (runChecks) {
+        try {
+          const results = await observer.checkInvariants();
+          consistency = results.length === 0 ? 100 : round1((results.filter((c) => c.passed).length / results.length) * 100);
+          checks = results;
+        } catch (err) {
+          checks = { error: errorMessage(err) };
+        }
+      }
+      // without checks, consistency is unknown and the score weighs the other two (as the live view does)
+      const score =
+        consistency === null
+          ? live.score
+          : round1(SCORE_WEIGHTS.availability * live.availability + SCORE_WEIGHTS.recovery * live.recovery + SCORE_WEIGHTS.consistency * consistency);
+      const workload = observer.workload();
+      return {
+        since,
+        score,
+        grade: gradeFor(score),
+        availability: live.availability,
+        recovery: live.recovery,
+        consistency,
+        consistency_checked: runChecks,
+        recoveries: session.recoveries(),
+        pending_recoveries: session.pendingCount(),
+        workload,
+        ...(checks === undefined ? {} : { checks }),
+      };
+    },
+    async close() {
+      controller.abort();
+      try {
+        await session.finish({ waitForRecovery: false });
+      } catch {
+        // the target may already be stopped; nothing to report at shutdown
+      }
+    },
+  };
+}
