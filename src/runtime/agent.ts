@@ -5,6 +5,7 @@
  * Its memory is its durable store and survives a restart; its other
  * subsystems are rebuilt when the supervisor resurrects it.
  */
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../shared/clock.js';
 import { RuntimeError } from '../shared/errors.js';
 import type { AgentKind } from './topology.js';
@@ -83,7 +84,13 @@ export function createAgent(options: AgentOptions): Agent {
   const concurrency = options.concurrency ?? 16;
   let queue: Task[] = [];
   const inFlight = new Set<Task>();
-  let loop = new AbortController();
+  // every concurrent task (a slow one sleeping, say) listens on the loop's signal
+  const newLoop = () => {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    return controller;
+  };
+  let loop = newLoop();
 
   const settle = (task: Task) => {
     inFlight.delete(task);
@@ -165,7 +172,7 @@ export function createAgent(options: AgentOptions): Agent {
       void agent.subsystems.close();
     },
     restart(subsystems) {
-      loop = new AbortController();
+      loop = newLoop();
       agent.subsystems = subsystems;
       agent.state = 'running';
       agent.restarts++;
