@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerRegressCommand } from './regress.js';
 
 /** Each command lives in its own file and registers itself here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
   void program;
   void ctx;
+  registerRegressCommand(program, ctx);
 }

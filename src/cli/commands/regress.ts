@@ -1,0 +1,341 @@
+/**
+ * `arena regress`: is the candidate strategy more resilient than the baseline,
+ * or is it noise? Runs both on the same seeds (or reads recorded scores) and
+ * prints the statistical verdict. Exit 1 when the candidate is significantly
+ * worse (or, with --fail-on-no-improvement, not significantly better).
+ */
+import type { Command } from 'commander';
+import Table from 'cli-table3';
+import chalk from 'chalk';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { CliContext } from '../context.js';
+import { applyColor, resolveOutputMode } from '../output/mode.js';
+import { attrs, escapeXml } from '../output/xml.js';
+import { GateFailedError, RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
+import { tryParseDuration } from '../../shared/duration.js';
+import { randomSeed } from '../../shared/random.js';
+import { analyzeScores, type RegressionAnalysis } from '../../arena/regression/analysis.js';
+import { readScoresFile } from '../../arena/regression/score-files.js';
+import type { RegressionResult } from '../../arena/regression/tester.js';
+import type { RegressionArena, RegressionEvent, RegressionWorkload } from '../../arena/regression/types.js';
+
+interface RegressOptions {
+  baseline?: string;
+  candidate?: string;
+  baselineScores?: string[];
+  candidateScores?: string[];
+  paired?: boolean;
+  scenario?: string;
+  survival?: string;
+  interval?: string;
+  actions?: string;
+  runs?: string;
+  adaptive?: boolean;
+  minRuns?: string;
+  batch?: string;
+  maxRuns?: string;
+  alpha?: string;
+  parallel?: string;
+  seed?: string;
+  minEffect?: string;
+  json?: boolean;
+  junit?: string;
+  failOnNoImprovement?: boolean;
+  color?: boolean;
+}
+
+/** what --json prints and what the table shows: a run result, or an analysis of recorded scores */
+type Verdict = (RegressionResult & { mode: 'strategies' }) | (RegressionAnalysis & { mode: 'scores'; baseline_files: string[]; candidate_files: string[] });
+
+export function registerRegressCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('regress')
+    .description('A/B test two recovery strategies (or two sets of recorded scores): effect size, p-value, interval, runs used')
+    .option('--baseline <file>', 'baseline strategy (YAML)')
+    .option('--candidate <file>', 'candidate strategy (YAML)')
+    .option('--baseline-scores <files...>', 'recorded baseline scores: JSON array of numbers or --report/--json documents')
+    .option('--candidate-scores <files...>', 'recorded candidate scores, same formats')
+    .option('--paired', 'recorded scores are paired by index (same seed per position): use the paired test')
+    .option('--scenario <file>', 'workload of every run: this scenario')
+    .option('--survival <duration>', 'workload of every run: a survival run of this length (default 3s)')
+    .option('--interval <duration>', 'survival: time between random faults (default 500ms)')
+    .option('--actions <list>', 'survival: comma-separated action types to pick from')
+    .option('--runs <n>', 'runs per arm (default 10)')
+    .option('--adaptive', 'stop early with a group-sequential design (O\'Brien–Fleming alpha spending)')
+    .option('--min-runs <n>', 'adaptive: runs per arm at the first look (default 5)')
+    .option('--batch <n>', 'adaptive: runs per arm added between looks (default 5)')
+    .option('--max-runs <n>', 'adaptive: most runs per arm (default 30)')
+    .option('--alpha <a>', 'significance level, two-sided (default 0.05)')
+    .option('--parallel <n>', 'runs executing at once, both arms together (default 2)')
+    .option('--seed <n>', 'seed of the run seeds (printed when not given)')
+    .option('--min-effect <points>', 'the difference in score points the power statement is about (default 5)')
+    .option('--json', 'print one JSON document on stdout and nothing else there')
+    .option('--junit <file>', 'write a JUnit XML report')
+    .option('--fail-on-no-improvement', 'exit 1 unless the candidate is significantly better')
+    .option('--no-color', 'no colour')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ arena regress --baseline strategies/recovery-off.yaml --candidate strategies/default.yaml
+  $ arena regress --baseline a.yaml --candidate b.yaml --scenario scenarios/leader-failover.yaml --adaptive --json
+  $ arena regress --baseline a.yaml --candidate b.yaml --survival 5s --runs 20 --parallel 4 --seed 7
+  $ arena regress --baseline-scores last-release.json --candidate-scores this-build.json --fail-on-no-improvement`,
+    )
+    .action(async (options: RegressOptions) => {
+      await runRegress(options, ctx);
+    });
+}
+
+async function runRegress(options: RegressOptions, ctx: CliContext): Promise<void> {
+  const mode = resolveOutputMode({ json: options.json, color: options.color, tui: false }, ctx);
+  applyColor(mode);
+  const alpha = parseNumber(options.alpha, '--alpha', 0.05, (v) => v > 0 && v < 0.5, 'a number between 0 and 0.5');
+  const minimumEffect = parseNumber(options.minEffect, '--min-effect', 5, (v) => v > 0, 'a positive number of score points');
+  const verdict = options.baselineScores || options.candidateScores
+    ? await compareRecorded(options, alpha, minimumEffect)
+    : await compareStrategies(options, ctx, alpha, minimumEffect);
+
+  const problems: string[] = [];
+  if (options.junit) writeOutput(ctx, options.junit, renderJUnit(verdict, options), problems);
+  ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify({ schema_version: 1, regression: verdict }, null, 2)}\n` : renderTable(verdict));
+  if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
+  const gate = gateFailure(verdict, options.failOnNoImprovement === true);
+  if (gate) throw new GateFailedError(gate, 'regression');
+}
+
+async function compareRecorded(options: RegressOptions, alpha: number, minimumEffect: number): Promise<Verdict> {
+  if (options.baseline || options.candidate) {
+    throw new UsageError('give either --baseline/--candidate (strategies to run) or --baseline-scores/--candidate-scores (recorded scores), not both');
+  }
+  if (!options.baselineScores || !options.candidateScores) {
+    throw new UsageError('--baseline-scores and --candidate-scores go together: give both');
+  }
+  for (const flag of ['scenario', 'survival', 'adaptive', 'runs', 'parallel'] as const) {
+    if (options[flag] !== undefined) throw new UsageError(`--${flag} runs strategies; it does not apply to recorded scores`);
+  }
+  const baseline = (await Promise.all(options.baselineScores.map((f) => readScoresFile(f, 'baseline scores')))).flat();
+  const candidate = (await Promise.all(options.candidateScores.map((f) => readScoresFile(f, 'candidate scores')))).flat();
+  for (const [name, scores] of [['baseline', baseline], ['candidate', candidate]] as const) {
+    if (scores.length < 2) throw new UsageError(`${name} scores: need at least 2 scores to compare, got ${scores.length}`, 'invalid_scores');
+  }
+  if (options.paired && baseline.length !== candidate.length) {
+    throw new UsageError(`--paired needs as many baseline as candidate scores (${baseline.length} vs ${candidate.length})`, 'invalid_scores');
+  }
+  const analysis = analyzeScores(baseline, candidate, { alpha, paired: options.paired === true, minimumEffect });
+  return { mode: 'scores', baseline_files: options.baselineScores, candidate_files: options.candidateScores, ...analysis };
+}
+
+async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha: number, minimumEffect: number): Promise<Verdict> {
+  if (!options.baseline || !options.candidate) {
+    throw new UsageError('give --baseline and --candidate strategy files (or --baseline-scores and --candidate-scores)');
+  }
+  if (options.scenario && options.survival) throw new UsageError('give --scenario or --survival, not both');
+  if (options.paired) throw new UsageError('--paired is for recorded scores; strategy runs are always paired by seed');
+  const runs = parseInteger(options.runs, '--runs', 10, 2);
+  const minRuns = parseInteger(options.minRuns, '--min-runs', 5, 2);
+  const batch = parseInteger(options.batch, '--batch', 5, 1);
+  const maxRuns = parseInteger(options.maxRuns, '--max-runs', Math.max(30, minRuns), 2);
+  if (maxRuns < minRuns) throw new UsageError(`--max-runs (${maxRuns}) must be at least --min-runs (${minRuns})`);
+  const parallelism = parseInteger(options.parallel, '--parallel', 2, 1);
+  const seed = options.seed === undefined ? randomSeed() : parseInteger(options.seed, '--seed', 0, 0);
+
+  const { loadStrategyFile } = await import('../../runtime/strategy.js');
+  const [baseline, candidate] = await Promise.all([
+    loadStrategyFile(resolve(ctx.cwd, options.baseline)),
+    loadStrategyFile(resolve(ctx.cwd, options.candidate)),
+  ]);
+  const workload = await resolveWorkload(options, ctx);
+  const { RegressionTester } = await import('../../arena/regression/tester.js');
+  ctx.stderr.write(
+    `regress: ${options.candidate} vs ${options.baseline}, ${options.adaptive ? `adaptive, ${minRuns}..${maxRuns}` : runs} runs per arm, seed ${seed}\n`,
+  );
+  const result = await new RegressionTester(await createRegressionArena()).run({
+    baseline,
+    candidate,
+    baselineName: options.baseline,
+    candidateName: options.candidate,
+    runs,
+    confidence: alpha,
+    adaptive: options.adaptive === true,
+    minAdaptiveRuns: minRuns,
+    adaptiveBatchSize: batch,
+    maxRuns,
+    parallelism,
+    workload,
+    seed,
+    minimumEffect,
+    signal: ctx.signal,
+    onEvent: (event) => ctx.stderr.write(progressLine(event)),
+  });
+  return { mode: 'strategies', ...result };
+}
+
+async function resolveWorkload(options: RegressOptions, ctx: CliContext): Promise<RegressionWorkload> {
+  if (options.scenario) {
+    const file = resolve(ctx.cwd, options.scenario);
+    return { scenario: await loadRegressionScenario(file), file: options.scenario };
+  }
+  const duration = parseDurationFlag(options.survival, '--survival', 3000);
+  const interval = parseDurationFlag(options.interval, '--interval', 500);
+  if (duration <= 0 || interval <= 0) throw new UsageError('--survival and --interval must be longer than 0');
+  const actions = options.actions?.split(',').map((a) => a.trim()).filter(Boolean);
+  return { survival: { duration_ms: duration, interval_ms: interval, ...(actions && actions.length > 0 ? { actions } : {}) } };
+}
+
+/** The real arena: every run on a fresh embedded target (lazy-loaded: the runtime is heavy). */
+async function createRegressionArena(): Promise<RegressionArena> {
+  throw new RuntimeError('running strategies needs the embedded target and the scenario/survival engine, not in this build yet');
+}
+
+async function loadRegressionScenario(file: string): Promise<unknown> {
+  throw new RuntimeError(`cannot load ${file}: the scenario engine is not in this build yet`);
+}
+
+function progressLine(event: RegressionEvent): string {
+  if (event.type === 'run') return `  ${event.arm.padEnd(9)} run ${String(event.run + 1).padStart(3)} (seed ${event.seed}): ${event.score.toFixed(1)}\n`;
+  const l = event.look;
+  return `  look ${l.index + 1} at ${l.n} runs per arm: p = ${formatP(l.p_value)}, boundary p ≤ ${formatP(l.nominal_p)} → ${l.decision}\n`;
+}
+
+function gateFailure(v: Verdict, failOnNoImprovement: boolean): string | undefined {
+  const summary = `difference ${signed(v.difference)}, p = ${formatP(v.p_value)}`;
+  if (v.decision === 'candidate worse') return `regression: the candidate is significantly worse than the baseline (${summary})`;
+  if (failOnNoImprovement && v.decision !== 'candidate better') {
+    return `no improvement: the candidate is not significantly better than the baseline (${summary})`;
+  }
+  return undefined;
+}
+
+const PLAIN_STYLE = { head: [], border: [] };
+
+function renderTable(v: Verdict): string {
+  const out: string[] = [];
+  const names = v.mode === 'strategies'
+    ? { baseline: v.baseline_name ?? 'baseline', candidate: v.candidate_name ?? 'candidate' }
+    : { baseline: v.baseline_files.join(', '), candidate: v.candidate_files.join(', ') };
+  out.push(chalk.bold('Regression test') + chalk.dim(v.mode === 'strategies' ? ` (runs paired by seed, seed ${v.seed}, scorer ${v.scorer})` : ' (recorded scores)'));
+  const arms = new Table({ head: ['arm', 'source', 'n', 'mean', 'sd'], style: PLAIN_STYLE });
+  arms.push(['baseline', names.baseline, String(v.baseline.n), v.baseline.mean.toFixed(2), v.baseline.sd.toFixed(2)]);
+  arms.push(['candidate', names.candidate, String(v.candidate.n), v.candidate.mean.toFixed(2), v.candidate.sd.toFixed(2)]);
+  out.push(arms.toString());
+
+  const stats = new Table({ style: PLAIN_STYLE });
+  const level = `${+(v.ci_level * 100).toFixed(4)}% CI`;
+  stats.push({ difference: `${signed(v.difference)} (candidate − baseline), ${level} ${signed(v.ci[0])} … ${signed(v.ci[1])}` });
+  const testName = v.test === 'paired' ? 'paired t-test on per-seed differences' : "Welch's t-test";
+  stats.push({ test: `${testName}: t = ${formatNumber(v.t)}, df = ${formatNumber(v.df)}` });
+  const thresholdNote = v.threshold !== v.alpha ? ` (decides at p ≤ ${formatP(v.threshold)}, the boundary of the last look)` : ` (alpha ${v.alpha})`;
+  stats.push({ 'p-value': `${formatP(v.p_value)}${thresholdNote}` });
+  if (v.test === 'paired') stats.push({ "Welch's t-test": `t = ${formatNumber(v.welch.t)}, df = ${formatNumber(v.welch.df)}, p = ${formatP(v.welch.p)}` });
+  const es = v.effect_size;
+  stats.push({ 'effect size': `Hedges' g = ${formatNumber(es.hedges_g)} (${es.magnitude}), Cohen's d = ${formatNumber(es.cohens_d)}${es.paired_dz !== undefined ? `, d_z = ${formatNumber(es.paired_dz)}` : ''}` });
+  const mw = v.mann_whitney;
+  stats.push({ 'Mann–Whitney U': `U = ${mw.u}, p = ${formatP(mw.p)} (${mw.method}${mw.ties ? ', ties' : ''}), P(candidate > baseline) = ${mw.common_language.toFixed(2)}` });
+  stats.push({ decision: decisionText(v.decision) });
+  if (v.power) {
+    stats.push({
+      power: `${formatPercent(v.power.power)} to detect a true difference of ±${formatNumber(v.power.difference)} points; 80% power needs ±${formatNumber(v.power.minimum_detectable_difference)}`,
+    });
+  }
+  if (v.mode === 'strategies') {
+    const seq = v.sequential;
+    const detail = seq
+      ? `adaptive: ${seq.looks.length} look${seq.looks.length === 1 ? '' : 's'}, ${seq.stopped === 'efficacy' ? 'stopped early on a clear effect' : seq.stopped === 'futility' ? 'stopped early for futility' : 'reached the maximum'}`
+      : 'fixed';
+    stats.push({ 'runs used': `${v.runs_used} of ${v.max_runs} per arm (${detail})` });
+  } else {
+    stats.push({ 'runs used': `${v.baseline.n} baseline, ${v.candidate.n} candidate (recorded)` });
+  }
+  out.push(stats.toString());
+  return `${out.join('\n')}\n`;
+}
+
+function renderJUnit(v: Verdict, options: RegressOptions): string {
+  const failure = gateFailure(v, options.failOnNoImprovement === true);
+  const name = 'candidate vs baseline';
+  const seconds = v.mode === 'strategies' ? (v.duration_ms / 1000).toFixed(3) : '0.000';
+  const summary = `decision: ${v.decision}; difference ${signed(v.difference)} (${signed(v.ci[0])} … ${signed(v.ci[1])}), p = ${formatP(v.p_value)}, n = ${v.baseline.n}/${v.candidate.n}`;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attrs({ name: 'chaos-arena', tests: 1, failures: failure ? 1 : 0, errors: 0, time: seconds })}>`,
+    `  <testsuite${attrs({ name: 'regress', tests: 1, failures: failure ? 1 : 0, errors: 0, skipped: 0, time: seconds })}>`,
+    '    <properties>',
+    `      <property${attrs({ name: 'decision', value: v.decision })}/>`,
+    `      <property${attrs({ name: 'p_value', value: v.p_value })}/>`,
+    `      <property${attrs({ name: 'difference', value: v.difference })}/>`,
+    `      <property${attrs({ name: 'test', value: v.test })}/>`,
+    '    </properties>',
+    `    <testcase${attrs({ classname: 'regress', name, time: seconds })}>`,
+    ...(failure ? [`      <failure${attrs({ message: failure, type: 'regression' })}>${escapeXml(failure)}</failure>`] : []),
+    `      <system-out>${escapeXml(summary)}</system-out>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function writeOutput(ctx: CliContext, file: string, text: string, problems: string[]): void {
+  const path = resolve(ctx.cwd, file);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+    ctx.stderr.write(`JUnit report written to ${file}\n`);
+  } catch (err) {
+    problems.push(`cannot write the JUnit report to ${file}: ${errorMessage(err)}`);
+  }
+}
+
+function decisionText(decision: Verdict['decision']): string {
+  if (decision === 'candidate better') return chalk.green(decision);
+  if (decision === 'candidate worse') return chalk.red(decision);
+  return chalk.yellow(decision);
+}
+
+function parseInteger(value: string | undefined, flag: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`${flag}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function parseNumber(value: string | undefined, flag: string, fallback: number, ok: (v: number) => boolean, expected: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || !ok(n)) throw new UsageError(`${flag}: expected ${expected}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function parseDurationFlag(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const ms = tryParseDuration(value);
+  if (ms === undefined) throw new UsageError(`${flag}: invalid duration ${JSON.stringify(value)}: use "250ms", "2s", "1m30s" or milliseconds`);
+  return ms;
+}
+
+function signed(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const text = formatNumber(Math.abs(n));
+  return n > 0 ? `+${text}` : n < 0 ? `−${text}` : text;
+}
+
+function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  return Math.abs(n) >= 100 ? n.toFixed(1) : +n.toFixed(3) === 0 && n !== 0 ? n.toExponential(2) : String(+n.toFixed(3));
+}
+
+function formatPercent(p: number): string {
+  if (p > 0.99) return '>99%';
+  if (p < 0.01) return '<1%';
+  return `${Math.round(p * 100)}%`;
+}
+
+function formatP(p: number): string {
+  if (p === 0) return '0';
+  if (p < 1e-4) return p.toExponential(2);
+  return String(+p.toFixed(4));
+}
