@@ -1,0 +1,60 @@
+/** Table layout and row mapping of the SQLite event store. */
+import { UsageError } from '../shared/errors.js';
+import type { EventFilter, StoredEvent } from '../arena/event-store.js';
+
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position  INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream_id TEXT    NOT NULL,
+  version   INTEGER NOT NULL CHECK (version >= 1),
+  type      TEXT    NOT NULL,
+  data      TEXT    NOT NULL,
+  at        TEXT    NOT NULL,
+  UNIQUE (stream_id, version)
+);
+CREATE INDEX IF NOT EXISTS events_type ON events (type, position);
+`;
+
+/** what a caller appends (`data` may be omitted: stored as null) */
+export interface AppendEvent {
+  type: string;
+  data?: unknown;
+}
+
+/** a stored event; `position` orders events across all streams of one file */
+export interface SqliteStoredEvent extends StoredEvent {
+  position: number;
+}
+
+/** the arena's filter, plus a stream-id prefix */
+export interface SqliteEventFilter extends EventFilter {
+  /** every stream whose id starts with this */
+  stream_prefix?: string;
+}
+
+export interface StoredRow {
+  position: number;
+  stream_id: string;
+  version: number;
+  type: string;
+  data: string;
+  at: string;
+}
+
+export function rowToEvent(row: StoredRow): SqliteStoredEvent {
+  return { position: row.position, stream_id: row.stream_id, version: row.version, type: row.type, data: JSON.parse(row.data), at: row.at };
+}
+
+export function normaliseFilter(filter: SqliteEventFilter | string | undefined): SqliteEventFilter {
+  if (filter === undefined) return {};
+  if (typeof filter === 'string') return { stream_id: filter };
+  if (typeof filter !== 'object' || filter === null) throw new UsageError('event filter must be a stream id or an object');
+  const out: { stream_id?: string; stream_prefix?: string; types?: string[] } = {};
+  const f = filter as SqliteEventFilter & { streamId?: string; stream?: string; type?: string };
+  const stream = f.stream_id ?? f.streamId ?? f.stream;
+  if (stream !== undefined) out.stream_id = String(stream);
+  if (f.stream_prefix !== undefined) out.stream_prefix = String(f.stream_prefix);
+  const types = f.types ?? (f.type !== undefined ? [f.type] : undefined);
+  if (types !== undefined) out.types = types.map(String);
+  return out;
+}
