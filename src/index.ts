@@ -17,4 +17,5 @@ export type { FlightBridge, EvolutionBridge, EvidenceStore, Evidence } from './a
 export { ArenaService, ARENA_STREAM, DEFAULT_HISTORY_LIMIT, type ArenaServiceOptions, type ArenaStats, type ArenaEvent, type ArenaEventType } from './arena/service.js';
 export { LLMError, isLLMError, errorTypeForStatus, createLocalModel, createOpenAICompatibleProvider, createLLMClient, type LLMErrorType as LLMProviderErrorType, type LLMMessage, type LLMRequest, type LLMResponse, type LLMProvider, type LLMUsage, type LLMRole, type LocalModelOptions, type OpenAICompatibleOptions, type LLMClient, type LLMClientOptions, type LLMClientStats, type LLMClientConfig } from './runtime/llm/index.js';
 export * from './runtime/mcp/index.js';
+export * from './client/index.js';
 export * from './arena/regression/index.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { ConflictError, NotFoundError, UsageError } from '../shared/errors.js';
+import { ConflictError, NotFoundError, RuntimeError, UsageError } from '../shared/errors.js';
 import { executeWorkflow } from './engine.js';
 import { EventQueue } from './event-queue.js';
 import type { AgentRegistry } from './registry.js';
@@ -52,6 +52,7 @@ export class WorkflowService {
   private readonly workflows = new Map<string, WorkflowDefinition>();
   private readonly executions = new Map<string, WorkflowResponse>();
   private readonly active = new Map<string, AbortController>();
+  private closed = false;
 
   constructor(private readonly options: WorkflowServiceOptions) {
     if (!options?.agentRegistry) throw new UsageError('WorkflowService needs an agentRegistry');
@@ -125,7 +126,14 @@ export class WorkflowService {
     return c !== undefined;
   }
 
+  /** cancels running executions and refuses new ones */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const c of this.active.values()) c.abort(new Error('workflow service closed'));
+  }
+
   private definitionFor(request: WorkflowRequest): WorkflowDefinition {
+    if (this.closed) throw new RuntimeError('the workflow service is closed', 'service_closed');
     if (!request || typeof request.workflow_id !== 'string') throw new UsageError('request.workflow_id is required', 'invalid_request');
     return this.getWorkflow(request.workflow_id);
   }
