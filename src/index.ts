@@ -19,3 +19,10 @@ export { LLMError, isLLMError, errorTypeForStatus, createLocalModel, createOpenA
 export * from './runtime/mcp/index.js';
 export * from './client/index.js';
 export * from './arena/regression/index.js';
+export { DEFAULT_STRATEGY, RECOVERY_OFF_STRATEGY, WORKFLOW_RECOVERY, parseStrategy, parseStrategyPatch, parseStrategyText, loadStrategyFile, mergeStrategy, type Strategy, type StrategyPatch, type WorkflowRecovery } from './runtime/strategy.js';
+export { DEFAULT_TOPOLOGY, type Topology } from './runtime/topology.js';
+export { createRuntime, type AgentRuntime, type CreateRuntimeOptions, type RuntimeAgentInfo, type RuntimeHealth, type RuntimeHealthScope, type RuntimeRole } from './runtime/runtime.js';
+export type { RecoveryEvent, RecoveryEventKind } from './runtime/events.js';
+export type { WorkloadStats, RunRecord } from './runtime/ledger.js';
+export { STEADY_STATE_WORKFLOW, expectedOutput as steadyStateExpectedOutput, type RunInput, type RunOutput } from './runtime/steady-state.js';
+export { createEmbeddedTarget, embeddedTargetFactory, getEmbeddedRuntime, type EmbeddedTargetOptions } from './targets/embedded/index.js';

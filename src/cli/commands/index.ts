@@ -1,10 +1,14 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerSurvivalCommand } from './survival.js';
 import { registerRegressCommand } from './regress.js';
+import { registerDescribeCommand } from './describe.js';
 
 /** Each command lives in its own file and registers itself here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
   void program;
   void ctx;
   registerRegressCommand(program, ctx);
+  registerDescribeCommand(program, ctx);
+  registerSurvivalCommand(program, ctx);
 }
