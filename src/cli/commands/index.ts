@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { registerSurvivalCommand } from './survival.js';
 import { registerRegressCommand } from './regress.js';
 import { registerDescribeCommand } from './describe.js';
 
@@ -10,5 +9,4 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   void ctx;
   registerRegressCommand(program, ctx);
   registerDescribeCommand(program, ctx);
-  registerSurvivalCommand(program, ctx);
 }
