@@ -23,7 +23,7 @@ export function formatEvent(event: RunEvent): string | undefined {
   const t = chalk.dim(`[${(event.at_ms / 1000).toFixed(2).padStart(7)}s]`);
   switch (event.type) {
     case 'run.started':
-      return `${t} ${chalk.bold(event.kind)} ${event.name} started (seed ${event.seed})`;
+      return `${t} ${chalk.bold(event.kind)}${event.name && event.name !== event.kind ? ` ${event.name}` : ''} started (seed ${event.seed})`;
     case 'phase':
       return `${t} phase ${event.phase}`;
     case 'action': {

@@ -1,0 +1,27 @@
+/**
+ * Survival against a fresh target: builds the injector and service, starts the
+ * target, runs, and always stops it (stopping reverts every fault it still has).
+ */
+import type { Target } from '../providers.js';
+import type { SurvivalReport } from '../report.js';
+import { Injector } from '../injector.js';
+import { ArenaService } from '../service.js';
+import { RuntimeError, errorMessage, isArenaError } from '../../shared/errors.js';
+import { resolveSurvivalConfig, type SurvivalOptions } from './run.js';
+
+export async function runSurvivalOnTarget(target: Target, options: SurvivalOptions): Promise<SurvivalReport> {
+  // bad options fail before the target is started
+  const config = resolveSurvivalConfig(options);
+  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, ...(options.clock ? { clock: options.clock } : {}) });
+  try {
+    await target.start();
+  } catch (err) {
+    await target.stop().catch(() => undefined);
+    throw isArenaError(err) ? err : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, 'target_start_failed', { cause: err });
+  }
+  try {
+    return await service.runSurvival({ strategy: target.describe().strategy, ...options, seed: config.seed });
+  } finally {
+    await target.stop();
+  }
+}

@@ -1,0 +1,42 @@
+/** Option parsers and option groups shared by the run commands. Light: no engine imports. */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { tryParseDuration } from '../../shared/duration.js';
+
+export function parseSeed(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 2 ** 32 - 1) throw new InvalidArgumentError('must be a non-negative integer below 2^32');
+  return Number(value);
+}
+
+export function parseScore(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('must be a number from 0 to 100');
+  return n;
+}
+
+export function parseDurationOption(value: string): string {
+  if (tryParseDuration(value) === undefined) throw new InvalidArgumentError('must be a duration such as "250ms", "2s", "1m30s" or milliseconds');
+  return value;
+}
+
+/** --json, --junit, --report, --no-tui, --no-color */
+export function addOutputOptions(command: Command): Command {
+  return command
+    .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
+    .option('--junit <file>', 'write a JUnit XML report to FILE')
+    .option('--report <file>', 'write the full JSON report to FILE (also on failure and interrupt)')
+    .addOption(new Option('--no-tui', 'no live view: one plain line per event on stderr'))
+    .addOption(new Option('--no-color', 'no colours (NO_COLOR is honoured too)'));
+}
+
+/** the examples block appended to a command's help */
+export function examples(command: Command, lines: string[]): Command {
+  return command.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+}
+
+export interface OutputOptionValues {
+  json?: boolean;
+  junit?: string;
+  report?: string;
+  tui?: boolean;
+  color?: boolean;
+}

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { addOutputOptions, examples, parseDurationOption, parseScore, parseSeed } from './options.js';
+import { addPluginOptions } from '../run-plugins.js';
+
+export function registerSurvivalCommand(program: Command, ctx: CliContext): void {
+  const command = program
+    .command('survival')
+    .description('random faults at a fixed interval against a fresh embedded runtime; measured resilience score')
+    .option('--duration <duration>', 'how long chaos lasts', parseDurationOption, '60s')
+    .option('--interval <duration>', 'time between two faults', parseDurationOption, '2s')
+    .option('--actions <kinds>', 'comma-separated fault kinds to draw from (default: all but resume_agent)')
+    .option('--seed <n>', 'fixes every random choice (printed and reported so the run can be replayed)', parseSeed)
+    .option('--strategy <file>', 'recovery strategy YAML (default: strategies/default.yaml values)')
+    .option('--min-score <n>', 'exit 1 when the score is below N', parseScore)
+    .option('--warmup <duration>', 'steady state measured before the first fault', parseDurationOption)
+    .option('--cooldown <duration>', 'recovery watched after the last fault (default 2 × interval, at most 3s)', parseDurationOption)
+    .option('--save-scenario <file>', 'write the run as a scenario YAML that replays it');
+  addOutputOptions(command);
+  addPluginOptions(command);
+  examples(command, [
+    'arena survival --duration 30s --interval 1s',
+    'arena survival --actions kill_agent,slow_agent --seed 42 --save-scenario storm.yaml',
+    'arena survival --duration 2m --min-score 80 --json --junit survival.xml',
+    'arena survival --strategy strategies/recovery-off.yaml --report off.json',
+  ]);
+  command.action(async (opts) => {
+    const { survivalCommand } = await import('../run/survival-run.js');
+    await survivalCommand(opts, ctx);
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * `arena survival`: a fresh embedded target, random faults, the measured
+ * report printed (table or JSON) and written (--report, --junit,
+ * --save-scenario). Imported lazily by the command.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createEmbeddedTarget } from '../../targets/embedded/index.js';
+import { loadStrategyFile } from '../../runtime/strategy.js';
+import { runSurvivalOnTarget, resolveSurvivalConfig, survivalToScenarioYaml, type SurvivalOptions } from '../../arena/survival/index.js';
+import type { SurvivalReport } from '../../arena/report.js';
+import { randomSeed } from '../../shared/random.js';
+import { UsageError, errorMessage } from '../../shared/errors.js';
+import type { CliContext } from '../context.js';
+import { applyColor, resolveOutputMode } from '../output/mode.js';
+import { runWithOutput } from './with-output.js';
+import { emitDocument } from '../output/emit.js';
+import { survivalDocument } from '../output/json.js';
+import { renderSurvivalTable } from '../output/table.js';
+import { survivalJUnit } from '../output/junit.js';
+import type { OutputOptionValues } from '../commands/options.js';
+import { throwForOutcomes } from './outcome.js';
+
+export interface SurvivalCommandOptions extends OutputOptionValues {
+  duration: string;
+  interval: string;
+  actions?: string;
+  seed?: number;
+  strategy?: string;
+  minScore?: number;
+  warmup?: string;
+  cooldown?: string;
+  saveScenario?: string;
+}
+
+export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliContext, extra: Partial<SurvivalOptions> = {}): Promise<void> {
+  const mode = resolveOutputMode(opts, ctx);
+  applyColor(mode);
+  const seed = opts.seed ?? randomSeed();
+  const options: SurvivalOptions = {
+    duration: opts.duration,
+    interval: opts.interval,
+    seed,
+    signal: ctx.signal,
+    ...(opts.actions !== undefined ? { actions: opts.actions } : {}),
+    ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+    ...(opts.warmup !== undefined ? { warmup: opts.warmup } : {}),
+    ...(opts.cooldown !== undefined ? { cooldown: opts.cooldown } : {}),
+    ...extra,
+  };
+  resolveSurvivalConfig(options); // bad input → exit 2 before anything starts
+  const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : undefined;
+  const target = createEmbeddedTarget({ strategy, seed });
+  if (mode.kind !== 'tty') ctx.stderr.write(`survival: seed ${seed} (replay with --seed ${seed})\n`);
+  const report = await runWithOutput(ctx, opts, mode, (onEvent) => runSurvivalOnTarget(target, { ...options, onEvent }));
+  if (opts.saveScenario) saveScenario(ctx, opts.saveScenario, report);
+  emitDocument(ctx, mode, survivalDocument(report), () => renderSurvivalTable(report), () => survivalJUnit(report), { report: opts.report, junit: opts.junit });
+  throwForOutcomes([{ name: 'survival', ...report }], opts.report);
+}
+
+function saveScenario(ctx: CliContext, file: string, report: SurvivalReport): void {
+  if (report.timeline.length === 0) {
+    ctx.stderr.write(`--save-scenario: the run executed no action, nothing written to ${file}\n`);
+    return;
+  }
+  try {
+    writeFileSync(resolve(ctx.cwd, file), survivalToScenarioYaml(report));
+    ctx.stderr.write(`scenario written to ${file} (run it with: arena scenario run ${file})\n`);
+  } catch (err) {
+    throw new UsageError(`cannot write the scenario to ${file}: ${errorMessage(err)}`, 'output_not_writable');
+  }
+}
