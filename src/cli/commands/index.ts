@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerSurvivalCommand } from './survival.js';
 import { registerRegressCommand } from './regress.js';
 import { registerDescribeCommand } from './describe.js';
 
@@ -9,4 +10,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   void ctx;
   registerRegressCommand(program, ctx);
   registerDescribeCommand(program, ctx);
+  registerSurvivalCommand(program, ctx);
 }
