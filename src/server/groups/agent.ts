@@ -1,18 +1,19 @@
 /** Agent group: create, list, get and delete agents of the embedded runtime. */
 import type { Router } from '../router.js';
-import { asObject, optionalString, type Awaitable } from './input.js';
+import { asObject, optionalString, requiredString, type Awaitable } from './input.js';
 
 export interface AgentView {
   id: string;
   role: string;
   status: string;
   restarts: number;
-  [key: string]: unknown;
 }
 
 export interface AgentSpec {
   id?: string;
   role?: string;
+  /** the assistant's system instructions */
+  instructions?: string;
 }
 
 export interface AgentService {
@@ -21,6 +22,8 @@ export interface AgentService {
   get(id: string): Awaitable<AgentView>;
   create(spec: AgentSpec): Awaitable<AgentView>;
   remove(id: string): Awaitable<void>;
+  /** one conversation turn with the agent */
+  chat(id: string, message: string, signal: AbortSignal): Awaitable<unknown>;
 }
 
 export function registerAgentRoutes(router: Router, service: AgentService): void {
@@ -32,9 +35,15 @@ export function registerAgentRoutes(router: Router, service: AgentService): void
     const role = optionalString(body, 'role');
     if (id !== undefined) spec.id = id;
     if (role !== undefined) spec.role = role;
+    const instructions = optionalString(body, 'instructions');
+    if (instructions !== undefined) spec.instructions = instructions;
     ctx.send(201, { agent: await service.create(spec) });
   });
   router.get('/api/v1/agents/{id}', async (ctx) => ({ agent: await service.get(ctx.params.id!) }));
+  router.post('/api/v1/agents/{id}/chat', async (ctx) => {
+    const body = asObject(await ctx.json());
+    return service.chat(ctx.params.id!, requiredString(body, 'message'), ctx.signal);
+  });
   router.delete('/api/v1/agents/{id}', async (ctx) => {
     await service.remove(ctx.params.id!);
     return { deleted: ctx.params.id };

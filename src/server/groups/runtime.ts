@@ -11,6 +11,9 @@ export interface RuntimeService {
   strategy(): Awaitable<unknown>;
   /** applies a partial strategy live; UsageError when invalid */
   updateStrategy(patch: Record<string, unknown>): Awaitable<unknown>;
+  /** the runtime's MCP tools (routes mounted only when given) */
+  mcpTools?(): Awaitable<unknown>;
+  callMCPTool?(name: string, args: Record<string, unknown>): Awaitable<unknown>;
 }
 
 export function registerRuntimeRoutes(router: Router, service: RuntimeService): void {
@@ -21,4 +24,13 @@ export function registerRuntimeRoutes(router: Router, service: RuntimeService): 
   router.get(`${base}/agents/{id}`, async (ctx) => service.agent(ctx.params.id!));
   router.get(`${base}/strategy`, async () => ({ strategy: await service.strategy() }));
   router.post(`${base}/strategy`, async (ctx) => ({ strategy: await service.updateStrategy(asObject(await ctx.json())) }));
+  const { mcpTools, callMCPTool } = service;
+  if (mcpTools && callMCPTool) {
+    router.get(`${base}/mcp/tools`, async () => ({ tools: await mcpTools.call(service) }));
+    router.post(`${base}/mcp/tools/{name}/call`, async (ctx) => {
+      const body = asObject((await ctx.optionalJSON()) ?? {});
+      const args = body.arguments === undefined ? {} : asObject(body.arguments, 'body.arguments');
+      return callMCPTool.call(service, ctx.params.name!, args);
+    });
+  }
 }

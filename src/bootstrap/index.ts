@@ -1,0 +1,3 @@
+export { bootstrap, RootLifecycleError, type ArenaRoot } from './root.js';
+export { rootInternals, type RootInternals } from './internals.js';
+export type * from './types.js';

@@ -1,0 +1,203 @@
+/**
+ * bootstrap(config) assembles the whole graph: event store, target (the
+ * embedded runtime by default), arena, conversation memory, retrieval,
+ * evaluators, LLM, MCP, workflows, assistants, survival. start() starts it;
+ * stop() stops every module in reverse order, waits for in-flight actions,
+ * reverts active faults and reports every failure.
+ */
+import { systemClock } from '../shared/clock.js';
+import { createRandom } from '../shared/random.js';
+import { ConflictError, RuntimeError, UsageError } from '../shared/errors.js';
+import { parseAction } from '../arena/actions.js';
+import { Injector } from '../arena/injector.js';
+import { ArenaService } from '../arena/service.js';
+import type { EventStore } from '../arena/event-store.js';
+import { MemoryEventStore } from '../events/memory.js';
+import { createEmbeddedTarget, getEmbeddedRuntime } from '../targets/embedded/index.js';
+import { createConversationMemory } from '../runtime/services/conversation-memory.js';
+import { createRetrievalIndex } from '../runtime/services/retrieval.js';
+import { createEvalRunner } from '../runtime/services/eval.js';
+import { createAssistants } from '../runtime/services/assistants.js';
+import { runAssistantTurn } from '../runtime/services/assistant.js';
+import { createLLMClient, createLocalModel, createOpenAICompatibleProvider, type LLMProvider } from '../runtime/llm/index.js';
+import { createInProcessMCPServer, createMCPSession, inProcessConnector } from '../runtime/mcp/index.js';
+import { Lifecycle, RootLifecycleError } from './lifecycle.js';
+import { createRuntimePort } from './runtime-port.js';
+import { createWorkflows } from './workflows.js';
+import { createSurvivalPort } from './survival.js';
+import { setRootInternals } from './internals.js';
+import type { ArenaPort, BootstrapConfig, LLMPort, MCPPort, Result, RootStatus, RuntimePort, StreamPort } from './types.js';
+
+export { RootLifecycleError };
+
+/** The assembled application. Built by `bootstrap(config)`. */
+export interface ArenaRoot {
+  readonly isRunning: boolean;
+  start(): Promise<void>;
+  /** idempotent; throws RootLifecycleError naming every module that failed to stop */
+  stop(): Promise<void>;
+  /** validates an Action (JSON or object) and runs it through the arena */
+  executeArenaAction(action: unknown): Promise<Result>;
+  status(): RootStatus;
+  readonly arena: ArenaPort;
+  readonly runtime: RuntimePort;
+  readonly llm: LLMPort;
+  readonly mcp: MCPPort;
+  readonly stream: StreamPort;
+}
+
+export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot> {
+  const clock = config.clock ?? systemClock;
+  const seed = config.seed ?? 1;
+  const random = createRandom(seed);
+  const lifecycle = new Lifecycle();
+  const components: string[] = [];
+  const inFlight = new Set<Promise<unknown>>();
+  let running = false;
+  let stopping: Promise<void> | undefined;
+  let startedAt: string | null = null;
+
+  // event store first: the arena appends to it from its first action
+  const eventStore: EventStore & { close?: () => void } = await openEventStore(config);
+  components.push('event-store');
+  lifecycle.add({ name: 'event-store', stop: () => eventStore.close?.() });
+
+  const target = config.targetFactory
+    ? config.targetFactory({ seed, strategy: config.strategy })
+    : createEmbeddedTarget({ seed, strategy: config.strategy, clock, random: random.fork('target'), ...(config.workloadRate !== undefined ? { workloadRate: config.workloadRate } : {}) });
+  const runtime = getEmbeddedRuntime(target);
+  const runtimePort = createRuntimePort(target, runtime, () => running) as RuntimePort & { markStarted(on: boolean): void };
+  components.push(`target:${target.name}`);
+
+  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, eventStore, clock, random: random.fork('arena') });
+  const survival = createSurvivalPort(service, target);
+  components.push('arena');
+
+  lifecycle.add({
+    name: 'target',
+    start: async () => {
+      await target.start();
+      runtimePort.markStarted(true);
+    },
+    stop: async () => {
+      await target.stop();
+      runtimePort.markStarted(false);
+    },
+  });
+  // stopped before the target: no fault may outlive the run, and no action may be cut halfway
+  lifecycle.add({
+    name: 'arena',
+    stop: async () => {
+      if (survival.isRunning) await service.stopSurvival();
+      await survival.settled();
+      await Promise.allSettled([...inFlight]);
+      await service.revertAll();
+    },
+  });
+
+  const memory = createConversationMemory({ clock });
+  const retrieval = createRetrievalIndex({ clock });
+  const evaluators = createEvalRunner();
+  components.push('memory', 'retrieval', 'eval');
+
+  const llmClient = createLLMClient({
+    primary: llmProvider(config, clock),
+    fallback: createLocalModel({ name: 'local-fallback', model: 'local-fallback-1', clock }),
+    clock,
+  });
+  const llm: LLMPort = {
+    async complete(call, signal) {
+      const r = await llmClient.complete({ messages: call.messages, ...(call.model ? { model: call.model } : {}), ...(call.max_tokens ? { maxTokens: call.max_tokens } : {}), ...(signal ? { signal } : {}) });
+      return { text: r.text, provider: r.provider, model: r.model, usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens, total_tokens: r.usage.totalTokens } };
+    },
+    stats: () => ({ ...llmClient.stats(), config: llmClient.config(), failure_active: llmClient.failureActive }),
+  };
+  components.push('llm');
+
+  const mcpSession = createMCPSession({ connect: inProcessConnector(createInProcessMCPServer()), clock, reconnect: { enabled: true, backoffMs: 50, maxBackoffMs: 2000 }, name: 'root' });
+  const mcp: MCPPort = {
+    isConnected: () => mcpSession.isConnected(),
+    listTools: async () => (await mcpSession.listTools()).map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}) })),
+    callTool: (name, args) => mcpSession.callTool(name, args),
+  };
+  lifecycle.add({ name: 'mcp', start: () => mcpSession.connect(), stop: () => mcpSession.close() });
+  components.push('mcp');
+
+  const assistantDeps = { memory, retrieval, llm: { complete: (req: Parameters<typeof llmClient.complete>[0]) => llmClient.complete(req) } };
+  const reserved = (id: string) => target.runtime.listAgents().some((a) => a.id === id);
+  const assistants = createAssistants({ ...assistantDeps, clock, reserved });
+  const stream: StreamPort = { processStream: (input, signal) => runAssistantTurn(assistantDeps, input, signal) };
+  const workflows = createWorkflows({ clock, retrieval, llm, evaluators });
+  components.push('assistants', 'workflows');
+
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    void p.then(
+      () => inFlight.delete(p),
+      () => inFlight.delete(p),
+    );
+    return p;
+  };
+
+  const arena: ArenaPort = {
+    execute: (action) => root.executeArenaAction(action),
+    history: () => service.history(),
+    stats: () => service.stats() as unknown as Record<string, unknown>,
+    metrics: () => service.metrics() as unknown as Record<string, unknown>,
+    agents: () => target.runtime.listAgents(),
+    activeFaults: () => target.runtime.activeFaults(),
+    revertAll: () => service.revertAll(),
+  };
+
+  const root: ArenaRoot = {
+    get isRunning() {
+      return running;
+    },
+    async start() {
+      if (stopping) throw new ConflictError('this root was stopped; bootstrap a new one', 'root_stopped');
+      if (running) return;
+      await lifecycle.start();
+      running = true;
+      startedAt = clock.wallNow().toISOString();
+    },
+    stop() {
+      return (stopping ??= (async () => {
+        running = false;
+        await lifecycle.stop();
+      })());
+    },
+    async executeArenaAction(input) {
+      if (!running) throw new ConflictError(stopping ? 'the arena is shutting down' : 'the arena is not started: call start() first', 'not_running');
+      return track(service.execute(parseAction(input)));
+    },
+    status: () => ({ running, started_at: startedAt, target: target.name, in_flight_actions: inFlight.size, components: [...components] }),
+    arena,
+    runtime: runtimePort,
+    llm,
+    mcp,
+    stream,
+  };
+  setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival });
+  return root;
+}
+
+function llmProvider(config: BootstrapConfig, clock: BootstrapConfig['clock']): LLMProvider {
+  if (!config.llm) return createLocalModel({ name: 'local', clock });
+  const { baseUrl, model, apiKeyEnv, timeoutMs } = config.llm;
+  if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`llm.baseUrl must be an http(s) URL, got "${baseUrl}"`, 'invalid_config');
+  return createOpenAICompatibleProvider({ baseUrl, model, ...(apiKeyEnv ? { apiKeyEnv } : {}), timeoutMs: timeoutMs ?? 30_000 });
+}
+
+async function openEventStore(config: BootstrapConfig): Promise<EventStore & { close?: () => void }> {
+  const kind = config.eventStore?.kind ?? 'memory';
+  if (kind === 'memory') return new MemoryEventStore();
+  if (kind === 'sqlite') {
+    const path = (config.eventStore as { path: string }).path;
+    // loaded lazily: better-sqlite3 is a native module only this option needs
+    const mod = (await import('../events/sqlite.js')) as Record<string, unknown>;
+    const Ctor = mod.SqliteEventStore as (new (options: { path: string }) => EventStore & { close?: () => void }) | undefined;
+    if (!Ctor) throw new RuntimeError('the SQLite event store is not available in this build', 'not_available');
+    return new Ctor({ path });
+  }
+  throw new UsageError(`eventStore.kind must be "memory" or "sqlite", got "${String(kind)}"`, 'invalid_config');
+}

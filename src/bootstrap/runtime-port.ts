@@ -1,0 +1,66 @@
+/** The Runtime group's view of the target: start/stop, stats, one agent, the strategy. */
+import { NotFoundError, RuntimeError } from '../shared/errors.js';
+import type { Target } from '../arena/providers.js';
+import type { AgentRuntime } from '../runtime/runtime.js';
+import type { RuntimePort } from './types.js';
+
+export function createRuntimePort(target: Target, runtime: AgentRuntime | undefined, isRootRunning: () => boolean): RuntimePort {
+  let targetRunning = false;
+  const running = () => (runtime ? runtime.isRunning : targetRunning && isRootRunning());
+  const port: RuntimePort & { markStarted(on: boolean): void } = {
+    get isRunning() {
+      return running();
+    },
+    markStarted(on: boolean) {
+      targetRunning = on;
+    },
+    async start() {
+      if (runtime) {
+        if (!runtime.isRunning) runtime.start();
+      } else if (!targetRunning) {
+        await target.start();
+        targetRunning = true;
+      }
+      return { running: running() };
+    },
+    async stop() {
+      // a stopped runtime never keeps faults: revert them first
+      await target.runtime.revertAll();
+      if (runtime) {
+        if (runtime.isRunning) await runtime.stop();
+      } else if (targetRunning) {
+        await target.stop();
+        targetRunning = false;
+      }
+      return { running: running() };
+    },
+    stats() {
+      const base: Record<string, unknown> = { running: running(), target: target.name, agents: target.runtime.listAgents(), active_faults: target.runtime.activeFaults() };
+      if (!runtime) return { ...base, workload: target.observer.workload() };
+      return {
+        ...base,
+        workload: runtime.stats(),
+        leader_id: runtime.leaderId() ?? null,
+        active_orchestrator_id: runtime.activeOrchestratorId() ?? null,
+        dag: { nodes: runtime.dag.nodes(), edges: runtime.dag.edges(), damaged: runtime.dag.isDamaged() },
+        recent_recovery_events: runtime.events().slice(-20),
+      };
+    },
+    agent(id) {
+      const info = target.runtime.listAgents().find((a) => a.id === id);
+      if (!info) throw new NotFoundError(`agent "${id}" not found in the runtime (agents: ${target.runtime.listAgents().map((a) => a.id).join(', ')})`, 'agent_not_found');
+      const faults = target.runtime.activeFaults().filter((f) => f.target === id);
+      const events = runtime ? runtime.events().filter((e) => e.agent_id === id).slice(-20) : [];
+      return { ...info, active_faults: faults, recent_recovery_events: events };
+    },
+    strategy() {
+      return target.describe().strategy;
+    },
+    updateStrategy(patch) {
+      if (!runtime) throw new RuntimeError(`target "${target.name}" does not take strategy changes at run time`, 'not_supported');
+      return runtime.updateStrategy(patch) as unknown as Record<string, unknown>;
+    },
+    describe: () => target.describe(),
+  };
+  return port;
+}

@@ -1,0 +1,65 @@
+/**
+ * Survival over HTTP: started in the background on the root's arena, one at
+ * a time (409 otherwise), with status, stop and the last report.
+ */
+import { ConflictError, NotFoundError } from '../shared/errors.js';
+import type { ArenaService } from '../arena/service.js';
+import type { Target } from '../arena/providers.js';
+
+export interface SurvivalPort {
+  start(request: { duration: string | number; interval: string | number; seed?: number; actions?: string[] }): Promise<unknown>;
+  status(): unknown;
+  stop(): Promise<unknown>;
+  report(): unknown;
+  readonly isRunning: boolean;
+  /** resolves when a running survival has ended */
+  settled(): Promise<void>;
+}
+
+export function createSurvivalPort(service: ArenaService, target: Target): SurvivalPort {
+  let running: Promise<unknown> | undefined;
+  let lastError: string | undefined;
+  return {
+    get isRunning() {
+      return service.getSurvivalStatus().running;
+    },
+    async start(request) {
+      if (service.getSurvivalStatus().running) {
+        throw new ConflictError('a survival run is already going; stop it with POST /arena/survival/stop or wait for it to end', 'survival_running');
+      }
+      lastError = undefined;
+      const promise = service.runSurvival({ ...request, strategy: target.describe().strategy });
+      running = promise.then(
+        () => undefined,
+        (err: unknown) => {
+          lastError = err instanceof Error ? err.message : String(err);
+        },
+      );
+      // a request that is invalid fails at once: report it to the caller instead of as a background error
+      await Promise.race([running, new Promise((r) => setImmediate(r))]);
+      if (lastError !== undefined && !service.getSurvivalStatus().running) {
+        await promise.catch((err: unknown) => {
+          throw err;
+        });
+      }
+      return service.getSurvivalStatus();
+    },
+    status() {
+      const status = service.getSurvivalStatus() as unknown as Record<string, unknown>;
+      return lastError ? { ...status, last_error: lastError } : status;
+    },
+    async stop() {
+      if (!service.getSurvivalStatus().running) throw new ConflictError('no survival run is going', 'survival_not_running');
+      const report = await service.stopSurvival();
+      return report ?? service.getSurvivalStatus();
+    },
+    report() {
+      const report = service.getSurvivalReport();
+      if (!report) throw new NotFoundError('no survival run has finished yet', 'no_survival_report');
+      return report;
+    },
+    async settled() {
+      await running;
+    },
+  };
+}

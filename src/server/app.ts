@@ -1,0 +1,92 @@
+/**
+ * The whole HTTP API for a bootstrapped root: the 12 route groups of DESIGN
+ * §7 mounted on one router, each on the root's working services.
+ */
+import { UsageError } from '../shared/errors.js';
+import { rootInternals, type ArenaRoot } from '../bootstrap/index.js';
+import { ArenaHandler } from './arena-handler.js';
+import { Router, type RouterOptions } from './router.js';
+import type { Logger } from './http.js';
+import type { SSEOptions } from './sse.js';
+
+export interface AppOptions {
+  apiKey?: string;
+  allowedOrigins?: readonly string[];
+  log?: Logger;
+  sse?: SSEOptions;
+  bodyLimit?: number;
+}
+
+export interface App {
+  router: Router;
+  arena: ArenaHandler;
+  /** route groups that are mounted */
+  groups: string[];
+  /** route groups left out because the service behind them is not built yet */
+  missing: string[];
+  close(): Promise<void>;
+}
+
+export const ROUTE_GROUPS = ['stream', 'evolution', 'runtime-evolution', 'workflow', 'agent', 'memory', 'arena', 'runtime', 'retrieval', 'eval', 'flight', 'llm'] as const;
+
+export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
+  const routerOptions: RouterOptions = {};
+  if (options.log) routerOptions.log = options.log;
+  if (options.sse) routerOptions.sse = options.sse;
+  if (options.bodyLimit) routerOptions.bodyLimit = options.bodyLimit;
+  const router = new Router(routerOptions).withAPIKey(options.apiKey);
+  if (options.allowedOrigins?.length) router.withAllowedOrigins(options.allowedOrigins);
+  const x = rootInternals(root);
+
+  const arena = new ArenaHandler(x.service, {
+    survival: x.survival,
+  });
+  router.registerArenaEndpoints(arena);
+  router.registerStreamEndpoints(x.stream);
+
+  router.registerAgentEndpoints({
+    list: () => [...x.target.runtime.listAgents().map((a) => ({ ...a, kind: 'runtime' })), ...x.assistants.list()],
+    get(id) {
+      const runtimeAgent = x.target.runtime.listAgents().find((a) => a.id === id);
+      return runtimeAgent ? { ...runtimeAgent, kind: 'runtime' } : x.assistants.get(id);
+    },
+    create: (spec) => x.assistants.create(spec),
+    remove(id) {
+      if (!x.assistants.has(id) && x.target.runtime.listAgents().some((a) => a.id === id)) {
+        throw new UsageError(`agent "${id}" belongs to the runtime topology and cannot be deleted; kill it with POST /api/v1/arena/agent/${id}/kill`, 'runtime_agent');
+      }
+      x.assistants.remove(id);
+    },
+    chat: (id, message, signal) => x.assistants.chat(id, message, signal),
+  });
+  router.registerMemoryEndpoints(x.memory);
+  router.registerRetrievalEndpoints(x.retrieval);
+  router.registerEvalEndpoints(x.eval);
+  router.registerRuntimeEndpoints({
+    start: () => x.runtimePort.start(),
+    stop: () => x.runtimePort.stop(),
+    stats: () => x.runtimePort.stats(),
+    agent: (id) => x.runtimePort.agent(id),
+    strategy: () => x.runtimePort.strategy(),
+    updateStrategy: (patch) => x.runtimePort.updateStrategy(patch),
+    mcpTools: () => x.mcp.listTools(),
+    callMCPTool: (name, args) => x.mcp.callTool(name, args),
+  });
+  router.registerWorkflowEndpoints({
+    list: () => x.workflows.list(),
+    get: (id) => x.workflows.get(id),
+    register: (definition) => x.workflows.register(definition),
+    execute: (id, input, signal) => x.workflows.execute(id, input, signal),
+    executions: (id) => x.workflows.executions(id),
+  });
+  router.registerLLMEndpoints({ complete: (call, signal) => x.llm.complete(call, signal), stats: () => x.llm.stats() });
+
+  const groups = [...router.groups];
+  return {
+    router,
+    arena,
+    groups,
+    missing: ROUTE_GROUPS.filter((g) => !router.groups.has(g)),
+    close: () => arena.close(),
+  };
+}

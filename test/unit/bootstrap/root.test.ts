@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { bootstrap, RootLifecycleError, rootInternals, type ArenaRoot } from '../../../src/bootstrap/index.js';
+import { createFakeTarget } from '../../helpers/fake-target.js';
+
+let root: ArenaRoot | undefined;
+afterEach(async () => {
+  await root?.stop().catch(() => undefined);
+  root = undefined;
+});
+
+describe('bootstrap', () => {
+  it('assembles the embedded runtime and runs arena actions through the root', async () => {
+    root = await bootstrap({ seed: 7 });
+    await expect(root.executeArenaAction({ type: 'kill_agent', target_id: 'agent-2' })).rejects.toThrow(/not started/);
+    await root.start();
+    expect(root.status()).toMatchObject({ running: true, target: 'embedded' });
+    const result = await root.executeArenaAction({ type: 'kill_agent', target_id: 'agent-2' });
+    expect(result).toMatchObject({ success: true, action: { type: 'kill_agent', target_id: 'agent-2' } });
+    const missing = await root.executeArenaAction({ type: 'kill_agent', target_id: 'agent-42' });
+    expect(missing.success).toBe(false);
+    await expect(root.executeArenaAction({ type: 'explode' })).rejects.toThrow(/unknown action type/);
+    expect(root.arena.history()).toHaveLength(2);
+    expect(root.runtime.describe().agents.map((a) => a.id)).toContain('orchestrator-2');
+    const llm = await root.llm.complete({ messages: [{ role: 'user', content: 'hello' }] });
+    expect(llm.text.length).toBeGreaterThan(0);
+    expect((await root.mcp.listTools()).length).toBeGreaterThan(0);
+  });
+
+  it('stop reverts active faults, waits for in-flight actions, and is idempotent', async () => {
+    root = await bootstrap({ seed: 3 });
+    await root.start();
+    await root.executeArenaAction({ type: 'slow_agent', target_id: 'agent-3', metadata: { duration: '1m' } });
+    await root.executeArenaAction({ type: 'network_partition', target_id: 'agent-2', metadata: { duration: '1m' } });
+    expect(root.arena.activeFaults().length).toBeGreaterThanOrEqual(2);
+    const pending = root.executeArenaAction({ type: 'pause_agent', target_id: 'agent-1', metadata: { duration: '1m' } });
+    const stopped = root.stop();
+    await pending;
+    await stopped;
+    await root.stop();
+    expect(root.isRunning).toBe(false);
+    expect(root.arena.activeFaults()).toEqual([]);
+    await expect(root.start()).rejects.toThrow(/bootstrap a new one/);
+  });
+
+  it('reports every module that failed to stop instead of swallowing it', async () => {
+    const fake = createFakeTarget();
+    const realStop = fake.stop.bind(fake);
+    fake.stop = async () => {
+      await realStop();
+      throw new Error('target refused to stop');
+    };
+    root = await bootstrap({ targetFactory: () => fake });
+    await root.start();
+    const err = await root.stop().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(RootLifecycleError);
+    expect((err as RootLifecycleError).errors.map((e) => e.module)).toEqual(['target']);
+    expect((err as Error).message).toContain('target refused to stop');
+    root = undefined;
+  });
+
+  it('wires the services the HTTP groups need', async () => {
+    root = await bootstrap();
+    await root.start();
+    const x = rootInternals(root);
+    x.retrieval.add([{ id: 'd1', text: 'The supervisor restarts a killed agent.' }]);
+    const events = [];
+    for await (const e of root.stream.processStream({ query: 'who restarts a killed agent?', session_id: 'chat-1' }, new AbortController().signal)) events.push(e);
+    expect(events.map((e) => e.event)).toEqual(['session', 'retrieval', 'answer', 'memory']);
+    expect(x.memory.messages('chat-1')).toHaveLength(2);
+    const run = (await x.workflows.execute('answer-question', { question: 'who restarts agents?' })) as { status: string };
+    expect(run.status).toBe('completed');
+    expect(x.workflows.executions('answer-question')).toHaveLength(1);
+  });
+});
