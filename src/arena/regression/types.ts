@@ -4,7 +4,17 @@ import type { ScoreReport } from '../report.js';
 /** The workload each run faces: a scenario, or a survival run of random faults. */
 export type RegressionWorkload =
   | { scenario: unknown; file?: string }
-  | { survival: { duration_ms: number; interval_ms: number; actions?: string[] } };
+  | { survival: SurvivalWorkload };
+
+export interface SurvivalWorkload {
+  duration_ms: number;
+  interval_ms: number;
+  actions?: string[];
+  /** a fault not recovered within this counts as not recovered (default: the measurement's, 10 s) */
+  recovery_deadline_ms?: number;
+  /** recovery watched after the last fault (default: survival's) */
+  cooldown_ms?: number;
+}
 
 export type Arm = 'baseline' | 'candidate';
 

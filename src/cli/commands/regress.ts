@@ -30,6 +30,8 @@ interface RegressOptions {
   survival?: string;
   interval?: string;
   actions?: string;
+  recoveryDeadline?: string;
+  cooldown?: string;
   runs?: string;
   adaptive?: boolean;
   minRuns?: string;
@@ -61,6 +63,8 @@ export function registerRegressCommand(program: Command, ctx: CliContext): void 
     .option('--survival <duration>', 'workload of every run: a survival run of this length (default 3s)')
     .option('--interval <duration>', 'survival: time between random faults (default 500ms)')
     .option('--actions <list>', 'survival: comma-separated action types to pick from')
+    .option('--recovery-deadline <duration>', 'survival: a fault not recovered within this counts as not recovered (default 10s)')
+    .option('--cooldown <duration>', 'survival: recovery watched after the last fault')
     .option('--runs <n>', 'runs per arm (default 10)')
     .option('--adaptive', 'stop early with a group-sequential design (O\'Brien–Fleming alpha spending)')
     .option('--min-runs <n>', 'adaptive: runs per arm at the first look (default 5)')
@@ -132,6 +136,11 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
     throw new UsageError('give --baseline and --candidate strategy files (or --baseline-scores and --candidate-scores)');
   }
   if (options.scenario && options.survival) throw new UsageError('give --scenario or --survival, not both');
+  if (options.scenario) {
+    for (const [flag, value] of [['--interval', options.interval], ['--actions', options.actions], ['--recovery-deadline', options.recoveryDeadline], ['--cooldown', options.cooldown]] as const) {
+      if (value !== undefined) throw new UsageError(`${flag} is a survival setting; the scenario file sets its own`);
+    }
+  }
   if (options.paired) throw new UsageError('--paired is for recorded scores; strategy runs are always paired by seed');
   const runs = parseInteger(options.runs, '--runs', 10, 2);
   const minRuns = parseInteger(options.minRuns, '--min-runs', 5, 2);
@@ -151,6 +160,8 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   ctx.stderr.write(
     `regress: ${options.candidate} vs ${options.baseline}, ${options.adaptive ? `adaptive, ${minRuns}..${maxRuns}` : runs} runs per arm, seed ${seed}\n`,
   );
+  // the arena's clock timers are unref'd; the runs are awaited work, so keep the process alive while they last
+  const keepAlive = setInterval(() => undefined, 60_000);
   const result = await new RegressionTester(await createRegressionArena()).run({
     baseline,
     candidate,
@@ -168,7 +179,7 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
     minimumEffect,
     signal: ctx.signal,
     onEvent: (event) => ctx.stderr.write(progressLine(event)),
-  });
+  }).finally(() => clearInterval(keepAlive));
   return { mode: 'strategies', ...result };
 }
 
@@ -181,12 +192,27 @@ async function resolveWorkload(options: RegressOptions, ctx: CliContext): Promis
   const interval = parseDurationFlag(options.interval, '--interval', 500);
   if (duration <= 0 || interval <= 0) throw new UsageError('--survival and --interval must be longer than 0');
   const actions = options.actions?.split(',').map((a) => a.trim()).filter(Boolean);
-  return { survival: { duration_ms: duration, interval_ms: interval, ...(actions && actions.length > 0 ? { actions } : {}) } };
+  const deadline = options.recoveryDeadline === undefined ? undefined : parseDurationFlag(options.recoveryDeadline, '--recovery-deadline', 0);
+  if (deadline !== undefined && deadline <= 0) throw new UsageError('--recovery-deadline must be longer than 0');
+  const cooldown = options.cooldown === undefined ? undefined : parseDurationFlag(options.cooldown, '--cooldown', 0);
+  return {
+    survival: {
+      duration_ms: duration,
+      interval_ms: interval,
+      ...(actions && actions.length > 0 ? { actions } : {}),
+      ...(deadline !== undefined ? { recovery_deadline_ms: deadline } : {}),
+      ...(cooldown !== undefined ? { cooldown_ms: cooldown } : {}),
+    },
+  };
 }
 
 /** The real arena: every run on a fresh embedded target (lazy-loaded: the runtime is heavy). */
 async function createRegressionArena(): Promise<RegressionArena> {
-  throw new RuntimeError('running strategies needs the embedded target and the scenario/survival engine, not in this build yet');
+  const [{ createTargetArena }, { embeddedTargetFactory }] = await Promise.all([
+    import('../../arena/regression/target-arena.js'),
+    import('../../targets/embedded/index.js'),
+  ]);
+  return createTargetArena({ targetFactory: embeddedTargetFactory });
 }
 
 async function loadRegressionScenario(file: string): Promise<unknown> {

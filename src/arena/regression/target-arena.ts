@@ -1,0 +1,52 @@
+/**
+ * The real RegressionArena: every run gets a fresh target from a TargetFactory,
+ * built with the arm's strategy and the pair's seed, faces the workload (a
+ * scenario or a survival run) and is stopped. The score is what the run
+ * measured; a run that errored or was interrupted gives no score.
+ */
+import type { ScoreReport, RunStatus } from '../report.js';
+import type { Target, TargetFactory } from '../providers.js';
+import { runSurvivalOnTarget } from '../survival/on-target.js';
+import { CancelledError, RuntimeError } from '../../shared/errors.js';
+import type { ArmRunRequest, RegressionArena } from './types.js';
+
+/** a scenario runner on a fresh target (starts it, runs, reverts faults, stops it) */
+export type ScenarioOnTargetRunner = (
+  target: Target,
+  scenario: unknown,
+  options: { seed: number; signal?: AbortSignal },
+) => Promise<{ score: ScoreReport; status: RunStatus; error?: string }>;
+
+export interface TargetArenaOptions {
+  targetFactory: TargetFactory;
+  /** needed for scenario workloads (runScenarioOnTarget from the scenario engine) */
+  runScenario?: ScenarioOnTargetRunner;
+}
+
+export function createTargetArena(options: TargetArenaOptions): RegressionArena {
+  return {
+    async runArm(request: ArmRunRequest): Promise<ScoreReport> {
+      const target = options.targetFactory({ strategy: request.strategy, seed: request.seed });
+      const { workload, seed, signal } = request;
+      let report: { score: ScoreReport; status: RunStatus; error?: string };
+      if ('scenario' in workload) {
+        if (!options.runScenario) throw new RuntimeError('this arena has no scenario runner; give runScenario to createTargetArena');
+        report = await options.runScenario(target, workload.scenario, { seed, ...(signal ? { signal } : {}) });
+      } else {
+        const s = workload.survival;
+        report = await runSurvivalOnTarget(target, {
+          duration: s.duration_ms,
+          interval: s.interval_ms,
+          ...(s.actions ? { actions: s.actions } : {}),
+          ...(s.recovery_deadline_ms !== undefined ? { recoveryDeadlineMs: s.recovery_deadline_ms } : {}),
+          ...(s.cooldown_ms !== undefined ? { cooldown: s.cooldown_ms } : {}),
+          seed,
+          ...(signal ? { signal } : {}),
+        });
+      }
+      if (report.status === 'interrupted') throw new CancelledError(report.error ?? 'run interrupted');
+      if (report.status === 'error') throw new RuntimeError(`the run did not complete: ${report.error ?? 'unknown error'}`, 'regression_run_failed');
+      return report.score;
+    },
+  };
+}
