@@ -22,6 +22,8 @@ export interface Cluster {
   log: RecoveryLog;
   leader?: { id: string; /** the incarnation (restart count) that holds the lease */ incarnation: number; expiresAt: number; term: number };
   activeOrchestratorId?: string;
+  /** the incarnation (restart count) of the active orchestrator that holds the role, and when it last renewed it */
+  activeOrchestrator?: { incarnation: number; renewedAt: number };
   orchestratorEpoch: number;
   /** builds an agent's subsystems (fresh on each restart) */
   buildSubsystems(agent: { id: string }): AgentSubsystems;
@@ -39,9 +41,12 @@ export function isReachable(agent: Agent): boolean {
   return agent.state === 'running' && !agent.partitioned;
 }
 
-/** what the failure detector believes: a heartbeat arrived within the heartbeat timeout */
+/**
+ * What the failure detector believes: a heartbeat arrived within the heartbeat
+ * timeout. It knows nothing else, so a death is noticed only after the timeout.
+ */
 export function isAlive(cluster: Cluster, agent: Agent): boolean {
-  return agent.state === 'running' && cluster.clock.now() - agent.lastHeartbeatAt <= cluster.strategy.failover.heartbeat_timeout_ms;
+  return cluster.clock.now() - agent.lastHeartbeatAt <= cluster.strategy.failover.heartbeat_timeout_ms;
 }
 
 /**

@@ -121,6 +121,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     (spec.kind === 'worker' ? cluster.workers : cluster.orchestrators).push(agent);
   }
   cluster.activeOrchestratorId = cluster.orchestrators[0]!.id;
+  cluster.activeOrchestrator = { incarnation: 0, renewedAt: clock.now() };
 
   const supervisor = createSupervisor(cluster);
   const workload: Workload = createWorkload(cluster, dag, ledger);

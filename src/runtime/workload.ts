@@ -38,8 +38,8 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
   const inFlight = new Set<AbortController>();
 
   /** the worker a run is assigned to; with failover on, only workers whose heartbeats arrive */
-  const pickWorker = (): Agent => {
-    const pool = cluster.strategy.failover.enabled ? cluster.workers.filter((w) => isAlive(cluster, w)) : cluster.workers;
+  const pickWorker = (avoid?: Agent): Agent => {
+    const pool = cluster.strategy.failover.enabled ? cluster.workers.filter((w) => w !== avoid && isAlive(cluster, w)) : cluster.workers;
     if (pool.length === 0) throw new RuntimeError('no live worker to dispatch to', 'no_worker');
     return pool[roundRobin++ % pool.length]!;
   };
@@ -48,8 +48,10 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
     let assigned = first;
     const onWorker = (fn: (agent: Agent, ctx: StepContext, signal: AbortSignal) => Promise<unknown>): StepAgent => ({
       execute(ctx) {
-        // a retry goes elsewhere when the failure detector has given up on the assigned worker
-        if (ctx.attempt > 1 && cluster.strategy.failover.enabled && !isAlive(cluster, assigned)) assigned = pickWorker();
+        // a retry goes elsewhere when the assigned worker refused the task (it is down) or its heartbeats stopped
+        if (ctx.attempt > 1 && cluster.strategy.failover.enabled && (assigned.state !== 'running' || !isAlive(cluster, assigned))) {
+          assigned = pickWorker(assigned);
+        }
         const worker = assigned;
         return send(orchestrator, worker, (signal) => fn(worker, ctx, signal), ctx.signal);
       },
