@@ -154,4 +154,6 @@ export interface SurvivalReport {
   error?: string;
   /** faults still active when the run ended, reverted by it */
   reverted_faults?: ActiveFault[];
+  /** set by `arena replay`: the run whose timeline this one replayed */
+  replay_of?: { kind: 'scenario' | 'survival'; name: string; seed: number; started_at?: string };
 }

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerSurvivalCommand } from './survival.js';
+import { registerReplayCommand } from './replay.js';
 import { registerRegressCommand } from './regress.js';
 import { registerDescribeCommand } from './describe.js';
+import { registerServeCommand } from './serve.js';
 
 /** Each command lives in its own file and registers itself here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -11,4 +13,6 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerRegressCommand(program, ctx);
   registerDescribeCommand(program, ctx);
   registerSurvivalCommand(program, ctx);
+  registerServeCommand(program, ctx);
+  registerReplayCommand(program, ctx);
 }

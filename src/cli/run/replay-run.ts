@@ -1,0 +1,61 @@
+/**
+ * `arena replay REPORT.json`: the exact recorded action timeline (same kinds,
+ * targets, parameters, planned times) against a fresh embedded target built
+ * with the recorded seed and strategy. Imported lazily by the command.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createEmbeddedTarget } from '../../targets/embedded/index.js';
+import { loadStrategyFile } from '../../runtime/strategy.js';
+import { replayPlanFromReport, runSurvivalOnTarget } from '../../arena/survival/index.js';
+import { UsageError, errorMessage } from '../../shared/errors.js';
+import type { CliContext } from '../context.js';
+import type { OutputOptionValues } from '../commands/options.js';
+import { applyColor, resolveOutputMode } from '../output/mode.js';
+import { emitDocument } from '../output/emit.js';
+import { survivalDocument } from '../output/json.js';
+import { renderSurvivalTable } from '../output/table.js';
+import { survivalJUnit } from '../output/junit.js';
+import { runWithOutput } from './with-output.js';
+import { throwForOutcomes } from './outcome.js';
+
+export interface ReplayCommandOptions extends OutputOptionValues {
+  scenario?: string;
+  strategy?: string;
+  minScore?: number;
+}
+
+export async function replayCommand(file: string, opts: ReplayCommandOptions, ctx: CliContext): Promise<void> {
+  const mode = resolveOutputMode(opts, ctx);
+  applyColor(mode);
+  let text: string;
+  try {
+    text = await readFile(resolve(ctx.cwd, file), 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read report ${file}: ${errorMessage(err)}`, 'invalid_report');
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file}: not valid JSON: ${errorMessage(err)}`, 'invalid_report');
+  }
+  const plan = replayPlanFromReport(doc, file, opts.scenario);
+  const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : plan.strategy;
+  const target = createEmbeddedTarget({ strategy, seed: plan.seed });
+  if (mode.kind !== 'tty') ctx.stderr.write(`replay: ${plan.timeline.length} action(s) of ${plan.kind} ${plan.name} (seed ${plan.seed})\n`);
+  const report = await runWithOutput(ctx, opts, mode, (onEvent) =>
+    runSurvivalOnTarget(target, {
+      duration: 0,
+      interval: 0,
+      seed: plan.seed,
+      timeline: plan.timeline,
+      signal: ctx.signal,
+      onEvent,
+      ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+    }),
+  );
+  report.replay_of = { kind: plan.kind, name: plan.name, seed: plan.seed, ...(plan.started_at ? { started_at: plan.started_at } : {}) };
+  emitDocument(ctx, mode, survivalDocument(report), () => renderSurvivalTable(report), () => survivalJUnit(report), { report: opts.report, junit: opts.junit });
+  throwForOutcomes([{ name: `replay of ${plan.name}`, ...report }], opts.report);
+}
