@@ -4,7 +4,6 @@ import { registerSurvivalCommand } from './survival.js';
 import { registerReplayCommand } from './replay.js';
 import { registerRegressCommand } from './regress.js';
 import { registerDescribeCommand } from './describe.js';
-import { registerServeCommand } from './serve.js';
 
 /** Each command lives in its own file and registers itself here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -13,6 +12,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerRegressCommand(program, ctx);
   registerDescribeCommand(program, ctx);
   registerSurvivalCommand(program, ctx);
-  registerServeCommand(program, ctx);
   registerReplayCommand(program, ctx);
 }
