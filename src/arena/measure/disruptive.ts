@@ -1,0 +1,57 @@
+/**
+ * Which faults count as disruptive for the recovery dimension, and what
+ * "healthy again" means for each.
+ *
+ * Disruptive: faults the runtime itself must heal (kill → resurrection,
+ * election, takeover; memory → integrity check + restore; MCP → reconnect;
+ * LLM → retries/fallback; DAG → restore; partition → route around / rejoin).
+ *
+ * Not disruptive: pause_agent, resume_agent, slow_agent and tool_timeout. Their
+ * end is decided by the scenario (a resume or the fault's own `duration`), so
+ * timing them would measure the scenario's numbers, not the runtime. What they
+ * cost is still measured: requests they make fail count against availability.
+ */
+import type { ActionType, Result } from '../action.js';
+import type { HealthScope } from '../providers.js';
+
+export const DISRUPTIVE_FAULTS: ReadonlySet<ActionType> = new Set([
+  'kill_agent',
+  'kill_leader',
+  'kill_orchestrator',
+  'memory_corrupt',
+  'mcp_disconnect',
+  'llm_failure',
+  'remove_node',
+  'remove_edge',
+  'network_partition',
+]);
+
+export function isDisruptive(type: ActionType): boolean {
+  return DISRUPTIVE_FAULTS.has(type);
+}
+
+/** The health scope to poll after this fault, or undefined when it is not disruptive. */
+export function healthScopeFor(result: Result): HealthScope | undefined {
+  const { type, target_id } = result.action;
+  if (!isDisruptive(type)) return undefined;
+  switch (type) {
+    case 'kill_leader':
+      return { kind: 'leader' };
+    case 'kill_orchestrator':
+      return { kind: 'orchestrator' };
+    case 'remove_node':
+    case 'remove_edge':
+      return { kind: 'dag' };
+    default:
+      return { kind: 'agent', id: target_id };
+  }
+}
+
+/** what the fault hit, for reports: the killed leader's id rather than an empty target */
+export function faultTarget(result: Result): string {
+  const md = result.metadata ?? {};
+  if (typeof md.killed_leader_id === 'string') return md.killed_leader_id;
+  if (typeof md.killed_orchestrator_id === 'string') return md.killed_orchestrator_id;
+  if (result.action.type === 'remove_edge') return `${result.action.source_id}→${result.action.target_id}`;
+  return result.action.target_id;
+}

@@ -1,0 +1,210 @@
+/**
+ * A measurement window over a running target. Availability comes from the
+ * target's workload counters sampled at the start and end of the window;
+ * recovery from polling health after each disruptive fault; consistency from
+ * the target's invariant checks at the end. Nothing here looks at whether an
+ * injection "succeeded" except to count injections separately.
+ */
+import { mean, quantileSorted } from 'simple-statistics';
+import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
+import { errorMessage } from '../../shared/errors.js';
+import type { Result } from '../action.js';
+import type { HealthScope, InvariantCheck, TargetObserver, WorkloadCounters } from '../providers.js';
+import type { FaultRecovery, LiveScore, ScoreMeasurements, ScoreReport } from '../report.js';
+import { availabilityOf, calculateScore, recoveryOf, recoverySpeed, round1, SCORE_WEIGHTS } from '../score.js';
+import { faultTarget, healthScopeFor } from './disruptive.js';
+
+export const DEFAULT_POLL_INTERVAL_MS = 50;
+export const DEFAULT_RECOVERY_DEADLINE_MS = 10_000;
+
+export interface MeasurementOptions {
+  observer: TargetObserver;
+  clock?: Clock;
+  /** how often health is polled while a fault is unrecovered (default 50 ms) */
+  pollIntervalMs?: number;
+  /** a fault not healthy again this long after injection counts as not recovered (default 10 s) */
+  recoveryDeadlineMs?: number;
+  /** told about each fault as soon as it recovers or misses its deadline */
+  onRecovery?: (recovery: FaultRecovery) => void;
+  /** which faults are disruptive and what to poll; default per measure/disruptive.ts */
+  scopeFor?: (result: Result) => HealthScope | undefined;
+}
+
+export interface FinishOptions {
+  /** stop waiting for unrecovered faults: they count as not recovered */
+  signal?: AbortSignal;
+  /** wait for unrecovered faults until their deadlines (default true) */
+  waitForRecovery?: boolean;
+  /** runs after recovery is settled and before the invariant checks (e.g. revert remaining faults) */
+  beforeChecks?: () => Promise<void>;
+}
+
+export interface MeasurementSession {
+  faultInjected(result: Result, label?: string): void;
+  liveScore(): LiveScore;
+  recoveries(): FaultRecovery[];
+  /** disruptive faults still being watched */
+  pendingCount(): number;
+  finish(options?: FinishOptions): Promise<ScoreReport>;
+}
+
+interface Pending {
+  recovery: FaultRecovery;
+  scope: HealthScope;
+  injectedAt: number;
+}
+
+export function startMeasurement(options: MeasurementOptions): MeasurementSession {
+  const observer = options.observer;
+  const clock = options.clock ?? systemClock;
+  const pollMs = Math.max(1, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+  const deadlineMs = options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
+  const scopeFor = options.scopeFor ?? healthScopeFor;
+  const start: WorkloadCounters = { ...observer.workload() };
+  const injections = { total: 0, succeeded: 0, failed: 0 };
+  const settled: FaultRecovery[] = [];
+  let pending: Pending[] = [];
+  let pollTimer: TimerHandle | undefined;
+  let drained: (() => void) | undefined;
+  let finished = false;
+
+  const isHealthy = (scope: HealthScope) => {
+    try {
+      return observer.health(scope).healthy;
+    } catch {
+      return false;
+    }
+  };
+
+  const settle = (p: Pending, recovered: boolean, at: number) => {
+    p.recovery.recovered = recovered;
+    if (recovered) p.recovery.recovery_ms = Math.max(0, Math.round(at - p.injectedAt));
+    settled.push(p.recovery);
+    options.onRecovery?.({ ...p.recovery });
+  };
+
+  const poll = () => {
+    pollTimer = undefined;
+    const now = clock.now();
+    const still: Pending[] = [];
+    for (const p of pending) {
+      if (isHealthy(p.scope)) settle(p, true, now);
+      else if (now - p.injectedAt >= deadlineMs) settle(p, false, now);
+      else still.push(p);
+    }
+    pending = still;
+    schedule();
+  };
+
+  const schedule = () => {
+    if (pending.length === 0) {
+      drained?.();
+      return;
+    }
+    if (!pollTimer && !finished) {
+      const nextDeadline = Math.min(...pending.map((p) => p.injectedAt + deadlineMs)) - clock.now();
+      pollTimer = clock.setTimer(Math.max(0, Math.min(pollMs, nextDeadline)), poll);
+    }
+  };
+
+  const requests = (): ScoreMeasurements['requests'] => {
+    const now = observer.workload();
+    const total = Math.max(0, now.requests - start.requests);
+    const succeeded = Math.max(0, now.succeeded - start.succeeded);
+    return { total, succeeded, failed: Math.max(0, now.failed - start.failed) };
+  };
+
+  const recoveryMeasurements = (includePending: boolean): ScoreMeasurements['recovery'] => {
+    const faults = includePending ? [...settled, ...pending.map((p) => p.recovery)] : [...settled];
+    const times = faults.filter((f) => f.recovered && f.recovery_ms !== undefined).map((f) => f.recovery_ms!);
+    const sorted = [...times].sort((a, b) => a - b);
+    const mttr = sorted.length ? mean(sorted) : null;
+    return {
+      disruptive_faults: faults.length,
+      recovered: times.length,
+      speed: round1(recoverySpeed(mttr)),
+      mttr_mean_ms: mttr === null ? null : Math.round(mttr),
+      mttr_p50_ms: sorted.length ? Math.round(quantileSorted(sorted, 0.5)) : null,
+      mttr_p95_ms: sorted.length ? Math.round(quantileSorted(sorted, 0.95)) : null,
+      faults: faults.map((f) => ({ ...f })),
+    };
+  };
+
+  return {
+    faultInjected(result, label) {
+      if (finished) return;
+      injections.total += 1;
+      if (result.success) injections.succeeded += 1;
+      else injections.failed += 1;
+      // a fault that was not applied disrupted nothing
+      if (!result.success) return;
+      const scope = scopeFor(result);
+      if (!scope) return;
+      const recovery: FaultRecovery = { action_id: result.action.id, type: result.action.type, target: faultTarget(result), recovered: false };
+      if (label !== undefined) recovery.label = label;
+      const p: Pending = { recovery, scope, injectedAt: clock.now() };
+      // the fault took effect when the provider returned; a target that is already healthy recovered at once
+      if (isHealthy(scope)) settle(p, true, p.injectedAt);
+      else {
+        pending.push(p);
+        schedule();
+      }
+    },
+
+    liveScore() {
+      const m: ScoreMeasurements = {
+        requests: requests(),
+        recovery: recoveryMeasurements(true),
+        consistency: { total: 0, passed: 0, failed_checks: [] },
+      };
+      const availability = round1(availabilityOf(m));
+      const recovery = round1(recoveryOf(m));
+      // consistency is only known after the final checks: the live score weighs the other two
+      const score = round1((SCORE_WEIGHTS.availability * availability + SCORE_WEIGHTS.recovery * recovery) / (SCORE_WEIGHTS.availability + SCORE_WEIGHTS.recovery));
+      return { availability, recovery, consistency: null, score };
+    },
+
+    recoveries: () => [...settled, ...pending.map((p) => p.recovery)].map((f) => ({ ...f })),
+
+    pendingCount: () => pending.length,
+
+    async finish(opts = {}) {
+      const window = requests();
+      const wait = opts.waitForRecovery ?? true;
+      if (pending.length > 0 && wait && !opts.signal?.aborted) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            opts.signal?.removeEventListener('abort', done);
+            drained = undefined;
+            resolve();
+          };
+          drained = done;
+          opts.signal?.addEventListener('abort', done, { once: true });
+        });
+      }
+      finished = true;
+      pollTimer?.cancel();
+      pollTimer = undefined;
+      const now = clock.now();
+      for (const p of pending) settle(p, isHealthy(p.scope) && now - p.injectedAt < deadlineMs, now);
+      pending = [];
+      if (opts.beforeChecks) await opts.beforeChecks();
+      let checks: InvariantCheck[];
+      try {
+        checks = await observer.checkInvariants();
+      } catch (err) {
+        checks = [{ name: 'invariant checks', passed: false, detail: `could not run: ${errorMessage(err)}` }];
+      }
+      const measurements: ScoreMeasurements = {
+        requests: window,
+        recovery: recoveryMeasurements(false),
+        consistency: {
+          total: checks.length,
+          passed: checks.filter((c) => c.passed).length,
+          failed_checks: checks.filter((c) => !c.passed).map((c) => (c.detail ? { name: c.name, detail: c.detail } : { name: c.name })),
+        },
+      };
+      return calculateScore(measurements, injections);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ArenaService, type ArenaEvent } from '../../../src/arena/service.js';
+import { Injector } from '../../../src/arena/injector.js';
+import { createAction } from '../../../src/arena/actions.js';
+import { MemoryEventStore } from '../../../src/events/memory.js';
+import type { Evidence } from '../../../src/arena/bridges.js';
+import type { Result } from '../../../src/arena/action.js';
+import { createFakeTarget, type FakeTarget } from '../../helpers/fake-target.js';
+
+let target: FakeTarget | undefined;
+afterEach(async () => target?.stop());
+
+function setup(extra: Partial<ConstructorParameters<typeof ArenaService>[0]> = {}) {
+  target = createFakeTarget();
+  return new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, ...extra });
+}
+
+describe('ArenaService', () => {
+  it('executes, records history, stats and metrics', async () => {
+    const service = setup();
+    const ok = await service.execute(createAction('kill_agent', 'agent-2'));
+    expect(ok.success).toBe(true);
+    expect(ok.duration_ms).toBeGreaterThanOrEqual(0);
+    const bad = await service.execute(createAction('kill_agent', 'agent-9'));
+    expect(bad).toMatchObject({ success: false, error: expect.stringContaining('agent-9') });
+    expect(service.history()).toHaveLength(2);
+    expect(service.stats()).toMatchObject({ total: 2, succeeded: 1, failed: 1, success_rate: 0.5, by_type: { kill_agent: { total: 2 } } });
+    expect(service.metrics().by_type.kill_agent).toMatchObject({ total: 2, successes: 1, failures: 1 });
+    service.reset();
+    expect(service.history()).toEqual([]);
+    expect(service.stats().total).toBe(0);
+  });
+
+  it('reports leader id in result metadata', async () => {
+    const service = setup();
+    const r = await service.execute(createAction('kill_leader'));
+    expect(r.metadata).toMatchObject({ killed_leader_id: 'agent-1' });
+  });
+
+  it('never throws when a provider is missing', async () => {
+    const service = new ArenaService({ injector: new Injector() });
+    const r = await service.execute(createAction('remove_node', 'plan'));
+    expect(r).toMatchObject({ success: false, error: expect.stringContaining('no workflow DAG provider') });
+  });
+
+  it('bounds history, dropping the oldest', async () => {
+    const service = setup({ historyLimit: 3 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await service.execute(createAction('kill_agent', `nope-${i}`))).action.id);
+    expect(service.history().map((r) => r.action.id)).toEqual(ids.slice(2));
+    expect(service.stats()).toMatchObject({ total: 5, dropped: 2 });
+  });
+
+  it('appends executed/failed events to the arena stream with expected versions', async () => {
+    const store = new MemoryEventStore();
+    await store.append('arena', [{ type: 'other', data: 1 }], 0); // someone else wrote first
+    const service = setup({ eventStore: store });
+    await service.execute(createAction('kill_agent', 'agent-2'));
+    await service.execute(createAction('kill_agent', 'agent-9'));
+    const events = await store.read('arena');
+    expect(events.map((e) => [e.version, e.type])).toEqual([
+      [1, 'other'],
+      [2, 'arena.action.executed'],
+      [3, 'arena.action.failed'],
+    ]);
+    expect((events[1]!.data as Result).action.target_id).toBe('agent-2');
+  });
+
+  it('forwards every result to the flight bridge and failures to the evolution bridge; a throwing bridge does not break execute', async () => {
+    const service = setup();
+    const flight: Result[] = [];
+    const evolution: Result[] = [];
+    service.setFlightBridge({ record: (r) => void flight.push(r) });
+    service.setEvolutionBridge({ onFailure: (r) => void evolution.push(r) });
+    await service.execute(createAction('kill_agent', 'agent-2'));
+    await service.execute(createAction('kill_agent', 'agent-9'));
+    expect(flight).toHaveLength(2);
+    expect(evolution.map((r) => r.action.target_id)).toEqual(['agent-9']);
+    service.setFlightBridge({ record: () => { throw new Error('disk full'); } });
+    expect((await service.execute(createAction('kill_agent', 'agent-3'))).success).toBe(true);
+    expect(service.stats()).toMatchObject({ sink_errors: 1, last_error: 'disk full' });
+  });
+
+  it('saves evidence of the state before and after', async () => {
+    const saved: Evidence[] = [];
+    const service = setup({ evidenceStore: { save: (e) => void saved.push(e) } });
+    await service.execute(createAction('kill_agent', 'agent-3'));
+    expect(saved[0]!.before.agents.find((a) => a.id === 'agent-3')!.status).toBe('running');
+    expect(saved[0]!.after.agents.find((a) => a.id === 'agent-3')!.status).toBe('stopped');
+  });
+
+  it('subscribe() yields arena events live until aborted', async () => {
+    const service = setup();
+    const ac = new AbortController();
+    const seen: ArenaEvent[] = [];
+    const consumer = (async () => {
+      for await (const e of service.subscribe({ signal: ac.signal })) {
+        seen.push(e);
+        if (seen.length === 2) ac.abort();
+      }
+    })();
+    await service.execute(createAction('kill_agent', 'agent-2'));
+    await service.execute(createAction('kill_agent', 'agent-9'));
+    await consumer;
+    expect(seen.map((e) => [e.seq, e.type])).toEqual([
+      [1, 'arena.action.executed'],
+      [2, 'arena.action.failed'],
+    ]);
+  });
+
+  it('revertAll reverts active faults on the target', async () => {
+    const service = setup();
+    await service.execute(createAction('network_partition', 'agent-2', { metadata: { duration: '1m' } }));
+    expect(target!.agent('agent-2').partitioned).toBe(true);
+    await service.revertAll();
+    expect(target!.agent('agent-2').partitioned).toBe(false);
+  });
+});
