@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../shared/clock.js';
-import { UsageError } from '../shared/errors.js';
+import { NotFoundError, UsageError } from '../shared/errors.js';
+import { connectorFor, createMCPSession, type MCPSession } from '../runtime/mcp/index.js';
 import type { LLMClient } from '../runtime/llm/index.js';
 import { createConversationMemory, type ConversationMemory } from '../runtime/services/conversation-memory.js';
 import { createRetrievalIndex, type RetrievalIndex } from '../runtime/services/retrieval.js';
@@ -39,6 +40,7 @@ export class Client {
   private readonly clock: Clock;
   private readonly built = new Map<string, Built>();
   private readonly order: Built[] = [];
+  private readonly mcpSessions = new Map<string, Promise<MCPSession>>();
   private closed = false;
   private closing?: Promise<void>;
 
@@ -122,6 +124,53 @@ export class Client {
     });
   }
 
+  /** names of the configured MCP servers */
+  mcpServers(): string[] {
+    return Object.keys(this.config.mcp?.servers ?? {});
+  }
+
+  /**
+   * A connected session to a configured MCP server (the only one when `name`
+   * is omitted), created on first use and reconnecting with backoff.
+   */
+  mcp(name?: string): Promise<MCPSession> {
+    this.assertOpen('mcp()');
+    const mcp = this.config.mcp;
+    if (!mcp) return Promise.reject(new NotConfiguredError('mcp'));
+    const names = this.mcpServers();
+    const key = name ?? (names.length === 1 ? names[0] : undefined);
+    if (key === undefined) return Promise.reject(new UsageError(`several MCP servers are configured (${names.join(', ')}): name one`, 'mcp_server_ambiguous'));
+    if (!mcp.servers[key]) return Promise.reject(new NotFoundError(`unknown MCP server '${key}' (configured: ${names.join(', ')})`, 'mcp_server_not_found'));
+    const existing = this.mcpSessions.get(key);
+    if (existing) return existing;
+    const session = createMCPSession({
+      connect: connectorFor(mcp.servers[key], `mcp.servers.${key}`),
+      clock: this.clock,
+      name: 'chaos-arena-client',
+      requestTimeoutMs: durationMs(mcp.request_timeout_ms),
+      reconnect: {
+        ...(mcp.reconnect?.enabled !== undefined ? { enabled: mcp.reconnect.enabled } : {}),
+        ...(mcp.reconnect?.backoff_ms !== undefined ? { backoffMs: durationMs(mcp.reconnect.backoff_ms) } : {}),
+        ...(mcp.reconnect?.max_backoff_ms !== undefined ? { maxBackoffMs: durationMs(mcp.reconnect.max_backoff_ms) } : {}),
+        ...(mcp.reconnect?.max_attempts !== undefined ? { maxAttempts: mcp.reconnect.max_attempts } : {}),
+      },
+    });
+    const entry = { name: `mcp:${key}`, service: session };
+    this.order.push(entry);
+    const connected = session.connect().then(
+      () => session,
+      async (error: unknown) => {
+        // a failed first connect is not cached: the next call tries again
+        this.mcpSessions.delete(key);
+        this.order.splice(this.order.indexOf(entry), 1);
+        await session.close().catch(() => undefined);
+        throw error;
+      },
+    );
+    this.mcpSessions.set(key, connected);
+    return connected;
+  }
+
   /** creates and starts an embedded agent runtime; `close()` stops it */
   runtime(config: CreateRuntimeOptions = {}): AgentRuntime {
     this.assertOpen('runtime()');
@@ -142,6 +191,9 @@ export class Client {
         continue;
       }
       services[name] = await probeService(name, () => this[name](), this.clock);
+    }
+    for (const server of this.mcpServers()) {
+      services[`mcp:${server}`] = await probeService('mcp', () => this.mcp(server), this.clock);
     }
     for (const b of this.order) {
       if (b.name.startsWith('runtime')) services[b.name] = await probeService('runtime', () => b.service, this.clock);
@@ -179,6 +231,7 @@ export class Client {
       }
     }
     this.built.clear();
+    this.mcpSessions.clear();
     this.order.length = 0;
     if (failures.length > 0) throw new ClientCloseError(failures);
   }

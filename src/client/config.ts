@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../shared/clock.js';
 import { tryParseDuration } from '../shared/duration.js';
+import type { MCPServerConfig } from '../runtime/mcp/index.js';
 import type { AgentRegistry } from '../workflow/registry.js';
 import type { WorkflowDefinition } from '../workflow/types.js';
 import { validateWorkflow, type WorkflowProblem } from '../workflow/validate.js';
@@ -61,8 +62,18 @@ export interface WorkflowConfig {
   agent_registry?: AgentRegistry;
 }
 
+export interface MCPClientConfig {
+  /** by name: `{ transport: stdio, command, args?, env?, cwd? }` or `{ transport: http, url, headers? }` */
+  servers: Record<string, MCPServerConfig>;
+  /** per-request deadline (default 10s) */
+  request_timeout_ms?: number | string;
+  reconnect?: { enabled?: boolean; backoff_ms?: number | string; max_backoff_ms?: number | string; max_attempts?: number };
+}
+
 export interface ClientConfig {
   llm?: LLMConfig;
+  /** MCP servers the client connects to on first use (`client.mcp(name)`) */
+  mcp?: MCPClientConfig;
   agents?: AgentConfig[];
   /** id of the agent `SimpleClient.execute` uses; default the first */
   default_agent?: string;
@@ -77,7 +88,7 @@ export interface ClientConfig {
 
 export type ConfigProblem = WorkflowProblem;
 
-const TOP_KEYS = ['llm', 'agents', 'default_agent', 'memory', 'retrieval', 'workflow', 'clock', 'env'];
+const TOP_KEYS = ['llm', 'mcp', 'agents', 'default_agent', 'memory', 'retrieval', 'workflow', 'clock', 'env'];
 const PROVIDER_KEYS = ['provider', 'model', 'base_url', 'api_key_env', 'timeout_ms'];
 const LLM_KEYS = [...PROVIDER_KEYS, 'retries', 'backoff_ms', 'fallback'];
 const AGENT_KEYS = ['id', 'description', 'system_prompt', 'model', 'max_tokens', 'memory', 'retrieval'];
@@ -141,11 +152,46 @@ export function validateClientConfig(value: unknown): ConfigProblem[] {
         });
     }
   }
+  if (value.mcp !== undefined) checkMCP(value.mcp, add);
   if (value.workflow !== undefined) {
     if (!isRecord(value.workflow)) add('workflow', 'must be an object (may be empty: {})');
     else checkWorkflowSection(value.workflow, add, problems);
   }
   return problems;
+}
+
+function checkMCP(v: unknown, add: (p: string, m: string) => void): void {
+  if (!isRecord(v)) return add('mcp', 'must be an object with `servers`');
+  unknownKeys(v, ['servers', 'request_timeout_ms', 'reconnect'], 'mcp', add);
+  checkDuration(v.request_timeout_ms, 'mcp.request_timeout_ms', add);
+  if (!isRecord(v.servers) || Object.keys(v.servers).length === 0) add('mcp.servers', 'required: at least one server by name');
+  else
+    for (const [name, server] of Object.entries(v.servers)) {
+      const at = `mcp.servers.${name}`;
+      if (!isRecord(server)) {
+        add(at, 'must be an object with `transport: stdio | http`');
+        continue;
+      }
+      if (server.transport === 'stdio') {
+        unknownKeys(server, ['transport', 'name', 'command', 'args', 'env', 'cwd'], at, add);
+        if (typeof server.command !== 'string' || server.command === '') add(`${at}.command`, 'required for a stdio server: the command to spawn');
+        if (server.args !== undefined && !(Array.isArray(server.args) && server.args.every((a) => typeof a === 'string'))) add(`${at}.args`, 'must be a list of strings');
+        if (server.env !== undefined && !(isRecord(server.env) && Object.values(server.env).every((e) => typeof e === 'string'))) add(`${at}.env`, 'must map names to strings');
+      } else if (server.transport === 'http') {
+        unknownKeys(server, ['transport', 'name', 'url', 'headers'], at, add);
+        if (typeof server.url !== 'string' || !/^https?:\/\/\S+$/.test(server.url)) add(`${at}.url`, 'required for an http server: an http(s) URL');
+      } else add(`${at}.transport`, `must be stdio or http (got ${JSON.stringify(server.transport)})`);
+    }
+  if (v.reconnect !== undefined) {
+    if (!isRecord(v.reconnect)) add('mcp.reconnect', 'must be an object');
+    else {
+      unknownKeys(v.reconnect, ['enabled', 'backoff_ms', 'max_backoff_ms', 'max_attempts'], 'mcp.reconnect', add);
+      if (v.reconnect.enabled !== undefined && typeof v.reconnect.enabled !== 'boolean') add('mcp.reconnect.enabled', 'must be true or false');
+      checkDuration(v.reconnect.backoff_ms, 'mcp.reconnect.backoff_ms', add);
+      checkDuration(v.reconnect.max_backoff_ms, 'mcp.reconnect.max_backoff_ms', add);
+      checkInt(v.reconnect.max_attempts, 'mcp.reconnect.max_attempts', 1, add);
+    }
+  }
 }
 
 function checkWorkflowSection(w: Record<string, unknown>, add: (p: string, m: string) => void, problems: ConfigProblem[]): void {

@@ -8,6 +8,7 @@ import type { LLMClient } from '../runtime/llm/index.js';
 import type { ConversationMemory } from '../runtime/services/conversation-memory.js';
 import type { RetrievalIndex } from '../runtime/services/retrieval.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
+import type { MCPSession } from '../runtime/mcp/index.js';
 import { executeWorkflow } from '../workflow/engine.js';
 import { AgentRegistry } from '../workflow/registry.js';
 import type { WorkflowService } from '../workflow/service.js';
@@ -33,7 +34,7 @@ export async function probeService(name: string, get: () => unknown, clock: Cloc
   const timer = clock.setTimer(PROBE_TIMEOUT_MS, () => controller.abort(new Error(`probe timed out after ${PROBE_TIMEOUT_MS} ms`)));
   try {
     const timeout = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
-    await Promise.race([probe(name, get(), controller.signal), timeout]);
+    await Promise.race([Promise.resolve(get()).then((service) => probe(name, service, controller.signal)), timeout]);
     return { status: 'ok', latency_ms: clock.now() - t0 };
   } catch (err) {
     return { status: 'error', latency_ms: clock.now() - t0, error: errorMessage(err) };
@@ -78,6 +79,11 @@ async function probe(name: string, service: unknown, signal: AbortSignal): Promi
       const registry = new AgentRegistry().register('probe', () => ({ execute: async (ctx) => ctx.workflowInput }));
       const r = await executeWorkflow({ id: 'health-probe', steps: [{ id: 'ping', agent_type: 'probe' }] }, { registry, input: 'pong', signal });
       if (r.status !== 'completed' || r.output !== 'pong') throw new Error(`workflow engine probe ${r.status}: ${r.error ?? 'wrong output'}`);
+      return;
+    }
+    case 'mcp': {
+      const tools = await (service as MCPSession).listTools();
+      if (!Array.isArray(tools)) throw new Error('MCP server returned no tool list');
       return;
     }
     case 'runtime': {
