@@ -1,0 +1,56 @@
+/** Filtering flight records by time, agent, category, type, outcome and session. */
+import { UsageError } from '../shared/errors.js';
+import { tryParseDuration } from '../shared/duration.js';
+import { FLIGHT_CATEGORIES } from './diagnostics.js';
+import type { FlightQuery } from './records.js';
+
+interface Filterable {
+  at: string;
+  agent_id?: string;
+  target_id?: string;
+  category?: string;
+  type?: string;
+  success?: boolean;
+  session?: string;
+}
+
+/** a bound in epoch ms: an ISO time, a Date, or a duration back from `now` */
+export function resolveTimeBound(value: string | number | Date | undefined, now: Date, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value instanceof Date) return value.getTime();
+  const ago = tryParseDuration(value);
+  if (ago !== undefined) return now.getTime() - ago;
+  if (typeof value === 'string') {
+    const t = Date.parse(value);
+    if (!Number.isNaN(t)) return t;
+  }
+  throw new UsageError(`${name}: ${JSON.stringify(value)} is neither a duration ("10m", "1h") nor an ISO time`, 'invalid_query');
+}
+
+export function validateQuery(query: FlightQuery): void {
+  if (query.category !== undefined && !(FLIGHT_CATEGORIES as readonly string[]).includes(query.category)) {
+    throw new UsageError(`category: unknown category ${JSON.stringify(query.category)} (one of ${FLIGHT_CATEGORIES.join(', ')})`, 'invalid_query');
+  }
+  if (query.limit !== undefined && !(Number.isInteger(query.limit) && query.limit > 0)) {
+    throw new UsageError(`limit: must be a positive integer, got ${JSON.stringify(query.limit)}`, 'invalid_query');
+  }
+}
+
+export function filterRecords<T extends Filterable>(records: T[], query: FlightQuery, now: Date): T[] {
+  validateQuery(query);
+  const since = resolveTimeBound(query.since, now, 'since');
+  const until = resolveTimeBound(query.until, now, 'until');
+  let out = records.filter((r) => {
+    const t = Date.parse(r.at);
+    if (since !== undefined && t < since) return false;
+    if (until !== undefined && t > until) return false;
+    if (query.agent !== undefined && r.agent_id !== query.agent && r.target_id !== query.agent) return false;
+    if (query.category !== undefined && r.category !== query.category) return false;
+    if (query.type !== undefined && r.type !== query.type) return false;
+    if (query.success !== undefined && r.success !== undefined && r.success !== query.success) return false;
+    if (query.session !== undefined && r.session !== query.session) return false;
+    return true;
+  });
+  if (query.limit !== undefined && out.length > query.limit) out = out.slice(out.length - query.limit);
+  return out;
+}

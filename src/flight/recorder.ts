@@ -1,0 +1,173 @@
+/**
+ * The flight recorder: a timeline entry for every arena action and, for every
+ * failed one, a diagnostic and a piece of failure evidence — all appended to an
+ * event store (memory or SQLite), so `arena flight` can read them after the run.
+ * It is the arena's FlightBridge: `recorder.attach(service)`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Result } from '../arena/action.js';
+import type { FlightBridge } from '../arena/bridges.js';
+import { ANY_VERSION, type EventStore } from '../arena/event-store.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { NotFoundError } from '../shared/errors.js';
+import { DIAGNOSTIC_TABLE, diagnose, describeTarget, type FlightCategory } from './diagnostics.js';
+import { filterRecords } from './query.js';
+import {
+  EVIDENCE_STREAM,
+  FLIGHT_DIAGNOSTICS_STREAM,
+  FLIGHT_TIMELINE_STREAM,
+  type DiagnosticRecord,
+  type FailureEvidence,
+  type FlightQuery,
+  type TimelineRecord,
+} from './records.js';
+
+export interface FlightRecorderOptions {
+  store: EventStore;
+  clock?: Clock;
+  /** names this run in the records (default: a fresh id) */
+  session?: string;
+}
+
+export interface FlightSummary {
+  actions: number;
+  failed: number;
+  by_category: Record<string, { actions: number; failed: number }>;
+  sessions: string[];
+  first_at?: string;
+  last_at?: string;
+}
+
+export class FlightRecorder implements FlightBridge {
+  readonly store: EventStore;
+  readonly session: string;
+  private readonly clock: Clock;
+  /** appends in the order results arrive, even when actions run in parallel */
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(options: FlightRecorderOptions) {
+    this.store = options.store;
+    this.clock = options.clock ?? systemClock;
+    this.session = options.session ?? randomUUID().slice(0, 8);
+  }
+
+  /** plugs the recorder into an ArenaService (anything with setFlightBridge) */
+  attach(service: { setFlightBridge(bridge: FlightBridge | undefined): void }): this {
+    service.setFlightBridge(this);
+    return this;
+  }
+
+  record(result: Result): Promise<void> {
+    const next = this.chain.then(() => this.write(result));
+    // one failed append must not wedge every later one
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** resolves when every record handed in so far is stored */
+  async flush(): Promise<void> {
+    await this.chain;
+  }
+
+  async timeline(query: FlightQuery = {}): Promise<TimelineRecord[]> {
+    return filterRecords(await this.readStream<TimelineRecord>(FLIGHT_TIMELINE_STREAM), query, this.clock.wallNow());
+  }
+
+  async diagnostics(query: FlightQuery = {}): Promise<DiagnosticRecord[]> {
+    return filterRecords(await this.readStream<DiagnosticRecord>(FLIGHT_DIAGNOSTICS_STREAM), query, this.clock.wallNow());
+  }
+
+  async evidence(query: FlightQuery = {}): Promise<FailureEvidence[]> {
+    const all = (await this.readStream<FailureEvidence>(EVIDENCE_STREAM)).filter((e) => e.source === 'chaos' && e.kind === 'failure');
+    return filterRecords(all, query, this.clock.wallNow());
+  }
+
+  /** one timeline record by action id */
+  async getRecord(id: string): Promise<TimelineRecord> {
+    const found = (await this.readStream<TimelineRecord>(FLIGHT_TIMELINE_STREAM)).find((r) => r.id === id);
+    if (!found) throw new NotFoundError(`no flight record for action ${id}`);
+    return found;
+  }
+
+  async summary(query: FlightQuery = {}): Promise<FlightSummary> {
+    const records = await this.timeline(query);
+    const by_category: FlightSummary['by_category'] = {};
+    for (const r of records) {
+      const c = (by_category[r.category] ??= { actions: 0, failed: 0 });
+      c.actions += 1;
+      if (!r.success) c.failed += 1;
+    }
+    return {
+      actions: records.length,
+      failed: records.filter((r) => !r.success).length,
+      by_category,
+      sessions: [...new Set(records.map((r) => r.session))],
+      first_at: records[0]?.at,
+      last_at: records[records.length - 1]?.at,
+    };
+  }
+
+  private async write(result: Result): Promise<void> {
+    const at = this.clock.wallNow().toISOString();
+    const a = result.action;
+    const agent_id = agentOf(result);
+    const category: FlightCategory = DIAGNOSTIC_TABLE[a.type]?.category ?? 'process';
+    const entry: TimelineRecord = {
+      id: a.id,
+      session: this.session,
+      at,
+      type: a.type,
+      target_id: a.target_id,
+      ...(a.source_id !== undefined ? { source_id: a.source_id } : {}),
+      ...(agent_id !== undefined ? { agent_id } : {}),
+      category,
+      success: result.success,
+      ...(result.error !== undefined ? { error: result.error } : {}),
+      duration_ms: result.duration_ms,
+      ...(result.metadata ? { metadata: result.metadata } : {}),
+      action: a,
+    };
+    await this.store.append(FLIGHT_TIMELINE_STREAM, [{ type: result.success ? 'flight.action' : 'flight.action.failed', data: entry }], ANY_VERSION);
+    if (result.success) return;
+
+    const d = diagnose(result);
+    const diagnostic: DiagnosticRecord = {
+      id: `diag-${a.id}`,
+      action_id: a.id,
+      session: this.session,
+      at,
+      type: a.type,
+      target_id: a.target_id,
+      ...(agent_id !== undefined ? { agent_id } : {}),
+      ...(result.error !== undefined ? { error: result.error } : {}),
+      ...d,
+    };
+    const evidence: FailureEvidence = {
+      id: `evidence-${a.id}`,
+      source: 'chaos',
+      kind: 'failure',
+      action_id: a.id,
+      session: this.session,
+      at,
+      ...(agent_id !== undefined ? { agent_id } : {}),
+      summary: `${a.type} on ${describeTarget(result)} failed: ${result.error ?? 'unknown error'}`,
+      data: { action: a, ...(result.error !== undefined ? { error: result.error } : {}), category: d.category, root_cause: d.root_cause },
+    };
+    await this.store.append(FLIGHT_DIAGNOSTICS_STREAM, [{ type: 'flight.diagnostic', data: diagnostic }], ANY_VERSION);
+    await this.store.append(EVIDENCE_STREAM, [{ type: 'evidence.failure', data: evidence }], ANY_VERSION);
+  }
+
+  private async readStream<T>(stream: string): Promise<T[]> {
+    return (await this.store.read(stream)).map((e) => e.data as T);
+  }
+}
+
+/** which agent a result concerns: the killed leader/orchestrator, or the named agent */
+function agentOf(result: Result): string | undefined {
+  const m = result.metadata ?? {};
+  if (typeof m.killed_leader_id === 'string') return m.killed_leader_id;
+  if (typeof m.killed_orchestrator_id === 'string') return m.killed_orchestrator_id;
+  const a = result.action;
+  if (a.type === 'remove_node' || a.type === 'remove_edge') return undefined;
+  return a.target_id || undefined;
+}

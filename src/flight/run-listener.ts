@@ -1,0 +1,43 @@
+/**
+ * Records a run (scenario, survival) from its RunEvents: every `action` event
+ * goes to the flight recorder, and the run's start/finish go to the `runs`
+ * stream, so `arena flight` can show what recent runs did after they ended.
+ */
+import type { RunEvent } from '../arena/report.js';
+import { ANY_VERSION, type EventStore } from '../arena/event-store.js';
+import type { Clock } from '../shared/clock.js';
+import { FlightRecorder } from './recorder.js';
+
+export const RUNS_STREAM = 'runs';
+
+export interface RunRecording {
+  recorder: FlightRecorder;
+  listener: (event: RunEvent) => void;
+  /** resolves when everything seen so far is stored; rejects with the first store error */
+  flush(): Promise<void>;
+}
+
+export function recordRunEvents(store: EventStore, options: { clock?: Clock; session?: string } = {}): RunRecording {
+  const recorder = new FlightRecorder({ store, ...options });
+  let chain: Promise<unknown> = Promise.resolve();
+  let firstError: unknown;
+  const enqueue = (work: () => Promise<unknown>) => {
+    chain = chain.then(work).catch((err) => {
+      firstError ??= err;
+    });
+  };
+  const listener = (event: RunEvent) => {
+    if (event.type === 'action') enqueue(() => recorder.record(event.result));
+    else if (event.type === 'run.started' || event.type === 'run.finished') {
+      enqueue(() => store.append(RUNS_STREAM, [{ type: event.type, data: { session: recorder.session, ...event } }], ANY_VERSION));
+    }
+  };
+  return {
+    recorder,
+    listener,
+    async flush() {
+      await chain;
+      if (firstError) throw firstError;
+    },
+  };
+}
