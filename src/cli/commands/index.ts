@@ -4,6 +4,8 @@ import { registerSurvivalCommand } from './survival.js';
 import { registerReplayCommand } from './replay.js';
 import { registerRegressCommand } from './regress.js';
 import { registerDescribeCommand } from './describe.js';
+import { registerFlightCommand } from './flight.js';
+import { registerServeCommand } from './serve.js';
 
 /** Each command lives in its own file and registers itself here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -12,5 +14,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerRegressCommand(program, ctx);
   registerDescribeCommand(program, ctx);
   registerSurvivalCommand(program, ctx);
+  registerServeCommand(program, ctx);
   registerReplayCommand(program, ctx);
+  registerFlightCommand(program, ctx);
 }

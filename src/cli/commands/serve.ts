@@ -1,0 +1,30 @@
+/**
+ * `arena serve`: the HTTP API on a bootstrapped root. Binds loopback by
+ * default, refuses any other address without an API key, and on SIGINT /
+ * SIGTERM stops gracefully (new requests 503, streams get a final event,
+ * faults reverted, root stopped).
+ */
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { examples } from './options.js';
+
+export function registerServeCommand(program: Command, ctx: CliContext): void {
+  const command = program
+    .command('serve')
+    .description('serve the HTTP API (12 route groups, SSE streams) on an embedded runtime')
+    .option('--host <host>', 'address to bind (non-loopback needs an API key)', '127.0.0.1')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', '8080')
+    .option('--api-key <key>', 'require this X-API-Key on every route (or set ARENA_API_KEY)')
+    .option('--allowed-origin <origin...>', 'browser origins allowed by CORS (e.g. http://localhost:3000)')
+    .option('--seed <n>', 'seed of the runtime and faults');
+  examples(command, [
+    'arena serve',
+    'ARENA_API_KEY=s3cret arena serve --port 9000',
+    'arena serve --host 0.0.0.0 --api-key s3cret --allowed-origin http://localhost:3000',
+    'curl -N -H "X-API-Key: s3cret" http://127.0.0.1:9000/arena/stream',
+  ]);
+  command.action(async (opts: { host: string; port: string; apiKey?: string; allowedOrigin?: string[]; seed?: string }) => {
+    const { runServe } = await import('../../server/serve-command.js');
+    await runServe(opts, ctx);
+  });
+}

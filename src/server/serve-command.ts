@@ -1,0 +1,62 @@
+/** What `arena serve` does once its options are parsed (kept out of the command file so it loads lazily). */
+import { UsageError } from '../shared/errors.js';
+import { bootstrap } from '../bootstrap/index.js';
+import { checkBind, parsePort, serveRoot } from './serve.js';
+
+export interface ServeCommandOptions {
+  host: string;
+  port: string | number;
+  apiKey?: string;
+  allowedOrigin?: string[];
+  seed?: string;
+}
+
+export interface ServeIO {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<void> {
+  const port = parsePort(opts.port);
+  const apiKey = opts.apiKey ?? (io.env.ARENA_API_KEY || undefined);
+  checkBind(opts.host, apiKey);
+  let seed: number | undefined;
+  if (opts.seed !== undefined) {
+    if (!/^\d+$/.test(opts.seed)) throw new UsageError(`--seed must be a non-negative integer, got "${opts.seed}"`, 'invalid_seed');
+    seed = Number(opts.seed);
+  }
+  for (const origin of opts.allowedOrigin ?? []) {
+    if (!/^https?:\/\/[^/]+$/.test(origin)) throw new UsageError(`--allowed-origin must be an origin such as http://localhost:3000, got "${origin}"`, 'invalid_origin');
+  }
+  const root = await bootstrap(seed === undefined ? {} : { seed });
+  await root.start();
+  let server;
+  try {
+    server = await serveRoot(root, {
+      host: opts.host,
+      port,
+      ...(apiKey ? { apiKey } : {}),
+      ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
+  } catch (err) {
+    await root.stop().catch(() => undefined);
+    throw err;
+  }
+  io.stdout.write(`arena: serving on ${server.url} (auth: ${server.isAuthEnabled ? 'on, X-API-Key required' : 'off'})\n`);
+  io.stdout.write(`arena: route groups: ${server.app.groups.join(', ')}${server.app.missing.length ? `; not available in this build: ${server.app.missing.join(', ')}` : ''}\n`);
+  io.stdout.write('arena: press Ctrl-C to stop\n');
+
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  io.stderr.write('arena: stopping: closing streams, reverting faults\n');
+  const failures: unknown[] = [];
+  await server.close('server is shutting down').catch((e: unknown) => failures.push(e));
+  await root.stop().catch((e: unknown) => failures.push(e));
+  if (failures.length > 0) throw failures[0];
+  io.stdout.write('arena: stopped\n');
+}

@@ -1,0 +1,77 @@
+/**
+ * Serving a bootstrapped root over HTTP: the one place that decides whether
+ * a host may be bound (loopback always; anything else only with an API key)
+ * and that shuts down in order (503 for new requests, final event to every
+ * stream, server closed, then the root stopped with its faults reverted).
+ */
+import { isIP } from 'node:net';
+import { UsageError } from '../shared/errors.js';
+import type { ArenaRoot } from '../bootstrap/index.js';
+import { createApp, type App, type AppOptions } from './app.js';
+import { listen, type ServerHandle } from './listen.js';
+
+export interface ServeOptions extends AppOptions {
+  host?: string;
+  port?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  isAuthEnabled: boolean;
+  app: App;
+  handle: ServerHandle;
+  /** closes the HTTP side (streams get a final event); the root is the caller's to stop */
+  close(reason?: string): Promise<void>;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  return h === '::ffff:127.0.0.1';
+}
+
+export function checkBind(host: string, apiKey: string | undefined): void {
+  if (!isLoopbackHost(host) && !apiKey) {
+    throw new UsageError(`refusing to bind ${host} without an API key: anyone who can reach it could inject faults`, 'unsafe_bind', {
+      hint: 'pass --api-key KEY or set ARENA_API_KEY, or bind 127.0.0.1',
+    });
+  }
+}
+
+export function parsePort(value: unknown): number {
+  const text = String(value).trim();
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${String(value)}"`, 'invalid_port');
+  return port;
+}
+
+export async function serveRoot(root: ArenaRoot, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  checkBind(host, options.apiKey);
+  const app = createApp(root, options);
+  let handle: ServerHandle;
+  try {
+    handle = await listen(app.router, { host, port: options.port ?? 8080 });
+  } catch (err) {
+    await app.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} on ${host} is already in use`, 'port_in_use', { hint: 'pick another with --port, or --port 0 for a free one' });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot bind ${host}: no such local address`, 'bad_host');
+    throw err;
+  }
+  return {
+    url: handle.url,
+    host: handle.host,
+    port: handle.port,
+    isAuthEnabled: app.router.isAuthEnabled,
+    app,
+    handle,
+    async close(reason) {
+      await handle.close(reason);
+      await app.close();
+    },
+  };
+}
