@@ -35,7 +35,7 @@ export class SimpleClient {
   static fromConfigText(text: string, source?: string, options: SimpleClientOptions = {}): SimpleClient {
     const parsed = parseYamlSource(text, MAX_CONFIG_BYTES);
     const value = parsed.value ?? {};
-    const problems = parsed.errors.length > 0 ? parsed.errors : validateClientConfig(value).map((p) => parsed.locate(p));
+    const problems = parsed.errors.length > 0 ? parsed.errors : [...validateClientConfig(value), ...codeOnlyKeys(value)].map((p) => parsed.locate(p));
     if (problems.length > 0) {
       const label = source ? `invalid config ${source}` : 'invalid config';
       throw new UsageError(`${label}: ${problems.length} problem(s)\n${formatConfigProblems(problems, source)}`, 'invalid_client_config', {
@@ -68,4 +68,14 @@ export class SimpleClient {
   close(): Promise<void> {
     return this.client.close();
   }
+}
+
+/** options that only code can pass (a clock, an env object, a registry) have no meaning in a file */
+function codeOnlyKeys(value: unknown): Array<{ path: string; message: string }> {
+  const v = value as Record<string, unknown> | null;
+  if (typeof v !== 'object' || v === null) return [];
+  const found = ['clock', 'env'].filter((k) => k in v);
+  const workflow = v.workflow as Record<string, unknown> | undefined;
+  if (typeof workflow === 'object' && workflow !== null && 'agent_registry' in workflow) found.push('workflow.agent_registry');
+  return found.map((path) => ({ path, message: `unknown key '${path.split('.').pop()}' (it can only be passed in code)` }));
 }

@@ -121,5 +121,6 @@ agents:
     expect(message).toContain(`${file}:7:9 agents[1].id: duplicate agent id 'a'`);
     await expect(SimpleClient.fromConfigFile(join(dir!, 'missing.yaml'))).rejects.toBeInstanceOf(NotFoundError);
     expect(() => SimpleClient.fromConfigText('llm: [unclosed\n', 'inline.yaml')).toThrow(/inline\.yaml:\d+:\d+/);
+    expect(() => SimpleClient.fromConfigText('env: { A: b }\n', 'c.yaml')).toThrow(/c\.yaml:1:1 env: unknown key 'env' \(it can only be passed in code\)/);
   });
 });
