@@ -140,6 +140,33 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     });
   };
 
+  /**
+   * Submits workload runs at the configured rate, catching up on runs that fell
+   * due while the event loop was busy, so the offered rate is the one configured.
+   */
+  const pacer = (): TimerHandle => {
+    let due = clock.now();
+    return every(
+      cluster,
+      () => (cluster.strategy.workload.rate > 0 ? Math.min(1000 / cluster.strategy.workload.rate, 20) : 100),
+      () => {
+        const { enabled, rate } = cluster.strategy.workload;
+        const now = clock.now();
+        if (!enabled || rate <= 0) {
+          due = now;
+          return;
+        }
+        const interval = 1000 / rate;
+        // after a long stall, do not flood: at most one second's worth at once
+        if (now - due > 1000) due = now - 1000;
+        while (due <= now) {
+          void workload.submit();
+          due += interval;
+        }
+      },
+    );
+  };
+
   const roleOf = (agent: Agent): RuntimeRole => {
     if (agent.kind === 'worker') return cluster.leader?.id === agent.id ? 'leader' : 'worker';
     return cluster.activeOrchestratorId === agent.id ? 'orchestrator' : 'standby';
@@ -208,13 +235,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
         every(cluster, () => s().election.renew_interval_ms, () => electionTick(cluster)),
         every(cluster, () => s().checkpoints.interval_ms, () => checkpointTick(cluster)),
         every(cluster, () => s().integrity.check_interval_ms, () => integrityTick(cluster)),
-        every(
-          cluster,
-          () => (s().workload.rate > 0 ? 1000 / s().workload.rate : 100),
-          () => {
-            if (s().workload.enabled && s().workload.rate > 0) void workload.submit();
-          },
-        ),
+        pacer(),
       ];
     },
     async stop() {
