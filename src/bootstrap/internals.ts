@@ -14,6 +14,7 @@ import type { Assistants } from '../runtime/services/assistants.js';
 import type { WorkflowsPort } from './workflows.js';
 import type { LLMPort, MCPPort, RuntimePort, StreamPort } from './types.js';
 import type { SurvivalPort } from './survival.js';
+import type { FlightService } from '../flight/index.js';
 
 export interface RootInternals {
   service: ArenaService;
@@ -30,6 +31,7 @@ export interface RootInternals {
   runtimePort: RuntimePort;
   stream: StreamPort;
   survival: SurvivalPort;
+  flight: FlightService;
 }
 
 const internals = new WeakMap<object, RootInternals>();

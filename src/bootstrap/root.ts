@@ -26,6 +26,7 @@ import { createRuntimePort } from './runtime-port.js';
 import { createWorkflows } from './workflows.js';
 import { createSurvivalPort } from './survival.js';
 import { setRootInternals } from './internals.js';
+import { FlightRecorder, FlightService } from '../flight/index.js';
 import type { ArenaPort, BootstrapConfig, LLMPort, MCPPort, Result, RootStatus, RuntimePort, StreamPort } from './types.js';
 
 export { RootLifecycleError };
@@ -72,6 +73,12 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
   const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, eventStore, clock, random: random.fork('arena') });
   const survival = createSurvivalPort(service, target);
   components.push('arena');
+  // every arena result lands in the flight recorder's timeline (in the same event store)
+  const recorder = new FlightRecorder({ store: eventStore, clock }).attach(service);
+  const flight = new FlightService(recorder, { execute: (action) => root.executeArenaAction(action) });
+  components.push('flight-recorder');
+  // added before the target and arena, so on stop it flushes after their last results came in
+  lifecycle.add({ name: 'flight-recorder', stop: () => recorder.flush() });
 
   lifecycle.add({
     name: 'target',
@@ -177,7 +184,7 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
     mcp,
     stream,
   };
-  setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival });
+  setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight });
   return root;
 }
 

@@ -41,7 +41,14 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   const arena = new ArenaHandler(x.service, {
     survival: x.survival,
   });
+  arena.setFlightRecorder({ timeline: (q) => x.flight.timeline(q), diagnostics: (q) => x.flight.diagnostics(q) });
   router.registerArenaEndpoints(arena);
+  router.registerFlightEndpoints({
+    timeline: (q) => x.flight.timeline(q),
+    record: (id) => x.flight.record(id),
+    diagnostics: (q) => x.flight.diagnostics(q),
+    replay: (request, signal) => x.flight.replay(request, signal),
+  });
   router.registerStreamEndpoints(x.stream);
 
   router.registerAgentEndpoints({

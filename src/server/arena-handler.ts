@@ -42,8 +42,9 @@ export interface SurvivalRunner {
 }
 
 export interface ArenaFlightView {
-  timeline(query: { limit?: number }): Awaitable<unknown>;
-  diagnostics(): Awaitable<unknown>;
+  /** query-string filters as given (limit, since, agent, type, …); UsageError when invalid */
+  timeline(query: Record<string, string>): Awaitable<unknown>;
+  diagnostics(query: Record<string, string>): Awaitable<unknown>;
 }
 
 export interface ArenaHandlerOptions extends ArenaStreamOptions {
@@ -185,14 +186,11 @@ export class ArenaHandler {
 
       get('/flight/timeline', (ctx) => {
         if (!this.flight) throw notConfigured('the flight recorder');
-        const raw = ctx.query.get('limit');
-        const limit = raw === null ? undefined : Number(raw);
-        if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError(`query parameter limit must be a positive integer, got "${raw}"`, 'invalid_input');
-        return this.flight.timeline(limit === undefined ? {} : { limit });
+        return this.flight.timeline(Object.fromEntries(ctx.query));
       });
-      get('/flight/diagnostics', () => {
+      get('/flight/diagnostics', (ctx) => {
         if (!this.flight) throw notConfigured('the flight recorder');
-        return this.flight.diagnostics();
+        return this.flight.diagnostics(Object.fromEntries(ctx.query));
       });
 
       get('/stream', async (ctx) => {
