@@ -13,6 +13,9 @@ export { Injector, DEFAULT_FAULT_DURATION_MS, type SlowAgentOptions, type Inject
 export { MetricsCollector, type MetricsSnapshot, type TypeMetrics } from './arena/metrics.js';
 export { ANY_VERSION, type EventStore, type StoredEvent, type NewEvent, type EventFilter, type SubscribeOptions } from './arena/event-store.js';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './events/memory.js';
+export { SqliteEventStore, openSqliteEventStore, DEFAULT_DB_PATH, type SqliteEventStoreOptions, type SqliteStoredEvent, type SqliteEventFilter } from './events/sqlite.js';
+export { openEventStore, type OpenedEventStore, type OpenEventStoreOptions } from './events/open.js';
+export * from './flight/index.js';
 export type { FlightBridge, EvolutionBridge, EvidenceStore, Evidence } from './arena/bridges.js';
 export { ArenaService, ARENA_STREAM, DEFAULT_HISTORY_LIMIT, type ArenaServiceOptions, type ArenaStats, type ArenaEvent, type ArenaEventType } from './arena/service.js';
 export { LLMError, isLLMError, errorTypeForStatus, createLocalModel, createOpenAICompatibleProvider, createLLMClient, type LLMErrorType as LLMProviderErrorType, type LLMMessage, type LLMRequest, type LLMResponse, type LLMProvider, type LLMUsage, type LLMRole, type LocalModelOptions, type OpenAICompatibleOptions, type LLMClient, type LLMClientOptions, type LLMClientStats, type LLMClientConfig } from './runtime/llm/index.js';
@@ -28,3 +31,4 @@ export { STEADY_STATE_WORKFLOW, expectedOutput as steadyStateExpectedOutput, typ
 export { createEmbeddedTarget, embeddedTargetFactory, getEmbeddedRuntime, type EmbeddedTargetOptions } from './targets/embedded/index.js';
 export { calculateScore, calculateScoreV1, gradeFor, recoverySpeed, SCORE_WEIGHTS, type InjectionStats } from './arena/score.js';
 export { startMeasurement, DISRUPTIVE_FAULTS, isDisruptive, healthScopeFor, type MeasurementOptions, type MeasurementSession, type FinishOptions } from './arena/measure/index.js';
+export * from './arena/scenario/index.js';

@@ -1,0 +1,156 @@
+/**
+ * Runs a scenario's actions: per-action delay, depends_on, and at most
+ * `max_concurrent` at once when parallel (one at a time otherwise). A slot is
+ * held from the start of an action's delay until its injection returns, so
+ * the limit is observable. Dependents of an action that failed (or missed its
+ * expectation) are skipped, as is everything after a failure under
+ * stop_on_error.
+ */
+import type { Clock } from '../../shared/clock.js';
+import type { Random } from '../../shared/random.js';
+import { parseDuration } from '../../shared/duration.js';
+import { createAction } from '../actions.js';
+import type { Action, Result } from '../action.js';
+import type { ActionOutcome, Expectation } from '../report.js';
+import type { ArenaService } from '../service.js';
+import type { Scenario, ScenarioStep } from './types.js';
+
+/** `target_id: random` picks a running worker with the run's seeded random source */
+export const RANDOM_TARGET = 'random';
+
+export interface ScheduleContext {
+  service: ArenaService;
+  scenario: Scenario;
+  clock: Clock;
+  random: Random;
+  signal: AbortSignal;
+  timeScale: number;
+  /** ms since the run started */
+  rel(): number;
+  onResult(step: ScenarioStep, outcome: ActionOutcome): void;
+}
+
+export function expectationOf(step: ScenarioStep): Expectation {
+  if (step.expect_success === true || step.expect_failure === false) return 'success';
+  if (step.expect_failure === true || step.expect_success === false) return 'failure';
+  return 'none';
+}
+
+/** Runs every action it can; resolves with outcomes in file order (skipped ones included, aborted ones left out). */
+export async function runSteps(ctx: ScheduleContext): Promise<ActionOutcome[]> {
+  const steps = ctx.scenario.actions;
+  const { parallel_actions, max_concurrent, stop_on_error } = ctx.scenario.config;
+  const limit = parallel_actions ? max_concurrent : 1;
+  const byLabel = new Map(steps.map((s, i) => [s.label, i]));
+  const outcomes: Array<ActionOutcome | undefined> = steps.map(() => undefined);
+  const started = new Set<number>();
+  let running = 0;
+  let stoppedBy: string | undefined;
+
+  const isOk = (o: ActionOutcome) => o.met !== false && (o.result.success || o.expectation === 'failure');
+
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      let progressed = true;
+      while (progressed) {
+        progressed = false;
+        if (ctx.signal.aborted || stoppedBy !== undefined) break;
+        for (let i = 0; i < steps.length && running < limit; i++) {
+          if (started.has(i)) continue;
+          const step = steps[i]!;
+          const deps = step.depends_on.map((d) => outcomes[byLabel.get(d)!]);
+          if (deps.some((d) => d === undefined)) {
+            // sequential mode keeps file order among ready actions: wait for this one
+            if (!parallel_actions) break;
+            continue;
+          }
+          started.add(i);
+          const failedDep = step.depends_on.find((d) => !isOk(outcomes[byLabel.get(d)!]!));
+          if (failedDep !== undefined) {
+            outcomes[i] = skipped(ctx, step, `skipped: depends on "${failedDep}", which failed`);
+            ctx.onResult(step, outcomes[i]!);
+            progressed = true;
+            continue;
+          }
+          running += 1;
+          void runOne(ctx, step).then((outcome) => {
+            running -= 1;
+            if (outcome) {
+              outcomes[i] = outcome;
+              ctx.onResult(step, outcome);
+              if (stop_on_error && !isOk(outcome) && stoppedBy === undefined) stoppedBy = step.label;
+            }
+            pump();
+          });
+          if (!parallel_actions) break;
+        }
+      }
+      if (running === 0) resolve();
+    };
+    pump();
+  });
+
+  if (stoppedBy !== undefined && !ctx.signal.aborted) {
+    steps.forEach((step, i) => {
+      if (outcomes[i] === undefined) {
+        outcomes[i] = skipped(ctx, step, `skipped: stop_on_error after "${stoppedBy}" failed`);
+        ctx.onResult(step, outcomes[i]!);
+      }
+    });
+  }
+  return outcomes.filter((o): o is ActionOutcome => o !== undefined);
+}
+
+async function runOne(ctx: ScheduleContext, step: ScenarioStep): Promise<ActionOutcome | undefined> {
+  const delay = Math.round(step.delay_ms * ctx.timeScale);
+  const planned = ctx.rel() + delay;
+  try {
+    await ctx.clock.sleep(delay, ctx.signal);
+  } catch {
+    return undefined; // aborted before it ran: nothing was injected
+  }
+  if (ctx.signal.aborted) return undefined;
+  const action = buildAction(ctx, step);
+  const result = await ctx.service.execute(action);
+  return outcomeOf(step, result, planned, ctx.rel());
+}
+
+function outcomeOf(step: ScenarioStep, result: Result, planned: number, at: number): ActionOutcome {
+  const expectation = expectationOf(step);
+  const met = expectation === 'none' ? null : result.success === (expectation === 'success');
+  return { label: step.label, result, expectation, met, planned_at_ms: planned, at_ms: at };
+}
+
+function skipped(ctx: ScheduleContext, step: ScenarioStep, why: string): ActionOutcome {
+  const result: Result = { success: false, action: buildAction(ctx, step, false), error: why, duration_ms: 0 };
+  const expectation = expectationOf(step);
+  const at = ctx.rel();
+  return { label: step.label, result, expectation, met: expectation === 'none' ? null : false, planned_at_ms: at, at_ms: at };
+}
+
+function buildAction(ctx: ScheduleContext, step: ScenarioStep, resolve = true): Action {
+  const spec = step.action;
+  let target = spec.target_id ?? '';
+  if (resolve && target === RANDOM_TARGET) {
+    const workers = ctx.service.injector
+      .agents()
+      .filter((a) => (a.role === 'leader' || a.role === 'worker') && a.status === 'running')
+      .map((a) => a.id)
+      .sort();
+    // no running worker: keep the literal so the injection fails honestly
+    if (workers.length > 0) target = ctx.random.pick(workers);
+  }
+  const options: Parameters<typeof createAction>[2] = { created_at: ctx.clock.wallNow().toISOString() };
+  if (spec.source_id !== undefined) options.source_id = spec.source_id;
+  if (spec.metadata !== undefined) options.metadata = scaleMetadata(spec.metadata, ctx.timeScale);
+  return createAction(spec.type, target, options);
+}
+
+function scaleMetadata(md: Record<string, unknown>, scale: number): Record<string, unknown> {
+  if (scale === 1) return { ...md };
+  const out = { ...md };
+  for (const key of ['duration', 'delay']) {
+    if (out[key] !== undefined) out[key] = Math.max(1, Math.round(parseDuration(out[key]) * scale));
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+/** Running a scenario on a whole target (start, run, revert, stop — always), and the deprecated results-only form. */
+import type { Result } from '../action.js';
+import type { EventStore } from '../event-store.js';
+import type { EvidenceStore, EvolutionBridge, FlightBridge } from '../bridges.js';
+import { Injector } from '../injector.js';
+import type { Target } from '../providers.js';
+import type { ScenarioReport } from '../report.js';
+import { ArenaService } from '../service.js';
+import { runScenarioReport, type RunScenarioOptions } from './run.js';
+import type { Scenario } from './types.js';
+
+export interface RunOnTargetOptions extends RunScenarioOptions {
+  eventStore?: EventStore;
+  evidenceStore?: EvidenceStore;
+  flightBridge?: FlightBridge;
+  evolutionBridge?: EvolutionBridge;
+}
+
+/**
+ * Starts the target, runs the scenario against it, reverts every fault and
+ * stops the target, whatever happens in between.
+ */
+export async function runScenarioOnTarget(target: Target, scenario: Scenario, options: RunOnTargetOptions = {}): Promise<ScenarioReport> {
+  await target.start();
+  try {
+    const service = new ArenaService({
+      injector: new Injector(target.runtime, target.dag),
+      observer: target.observer,
+      clock: options.clock,
+      eventStore: options.eventStore,
+      evidenceStore: options.evidenceStore,
+    });
+    service.setFlightBridge(options.flightBridge);
+    service.setEvolutionBridge(options.evolutionBridge);
+    const strategy = options.strategy ?? target.describe().strategy;
+    return await runScenarioReport(service, scenario, { ...options, observer: target.observer, strategy });
+  } finally {
+    try {
+      await target.runtime.revertAll();
+    } finally {
+      await target.stop();
+    }
+  }
+}
+
+/** @deprecated use runScenarioReport, which also returns the measured score and verification */
+export async function runScenario(service: ArenaService, scenario: Scenario, options: RunScenarioOptions = {}): Promise<Result[]> {
+  const report = await runScenarioReport(service, scenario, options);
+  return report.results.map((o) => o.result);
+}

@@ -1,0 +1,253 @@
+/**
+ * Scenario validation (DESIGN §4): every problem at once, each with a path
+ * such as `actions[2].action.target_id`. The older format keeps working:
+ * labels are optional (generated), `depends_on` optional.
+ */
+import { tryParseDuration } from '../../shared/duration.js';
+import { actionProblems, isPlainObject } from '../actions.js';
+import type { ActionType } from '../action.js';
+import { DEFAULT_MAX_CONCURRENT, type Scenario, type ScenarioProblem, type ScenarioStep, type ScenarioValidation } from './types.js';
+
+/** Problem paths as segments, so a loader can find the YAML node behind each. */
+export interface RawProblem {
+  segments: Array<string | number>;
+  /** true when the problem is the key itself (unknown key), not its value */
+  atKey?: boolean;
+  message: string;
+}
+
+const TOP_KEYS = ['name', 'description', 'tags', 'config', 'expect', 'actions'];
+const CONFIG_KEYS = ['stop_on_error', 'parallel_actions', 'max_concurrent', 'timeout', 'warmup', 'cooldown', 'recovery_deadline', 'seed'];
+const EXPECT_KEYS = ['min_score'];
+const STEP_KEYS = ['label', 'delay', 'action', 'expect_success', 'expect_failure', 'depends_on', 'description'];
+const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+export function formatPath(segments: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out === '' ? s : `.${s}`;
+  return out || '(root)';
+}
+
+export function validateScenario(input: unknown, file?: string): ScenarioValidation {
+  const { problems, scenario } = checkScenario(input);
+  const errors: ScenarioProblem[] = problems.map((p) => ({ path: formatPath(p.segments), message: p.message }));
+  if (errors.length > 0) return { valid: false, errors };
+  if (file !== undefined) scenario!.file = file;
+  return { valid: true, errors: [], scenario };
+}
+
+export function checkScenario(input: unknown): { problems: RawProblem[]; scenario?: Scenario } {
+  const problems: RawProblem[] = [];
+  const add = (segments: Array<string | number>, message: string, atKey = false) => problems.push({ segments, message, atKey });
+  if (!isPlainObject(input)) {
+    add([], 'a scenario must be a mapping with at least "name" and "actions"');
+    return { problems };
+  }
+  unknownKeys(input, TOP_KEYS, [], add);
+
+  if (typeof input.name !== 'string' || input.name.trim() === '') add(['name'], 'required: a non-empty string');
+  if (input.description !== undefined && typeof input.description !== 'string') add(['description'], 'must be a string');
+  if (input.tags !== undefined && (!Array.isArray(input.tags) || input.tags.some((t) => typeof t !== 'string'))) {
+    add(['tags'], 'must be a list of strings');
+  }
+
+  const config = readConfig(input.config, add);
+  const expect: Scenario['expect'] = {};
+  if (input.expect !== undefined) {
+    if (!isPlainObject(input.expect)) add(['expect'], 'must be a mapping');
+    else {
+      unknownKeys(input.expect, EXPECT_KEYS, ['expect'], add);
+      const min = input.expect.min_score;
+      if (min !== undefined) {
+        if (typeof min !== 'number' || !Number.isFinite(min) || min < 0 || min > 100) add(['expect', 'min_score'], 'must be a number from 0 to 100');
+        else expect.min_score = min;
+      }
+    }
+  }
+
+  const steps: ScenarioStep[] = [];
+  if (!Array.isArray(input.actions)) {
+    add(['actions'], input.actions === undefined ? 'required: a list of actions' : 'must be a list of actions');
+  } else {
+    if (input.actions.length === 0) add(['actions'], 'must contain at least one action');
+    input.actions.forEach((raw, i) => {
+      const step = readStep(raw, i, add);
+      if (step) steps.push(step);
+    });
+    if (steps.length === input.actions.length) checkLabels(steps, add);
+  }
+
+  if (problems.length > 0) return { problems };
+  const scenario: Scenario = {
+    name: (input.name as string).trim(),
+    tags: (input.tags as string[] | undefined) ?? [],
+    config,
+    expect,
+    actions: steps,
+  };
+  if (typeof input.description === 'string') scenario.description = input.description;
+  return { problems, scenario };
+}
+
+type Add = (segments: Array<string | number>, message: string, atKey?: boolean) => void;
+
+function unknownKeys(obj: Record<string, unknown>, allowed: readonly string[], base: Array<string | number>, add: Add): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) add([...base, key], `unknown key "${key}" (allowed: ${allowed.join(', ')})`, true);
+  }
+}
+
+function duration(value: unknown, segments: Array<string | number>, add: Add): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && value < 0) {
+    add(segments, `must not be negative (got ${value})`);
+    return undefined;
+  }
+  if (typeof value === 'string' && value.trim().startsWith('-')) {
+    add(segments, `must not be negative (got ${JSON.stringify(value)})`);
+    return undefined;
+  }
+  const ms = tryParseDuration(value);
+  if (ms === undefined) add(segments, `invalid duration ${JSON.stringify(value)}: use milliseconds or a string such as "250ms", "2s", "1m30s"`);
+  return ms;
+}
+
+function readConfig(raw: unknown, add: Add): Scenario['config'] {
+  const config: Scenario['config'] = { stop_on_error: false, parallel_actions: false, max_concurrent: DEFAULT_MAX_CONCURRENT, warmup_ms: 0, cooldown_ms: 0 };
+  if (raw === undefined || raw === null) return config;
+  if (!isPlainObject(raw)) {
+    add(['config'], 'must be a mapping');
+    return config;
+  }
+  unknownKeys(raw, CONFIG_KEYS, ['config'], add);
+  for (const key of ['stop_on_error', 'parallel_actions'] as const) {
+    if (raw[key] !== undefined) {
+      if (typeof raw[key] !== 'boolean') add(['config', key], 'must be true or false');
+      else config[key] = raw[key] as boolean;
+    }
+  }
+  if (raw.max_concurrent !== undefined) {
+    const n = raw.max_concurrent;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) add(['config', 'max_concurrent'], 'must be an integer ≥ 1');
+    else config.max_concurrent = n;
+  }
+  if (raw.seed !== undefined) {
+    const s = raw.seed;
+    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s > 0xffffffff) add(['config', 'seed'], 'must be a non-negative integer');
+    else config.seed = s;
+  }
+  const timeout = duration(raw.timeout, ['config', 'timeout'], add);
+  if (timeout !== undefined) {
+    if (timeout === 0) add(['config', 'timeout'], 'must be greater than 0');
+    else config.timeout_ms = timeout;
+  }
+  config.warmup_ms = duration(raw.warmup, ['config', 'warmup'], add) ?? 0;
+  config.cooldown_ms = duration(raw.cooldown, ['config', 'cooldown'], add) ?? 0;
+  const deadline = duration(raw.recovery_deadline, ['config', 'recovery_deadline'], add);
+  if (deadline !== undefined) config.recovery_deadline_ms = deadline;
+  return config;
+}
+
+function readStep(raw: unknown, i: number, report: Add): ScenarioStep | undefined {
+  let bad = 0;
+  const add: Add = (segments, message, atKey) => {
+    bad += 1;
+    report(segments, message, atKey);
+  };
+  const base: Array<string | number> = ['actions', i];
+  if (!isPlainObject(raw)) {
+    add(base, 'must be a mapping with an "action"');
+    return undefined;
+  }
+  unknownKeys(raw, STEP_KEYS, base, add);
+  let label = '';
+  if (raw.label !== undefined) {
+    if (typeof raw.label !== 'string' || !LABEL.test(raw.label)) add([...base, 'label'], 'must be a word of letters, digits, "-", "_" or "."');
+    else label = raw.label;
+  }
+  const delay = duration(raw.delay, [...base, 'delay'], add) ?? 0;
+  for (const key of ['expect_success', 'expect_failure'] as const) {
+    if (raw[key] !== undefined && typeof raw[key] !== 'boolean') add([...base, key], 'must be true or false');
+  }
+  if (raw.expect_success !== undefined && raw.expect_failure !== undefined) {
+    add([...base, 'expect_failure'], 'expect_success and expect_failure cannot both be given: use one');
+  }
+  let depends: string[] = [];
+  if (raw.depends_on !== undefined) {
+    if (typeof raw.depends_on === 'string') depends = [raw.depends_on];
+    else if (Array.isArray(raw.depends_on) && raw.depends_on.every((d) => typeof d === 'string')) depends = raw.depends_on as string[];
+    else add([...base, 'depends_on'], 'must be a list of labels');
+  }
+  if (raw.action === undefined) add([...base, 'action'], 'required: the fault to inject, e.g. { type: kill_agent, target_id: agent-2 }');
+  else {
+    for (const p of actionProblems(raw.action, 'action')) {
+      add([...base, ...p.path.split('.')], p.message, p.message.startsWith('unknown key') || p.message.startsWith('unknown parameter'));
+    }
+  }
+  if (bad > 0) return undefined;
+  const a = raw.action as Record<string, unknown>;
+  const type = a.type as ActionType;
+  const step: ScenarioStep = {
+    label,
+    generated_label: label === '',
+    delay_ms: delay,
+    action: { type },
+    depends_on: depends,
+  };
+  if (typeof a.target_id === 'string') step.action.target_id = a.target_id;
+  if (typeof a.source_id === 'string') step.action.source_id = a.source_id;
+  if (isPlainObject(a.metadata)) step.action.metadata = { ...a.metadata };
+  if (raw.expect_success !== undefined) step.expect_success = raw.expect_success as boolean;
+  if (raw.expect_failure !== undefined) step.expect_failure = raw.expect_failure as boolean;
+  return step;
+}
+
+function checkLabels(steps: ScenarioStep[], add: Add): void {
+  const seen = new Map<string, number>();
+  steps.forEach((s, i) => {
+    if (s.generated_label) return;
+    if (seen.has(s.label)) add(['actions', i, 'label'], `duplicate label "${s.label}" (also actions[${seen.get(s.label)}])`);
+    else seen.set(s.label, i);
+  });
+  // generated labels never collide with given ones
+  steps.forEach((s, i) => {
+    if (!s.generated_label) return;
+    let label = `${s.action.type}-${i + 1}`;
+    while (seen.has(label)) label += '_';
+    s.label = label;
+    seen.set(label, i);
+  });
+  steps.forEach((s, i) => {
+    s.depends_on.forEach((d, j) => {
+      if (!seen.has(d)) add(['actions', i, 'depends_on', j], `unknown label "${d}" (labels: ${[...seen.keys()].join(', ')})`);
+      else if (d === s.label) add(['actions', i, 'depends_on', j], `"${d}" depends on itself`);
+    });
+  });
+  const cycle = findCycle(steps, seen);
+  if (cycle) add(['actions', cycle.index, 'depends_on'], `depends_on cycle: ${cycle.path.join(' → ')}`);
+}
+
+function findCycle(steps: ScenarioStep[], index: Map<string, number>): { index: number; path: string[] } | undefined {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (label: string): string[] | undefined => {
+    if (state.get(label) === 'done') return undefined;
+    if (state.get(label) === 'visiting') return [...stack.slice(stack.indexOf(label)), label];
+    state.set(label, 'visiting');
+    stack.push(label);
+    const step = steps[index.get(label)!]!;
+    for (const d of step.depends_on) {
+      if (!index.has(d) || d === label) continue;
+      const found = visit(d);
+      if (found) return found;
+    }
+    stack.pop();
+    state.set(label, 'done');
+    return undefined;
+  };
+  for (const s of steps) {
+    const path = visit(s.label);
+    if (path) return { index: index.get(path[0]!)!, path };
+  }
+  return undefined;
+}

@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/shared/clock.js';
+import { startMeasurement } from '../../../src/arena/measure/index.js';
+import { ArenaService } from '../../../src/arena/service.js';
+import { Injector } from '../../../src/arena/injector.js';
+import { createAction } from '../../../src/arena/actions.js';
+import type { FaultRecovery } from '../../../src/arena/report.js';
+import { createFakeTarget, type FakeTarget } from '../../helpers/fake-target.js';
+
+let target: FakeTarget | undefined;
+afterEach(async () => target?.stop());
+
+async function setup(recovery = true) {
+  const clock = new ManualClock();
+  target = createFakeTarget({ clock, recovery, restartMs: 300, electionMs: 200, workIntervalMs: 10 });
+  await target.start();
+  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), clock });
+  const recoveries: FaultRecovery[] = [];
+  const session = startMeasurement({ observer: target.observer, clock, pollIntervalMs: 10, recoveryDeadlineMs: 2000, onRecovery: (r) => recoveries.push(r) });
+  return { clock, service, session, recoveries, target };
+}
+
+describe('startMeasurement', () => {
+  it('measures availability over the window from the workload counters', async () => {
+    const { clock, session } = await setup();
+    await clock.advance(1000);
+    const report = await session.finish();
+    expect(report.measurements.requests.total).toBe(100);
+    expect(report.availability).toBe(100);
+    expect(report.recovery).toBe(100);
+    expect(report.consistency).toBe(100);
+    expect(report.score).toBe(100);
+  });
+
+  it('times recovery of a killed leader by polling health', async () => {
+    const { clock, service, session, recoveries } = await setup();
+    await clock.advance(100);
+    const r = await service.execute(createAction('kill_leader'));
+    session.faultInjected(r, 'first-kill');
+    expect(session.liveScore().recovery).toBeLessThan(100);
+    await clock.advance(1000);
+    expect(recoveries).toEqual([
+      expect.objectContaining({ label: 'first-kill', type: 'kill_leader', target: 'agent-1', recovered: true, recovery_ms: 200 }),
+    ]);
+    const report = await session.finish();
+    expect(report.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 1, mttr_p50_ms: 200, mttr_p95_ms: 200, speed: 100 });
+    expect(report.measurements.requests.failed).toBeGreaterThan(0); // requests failed while there was no leader
+    expect(report.availability).toBeLessThan(100);
+    expect(report.injections).toEqual({ total: 1, succeeded: 1, failed: 0 });
+  });
+
+  it('a fault that never heals counts as not recovered at the deadline; finish waits for it', async () => {
+    const { clock, service, session, recoveries } = await setup(false);
+    session.faultInjected(await service.execute(createAction('memory_corrupt', 'agent-2')));
+    let report: Awaited<ReturnType<typeof session.finish>> | undefined;
+    void session.finish().then((r) => (report = r));
+    await clock.advance(1000);
+    expect(report).toBeUndefined();
+    await clock.advance(1100);
+    expect(recoveries).toEqual([expect.objectContaining({ recovered: false })]);
+    expect(report!.recovery).toBe(0);
+    expect(report!.consistency).toBeLessThan(100);
+    expect(report!.measurements.consistency.failed_checks).toContainEqual({ name: 'memory integrity agent-2', detail: 'checksum mismatch' });
+  });
+
+  it('non-disruptive and failed injections are counted but not timed', async () => {
+    const { service, session } = await setup();
+    session.faultInjected(await service.execute(createAction('slow_agent', 'agent-2', { metadata: { duration: 100 } })));
+    session.faultInjected(await service.execute(createAction('kill_agent', 'agent-9')));
+    expect(session.pendingCount()).toBe(0);
+    const report = await session.finish();
+    expect(report.measurements.recovery.disruptive_faults).toBe(0);
+    expect(report.injections).toEqual({ total: 2, succeeded: 1, failed: 1 });
+  });
+
+  it('an aborted finish stops waiting and counts pending faults as not recovered', async () => {
+    const { service, session } = await setup(false);
+    session.faultInjected(await service.execute(createAction('kill_agent', 'agent-3')));
+    const ac = new AbortController();
+    ac.abort();
+    const report = await session.finish({ signal: ac.signal });
+    expect(report.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 0 });
+  });
+});
