@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { RunEventListener } from '../arena/report.js';
 import type { CliContext } from './context.js';
+import { storeRunPlugin } from './commands/flight.js';
 
 export interface AttachedPlugin {
   listener: RunEventListener;
@@ -20,7 +21,7 @@ export interface RunPlugin {
   attach(options: Record<string, unknown>, ctx: CliContext): Promise<AttachedPlugin | undefined>;
 }
 
-export const RUN_PLUGINS: RunPlugin[] = [];
+export const RUN_PLUGINS: RunPlugin[] = [storeRunPlugin];
 
 export function addPluginOptions(command: Command): Command {
   for (const p of RUN_PLUGINS) p.addOptions(command);
