@@ -15,6 +15,7 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
     .option('--min-score <n>', 'exit 1 when the score is below N', parseScore)
     .option('--warmup <duration>', 'steady state measured before the first fault', parseDurationOption)
     .option('--cooldown <duration>', 'recovery watched after the last fault (default 2 × interval, at most 3s)', parseDurationOption)
+    .option('--recovery-deadline <duration>', 'a fault not healthy again this long after injection counts as not recovered (default 10s)', parseDurationOption)
     .option('--save-scenario <file>', 'write the run as a scenario YAML that replays it');
   addOutputOptions(command);
   addPluginOptions(command);

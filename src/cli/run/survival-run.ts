@@ -10,6 +10,7 @@ import { loadStrategyFile } from '../../runtime/strategy.js';
 import { runSurvivalOnTarget, resolveSurvivalConfig, survivalToScenarioYaml, type SurvivalOptions } from '../../arena/survival/index.js';
 import type { SurvivalReport } from '../../arena/report.js';
 import { randomSeed } from '../../shared/random.js';
+import { parseDuration } from '../../shared/duration.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
@@ -31,6 +32,7 @@ export interface SurvivalCommandOptions extends OutputOptionValues {
   warmup?: string;
   cooldown?: string;
   saveScenario?: string;
+  recoveryDeadline?: string;
 }
 
 export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliContext, extra: Partial<SurvivalOptions> = {}): Promise<void> {
@@ -46,6 +48,7 @@ export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliCont
     ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
     ...(opts.warmup !== undefined ? { warmup: opts.warmup } : {}),
     ...(opts.cooldown !== undefined ? { cooldown: opts.cooldown } : {}),
+    ...(opts.recoveryDeadline !== undefined ? { recoveryDeadlineMs: parseDuration(opts.recoveryDeadline) } : {}),
     ...extra,
   };
   resolveSurvivalConfig(options); // bad input → exit 2 before anything starts

@@ -14,9 +14,12 @@ export async function runWithOutput<T>(
   const output = await openRunOutput(ctx, mode);
   const plugins = await attachPlugins(opts as Record<string, unknown>, ctx);
   for (const p of plugins) output.addListener(p.listener);
+  // the engine's clock timers are unref'd: hold the event loop open while the run is awaited
+  const keepAlive = setInterval(() => undefined, 60_000);
   try {
     return await run(output.listener);
   } finally {
+    clearInterval(keepAlive);
     await output.close();
     for (const p of plugins) await p.close().catch(() => undefined);
   }
