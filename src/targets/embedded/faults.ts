@@ -1,9 +1,15 @@
 /**
  * The 13 faults applied for real to the embedded runtime (DESIGN §3), with
- * the bookkeeping that makes them revertible: a fault with a duration reverts
- * itself, `revertAll` reverts whatever is still active, and `activeFaults`
- * lists only faults still in effect (a corrupted memory the integrity check
- * already repaired is no longer listed).
+ * the bookkeeping that makes the reversible ones revertible: a fault with a
+ * duration reverts itself, `revertAll` reverts whatever is still active, and
+ * `activeFaults` lists only faults still in effect.
+ *
+ * Reversible faults are conditions imposed from outside (pause, slowness, a
+ * partition, a hanging tool backend, a failing LLM provider). Kills, memory
+ * corruption, MCP disconnects and DAG damage are damage to the target itself:
+ * only the target's own recovery (supervisor, integrity restore, reconnect,
+ * DAG restore) heals them, so the harness never repairs them behind its back
+ * and the consistency checks see what recovery left.
  */
 import type { ActiveFault, DAGEdge, DAGProvider, FaultOptions, FaultReport, RuntimeProvider } from '../../arena/providers.js';
 import type { LLMErrorType } from '../../arena/action.js';
@@ -12,7 +18,6 @@ import type { Random } from '../../shared/random.js';
 import { RuntimeError, UsageError } from '../../shared/errors.js';
 import type { AgentRuntime } from '../../runtime/runtime.js';
 import type { Agent } from '../../runtime/agent.js';
-import { restoreMemory } from '../../runtime/maintenance.js';
 
 interface FaultEntry {
   fault: ActiveFault;
@@ -136,11 +141,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
     async corruptMemory(agentId) {
       const agent = rt.agent(agentId);
       const keys = agent.memory.corrupt(random);
-      const fault = track('memory_corrupt', agentId, undefined, {
-        isActive: () => !agent.memory.verify().ok,
-        revert: () => void restoreMemory(rt.cluster, agent),
-      });
-      return { fault_id: fault.id, corrupted_keys: keys };
+      return { corrupted_keys: keys };
     },
 
     async disconnectMCP(agentId) {
@@ -148,11 +149,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
       const session = agent.subsystems.mcp;
       if (!session.isConnected()) throw new RuntimeError(`mcp_disconnect: agent ${agentId}'s MCP session is not connected`, 'mcp_not_connected');
       await session.disconnect();
-      const fault = track('mcp_disconnect', agentId, undefined, {
-        isActive: () => agent.state === 'running' && !agent.subsystems.mcp.isConnected(),
-        revert: () => agent.subsystems.mcp.connect().catch(() => undefined),
-      });
-      return { fault_id: fault.id, reconnect: session.reconnectConfig().enabled };
+      return { reconnect: session.reconnectConfig().enabled };
     },
 
     async injectLLMFailure(agentId, errorType: LLMErrorType, options) {
@@ -180,14 +177,12 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
     async removeNode(nodeId) {
       const removed: DAGEdge[] = rt.dag.removeNode(nodeId);
       rt.cluster.log.record('dag_damaged', `node ${nodeId} removed with ${removed.length} edge(s)`);
-      track('remove_node', nodeId, undefined, { isActive: () => rt.dag.isDamaged(), revert: () => rt.dag.restore() });
       rt.noticeDagDamage();
       return { removed_node: nodeId, removed_edges: removed };
     },
     async removeEdge(from, to) {
       rt.dag.removeEdge(from, to);
       rt.cluster.log.record('dag_damaged', `edge ${from}→${to} removed`);
-      track('remove_edge', `${from}->${to}`, undefined, { isActive: () => rt.dag.isDamaged(), revert: () => rt.dag.restore() });
       rt.noticeDagDamage();
       return { removed_edge: { from, to } };
     },
