@@ -14,6 +14,7 @@ import type { Assistants } from '../runtime/services/assistants.js';
 import type { WorkflowsPort } from './workflows.js';
 import type { LLMPort, MCPPort, RuntimePort, StreamPort } from './types.js';
 import type { SurvivalPort } from './survival.js';
+import type { ScenariosPort } from './scenarios.js';
 import type { FlightService } from '../flight/index.js';
 
 export interface RootInternals {
@@ -32,6 +33,7 @@ export interface RootInternals {
   stream: StreamPort;
   survival: SurvivalPort;
   flight: FlightService;
+  scenarios: ScenariosPort;
 }
 
 const internals = new WeakMap<object, RootInternals>();

@@ -25,6 +25,7 @@ import { Lifecycle, RootLifecycleError } from './lifecycle.js';
 import { createRuntimePort } from './runtime-port.js';
 import { createWorkflows } from './workflows.js';
 import { createSurvivalPort } from './survival.js';
+import { createScenariosPort } from './scenarios.js';
 import { setRootInternals } from './internals.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
 import type { ArenaPort, BootstrapConfig, LLMPort, MCPPort, Result, RootStatus, RuntimePort, StreamPort } from './types.js';
@@ -72,6 +73,7 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
 
   const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, eventStore, clock, random: random.fork('arena') });
   const survival = createSurvivalPort(service, target);
+  const scenarios = createScenariosPort(service, target, () => survival.isRunning);
   components.push('arena');
   // every arena result lands in the flight recorder's timeline (in the same event store)
   const recorder = new FlightRecorder({ store: eventStore, clock }).attach(service);
@@ -184,7 +186,7 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
     mcp,
     stream,
   };
-  setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight });
+  setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight, scenarios });
   return root;
 }
 

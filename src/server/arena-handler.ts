@@ -21,7 +21,7 @@ export interface ScenarioRunner {
   /** `{valid, errors[]}` for a scenario given as YAML or JSON text */
   validate(text: string): Awaitable<{ valid: boolean; errors: unknown[] }>;
   /** runs it on the served target and returns the report; UsageError when invalid, ConflictError when a run is going */
-  run(text: string, signal: AbortSignal): Promise<unknown>;
+  run(text: string, signal: AbortSignal, options?: { seed?: number; timeScale?: number }): Promise<unknown>;
 }
 
 export interface SurvivalRequest {
@@ -164,7 +164,7 @@ export class ArenaHandler {
       });
       post('/scenario/run', async (ctx) => {
         if (!this.scenarios) throw notConfigured('scenario running');
-        return this.scenarios.run(await this.scenarioText(ctx), ctx.signal);
+        return this.scenarios.run(await this.scenarioText(ctx), ctx.signal, scenarioRunOptions(ctx.query));
       });
 
       post('/survival', async (ctx) => {
@@ -236,6 +236,23 @@ export class ArenaHandler {
     if (text.trim() === '') throw new UsageError('request body is empty: send the scenario as YAML or JSON', 'invalid_scenario');
     return text;
   }
+}
+
+/** `?seed=N&time_scale=0.1` */
+function scenarioRunOptions(query: URLSearchParams): { seed?: number; timeScale?: number } {
+  const options: { seed?: number; timeScale?: number } = {};
+  const seed = query.get('seed');
+  if (seed !== null) {
+    if (!/^\d+$/.test(seed)) throw new UsageError(`query parameter seed must be a non-negative integer, got "${seed}"`, 'invalid_input');
+    options.seed = Number(seed);
+  }
+  const scale = query.get('time_scale');
+  if (scale !== null) {
+    const n = Number(scale);
+    if (!(Number.isFinite(n) && n > 0 && n <= 10)) throw new UsageError(`query parameter time_scale must be a number above 0 and at most 10, got "${scale}"`, 'invalid_input');
+    options.timeScale = n;
+  }
+  return options;
 }
 
 function parseSurvivalRequest(value: unknown): SurvivalRequest {

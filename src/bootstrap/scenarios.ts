@@ -1,0 +1,49 @@
+/**
+ * Scenario runs over HTTP, on the root's live target: one at a time, never
+ * together with a survival run (409), validated before anything is touched.
+ */
+import { ConflictError } from '../shared/errors.js';
+import type { ArenaService } from '../arena/service.js';
+import type { Target } from '../arena/providers.js';
+import { checkScenarioText, loadScenario, runScenarioReport } from '../arena/scenario/index.js';
+
+export interface ScenarioRunOptions {
+  seed?: number;
+  /** multiplies every timing the scenario states (0.1 = ten times faster) */
+  timeScale?: number;
+}
+
+export interface ScenariosPort {
+  validate(text: string): { valid: boolean; errors: unknown[] };
+  run(text: string, signal: AbortSignal, options?: ScenarioRunOptions): Promise<unknown>;
+  readonly isRunning: boolean;
+}
+
+export function createScenariosPort(service: ArenaService, target: Target, isSurvivalRunning: () => boolean): ScenariosPort {
+  let running = false;
+  return {
+    get isRunning() {
+      return running;
+    },
+    validate(text) {
+      const { valid, errors } = checkScenarioText(text);
+      return { valid, errors };
+    },
+    async run(text, signal, options = {}) {
+      const scenario = loadScenario(text);
+      if (running) throw new ConflictError('a scenario run is already going on this arena; wait for it to end', 'scenario_running');
+      if (isSurvivalRunning()) throw new ConflictError('a survival run is going on this arena; stop it first', 'survival_running');
+      running = true;
+      try {
+        return await runScenarioReport(service, scenario, {
+          signal,
+          strategy: target.describe().strategy,
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
+          ...(options.timeScale !== undefined ? { timeScale: options.timeScale } : {}),
+        });
+      } finally {
+        running = false;
+      }
+    },
+  };
+}
