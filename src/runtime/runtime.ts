@@ -8,9 +8,12 @@ import { systemClock, type Clock, type TimerHandle } from '../shared/clock.js';
 import { createRandom, type Random } from '../shared/random.js';
 import { ConflictError } from '../shared/errors.js';
 import { createAgent, type Agent, type AgentState } from './agent.js';
-import { every, getAgent, isAlive, isReachable, type Cluster } from './cluster.js';
+import { every, getAgent, type Cluster } from './cluster.js';
 import { createLiveDag, type LiveDag } from './dag.js';
-import { leaderServing, electionTick, currentLeader } from './election.js';
+import { electionTick } from './election.js';
+import { runtimeHealth, type RuntimeHealth, type RuntimeHealthScope } from './health.js';
+
+export type { RuntimeHealth, RuntimeHealthScope } from './health.js';
 import { createRecoveryLog, type RecoveryEvent } from './events.js';
 import { failoverTick, heartbeatTick } from './failover.js';
 import { createLedger, type Ledger, type RunRecord, type WorkloadStats } from './ledger.js';
@@ -32,18 +35,6 @@ export interface RuntimeAgentInfo {
   role: RuntimeRole;
   status: AgentState;
   restarts: number;
-}
-
-export type RuntimeHealthScope =
-  | { kind: 'agent'; id: string }
-  | { kind: 'leader' }
-  | { kind: 'orchestrator' }
-  | { kind: 'dag' }
-  | { kind: 'target' };
-
-export interface RuntimeHealth {
-  healthy: boolean;
-  problems: string[];
 }
 
 export interface CreateRuntimeOptions {
@@ -126,6 +117,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
   const supervisor = createSupervisor(cluster);
   const workload: Workload = createWorkload(cluster, dag, ledger);
   let timers: TimerHandle[] = [];
+  let stoppedBefore = false;
   let dagRestore: TimerHandle | undefined;
 
   const scheduleDagRestore = () => {
@@ -172,55 +164,19 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     return cluster.activeOrchestratorId === agent.id ? 'orchestrator' : 'standby';
   };
 
-  const agentProblems = (agent: Agent): string[] => {
-    const problems: string[] = [];
-    if (agent.state !== 'running') problems.push(`${agent.id} is ${agent.state}`);
-    if (agent.partitioned) problems.push(`${agent.id} is partitioned from the network`);
-    if (agent.slowMs > 0) problems.push(`${agent.id} is slowed by ${agent.slowMs}ms per task`);
-    const memory = agent.memory.verify();
-    if (!memory.ok) problems.push(`${agent.id} memory fails its integrity check (${memory.problems.length} problem(s))`);
-    const { tools, llm, mcp } = agent.subsystems;
-    if (tools.isHanging) problems.push(`${agent.id} tool calls hang until their timeout`);
-    if (llm.failureActive && !llm.config().fallbackEnabled) problems.push(`${agent.id} LLM calls fail (${llm.failureType})`);
-    if (agent.state === 'running' && !mcp.isConnected()) problems.push(`${agent.id} MCP session is disconnected`);
-    return problems;
-  };
-
-  const health = (scope: RuntimeHealthScope = { kind: 'target' }): RuntimeHealth => {
-    let problems: string[];
-    switch (scope.kind) {
-      case 'agent':
-        problems = agentProblems(getAgent(cluster, scope.id));
-        break;
-      case 'leader': {
-        const leader = currentLeader(cluster);
-        problems = leaderServing(cluster) ? [] : [leader ? `leader ${leader.id} is ${leader.state === 'running' ? 'without a valid lease or unreachable' : leader.state}` : 'no leader elected'];
-        break;
-      }
-      case 'orchestrator': {
-        const active = cluster.activeOrchestratorId ? cluster.agents.get(cluster.activeOrchestratorId) : undefined;
-        problems = active && isReachable(active) && isAlive(cluster, active) ? [] : [active ? `active orchestrator ${active.id} is ${active.state === 'running' ? 'unreachable' : active.state}` : 'no active orchestrator'];
-        break;
-      }
-      case 'dag':
-        problems = dag.damage();
-        break;
-      case 'target':
-        problems = [
-          ...[...cluster.agents.values()].flatMap(agentProblems),
-          ...health({ kind: 'leader' }).problems,
-          ...health({ kind: 'orchestrator' }).problems,
-          ...dag.damage().map((d) => `DAG ${d}`),
-        ];
-        break;
-    }
-    return { healthy: problems.length === 0, problems };
-  };
+  const health = (scope?: RuntimeHealthScope): RuntimeHealth => runtimeHealth(cluster, dag, scope);
 
   const runtime: AgentRuntime = {
     start() {
       if (cluster.running) return;
       cluster.running = true;
+      if (stoppedBefore) {
+        // a restart of the whole runtime: sessions closed by stop() are rebuilt, pending resurrections start over
+        for (const agent of cluster.agents.values()) {
+          if (agent.state === 'restarting') agent.state = 'stopped';
+          if (agent.state !== 'stopped' && agent.state !== 'failed') agent.subsystems = cluster.buildSubsystems(agent);
+        }
+      }
       const s = () => cluster.strategy;
       heartbeatTick(cluster);
       electionTick(cluster);
@@ -241,6 +197,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     async stop() {
       if (!cluster.running) return;
       cluster.running = false;
+      stoppedBefore = true;
       for (const t of timers) t.cancel();
       timers = [];
       dagRestore?.cancel();

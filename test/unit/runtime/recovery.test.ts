@@ -154,3 +154,19 @@ describe('topology and strategy updates', () => {
     expect(rt.strategy()).toBe(before);
   });
 });
+
+describe('runtime lifecycle', () => {
+  it('serves again after stop and start', async () => {
+    const live = createRuntime({ strategy: { workload: { rate: 0 } } });
+    rt = live;
+    live.start();
+    await Promise.all([...live.cluster.agents.values()].map((a) => a.subsystems.ready));
+    expect(await live.submitRun()).toBe(true);
+    await live.stop();
+    await expect(live.submitRun()).rejects.toThrow(/not running/);
+    live.start();
+    await Promise.all([...live.cluster.agents.values()].map((a) => a.subsystems.ready));
+    expect(await live.submitRun()).toBe(true);
+    expect(live.stats()).toMatchObject({ requests: 2, succeeded: 2, failed: 0 });
+  });
+});
