@@ -87,6 +87,8 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
     });
   }
 
+  // the clock's timers do not hold the process open; a run being awaited must
+  const keepAlive = setInterval(() => undefined, 60_000);
   const plannedMs = scaled(cfg.warmup_ms + plannedActionsMs(scenario) + cfg.cooldown_ms);
   emit({ type: 'run.started', at_ms: 0, kind: 'scenario', name: scenario.name, seed, planned_ms: plannedMs });
   const measurement = startMeasurement({
@@ -134,7 +136,10 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
       signal: ac.signal,
       timeScale,
       rel,
-      onResult: (_step, o) => emit({ type: 'action', at_ms: o.at_ms, label: o.label, result: o.result }),
+      onResult: (_step, o, executed) => {
+        if (executed) measurement.faultInjected(o.result, o.label);
+        emit({ type: 'action', at_ms: o.at_ms, label: o.label, result: o.result });
+      },
     });
     if (!ac.signal.aborted) {
       emit({ type: 'phase', at_ms: rel(), phase: 'cooldown' });
@@ -166,6 +171,7 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
     score = await measurement.finish({ signal: ac.signal.aborted ? ac.signal : undefined, beforeChecks: revert });
   } finally {
     snapshotsOn = false;
+    clearInterval(keepAlive);
     snapshotTimer?.cancel();
     timeoutTimer?.cancel();
     options.signal?.removeEventListener('abort', onAbort);

@@ -27,7 +27,8 @@ export interface ScheduleContext {
   timeScale: number;
   /** ms since the run started */
   rel(): number;
-  onResult(step: ScenarioStep, outcome: ActionOutcome): void;
+  /** `executed` is false for a skipped action (nothing was injected) */
+  onResult(step: ScenarioStep, outcome: ActionOutcome, executed: boolean): void;
 }
 
 export function expectationOf(step: ScenarioStep): Expectation {
@@ -68,7 +69,7 @@ export async function runSteps(ctx: ScheduleContext): Promise<ActionOutcome[]> {
           const failedDep = step.depends_on.find((d) => !isOk(outcomes[byLabel.get(d)!]!));
           if (failedDep !== undefined) {
             outcomes[i] = skipped(ctx, step, `skipped: depends on "${failedDep}", which failed`);
-            ctx.onResult(step, outcomes[i]!);
+            ctx.onResult(step, outcomes[i]!, false);
             progressed = true;
             continue;
           }
@@ -77,7 +78,7 @@ export async function runSteps(ctx: ScheduleContext): Promise<ActionOutcome[]> {
             running -= 1;
             if (outcome) {
               outcomes[i] = outcome;
-              ctx.onResult(step, outcome);
+              ctx.onResult(step, outcome, true);
               if (stop_on_error && !isOk(outcome) && stoppedBy === undefined) stoppedBy = step.label;
             }
             pump();
@@ -94,7 +95,7 @@ export async function runSteps(ctx: ScheduleContext): Promise<ActionOutcome[]> {
     steps.forEach((step, i) => {
       if (outcomes[i] === undefined) {
         outcomes[i] = skipped(ctx, step, `skipped: stop_on_error after "${stoppedBy}" failed`);
-        ctx.onResult(step, outcomes[i]!);
+        ctx.onResult(step, outcomes[i]!, false);
       }
     });
   }

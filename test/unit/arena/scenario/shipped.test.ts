@@ -1,0 +1,43 @@
+/**
+ * Every scenario shipped in scenarios/ validates, together they use all 13
+ * fault kinds, and each one runs against the embedded target (timings scaled
+ * down) with its expectations met and its faults reverted.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkScenarioFile, loadScenarioFile, runScenarioOnTarget } from '../../../../src/arena/scenario/index.js';
+import { ACTION_TYPES } from '../../../../src/arena/action.js';
+import { createEmbeddedTarget } from '../../../../src/targets/embedded/index.js';
+
+const DIR = fileURLToPath(new URL('../../../../scenarios/', import.meta.url));
+const FILES = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
+
+describe('shipped scenarios', () => {
+  it('are at least six and all valid', async () => {
+    expect(FILES.length).toBeGreaterThanOrEqual(6);
+    expect(FILES).toContain('leader-failover.yaml');
+    for (const f of FILES) {
+      const r = await checkScenarioFile(join(DIR, f));
+      expect(r.errors, f).toEqual([]);
+    }
+  });
+
+  it('together use all 13 fault kinds', async () => {
+    const used = new Set<string>();
+    for (const f of FILES) for (const a of (await loadScenarioFile(join(DIR, f))).actions) used.add(a.action.type);
+    expect([...used].sort()).toEqual([...ACTION_TYPES].sort());
+  });
+
+  it.each(FILES)('%s runs against the embedded target', async (file) => {
+    const scenario = await loadScenarioFile(join(DIR, file));
+    const target = createEmbeddedTarget({ workloadRate: 50 });
+    const report = await runScenarioOnTarget(target, scenario, { timeScale: 0.3, recoveryDeadlineMs: 3000 });
+    const summary = report.results.map((r) => `${r.label}: ${r.result.success ? 'ok' : r.result.error} (met ${r.met})`).join('\n');
+    expect(report.status, `${file}\n${summary}\nscore ${JSON.stringify(report.score, null, 1)}`).toBe('passed');
+    expect(report.verified).toBe(true);
+    expect(report.score.measurements.requests.total).toBeGreaterThan(0);
+    expect(target.runtime.activeFaults()).toEqual([]);
+  }, 15_000);
+});
