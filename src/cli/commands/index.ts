@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerScenarioCommand } from './scenario.js';
 import { registerSurvivalCommand } from './survival.js';
 import { registerReplayCommand } from './replay.js';
 import { registerRegressCommand } from './regress.js';
@@ -17,4 +18,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerServeCommand(program, ctx);
   registerReplayCommand(program, ctx);
   registerFlightCommand(program, ctx);
+  registerScenarioCommand(program, ctx);
 }

@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { addOutputOptions, examples, parseScore, parseSeed } from './options.js';
+import { addPluginOptions } from '../run-plugins.js';
+
+export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): void {
+  const command = scenario
+    .command('run')
+    .description('run scenarios, each against a fresh embedded runtime; measured score, verification, exit code per DESIGN §6')
+    .argument('<file...>', 'scenario files (YAML or JSON)')
+    .option('--seed <n>', 'fixes every random choice (overrides config.seed)', parseSeed)
+    .option('--min-score <n>', 'exit 1 when a score is below N (overrides expect.min_score)', parseScore)
+    .option('--strategy <file>', 'recovery strategy YAML (default: strategies/default.yaml values)');
+  addOutputOptions(command);
+  addPluginOptions(command);
+  examples(command, [
+    'arena scenario run scenarios/leader-failover.yaml',
+    'arena scenario run scenarios/*.yaml --min-score 85 --junit out.xml --json',
+    'arena scenario run scenarios/llm-outage.yaml --strategy strategies/recovery-off.yaml',
+    'arena scenario run scenarios/dag-damage.yaml --seed 42 --report run.json',
+  ]);
+  command.action(async (files: string[], opts) => {
+    const { scenarioRunCommand } = await import('../run/scenario-run-run.js');
+    await scenarioRunCommand(files, opts, ctx);
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * `arena scenario run`: every file validated first (any problem → exit 2,
+ * nothing run), then each scenario on a fresh embedded target; the document
+ * printed and written even when a run fails or is interrupted.
+ */
+import { resolve } from 'node:path';
+import { createEmbeddedTarget } from '../../targets/embedded/index.js';
+import { loadStrategyFile } from '../../runtime/strategy.js';
+import { runScenarioOnTarget } from '../../arena/scenario/index.js';
+import { formatProblem } from '../../arena/scenario/load.js';
+import type { Scenario } from '../../arena/scenario/types.js';
+import type { ScenarioReport } from '../../arena/report.js';
+import { randomSeed } from '../../shared/random.js';
+import { UsageError } from '../../shared/errors.js';
+import type { CliContext } from '../context.js';
+import type { OutputOptionValues } from '../commands/options.js';
+import { applyColor, resolveOutputMode } from '../output/mode.js';
+import { emitDocument } from '../output/emit.js';
+import { scenarioDocument } from '../output/json.js';
+import { renderScenarioTables } from '../output/table.js';
+import { scenarioJUnit } from '../output/junit.js';
+import { runWithOutput } from './with-output.js';
+import { throwForOutcomes } from './outcome.js';
+import { validateFiles } from './scenario-validate-run.js';
+import { checkScenarioFile } from '../../arena/scenario/load.js';
+
+export interface ScenarioRunOptions extends OutputOptionValues {
+  seed?: number;
+  minScore?: number;
+  strategy?: string;
+}
+
+export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptions, ctx: CliContext): Promise<void> {
+  const mode = resolveOutputMode(opts, ctx);
+  applyColor(mode);
+  const scenarios = await loadAll(files, ctx);
+  const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : undefined;
+  const reports: ScenarioReport[] = [];
+  let failure: unknown;
+  await runWithOutput(ctx, opts, mode, async (onEvent) => {
+    for (const scenario of scenarios) {
+      if (ctx.signal.aborted) break;
+      const seed = opts.seed ?? scenario.config.seed ?? randomSeed();
+      try {
+        const target = createEmbeddedTarget({ strategy, seed });
+        reports.push(
+          await runScenarioOnTarget(target, scenario, {
+            seed,
+            signal: ctx.signal,
+            onEvent,
+            ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+          }),
+        );
+      } catch (err) {
+        // the reports so far are still printed and written; the error decides the exit code
+        failure = err;
+        break;
+      }
+    }
+  });
+  emitDocument(ctx, mode, scenarioDocument(reports), () => renderScenarioTables(reports), () => scenarioJUnit(reports), { report: opts.report, junit: opts.junit });
+  if (failure) throw failure;
+  throwForOutcomes(reports, opts.report);
+}
+
+/** validates every file before anything runs: all problems at once, exit 2 */
+async function loadAll(files: string[], ctx: CliContext): Promise<Scenario[]> {
+  const results = await validateFiles(files, ctx.cwd);
+  const invalid = results.filter((r) => !r.valid);
+  if (invalid.length > 0) {
+    for (const r of invalid) for (const p of r.errors) ctx.stderr.write(`${formatProblem(p, r.file)}\n`);
+    throw new UsageError(`${invalid.length} of ${results.length} scenario file(s) invalid; nothing was run`, 'invalid_scenario');
+  }
+  return Promise.all(files.map(async (f) => {
+    const r = await checkScenarioFile(resolve(ctx.cwd, f));
+    r.scenario!.file = f;
+    return r.scenario!;
+  }));
+}
