@@ -32,7 +32,11 @@ export class MemoryEventStore implements EventStore {
 
   async append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<StoredEvent[]> {
     if (typeof streamId !== 'string' || streamId === '') throw new UsageError('stream id must be a non-empty string');
-    const stream = this.streams.get(streamId) ?? [];
+    let stream = this.streams.get(streamId);
+    if (!stream) {
+      stream = [];
+      this.streams.set(streamId, stream);
+    }
     const current = stream.length;
     if (expectedVersion !== ANY_VERSION && expectedVersion !== current) {
       throw new ConflictError(`stream "${streamId}" is at version ${current}, expected ${expectedVersion}`, 'version_conflict', {
@@ -42,7 +46,8 @@ export class MemoryEventStore implements EventStore {
     const at = this.now().toISOString();
     const stored = events.map((e, i) => ({ stream_id: streamId, version: current + i + 1, type: e.type, data: e.data, at }));
     if (stored.length === 0) return [];
-    this.streams.set(streamId, [...stream, ...stored]);
+    // the version check and the push happen in one synchronous step: nothing can interleave
+    for (const e of stored) stream.push(e);
     for (const sub of this.subscribers) {
       for (const e of stored) if (matchesFilter(e, sub.filter)) sub.queue.push(e);
     }

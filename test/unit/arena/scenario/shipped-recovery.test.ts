@@ -1,0 +1,25 @@
+/**
+ * The measured score tells strategies apart: a shipped scenario run with every
+ * recovery mechanism off scores clearly lower than with the default strategy.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadScenarioFile, runScenarioOnTarget } from '../../../../src/arena/scenario/index.js';
+import { createEmbeddedTarget } from '../../../../src/targets/embedded/index.js';
+import { DEFAULT_STRATEGY, RECOVERY_OFF_STRATEGY } from '../../../../src/runtime/strategy.js';
+
+const file = (name: string) => fileURLToPath(new URL(`../../../../scenarios/${name}`, import.meta.url));
+
+describe('recovery strategy vs measured score', () => {
+  it.each(['leader-failover.yaml', 'memory-corruption.yaml'])('%s: recovery off scores clearly lower than the default', async (name) => {
+    const scenario = await loadScenarioFile(file(name));
+    const run = (strategy: unknown) =>
+      runScenarioOnTarget(createEmbeddedTarget({ strategy, workloadRate: 50 }), scenario, { timeScale: 0.3, recoveryDeadlineMs: 1500 });
+    const on = await run(DEFAULT_STRATEGY);
+    const off = await run(RECOVERY_OFF_STRATEGY);
+    expect(on.status).toBe('passed');
+    expect(on.score.score).toBeGreaterThan(off.score.score + 20);
+    expect(off.score.measurements.recovery.recovered).toBeLessThan(off.score.measurements.recovery.disruptive_faults);
+    expect(off.status).toBe('failed');
+  }, 15_000);
+});
