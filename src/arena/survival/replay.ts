@@ -38,7 +38,9 @@ export function replayPlanFromReport(doc: unknown, source = 'report', pick?: str
       throw new UsageError(`${source}: holds ${scenarios.length} scenarios (${names.join(', ')}); choose one with --scenario NAME`, 'invalid_report');
     }
     const s = scenarios[index]!;
-    const timeline = entries(s.results, `${source}: scenarios[${index}].results`, (r) => [r.planned_at_ms, isPlainObject(r.result) ? r.result.action : undefined]);
+    // actions skipped by the scenario (a failed dependency, stop_on_error) never ran: nothing to replay
+    const ran = Array.isArray(s.results) ? s.results.filter((r) => !(isPlainObject(r) && isPlainObject(r.result) && isSkipped(r.result))) : s.results;
+    const timeline = entries(ran, `${source}: scenarios[${index}].results`, (r) => [r.planned_at_ms, isPlainObject(r.result) ? r.result.action : undefined]);
     return { kind: 'scenario', name: names[index]!, seed: seedOf(s.seed, `${source}: scenarios[${index}].seed`), ...optional(s), timeline };
   }
   throw new UsageError(`${source}: holds neither "survival" nor "scenarios"`, 'invalid_report');
@@ -73,4 +75,8 @@ function optional(s: Record<string, unknown>): Pick<ReplayPlan, 'started_at' | '
     ...(typeof s.started_at === 'string' ? { started_at: s.started_at } : {}),
     ...(isPlainObject(s.strategy) && Object.keys(s.strategy).length > 0 ? { strategy: s.strategy } : {}),
   };
+}
+
+function isSkipped(result: Record<string, unknown>): boolean {
+  return result.success === false && result.duration_ms === 0 && typeof result.error === 'string' && result.error.startsWith('skipped:');
 }

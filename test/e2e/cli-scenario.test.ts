@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { arena } from '../helpers/cli.js';
+import { findAll, parseXml } from '../unit/cli/xml-check.js';
+
+const FX = 'test/fixtures/scenarios';
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'arena-scenario-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('arena scenario validate', () => {
+  it('exits 0 when every file is valid', async () => {
+    const r = await arena(['scenario', 'validate', `${FX}/quick-pass.yaml`, `${FX}/expect-miss.yaml`]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`ok ${FX}/quick-pass.yaml: quick-pass (2 actions)`);
+  });
+
+  it('prints every problem as file:line:col path message and exits 2', async () => {
+    const r = await arena(['scenario', 'validate', `${FX}/quick-pass.yaml`, `${FX}/unknown-type.yaml`, `${FX}/missing-target.yaml`, `${FX}/cycle.yaml`, `${FX}/broken-yaml.yaml`]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toMatch(new RegExp(`^${FX}/unknown-type.yaml:4:\\d+ actions\\[0\\]\\.action\\.type unknown action type "explode_everything"`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^${FX}/missing-target.yaml:4:\\d+ actions\\[0\\]\\.action\\.target_id missing target`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^${FX}/cycle.yaml:\\d+:\\d+ actions\\[\\d\\]\\.depends_on depends_on cycle`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^${FX}/broken-yaml.yaml:\\d+:\\d+ \\(yaml\\) `, 'm'));
+    expect(r.stderr).toContain('4 of 5 scenario file(s) invalid');
+    expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
+  });
+
+  it('reports a missing file, and --json lists every file', async () => {
+    const r = await arena(['scenario', 'validate', `${FX}/nope.yaml`, `${FX}/cycle.yaml`, '--json']);
+    expect(r.exitCode).toBe(2);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.schema_version).toBe(1);
+    expect(doc.files.map((f: any) => f.valid)).toEqual([false, false]);
+    expect(doc.files[0].errors[0].message).toContain('not found');
+  });
+});
+
+describe('arena scenario list', () => {
+  it('lists name, description, tags and action count', async () => {
+    const r = await arena(['scenario', 'list', FX, '--json']);
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    const quick = doc.scenarios.find((s: any) => s.name === 'quick-pass');
+    expect(quick).toMatchObject({ description: expect.stringContaining('Kill the leader'), tags: ['fixture', 'failover'], actions: 2, valid: true });
+    expect(doc.scenarios.filter((s: any) => !s.valid).length).toBe(4);
+    const table = await arena(['scenario', 'list', FX]);
+    expect(table.exitCode).toBe(0);
+    expect(table.stdout).toMatch(/quick-pass.*fixture, failover.*2/);
+  });
+
+  it('lists the shipped scenarios by default and fails on a missing directory', async () => {
+    const r = await arena(['scenario', 'list']);
+    expect(r.exitCode).toBe(0);
+    const missing = await arena(['scenario', 'list', 'no/such/dir']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('cannot list no/such/dir');
+  });
+});
+
