@@ -7,19 +7,21 @@
 import type { ScoreReport, RunStatus } from '../report.js';
 import type { Target, TargetFactory } from '../providers.js';
 import { runSurvivalOnTarget } from '../survival/on-target.js';
+import { runScenarioOnTarget } from '../scenario/target.js';
+import type { Scenario } from '../scenario/types.js';
 import { CancelledError, RuntimeError } from '../../shared/errors.js';
 import type { ArmRunRequest, RegressionArena } from './types.js';
 
 /** a scenario runner on a fresh target (starts it, runs, reverts faults, stops it) */
 export type ScenarioOnTargetRunner = (
   target: Target,
-  scenario: unknown,
+  scenario: Scenario,
   options: { seed: number; signal?: AbortSignal },
 ) => Promise<{ score: ScoreReport; status: RunStatus; error?: string }>;
 
 export interface TargetArenaOptions {
   targetFactory: TargetFactory;
-  /** needed for scenario workloads (runScenarioOnTarget from the scenario engine) */
+  /** how a scenario runs on a target; default runScenarioOnTarget (the pair's seed overrides config.seed) */
   runScenario?: ScenarioOnTargetRunner;
 }
 
@@ -30,8 +32,8 @@ export function createTargetArena(options: TargetArenaOptions): RegressionArena 
       const { workload, seed, signal } = request;
       let report: { score: ScoreReport; status: RunStatus; error?: string };
       if ('scenario' in workload) {
-        if (!options.runScenario) throw new RuntimeError('this arena has no scenario runner; give runScenario to createTargetArena');
-        report = await options.runScenario(target, workload.scenario, { seed, ...(signal ? { signal } : {}) });
+        const runScenario = options.runScenario ?? runScenarioOnTarget;
+        report = await runScenario(target, workload.scenario, { seed, ...(signal ? { signal } : {}) });
       } else {
         const s = workload.survival;
         report = await runSurvivalOnTarget(target, {

@@ -1,9 +1,10 @@
 /** What a regression test is asked to do, and what it depends on. */
 import type { ScoreReport } from '../report.js';
+import type { Scenario } from '../scenario/types.js';
 
 /** The workload each run faces: a scenario, or a survival run of random faults. */
 export type RegressionWorkload =
-  | { scenario: unknown; file?: string }
+  | { scenario: Scenario; file?: string }
   | { survival: SurvivalWorkload };
 
 export interface SurvivalWorkload {

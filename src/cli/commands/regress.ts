@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { attrs, escapeXml } from '../output/xml.js';
-import { GateFailedError, RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
+import { GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
 import { tryParseDuration } from '../../shared/duration.js';
 import { randomSeed } from '../../shared/random.js';
 import { analyzeScores, type RegressionAnalysis } from '../../arena/regression/analysis.js';
@@ -185,8 +185,8 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
 
 async function resolveWorkload(options: RegressOptions, ctx: CliContext): Promise<RegressionWorkload> {
   if (options.scenario) {
-    const file = resolve(ctx.cwd, options.scenario);
-    return { scenario: await loadRegressionScenario(file), file: options.scenario };
+    const { loadScenarioFile } = await import('../../arena/scenario/load.js');
+    return { scenario: await loadScenarioFile(resolve(ctx.cwd, options.scenario)), file: options.scenario };
   }
   const duration = parseDurationFlag(options.survival, '--survival', 3000);
   const interval = parseDurationFlag(options.interval, '--interval', 500);
@@ -213,10 +213,6 @@ async function createRegressionArena(): Promise<RegressionArena> {
     import('../../targets/embedded/index.js'),
   ]);
   return createTargetArena({ targetFactory: embeddedTargetFactory });
-}
-
-async function loadRegressionScenario(file: string): Promise<unknown> {
-  throw new RuntimeError(`cannot load ${file}: the scenario engine is not in this build yet`);
 }
 
 function progressLine(event: RegressionEvent): string {
