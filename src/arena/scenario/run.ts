@@ -87,8 +87,6 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
     });
   }
 
-  // the clock's timers do not hold the process open; a run being awaited must
-  const keepAlive = setInterval(() => undefined, 60_000);
   const plannedMs = scaled(cfg.warmup_ms + plannedActionsMs(scenario) + cfg.cooldown_ms);
   emit({ type: 'run.started', at_ms: 0, kind: 'scenario', name: scenario.name, seed, planned_ms: plannedMs });
   const measurement = startMeasurement({
@@ -121,6 +119,8 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
     if (snapshotsOn) snapshotTimer = clock.setTimer(every, tick);
   };
   tick();
+  // the clock's timers do not hold the process open; a run being awaited must
+  const keepAlive = setInterval(() => undefined, 60_000);
 
   let outcomes: ActionOutcome[] = [];
   let error: string | undefined;
@@ -167,8 +167,8 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
   };
   let score: ScoreReport;
   try {
-    // an aborted run stops waiting for recoveries; a finished one lets them settle first
-    score = await measurement.finish({ signal: ac.signal.aborted ? ac.signal : undefined, beforeChecks: revert });
+    // a finished run lets recoveries settle first; an abort (now or while waiting) stops the wait
+    score = await measurement.finish({ signal: ac.signal, beforeChecks: revert });
   } finally {
     snapshotsOn = false;
     clearInterval(keepAlive);

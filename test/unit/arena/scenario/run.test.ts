@@ -202,3 +202,17 @@ actions:
     expect(off.score.measurements.recovery.recovered).toBe(0);
   });
 });
+
+describe('abort while waiting for recovery', () => {
+  it('stops waiting, reverts and reports interrupted', async () => {
+    const service = await setup(false);
+    const ac = new AbortController();
+    const scenario = loadScenario(`name: wait\nactions:\n  - action: { type: kill_agent, target_id: agent-2 }\n`);
+    setTimeout(() => ac.abort(), 100);
+    const started = Date.now();
+    const report = await runScenarioReport(service, scenario, { pollIntervalMs: 5, recoveryDeadlineMs: 10_000, signal: ac.signal });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(report.status).toBe('interrupted');
+    expect(report.score.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 0 });
+  });
+});
