@@ -4,7 +4,10 @@
  *
  * Disruptive: faults the runtime itself must heal (kill → resurrection,
  * election, takeover; memory → integrity check + restore; MCP → reconnect;
- * LLM → retries/fallback; DAG → restore; partition → route around / rejoin).
+ * LLM → retries/fallback; DAG → restore; partition → rejoin). Agent faults poll
+ * the agent's own health, so a partition counts as recovered when the agent is
+ * reachable again: keep partition durations short (≤ 1 s) or the recovery
+ * speed reflects the scenario's duration; routing around it shows in availability.
  *
  * Not disruptive: pause_agent, resume_agent, slow_agent and tool_timeout. Their
  * end is decided by the scenario (a resume or the fault's own `duration`), so
