@@ -36,6 +36,66 @@ export interface ContextDeps {
   openStream: (stream: SSEStream) => void;
 }
 
+/** a class rather than closures: one of these per request, so it should cost little */
+class Context implements RequestContext {
+  private bodyPromise: Promise<Buffer> | undefined;
+  private controller: AbortController | undefined;
+  private parsedQuery: URLSearchParams | undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly path: string,
+    private readonly queryString: string,
+    readonly params: Record<string, string>,
+    private readonly deps: ContextDeps,
+  ) {}
+
+  get method(): string {
+    return this.req.method ?? 'GET';
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.queryString));
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const c = (this.controller = new AbortController());
+      if (this.res.closed) c.abort(new Error('response closed'));
+      else this.res.once('close', () => c.abort(new Error('response closed')));
+    }
+    return this.controller.signal;
+  }
+
+  body(): Promise<Buffer> {
+    return (this.bodyPromise ??= readBody(this.req, this.deps.bodyLimit));
+  }
+
+  async text(): Promise<string> {
+    return (await this.body()).toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return parseJSONBody(await this.text());
+  }
+
+  async optionalJSON(): Promise<unknown> {
+    const t = await this.text();
+    return t.trim() === '' ? undefined : parseJSONBody(t);
+  }
+
+  send(status: number, payload: unknown, headers?: Record<string, string>): void {
+    sendJSON(this.res, status, payload, headers ? { ...this.deps.corsHeaders, ...headers } : this.deps.corsHeaders);
+  }
+
+  sse(options: SSEOptions = {}): SSEStream {
+    const stream = new SSEStream(this.res, { ...this.deps.sseDefaults, ...options, headers: { ...this.deps.corsHeaders, ...options.headers } });
+    this.deps.openStream(stream);
+    return stream;
+  }
+}
+
 export function createContext(
   req: IncomingMessage,
   res: ServerResponse,
@@ -44,40 +104,5 @@ export function createContext(
   params: Record<string, string>,
   deps: ContextDeps,
 ): RequestContext {
-  let bodyPromise: Promise<Buffer> | undefined;
-  let controller: AbortController | undefined;
-  let query: URLSearchParams | undefined;
-  const body = () => (bodyPromise ??= readBody(req, deps.bodyLimit));
-  const text = async () => (await body()).toString('utf8');
-  return {
-    req,
-    res,
-    method: req.method ?? 'GET',
-    path,
-    params,
-    get query() {
-      return (query ??= new URLSearchParams(queryString));
-    },
-    get signal() {
-      if (!controller) {
-        const c = (controller = new AbortController());
-        if (res.closed) c.abort(new Error('response closed'));
-        else res.once('close', () => c.abort(new Error('response closed')));
-      }
-      return controller.signal;
-    },
-    body,
-    text,
-    json: async () => parseJSONBody(await text()),
-    optionalJSON: async () => {
-      const t = await text();
-      return t.trim() === '' ? undefined : parseJSONBody(t);
-    },
-    send: (status, payload, headers = {}) => sendJSON(res, status, payload, { ...deps.corsHeaders, ...headers }),
-    sse: (options = {}) => {
-      const stream = new SSEStream(res, { ...deps.sseDefaults, ...options, headers: { ...deps.corsHeaders, ...options.headers } });
-      deps.openStream(stream);
-      return stream;
-    },
-  };
+  return new Context(req, res, path, queryString, params, deps);
 }

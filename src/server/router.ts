@@ -35,6 +35,13 @@ export interface RouteModule {
   registerRoutes(router: Router): void;
 }
 
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/** shared and never mutated: callers spread it into new objects */
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 const CORS_ALLOWED_HEADERS = 'Content-Type, X-API-Key, Last-Event-ID';
 
 export class Router {
@@ -47,6 +54,7 @@ export class Router {
   readonly log: Logger;
   private readonly bodyLimit: number;
   private readonly sseDefaults: SSEOptions;
+  private plainDeps: ContextDeps | undefined;
   /** the route groups mounted so far, by name */
   readonly groups = new Set<string>();
 
@@ -112,45 +120,65 @@ export class Router {
 
   handler(): RequestListener {
     return (req, res) => {
-      const work = this.dispatch(req, res).catch((err) => sendError(res, err, this.log));
-      this.inFlight.add(work);
-      void work.finally(() => this.inFlight.delete(work));
+      const cors = this.corsHeaders(req);
+      let pending: Promise<void> | void;
+      try {
+        pending = this.dispatch(req, res, cors);
+      } catch (err) {
+        return this.fail(res, err, cors);
+      }
+      // answering in the same tick as the request keeps node's write batching; only async handlers are awaited
+      if (pending) {
+        const work = pending.catch((err: unknown) => this.fail(res, err, cors));
+        this.inFlight.add(work);
+        void work.finally(() => this.inFlight.delete(work));
+      }
     };
   }
 
-  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private dispatch(req: IncomingMessage, res: ServerResponse, cors: Record<string, string>): Promise<void> | void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    const cors = this.corsHeaders(req);
-    try {
-      if (this.closing) throw new ServiceUnavailableError();
-      const method = req.method ?? 'GET';
-      if (method === 'OPTIONS') return this.preflight(req, res, path, cors);
-      if (this.keyCheck && !this.keyCheck(req.headers['x-api-key'])) throw new UnauthorizedError();
-      const match = this.table.match(method, path);
-      if (match.kind === 'none') return sendJSON(res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, cors);
-      if (match.kind === 'method') {
-        return sendJSON(res, 405, { error: `method ${method} not allowed on ${path}`, code: 'method_not_allowed' }, { ...cors, Allow: match.allow.join(', ') });
-      }
-      // reject a declared oversize body before the handler runs
-      checkDeclaredLength(req, this.bodyLimit);
-      const ctx = createContext(req, res, path, q === -1 ? '' : url.slice(q + 1), match.params, this.contextDeps(cors));
-      const result = await match.route.handler(ctx);
-      if (res.headersSent || res.writableEnded) return;
-      if (result === undefined) {
-        res.writeHead(204, cors);
-        res.end();
-      } else sendJSON(res, 200, result, cors);
-    } catch (err) {
-      const headers: Record<string, string> = { ...cors };
-      // an unread oversize body: answer, then drop the connection instead of reading a huge upload
-      if ((err as { status?: number }).status === 413) headers.Connection = 'close';
-      sendError(res, err, this.log, headers);
+    if (this.closing) throw new ServiceUnavailableError();
+    const method = req.method ?? 'GET';
+    if (method === 'OPTIONS') return this.preflight(req, res, path, cors);
+    if (this.keyCheck && !this.keyCheck(req.headers['x-api-key'])) throw new UnauthorizedError();
+    const match = this.table.match(method, path);
+    if (match.kind === 'none') return sendJSON(res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, cors);
+    if (match.kind === 'method') {
+      return sendJSON(res, 405, { error: `method ${method} not allowed on ${path}`, code: 'method_not_allowed' }, { ...cors, Allow: match.allow.join(', ') });
     }
+    // reject a declared oversize body before the handler runs
+    checkDeclaredLength(req, this.bodyLimit);
+    const ctx = createContext(req, res, path, q === -1 ? '' : url.slice(q + 1), match.params, this.contextDeps(cors));
+    const result = match.route.handler(ctx);
+    if (isPromiseLike(result)) return Promise.resolve(result).then((value) => this.reply(res, value, cors));
+    this.reply(res, result, cors);
+  }
+
+  private reply(res: ServerResponse, result: unknown, cors: Record<string, string>): void {
+    if (res.headersSent || res.writableEnded) return;
+    if (result === undefined) {
+      res.writeHead(204, cors);
+      res.end();
+    } else sendJSON(res, 200, result, cors);
+  }
+
+  private fail(res: ServerResponse, err: unknown, cors: Record<string, string>): void {
+    const headers: Record<string, string> = { ...cors };
+    // an unread oversize body: answer, then drop the connection instead of reading a huge upload
+    if ((err as { status?: number } | undefined)?.status === 413) headers.Connection = 'close';
+    sendError(res, err, this.log, headers);
   }
 
   private contextDeps(cors: Record<string, string>): ContextDeps {
+    // the common case (no CORS headers) shares one deps object across requests
+    if (cors === NO_HEADERS) return (this.plainDeps ??= this.buildDeps(cors));
+    return this.buildDeps(cors);
+  }
+
+  private buildDeps(cors: Record<string, string>): ContextDeps {
     return {
       bodyLimit: this.bodyLimit,
       sseDefaults: this.sseDefaults,
@@ -163,8 +191,9 @@ export class Router {
   }
 
   private corsHeaders(req: IncomingMessage): Record<string, string> {
+    if (!this.origins) return NO_HEADERS;
     const origin = req.headers.origin;
-    if (!this.origins || !origin || !this.origins.has(origin)) return {};
+    if (!origin || !this.origins.has(origin)) return NO_HEADERS;
     return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': 'Content-Type' };
   }
 
