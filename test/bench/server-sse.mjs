@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/**
+ * Delivery latency of one arena event to N SSE subscribers of GET /arena/stream
+ * (default 1,000): the time from ArenaService.execute() to the frame being
+ * parsed by each client, p50/p99 over every delivery of every event. The
+ * clients run in a child process; both processes use the same monotonic
+ * clock base (performance.timeOrigin + now) so times are comparable.
+ * Baseline in the same run: the same event delivered to 1 subscriber.
+ * Run: npm run build && node test/bench/server-sse.mjs
+ */
+import { fork } from 'node:child_process';
+import { request, Agent } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 20);
+const now = () => performance.timeOrigin + performance.now();
+
+if (process.argv[2] === 'clients') {
+  // the subscribers: open N streams, report when each saw which id
+  const [url, n] = [process.argv[3], Number(process.argv[4])];
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const arrivals = []; // [id, time]
+  let ready = 0;
+  for (let i = 0; i < n; i++) {
+    request(url, { agent, headers: { Accept: 'text/event-stream' } }, (res) => {
+      res.setEncoding('utf8');
+      let buf = '';
+      res.on('data', (chunk) => {
+        const t = now();
+        buf += chunk;
+        let idx;
+        while ((idx = buf.indexOf('\n\n')) !== -1) {
+          const frame = buf.slice(0, idx);
+          buf = buf.slice(idx + 2);
+          if (frame.includes('event: ready')) {
+            if (++ready === n) process.send({ ready: true });
+            continue;
+          }
+          const m = /^id: (\d+)$/m.exec(frame);
+          if (m) arrivals.push([Number(m[1]), t]);
+        }
+      });
+    }).end();
+  }
+  process.on('message', (m) => {
+    if (m === 'report') process.send({ arrivals });
+  });
+} else {
+  const { Router } = await import('../../dist/server/router.js');
+  const { listen } = await import('../../dist/server/listen.js');
+  const { ArenaHandler } = await import('../../dist/server/arena-handler.js');
+  const { ArenaService } = await import('../../dist/arena/service.js');
+  const { Injector } = await import('../../dist/arena/injector.js');
+  const { createAction } = await import('../../dist/arena/actions.js');
+  const { MemoryEventStore } = await import('../../dist/events/memory.js');
+
+  const run = async (subscribers) => {
+    // no target: every action fails fast, which still publishes an arena event
+    const service = new ArenaService({ injector: new Injector(), eventStore: new MemoryEventStore() });
+    const handler = new ArenaHandler(service);
+    const router = new Router({ log: () => {}, sse: { heartbeatMs: 15_000 } }).registerArenaEndpoints(handler);
+    const server = await listen(router, { port: 0 });
+    const child = fork(fileURLToPath(import.meta.url), ['clients', `${server.url}/arena/stream`, String(subscribers)]);
+    await new Promise((resolve) => child.once('message', resolve));
+    const sent = new Map();
+    // event 1 warms the path (JIT, socket buffers) and is left out of the figures
+    for (let i = 1; i <= EVENTS + 1; i++) {
+      sent.set(i, now());
+      await service.execute(createAction('kill_agent', `agent-${i}`));
+      await new Promise((r) => setTimeout(r, 50)); // let every subscriber receive it before the next
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    child.send('report');
+    const { arrivals } = await new Promise((resolve) => child.once('message', resolve));
+    child.kill();
+    await server.close();
+    await handler.close();
+    const latencies = arrivals.filter(([id]) => id > 1).map(([id, t]) => t - sent.get(id)).sort((a, b) => a - b);
+    const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+    return { subscribers, deliveries: latencies.length, expected: subscribers * EVENTS, p50: q(0.5), p99: q(0.99), max: latencies.at(-1) };
+  };
+
+  const one = await run(1);
+  const many = await run(SUBSCRIBERS);
+  const fmt = (r) => `${String(r.subscribers).padStart(5)} subscriber(s): ${r.deliveries}/${r.expected} deliveries, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(2)} ms`;
+  console.log(fmt(one));
+  console.log(fmt(many));
+  console.log(`p50 ratio ${SUBSCRIBERS}/1: ${(many.p50 / one.p50).toFixed(1)}x; p99 ratio: ${(many.p99 / one.p99).toFixed(1)}x  [${EVENTS} events each]`);
+}
