@@ -16,6 +16,7 @@ export { MemoryEventStore, type MemoryEventStoreOptions } from './events/memory.
 export { SqliteEventStore, openSqliteEventStore, DEFAULT_DB_PATH, type SqliteEventStoreOptions, type SqliteStoredEvent, type SqliteEventFilter } from './events/sqlite.js';
 export { openEventStore, type OpenedEventStore, type OpenEventStoreOptions } from './events/open.js';
 export * from './flight/index.js';
+export * from './evolution/index.js';
 export type { FlightBridge, EvolutionBridge, EvidenceStore, Evidence } from './arena/bridges.js';
 export { ArenaService, ARENA_STREAM, DEFAULT_HISTORY_LIMIT, type ArenaServiceOptions, type ArenaStats, type ArenaEvent, type ArenaEventType } from './arena/service.js';
 export { LLMError, isLLMError, errorTypeForStatus, createLocalModel, createOpenAICompatibleProvider, createLLMClient, type LLMErrorType as LLMProviderErrorType, type LLMMessage, type LLMRequest, type LLMResponse, type LLMProvider, type LLMUsage, type LLMRole, type LocalModelOptions, type OpenAICompatibleOptions, type LLMClient, type LLMClientOptions, type LLMClientStats, type LLMClientConfig } from './runtime/llm/index.js';

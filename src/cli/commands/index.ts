@@ -6,6 +6,7 @@ import { registerReplayCommand } from './replay.js';
 import { registerRegressCommand } from './regress.js';
 import { registerDescribeCommand } from './describe.js';
 import { registerFlightCommand } from './flight.js';
+import { registerEvolveCommand } from './evolve.js';
 import { registerServeCommand } from './serve.js';
 
 /** Each command lives in its own file and registers itself here. */
@@ -18,5 +19,6 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerServeCommand(program, ctx);
   registerReplayCommand(program, ctx);
   registerFlightCommand(program, ctx);
+  registerEvolveCommand(program, ctx);
   registerScenarioCommand(program, ctx);
 }
