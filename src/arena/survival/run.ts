@@ -157,8 +157,10 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
       const entry = options.timeline?.[i];
       if (options.timeline ? !entry : i * config.intervalMs >= config.durationMs) break;
       const plannedAt = entry ? entry.planned_at : config.warmupMs + i * config.intervalMs;
-      const wait = plannedAt - (clock.now() - start);
-      if (wait > 0) await clock.sleep(wait, signal);
+      // timers may fire a fraction of a millisecond early: never run a tick before its planned time
+      for (let wait = plannedAt - (clock.now() - start); wait > 0; wait = plannedAt - (clock.now() - start)) {
+        await clock.sleep(wait, signal);
+      }
       if (signal?.aborted) break;
       const at = rel();
       const action = entry ? replayAction(entry.action, i, clock) : planAction(view(), { random, kinds: config.kinds, intervalMs: config.intervalMs, now: () => clock.wallNow(), index: i });

@@ -24,6 +24,8 @@ export async function openRunOutput(ctx: Pick<CliContext, 'stdout' | 'stderr'>, 
   const events: RunEvent[] = [];
   let closeView: () => Promise<void> = async () => undefined;
   if (mode.kind === 'tty') {
+    // React's development build costs several times more CPU per redraw; a CLI user never needs it
+    process.env.NODE_ENV ??= 'production';
     const { mountLiveView } = await import('../view/mount.js');
     const view = mountLiveView(ctx.stdout, ctx.stderr);
     listeners.push(view.listener);

@@ -17,7 +17,7 @@ export function LiveView({ store }: { store: ViewStore }) {
   return (
     <>
       <Static items={state.feed}>{(item) => <FeedLine key={item.id} item={item} />}</Static>
-      <Box flexDirection="column" borderStyle="round" paddingX={1}>
+      <Box flexDirection="column" borderStyle="round" paddingX={1} alignSelf="flex-start">
         <Header state={state} />
         <Box columnGap={4}>
           <AgentsPanel agents={state.agents} />

@@ -16,6 +16,9 @@ export interface MountedView {
 
 export function mountLiveView(stdout: Writer, stderr: Writer): MountedView {
   const store = createViewStore();
+  // a pseudo-terminal may report 0 columns; ink would then wrap every character onto its own line
+  const out = stdout as NodeJS.WriteStream;
+  if (out.isTTY && !out.columns) out.columns = 100;
   const instance = render(<LiveView store={store} />, {
     stdout: stdout as NodeJS.WriteStream,
     stderr: stderr as NodeJS.WriteStream,

@@ -1,7 +1,7 @@
 /**
  * Throttles redraws at the source: events are folded as they come, and a new
- * snapshot is published at most once per `intervalMs` (default 100 ms, ≤ 10
- * redraws a second), so a burst of events never slows the run.
+ * snapshot is published at most once per `intervalMs` (default 200 ms, ≤ 5
+ * redraws a second; each ink redraw costs ~10 ms of CPU), so a burst of events never slows the run.
  */
 import type { RunEvent } from '../../arena/report.js';
 import type { TimerHandle } from '../../shared/clock.js';
@@ -23,7 +23,7 @@ export interface ViewStoreOptions {
 }
 
 export function createViewStore(options: ViewStoreOptions = {}): ViewStore {
-  const intervalMs = options.intervalMs ?? 100;
+  const intervalMs = options.intervalMs ?? 200;
   const setTimer =
     options.setTimer ??
     ((ms: number, fn: () => void) => {

@@ -28,7 +28,7 @@ describe('LiveView', () => {
     });
     store.push({ type: 'recovery', at_ms: 1300, recovery: { action_id: 'a', type: 'kill_leader', target: 'agent-1', recovered: true, recovery_ms: 240 } });
     const before = frames.length;
-    await clock.advance(100);
+    await clock.advance(200);
     await tick();
     const frame = lastFrame()!;
     expect(frames.length).toBeGreaterThan(before);
@@ -59,7 +59,7 @@ describe('LiveView', () => {
     }
     await tick();
     expect(frames.length).toBe(start);
-    await clock.advance(100);
+    await clock.advance(200);
     await tick();
     expect(frames.length - start).toBeLessThanOrEqual(2);
     unmount();

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { ARENA_BIN, REPO_ROOT } from '../helpers/cli.js';
+
+const TRACE = 'test/fixtures/trace-imports.mjs';
+
+function tracedImports(args: string[], env: Record<string, string> = {}) {
+  return execa('node', ['--import', `./${TRACE}`, ARENA_BIN, ...args], {
+    cwd: REPO_ROOT,
+    reject: false,
+    extendEnv: false,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1', ...env },
+  });
+}
+
+const imported = (stderr: string) => new Set([...stderr.matchAll(/^IMPORT (\S+)$/gm)].map((m) => m[1]!.split('/')[0]));
+
+describe('start-up path', () => {
+  it('`arena scenario validate` loads neither ink nor react', async () => {
+    const r = await tracedImports(['scenario', 'validate', 'test/fixtures/scenarios/quick-pass.yaml']);
+    expect(r.exitCode).toBe(0);
+    const names = imported(r.stderr);
+    expect(names.has('commander')).toBe(true); // the trace works
+    expect(names.has('ink')).toBe(false);
+    expect(names.has('react')).toBe(false);
+  });
+
+  it('a plain-mode run does not load ink either (no terminal, CI set)', async () => {
+    const r = await tracedImports(['scenario', 'run', 'test/fixtures/scenarios/expect-miss.yaml']);
+    expect(r.exitCode).toBe(1);
+    expect(imported(r.stderr).has('ink')).toBe(false);
+  });
+});
