@@ -7,7 +7,7 @@
  */
 import { systemClock } from '../shared/clock.js';
 import { createRandom } from '../shared/random.js';
-import { ConflictError, RuntimeError, UsageError } from '../shared/errors.js';
+import { ConflictError, UsageError } from '../shared/errors.js';
 import { parseAction } from '../arena/actions.js';
 import { Injector } from '../arena/injector.js';
 import { ArenaService } from '../arena/service.js';
@@ -203,10 +203,8 @@ async function openEventStore(config: BootstrapConfig): Promise<EventStore & { c
   if (kind === 'sqlite') {
     const path = (config.eventStore as { path: string }).path;
     // loaded lazily: better-sqlite3 is a native module only this option needs
-    const mod = (await import('../events/sqlite.js')) as Record<string, unknown>;
-    const Ctor = mod.SqliteEventStore as (new (options: { path: string }) => EventStore & { close?: () => void }) | undefined;
-    if (!Ctor) throw new RuntimeError('the SQLite event store is not available in this build', 'not_available');
-    return new Ctor({ path });
+    const { openSqliteEventStore } = await import('../events/sqlite.js');
+    return openSqliteEventStore(path);
   }
   throw new UsageError(`eventStore.kind must be "memory" or "sqlite", got "${String(kind)}"`, 'invalid_config');
 }

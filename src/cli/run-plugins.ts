@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { RunEventListener } from '../arena/report.js';
 import type { CliContext } from './context.js';
 import { storeRunPlugin } from './commands/flight.js';
+import { servePlugin } from './commands/serve.js';
 
 export interface AttachedPlugin {
   listener: RunEventListener;
@@ -21,7 +22,7 @@ export interface RunPlugin {
   attach(options: Record<string, unknown>, ctx: CliContext): Promise<AttachedPlugin | undefined>;
 }
 
-export const RUN_PLUGINS: RunPlugin[] = [storeRunPlugin];
+export const RUN_PLUGINS: RunPlugin[] = [storeRunPlugin, servePlugin];
 
 export function addPluginOptions(command: Command): Command {
   for (const p of RUN_PLUGINS) p.addOptions(command);

@@ -9,6 +9,7 @@ export interface ServeCommandOptions {
   apiKey?: string;
   allowedOrigin?: string[];
   seed?: string;
+  store?: string;
 }
 
 export interface ServeIO {
@@ -30,7 +31,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   for (const origin of opts.allowedOrigin ?? []) {
     if (!/^https?:\/\/[^/]+$/.test(origin)) throw new UsageError(`--allowed-origin must be an origin such as http://localhost:3000, got "${origin}"`, 'invalid_origin');
   }
-  const root = await bootstrap(seed === undefined ? {} : { seed });
+  const root = await bootstrap({ ...(seed === undefined ? {} : { seed }), ...(opts.store ? { eventStore: { kind: 'sqlite' as const, path: opts.store } } : {}) });
   await root.start();
   let server;
   try {

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from './options.js';
+import type { RunPlugin } from '../run-plugins.js';
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
   const command = program
@@ -16,15 +17,35 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--port <port>', 'port to listen on; 0 picks a free one', '8080')
     .option('--api-key <key>', 'require this X-API-Key on every route (or set ARENA_API_KEY)')
     .option('--allowed-origin <origin...>', 'browser origins allowed by CORS (e.g. http://localhost:3000)')
-    .option('--seed <n>', 'seed of the runtime and faults');
+    .option('--seed <n>', 'seed of the runtime and faults')
+    .option('--store <file>', 'keep arena events in this SQLite file (the stream resumes across restarts)');
   examples(command, [
     'arena serve',
     'ARENA_API_KEY=s3cret arena serve --port 9000',
     'arena serve --host 0.0.0.0 --api-key s3cret --allowed-origin http://localhost:3000',
     'curl -N -H "X-API-Key: s3cret" http://127.0.0.1:9000/arena/stream',
   ]);
-  command.action(async (opts: { host: string; port: string; apiKey?: string; allowedOrigin?: string[]; seed?: string }) => {
+  command.action(async (opts: { host: string; port: string; apiKey?: string; allowedOrigin?: string[]; seed?: string; store?: string }) => {
     const { runServe } = await import('../../server/serve-command.js');
     await runServe(opts, ctx);
   });
 }
+
+/** `--serve [PORT]` for `arena scenario run` and `arena survival` (a run plugin, see ../run-plugins.ts). */
+export const servePlugin: RunPlugin = {
+  name: 'serve',
+  addOptions(command) {
+    command.option('--serve [port]', 'serve the run\'s events on http://127.0.0.1:PORT/arena/stream while it runs (default 8080; 0 = a free port; ARENA_API_KEY is honoured)');
+  },
+  async attach(options, ctx) {
+    if (options.serve === undefined || options.serve === false) return undefined;
+    const { parsePort } = await import('../../server/serve.js');
+    const { startRunFeed } = await import('../../server/run-feed.js');
+    const port = options.serve === true ? 8080 : parsePort(options.serve);
+    const apiKey = ctx.env.ARENA_API_KEY || undefined;
+    const feed = await startRunFeed({ port, ...(apiKey ? { apiKey } : {}), log: (line) => ctx.stderr.write(`${line}\n`) });
+    // stderr: with --json, stdout carries only the report
+    ctx.stderr.write(`arena: serving run events on ${feed.url}/arena/stream (auth: ${feed.isAuthEnabled ? 'on' : 'off'})\n`);
+    return { listener: feed.listener, close: () => feed.close() };
+  },
+};

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bootstrap, RootLifecycleError, rootInternals, type ArenaRoot } from '../../../src/bootstrap/index.js';
 import { createFakeTarget } from '../../helpers/fake-target.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let root: ArenaRoot | undefined;
 afterEach(async () => {
@@ -73,5 +76,24 @@ describe('bootstrap', () => {
     const run = (await x.workflows.execute('answer-question', { question: 'who restarts agents?' })) as { status: string };
     expect(run.status).toBe('completed');
     expect(x.workflows.executions('answer-question')).toHaveLength(1);
+  });
+
+  it('keeps arena events in a SQLite store across roots, so stream ids continue', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-root-'));
+    try {
+      const path = join(dir, 'arena.db');
+      root = await bootstrap({ eventStore: { kind: 'sqlite', path } });
+      await root.start();
+      await root.executeArenaAction({ type: 'kill_agent', target_id: 'agent-2' });
+      await root.stop();
+      root = await bootstrap({ eventStore: { kind: 'sqlite', path } });
+      await root.start();
+      await root.executeArenaAction({ type: 'kill_agent', target_id: 'agent-3' });
+      const store = rootInternals(root).eventStore;
+      expect((await store.read('arena')).map((e) => e.version)).toEqual([1, 2]);
+      await root.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

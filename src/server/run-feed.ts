@@ -1,0 +1,54 @@
+/**
+ * `--serve [PORT]` on the run commands: while a scenario or survival run goes
+ * on, its events are served as the arena stream (GET /arena/stream, same
+ * framing, ids and Last-Event-ID resume as `arena serve`), plus the latest
+ * snapshot at GET /arena/run. Loopback only; ARENA_API_KEY is honoured.
+ */
+import { ANY_VERSION } from '../arena/event-store.js';
+import type { RunEvent } from '../arena/report.js';
+import { MemoryEventStore } from '../events/memory.js';
+import { serveArenaStream } from './arena-stream.js';
+import { listen } from './listen.js';
+import { Router } from './router.js';
+import type { Logger } from './http.js';
+
+export interface RunFeed {
+  url: string;
+  port: number;
+  isAuthEnabled: boolean;
+  listener(event: RunEvent): void;
+  close(): Promise<void>;
+}
+
+function eventName(event: RunEvent): string {
+  if (event.type === 'action') return event.result.success ? 'arena.action.executed' : 'arena.action.failed';
+  return event.type.startsWith('run.') ? event.type : `run.${event.type}`;
+}
+
+export async function startRunFeed(options: { port: number; apiKey?: string; log?: Logger; heartbeatMs?: number }): Promise<RunFeed> {
+  const store = new MemoryEventStore();
+  const router = new Router({ ...(options.log ? { log: options.log } : {}), sse: { heartbeatMs: options.heartbeatMs ?? 15_000 } }).withAPIKey(options.apiKey);
+  let latest: { status: string; snapshot?: RunEvent; started?: RunEvent; finished?: RunEvent } = { status: 'running' };
+  for (const prefix of ['/arena', '/api/v1/arena']) {
+    router.get(`${prefix}/stream`, (ctx) => serveArenaStream(ctx, store, 'arena'));
+    router.get(`${prefix}/run`, () => latest);
+  }
+  const handle = await listen(router, { host: '127.0.0.1', port: options.port });
+  let appends: Promise<unknown> = Promise.resolve();
+  return {
+    url: handle.url,
+    port: handle.port,
+    isAuthEnabled: router.isAuthEnabled,
+    listener(event) {
+      if (event.type === 'snapshot') latest = { ...latest, snapshot: event };
+      else if (event.type === 'run.started') latest = { ...latest, started: event };
+      else if (event.type === 'run.finished') latest = { ...latest, status: event.status, finished: event };
+      // appended in order; a failed append is not worth stopping a run for
+      appends = appends.then(() => store.append('arena', [{ type: eventName(event), data: event }], ANY_VERSION)).catch(() => undefined);
+    },
+    async close() {
+      await appends;
+      await handle.close('the run is over');
+    },
+  };
+}
