@@ -7,3 +7,4 @@ export { ArenaEvolutionBridge, createRuntimeEvolution, type RuntimeEvolution, ty
 export { estimateStrategyFitness } from './estimate.js';
 export { EvolutionService, parseRunRequest, type EvolutionRun, type EvolutionRunRequest, type EvolutionServiceOptions } from './service.js';
 export { GENES, mutate, crossover, diversity } from './genome.js';
+export { RuntimeEvolutionService } from './runtime-service.js';

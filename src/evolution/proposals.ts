@@ -13,7 +13,8 @@ export interface PatchProposal {
   id: string;
   /** the failed action that prompted it */
   action_id: string;
-  action_type: ActionType;
+  /** the fault kind, or 'manual' for a patch an operator proposed */
+  action_type: ActionType | 'manual';
   target_id: string;
   /** 1 (cosmetic) … 10 (the system is headless without it); ≥ 9 is applied at once */
   priority: number;

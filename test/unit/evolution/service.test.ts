@@ -46,3 +46,26 @@ describe('EvolutionService', () => {
     expect(() => new EvolutionService().startRun({ apply: true })).toThrow(/no running runtime/);
   });
 });
+
+describe('RuntimeEvolutionService', () => {
+  it('lets an operator propose a patch, decided by the policy or applied at once when urgent', async () => {
+    const { RuntimeEvolutionService } = await import('../../../src/evolution/runtime-service.js');
+    const runtime = createRuntime();
+    const evolution = createRuntimeEvolution(runtime, { policy: { maxApplied: 1, windowMs: 60_000 } });
+    const service = new RuntimeEvolutionService(evolution.coordinator);
+    const first = await service.startRun({ patch: { tools: { timeout_ms: '80ms' } }, reason: 'tools hang' });
+    expect(first).toMatchObject({ decision: 'applied', emergency: false, proposal: { action_type: 'manual', reason: 'tools hang' } });
+    expect(runtime.strategy().tools.timeout_ms).toBe(80);
+    const second = await service.startRun({ patch: { mcp: { backoff_ms: 10 } } });
+    expect(second.decision).toBe('delayed');
+    const urgent = await service.startRun({ patch: { election: { lease_ms: 200 } }, priority: 9 });
+    expect(urgent).toMatchObject({ decision: 'applied', emergency: true });
+    expect(runtime.strategy().election.lease_ms).toBe(200);
+    expect(service.runs()).toHaveLength(3);
+    expect(service.run(urgent.proposal.id)).toEqual(urgent);
+    expect((await service.status()).pending).toHaveLength(1);
+    await expect(service.startRun({ patch: { election: { lease_ms: 'soon' } }, priority: 11 })).rejects.toThrow(/election.lease_ms[\s\S]*priority/);
+    await expect(service.startRun({})).rejects.toThrow(/patch: required/);
+    evolution.dispose();
+  });
+});
