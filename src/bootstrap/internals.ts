@@ -16,6 +16,7 @@ import type { LLMPort, MCPPort, RuntimePort, StreamPort } from './types.js';
 import type { SurvivalPort } from './survival.js';
 import type { ScenariosPort } from './scenarios.js';
 import type { FlightService } from '../flight/index.js';
+import type { EvolutionService } from '../evolution/index.js';
 
 export interface RootInternals {
   service: ArenaService;
@@ -34,6 +35,9 @@ export interface RootInternals {
   survival: SurvivalPort;
   flight: FlightService;
   scenarios: ScenariosPort;
+  evolution: EvolutionService;
+  /** undefined when the target has no embedded runtime to evolve */
+  runtimeEvolution?: EvolutionService;
 }
 
 const internals = new WeakMap<object, RootInternals>();

@@ -28,6 +28,7 @@ import { createSurvivalPort } from './survival.js';
 import { createScenariosPort } from './scenarios.js';
 import { setRootInternals } from './internals.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
+import { EvolutionService, createRuntimeEvolution, runtimeIdleProbe } from '../evolution/index.js';
 import type { ArenaPort, BootstrapConfig, LLMPort, MCPPort, Result, RootStatus, RuntimePort, StreamPort } from './types.js';
 
 export { RootLifecycleError };
@@ -103,6 +104,28 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
       await service.revertAll();
     },
   });
+
+  // Evolution: strategy searches on fresh targets. RuntimeEvolution: failed arena actions become
+  // strategy patches on this runtime (coordinator), plus searches that may apply their best result here.
+  const evolution = new EvolutionService({ clock });
+  const runtimeEvo = runtime ? createRuntimeEvolution(runtime, { clock, store: eventStore }) : undefined;
+  runtimeEvo?.bridge.attach(service);
+  const runtimeEvolution = runtime
+    ? new EvolutionService({
+        clock,
+        runtime,
+        coordinator: runtimeEvo!.coordinator,
+        isIdle: runtimeIdleProbe(runtime, { busy: () => survival.isRunning }),
+      })
+    : undefined;
+  lifecycle.add({
+    name: 'evolution',
+    stop: async () => {
+      await Promise.all([evolution.stop(), runtimeEvolution?.stop()]);
+      runtimeEvo?.dispose();
+    },
+  });
+  components.push('evolution', ...(runtimeEvolution ? ['runtime-evolution'] : []));
 
   const memory = createConversationMemory({ clock });
   const retrieval = createRetrievalIndex({ clock });
@@ -186,7 +209,7 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
     mcp,
     stream,
   };
-  setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight, scenarios });
+  setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight, scenarios, evolution, runtimeEvolution });
   return root;
 }
 

@@ -87,6 +87,8 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     execute: (id, input, signal) => x.workflows.execute(id, input, signal),
     executions: (id) => x.workflows.executions(id),
   });
+  router.registerEvolutionEndpoints(x.evolution);
+  if (x.runtimeEvolution) router.registerRuntimeEvolutionEndpoints(x.runtimeEvolution);
   router.registerLLMEndpoints({ complete: (call, signal) => x.llm.complete(call, signal), stats: () => x.llm.stats() });
 
   const groups = [...router.groups];

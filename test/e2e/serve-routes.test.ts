@@ -150,4 +150,27 @@ describe('arena serve: route groups', () => {
     expect((await call('POST', '/api/v1/workflows', { id: 'bad', steps: [{ id: 'a', agent_type: 'nope' }] })).status).toBe(400);
     expect((await call('POST', '/api/v1/workflows/nope/execute', {})).status).toBe(404);
   });
+
+  it('Evolution and RuntimeEvolution: status, a background search run, 409 while it runs, one run', async () => {
+    for (const group of ['evolution', 'runtime-evolution']) {
+      const status = await call('GET', `/api/v1/${group}/status`);
+      expect(status.status, status.text).toBe(200);
+      const started = await call('POST', `/api/v1/${group}/runs`, { generations: 1, population: 2, elitism: 0, duration: '150ms', interval: '50ms', seed: 2 });
+      expect(started.status, started.text).toBe(201);
+      expect(started.json.status).toBe('running');
+      expect((await call('POST', `/api/v1/${group}/runs`, { generations: 1, population: 2, elitism: 0 })).status).toBe(409);
+      let run = started.json;
+      for (let i = 0; i < 100 && run.status === 'running'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        run = (await call('GET', `/api/v1/${group}/runs/${started.json.id}`)).json;
+      }
+      expect(run.status).toBe('completed');
+      expect(run.best.fitness).toBeGreaterThan(0);
+      expect((await call('GET', `/api/v1/${group}/runs`)).json.runs).toHaveLength(1);
+      expect((await call('GET', `/api/v1/${group}/runs/nope`)).status).toBe(404);
+      expect((await call('POST', `/api/v1/${group}/runs`, { generations: 0 })).status).toBe(400);
+    }
+    const rt = await call('GET', '/api/v1/runtime-evolution/status');
+    expect(rt.json.runtime).toBeDefined();
+  });
 });

@@ -49,6 +49,12 @@ const ROUTES: Array<[string, string]> = [
   ['GET', '/api/v1/flight/records/x'],
   ['GET', '/api/v1/flight/diagnostics'],
   ['POST', '/api/v1/flight/replay'],
+  ...['evolution', 'runtime-evolution'].flatMap((g): Array<[string, string]> => [
+    ['GET', `/api/v1/${g}/status`],
+    ['GET', `/api/v1/${g}/runs`],
+    ['POST', `/api/v1/${g}/runs`],
+    ['GET', `/api/v1/${g}/runs/x`],
+  ]),
   ['GET', '/nope'],
 ];
 const ARENA_ROUTES: Array<[string, string]> = [
