@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { ViewState } from './view-state.js';
+import { runTitle, type ViewState } from './view-state.js';
 
 const BAR_WIDTH = 24;
 
@@ -8,7 +8,7 @@ export function Header({ state }: { state: ViewState }) {
   const bar = '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
   return (
     <Box columnGap={1}>
-      <Text bold>{state.kind ?? 'run'} {state.name}</Text>
+      <Text bold>{runTitle(state.kind, state.name)}</Text>
       {state.seed !== null && <Text dimColor>seed {state.seed}</Text>}
       <Text color="cyan">{state.phase ?? 'starting'}</Text>
       <Text>{bar}</Text>

@@ -76,7 +76,7 @@ export class ViewReducer {
         s.kind = event.kind;
         s.name = event.name;
         s.seed = event.seed;
-        this.feed(event.at_ms, `${event.kind} ${event.name} started (seed ${event.seed})`, 'info');
+        this.feed(event.at_ms, `${runTitle(event.kind, event.name)} started (seed ${event.seed})`, 'info');
         break;
       case 'phase':
         s.phase = event.phase;
@@ -138,4 +138,10 @@ export class ViewReducer {
   private feed(at_ms: number, text: string, tone: Tone): void {
     this.state.feed.push({ id: this.nextId++, at_ms, text, tone });
   }
+}
+
+/** "scenario leader-failover", "survival" (not "survival survival") */
+export function runTitle(kind: string | null, name: string): string {
+  const k = kind ?? 'run';
+  return name && name !== k ? `${k} ${name}` : k;
 }
