@@ -8,3 +8,4 @@ export { estimateStrategyFitness } from './estimate.js';
 export { EvolutionService, parseRunRequest, type EvolutionRun, type EvolutionRunRequest, type EvolutionServiceOptions } from './service.js';
 export { GENES, mutate, crossover, diversity } from './genome.js';
 export { RuntimeEvolutionService } from './runtime-service.js';
+export { wireEvolution, type EvolutionWiring, type EvolutionWiringOptions } from './wire.js';
