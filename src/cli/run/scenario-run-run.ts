@@ -11,7 +11,7 @@ import { formatProblem } from '../../arena/scenario/load.js';
 import type { Scenario } from '../../arena/scenario/types.js';
 import type { ScenarioReport } from '../../arena/report.js';
 import { randomSeed } from '../../shared/random.js';
-import { UsageError } from '../../shared/errors.js';
+import { CancelledError, UsageError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import type { OutputOptionValues } from '../commands/options.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
@@ -61,6 +61,8 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
   emitDocument(ctx, mode, scenarioDocument(reports), () => renderScenarioTables(reports), () => scenarioJUnit(reports), { report: opts.report, junit: opts.junit });
   if (failure) throw failure;
   throwForOutcomes(reports, opts.report);
+  // interrupted between two scenarios (or before the first): the ones not run make this a partial report
+  if (ctx.signal.aborted) throw new CancelledError(`interrupted; ${scenarios.length - reports.length} scenario(s) not run${opts.report ? `; partial report written to ${opts.report}` : ''}`);
 }
 
 /** validates every file before anything runs: all problems at once, exit 2 */
