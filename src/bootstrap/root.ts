@@ -100,6 +100,7 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
     stop: async () => {
       if (survival.isRunning) await service.stopSurvival();
       await survival.settled();
+      await scenarios.stop();
       await Promise.allSettled([...inFlight]);
       await service.revertAll();
     },

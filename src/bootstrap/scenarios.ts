@@ -17,10 +17,13 @@ export interface ScenariosPort {
   validate(text: string): { valid: boolean; errors: unknown[] };
   run(text: string, signal: AbortSignal, options?: ScenarioRunOptions): Promise<unknown>;
   readonly isRunning: boolean;
+  /** interrupts a running scenario (its faults are reverted) and waits for its end */
+  stop(): Promise<void>;
 }
 
 export function createScenariosPort(service: ArenaService, target: Target, isSurvivalRunning: () => boolean): ScenariosPort {
   let running = false;
+  let current: { controller: AbortController; done: Promise<unknown> } | undefined;
   return {
     get isRunning() {
       return running;
@@ -34,16 +37,26 @@ export function createScenariosPort(service: ArenaService, target: Target, isSur
       if (running) throw new ConflictError('a scenario run is already going on this arena; wait for it to end', 'scenario_running');
       if (isSurvivalRunning()) throw new ConflictError('a survival run is going on this arena; stop it first', 'survival_running');
       running = true;
+      const controller = new AbortController();
       try {
-        return await runScenarioReport(service, scenario, {
-          signal,
+        const done = runScenarioReport(service, scenario, {
+          signal: AbortSignal.any([signal, controller.signal]),
           strategy: target.describe().strategy,
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
           ...(options.timeScale !== undefined ? { timeScale: options.timeScale } : {}),
         });
+        current = { controller, done };
+        return await done;
       } finally {
         running = false;
+        current = undefined;
       }
+    },
+    async stop() {
+      const c = current;
+      if (!c) return;
+      c.controller.abort(new Error('the arena is shutting down'));
+      await c.done.catch(() => undefined);
     },
   };
 }

@@ -96,4 +96,17 @@ describe('bootstrap', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('stop interrupts a running scenario, which reverts its faults', async () => {
+    root = await bootstrap();
+    await root.start();
+    const x = rootInternals(root);
+    const text = 'name: long\nconfig: { cooldown: 1m }\nactions:\n  - label: slow\n    action: { type: slow_agent, target_id: agent-2, metadata: { duration: 10m } }\n';
+    const run = x.scenarios.run(text, new AbortController().signal) as Promise<{ status: string }>;
+    for (let i = 0; i < 50 && root.arena.activeFaults().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(root.arena.activeFaults().length).toBe(1);
+    await root.stop();
+    expect((await run).status).toBe('interrupted');
+    expect(root.arena.activeFaults()).toEqual([]);
+  });
 });
