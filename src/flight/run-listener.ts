@@ -41,3 +41,29 @@ export function recordRunEvents(store: EventStore, options: { clock?: Clock; ses
     },
   };
 }
+
+export interface RecordedRun {
+  session: string;
+  kind?: string;
+  name?: string;
+  seed?: number;
+  started_at: string;
+  finished_at?: string;
+  status?: string;
+}
+
+/** runs recorded by recordRunEvents, oldest first (one per session) */
+export async function listRecordedRuns(store: EventStore): Promise<RecordedRun[]> {
+  const runs = new Map<string, RecordedRun>();
+  for (const e of await store.read(RUNS_STREAM)) {
+    const d = e.data as { session: string; kind?: string; name?: string; seed?: number; status?: string };
+    if (e.type === 'run.started') runs.set(d.session, { session: d.session, kind: d.kind, name: d.name, seed: d.seed, started_at: e.at });
+    else if (e.type === 'run.finished') {
+      const r = runs.get(d.session) ?? { session: d.session, started_at: e.at };
+      r.finished_at = e.at;
+      r.status = d.status;
+      runs.set(d.session, r);
+    }
+  }
+  return [...runs.values()];
+}

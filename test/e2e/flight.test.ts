@@ -27,11 +27,13 @@ describe('arena flight', () => {
     expect(doc.timeline.length).toBeGreaterThan(0);
     expect(doc.timeline.length).toBe(executed);
     expect(doc.summary.sessions).toHaveLength(1);
+    expect(doc.runs).toEqual([expect.objectContaining({ session: doc.summary.sessions[0], kind: 'survival', seed: 7, status: 'passed' })]);
     for (const r of doc.timeline) expect(r).toMatchObject({ type: expect.any(String), category: expect.any(String), at: expect.any(String) });
 
     const plain = await arena(['flight', '--store', db]);
     expect(plain.exitCode).toBe(0);
     expect(plain.stdout).toMatch(/Timeline \(\d+ of \d+ actions/);
+    expect(plain.stdout).toMatch(/Runs\n.*survival.*seed 7/);
     expect(plain.stdout).toContain(doc.timeline[0].type);
   });
 

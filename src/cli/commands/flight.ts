@@ -18,6 +18,7 @@ import { UsageError } from '../../shared/errors.js';
 import { tryParseDuration } from '../../shared/duration.js';
 import { FLIGHT_CATEGORIES } from '../../flight/diagnostics.js';
 import type { DiagnosticRecord, FlightQuery, TimelineRecord } from '../../flight/records.js';
+import type { RecordedRun } from '../../flight/run-listener.js';
 
 /** the same default as src/events/sqlite.ts, without loading the native module at CLI start */
 const DEFAULT_DB_PATH = '.arena/arena.db';
@@ -70,7 +71,11 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
         hint: 'runs record there with --store PATH (arena scenario run/survival) and arena serve; pass --store to read another file',
       });
     }
-    const [{ openEventStore }, { FlightRecorder }] = await Promise.all([import('../../events/open.js'), import('../../flight/recorder.js')]);
+    const [{ openEventStore }, { FlightRecorder }, { listRecordedRuns }] = await Promise.all([
+      import('../../events/open.js'),
+      import('../../flight/recorder.js'),
+      import('../../flight/run-listener.js'),
+    ]);
     const opened = openEventStore(spec, { cwd: ctx.cwd });
     try {
       const recorder = new FlightRecorder({ store: opened.store });
@@ -84,22 +89,31 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
       const shownIds = new Set(timeline.map((r) => r.id));
       const diagnostics = (await recorder.diagnostics(query)).filter((d) => shownIds.has(d.action_id));
       const summary = await recorder.summary(query);
+      const sessions = new Set(timeline.map((r) => r.session));
+      const runs = (await listRecordedRuns(opened.store)).filter((r) => sessions.has(r.session));
       if (mode.kind === 'json') {
-        ctx.stdout.write(`${JSON.stringify({ schema_version: 1, store: opened.location, query, summary, timeline, diagnostics }, null, 2)}\n`);
+        ctx.stdout.write(`${JSON.stringify({ schema_version: 1, store: opened.location, query, summary, runs, timeline, diagnostics }, null, 2)}\n`);
         return;
       }
-      ctx.stdout.write(renderFlight(opened.location, timeline, diagnostics, summary.actions));
+      ctx.stdout.write(renderFlight(opened.location, timeline, diagnostics, summary.actions, runs));
     } finally {
       opened.close();
     }
   });
 }
 
-export function renderFlight(store: string, timeline: TimelineRecord[], diagnostics: DiagnosticRecord[], total: number): string {
+export function renderFlight(store: string, timeline: TimelineRecord[], diagnostics: DiagnosticRecord[], total: number, runs: RecordedRun[] = []): string {
   const out: string[] = [chalk.bold('Flight recorder') + chalk.dim(` (${store})`), ''];
   if (timeline.length === 0) {
     out.push('no recorded actions match');
     return `${out.join('\n')}\n`;
+  }
+  if (runs.length > 0) {
+    out.push(chalk.bold('Runs'));
+    for (const r of runs) {
+      out.push(`  ${r.session}  ${r.kind ?? 'run'} ${r.name ?? ''}  seed ${r.seed ?? '-'}  started ${r.started_at}  ${r.status ?? 'unfinished'}`);
+    }
+    out.push('');
   }
   const failed = timeline.filter((r) => !r.success).length;
   out.push(chalk.bold('Timeline') + chalk.dim(` (${timeline.length} of ${total} actions, ${failed} failed)`));
