@@ -38,6 +38,8 @@ describe('arena regress --adaptive and invalid input', () => {
       [['--survival', 'soon'], /--survival: invalid duration/],
       [['--adaptive', '--min-runs', '8', '--max-runs', '4'], /--max-runs \(4\) must be at least --min-runs \(8\)/],
       [['--scenario', 'x.yaml', '--survival', '1s'], /--scenario or --survival, not both/],
+      [['--weights', 'availability=-1'], /--weights: .*must not be negative/],
+      [['--weights', 'speed=1'], /--weights: unknown scorer "speed"/],
     ] as Array<[string[], RegExp]>) {
       const r = await arena(['regress', '--baseline', 'strategies/default.yaml', '--candidate', 'strategies/default.yaml', ...args]);
       expect(r.exitCode, args.join(' ')).toBe(2);

@@ -24,9 +24,14 @@ describe('arena regress --scenario', () => {
   });
 
   it('a strategy against itself on a scenario: no significant difference', async () => {
-    const r = await arena(['regress', '--baseline', 'strategies/default.yaml', '--candidate', 'strategies/default.yaml', ...SCENARIO, '--runs', '3', '--alpha', '0.01', '--seed', '6', '--json']);
+    const r = await arena([
+      'regress', '--baseline', 'strategies/default.yaml', '--candidate', 'strategies/default.yaml', ...SCENARIO,
+      '--runs', '3', '--alpha', '0.01', '--seed', '6', '--weights', 'availability=2,recovery=1', '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).regression.decision).toBe('no significant difference');
+    const v = JSON.parse(r.stdout).regression;
+    expect(v.decision).toBe('no significant difference');
+    expect(v.scorer).toBe('ensemble(availability×0.667, recovery×0.333)');
   });
 
   it('an invalid scenario file exits 2 and names the problem', async () => {

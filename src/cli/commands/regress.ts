@@ -18,6 +18,7 @@ import { randomSeed } from '../../shared/random.js';
 import { analyzeScores, type RegressionAnalysis } from '../../arena/regression/analysis.js';
 import { readScoresFile } from '../../arena/regression/score-files.js';
 import type { RegressionResult } from '../../arena/regression/tester.js';
+import type { Scorer } from '../../arena/regression/scorer.js';
 import type { RegressionArena, RegressionEvent, RegressionWorkload } from '../../arena/regression/types.js';
 
 interface RegressOptions {
@@ -41,6 +42,7 @@ interface RegressOptions {
   parallel?: string;
   seed?: string;
   minEffect?: string;
+  weights?: string;
   json?: boolean;
   junit?: string;
   failOnNoImprovement?: boolean;
@@ -73,6 +75,7 @@ export function registerRegressCommand(program: Command, ctx: CliContext): void 
     .option('--alpha <a>', 'significance level, two-sided (default 0.05)')
     .option('--parallel <n>', 'runs executing at once, both arms together (default 2)')
     .option('--seed <n>', 'seed of the run seeds (printed when not given)')
+    .option('--weights <list>', 'score each run by a weighted ensemble, e.g. availability=2,recovery=1,consistency=1 (default: the resilience score)')
     .option('--min-effect <points>', 'the difference in score points the power statement is about (default 5)')
     .option('--json', 'print one JSON document on stdout and nothing else there')
     .option('--junit <file>', 'write a JUnit XML report')
@@ -116,7 +119,7 @@ async function compareRecorded(options: RegressOptions, alpha: number, minimumEf
   if (!options.baselineScores || !options.candidateScores) {
     throw new UsageError('--baseline-scores and --candidate-scores go together: give both');
   }
-  for (const flag of ['scenario', 'survival', 'adaptive', 'runs', 'parallel'] as const) {
+  for (const flag of ['scenario', 'survival', 'adaptive', 'runs', 'parallel', 'weights'] as const) {
     if (options[flag] !== undefined) throw new UsageError(`--${flag} runs strategies; it does not apply to recorded scores`);
   }
   const baseline = (await Promise.all(options.baselineScores.map((f) => readScoresFile(f, 'baseline scores')))).flat();
@@ -149,6 +152,7 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   if (maxRuns < minRuns) throw new UsageError(`--max-runs (${maxRuns}) must be at least --min-runs (${minRuns})`);
   const parallelism = parseInteger(options.parallel, '--parallel', 2, 1);
   const seed = options.seed === undefined ? randomSeed() : parseInteger(options.seed, '--seed', 0, 0);
+  const scorer = options.weights === undefined ? undefined : await parseWeights(options.weights);
 
   const { loadStrategyFile } = await import('../../runtime/strategy.js');
   const [baseline, candidate] = await Promise.all([
@@ -162,7 +166,7 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   );
   // the arena's clock timers are unref'd; the runs are awaited work, so keep the process alive while they last
   const keepAlive = setInterval(() => undefined, 60_000);
-  const result = await new RegressionTester(await createRegressionArena()).run({
+  const result = await new RegressionTester(await createRegressionArena(), scorer).run({
     baseline,
     candidate,
     baselineName: options.baseline,
@@ -213,6 +217,29 @@ async function createRegressionArena(): Promise<RegressionArena> {
     import('../../targets/embedded/index.js'),
   ]);
   return createTargetArena({ targetFactory: embeddedTargetFactory });
+}
+
+/** `availability=2,recovery=1` → an EnsembleScorer over the score dimensions (and `score`, the resilience score) */
+async function parseWeights(text: string): Promise<Scorer> {
+  const { EnsembleScorer, dimensionScorer, resilienceScorer } = await import('../../arena/regression/scorer.js');
+  const known: Record<string, Scorer> = {
+    score: resilienceScorer,
+    availability: dimensionScorer('availability'),
+    recovery: dimensionScorer('recovery'),
+    consistency: dimensionScorer('consistency'),
+  };
+  const members = text.split(',').map((part) => {
+    const match = /^\s*([a-z_]+)\s*=\s*(\S+)\s*$/.exec(part);
+    if (!match) throw new UsageError(`--weights: expected name=weight pairs such as availability=2,recovery=1, got ${JSON.stringify(part)}`);
+    const scorer = known[match[1]!];
+    if (!scorer) throw new UsageError(`--weights: unknown scorer "${match[1]}" (known: ${Object.keys(known).join(', ')})`);
+    return { scorer, weight: Number(match[2]) };
+  });
+  try {
+    return new EnsembleScorer(members);
+  } catch (err) {
+    throw new UsageError(`--weights: ${errorMessage(err)}`);
+  }
 }
 
 function progressLine(event: RegressionEvent): string {
