@@ -44,6 +44,45 @@ describe('runIdleEvolution', () => {
     expect(result.generations).toHaveLength(3);
   });
 
+  it('pauses again when real work arrives mid-search', async () => {
+    const clock = new ManualClock();
+    let busy = false;
+    let evaluations = 0;
+    const run = runIdleEvolution({
+      generations: 2,
+      population: 4,
+      seed: 9,
+      initial: RECOVERY_OFF_STRATEGY,
+      clock,
+      pollIntervalMs: 10,
+      isIdle: () => !busy,
+      fitness: (s) => {
+        evaluations++;
+        // real work arrives while the second evaluation runs
+        if (evaluations === 2) busy = true;
+        return fitness(s);
+      },
+    });
+    let done = false;
+    void run.finally(() => (done = true));
+    for (let i = 0; i < 20 && !done; i++) {
+      await new Promise((r) => setImmediate(r));
+      await clock.advance(10);
+    }
+    // the search waits behind the work: still two evaluations
+    expect(evaluations).toBe(2);
+    expect(done).toBe(false);
+    busy = false;
+    while (!done) {
+      await new Promise((r) => setImmediate(r));
+      await clock.advance(10);
+    }
+    const result = await run;
+    expect(result.evaluations).toBe(evaluations);
+    expect(result.yields).toBe(1);
+    expect(result.waited_ms).toBeGreaterThanOrEqual(100);
+  });
+
   it('probes a runtime by its in-flight work', () => {
     let inFlight = 5;
     const idle = runtimeIdleProbe({ stats: () => ({ in_flight: inFlight }) }, { maxInFlight: 1 });
