@@ -6,7 +6,7 @@ import { addPluginOptions } from '../run-plugins.js';
 export function registerReplayCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('replay')
-    .description('run the exact action timeline recorded in a report (--json / --report output) again')
+    .description('Run the exact action timeline recorded in a report (--json / --report output) again')
     .argument('<report>', 'a report written by --json or --report (scenario or survival)')
     .option('--scenario <name>', 'which scenario to replay when the report holds several')
     .option('--strategy <file>', 'recovery strategy YAML (default: the one recorded in the report)')

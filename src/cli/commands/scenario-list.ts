@@ -5,7 +5,7 @@ import { examples } from './options.js';
 export function registerScenarioListCommand(scenario: Command, ctx: CliContext): void {
   const command = scenario
     .command('list')
-    .description('name, description, tags and action count of every scenario file in a directory')
+    .description('Name, description, tags and action count of every scenario file in a directory')
     .argument('[dir]', 'directory to list', 'scenarios')
     .option('--json', 'print {"schema_version":1,"scenarios":[…]} on stdout');
   examples(command, ['arena scenario list', 'arena scenario list test/fixtures/scenarios --json']);

@@ -6,7 +6,7 @@ import { addPluginOptions } from '../run-plugins.js';
 export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): void {
   const command = scenario
     .command('run')
-    .description('run scenarios, each against a fresh embedded runtime; measured score, verification, exit code per DESIGN §6')
+    .description('Run scenarios, each against a fresh embedded runtime: measured score and verification; exit 0 passed, 1 a gate failed, 2 invalid input, 3 runtime error, 130 interrupted')
     .argument('<file...>', 'scenario files (YAML or JSON)')
     .option('--seed <n>', 'fixes every random choice (overrides config.seed)', parseSeed)
     .option('--min-score <n>', 'exit 1 when a score is below N (overrides expect.min_score)', parseScore)

@@ -7,7 +7,7 @@ import { registerScenarioListCommand } from './scenario-list.js';
 
 /** `arena scenario validate|run|list` */
 export function registerScenarioCommand(program: Command, ctx: CliContext): void {
-  const scenario = program.command('scenario').description('validate, run and list scenario files (YAML)');
+  const scenario = program.command('scenario').description('Validate, run and list scenario files (YAML)');
   examples(scenario, [
     'arena scenario validate scenarios/*.yaml',
     'arena scenario run scenarios/leader-failover.yaml',

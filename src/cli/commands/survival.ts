@@ -6,7 +6,7 @@ import { addPluginOptions } from '../run-plugins.js';
 export function registerSurvivalCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('survival')
-    .description('random faults at a fixed interval against a fresh embedded runtime; measured resilience score')
+    .description('Random faults at a fixed interval against a fresh embedded runtime; measured resilience score')
     .option('--duration <duration>', 'how long chaos lasts', parseDurationOption, '60s')
     .option('--interval <duration>', 'time between two faults', parseDurationOption, '2s')
     .option('--actions <kinds>', 'comma-separated fault kinds to draw from (default: all but resume_agent)')
