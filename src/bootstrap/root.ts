@@ -26,6 +26,7 @@ import { createRuntimePort } from './runtime-port.js';
 import { createWorkflows } from './workflows.js';
 import { createSurvivalPort } from './survival.js';
 import { createScenariosPort } from './scenarios.js';
+import { createDashboard, type DashboardPort } from './dashboard.js';
 import { setRootInternals } from './internals.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
 import { EvolutionService, createRuntimeEvolution, runtimeIdleProbe } from '../evolution/index.js';
@@ -47,6 +48,8 @@ export interface ArenaRoot {
   readonly llm: LLMPort;
   readonly mcp: MCPPort;
   readonly stream: StreamPort;
+  /** what an operator's dashboard shows, as one snapshot */
+  readonly dashboard: DashboardPort;
 }
 
 export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot> {
@@ -75,6 +78,8 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
   const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, eventStore, clock, random: random.fork('arena') });
   const survival = createSurvivalPort(service, target);
   const scenarios = createScenariosPort(service, target, () => survival.isRunning);
+  const dashboard = createDashboard({ service, target, isScenarioRunning: () => scenarios.isRunning });
+  components.push('dashboard');
   components.push('arena');
   // every arena result lands in the flight recorder's timeline (in the same event store)
   const recorder = new FlightRecorder({ store: eventStore, clock }).attach(service);
@@ -209,6 +214,7 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
     llm,
     mcp,
     stream,
+    dashboard,
   };
   setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight, scenarios, evolution, runtimeEvolution });
   return root;

@@ -41,6 +41,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   const arena = new ArenaHandler(x.service, {
     survival: x.survival,
     scenarios: x.scenarios,
+    dashboard: root.dashboard,
   });
   arena.setFlightRecorder({ timeline: (q) => x.flight.timeline(q), diagnostics: (q) => x.flight.diagnostics(q) });
   router.registerArenaEndpoints(arena);

@@ -47,7 +47,12 @@ export interface ArenaFlightView {
   diagnostics(query: Record<string, string>): Awaitable<unknown>;
 }
 
+export interface DashboardView {
+  snapshot(): unknown;
+}
+
 export interface ArenaHandlerOptions extends ArenaStreamOptions {
+  dashboard?: DashboardView;
   scenarios?: ScenarioRunner;
   survival?: SurvivalRunner;
   flight?: ArenaFlightView;
@@ -86,6 +91,7 @@ export class ArenaHandler {
   private scenarios?: ScenarioRunner;
   private survival?: SurvivalRunner;
   private flight?: ArenaFlightView;
+  private dashboard?: DashboardView;
   private tracker: ScoreTracker | undefined;
   private readonly streamOptions: ArenaStreamOptions;
 
@@ -96,6 +102,7 @@ export class ArenaHandler {
     this.scenarios = options.scenarios;
     this.survival = options.survival;
     this.flight = options.flight;
+    this.dashboard = options.dashboard;
     this.streamOptions = { replayLimit: options.replayLimit };
   }
 
@@ -193,6 +200,28 @@ export class ArenaHandler {
         return this.flight.diagnostics(Object.fromEntries(ctx.query));
       });
 
+      get('/dashboard', () => {
+        if (!this.dashboard) throw notConfigured('the dashboard');
+        return this.dashboard.snapshot();
+      });
+      // a live dashboard: one snapshot every interval_ms (default 1000, 100..60000)
+      get('/dashboard/stream', async (ctx) => {
+        const dashboard = this.dashboard;
+        if (!dashboard) throw notConfigured('the dashboard');
+        const raw = ctx.query.get('interval_ms') ?? '1000';
+        const interval = Number(raw);
+        if (!(Number.isInteger(interval) && interval >= 100 && interval <= 60_000)) {
+          throw new UsageError(`query parameter interval_ms must be an integer from 100 to 60000, got "${raw}"`, 'invalid_input');
+        }
+        const stream = ctx.sse();
+        let id = 0;
+        const tick = () => stream.send({ event: 'snapshot', id: ++id, data: dashboard.snapshot() });
+        tick();
+        const timer = setInterval(tick, interval);
+        timer.unref();
+        await new Promise<void>((resolve) => stream.onClose(resolve));
+        clearInterval(timer);
+      });
       get('/stream', async (ctx) => {
         const store = this.service.eventStore;
         if (!store) throw notConfigured('the arena event stream (no event store)');

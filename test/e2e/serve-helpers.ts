@@ -20,6 +20,8 @@ export async function startServe(args: string[] = [], env: Record<string, string
     extendEnv: false,
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1', ...env },
     timeout: 60_000,
+    // a graceful stop on a loaded machine can take a few seconds; do not SIGKILL it after execa's default 5 s
+    forceKillAfterDelay: 20_000,
   });
   let out = '';
   let err = '';

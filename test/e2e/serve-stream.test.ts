@@ -65,6 +65,16 @@ describe('arena serve: event streams', () => {
     for (const d of drops) d.close();
     expect((await http(s.url, 'GET', '/arena/stats', { key: 'k' })).json.total).toBe(4);
 
+    // the dashboard: one snapshot, and a live stream of them
+    const snap = await http(s.url, 'GET', '/arena/dashboard', { key: 'k' });
+    expect(snap.json.totals.total).toBe(4);
+    expect(snap.json.agents).toHaveLength(5);
+    const dash = await openSSE({ url: `${s.url}/api/v1/arena/dashboard/stream?interval_ms=100`, headers: key });
+    await dash.waitFor((f) => f.event === 'snapshot' && f.id === '3');
+    expect(frameJSON<{ totals: { total: number } }>(dash.frames.find((f) => f.id === '1')!).totals.total).toBe(4);
+    dash.close();
+    expect((await http(s.url, 'GET', '/arena/dashboard/stream?interval_ms=5', { key: 'k' })).status).toBe(400);
+
     // a fault still active at shutdown is reverted; open streams get a final event
     await http(s.url, 'POST', '/arena/agent/agent-3/slow', { key: 'k', body: { duration: '10m' } });
     const result = await s.stop();

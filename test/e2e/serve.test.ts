@@ -76,6 +76,8 @@ const ARENA_ROUTES: Array<[string, string]> = [
   ['GET', '/survival/report'],
   ['GET', '/flight/timeline'],
   ['GET', '/flight/diagnostics'],
+  ['GET', '/dashboard'],
+  ['GET', '/dashboard/stream'],
   ['GET', '/stream'],
 ];
 for (const [m, p] of ARENA_ROUTES) ROUTES.push([m, `/arena${p}`], [m, `/api/v1/arena${p}`]);
