@@ -10,7 +10,8 @@ import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
-import { UsageError, errorMessage } from '../../shared/errors.js';
+import { UsageError, errorMessage, isArenaError } from '../../shared/errors.js';
+import type { Strategy } from '../../runtime/strategy.js';
 import { parseDuration } from '../../shared/duration.js';
 import { randomSeed } from '../../shared/random.js';
 
@@ -75,33 +76,50 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
     const fitness = createSurvivalFitness({ durationMs, intervalMs });
     // the arena's clock timers are unref'd; the survival runs are awaited work, so keep the process alive while they last
     const keepAlive = setInterval(() => undefined, 60_000);
-    const result = await runEvolution({
-      generations: options.generations,
-      population: options.population,
-      elitism: options.elitism,
-      seed,
-      initial,
-      fitness,
-      signal: ctx.signal,
-      onGeneration: (g) =>
-        log(
-          `generation ${g.generation + 1}/${options.generations}: best ${g.best.toFixed(1)}  mean ${g.mean.toFixed(1)}  worst ${g.worst.toFixed(1)}  diversity ${g.diversity.toFixed(3)}  (${g.evaluations} survival runs)`,
-        ),
-    }).finally(() => clearInterval(keepAlive));
-    let outPath: string | undefined;
-    if (options.out) {
-      outPath = resolve(ctx.cwd, options.out);
+    let bestSoFar: { strategy: Strategy; fitness: number; generation: number } | undefined;
+    const writeBest = async (best: { strategy: Strategy; fitness: number }, initialFitness: number | undefined, note = ''): Promise<string | undefined> => {
+      if (!options.out) return undefined;
+      const path = resolve(ctx.cwd, options.out);
       const header = [
-        `# recovery strategy evolved by \`arena evolve\` (seed ${seed}, ${options.generations} generations × ${options.population})`,
-        `# measured survival score: ${result.best.fitness.toFixed(1)} (starting strategy: ${result.initial.fitness.toFixed(1)})`,
+        `# recovery strategy evolved by \`arena evolve\` (seed ${seed}, ${options.generations} generations × ${options.population})${note}`,
+        `# measured survival score: ${best.fitness.toFixed(1)}${initialFitness !== undefined ? ` (starting strategy: ${initialFitness.toFixed(1)})` : ''}`,
         `# compare: arena regress --baseline ${options.from ?? 'strategies/default.yaml'} --candidate ${options.out}`,
       ].join('\n');
       try {
-        await writeFile(outPath, `${header}\n${stringify(result.best.strategy)}`);
+        await writeFile(path, `${header}\n${stringify(best.strategy)}`);
       } catch (err) {
         throw new UsageError(`cannot write ${options.out}: ${errorMessage(err)}`);
       }
+      return path;
+    };
+    let result: Awaited<ReturnType<typeof runEvolution>>;
+    try {
+      result = await runEvolution({
+        generations: options.generations,
+        population: options.population,
+        elitism: options.elitism,
+        seed,
+        initial,
+        fitness,
+        signal: ctx.signal,
+        onGeneration: (g) => {
+          if (!bestSoFar || g.best > bestSoFar.fitness) bestSoFar = { strategy: g.best_strategy, fitness: g.best, generation: g.generation };
+          log(
+            `generation ${g.generation + 1}/${options.generations}: best ${g.best.toFixed(1)}  mean ${g.mean.toFixed(1)}  worst ${g.worst.toFixed(1)}  diversity ${g.diversity.toFixed(3)}  (${g.evaluations} survival runs)`,
+          );
+        },
+      });
+    } catch (err) {
+      // interrupted: keep what the finished generations found
+      if (isArenaError(err) && err.exitCode === 130 && bestSoFar && options.out) {
+        await writeBest(bestSoFar, undefined, ', interrupted');
+        log(`evolve: interrupted; best strategy so far (${bestSoFar.fitness.toFixed(1)}, generation ${bestSoFar.generation + 1}) written to ${options.out}`);
+      }
+      throw err;
+    } finally {
+      clearInterval(keepAlive);
     }
+    const outPath = await writeBest(result.best, result.initial.fitness);
     const generations = result.generations.map(({ best_strategy, ...g }) => (void best_strategy, g));
     if (mode.kind === 'json') {
       const doc = { schema_version: 1, seed, population: result.population, evaluations: result.evaluations, initial_fitness: result.initial.fitness, best: result.best, generations, ...(outPath ? { out: outPath } : {}) };
