@@ -19,7 +19,7 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
     'arena replay ci-report.json --scenario leader-failover --min-score 80',
   ]);
   command.action(async (file: string, opts) => {
-    const { replayCommand } = await import('../run/replay-run.js');
+    const { replayCommand } = await import('../run/run-replay.js');
     await replayCommand(file, opts, ctx);
   });
 }

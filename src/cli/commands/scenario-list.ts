@@ -10,7 +10,7 @@ export function registerScenarioListCommand(scenario: Command, ctx: CliContext):
     .option('--json', 'print {"schema_version":1,"scenarios":[…]} on stdout');
   examples(command, ['arena scenario list', 'arena scenario list test/fixtures/scenarios --json']);
   command.action(async (dir: string, opts: { json?: boolean }) => {
-    const { listCommand } = await import('../run/scenario-list-run.js');
+    const { listCommand } = await import('../run/list-scenarios.js');
     await listCommand(dir, opts, ctx);
   });
 }

@@ -20,7 +20,7 @@ export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): 
     'arena scenario run scenarios/dag-damage.yaml --seed 42 --report run.json',
   ]);
   command.action(async (files: string[], opts) => {
-    const { scenarioRunCommand } = await import('../run/scenario-run-run.js');
+    const { scenarioRunCommand } = await import('../run/run-scenarios.js');
     await scenarioRunCommand(files, opts, ctx);
   });
 }

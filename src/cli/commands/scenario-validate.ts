@@ -14,7 +14,7 @@ export function registerScenarioValidateCommand(scenario: Command, ctx: CliConte
     'arena scenario validate my.yaml --json',
   ]);
   command.action(async (files: string[], opts: { json?: boolean }) => {
-    const { validateCommand } = await import('../run/scenario-validate-run.js');
+    const { validateCommand } = await import('../run/validate-scenarios.js');
     await validateCommand(files, opts, ctx);
   });
 }

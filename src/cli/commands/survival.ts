@@ -26,7 +26,7 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
     'arena survival --strategy strategies/recovery-off.yaml --report off.json',
   ]);
   command.action(async (opts) => {
-    const { survivalCommand } = await import('../run/survival-run.js');
+    const { survivalCommand } = await import('../run/run-survival.js');
     await survivalCommand(opts, ctx);
   });
 }

@@ -21,7 +21,7 @@ import { renderScenarioTables } from '../output/table.js';
 import { scenarioJUnit } from '../output/junit.js';
 import { runWithOutput } from './with-output.js';
 import { throwForOutcomes } from './outcome.js';
-import { validateFiles } from './scenario-validate-run.js';
+import { validateFiles } from './validate-scenarios.js';
 import { checkScenarioFile } from '../../arena/scenario/load.js';
 
 export interface ScenarioRunOptions extends OutputOptionValues {
