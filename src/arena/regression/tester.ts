@@ -29,6 +29,8 @@ export interface RegressionResult extends RegressionAnalysis {
     spending: 'lan-demets-obrien-fleming';
   };
   duration_ms: number;
+  /** set on the partial result carried by the CancelledError of an interrupted test */
+  interrupted?: true;
 }
 
 interface ResolvedConfig {
@@ -68,9 +70,51 @@ export class RegressionTester {
         for (const arm of ['baseline', 'candidate'] as const) tasks.push(() => this.runOne(config, arm, run, seedFor(run), arm === 'baseline' ? baseline : candidate));
       }
       await runPool(tasks, c.parallelism, config.signal);
-      if (config.signal?.aborted) throw new CancelledError('regression test interrupted; no verdict');
+      if (config.signal?.aborted) throw new CancelledError('regression test interrupted');
     };
 
+    const finish = (analysis: RegressionAnalysis, pairs: RunPair[], sequential?: RegressionResult['sequential']): RegressionResult => ({
+      ...analysis,
+      ...(config.baselineName ? { baseline_name: config.baselineName } : {}),
+      ...(config.candidateName ? { candidate_name: config.candidateName } : {}),
+      scorer: this.scorer.name,
+      seed: c.seed,
+      adaptive: c.adaptive,
+      runs_used: pairs.length,
+      max_runs: c.adaptive ? c.maxRuns : c.runs,
+      pairs,
+      ...(sequential ? { sequential } : {}),
+      duration_ms: Date.now() - started,
+    });
+    try {
+      return await this.execute(c, config, runBatch, baseline, candidate, (a, seq) =>
+        finish(a, baseline.map((b, run) => ({ run, seed: seeds[run]!, baseline: b, candidate: candidate[run]! })), seq),
+      );
+    } catch (err) {
+      if (!(err instanceof CancelledError) && !config.signal?.aborted) throw err;
+      // interrupted: the pairs that finished, analysed and flagged, travel with the error (not a verdict)
+      const pairs: RunPair[] = [];
+      for (let run = 0; run < seeds.length; run++) {
+        if (baseline[run] !== undefined && candidate[run] !== undefined) pairs.push({ run, seed: seeds[run]!, baseline: baseline[run]!, candidate: candidate[run]! });
+      }
+      const message = `regression test interrupted after ${pairs.length} complete pair${pairs.length === 1 ? '' : 's'} of runs; no verdict`;
+      if (pairs.length < 2) throw new CancelledError(message, { cause: err });
+      const partial = finish(
+        analyzeScores(pairs.map((p) => p.baseline), pairs.map((p) => p.candidate), { alpha: c.alpha, paired: true, minimumEffect: c.minimumEffect }),
+        pairs,
+      );
+      throw new CancelledError(message, { cause: err, details: { partial: { ...partial, interrupted: true } } });
+    }
+  }
+
+  private async execute(
+    c: ResolvedConfig,
+    config: RegressionConfig,
+    runBatch: (from: number, to: number) => Promise<void>,
+    baseline: number[],
+    candidate: number[],
+    finish: (analysis: RegressionAnalysis, sequential?: RegressionResult['sequential']) => RegressionResult,
+  ): Promise<RegressionResult> {
     let analysis: RegressionAnalysis;
     let sequential: RegressionResult['sequential'];
     if (!c.adaptive) {
@@ -112,20 +156,7 @@ export class RegressionTester {
       analysis = analyzeScores(baseline, candidate, { alpha: c.alpha, paired: true, threshold, minimumEffect: c.minimumEffect });
       sequential = { looks, stopped, spending: 'lan-demets-obrien-fleming' };
     }
-    const runsUsed = baseline.length;
-    return {
-      ...analysis,
-      ...(config.baselineName ? { baseline_name: config.baselineName } : {}),
-      ...(config.candidateName ? { candidate_name: config.candidateName } : {}),
-      scorer: this.scorer.name,
-      seed: c.seed,
-      adaptive: c.adaptive,
-      runs_used: runsUsed,
-      max_runs: c.adaptive ? c.maxRuns : c.runs,
-      pairs: baseline.map((b, run) => ({ run, seed: seeds[run]!, baseline: b, candidate: candidate[run]! })),
-      ...(sequential ? { sequential } : {}),
-      duration_ms: Date.now() - started,
-    };
+    return finish(analysis, sequential);
   }
 
   private async runOne(config: RegressionConfig, arm: Arm, run: number, seed: number, into: number[]): Promise<void> {

@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { attrs, escapeXml } from '../output/xml.js';
-import { GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
+import { CancelledError, GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
 import { tryParseDuration } from '../../shared/duration.js';
 import { randomSeed } from '../../shared/random.js';
 import { analyzeScores, type RegressionAnalysis } from '../../arena/regression/analysis.js';
@@ -100,9 +100,20 @@ async function runRegress(options: RegressOptions, ctx: CliContext): Promise<voi
   applyColor(mode);
   const alpha = parseNumber(options.alpha, '--alpha', 0.05, (v) => v > 0 && v < 0.5, 'a number between 0 and 0.5');
   const minimumEffect = parseNumber(options.minEffect, '--min-effect', 5, (v) => v > 0, 'a positive number of score points');
-  const verdict = options.baselineScores || options.candidateScores
-    ? await compareRecorded(options, alpha, minimumEffect)
-    : await compareStrategies(options, ctx, alpha, minimumEffect);
+  let verdict: Verdict;
+  try {
+    verdict = options.baselineScores || options.candidateScores
+      ? await compareRecorded(options, alpha, minimumEffect)
+      : await compareStrategies(options, ctx, alpha, minimumEffect);
+  } catch (err) {
+    // Ctrl-C: show what the finished pairs say, clearly marked as no verdict, then exit 130
+    const partial = err instanceof CancelledError ? (err.details as { partial?: RegressionResult } | undefined)?.partial : undefined;
+    if (partial) {
+      const doc: Verdict = { mode: 'strategies', ...partial };
+      ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify({ schema_version: 1, regression: doc }, null, 2)}\n` : renderTable(doc));
+    }
+    throw err;
+  }
 
   const problems: string[] = [];
   if (options.junit) writeOutput(ctx, options.junit, renderJUnit(verdict, options), problems);
@@ -264,6 +275,7 @@ function renderTable(v: Verdict): string {
   const names = v.mode === 'strategies'
     ? { baseline: v.baseline_name ?? 'baseline', candidate: v.candidate_name ?? 'candidate' }
     : { baseline: v.baseline_files.join(', '), candidate: v.candidate_files.join(', ') };
+  if (v.mode === 'strategies' && v.interrupted) out.push(chalk.red(`INTERRUPTED after ${v.runs_used} complete pairs: partial figures, not a verdict`));
   out.push(chalk.bold('Regression test') + chalk.dim(v.mode === 'strategies' ? ` (runs paired by seed, seed ${v.seed}, scorer ${v.scorer})` : ' (recorded scores)'));
   const arms = new Table({ head: ['arm', 'source', 'n', 'mean', 'sd'], style: PLAIN_STYLE });
   arms.push(['baseline', names.baseline, String(v.baseline.n), v.baseline.mean.toFixed(2), v.baseline.sd.toFixed(2)]);

@@ -150,9 +150,19 @@ describe('RegressionTester', () => {
     const controller = new AbortController();
     const fake = syntheticArena({ delayMs: 5 });
     const promise = new RegressionTester(fake.arena).run({ baseline: { bonus: 0 }, candidate: { bonus: 0 }, runs: 50, workload, signal: controller.signal });
-    setTimeout(() => controller.abort(), 12);
-    await expect(promise).rejects.toThrow(CancelledError);
+    setTimeout(() => controller.abort(), 40);
+    const error = await promise.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(CancelledError);
     expect(fake.calls.length).toBeLessThan(100);
+    // the finished pairs travel with the error, flagged: partial figures, not a verdict
+    const partial = (error as CancelledError).details as { partial: { interrupted: boolean; runs_used: number; pairs: unknown[] } };
+    expect(partial.partial.interrupted).toBe(true);
+    expect(partial.partial.runs_used).toBeGreaterThanOrEqual(2);
+    expect(partial.partial.pairs).toHaveLength(partial.partial.runs_used);
+    expect((error as Error).message).toMatch(/interrupted after \d+ complete pairs of runs; no verdict/);
   });
 });
 
