@@ -32,7 +32,8 @@ export function resolveOutputMode(flags: OutputFlags, ctx: Pick<CliContext, 'std
       : 'plain';
   // NO_COLOR is honoured whatever its value, per no-color.org, except the empty string
   const noColor = ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '';
-  const isColor = !noColor && flags.color !== false && (kind === 'tty' || ctx.stderr.isTTY === true);
+  // chalk's level is global: colour only when the table's destination (stdout) is a terminal too
+  const isColor = !noColor && flags.color !== false && ctx.stdout.isTTY === true && (kind === 'tty' || ctx.stderr.isTTY === true);
   return { kind, isColor };
 }
 

@@ -17,6 +17,8 @@ describe('resolveOutputMode', () => {
     expect(resolveOutputMode({}, { stdout: tty, stderr: tty, env: { NO_COLOR: '1' } }).isColor).toBe(false);
     expect(resolveOutputMode({ color: false }, { stdout: tty, stderr: tty, env: {} }).isColor).toBe(false);
     expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: {} }).isColor).toBe(false);
+    expect(resolveOutputMode({}, { stdout: pipe, stderr: tty, env: {} }).isColor).toBe(false);
+    expect(resolveOutputMode({ tui: false }, { stdout: tty, stderr: tty, env: {} }).isColor).toBe(true);
     expect(resolveOutputMode({}, { stdout: tty, stderr: tty, env: { NO_COLOR: '' } }).isColor).toBe(true);
   });
 });
