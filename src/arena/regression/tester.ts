@@ -186,7 +186,7 @@ function resolveConfig(config: RegressionConfig): ResolvedConfig {
   const batch = int('adaptiveBatchSize', config.adaptiveBatchSize, 5, 1);
   const minRuns = int('minAdaptiveRuns', config.minAdaptiveRuns, 5, 2);
   const maxRuns = int('maxRuns', config.maxRuns, Math.max(runs, 30), 2);
-  const parallelism = int('parallelism', config.parallelism, 2, 1);
+  const parallelism = int('parallelism', config.parallelism, 4, 1);
   const alpha = config.confidence ?? 0.05;
   if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 0.5)) problems.push(`confidence (alpha) must be in (0, 0.5), got ${String(config.confidence)}`);
   const futilityPower = config.futilityPower ?? 0.1;

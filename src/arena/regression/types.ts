@@ -54,7 +54,7 @@ export interface RegressionConfig {
   minAdaptiveRuns?: number;
   /** the most runs per arm with adaptive stopping (default max(runs, 30)) */
   maxRuns?: number;
-  /** runs executing at once, both arms together (default 2) */
+  /** runs executing at once, both arms together (default 4) */
   parallelism?: number;
   workload: RegressionWorkload;
   seed?: number;

@@ -73,7 +73,7 @@ export function registerRegressCommand(program: Command, ctx: CliContext): void 
     .option('--batch <n>', 'adaptive: runs per arm added between looks (default 5)')
     .option('--max-runs <n>', 'adaptive: most runs per arm (default 30)')
     .option('--alpha <a>', 'significance level, two-sided (default 0.05)')
-    .option('--parallel <n>', 'runs executing at once, both arms together (default 2)')
+    .option('--parallel <n>', 'runs executing at once, both arms together (default 4)')
     .option('--seed <n>', 'seed of the run seeds (printed when not given)')
     .option('--weights <list>', 'score each run by a weighted ensemble, e.g. availability=2,recovery=1,consistency=1 (default: the resilience score)')
     .option('--min-effect <points>', 'the difference in score points the power statement is about (default 5)')
@@ -161,7 +161,7 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   const batch = parseInteger(options.batch, '--batch', 5, 1);
   const maxRuns = parseInteger(options.maxRuns, '--max-runs', Math.max(30, minRuns), 2);
   if (maxRuns < minRuns) throw new UsageError(`--max-runs (${maxRuns}) must be at least --min-runs (${minRuns})`);
-  const parallelism = parseInteger(options.parallel, '--parallel', 2, 1);
+  const parallelism = parseInteger(options.parallel, '--parallel', 4, 1);
   const seed = options.seed === undefined ? randomSeed() : parseInteger(options.seed, '--seed', 0, 0);
   const scorer = options.weights === undefined ? undefined : await parseWeights(options.weights);
 
