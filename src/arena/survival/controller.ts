@@ -6,7 +6,7 @@
 import { ConflictError } from '../../shared/errors.js';
 import type { ArenaService } from '../service.js';
 import type { LiveScore, RunEvent, SurvivalReport } from '../report.js';
-import { runSurvival, type SurvivalOptions } from './run.js';
+import { resolveSurvivalConfig, runSurvival, type SurvivalOptions } from './run.js';
 
 export interface SurvivalStatus {
   running: boolean;
@@ -47,9 +47,16 @@ export class SurvivalController {
     if (this.current) {
       return Promise.reject(new ConflictError('a survival run is already going on this arena; stop it first or wait for it to end', 'survival_running'));
     }
+    // bad options fail at once, before the run counts as started
+    let seed: number;
+    try {
+      seed = resolveSurvivalConfig(options).seed;
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const abort = new AbortController();
     const clock = options.clock ?? this.service.clock;
-    const current: Current = { abort, promise: undefined as never, startedAt: clock.wallNow().toISOString(), startedMs: clock.now(), progress: 0, actionsRun: 0 };
+    const current: Current = { abort, promise: undefined as never, seed, startedAt: clock.wallNow().toISOString(), startedMs: clock.now(), progress: 0, actionsRun: 0 };
     const onEvent = (event: RunEvent) => {
       if (event.type === 'run.started') current.seed = event.seed;
       else if (event.type === 'action') current.actionsRun++;
@@ -61,7 +68,7 @@ export class SurvivalController {
     };
     const signal = options.signal ? AbortSignal.any([abort.signal, options.signal]) : abort.signal;
     this.current = current;
-    current.promise = runSurvival(this.service, { ...options, signal, onEvent }).then(
+    current.promise = runSurvival(this.service, { ...options, seed, signal, onEvent }).then(
       (report) => {
         this.last = report;
         this.current = undefined;

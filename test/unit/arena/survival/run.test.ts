@@ -152,8 +152,11 @@ describe('ArenaService survival methods', () => {
     const { clock, target, service } = setup();
     await target.start();
     expect(service.getSurvivalStatus()).toMatchObject({ running: false });
+    await expect(service.runSurvival({ duration: 'later', interval: '1s' })).rejects.toThrow(UsageError);
+    expect(service.getSurvivalStatus().running).toBe(false);
     const run = service.runSurvival({ duration: '5s', interval: '100ms', seed: 3, actions: ['kill_agent'] });
     await expect(service.runSurvival({ duration: '1s', interval: '100ms' })).rejects.toThrow(ConflictError);
+    expect(service.getSurvivalStatus()).toMatchObject({ running: true, seed: 3 });
     await clock.advance(350);
     const status = service.getSurvivalStatus();
     expect(status).toMatchObject({ running: true, seed: 3, actions_run: 4 });
