@@ -55,9 +55,16 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   io.stderr.write('arena: stopping: closing streams, reverting faults\n');
+  // the runtime's timers are unref'd: once the server is closed nothing else would keep
+  // the process alive until the stop sequence (which waits on those timers) has finished
+  const keepAlive = setInterval(() => undefined, 60_000);
   const failures: unknown[] = [];
-  await server.close('server is shutting down').catch((e: unknown) => failures.push(e));
-  await root.stop().catch((e: unknown) => failures.push(e));
+  try {
+    await server.close('server is shutting down').catch((e: unknown) => failures.push(e));
+    await root.stop().catch((e: unknown) => failures.push(e));
+  } finally {
+    clearInterval(keepAlive);
+  }
   if (failures.length > 0) throw failures[0];
   io.stdout.write('arena: stopped\n');
 }

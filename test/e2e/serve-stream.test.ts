@@ -76,7 +76,8 @@ describe('arena serve: event streams', () => {
     expect((await http(s.url, 'GET', '/arena/dashboard/stream?interval_ms=5', { key: 'k' })).status).toBe(400);
 
     // a fault still active at shutdown is reverted; open streams get a final event
-    await http(s.url, 'POST', '/arena/agent/agent-3/slow', { key: 'k', body: { duration: '10m' } });
+    // (kept short: tasks already sleeping on a slowed agent finish their delay before the process can exit)
+    await http(s.url, 'POST', '/arena/agent/agent-3/slow', { key: 'k', body: { duration: '2s' } });
     const result = await s.stop();
     await resumed.ended;
     const last = resumed.frames.at(-1)!;
