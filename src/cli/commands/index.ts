@@ -15,10 +15,10 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   void ctx;
   registerRegressCommand(program, ctx);
   registerDescribeCommand(program, ctx);
+  registerScenarioCommand(program, ctx);
   registerSurvivalCommand(program, ctx);
   registerServeCommand(program, ctx);
   registerReplayCommand(program, ctx);
   registerFlightCommand(program, ctx);
   registerEvolveCommand(program, ctx);
-  registerScenarioCommand(program, ctx);
 }
