@@ -13,6 +13,12 @@ export function parseScore(value: string): number {
   return n;
 }
 
+export function parsePositive(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number');
+  return n;
+}
+
 export function parseDurationOption(value: string): string {
   if (tryParseDuration(value) === undefined) throw new InvalidArgumentError('must be a duration such as "250ms", "2s", "1m30s" or milliseconds');
   return value;

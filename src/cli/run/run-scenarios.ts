@@ -28,6 +28,7 @@ export interface ScenarioRunOptions extends OutputOptionValues {
   seed?: number;
   minScore?: number;
   strategy?: string;
+  timeScale?: number;
 }
 
 export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptions, ctx: CliContext): Promise<void> {
@@ -49,6 +50,7 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
             signal: ctx.signal,
             onEvent,
             ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+            ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
           }),
         );
       } catch (err) {
