@@ -37,6 +37,7 @@ describe('arena regress --adaptive and invalid input', () => {
       [['--parallel', 'x'], /--parallel: expected an integer/],
       [['--survival', 'soon'], /--survival: invalid duration/],
       [['--adaptive', '--min-runs', '8', '--max-runs', '4'], /--max-runs \(4\) must be at least --min-runs \(8\)/],
+      [['--max-runs', '9'], /--max-runs sets adaptive stopping: add --adaptive/],
       [['--scenario', 'x.yaml', '--survival', '1s'], /--scenario or --survival, not both/],
       [['--weights', 'availability=-1'], /--weights: .*must not be negative/],
       [['--weights', 'speed=1'], /--weights: unknown scorer "speed"/],

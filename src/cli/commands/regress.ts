@@ -156,6 +156,13 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
     }
   }
   if (options.paired) throw new UsageError('--paired is for recorded scores; strategy runs are always paired by seed');
+  if (!options.adaptive) {
+    for (const [flag, value] of [['--min-runs', options.minRuns], ['--batch', options.batch], ['--max-runs', options.maxRuns]] as const) {
+      if (value !== undefined) throw new UsageError(`${flag} sets adaptive stopping: add --adaptive (or use --runs for a fixed number)`);
+    }
+  } else if (options.runs !== undefined) {
+    throw new UsageError('--runs fixes the number of runs; with --adaptive use --min-runs, --batch and --max-runs');
+  }
   const runs = parseInteger(options.runs, '--runs', 10, 2);
   const minRuns = parseInteger(options.minRuns, '--min-runs', 5, 2);
   const batch = parseInteger(options.batch, '--batch', 5, 1);
