@@ -294,7 +294,7 @@ function renderTable(v: Verdict): string {
   stats.push({ difference: `${signed(v.difference)} (candidate − baseline), ${level} ${signed(v.ci[0])} … ${signed(v.ci[1])}` });
   const testName = v.test === 'paired' ? 'paired t-test on per-seed differences' : "Welch's t-test";
   stats.push({ test: `${testName}: t = ${formatNumber(v.t)}, df = ${formatNumber(v.df)}` });
-  const thresholdNote = v.threshold !== v.alpha ? ` (decides at p ≤ ${formatP(v.threshold)}, the boundary of the last look)` : ` (alpha ${v.alpha})`;
+  const thresholdNote = v.threshold !== v.alpha ? ` (boundary of the deciding look: p ≤ ${formatP(v.threshold)}; alpha ${v.alpha} overall)` : ` (alpha ${v.alpha})`;
   stats.push({ 'p-value': `${formatP(v.p_value)}${thresholdNote}` });
   if (v.test === 'paired') stats.push({ "Welch's t-test": `t = ${formatNumber(v.welch.t)}, df = ${formatNumber(v.welch.df)}, p = ${formatP(v.welch.p)}` });
   const es = v.effect_size;
