@@ -53,6 +53,18 @@ export interface ArenaRoot {
 }
 
 export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot> {
+  // event store first: the arena appends to it from its first action
+  const eventStore: EventStore & { close?: () => void } = await openEventStore(config);
+  try {
+    return assemble(config, eventStore);
+  } catch (err) {
+    // a bad config (e.g. an invalid strategy) must not leave the store open
+    eventStore.close?.();
+    throw err;
+  }
+}
+
+function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: () => void }): ArenaRoot {
   const clock = config.clock ?? systemClock;
   const seed = config.seed ?? 1;
   const random = createRandom(seed);
@@ -63,8 +75,6 @@ export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot
   let stopping: Promise<void> | undefined;
   let startedAt: string | null = null;
 
-  // event store first: the arena appends to it from its first action
-  const eventStore: EventStore & { close?: () => void } = await openEventStore(config);
   components.push('event-store');
   lifecycle.add({ name: 'event-store', stop: () => eventStore.close?.() });
 

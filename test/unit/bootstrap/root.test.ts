@@ -109,4 +109,8 @@ describe('bootstrap', () => {
     expect((await run).status).toBe('interrupted');
     expect(root.arena.activeFaults()).toEqual([]);
   });
+
+  it('rejects an invalid strategy with a typed error before anything starts', async () => {
+    await expect(bootstrap({ strategy: { supervisor: { enabled: 'yes' } } })).rejects.toMatchObject({ exitCode: 2 });
+  });
 });
