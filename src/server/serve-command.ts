@@ -1,6 +1,7 @@
 /** What `arena serve` does once its options are parsed (kept out of the command file so it loads lazily). */
 import { UsageError } from '../shared/errors.js';
 import { bootstrap } from '../bootstrap/index.js';
+import { loadStrategyFile } from '../runtime/strategy.js';
 import { checkBind, parsePort, serveRoot } from './serve.js';
 
 export interface ServeCommandOptions {
@@ -10,6 +11,7 @@ export interface ServeCommandOptions {
   allowedOrigin?: string[];
   seed?: string;
   store?: string;
+  strategy?: string;
 }
 
 export interface ServeIO {
@@ -31,7 +33,8 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   for (const origin of opts.allowedOrigin ?? []) {
     if (!/^https?:\/\/[^/]+$/.test(origin)) throw new UsageError(`--allowed-origin must be an origin such as http://localhost:3000, got "${origin}"`, 'invalid_origin');
   }
-  const root = await bootstrap({ ...(seed === undefined ? {} : { seed }), ...(opts.store ? { eventStore: { kind: 'sqlite' as const, path: opts.store } } : {}) });
+  const strategy = opts.strategy ? await loadStrategyFile(opts.strategy) : undefined;
+  const root = await bootstrap({ ...(seed === undefined ? {} : { seed }), ...(strategy ? { strategy } : {}), ...(opts.store ? { eventStore: { kind: 'sqlite' as const, path: opts.store } } : {}) });
   await root.start();
   let server;
   try {

@@ -137,5 +137,8 @@ describe('arena serve (refusals)', () => {
     const p = await arena(['serve', '--port', '70000']);
     expect(p.exitCode).toBe(2);
     expect(p.stderr).toContain('--port must be an integer from 0 to 65535');
+    const st = await arena(['serve', '--port', '0', '--strategy', 'no-such-strategy.yaml']);
+    expect(st.exitCode).toBe(2);
+    expect(st.stderr).toContain('no-such-strategy.yaml');
   });
 });
