@@ -9,8 +9,7 @@ import chalk from 'chalk';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
-import { createEmbeddedTarget } from '../../targets/embedded/index.js';
-import { loadStrategyFile, type Strategy } from '../../runtime/strategy.js';
+import type { Strategy } from '../../runtime/strategy.js';
 import { formatDuration } from '../../shared/duration.js';
 import type { TargetDescription } from '../../arena/providers.js';
 
@@ -38,6 +37,8 @@ Examples:
     .action(async (options: DescribeOptions) => {
       const mode = resolveOutputMode({ json: options.json, color: options.color }, ctx);
       applyColor(mode);
+      // loaded here, not at the top: every command would otherwise pay for the runtime at start-up
+      const { loadStrategyFile } = await import('../../runtime/strategy.js');
       const strategy = options.strategy ? await loadStrategyFile(resolve(ctx.cwd, options.strategy)) : undefined;
       const description = await describeEmbedded(strategy);
       const source = options.strategy ?? 'built-in default';
@@ -52,6 +53,7 @@ Examples:
 /** starts the target just long enough to elect its leader and pick its active orchestrator */
 async function describeEmbedded(strategy: Strategy | undefined): Promise<TargetDescription> {
   // stopped again before the first workload tick: describing never runs the workload
+  const { createEmbeddedTarget } = await import('../../targets/embedded/index.js');
   const target = createEmbeddedTarget({ strategy });
   await target.start();
   try {
