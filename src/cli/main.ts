@@ -62,11 +62,14 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write('arena: interrupted again, exiting now\n');
       process.exit(130);
     }
-    process.stderr.write(`arena: ${signal} received, reverting faults and writing the partial report (press Ctrl-C again to exit now)\n`);
+    process.stderr.write(`arena: ${signal} received, stopping and reverting active faults (press Ctrl-C again to exit now)\n`);
     controller.abort(signal);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Runtime and clock timers are unref'd so a library user's process can exit; the CLI,
+  // though, must stay alive until its command settles, or node exits 0 mid-run.
+  const keepAlive = setInterval(() => {}, 1 << 30);
   try {
     return await runWith(argv, {
       stdout: process.stdout,
@@ -76,6 +79,7 @@ export async function run(argv: string[]): Promise<number> {
       signal: controller.signal,
     });
   } finally {
+    clearInterval(keepAlive);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

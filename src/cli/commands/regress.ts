@@ -182,8 +182,6 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   ctx.stderr.write(
     `regress: ${options.candidate} vs ${options.baseline}, ${options.adaptive ? `adaptive, ${minRuns}..${maxRuns}` : runs} runs per arm, seed ${seed}\n`,
   );
-  // the arena's clock timers are unref'd; the runs are awaited work, so keep the process alive while they last
-  const keepAlive = setInterval(() => undefined, 60_000);
   const result = await new RegressionTester(await createRegressionArena(), scorer).run({
     baseline,
     candidate,
@@ -201,7 +199,7 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
     minimumEffect,
     signal: ctx.signal,
     onEvent: (event) => ctx.stderr.write(progressLine(event)),
-  }).finally(() => clearInterval(keepAlive));
+  });
   return { mode: 'strategies', ...result };
 }
 
