@@ -13,7 +13,7 @@ import type { EventStore } from './event-store.js';
 import type { Injector } from './injector.js';
 import { MetricsCollector, type MetricsSnapshot } from './metrics.js';
 import type { TargetObserver } from './providers.js';
-import { createAsyncQueue, type AsyncQueue } from './async-queue.js';
+import { createAsyncQueue, type AsyncQueue } from '../shared/async-queue.js';
 import type { SurvivalReport } from './report.js';
 import { SurvivalController, type SurvivalStatus } from './survival/controller.js';
 import type { SurvivalOptions } from './survival/run.js';

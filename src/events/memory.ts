@@ -1,6 +1,6 @@
 /** An in-memory EventStore: streams in arrays, live subscribers fed on append. */
 import { ConflictError, UsageError } from '../shared/errors.js';
-import { createAsyncQueue, type AsyncQueue } from '../arena/async-queue.js';
+import { createAsyncQueue, type AsyncQueue } from '../shared/async-queue.js';
 import {
   ANY_VERSION,
   matchesFilter,
