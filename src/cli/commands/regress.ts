@@ -288,7 +288,7 @@ function renderTable(v: Verdict): string {
   out.push(arms.toString());
 
   const stats = new Table({ style: PLAIN_STYLE });
-  const level = `${+(v.ci_level * 100).toFixed(4)}% CI`;
+  const level = `${formatLevel(v.ci_level)}% CI`;
   stats.push({ difference: `${signed(v.difference)} (candidate − baseline), ${level} ${signed(v.ci[0])} … ${signed(v.ci[1])}` });
   const testName = v.test === 'paired' ? 'paired t-test on per-seed differences' : "Welch's t-test";
   stats.push({ test: `${testName}: t = ${formatNumber(v.t)}, df = ${formatNumber(v.df)}` });
@@ -404,4 +404,10 @@ function formatP(p: number): string {
   if (p === 0) return '0';
   if (p < 1e-4) return p.toExponential(2);
   return String(+p.toFixed(4));
+}
+
+/** a confidence level as a percentage with enough digits to never round up to 100 */
+function formatLevel(level: number): string {
+  const decimals = level < 1 ? Math.max(0, Math.ceil(-Math.log10(1 - level)) - 1) : 0;
+  return String(+(level * 100).toFixed(Math.min(decimals, 12)));
 }
