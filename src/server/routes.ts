@@ -25,6 +25,9 @@ export type MatchResult<H> =
   | { kind: 'method'; allow: string[] }
   | { kind: 'none' };
 
+/** shared by every static route: handlers read params, never write them */
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 export class RouteTable<H> {
   private readonly exact = new Map<string, Map<string, RouteEntry<H>>>();
   private readonly dynamic = new Map<number, Array<Map<string, RouteEntry<H>>>>();
@@ -58,13 +61,12 @@ export class RouteTable<H> {
   match(method: string, path: string): MatchResult<H> {
     const lookup = method === 'HEAD' ? 'GET' : method;
     const normalized = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-    const allow = new Set<string>();
     const exact = this.exact.get(normalized);
     if (exact) {
       const route = exact.get(lookup);
-      if (route) return { kind: 'found', route, params: {} };
-      for (const m of exact.keys()) allow.add(m);
+      if (route) return { kind: 'found', route, params: NO_PARAMS };
     }
+    const allow = new Set<string>(exact ? exact.keys() : []);
     const raw = normalized.split('/').slice(1);
     // a malformed escape is a 400 wherever it is, even on a path no route matches
     const decoded = normalized.includes('%') ? raw.map(decodeSegment) : raw;
