@@ -5,17 +5,19 @@ import type { ScenarioReport, ScoreReport, SurvivalReport, Grade } from '../../a
 import { formatDuration } from '../../shared/duration.js';
 
 const PLAIN_STYLE = { head: [], border: [] };
+// no separator line between rows: the tables stay short and fit a 100-column terminal
+const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 export function renderScenarioTables(reports: ScenarioReport[]): string {
   const out: string[] = [];
   for (const r of reports) {
     out.push(chalk.bold(`Scenario ${r.name}`) + chalk.dim(` (seed ${r.seed}, ${formatDuration(r.duration_ms)})`));
-    const actions = new Table({ head: ['action', 'type', 'target', 'result', 'expected', 'check', 'ms'], style: PLAIN_STYLE });
+    const actions = new Table({ head: ['action', 'type', 'target', 'result', 'expected', 'check', 'ms'], style: PLAIN_STYLE, chars: COMPACT_CHARS });
     for (const o of r.results) {
       actions.push([
         o.label,
         o.result.action.type,
-        o.result.action.target_id || '-',
+        targetText(o.result.action),
         o.result.success ? 'ok' : `failed: ${truncate(o.result.error ?? '', 40)}`,
         o.expectation,
         o.met === null ? '-' : o.met ? chalk.green('met') : chalk.red('NOT MET'),
@@ -25,8 +27,9 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
     if (r.results.length > 0) out.push(actions.toString());
   }
   const summary = new Table({
-    head: ['scenario', 'status', 'score', 'grade', 'availability', 'recovery', 'consistency', 'MTTR p50', 'MTTR p95', 'verification'],
+    head: ['scenario', 'status', 'score', 'grade', 'avail.', 'recovery', 'consist.', 'MTTR p50', 'p95', 'expectations'],
     style: PLAIN_STYLE,
+    chars: COMPACT_CHARS,
   });
   for (const r of reports) {
     summary.push([
@@ -39,7 +42,7 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
       dim(r.score.consistency),
       msText(r.score.measurements.recovery.mttr_p50_ms),
       msText(r.score.measurements.recovery.mttr_p95_ms),
-      `${r.passed} passed, ${r.failed} failed${r.verified ? '' : chalk.red(' ✗')}`,
+      r.passed + r.failed === 0 ? '-' : `${r.passed}/${r.passed + r.failed} met${r.verified ? '' : chalk.red(' ✗')}`,
     ]);
   }
   out.push(summary.toString());
@@ -56,13 +59,14 @@ export function renderSurvivalTable(r: SurvivalReport): string {
     else c.failed++;
     counts.set(t.action.type, c);
   }
-  const actions = new Table({ head: ['action', 'applied', 'not applied'], style: PLAIN_STYLE });
+  const actions = new Table({ head: ['action', 'applied', 'not applied'], style: PLAIN_STYLE, chars: COMPACT_CHARS });
   for (const [type, c] of [...counts].sort(([a], [b]) => a.localeCompare(b))) actions.push([type, String(c.ok), String(c.failed)]);
   out.push(chalk.bold(`Survival (seed ${r.seed}, ${formatDuration(r.elapsed_ms)} of ${formatDuration(r.duration_ms)}, every ${formatDuration(r.interval_ms)})`));
   if (counts.size > 0) out.push(actions.toString());
   const summary = new Table({
-    head: ['status', 'actions', 'score', 'grade', 'availability', 'recovery', 'consistency', 'MTTR p50', 'MTTR p95', 'drift p50', 'drift p99'],
+    head: ['status', 'actions', 'score', 'grade', 'avail.', 'recovery', 'consist.', 'MTTR p50', 'p95', 'drift p50', 'p99'],
     style: PLAIN_STYLE,
+    chars: COMPACT_CHARS,
   });
   summary.push([
     statusText(r.status),
@@ -117,6 +121,11 @@ function dim(n: number): string {
 
 function msText(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? '-' : formatDuration(ms);
+}
+
+function targetText(action: { target_id: string; source_id?: string }): string {
+  if (action.source_id) return `${action.source_id}→${action.target_id}`;
+  return action.target_id || '-';
 }
 
 function truncate(text: string, max: number): string {

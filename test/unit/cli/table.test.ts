@@ -12,7 +12,7 @@ describe('final tables', () => {
     ]);
     expect(text).toMatch(/first-kill.*kill_leader|first-kill.*kill_agent/);
     expect(text).toMatch(/ghost.*failed: agent <agent-1> & not found.*NOT MET/);
-    expect(text).toMatch(/leader-failover.*failed.*91\.5.*A.*97\.2.*88\.0.*87\.5.*250ms.*600ms.*1 passed, 1 failed/);
+    expect(text).toMatch(/leader-failover.*failed.*91\.5.*A.*97\.2.*88\.0.*87\.5.*250ms.*600ms.*1\/2 met/);
     expect(text).toContain('leader-failover: score 91.5 is 3.5 below the minimum 95');
     expect(text).toContain('failed checks: memory integrity (agent-2 <bad> & "quoted")');
   });
