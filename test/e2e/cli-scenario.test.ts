@@ -30,6 +30,38 @@ describe('arena scenario validate', () => {
     expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
   });
 
+  it('reports label, depends_on and per-action problems together, in line:column order', async () => {
+    const file = join(dir, 'mixed.yaml');
+    writeFileSync(
+      file,
+      [
+        'name: mixed',
+        'actions:',
+        '  - action: { type: kill_agent }',
+        '    colour: red',
+        '    depends_on: [nope]',
+        '  - label: slow',
+        '    action: { type: kill_leader }',
+        '  - label: slow',
+        '    action: { type: kill_leader }',
+        '    expect_success: true',
+        '    expect_failure: true',
+        '',
+      ].join('\n'),
+    );
+    const r = await arena(['scenario', 'validate', file]);
+    expect(r.exitCode).toBe(2);
+    const lines = r.stdout.split('\n').filter((l) => l.startsWith(file));
+    const at = (l: string) => l.slice(file.length + 1).split(' ')[0]!;
+    expect(lines).toHaveLength(5);
+    expect(lines.map(at)).toEqual(['3:13', '4:5', '5:18', '8:12', '11:21']);
+    expect(lines[0]).toContain('actions[0].action.target_id missing target');
+    expect(lines[1]).toContain('actions[0].colour unknown key');
+    expect(lines[2]).toContain('actions[0].depends_on[0] unknown label "nope"');
+    expect(lines[3]).toContain('actions[2].label duplicate label "slow"');
+    expect(lines[4]).toContain('actions[2].expect_failure expect_success and expect_failure cannot both be given');
+  });
+
   it('reports a missing file, and --json lists every file', async () => {
     const r = await arena(['scenario', 'validate', `${FX}/nope.yaml`, `${FX}/cycle.yaml`, '--json']);
     expect(r.exitCode).toBe(2);

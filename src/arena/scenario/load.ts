@@ -38,7 +38,7 @@ export function checkScenarioText(text: string, file?: string): ScenarioValidati
   }
   const { problems, scenario } = checkScenario(value ?? null);
   if (problems.length > 0) {
-    return { valid: false, errors: problems.map((p) => locate(p, doc.contents as Node | null, lineCounter)) };
+    return { valid: false, errors: byPosition(problems.map((p) => locate(p, doc.contents as Node | null, lineCounter))) };
   }
   if (file !== undefined) scenario!.file = file;
   return { valid: true, errors: [], scenario };
@@ -106,6 +106,12 @@ function locate(problem: RawProblem, root: Node | null, lc: LineCounter): Scenar
     out.column = pos.col;
   }
   return out;
+}
+
+/** In file order (line, then column), as a reader scans the file; problems without a position keep their order, last. */
+function byPosition(problems: ScenarioProblem[]): ScenarioProblem[] {
+  const key = (p: ScenarioProblem) => (p.line === undefined ? Infinity : p.line * 1e6 + (p.column ?? 0));
+  return problems.map((p, i) => ({ p, i })).sort((a, b) => key(a.p) - key(b.p) || a.i - b.i).map((x) => x.p);
 }
 
 function firstLine(message: string): string {

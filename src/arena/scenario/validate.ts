@@ -70,11 +70,16 @@ export function checkScenario(input: unknown): { problems: RawProblem[]; scenari
     add(['actions'], input.actions === undefined ? 'required: a list of actions' : 'must be a list of actions');
   } else {
     if (input.actions.length === 0) add(['actions'], 'must contain at least one action');
+    // label checks run on every item whose label and depends_on can be read,
+    // even when other parts of it (or of other items) are invalid
+    const entries: LabelEntry[] = [];
     input.actions.forEach((raw, i) => {
-      const step = readStep(raw, i, add);
+      const { entry, step } = readStep(raw, i, add);
+      entries.push(entry);
       if (step) steps.push(step);
     });
-    if (steps.length === input.actions.length) checkLabels(steps, add);
+    const labels = checkLabels(entries, add);
+    if (steps.length === input.actions.length) steps.forEach((s, i) => (s.label = labels[i]!));
   }
 
   if (problems.length > 0) return { problems };
@@ -148,7 +153,17 @@ function readConfig(raw: unknown, add: Add): Scenario['config'] {
   return config;
 }
 
-function readStep(raw: unknown, i: number, report: Add): ScenarioStep | undefined {
+/** What the label checks need from one item. */
+interface LabelEntry {
+  /** undefined when the item has no label, or it cannot be known */
+  label: string | undefined;
+  generated: boolean;
+  /** true when the item may have a label that cannot be read (a non-string label, or none and no readable action type) */
+  unreadable: boolean;
+  depends: string[];
+}
+
+function readStep(raw: unknown, i: number, report: Add): { entry: LabelEntry; step?: ScenarioStep } {
   let bad = 0;
   const add: Add = (segments, message, atKey) => {
     bad += 1;
@@ -157,7 +172,7 @@ function readStep(raw: unknown, i: number, report: Add): ScenarioStep | undefine
   const base: Array<string | number> = ['actions', i];
   if (!isPlainObject(raw)) {
     add(base, 'must be a mapping with an "action"');
-    return undefined;
+    return { entry: { label: undefined, generated: false, unreadable: false, depends: [] } };
   }
   unknownKeys(raw, STEP_KEYS, base, add);
   let label = '';
@@ -165,6 +180,10 @@ function readStep(raw: unknown, i: number, report: Add): ScenarioStep | undefine
     if (typeof raw.label !== 'string' || !LABEL.test(raw.label)) add([...base, 'label'], 'must be a word of letters, digits, "-", "_" or "."');
     else label = raw.label;
   }
+  // a malformed but present string label still names the item for duplicate and reference checks
+  const rawType = isPlainObject(raw.action) && typeof raw.action.type === 'string' ? raw.action.type : undefined;
+  const known = typeof raw.label === 'string' ? raw.label : raw.label === undefined && rawType !== undefined ? `${rawType}-${i + 1}` : undefined;
+  const entry: LabelEntry = { label: known, generated: raw.label === undefined, unreadable: known === undefined, depends: [] };
   const delay = duration(raw.delay, [...base, 'delay'], add) ?? 0;
   for (const key of ['expect_success', 'expect_failure'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'boolean') add([...base, key], 'must be true or false');
@@ -178,13 +197,14 @@ function readStep(raw: unknown, i: number, report: Add): ScenarioStep | undefine
     else if (Array.isArray(raw.depends_on) && raw.depends_on.every((d) => typeof d === 'string')) depends = raw.depends_on as string[];
     else add([...base, 'depends_on'], 'must be a list of labels');
   }
+  entry.depends = depends;
   if (raw.action === undefined) add([...base, 'action'], 'required: the fault to inject, e.g. { type: kill_agent, target_id: agent-2 }');
   else {
     for (const p of actionProblems(raw.action, 'action')) {
       add([...base, ...p.path.split('.')], p.message, p.message.startsWith('unknown key') || p.message.startsWith('unknown parameter'));
     }
   }
-  if (bad > 0) return undefined;
+  if (bad > 0) return { entry };
   const a = raw.action as Record<string, unknown>;
   const type = a.type as ActionType;
   const step: ScenarioStep = {
@@ -199,35 +219,45 @@ function readStep(raw: unknown, i: number, report: Add): ScenarioStep | undefine
   if (isPlainObject(a.metadata)) step.action.metadata = { ...a.metadata };
   if (raw.expect_success !== undefined) step.expect_success = raw.expect_success as boolean;
   if (raw.expect_failure !== undefined) step.expect_failure = raw.expect_failure as boolean;
-  return step;
+  return { entry, step };
 }
 
-function checkLabels(steps: ScenarioStep[], add: Add): void {
+/**
+ * Duplicate labels, unknown `depends_on` labels and cycles, over every item
+ * whose label is known. Returns the final label of each item (generated ones
+ * made unique against the given ones).
+ */
+function checkLabels(entries: LabelEntry[], add: Add): Array<string | undefined> {
+  const labels: Array<string | undefined> = entries.map(() => undefined);
   const seen = new Map<string, number>();
-  steps.forEach((s, i) => {
-    if (s.generated_label) return;
-    if (seen.has(s.label)) add(['actions', i, 'label'], `duplicate label "${s.label}" (also actions[${seen.get(s.label)}])`);
-    else seen.set(s.label, i);
+  entries.forEach((e, i) => {
+    if (e.generated || e.label === undefined) return;
+    labels[i] = e.label;
+    if (seen.has(e.label)) add(['actions', i, 'label'], `duplicate label "${e.label}" (also actions[${seen.get(e.label)}])`);
+    else seen.set(e.label, i);
   });
   // generated labels never collide with given ones
-  steps.forEach((s, i) => {
-    if (!s.generated_label) return;
-    let label = `${s.action.type}-${i + 1}`;
+  entries.forEach((e, i) => {
+    if (!e.generated || e.label === undefined) return;
+    let label = e.label;
     while (seen.has(label)) label += '_';
-    s.label = label;
+    labels[i] = label;
     seen.set(label, i);
   });
-  steps.forEach((s, i) => {
-    s.depends_on.forEach((d, j) => {
-      if (!seen.has(d)) add(['actions', i, 'depends_on', j], `unknown label "${d}" (labels: ${[...seen.keys()].join(', ')})`);
-      else if (d === s.label) add(['actions', i, 'depends_on', j], `"${d}" depends on itself`);
+  // an item whose label cannot be known might be the one a reference means
+  const allKnown = entries.every((e) => !e.unreadable);
+  entries.forEach((e, i) => {
+    e.depends.forEach((d, j) => {
+      if (d === labels[i]) add(['actions', i, 'depends_on', j], `"${d}" depends on itself`);
+      else if (!seen.has(d) && allKnown) add(['actions', i, 'depends_on', j], `unknown label "${d}" (labels: ${[...seen.keys()].join(', ')})`);
     });
   });
-  const cycle = findCycle(steps, seen);
+  const cycle = findCycle(entries, labels, seen);
   if (cycle) add(['actions', cycle.index, 'depends_on'], `depends_on cycle: ${cycle.path.join(' → ')}`);
+  return labels;
 }
 
-function findCycle(steps: ScenarioStep[], index: Map<string, number>): { index: number; path: string[] } | undefined {
+function findCycle(entries: LabelEntry[], labels: Array<string | undefined>, index: Map<string, number>): { index: number; path: string[] } | undefined {
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
   const visit = (label: string): string[] | undefined => {
@@ -235,8 +265,8 @@ function findCycle(steps: ScenarioStep[], index: Map<string, number>): { index: 
     if (state.get(label) === 'visiting') return [...stack.slice(stack.indexOf(label)), label];
     state.set(label, 'visiting');
     stack.push(label);
-    const step = steps[index.get(label)!]!;
-    for (const d of step.depends_on) {
+    const entry = entries[index.get(label)!]!;
+    for (const d of entry.depends) {
       if (!index.has(d) || d === label) continue;
       const found = visit(d);
       if (found) return found;
@@ -245,8 +275,9 @@ function findCycle(steps: ScenarioStep[], index: Map<string, number>): { index: 
     state.set(label, 'done');
     return undefined;
   };
-  for (const s of steps) {
-    const path = visit(s.label);
+  for (const label of labels) {
+    if (label === undefined) continue;
+    const path = visit(label);
     if (path) return { index: index.get(path[0]!)!, path };
   }
   return undefined;

@@ -86,6 +86,51 @@ actions:
     expect(cycle.errors).toContainEqual(expect.objectContaining({ message: 'depends_on cycle: a → c → b → a' }));
   });
 
+  it('checks labels and depends_on even when other actions are invalid, and lists problems in file order', () => {
+    const text = `name: mixed
+actions:
+  - label: first
+    action: { type: kill_leader }
+    depends_on: [nope]
+  - label: slow
+    action: { type: kill_leader }
+  - label: slow
+    action: { type: kill_leader }
+    expect_success: true
+    expect_failure: true
+  - label: loop-a
+    action: { type: explode }
+    depends_on: [loop-b]
+  - label: loop-b
+    action: { type: kill_leader }
+    depends_on: [loop-a]
+`;
+    const { valid, errors } = checkScenarioText(text, 'f.yaml');
+    expect(valid).toBe(false);
+    expect(errors.map((e) => [e.path, e.line])).toEqual([
+      ['actions[0].depends_on[0]', 5],
+      ['actions[2].label', 8],
+      ['actions[2].expect_failure', 11],
+      ['actions[3].depends_on', 14],
+      ['actions[3].action.type', 13],
+    ].sort((a, b) => (a[1] as number) - (b[1] as number)));
+    expect(errors.find((e) => e.path === 'actions[0].depends_on[0]')!.message).toContain('unknown label "nope"');
+    expect(errors.find((e) => e.path === 'actions[2].label')!.message).toContain('duplicate label "slow"');
+    expect(errors.find((e) => e.path === 'actions[3].depends_on')!.message).toBe('depends_on cycle: loop-a → loop-b → loop-a');
+    // strictly ordered by line, then column
+    const keys = errors.map((e) => e.line! * 1000 + e.column!);
+    expect(keys).toEqual([...keys].sort((a, b) => a - b));
+    expect(() => loadScenario(text, 'f.yaml')).toThrow(/5 problem\(s\)/);
+  });
+
+  it('does not invent unknown-label errors when an item without a readable label could be the one meant', () => {
+    const r = checkScenarioText(`name: m\nactions:\n  - { action: { target_id: agent-1 } }\n  - { label: b, action: { type: kill_leader }, depends_on: [kill_agent-1] }\n`);
+    expect(r.errors.map((e) => e.path)).toEqual(['actions[0].action.type']);
+    // a non-mapping item has no label at all, so the reference is certainly unknown
+    const s = checkScenarioText(`name: m\nactions:\n  - 42\n  - { label: b, action: { type: kill_leader }, depends_on: [zz] }\n`);
+    expect(s.errors.map((e) => e.path)).toEqual(['actions[0]', 'actions[1].depends_on[0]']);
+  });
+
   it('reports YAML syntax errors with line:column', () => {
     const r = checkScenarioText('name: x\nactions: [\n  - a\n');
     expect(r.valid).toBe(false);
