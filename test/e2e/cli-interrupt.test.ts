@@ -30,7 +30,7 @@ describe('interrupting a scenario run', () => {
     child.kill('SIGTERM');
     const r = await child;
     expect(r.exitCode).toBe(130);
-    expect(r.stderr).toContain('SIGTERM received, reverting faults');
+    expect(r.stderr).toContain('SIGTERM received, stopping and reverting active faults');
     expect(r.stderr).toMatch(/reverted \S+ on agent-2/);
     expect(r.stderr).toMatch(/reverted \S+ on agent-3/);
     expect(r.stderr).toMatch(/interrupted; 2 active fault\(s\) reverted: .*; partial report written to/);

@@ -60,7 +60,7 @@ describe('arena survival: replay, gate, bad input, interrupt', () => {
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);
-    expect(r.stderr).toContain('SIGINT received, reverting faults');
+    expect(r.stderr).toContain('SIGINT received, stopping and reverting active faults');
     expect(r.stderr).toMatch(/reverted (pause|slow|tool)\S* on (agent|orchestrator)-\d/);
     expect(r.stderr).toMatch(/interrupted; 1 active fault\(s\) reverted: \S+ on \S+; partial report written to/);
     expect(existsSync(report)).toBe(true);

@@ -47,7 +47,7 @@ describe('arena survival', () => {
     const r = await arena(['survival', '--duration', '300ms', '--interval', '100ms', '--seed', '4', '--junit', junit, '--report', report, '--save-scenario', scenario]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Survival (seed 4');
-    expect(r.stdout).toMatch(/availability.*recovery.*consistency/s);
+    expect(r.stdout).toMatch(/avail\..*recovery.*consist\./s);
     const root = parseXml(readFileSync(junit, 'utf8'));
     const suites = findAll(root, 'testsuite');
     expect(suites).toHaveLength(1);

@@ -84,7 +84,7 @@ describe('arena serve: event streams', () => {
     expect(last.event).toBe('shutdown');
     expect(frameJSON(last)).toEqual({ reason: 'server is shutting down' });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toContain('reverting faults');
+    expect(result.stderr).toContain('reverting active faults');
     expect(result.stdout).toContain('arena: stopped');
     s = undefined;
   });
