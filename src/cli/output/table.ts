@@ -61,7 +61,8 @@ export function renderSurvivalTable(r: SurvivalReport): string {
   }
   const actions = new Table({ head: ['action', 'applied', 'not applied'], style: PLAIN_STYLE, chars: COMPACT_CHARS });
   for (const [type, c] of [...counts].sort(([a], [b]) => a.localeCompare(b))) actions.push([type, String(c.ok), String(c.failed)]);
-  out.push(chalk.bold(`Survival (seed ${r.seed}, ${formatDuration(r.elapsed_ms)} of ${formatDuration(r.duration_ms)}, every ${formatDuration(r.interval_ms)})`));
+  // elapsed includes warmup and cooldown, so it is shown beside the chaos window, not as a fraction of it
+  out.push(chalk.bold(`Survival (seed ${r.seed}, chaos ${formatDuration(r.duration_ms)} every ${formatDuration(r.interval_ms)}, ran ${formatDuration(r.elapsed_ms)})`));
   if (counts.size > 0) out.push(actions.toString());
   const summary = new Table({
     head: ['status', 'actions', 'score', 'grade', 'avail.', 'recovery', 'consist.', 'MTTR p50', 'p95', 'drift p50', 'p99'],
