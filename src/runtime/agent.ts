@@ -63,6 +63,8 @@ export interface Agent {
   kill(): void;
   /** a new incarnation: fresh loop and subsystems, same memory */
   restart(subsystems: AgentSubsystems): void;
+  /** runtime stop: cancels queued and in-flight work (a slowed task's sleep too) without counting a kill */
+  halt(): void;
   pause(): void;
   resume(): void;
   /** tasks queued or running */
@@ -170,6 +172,16 @@ export function createAgent(options: AgentOptions): Agent {
       agent.counters.tasks_lost += lost.length;
       for (const task of lost) task.reject(error);
       void agent.subsystems.close();
+    },
+    halt() {
+      const error = new AgentUnavailableError(agent.id, 'stopping with its runtime');
+      const previous = loop;
+      loop = newLoop();
+      previous.abort(error);
+      const cancelled = [...inFlight, ...queue];
+      inFlight.clear();
+      queue = [];
+      for (const task of cancelled) task.reject(error);
     },
     restart(subsystems) {
       loop = newLoop();

@@ -204,6 +204,8 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
       dagRestore = undefined;
       supervisor.stop();
       workload.abortAll();
+      // otherwise a task sleeping under slow_agent keeps a timer (and the process) alive after stop
+      for (const agent of cluster.agents.values()) agent.halt();
       await Promise.all([...cluster.agents.values()].map((a) => a.subsystems.close()));
     },
     get isRunning() {

@@ -41,6 +41,19 @@ describe('agent task loop', () => {
     expect(a.restarts).toBe(1);
   });
 
+  it('halt cancels a slowed task and its timer without counting a kill; the loop takes work again', async () => {
+    const { clock, agent: a } = agent();
+    a.slowMs = 600_000;
+    const slowed = a.submit(async () => 'late');
+    expect(clock.pendingTimers()).toBeGreaterThan(0);
+    a.halt();
+    await expect(slowed).rejects.toThrow(/stopping with its runtime/);
+    expect(clock.pendingTimers()).toBe(0);
+    expect(a.counters.tasks_lost).toBe(0);
+    a.slowMs = 0;
+    await expect(a.submit(async () => 'next')).resolves.toBe('next');
+  });
+
   it('a paused agent queues work and runs it on resume', async () => {
     const { agent: a } = agent();
     a.pause();
