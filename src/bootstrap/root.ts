@@ -30,6 +30,7 @@ import { createDashboard, type DashboardPort } from './dashboard.js';
 import { setRootInternals } from './internals.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
 import { EvolutionService, createRuntimeEvolution, runtimeIdleProbe } from '../evolution/index.js';
+import { createSurvivalFitness } from './survival-fitness.js';
 import type { ArenaPort, BootstrapConfig, LLMPort, MCPPort, Result, RootStatus, RuntimePort, StreamPort } from './types.js';
 
 export { RootLifecycleError };
@@ -123,12 +124,13 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
 
   // Evolution: strategy searches on fresh targets. RuntimeEvolution: failed arena actions become
   // strategy patches on this runtime (coordinator), plus searches that may apply their best result here.
-  const evolution = new EvolutionService({ clock });
+  const evolution = new EvolutionService({ clock, fitness: createSurvivalFitness });
   const runtimeEvo = runtime ? createRuntimeEvolution(runtime, { clock, store: eventStore }) : undefined;
   runtimeEvo?.bridge.attach(service);
   const runtimeEvolution = runtime
     ? new EvolutionService({
         clock,
+        fitness: createSurvivalFitness,
         runtime,
         coordinator: runtimeEvo!.coordinator,
         isIdle: runtimeIdleProbe(runtime, { busy: () => survival.isRunning }),

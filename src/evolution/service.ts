@@ -12,7 +12,6 @@ import { parseStrategy, type Strategy } from '../runtime/strategy.js';
 import type { EvolutionCoordinator, StrategyHolder } from './coordinator.js';
 import { runEvolution, type FitnessFunction, type GenerationStats } from './ga.js';
 import { runIdleEvolution } from './idle.js';
-import { createSurvivalFitness, type SurvivalFitnessOptions } from './survival-fitness.js';
 
 export interface EvolutionRunRequest {
   generations: number;
@@ -44,8 +43,8 @@ export interface EvolutionRun {
 }
 
 export interface EvolutionServiceOptions {
-  /** builds the fitness function of a run (default: seeded survival runs) */
-  fitness?: (options: SurvivalFitnessOptions) => FitnessFunction;
+  /** builds the fitness function of a run for its window (bootstrap passes seeded survival runs) */
+  fitness: (window: { durationMs: number; intervalMs: number }) => FitnessFunction;
   /** the runtime's coordinator: its decisions and strategy appear in status() */
   coordinator?: EvolutionCoordinator;
   /** where `apply: true` writes the best strategy (the running runtime) */
@@ -61,7 +60,7 @@ export class EvolutionService {
   private current?: { run: EvolutionRun; controller: AbortController; done: Promise<void> };
   private readonly clock: Clock;
 
-  constructor(private readonly options: EvolutionServiceOptions = {}) {
+  constructor(private readonly options: EvolutionServiceOptions) {
     this.clock = options.clock ?? systemClock;
   }
 
@@ -116,7 +115,7 @@ export class EvolutionService {
 
   private async execute(run: EvolutionRun, signal: AbortSignal): Promise<void> {
     const r = run.request;
-    const fitness = (this.options.fitness ?? createSurvivalFitness)({ durationMs: r.duration_ms, intervalMs: r.interval_ms });
+    const fitness = this.options.fitness({ durationMs: r.duration_ms, intervalMs: r.interval_ms });
     const common = {
       generations: r.generations,
       population: r.population,

@@ -21,7 +21,7 @@ export interface EvolutionWiringOptions {
   store?: EventStore;
   clock?: Clock;
   policy?: Partial<DecisionPolicy>;
-  fitness?: EvolutionServiceOptions['fitness'];
+  fitness: EvolutionServiceOptions['fitness'];
 }
 
 export interface EvolutionWiring {
@@ -46,7 +46,7 @@ export function wireEvolution(options: EvolutionWiringOptions): EvolutionWiring 
     runtime: options.runtime,
     isIdle: runtimeIdleProbe(options.runtime),
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.fitness ? { fitness: options.fitness } : {}),
+    fitness: options.fitness,
   });
   return {
     runtimeEvolution,

@@ -62,7 +62,7 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
     if (options.elitism >= options.population) throw new UsageError(`--elitism (${options.elitism}) must be below --population (${options.population})`);
     const [{ runEvolution }, { createSurvivalFitness }, { loadStrategyFile, DEFAULT_STRATEGY }, { stringify }] = await Promise.all([
       import('../../evolution/ga.js'),
-      import('../../evolution/survival-fitness.js'),
+      import('../../bootstrap/survival-fitness.js'),
       import('../../runtime/strategy.js'),
       import('yaml'),
     ]);

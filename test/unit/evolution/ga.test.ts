@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runEvolution, type FitnessFunction } from '../../../src/evolution/ga.js';
-import { createSurvivalFitness } from '../../../src/evolution/survival-fitness.js';
+import { createSurvivalFitness } from '../../../src/bootstrap/survival-fitness.js';
 import { diversity, mutate, crossover, GENES } from '../../../src/evolution/genome.js';
 import { DEFAULT_STRATEGY, RECOVERY_OFF_STRATEGY, crossCheck, parseStrategy, type Strategy } from '../../../src/runtime/strategy.js';
 import { createRandom } from '../../../src/shared/random.js';

@@ -43,7 +43,7 @@ describe('EvolutionService', () => {
       expect(msg).toMatch(/colour: unknown field/);
       expect(msg).toMatch(/election.lease_ms/);
     }
-    expect(() => new EvolutionService().startRun({ apply: true })).toThrow(/no running runtime/);
+    expect(() => new EvolutionService({ fitness: () => async () => 0 }).startRun({ apply: true })).toThrow(/no running runtime/);
   });
 });
 

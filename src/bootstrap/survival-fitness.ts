@@ -3,11 +3,14 @@
  * survival run against a fresh embedded target running that strategy. Every
  * individual of a generation faces the same seed, so the same faults at the
  * same offsets: differences in score come from the strategy.
+ *
+ * It lives in bootstrap because it assembles concrete pieces (the embedded
+ * target, survival); evolution/ stays below them and takes fitness injected.
  */
 import type { Strategy } from '../runtime/strategy.js';
 import { createEmbeddedTarget } from '../targets/embedded/index.js';
 import { runSurvivalOnTarget } from '../arena/survival/on-target.js';
-import type { FitnessContext, FitnessFunction } from './ga.js';
+import type { FitnessContext, FitnessFunction } from '../evolution/ga.js';
 
 export interface SurvivalFitnessOptions {
   /** chaos window per evaluation (ms, default 1000) */
