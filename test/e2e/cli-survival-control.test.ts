@@ -23,6 +23,7 @@ describe('arena survival: replay, gate, bad input, interrupt', () => {
     expect(again.exitCode).toBe(0);
     const doc = JSON.parse(again.stdout);
     expect(doc.survival.replay_of).toMatchObject({ kind: 'survival', seed: 9 });
+    expect(again.stderr).toMatch(/^replay: \d+ action\(s\) of survival \(seed 9\)$/m);
     expect(sequence(doc)).toEqual(sequence(JSON.parse(first.stdout)));
   });
 

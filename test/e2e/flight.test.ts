@@ -34,6 +34,7 @@ describe('arena flight', () => {
     expect(plain.exitCode).toBe(0);
     expect(plain.stdout).toMatch(/Timeline \(\d+ of \d+ actions/);
     expect(plain.stdout).toMatch(/Runs\n.*survival.*seed 7/);
+    expect(plain.stdout).not.toContain('survival survival');
     expect(plain.stdout).toContain(doc.timeline[0].type);
   });
 

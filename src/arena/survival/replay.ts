@@ -25,7 +25,8 @@ export function replayPlanFromReport(doc: unknown, source = 'report', pick?: str
   if (isPlainObject(doc.survival)) {
     const s = doc.survival;
     const timeline = entries(s.timeline, `${source}: survival.timeline`, (t) => [t.planned_at, t.action]);
-    return { kind: 'survival', name: `survival seed ${String(s.seed)}`, seed: seedOf(s.seed, `${source}: survival.seed`), ...optional(s), timeline };
+    // a survival run has no name of its own: it is "survival", as its run.started event says
+    return { kind: 'survival', name: 'survival', seed: seedOf(s.seed, `${source}: survival.seed`), ...optional(s), timeline };
   }
   if (Array.isArray(doc.scenarios)) {
     const scenarios = doc.scenarios.filter(isPlainObject);

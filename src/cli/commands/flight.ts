@@ -19,6 +19,7 @@ import { tryParseDuration } from '../../shared/duration.js';
 import { FLIGHT_CATEGORIES } from '../../flight/diagnostics.js';
 import type { DiagnosticRecord, FlightQuery, TimelineRecord } from '../../flight/records.js';
 import type { RecordedRun } from '../../flight/run-listener.js';
+import { runTitle } from '../view/view-state.js';
 
 /** the same default as src/events/sqlite.ts, without loading the native module at CLI start */
 const DEFAULT_DB_PATH = '.arena/arena.db';
@@ -111,7 +112,7 @@ export function renderFlight(store: string, timeline: TimelineRecord[], diagnost
   if (runs.length > 0) {
     out.push(chalk.bold('Runs'));
     for (const r of runs) {
-      out.push(`  ${r.session}  ${r.kind ?? 'run'} ${r.name ?? ''}  seed ${r.seed ?? '-'}  started ${r.started_at}  ${r.status ?? 'unfinished'}`);
+      out.push(`  ${r.session}  ${runTitle(r.kind ?? null, r.name ?? '')}  seed ${r.seed ?? '-'}  started ${r.started_at}  ${r.status ?? 'unfinished'}`);
     }
     out.push('');
   }

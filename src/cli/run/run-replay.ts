@@ -17,6 +17,7 @@ import { survivalDocument } from '../output/json.js';
 import { renderSurvivalTable } from '../output/table.js';
 import { survivalJUnit } from '../output/junit.js';
 import { runWithOutput } from './with-output.js';
+import { runTitle } from '../view/view-state.js';
 import { throwForOutcomes } from './outcome.js';
 
 export interface ReplayCommandOptions extends OutputOptionValues {
@@ -43,7 +44,7 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
   const plan = replayPlanFromReport(doc, file, opts.scenario);
   const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : plan.strategy;
   const target = createEmbeddedTarget({ strategy, seed: plan.seed });
-  if (mode.kind !== 'tty') ctx.stderr.write(`replay: ${plan.timeline.length} action(s) of ${plan.kind} ${plan.name} (seed ${plan.seed})\n`);
+  if (mode.kind !== 'tty') ctx.stderr.write(`replay: ${plan.timeline.length} action(s) of ${runTitle(plan.kind, plan.name)} (seed ${plan.seed})\n`);
   const report = await runWithOutput(ctx, opts, mode, (onEvent) =>
     runSurvivalOnTarget(target, {
       duration: 0,

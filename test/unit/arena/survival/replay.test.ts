@@ -9,7 +9,7 @@ import { sampleScenario, sampleSurvival, sampleOutcome } from '../../cli/sample-
 describe('replayPlanFromReport', () => {
   it('reads a survival document into its timeline, sorted by planned time', () => {
     const plan = replayPlanFromReport({ schema_version: 1, survival: sampleSurvival() });
-    expect(plan).toMatchObject({ kind: 'survival', seed: 7 });
+    expect(plan).toMatchObject({ kind: 'survival', name: 'survival', seed: 7 });
     expect(plan.timeline.map((t) => t.planned_at)).toEqual([0, 100, 200]);
     expect(plan.timeline[0]!.action).toMatchObject({ type: 'slow_agent', target_id: 'agent-2' });
   });
