@@ -66,9 +66,16 @@ export interface DAGProvider {
   removeEdge(from: string, to: string): Promise<FaultReport>;
 }
 
+/**
+ * One part of an agent, so that faults on the same agent do not block each
+ * other's recovery: a dropped MCP session says nothing about its LLM calls.
+ */
+export type AgentHealthAspect = 'process' | 'memory' | 'mcp' | 'llm' | 'tools' | 'network';
+
 /** What the arena polls to decide that a target is healthy again after a fault. */
 export type HealthScope =
-  | { kind: 'agent'; id: string }
+  /** no aspect: the whole agent */
+  | { kind: 'agent'; id: string; aspect?: AgentHealthAspect }
   | { kind: 'leader' }
   | { kind: 'orchestrator' }
   | { kind: 'dag' }

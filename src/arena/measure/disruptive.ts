@@ -5,9 +5,13 @@
  * Disruptive: faults the runtime itself must heal (kill → resurrection,
  * election, takeover; memory → integrity check + restore; MCP → reconnect;
  * LLM → retries/fallback; DAG → restore; partition → rejoin). Agent faults poll
- * the agent's own health, so a partition counts as recovered when the agent is
- * reachable again: keep partition durations short (≤ 1 s) or the recovery
- * speed reflects the scenario's duration; routing around it shows in availability.
+ * only the aspect of the agent they hit (its process, memory, MCP session, LLM
+ * calls, network), so two faults on one agent do not block each other. A
+ * partition counts as recovered when the agent is reachable again: keep
+ * partition durations short (≤ 1 s) or the recovery speed reflects the
+ * scenario's duration; routing around it shows in availability. An LLM failure
+ * recovers when the agent's LLM calls succeed again (through the fallback
+ * provider, or after the failure ends).
  *
  * Not disruptive: pause_agent, resume_agent, slow_agent and tool_timeout. Their
  * end is decided by the scenario (a resume or the fault's own `duration`), so
@@ -15,7 +19,7 @@
  * cost is still measured: requests they make fail count against availability.
  */
 import type { ActionType, Result } from '../action.js';
-import type { HealthScope } from '../providers.js';
+import type { AgentHealthAspect, HealthScope } from '../providers.js';
 
 export const DISRUPTIVE_FAULTS: ReadonlySet<ActionType> = new Set([
   'kill_agent',
@@ -33,6 +37,15 @@ export function isDisruptive(type: ActionType): boolean {
   return DISRUPTIVE_FAULTS.has(type);
 }
 
+/** the part of the agent each agent fault damages */
+const AGENT_ASPECT: Partial<Record<ActionType, AgentHealthAspect>> = {
+  kill_agent: 'process',
+  memory_corrupt: 'memory',
+  mcp_disconnect: 'mcp',
+  llm_failure: 'llm',
+  network_partition: 'network',
+};
+
 /** The health scope to poll after this fault, or undefined when it is not disruptive. */
 export function healthScopeFor(result: Result): HealthScope | undefined {
   const { type, target_id } = result.action;
@@ -45,8 +58,10 @@ export function healthScopeFor(result: Result): HealthScope | undefined {
     case 'remove_node':
     case 'remove_edge':
       return { kind: 'dag' };
-    default:
-      return { kind: 'agent', id: target_id };
+    default: {
+      const aspect = AGENT_ASPECT[type];
+      return aspect ? { kind: 'agent', id: target_id, aspect } : { kind: 'agent', id: target_id };
+    }
   }
 }
 

@@ -31,12 +31,15 @@ interface FaultEntry {
 export interface EmbeddedFaults {
   runtime: RuntimeProvider;
   dag: DAGProvider;
+  /** how many llm_failure faults were applied to this agent so far: the observer's "since the injection" */
+  llmInjections(agentId: string): number;
   dispose(): void;
 }
 
 export function createEmbeddedFaults(rt: AgentRuntime, random: Random): EmbeddedFaults {
   const { clock } = rt.cluster;
   const entries = new Map<string, FaultEntry>();
+  const llmInjections = new Map<string, number>();
   let seq = 0;
 
   const track = (kind: string, target: string, options: FaultOptions | undefined, entry: Omit<FaultEntry, 'fault'>): ActiveFault => {
@@ -156,6 +159,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
       const agent = live(agentId, 'llm_failure');
       await supersede('llm_failure', agentId);
       agent.subsystems.llm.injectFailure(errorType);
+      llmInjections.set(agentId, (llmInjections.get(agentId) ?? 0) + 1);
       const fault = track('llm_failure', agentId, options, {
         isActive: () => agent.subsystems.llm.failureActive,
         revert: () => agent.subsystems.llm.clearFailure(),
@@ -191,6 +195,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
   return {
     runtime,
     dag,
+    llmInjections: (agentId) => llmInjections.get(agentId) ?? 0,
     dispose() {
       unsubscribe();
       for (const e of entries.values()) e.timer?.cancel();

@@ -2,16 +2,91 @@
  * What the arena measures on the embedded target: health per scope, workload
  * counters, and the consistency invariants (DESIGN §5), all read from the
  * running runtime, never from what the injector believes it did.
+ *
+ * An agent scope with an aspect answers for that part of the agent only, so a
+ * fault is judged by what it damaged. The LLM aspect is answered by real probe
+ * calls through the agent's LLM client: it is healthy once a probe started
+ * after the latest llm_failure has succeeded (through the fallback provider
+ * while the failure lasts, or the primary once it ended).
  */
-import type { InvariantCheck, TargetObserver } from '../../arena/providers.js';
+import type { AgentHealthAspect, HealthReport, InvariantCheck, TargetObserver } from '../../arena/providers.js';
+import { errorMessage } from '../../shared/errors.js';
+import type { Agent } from '../../runtime/agent.js';
 import type { AgentRuntime } from '../../runtime/runtime.js';
 
 /** how many of the most recent completed runs the output check looks at */
 const RECENT_RUNS = 50;
 
-export function createEmbeddedObserver(rt: AgentRuntime): TargetObserver {
+export interface EmbeddedObserverOptions {
+  /** llm_failure faults applied to an agent so far; without it every successful probe counts */
+  llmInjections?: (agentId: string) => number;
+}
+
+interface LlmProbeState {
+  /** the injection count a probe in flight started under */
+  inFlight?: number;
+  /** the latest injection count under which a probe succeeded */
+  succeededAt?: number;
+  lastError?: string;
+}
+
+export function createEmbeddedObserver(rt: AgentRuntime, options: EmbeddedObserverOptions = {}): TargetObserver {
+  const injections = options.llmInjections ?? (() => 0);
+  const probes = new Map<string, LlmProbeState>();
+
+  const llmHealth = (agent: Agent): string[] => {
+    const epoch = injections(agent.id);
+    let state = probes.get(agent.id);
+    if (!state) probes.set(agent.id, (state = {}));
+    if (state.succeededAt === epoch) return [];
+    if (state.inFlight !== epoch) {
+      const probe = state;
+      probe.inFlight = epoch;
+      // a real call, retries and fallback included, as the agent's own calls make it
+      agent.subsystems.llm
+        .complete({ messages: [{ role: 'user', content: 'echo: health probe' }], maxTokens: 4 })
+        .then(
+          () => {
+            probe.succeededAt = Math.max(probe.succeededAt ?? -1, epoch);
+          },
+          (err: unknown) => {
+            probe.lastError = errorMessage(err);
+          },
+        )
+        .finally(() => {
+          if (probe.inFlight === epoch) probe.inFlight = undefined;
+        });
+    }
+    return [`${agent.id} LLM calls have not succeeded since the fault${state.lastError ? ` (last probe: ${state.lastError})` : ''}`];
+  };
+
+  const aspectProblems = (agent: Agent, aspect: AgentHealthAspect): string[] => {
+    switch (aspect) {
+      case 'process':
+        return agent.state === 'running' ? [] : [`${agent.id} is ${agent.state}`];
+      case 'memory': {
+        const memory = agent.memory.verify();
+        return memory.ok ? [] : [`${agent.id} memory fails its integrity check (${memory.problems.length} problem(s))`];
+      }
+      case 'mcp':
+        return agent.subsystems.mcp.isConnected() ? [] : [`${agent.id} MCP session is disconnected`];
+      case 'llm':
+        return llmHealth(agent);
+      case 'tools':
+        return agent.subsystems.tools.isHanging ? [`${agent.id} tool calls hang until their timeout`] : [];
+      case 'network':
+        return agent.partitioned ? [`${agent.id} is partitioned from the network`] : [];
+    }
+  };
+
   return {
-    health: (scope) => rt.health(scope),
+    health(scope): HealthReport {
+      if (scope.kind === 'agent' && scope.aspect !== undefined) {
+        const problems = aspectProblems(rt.agent(scope.id), scope.aspect);
+        return { healthy: problems.length === 0, problems };
+      }
+      return rt.health(scope);
+    },
     workload() {
       const s = rt.stats();
       return { requests: s.requests, succeeded: s.succeeded, failed: s.failed };

@@ -31,7 +31,7 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
     name: 'embedded',
     runtime: faults.runtime,
     dag: faults.dag,
-    observer: createEmbeddedObserver(rt),
+    observer: createEmbeddedObserver(rt, { llmInjections: faults.llmInjections }),
     async start() {
       rt.start();
       // every MCP session has its first connection before the arena looks

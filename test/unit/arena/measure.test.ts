@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/shared/clock.js';
-import { startMeasurement } from '../../../src/arena/measure/index.js';
+import { healthScopeFor, startMeasurement } from '../../../src/arena/measure/index.js';
 import { ArenaService } from '../../../src/arena/service.js';
 import { Injector } from '../../../src/arena/injector.js';
 import { createAction } from '../../../src/arena/actions.js';
@@ -80,5 +80,21 @@ describe('startMeasurement', () => {
     ac.abort();
     const report = await session.finish({ signal: ac.signal });
     expect(report.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 0 });
+  });
+
+  it('polls the part of the target each disruptive fault damaged', () => {
+    const scope = (type: Parameters<typeof createAction>[0], target = 'agent-2') =>
+      healthScopeFor({ success: true, action: createAction(type, target), duration_ms: 0 });
+    expect(scope('kill_agent')).toEqual({ kind: 'agent', id: 'agent-2', aspect: 'process' });
+    expect(scope('memory_corrupt')).toEqual({ kind: 'agent', id: 'agent-2', aspect: 'memory' });
+    expect(scope('mcp_disconnect')).toEqual({ kind: 'agent', id: 'agent-2', aspect: 'mcp' });
+    expect(scope('llm_failure')).toEqual({ kind: 'agent', id: 'agent-2', aspect: 'llm' });
+    expect(scope('network_partition')).toEqual({ kind: 'agent', id: 'agent-2', aspect: 'network' });
+    expect(scope('kill_leader', '')).toEqual({ kind: 'leader' });
+    expect(scope('kill_orchestrator', '')).toEqual({ kind: 'orchestrator' });
+    expect(scope('remove_node', 'plan')).toEqual({ kind: 'dag' });
+    expect(scope('remove_edge', 'tool')).toEqual({ kind: 'dag' });
+    expect(scope('slow_agent')).toBeUndefined();
+    expect(scope('tool_timeout')).toBeUndefined();
   });
 });
