@@ -33,5 +33,13 @@ export { createEmbeddedTarget, embeddedTargetFactory, getEmbeddedRuntime, type E
 export { calculateScore, calculateScoreV1, gradeFor, recoverySpeed, SCORE_WEIGHTS, type InjectionStats } from './arena/score.js';
 export { startMeasurement, DISRUPTIVE_FAULTS, isDisruptive, healthScopeFor, type MeasurementOptions, type MeasurementSession, type FinishOptions } from './arena/measure/index.js';
 export * from './arena/scenario/index.js';
+export { bootstrap, RootLifecycleError, type ArenaRoot, type BootstrapConfig, type ArenaPort, type RuntimePort, type LLMPort, type MCPPort, type StreamPort, type RootStatus } from './bootstrap/index.js';
+export { Router, type RouterOptions, type RouteModule } from './server/router.js';
+export { createApp, ROUTE_GROUPS, type App, type AppOptions } from './server/app.js';
+export { listen, type ListenOptions, type ServerHandle } from './server/listen.js';
+export { serveRoot, isLoopbackHost, type ServeOptions, type RunningServer } from './server/serve.js';
+export { ArenaHandler, type ArenaHandlerOptions, type ScenarioRunner, type SurvivalRunner, type ArenaFlightView } from './server/arena-handler.js';
+export { SSEStream, formatFrame, type SSEOptions, type SSEFrame } from './server/sse.js';
+export type { RequestContext, RouteHandler } from './server/context.js';
 export type * from './arena/report.js';
 export { runSurvival, runSurvivalOnTarget, resolveSurvivalConfig, SurvivalController, planAction, parseActionKinds, DEFAULT_SURVIVAL_ACTIONS, driftStats, survivalToScenario, survivalToScenarioYaml, replayPlanFromReport, type SurvivalOptions, type SurvivalTimelineEntry, type SurvivalStatus, type ReplayPlan, type ScenarioDraft } from './arena/survival/index.js';
