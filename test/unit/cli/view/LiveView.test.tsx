@@ -65,3 +65,27 @@ describe('LiveView', () => {
     unmount();
   });
 });
+
+describe('LiveView width', () => {
+  it('fits a 100-column terminal with the longest agent and fault rows (wider lines wrap and ink stacks frames)', async () => {
+    const clock = new ManualClock();
+    const store = createViewStore({ setTimer: (ms, fn) => clock.setTimer(ms, fn) });
+    const { lastFrame, unmount } = render(<LiveView store={store} />); // ink-testing-library: 100 columns
+    store.push({ type: 'run.started', at_ms: 0, kind: 'scenario', name: 'cascading-storm', seed: 1234 });
+    store.push({
+      type: 'snapshot',
+      at_ms: 1200,
+      agents: [{ id: 'orchestrator-1', role: 'orchestrator', status: 'restarting', restarts: 12 }],
+      faults: [{ id: 'f1', kind: 'network_partition', target: 'orchestrator-2', started_at_ms: 0 }],
+      live: { availability: 100, recovery: 100, consistency: null, score: 100 },
+      progress: 0.3,
+    });
+    await clock.advance(200);
+    await tick();
+    const frame = lastFrame()!;
+    expect(frame).toMatch(/orchestrator-1\s+orchestrator\s+restarting\s+restarts 12/);
+    expect(frame).toMatch(/network_partition\s+orchestrator-2\s+until reverted/);
+    for (const line of frame.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(100);
+    unmount();
+  });
+});
