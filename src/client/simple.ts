@@ -1,7 +1,7 @@
 import type { LLMMessage, LLMResponse } from '../runtime/llm/index.js';
 import { UsageError } from '../shared/errors.js';
 import { readSmallFile } from '../workflow/load.js';
-import { parseYamlSource } from '../workflow/yaml-source.js';
+import { parseYamlSource } from '../shared/yaml-source.js';
 import type { AgentExecuteOptions, AgentResponse } from './agent-service.js';
 import { Client } from './client.js';
 import { validateClientConfig, type ClientConfig } from './config.js';

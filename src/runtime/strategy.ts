@@ -7,10 +7,10 @@
  * Durations are fields ending in `_ms`; in YAML they may be written with units
  * (`lease_ms: 300ms`) or as integer milliseconds.
  */
-import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
+import { readFile, stat } from 'node:fs/promises';
 import { tryParseDuration } from '../shared/duration.js';
 import { UsageError, errorMessage } from '../shared/errors.js';
+import { formatSourceProblems, MAX_YAML_BYTES, pathSegments, readYamlDocument, type SourcePosition, type SourceProblem } from '../shared/yaml-source.js';
 
 export const WORKFLOW_RECOVERY = ['retry', 'replace_node', 'fail_fast'] as const;
 export type WorkflowRecovery = (typeof WORKFLOW_RECOVERY)[number];
@@ -102,70 +102,27 @@ const POSITIVE = new Set([
  * returns it normalised (durations in ms). Reports every problem at once.
  */
 export function parseStrategyPatch(input: unknown, source = 'strategy'): StrategyPatch {
-  const problems: string[] = [];
-  const out: Record<string, Record<string, unknown>> = {};
-  if (input === null || input === undefined) return {};
-  if (!isPlainObject(input)) throw new UsageError(`${source}: must be a mapping of sections, got ${typeName(input)}`, 'invalid_strategy');
-  for (const [section, value] of Object.entries(input)) {
-    const fields = (SCHEMA as Record<string, Record<string, FieldKind>>)[section];
-    if (!fields) {
-      problems.push(`${section}: unknown section (expected one of ${Object.keys(SCHEMA).join(', ')})`);
-      continue;
-    }
-    if (!isPlainObject(value)) {
-      problems.push(`${section}: must be a mapping, got ${typeName(value)}`);
-      continue;
-    }
-    const parsed: Record<string, unknown> = {};
-    for (const [key, raw] of Object.entries(value)) {
-      const path = `${section}.${key}`;
-      const kind = fields[key];
-      if (!kind) {
-        problems.push(`${path}: unknown key (expected one of ${Object.keys(fields).join(', ')})`);
-        continue;
-      }
-      const result = parseField(kind, raw);
-      if (typeof result === 'string') problems.push(`${path}: ${result}`);
-      else if (POSITIVE.has(path) && result.value === 0) problems.push(`${path}: must be greater than 0`);
-      else parsed[key] = result.value;
-    }
-    out[section] = parsed;
-  }
-  if (problems.length > 0) {
-    throw new UsageError(`${source}: invalid strategy:\n  - ${problems.join('\n  - ')}`, 'invalid_strategy', { details: problems });
-  }
-  return out as StrategyPatch;
+  const { patch, problems } = checkPatch(input);
+  if (problems.length > 0) throw invalidStrategy(problems, source);
+  return patch;
 }
 
 /** A full strategy: the default with `input` (a possibly partial strategy) applied. */
 export function parseStrategy(input: unknown, source = 'strategy'): Strategy {
-  if (input === undefined || input === null) return DEFAULT_STRATEGY;
-  const merged = mergeStrategy(DEFAULT_STRATEGY, parseStrategyPatch(input, source));
-  const problems = crossCheck(merged);
-  if (problems.length > 0) {
-    throw new UsageError(`${source}: invalid strategy:\n  - ${problems.join('\n  - ')}`, 'invalid_strategy', { details: problems });
-  }
-  return merged;
+  return parseLocated(input, source);
 }
 
 /** Relations between fields that make a strategy unable to work. */
 export function crossCheck(s: Strategy): string[] {
-  const problems: string[] = [];
-  if (s.election.renew_interval_ms >= s.election.lease_ms) {
-    problems.push('election.renew_interval_ms: must be shorter than election.lease_ms, or the leader loses its lease between renewals');
-  }
-  if (s.failover.heartbeat_interval_ms >= s.failover.heartbeat_timeout_ms) {
-    problems.push('failover.heartbeat_interval_ms: must be shorter than failover.heartbeat_timeout_ms');
-  }
-  if (s.supervisor.max_backoff_ms < s.supervisor.backoff_ms) problems.push('supervisor.max_backoff_ms: must be at least supervisor.backoff_ms');
-  if (s.mcp.max_backoff_ms < s.mcp.backoff_ms) problems.push('mcp.max_backoff_ms: must be at least mcp.backoff_ms');
-  return problems;
+  return crossProblems(s).map(problemText);
 }
 
-/** Reads a YAML (or JSON) strategy file; a missing file or invalid content is a UsageError naming the file. */
+/** Reads a YAML (or JSON) strategy file; a missing file or invalid content is a UsageError naming the file and each problem's line:column. */
 export async function loadStrategyFile(path: string): Promise<Strategy> {
   let text: string;
   try {
+    const { size } = await stat(path);
+    if (size > MAX_YAML_BYTES) throw new Error(`${size} bytes; the limit is ${MAX_YAML_BYTES}`);
     text = await readFile(path, 'utf8');
   } catch (err) {
     throw new UsageError(`cannot read strategy file ${path}: ${errorMessage(err)}`, 'invalid_strategy');
@@ -173,14 +130,100 @@ export async function loadStrategyFile(path: string): Promise<Strategy> {
   return parseStrategyText(text, path);
 }
 
+/** Parses YAML (or JSON) strategy text; every problem names `source:line:column` and its path. */
 export function parseStrategyText(text: string, source = 'strategy'): Strategy {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (err) {
-    throw new UsageError(`${source}: not valid YAML: ${errorMessage(err)}`, 'invalid_strategy');
+  const doc = readYamlDocument(text);
+  if (!doc.ok) {
+    const problems: SourceProblem[] =
+      doc.reason === 'syntax'
+        ? doc.errors
+        : [{ path: '', message: doc.reason === 'too_large' ? `text is ${doc.bytes} bytes; the limit is ${doc.limit}` : `cannot expand the document: ${doc.detail}` }];
+    throw new UsageError(`${source}: not valid YAML:\n${formatSourceProblems(problems, source)}`, 'invalid_strategy', { details: problems.map(problemText) });
   }
-  return parseStrategy(doc ?? {}, source);
+  return parseLocated(doc.value ?? {}, source, (p) => doc.positionOf(pathSegments(p.path), p.message.startsWith('unknown')));
+}
+
+type Locator = (p: SourceProblem) => SourcePosition | undefined;
+
+function parseLocated(input: unknown, source: string, locate?: Locator): Strategy {
+  if (input === undefined || input === null) return DEFAULT_STRATEGY;
+  const { patch, problems } = checkPatch(input);
+  if (problems.length > 0) throw invalidStrategy(problems, source, locate);
+  const merged = mergeStrategy(DEFAULT_STRATEGY, patch);
+  const relations = crossProblems(merged);
+  if (relations.length > 0) throw invalidStrategy(relations, source, locate);
+  return merged;
+}
+
+function checkPatch(input: unknown): { patch: StrategyPatch; problems: SourceProblem[] } {
+  const problems: SourceProblem[] = [];
+  const out: Record<string, Record<string, unknown>> = {};
+  if (input === null || input === undefined) return { patch: {}, problems };
+  if (!isPlainObject(input)) return { patch: {}, problems: [{ path: '', message: `must be a mapping of sections, got ${typeName(input)}` }] };
+  const add = (path: string, message: string) => problems.push({ path, message });
+  for (const [section, value] of Object.entries(input)) {
+    const fields = (SCHEMA as Record<string, Record<string, FieldKind>>)[section];
+    if (!fields) {
+      add(section, `unknown section (expected one of ${Object.keys(SCHEMA).join(', ')})`);
+      continue;
+    }
+    if (!isPlainObject(value)) {
+      add(section, `must be a mapping, got ${typeName(value)}`);
+      continue;
+    }
+    const parsed: Record<string, unknown> = {};
+    for (const [key, raw] of Object.entries(value)) {
+      const path = `${section}.${key}`;
+      const kind = fields[key];
+      if (!kind) {
+        add(path, `unknown key (expected one of ${Object.keys(fields).join(', ')})`);
+        continue;
+      }
+      const result = parseField(kind, raw);
+      if (typeof result === 'string') add(path, result);
+      else if (POSITIVE.has(path) && result.value === 0) add(path, 'must be greater than 0');
+      else parsed[key] = result.value;
+    }
+    out[section] = parsed;
+  }
+  return { patch: out as StrategyPatch, problems };
+}
+
+function crossProblems(s: Strategy): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  if (s.election.renew_interval_ms >= s.election.lease_ms) {
+    problems.push({ path: 'election.renew_interval_ms', message: 'must be shorter than election.lease_ms, or the leader loses its lease between renewals' });
+  }
+  if (s.failover.heartbeat_interval_ms >= s.failover.heartbeat_timeout_ms) {
+    problems.push({ path: 'failover.heartbeat_interval_ms', message: 'must be shorter than failover.heartbeat_timeout_ms' });
+  }
+  if (s.supervisor.max_backoff_ms < s.supervisor.backoff_ms) problems.push({ path: 'supervisor.max_backoff_ms', message: 'must be at least supervisor.backoff_ms' });
+  if (s.mcp.max_backoff_ms < s.mcp.backoff_ms) problems.push({ path: 'mcp.max_backoff_ms', message: 'must be at least mcp.backoff_ms' });
+  return problems;
+}
+
+/**
+ * Without a locator (a strategy given as data) the message lists `path: message` as before; with one
+ * (a strategy read from text) each line is `source:line:col path: message`. `details` stays the list of
+ * `path: message` strings either way.
+ */
+function invalidStrategy(problems: SourceProblem[], source: string, locate?: Locator): UsageError {
+  const details = problems.map(problemText);
+  if (!locate) {
+    // a non-mapping input keeps its old one-line wording
+    if (problems.length === 1 && problems[0]!.path === '') return new UsageError(`${source}: ${problems[0]!.message}`, 'invalid_strategy');
+    return new UsageError(`${source}: invalid strategy:\n  - ${details.join('\n  - ')}`, 'invalid_strategy', { details });
+  }
+  const located = problems.map((p) => {
+    const pos = locate(p);
+    return pos ? { ...p, line: pos.line, column: pos.column } : p;
+  });
+  const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
+  return new UsageError(`${source}: invalid strategy: ${count}\n${formatSourceProblems(located, source)}`, 'invalid_strategy', { details });
+}
+
+function problemText(p: SourceProblem): string {
+  return p.path ? `${p.path}: ${p.message}` : p.message;
 }
 
 /** A new strategy: `base` with the fields present in `patch` replaced. Neither argument is modified. */

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { NotFoundError, UsageError } from '../shared/errors.js';
 import type { WorkflowDefinition } from './types.js';
 import { invalidWorkflowError, validateWorkflow, type ValidateOptions, type WorkflowProblem } from './validate.js';
-import { MAX_YAML_BYTES, parseYamlSource } from './yaml-source.js';
+import { MAX_YAML_BYTES, parseYamlSource } from '../shared/yaml-source.js';
 
 /** Workflow files are small; anything bigger is a mistake or an attack. */
 export const MAX_WORKFLOW_FILE_BYTES = MAX_YAML_BYTES;

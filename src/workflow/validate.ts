@@ -1,4 +1,5 @@
 import { UsageError } from '../shared/errors.js';
+import { formatSourceProblems } from '../shared/yaml-source.js';
 import { RECOVERY_STRATEGY, type WorkflowDefinition } from './types.js';
 
 /** One problem in a workflow definition; `path` is like `steps[2].depends_on[0]`. */
@@ -160,14 +161,8 @@ function findCycles(steps: unknown[]): Array<{ index: number; path: string[] }> 
   return cycles;
 }
 
-export function formatProblems(problems: WorkflowProblem[], source?: string): string {
-  return problems
-    .map((p) => {
-      const where = [source, p.line !== undefined ? `${p.line}:${p.column ?? 1}` : undefined].filter(Boolean).join(':');
-      return `  ${where ? `${where} ` : ''}${p.path || '(root)'}: ${p.message}`;
-    })
-    .join('\n');
-}
+/** `  file:line:col path: message` per problem — the same formatter as client config and strategy files */
+export const formatProblems: (problems: WorkflowProblem[], source?: string) => string = formatSourceProblems;
 
 /** Validates and returns the typed definition, or throws a UsageError listing every problem. */
 export function assertValidWorkflow(value: unknown, options: ValidateOptions = {}, source?: string): WorkflowDefinition {

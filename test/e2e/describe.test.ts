@@ -53,6 +53,9 @@ describe('arena describe', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('election.lease_ms: must be a duration');
     expect(r.stderr).toContain('supervisr: unknown section');
+    // each problem names the file's line:column
+    expect(r.stderr).toContain(`${file}:2:13 election.lease_ms: must be a duration`);
+    expect(r.stderr).toContain(`${file}:3:1 supervisr: unknown section`);
     expect(r.stdout).toBe('');
   });
 

@@ -58,6 +58,32 @@ describe('strategy', () => {
     expect(() => parseStrategyText('a: [')).toThrow(/not valid YAML/);
   });
 
+  it('names the line:column of every problem in strategy text, and of syntax errors', () => {
+    const text = 'election:\n  lease_ms: soon\nsupervisr: {}\ntools:\n  timout_ms: 5\n';
+    let caught: unknown;
+    try {
+      parseStrategyText(text, 'bad.yaml');
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    const lines = (caught as Error).message.split('\n');
+    expect(lines[0]).toBe('bad.yaml: invalid strategy: 3 problems');
+    expect(lines[1]).toMatch(/^  bad\.yaml:2:13 election\.lease_ms: must be a duration/);
+    expect(lines[2]).toMatch(/^  bad\.yaml:3:1 supervisr: unknown section/);
+    expect(lines[3]).toMatch(/^  bad\.yaml:5:3 tools\.timout_ms: unknown key/);
+    // relations point at the field that has to change
+    expect(() => parseStrategyText('election:\n  lease_ms: 500\n  renew_interval_ms: 900\n', 's.yaml')).toThrow(/s\.yaml:3:22 election\.renew_interval_ms: must be shorter/);
+    expect(() => parseStrategyText('llm:\n  retries: [\n', 's.yaml')).toThrow(/not valid YAML:\n  s\.yaml:\d+:\d+ /);
+    expect(() => parseStrategyText('llm: {}\nllm: {}\n', 's.yaml')).toThrow(/s\.yaml:2:1 .*unique/);
+  });
+
+  it('rejects alias bombs and oversized text instead of expanding them', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    expect(() => parseStrategyText(bomb, 'bomb.yaml')).toThrow(/bomb\.yaml: not valid YAML:\n.*alias/i);
+    expect(() => parseStrategyText(`# ${'x'.repeat(1024 * 1024)}\n`, 'big.yaml')).toThrow(/limit is 1048576/);
+  });
+
   it('merges without modifying its inputs', () => {
     const merged = mergeStrategy(DEFAULT_STRATEGY, { llm: { fallback: false } });
     expect(merged.llm.fallback).toBe(false);
