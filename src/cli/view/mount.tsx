@@ -19,6 +19,8 @@ export function mountLiveView(stdout: Writer, stderr: Writer): MountedView {
   // a pseudo-terminal may report 0 columns; ink would then wrap every character onto its own line
   const out = stdout as NodeJS.WriteStream;
   if (out.isTTY && !out.columns) out.columns = 100;
+  // … and with 0 rows ink takes every frame for a full screen and clears the terminal and its scrollback
+  if (out.isTTY && !out.rows) out.rows = 40;
   const instance = render(<LiveView store={store} />, {
     stdout: stdout as NodeJS.WriteStream,
     stderr: stderr as NodeJS.WriteStream,

@@ -1,0 +1,34 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { mountLiveView } from '../../../../src/cli/view/mount.js';
+
+/** A pseudo-terminal that reports no size, as `script` or a CI runner's pty may. */
+function sizelessTty() {
+  const chunks: string[] = [];
+  const stream = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    columns: 0,
+    rows: 0,
+    write(chunk: string) {
+      chunks.push(String(chunk));
+      return true;
+    },
+  });
+  return { stream, text: () => chunks.join('') };
+}
+
+describe('mountLiveView', () => {
+  it('never clears the screen and scrollback on a pseudo-terminal that reports 0 rows', async () => {
+    const out = sizelessTty();
+    const err = sizelessTty();
+    const view = mountLiveView(out.stream as never, err.stream as never);
+    view.listener({ type: 'run.started', at_ms: 0, kind: 'scenario', name: 'x', seed: 1 });
+    view.listener({ type: 'phase', at_ms: 10, phase: 'chaos' });
+    await new Promise((r) => setTimeout(r, 300));
+    view.listener({ type: 'phase', at_ms: 20, phase: 'cooldown' });
+    await view.close();
+    expect(out.text()).toContain('scenario x');
+    expect(out.text()).not.toContain('\x1b[2J');
+    expect(out.text()).not.toContain('\x1b[3J');
+  });
+});
