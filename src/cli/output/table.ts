@@ -18,13 +18,15 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
         o.label,
         o.result.action.type,
         targetText(o.result.action),
-        o.result.success ? 'ok' : `failed: ${truncate(o.result.error ?? '', 40)}`,
+        o.result.success ? 'ok' : 'failed',
         o.expectation,
         o.met === null ? '-' : o.met ? chalk.green('met') : chalk.red('NOT MET'),
         String(Math.round(o.result.duration_ms)),
       ]);
     }
     if (r.results.length > 0) out.push(actions.toString());
+    // reasons go in full under the table: in a cell they made it wider than a 100-column terminal and were cut
+    for (const o of r.results) if (!o.result.success) out.push(chalk.dim(`  ${o.label} failed: ${o.result.error ?? 'no reason given'}`));
   }
   const summary = new Table({
     head: ['scenario', 'status', 'score', 'grade', 'avail.', 'recovery', 'consist.', 'MTTR p50', 'p95', 'expectations'],
@@ -127,10 +129,6 @@ function msText(ms: number | null | undefined): string {
 function targetText(action: { target_id: string; source_id?: string }): string {
   if (action.source_id) return `${action.source_id}→${action.target_id}`;
   return action.target_id || '-';
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function round1(n: number): number {

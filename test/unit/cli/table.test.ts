@@ -11,10 +11,23 @@ describe('final tables', () => {
       sampleScenario({ results: [sampleOutcome('first-kill', true, 'success', true), sampleOutcome('ghost', false, 'success', false)], verified: false, passed: 1, failed: 1, status: 'failed', gate: { min_score: 95, score: 91.5, passed: false } }),
     ]);
     expect(text).toMatch(/first-kill.*kill_leader|first-kill.*kill_agent/);
-    expect(text).toMatch(/ghost.*failed: agent <agent-1> & not found.*NOT MET/);
+    expect(text).toMatch(/ghost.*failed.*NOT MET/);
+    expect(text).toContain('ghost failed: agent <agent-1> & not found');
     expect(text).toMatch(/leader-failover.*failed.*91\.5.*A.*97\.2.*88\.0.*87\.5.*250ms.*600ms.*1\/2 met/);
     expect(text).toContain('leader-failover: score 91.5 is 3.5 below the minimum 95');
     expect(text).toContain('failed checks: memory integrity (agent-2 <bad> & "quoted")');
+  });
+
+  it('scenario: the action table fits a 100-column terminal even with a long failure reason, given in full below it', () => {
+    const long = sampleOutcome('resume-running', false, 'failure', true);
+    long.result.action = { ...long.result.action, type: 'network_partition', target_id: 'orchestrator-1' };
+    long.result.error = 'resume: agent orchestrator-1 is running, not paused (nothing to resume on this agent)';
+    const text = renderScenarioTables([sampleScenario({ results: [long] })]);
+    const lines = text.split('\n');
+    const table = lines.slice(0, lines.findIndex((l) => l.startsWith('└')) + 1).filter((l) => /^[┌│└]/.test(l));
+    expect(table.length).toBe(4);
+    for (const line of table) expect([...line].length, line).toBeLessThanOrEqual(100);
+    expect(text).toContain('resume-running failed: resume: agent orchestrator-1 is running, not paused (nothing to resume on this agent)');
   });
 
   it('survival: applied/not applied per kind, score and drift', () => {
