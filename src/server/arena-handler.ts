@@ -137,15 +137,25 @@ export class ArenaHandler {
       const post = (path: string, h: RouteHandler) => router.post(prefix + path, this.guard(h));
       const get = (path: string, h: RouteHandler) => router.get(prefix + path, this.guard(h));
 
-      post('/leader/kill', (ctx) => this.run(ctx, { type: 'kill_leader' }));
-      post('/orchestrator/kill', (ctx) => this.run(ctx, { type: 'kill_orchestrator' }));
+      // a body these routes do not take is refused before anything is injected (garbage must change nothing)
+      post('/leader/kill', async (ctx) => {
+        await this.optionalParams(ctx, []);
+        return this.run(ctx, { type: 'kill_leader' });
+      });
+      post('/orchestrator/kill', async (ctx) => {
+        await this.optionalParams(ctx, []);
+        return this.run(ctx, { type: 'kill_orchestrator' });
+      });
       for (const verb of Object.keys(AGENT_FAULTS)) {
         post(`/agent/{id}/${verb}`, async (ctx) => {
           const metadata = await this.optionalParams(ctx, AGENT_BODY_KEYS[verb]!);
           return this.run(ctx, { type: AGENT_FAULTS[verb], target_id: ctx.params.id, ...(metadata ? { metadata } : {}) });
         });
       }
-      post('/node/{id}/remove', (ctx) => this.run(ctx, { type: 'remove_node', target_id: ctx.params.id }));
+      post('/node/{id}/remove', async (ctx) => {
+        await this.optionalParams(ctx, []);
+        return this.run(ctx, { type: 'remove_node', target_id: ctx.params.id });
+      });
       post('/edge/remove', async (ctx) => {
         const body = asObject(await ctx.json());
         for (const key of Object.keys(body)) {
@@ -163,6 +173,9 @@ export class ArenaHandler {
       get('/score', async (ctx) => {
         if (!this.tracker) throw notConfigured('score measurement (the arena service has no target observer)');
         const checks = ctx.query.get('checks');
+        if (checks !== null && !['true', 'false', '1', '0'].includes(checks)) {
+          throw new UsageError(`query parameter checks must be true or false, got "${checks}"`, 'invalid_input');
+        }
         return this.tracker.snapshot(checks === 'true' || checks === '1');
       });
 

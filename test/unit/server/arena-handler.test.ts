@@ -70,6 +70,24 @@ describe('ArenaHandler', () => {
     expect((await raw(s.url, 'POST', '/arena/edge/remove', { body: '{"from":"a"}' })).status).toBe(400);
   });
 
+  it('rejects a garbage or unexpected body on the routes that take none, and injects nothing', async () => {
+    const { s, service } = await setup();
+    for (const path of ['/arena/leader/kill', '/arena/orchestrator/kill', '/arena/node/plan/remove']) {
+      const garbage = await raw(s.url, 'POST', path, { body: 'not json' });
+      expect(garbage.status, path).toBe(400);
+      expect(garbage.json().code).toBe('invalid_json');
+      const extra = await raw(s.url, 'POST', path, { body: '{"target":"agent-2"}' });
+      expect(extra.status, path).toBe(400);
+      expect(extra.json().error).toContain('body.target');
+    }
+    expect(service.history()).toHaveLength(0);
+    expect(target!.agent('agent-1').status).toBe('running');
+    expect(target!.nodes).toContain('plan');
+    const checks = await raw(s.url, 'GET', '/arena/score?checks=maybe');
+    expect(checks.status).toBe(400);
+    expect(checks.json().error).toContain('checks');
+  });
+
   it('serves history, stats, metrics and a measured score', async () => {
     const { s } = await setup();
     await raw(s.url, 'POST', '/arena/agent/agent-2/kill');
