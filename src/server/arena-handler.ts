@@ -196,7 +196,8 @@ export class ArenaHandler {
         if (!this.survival) throw notConfigured('survival');
         return this.survival.status();
       });
-      post('/survival/stop', () => {
+      post('/survival/stop', async (ctx) => {
+        await this.optionalParams(ctx, []);
         if (!this.survival) throw notConfigured('survival');
         return this.survival.stop();
       });

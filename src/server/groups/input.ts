@@ -44,3 +44,11 @@ export function queryInt(query: URLSearchParams, key: string, min: number, max: 
   }
   return value;
 }
+
+/** For routes that take no body: none or `{}` is fine; anything else is a 400 before the route acts. */
+export async function noBody(ctx: { optionalJSON(): Promise<unknown> }, route: string): Promise<void> {
+  const body = await ctx.optionalJSON();
+  if (body === undefined) return;
+  const keys = Object.keys(asObject(body));
+  if (keys.length > 0) throw new UsageError(`body.${keys[0]}: unknown key (${route} takes no body)`, 'invalid_input');
+}

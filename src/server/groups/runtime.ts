@@ -1,6 +1,6 @@
 /** Runtime group: start/stop the embedded runtime, its stats, one agent, its strategy. */
 import type { Router } from '../router.js';
-import { asObject, type Awaitable } from './input.js';
+import { asObject, noBody, type Awaitable } from './input.js';
 
 export interface RuntimeService {
   start(): Awaitable<unknown>;
@@ -18,8 +18,9 @@ export interface RuntimeService {
 
 export function registerRuntimeRoutes(router: Router, service: RuntimeService): void {
   const base = '/api/v1/runtime';
-  router.post(`${base}/start`, async () => service.start());
-  router.post(`${base}/stop`, async () => service.stop());
+  // a body these take none of is refused before they act: garbage must not stop the runtime
+  router.post(`${base}/start`, async (ctx) => (await noBody(ctx, 'runtime/start'), service.start()));
+  router.post(`${base}/stop`, async (ctx) => (await noBody(ctx, 'runtime/stop'), service.stop()));
   router.get(`${base}/stats`, async () => service.stats());
   router.get(`${base}/agents/{id}`, async (ctx) => service.agent(ctx.params.id!));
   router.get(`${base}/strategy`, async () => ({ strategy: await service.strategy() }));

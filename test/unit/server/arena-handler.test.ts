@@ -72,7 +72,7 @@ describe('ArenaHandler', () => {
 
   it('rejects a garbage or unexpected body on the routes that take none, and injects nothing', async () => {
     const { s, service } = await setup();
-    for (const path of ['/arena/leader/kill', '/arena/orchestrator/kill', '/arena/node/plan/remove']) {
+    for (const path of ['/arena/leader/kill', '/arena/orchestrator/kill', '/arena/node/plan/remove', '/arena/survival/stop']) {
       const garbage = await raw(s.url, 'POST', path, { body: 'not json' });
       expect(garbage.status, path).toBe(400);
       expect(garbage.json().code).toBe('invalid_json');
