@@ -10,6 +10,7 @@ import { MemoryEventStore } from '../events/memory.js';
 import { serveArenaStream } from './arena-stream.js';
 import { listen } from './listen.js';
 import { Router } from './router.js';
+import { UsageError } from '../shared/errors.js';
 import type { Logger } from './http.js';
 
 export interface RunFeed {
@@ -33,7 +34,10 @@ export async function startRunFeed(options: { port: number; apiKey?: string; log
     router.get(`${prefix}/stream`, (ctx) => serveArenaStream(ctx, store, 'arena'));
     router.get(`${prefix}/run`, () => latest);
   }
-  const handle = await listen(router, { host: '127.0.0.1', port: options.port });
+  const handle = await listen(router, { host: '127.0.0.1', port: options.port }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EADDRINUSE') throw err;
+    throw new UsageError(`port ${options.port} on 127.0.0.1 is already in use`, 'port_in_use', { hint: 'pick another with --serve PORT, or --serve 0 for a free one' });
+  });
   let appends: Promise<unknown> = Promise.resolve();
   return {
     url: handle.url,
