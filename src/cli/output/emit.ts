@@ -2,7 +2,7 @@
  * The end of every run command: write `--report` and `--junit` files (also on
  * failure and interrupt), then print the JSON document or the final table.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
@@ -38,5 +38,19 @@ function tryWrite(ctx: Pick<CliContext, 'stderr' | 'cwd'>, file: string, text: s
     ctx.stderr.write(`${what} written to ${file}\n`);
   } catch (err) {
     problems.push(`cannot write the ${what} to ${file}: ${errorMessage(err)}`);
+  }
+}
+
+/**
+ * Before a run starts: an output path that is a directory can never be written, and finding out
+ * only after a long run wastes it, so it is a usage error up front.
+ */
+export function checkOutputPaths(ctx: Pick<CliContext, 'cwd'>, opts: { report?: unknown; junit?: unknown; saveScenario?: unknown }): void {
+  const flags: [string, unknown][] = [['--report', opts.report], ['--junit', opts.junit], ['--save-scenario', opts.saveScenario]];
+  for (const [flag, file] of flags) {
+    if (typeof file !== 'string') continue;
+    if (statSync(resolve(ctx.cwd, file), { throwIfNoEntry: false })?.isDirectory()) {
+      throw new UsageError(`${flag} ${file} is a directory; give a file path`, 'output_not_writable');
+    }
   }
 }

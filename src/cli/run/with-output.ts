@@ -2,6 +2,7 @@ import type { RunEventListener } from '../../arena/report.js';
 import type { CliContext } from '../context.js';
 import type { OutputMode } from '../output/mode.js';
 import { openRunOutput } from '../output/run-output.js';
+import { checkOutputPaths } from '../output/emit.js';
 import { attachPlugins, type AttachedPlugin } from '../run-plugins.js';
 
 /**
@@ -10,6 +11,7 @@ import { attachPlugins, type AttachedPlugin } from '../run-plugins.js';
  * first: one that cannot start (a port in use) fails before anything is drawn.
  */
 export async function runWithOutput<T>(ctx: CliContext, opts: object, mode: OutputMode, run: (onEvent: RunEventListener) => Promise<T>): Promise<T> {
+  checkOutputPaths(ctx, opts);
   const plugins: AttachedPlugin[] = await attachPlugins(opts as Record<string, unknown>, ctx);
   // the engine's clock timers are unref'd: hold the event loop open while the run is awaited
   const keepAlive = setInterval(() => undefined, 60_000);
