@@ -79,5 +79,8 @@ describe('arena flight', () => {
     const category = await arena(['flight', '--store', join(dir, 'diag.db'), '--category', 'weather']);
     expect(category.exitCode).toBe(2);
     expect(category.stderr).toMatch(/unknown category "weather"/);
+    const type = await arena(['flight', '--store', join(dir, 'diag.db'), '--type', 'kill_agnet']);
+    expect(type.exitCode).toBe(2);
+    expect(type.stderr).toMatch(/--type.*'kill_agnet' is invalid\. unknown action type \(one of kill_agent,/);
   });
 });

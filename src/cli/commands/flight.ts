@@ -20,6 +20,7 @@ import { FLIGHT_CATEGORIES } from '../../flight/diagnostics.js';
 import type { DiagnosticRecord, FlightQuery, TimelineRecord } from '../../flight/records.js';
 import type { RecordedRun } from '../../flight/run-listener.js';
 import { runTitle } from '../view/view-state.js';
+import { ACTION_TYPES } from '../../arena/action.js';
 
 /** the same default as src/events/sqlite.ts, without loading the native module at CLI start */
 const DEFAULT_DB_PATH = '.arena/arena.db';
@@ -49,6 +50,12 @@ function parseLimit(value: string): number {
   return n;
 }
 
+// a misspelt type would otherwise match nothing and read as "no such actions were recorded"
+function parseType(value: string): string {
+  if (!(ACTION_TYPES as readonly string[]).includes(value)) throw new InvalidArgumentError(`unknown action type (one of ${ACTION_TYPES.join(', ')})`);
+  return value;
+}
+
 export function registerFlightCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('flight')
@@ -57,7 +64,7 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
     .option('--since <when>', 'only records newer than this: a duration back from now ("10m") or an ISO time', parseSince)
     .option('--agent <id>', 'only actions that hit this agent')
     .option('--category <name>', `only this diagnostic category (${FLIGHT_CATEGORIES.join(', ')})`)
-    .option('--type <action>', 'only this action type')
+    .option('--type <action>', 'only this action type', parseType)
     .option('--failed', 'only failed actions')
     .option('--limit <n>', 'at most the N most recent records', parseLimit)
     .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
