@@ -7,9 +7,9 @@
  * Durations are fields ending in `_ms`; in YAML they may be written with units
  * (`lease_ms: 300ms`) or as integer milliseconds.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readSmallFile } from '../shared/files.js';
 import { tryParseDuration } from '../shared/duration.js';
-import { UsageError, errorMessage } from '../shared/errors.js';
+import { UsageError } from '../shared/errors.js';
 import { formatSourceProblems, MAX_YAML_BYTES, pathSegments, readYamlDocument, type SourcePosition, type SourceProblem } from '../shared/yaml-source.js';
 
 export const WORKFLOW_RECOVERY = ['retry', 'replace_node', 'fail_fast'] as const;
@@ -119,15 +119,7 @@ export function crossCheck(s: Strategy): string[] {
 
 /** Reads a YAML (or JSON) strategy file; a missing file or invalid content is a UsageError naming the file and each problem's line:column. */
 export async function loadStrategyFile(path: string): Promise<Strategy> {
-  let text: string;
-  try {
-    const { size } = await stat(path);
-    if (size > MAX_YAML_BYTES) throw new Error(`${size} bytes; the limit is ${MAX_YAML_BYTES}`);
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read strategy file ${path}: ${errorMessage(err)}`, 'invalid_strategy');
-  }
-  return parseStrategyText(text, path);
+  return parseStrategyText(await readSmallFile(path, MAX_YAML_BYTES, 'strategy'), path);
 }
 
 /** Parses YAML (or JSON) strategy text; every problem names `source:line:column` and its path. */

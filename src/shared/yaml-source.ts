@@ -57,7 +57,8 @@ export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES): YamlD
       reason: 'syntax',
       errors: doc.errors.map((e) => ({
         path: '',
-        message: e.message.split('\n')[0]!,
+        // the library ends its first line with ':' before a code excerpt we do not show
+        message: e.message.split('\n')[0]!.replace(/:\s*$/, ''),
         ...(e.linePos ? { line: e.linePos[0].line, column: e.linePos[0].col } : {}),
       })),
     };

@@ -1,5 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
-import { NotFoundError, UsageError } from '../shared/errors.js';
+import { readSmallFile } from '../shared/files.js';
 import type { WorkflowDefinition } from './types.js';
 import { invalidWorkflowError, validateWorkflow, type ValidateOptions, type WorkflowProblem } from './validate.js';
 import { MAX_YAML_BYTES, parseYamlSource } from '../shared/yaml-source.js';
@@ -32,17 +31,4 @@ export async function loadWorkflowFile(path: string, options: ValidateOptions = 
   return loadWorkflow(await readSmallFile(path, MAX_WORKFLOW_FILE_BYTES, 'workflow'), path, options);
 }
 
-/** reads a text file after checking it exists, is a file and is under `maxBytes` */
-export async function readSmallFile(path: string, maxBytes: number, what: string): Promise<string> {
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new UsageError(`${what} file '${path}' is not a file`, 'invalid_file');
-    size = info.size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError(`${what} file '${path}' does not exist`, 'file_not_found');
-    throw err;
-  }
-  if (size > maxBytes) throw new UsageError(`${what} file '${path}' is ${size} bytes; the limit is ${maxBytes}`, 'file_too_large');
-  return readFile(path, 'utf8');
-}
+export { readSmallFile };

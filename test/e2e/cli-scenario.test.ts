@@ -70,6 +70,18 @@ describe('arena scenario validate', () => {
     expect(doc.files.map((f: any) => f.valid)).toEqual([false, false]);
     expect(doc.files[0].errors[0].message).toContain('not found');
   });
+
+  it('refuses a directory as a scenario file, and a YAML syntax error reads as one clean line', async () => {
+    const dir = await arena(['scenario', 'validate', 'scenarios']);
+    expect(dir.exitCode).toBe(2);
+    expect(dir.stderr + dir.stdout).toMatch(/scenario file \S*scenarios is not a file/);
+    expect(dir.stderr + dir.stdout).not.toContain('EISDIR');
+    const bad = await arena(['scenario', 'validate', `${FX}/broken-yaml.yaml`]);
+    expect(bad.exitCode).toBe(2);
+    const line = bad.stdout.split('\n').find((l) => l.includes('broken-yaml.yaml:'))!;
+    expect(line).toMatch(/broken-yaml\.yaml:\d+:\d+ /);
+    expect(line).not.toMatch(/:\s*$/);
+  });
 });
 
 describe('arena scenario list', () => {

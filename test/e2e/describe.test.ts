@@ -63,5 +63,13 @@ describe('arena describe', () => {
     const r = await arena(['describe', '--strategy', 'nope.yaml']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('nope.yaml');
+    expect(r.stderr).toContain('does not exist');
+  });
+
+  it('refuses a directory as the strategy file', async () => {
+    const r = await arena(['describe', '--strategy', 'strategies']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/strategy file '.*strategies' is not a file/);
+    expect(r.stderr).not.toContain('EISDIR');
   });
 });

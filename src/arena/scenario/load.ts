@@ -48,11 +48,15 @@ export function loadScenario(text: string, file?: string): Scenario {
 
 export async function checkScenarioFile(path: string): Promise<ScenarioValidation> {
   let size: number;
+  let isFile: boolean;
   try {
-    size = (await stat(path)).size;
+    const info = await stat(path);
+    size = info.size;
+    isFile = info.isFile();
   } catch {
     throw new NotFoundError(`scenario file not found: ${path}`, 'file_not_found');
   }
+  if (!isFile) throw new UsageError(`scenario file ${path} is not a file`, 'invalid_file');
   if (size > MAX_SCENARIO_BYTES) return { valid: false, errors: [tooLarge(size)] };
   return checkScenarioText(await readFile(path, 'utf8'), path);
 }
