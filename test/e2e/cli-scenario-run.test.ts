@@ -31,7 +31,7 @@ describe('arena scenario run', () => {
     const r = await arena(['scenario', 'run', `${FX}/quick-pass.yaml`, '--seed', '11']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/kill-leader.*kill_leader.*ok.*success.*met/);
-    expect(r.stdout).toMatch(/score.*grade.*avail\..*recovery.*consist\..*MTTR p50.*p95.*expectations/s);
+    expect(r.stdout).toMatch(/score.*avail\..*recovery.*consist\..*MTTR p50\/p95.*expected/s);
     expect(r.stdout).toContain('(seed 11');
     expect(r.stdout).not.toMatch(/\u001b\[/); // NO_COLOR
   });

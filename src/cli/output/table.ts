@@ -29,7 +29,7 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
     for (const o of r.results) if (!o.result.success) out.push(chalk.dim(`  ${o.label} failed: ${o.result.error ?? 'no reason given'}`));
   }
   const summary = new Table({
-    head: ['scenario', 'status', 'score', 'grade', 'avail.', 'recovery', 'consist.', 'MTTR p50', 'p95', 'expectations'],
+    head: ['scenario', 'status', 'score', 'avail.', 'recovery', 'consist.', 'MTTR p50/p95', 'expected'],
     style: PLAIN_STYLE,
     chars: COMPACT_CHARS,
   });
@@ -37,13 +37,11 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
     summary.push([
       r.name,
       statusText(r.status),
-      scoreText(r.score.score),
-      gradeText(r.score.grade),
+      `${scoreText(r.score.score)} ${gradeText(r.score.grade)}`,
       dim(r.score.availability),
       dim(r.score.recovery),
       dim(r.score.consistency),
-      msText(r.score.measurements.recovery.mttr_p50_ms),
-      msText(r.score.measurements.recovery.mttr_p95_ms),
+      pairText(r.score.measurements.recovery.mttr_p50_ms, r.score.measurements.recovery.mttr_p95_ms),
       r.passed + r.failed === 0 ? '-' : `${r.passed}/${r.passed + r.failed} met${r.verified ? '' : chalk.red(' ✗')}`,
     ]);
   }
@@ -67,22 +65,19 @@ export function renderSurvivalTable(r: SurvivalReport): string {
   out.push(chalk.bold(`Survival (seed ${r.seed}, chaos ${formatDuration(r.duration_ms)} every ${formatDuration(r.interval_ms)}, ran ${formatDuration(r.elapsed_ms)})`));
   if (counts.size > 0) out.push(actions.toString());
   const summary = new Table({
-    head: ['status', 'actions', 'score', 'grade', 'avail.', 'recovery', 'consist.', 'MTTR p50', 'p95', 'drift p50', 'p99'],
+    head: ['status', 'actions', 'score', 'avail.', 'recovery', 'consist.', 'MTTR p50/p95', 'drift p50/p99'],
     style: PLAIN_STYLE,
     chars: COMPACT_CHARS,
   });
   summary.push([
     statusText(r.status),
     `${r.actions_run} (${r.actions_failed} not applied)`,
-    scoreText(r.score.score),
-    gradeText(r.score.grade),
+    `${scoreText(r.score.score)} ${gradeText(r.score.grade)}`,
     dim(r.score.availability),
     dim(r.score.recovery),
     dim(r.score.consistency),
-    msText(r.score.measurements.recovery.mttr_p50_ms),
-    msText(r.score.measurements.recovery.mttr_p95_ms),
-    msText(r.drift.p50_ms),
-    msText(r.drift.p99_ms),
+    pairText(r.score.measurements.recovery.mttr_p50_ms, r.score.measurements.recovery.mttr_p95_ms),
+    pairText(r.drift.p50_ms, r.drift.p99_ms),
   ]);
   out.push(summary.toString());
   out.push(...footnotes('survival', r.score, r.gate, r.error));
@@ -124,6 +119,10 @@ function dim(n: number): string {
 
 function msText(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? '-' : formatDuration(ms);
+}
+
+function pairText(a: number | null | undefined, b: number | null | undefined): string {
+  return a == null && b == null ? '-' : `${msText(a)}/${msText(b)}`;
 }
 
 function targetText(action: { target_id: string; source_id?: string }): string {

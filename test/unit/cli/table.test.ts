@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import chalk from 'chalk';
 import { renderScenarioTables, renderSurvivalTable } from '../../../src/cli/output/table.js';
@@ -16,6 +17,13 @@ describe('final tables', () => {
     expect(text).toMatch(/leader-failover.*failed.*91\.5.*A.*97\.2.*88\.0.*87\.5.*250ms.*600ms.*1\/2 met/);
     expect(text).toContain('leader-failover: score 91.5 is 3.5 below the minimum 95');
     expect(text).toContain('failed checks: memory integrity (agent-2 <bad> & "quoted")');
+  });
+
+  it('summary tables fit a 100-column terminal', () => {
+    const scenario = renderScenarioTables([sampleScenario({ name: 'orchestrator-failover' } as never)]);
+    // table rows only: footnotes are prose and wrap like prose
+    const widest = (text: string) => Math.max(...text.split('\n').filter((l) => /^[┌│└├]/.test(l)).map((l) => [...stripVTControlCharacters(l)].length));
+    expect(widest(scenario)).toBeLessThanOrEqual(100);
   });
 
   it('scenario: the action table fits a 100-column terminal even with a long failure reason, given in full below it', () => {
