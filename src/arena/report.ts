@@ -95,10 +95,12 @@ export interface ScenarioReport {
 
 /** A live, cheap summary for the view and SSE; computed from measurements so far. */
 export interface LiveScore {
-  availability: number;
+  /** null until the workload has made its first request in the window: nothing measured is not 0 % */
+  availability: number | null;
   recovery: number;
   consistency: number | null;
-  score: number;
+  /** null while availability is */
+  score: number | null;
 }
 
 export type RunPhase = 'warmup' | 'chaos' | 'cooldown' | 'checks' | 'done';

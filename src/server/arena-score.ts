@@ -38,15 +38,18 @@ export function startScoreTracker(service: ArenaService): ScoreTracker | undefin
         }
       }
       // without checks, consistency is unknown and the score weighs the other two (as the live view does)
+      // no workload request yet: nothing is measured, so there is no score to give (null, not 0)
       const score =
-        consistency === null
-          ? live.score
-          : round1(SCORE_WEIGHTS.availability * live.availability + SCORE_WEIGHTS.recovery * live.recovery + SCORE_WEIGHTS.consistency * consistency);
+        live.availability === null
+          ? null
+          : consistency === null
+            ? live.score
+            : round1(SCORE_WEIGHTS.availability * live.availability + SCORE_WEIGHTS.recovery * live.recovery + SCORE_WEIGHTS.consistency * consistency);
       const workload = observer.workload();
       return {
         since,
         score,
-        grade: gradeFor(score),
+        grade: score === null ? null : gradeFor(score),
         availability: live.availability,
         recovery: live.recovery,
         consistency,

@@ -157,8 +157,9 @@ export function startMeasurement(options: MeasurementOptions): MeasurementSessio
         recovery: recoveryMeasurements(true),
         consistency: { total: 0, passed: 0, failed_checks: [] },
       };
-      const availability = round1(availabilityOf(m));
       const recovery = round1(recoveryOf(m));
+      if (m.requests.total === 0) return { availability: null, recovery, consistency: null, score: null };
+      const availability = round1(availabilityOf(m));
       // consistency is only known after the final checks: the live score weighs the other two
       const score = round1((SCORE_WEIGHTS.availability * availability + SCORE_WEIGHTS.recovery * recovery) / (SCORE_WEIGHTS.availability + SCORE_WEIGHTS.recovery));
       return { availability, recovery, consistency: null, score };

@@ -44,7 +44,7 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'snapshot': {
       const l = event.live;
       const consistency = l.consistency === null ? '-' : l.consistency.toFixed(1);
-      return `${t} progress ${Math.round(event.progress * 100)}%: score ${l.score.toFixed(1)} (availability ${l.availability.toFixed(1)}, recovery ${l.recovery.toFixed(1)}, consistency ${consistency}), ${event.faults.length} active fault(s)`;
+      return `${t} progress ${Math.round(event.progress * 100)}%: score ${l.score === null ? '-' : l.score.toFixed(1)} (availability ${l.availability === null ? '-' : l.availability.toFixed(1)}, recovery ${l.recovery.toFixed(1)}, consistency ${consistency}), ${event.faults.length} active fault(s)`;
     }
     case 'run.finished':
       return `${t} finished: ${event.status}`;

@@ -19,7 +19,7 @@ export function ScorePanel({ state }: { state: ViewState }) {
     <Box flexDirection="column">
       <Box columnGap={2}>
         <Text bold>
-          score <Text color={live ? colorFor(live.score) : undefined}>{live ? live.score.toFixed(1) : '-'}</Text>
+          score <Text color={live?.score != null ? colorFor(live.score) : undefined}>{live?.score != null ? live.score.toFixed(1) : '-'}</Text>
         </Text>
         <Dimension label="availability" value={live?.availability ?? null} />
         <Dimension label="recovery" value={live?.recovery ?? null} />

@@ -32,6 +32,13 @@ describe('startMeasurement', () => {
     expect(report.score).toBe(100);
   });
 
+  it('has no live availability or score before the first workload request, then measures them', async () => {
+    const { clock, session } = await setup();
+    expect(session.liveScore()).toMatchObject({ availability: null, score: null, recovery: 100 });
+    await clock.advance(100);
+    expect(session.liveScore()).toMatchObject({ availability: 100, score: 100 });
+  });
+
   it('times recovery of a killed leader by polling health', async () => {
     const { clock, service, session, recoveries } = await setup();
     await clock.advance(100);
