@@ -31,7 +31,7 @@ describe('arena regress --adaptive and invalid input', () => {
     expect(broken.stdout).toBe('');
     const missing = await arena(['regress', '--baseline', 'nope.yaml', '--candidate', 'strategies/default.yaml']);
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read strategy file .*nope\.yaml/);
+    expect(missing.stderr).toMatch(/strategy file .*nope\.yaml. does not exist/);
     for (const [args, message] of [
       [['--runs', '1'], /--runs: expected an integer ≥ 2/],
       [['--parallel', 'x'], /--parallel: expected an integer/],
