@@ -1,6 +1,7 @@
 /** Filtering flight records by time, agent, category, type, outcome and session. */
 import { UsageError } from '../shared/errors.js';
 import { tryParseDuration } from '../shared/duration.js';
+import { ACTION_TYPES, isActionType } from '../arena/action.js';
 import { FLIGHT_CATEGORIES } from './diagnostics.js';
 import type { FlightQuery } from './records.js';
 
@@ -30,6 +31,10 @@ export function resolveTimeBound(value: string | number | Date | undefined, now:
 export function validateQuery(query: FlightQuery): void {
   if (query.category !== undefined && !(FLIGHT_CATEGORIES as readonly string[]).includes(query.category)) {
     throw new UsageError(`category: unknown category ${JSON.stringify(query.category)} (one of ${FLIGHT_CATEGORIES.join(', ')})`, 'invalid_query');
+  }
+  // a misspelt type would otherwise quietly match nothing
+  if (query.type !== undefined && !isActionType(query.type)) {
+    throw new UsageError(`type: unknown action type ${JSON.stringify(query.type)} (one of ${ACTION_TYPES.join(', ')})`, 'invalid_query');
   }
   if (query.limit !== undefined && !(Number.isInteger(query.limit) && query.limit > 0)) {
     throw new UsageError(`limit: must be a positive integer, got ${JSON.stringify(query.limit)}`, 'invalid_query');

@@ -130,6 +130,7 @@ describe('FlightRecorder queries', () => {
     expect(await recorder.diagnostics({ agent: 'agent-3' })).toEqual([]);
     await expect(recorder.timeline({ since: 'yesterday' })).rejects.toBeInstanceOf(UsageError);
     await expect(recorder.timeline({ category: 'nope' })).rejects.toThrow(/unknown category "nope"/);
+    await expect(recorder.timeline({ type: 'kill_agnet' })).rejects.toThrow(/unknown action type "kill_agnet"/);
     const summary = await recorder.summary();
     expect(summary).toMatchObject({ actions: 3, failed: 2, by_category: { process: { actions: 1, failed: 1 }, llm: { actions: 1, failed: 0 } } });
   });
