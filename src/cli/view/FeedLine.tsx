@@ -1,12 +1,9 @@
-import { Text } from 'ink';
+import chalk from 'chalk';
 import type { FeedItem } from './view-state.js';
 
-const TONE_COLOR = { ok: 'green', bad: 'red', info: undefined } as const;
+const TONE_COLOR = { ok: chalk.green, bad: chalk.red, info: (text: string) => text } as const;
 
-export function FeedLine({ item }: { item: FeedItem }) {
-  return (
-    <Text>
-      <Text dimColor>[{(item.at_ms / 1000).toFixed(2).padStart(7)}s]</Text> <Text color={TONE_COLOR[item.tone]}>{item.text}</Text>
-    </Text>
-  );
+/** one finished line as the terminal shows it: dim run time, then the text in its tone's colour */
+export function formatFeedLine(item: FeedItem): string {
+  return `${chalk.dim(`[${(item.at_ms / 1000).toFixed(2).padStart(7)}s]`)} ${TONE_COLOR[item.tone](item.text)}`;
 }
