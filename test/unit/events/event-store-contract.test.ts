@@ -1,4 +1,4 @@
-/** The SQLite store behaves like the memory store on the EventStore contract. */
+/** The EventStore contract, run against both stores: memory and SQLite. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
