@@ -9,7 +9,7 @@ import { UsageError } from '../shared/errors.js';
 import { parseAction } from '../arena/actions.js';
 import type { Action, ActionType, Result } from '../arena/action.js';
 import { ARENA_STREAM, type ArenaService } from '../arena/service.js';
-import { apiKeyCheck, type KeyCheck } from './auth.js';
+import { apiKeyCheck, type KeyCheck } from '../shared/api-key.js';
 import type { RequestContext, RouteHandler } from './context.js';
 import { HttpError, UnauthorizedError } from './errors.js';
 import { serveArenaStream, type ArenaStreamOptions } from './arena-stream.js';

@@ -10,11 +10,7 @@ export class HttpError extends ArenaError {
   }
 }
 
-export class PayloadTooLargeError extends HttpError {
-  constructor(limit: number) {
-    super(413, 'payload_too_large', `request body exceeds ${limit} bytes`);
-  }
-}
+export { PayloadTooLargeError } from '../shared/json-body.js';
 
 export class UnauthorizedError extends HttpError {
   constructor() {

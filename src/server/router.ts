@@ -4,8 +4,8 @@
  * shutting down, and the 12 route groups of DESIGN §7.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { apiKeyCheck, type KeyCheck } from './auth.js';
-import { DEFAULT_BODY_LIMIT, checkDeclaredLength } from './body.js';
+import { apiKeyCheck, type KeyCheck } from '../shared/api-key.js';
+import { DEFAULT_BODY_LIMIT, checkDeclaredLength } from '../shared/json-body.js';
 import { createContext, type ContextDeps, type RouteHandler } from './context.js';
 import { ServiceUnavailableError, UnauthorizedError } from './errors.js';
 import { sendError, sendJSON, stderrLogger, type Logger } from './http.js';

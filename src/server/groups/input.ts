@@ -1,6 +1,6 @@
 /** Small validators for request bodies and query strings: each failure is a 400 naming the field. */
 import { UsageError } from '../../shared/errors.js';
-import { asObject } from '../body.js';
+import { asObject } from '../../shared/json-body.js';
 
 export type Awaitable<T> = T | Promise<T>;
 

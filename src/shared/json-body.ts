@@ -1,0 +1,133 @@
+/**
+ * Request bodies for every HTTP edge (the API server, `arena target serve`,
+ * the proxies' control ports): a hard byte limit (Content-Length checked up
+ * front, bytes counted while streaming), JSON that must parse, nesting at
+ * most 64 deep, and no prototype keys. The walk over the parsed value is
+ * iterative, so no body can overflow the stack.
+ */
+import type { IncomingMessage } from 'node:http';
+import { ArenaError, UsageError } from './errors.js';
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const MAX_JSON_DEPTH = 64;
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export class PayloadTooLargeError extends ArenaError {
+  constructor(limit: number) {
+    super(`request body exceeds ${limit} bytes`, 'payload_too_large', 2, 413);
+  }
+}
+
+/** throws PayloadTooLargeError before reading anything when the declared length is over the limit */
+export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) throw new PayloadTooLargeError(limit);
+}
+
+export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<Buffer> {
+  checkDeclaredLength(req, limit);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (err?: Error) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+      if (err) {
+        // stop reading; the response (413) still goes out and the socket closes after it
+        req.pause();
+        reject(err);
+      } else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return finish(new PayloadTooLargeError(limit));
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish();
+    const onError = (err: Error) => finish(err);
+    const onAborted = () => finish(new ArenaError('client closed the connection before the body ended', 'client_closed', 2, 400));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+/** Parses JSON text; rejects empty text, bad JSON, nesting over 64 levels and `__proto__`/`constructor`/`prototype` keys with a 400. */
+export function parseJSONBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  if (text.trim() === '') throw new UsageError('request body is empty: expected JSON', 'invalid_json');
+  // depth is checked on the text first: JSON.parse itself recurses per level
+  const depth = jsonTextDepth(text);
+  if (depth > maxDepth) throw new UsageError(`request body is nested ${depth} levels deep (at most ${maxDepth})`, 'too_deep');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`request body is not valid JSON: ${(err as Error).message}`, 'invalid_json');
+  }
+  const bad = findForbiddenKey(value);
+  if (bad) throw new UsageError(`request body has a forbidden key at ${bad}`, 'invalid_json');
+  return value;
+}
+
+/** The deepest bracket nesting in JSON text, strings skipped; a linear scan with no recursion. */
+export function jsonTextDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
+/** Depth of a parsed value (objects and arrays count a level each), walked without recursion. */
+export function valueDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const level = d + 1;
+    if (level > max) max = level;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, level]);
+  }
+  return max;
+}
+
+function findForbiddenKey(value: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, '$']];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`]);
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      for (const key of keys) if (FORBIDDEN_KEYS.has(key)) return `${path}.${key}`;
+      for (let i = keys.length - 1; i >= 0; i--) stack.push([(v as Record<string, unknown>)[keys[i]!], `${path}.${keys[i]}`]);
+    }
+  }
+  return undefined;
+}
+
+/** A JSON object body (arrays and scalars are a 400 naming what was sent). */
+export function asObject(value: unknown, what = 'request body'): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError(`${what} must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`, 'invalid_input');
+  }
+  return value as Record<string, unknown>;
+}
