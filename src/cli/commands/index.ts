@@ -8,6 +8,7 @@ import { registerDescribeCommand } from './describe.js';
 import { registerFlightCommand } from './flight.js';
 import { registerEvolveCommand } from './evolve.js';
 import { registerServeCommand } from './serve.js';
+import { registerProxyCommand } from './proxy.js';
 
 /** Each command lives in its own file and registers itself here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -21,4 +22,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerReplayCommand(program, ctx);
   registerFlightCommand(program, ctx);
   registerEvolveCommand(program, ctx);
+  registerProxyCommand(program, ctx);
 }
