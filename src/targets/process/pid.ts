@@ -1,0 +1,105 @@
+/**
+ * Which process is an agent right now. Resolved afresh for every fault and
+ * every status look: under a supervisor the pid changes with each restart.
+ * From a pid file, from the port the agent listens on, or from its command
+ * line. Every failure names the agent and the cause.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { RuntimeError } from '../../shared/errors.js';
+import { holdsSocket, isAlive, isAncestor, listeningInodes, processTable, readCmdline, type ProcInfo } from './proc.js';
+import type { PidSpec } from './spec.js';
+
+export interface ResolveContext {
+  agentId: string;
+  baseDir: string;
+  /** pids never to be taken for an agent: the arena itself, its watchdog */
+  exclude?: ReadonlySet<number>;
+  /** the last pid found, tried first (a port scan over every process is the slow path) */
+  lastPid?: number;
+}
+
+export function resolvePid(spec: PidSpec, ctx: ResolveContext): number {
+  if ('file' in spec) return fromFile(spec.file, ctx);
+  if ('port' in spec) return fromPort(spec.port, ctx);
+  return fromMatch(spec.match, ctx);
+}
+
+/** a short text saying where the pid comes from, for messages and `describe` */
+export function pidSource(spec: PidSpec): string {
+  if ('file' in spec) return `pid file ${spec.file}`;
+  if ('port' in spec) return `port ${spec.port}`;
+  return `match ${JSON.stringify(spec.match)}`;
+}
+
+function fromFile(file: string, ctx: ResolveContext): number {
+  const path = resolve(ctx.baseDir, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new RuntimeError(`agent ${ctx.agentId}: pid file ${path} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`, 'pid_not_found');
+  }
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) <= 1) {
+    throw new RuntimeError(`agent ${ctx.agentId}: pid file ${path} does not hold a process id (found ${JSON.stringify(trimmed.slice(0, 40))})`, 'pid_not_found');
+  }
+  const pid = Number(trimmed);
+  if (!isAlive(pid)) throw new RuntimeError(`agent ${ctx.agentId}: pid file ${path} names pid ${pid}, which is not running`, 'pid_not_found');
+  return pid;
+}
+
+function fromPort(port: number, ctx: ResolveContext): number {
+  const inodes = listeningInodes(port);
+  if (inodes.size === 0) throw new RuntimeError(`agent ${ctx.agentId}: nothing listens on port ${port}`, 'pid_not_found');
+  if (ctx.lastPid !== undefined && isAlive(ctx.lastPid) && holdsSocket(ctx.lastPid, inodes)) return ctx.lastPid;
+  const table = processTable();
+  const holders = [...table.keys()].filter((pid) => !ctx.exclude?.has(pid) && holdsSocket(pid, inodes));
+  if (holders.length === 0) {
+    throw new RuntimeError(`agent ${ctx.agentId}: port ${port} is listened on by a process this user cannot see`, 'pid_not_found');
+  }
+  return pickOne(holders, table, ctx, `port ${port}`);
+}
+
+function fromMatch(pattern: string, ctx: ResolveContext): number {
+  const table = processTable();
+  const self = process.pid;
+  const matches: number[] = [];
+  for (const pid of table.keys()) {
+    // never ourselves, nor a shell or runner above us whose command line quotes the pattern
+    if (pid === self || ctx.exclude?.has(pid) || isAncestor(pid, self, table)) continue;
+    const cmdline = readCmdline(pid);
+    if (cmdline !== undefined && matchesWords(cmdline, pattern)) matches.push(pid);
+  }
+  if (matches.length === 0) throw new RuntimeError(`agent ${ctx.agentId}: no running process's command line matches ${JSON.stringify(pattern)}`, 'pid_not_found');
+  return pickOne(matches, table, ctx, `match ${JSON.stringify(pattern)}`);
+}
+
+/**
+ * The pattern occurs in the command line and ends at a word end, so
+ * "worker.js --id 1" does not also find "worker.js --id 10".
+ */
+export function matchesWords(cmdline: string, pattern: string): boolean {
+  let from = 0;
+  for (;;) {
+    const at = cmdline.indexOf(pattern, from);
+    if (at < 0) return false;
+    const next = cmdline[at + pattern.length];
+    if (next === undefined || next === ' ') return true;
+    from = at + 1;
+  }
+}
+
+/**
+ * One process among several candidates: a wrapper and what it runs (sh -c
+ * node …, a forked child holding an inherited socket) collapse into the
+ * topmost, whose descendants every signal reaches anyway. Two unrelated
+ * processes are ambiguous and refused rather than guessed.
+ */
+function pickOne(candidates: number[], table: Map<number, ProcInfo>, ctx: ResolveContext, what: string): number {
+  const tops = candidates.filter((pid) => !candidates.some((other) => other !== pid && isAncestor(other, pid, table)));
+  if (tops.length === 1) return tops[0]!;
+  const listed = tops.slice(0, 5).map((pid) => `${pid} (${(readCmdline(pid) ?? '?').slice(0, 60)})`).join(', ');
+  throw new RuntimeError(`agent ${ctx.agentId}: ${what} finds ${tops.length} processes: ${listed}; make it name exactly one`, 'pid_ambiguous');
+}

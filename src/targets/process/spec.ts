@@ -1,0 +1,205 @@
+/**
+ * The `kind: process` section of a target file (DESIGN §9.1) as a zod schema.
+ * Objects are strict (an unknown key is an error at its path), durations are
+ * strings with units or integer milliseconds up to 24 h, and every choice that
+ * must be exactly one of several (pid source, probe kind) says so by name.
+ */
+import { z } from 'zod';
+import { tryParseDuration } from '../../shared/duration.js';
+
+export const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
+
+const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const ms = tryParseDuration(value);
+  if (ms === undefined) {
+    ctx.addIssue({ code: 'custom', message: `invalid duration ${JSON.stringify(value)}: use whole milliseconds or a string such as "250ms", "2s", "1m30s"` });
+    return z.NEVER;
+  }
+  if (ms > MAX_DURATION_MS) {
+    ctx.addIssue({ code: 'custom', message: `duration ${JSON.stringify(value)} is longer than 24h` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+const positiveDuration = duration.refine((ms) => ms > 0, { message: 'must be longer than 0ms' });
+
+const port = z.int().min(0).max(65535);
+
+const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'expected host:port, e.g. "127.0.0.1:7101"');
+
+const httpUrl = z.string().refine((text) => {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'expected an http:// or https:// URL');
+
+const command = z.string().trim().min(1, 'expected a shell command');
+
+/** A health probe: exactly one of http, tcp or command, with its timing. */
+const probeFields = {
+  interval: positiveDuration.optional(),
+  timeout: positiveDuration.optional(),
+  passes: z.int().min(1).max(100).optional(),
+};
+export const probeSchema = z.union([
+  z.strictObject({ http: httpUrl, ...probeFields }),
+  z.strictObject({ tcp: hostPort, ...probeFields }),
+  z.strictObject({ command, ...probeFields }),
+], { error: 'expected exactly one of http, tcp or command (with optional interval, timeout, passes)' });
+
+const pidSchema = z.union([
+  z.strictObject({ file: z.string().min(1) }),
+  z.strictObject({ port: port.min(1) }),
+  z.strictObject({ match: z.string().min(1) }),
+], { error: 'expected exactly one of file, port or match' });
+
+const proxySchema = z.strictObject({ listen: port, upstream: hostPort });
+const llmSchema = z.strictObject({ listen: port, upstream: httpUrl, api: z.enum(['openai', 'anthropic']).default('openai') });
+const mcpSchema = z.strictObject({ listen: port, upstream: httpUrl });
+
+export const AGENT_ROLES = ['worker', 'orchestrator', 'standby'] as const;
+
+const agentSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'expected 1-64 letters, digits, . _ -'),
+  role: z.enum(AGENT_ROLES).default('worker'),
+  pid: pidSchema,
+  health: probeSchema,
+  proxy: proxySchema.optional(),
+  llm: llmSchema.optional(),
+  mcp: mcpSchema.optional(),
+});
+
+/** `json: { path, equals | in | exists | range }`: exactly one test on the value found at path. */
+const jsonExpect = z.strictObject({
+  path: z.string().min(1),
+  equals: z.unknown().optional(),
+  in: z.array(z.unknown()).optional(),
+  exists: z.boolean().optional(),
+  range: z.strictObject({ min: z.number().optional(), max: z.number().optional() }).optional(),
+}).refine((e) => ['equals', 'in', 'exists', 'range'].filter((k) => k in e).length === 1, {
+  message: 'expected exactly one of equals, in, exists, range',
+});
+
+const expectSchema = z.strictObject({
+  status: z.union([z.int().min(100).max(599), z.array(z.int().min(100).max(599)).min(1)]).optional(),
+  json: jsonExpect.optional(),
+});
+
+const requestSchema = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+  url: httpUrl,
+  headers: z.record(z.string(), z.string()).optional(),
+  json: z.unknown().optional(),
+  body: z.string().optional(),
+  timeout: positiveDuration.default(2000),
+}).refine((r) => r.json === undefined || r.body === undefined, { message: 'give json or body, not both' });
+
+/** "20/s", "300/m" or a plain number per second. */
+const rate = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  let perSecond: number | undefined;
+  if (typeof value === 'number') perSecond = value;
+  else {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*\/\s*(s|m)\s*$/.exec(value);
+    if (m) perSecond = Number(m[1]) / (m[2] === 'm' ? 60 : 1);
+  }
+  if (perSecond === undefined || !Number.isFinite(perSecond) || perSecond <= 0 || perSecond > 1000) {
+    ctx.addIssue({ code: 'custom', message: `invalid rate ${JSON.stringify(value)}: expected e.g. "20/s" or "300/m", above 0 and at most 1000/s` });
+    return z.NEVER;
+  }
+  return perSecond;
+});
+
+const workloadSchema = z.strictObject({
+  rate,
+  request: requestSchema,
+  expect: expectSchema.default({}),
+});
+
+const invariantSchema = z.strictObject({
+  name: z.string().min(1),
+  request: requestSchema,
+  expect: expectSchema.default({}),
+});
+
+const leaderSchema = z.union([
+  z.strictObject({ http: httpUrl, json: z.string().min(1), timeout: positiveDuration.optional() }),
+  z.strictObject({ command, timeout: positiveDuration.optional() }),
+], { error: 'expected { http, json } or { command } (with optional timeout)' });
+
+/** Commands for faults that have no OS form; `{agent}` is replaced by the agent id. */
+const hooksSchema = z.strictObject({ memory_corrupt: command.optional(), mcp_disconnect: command.optional() });
+
+const readySchema = z.union([
+  z.strictObject({ http: httpUrl, timeout: positiveDuration.optional() }),
+  z.strictObject({ tcp: hostPort, timeout: positiveDuration.optional() }),
+  z.strictObject({ command, timeout: positiveDuration.optional() }),
+  z.strictObject({ timeout: positiveDuration }),
+], { error: 'expected one of http, tcp or command (with optional timeout), or only a timeout to wait for every agent probe' });
+
+const startSchema = z.strictObject({
+  command,
+  cwd: z.string().min(1).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  ready: readySchema.optional(),
+  /** time between SIGTERM and SIGKILL at the end */
+  grace: duration.optional(),
+});
+
+export const processTargetSchema = z.strictObject({
+  kind: z.literal('process'),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  start: startSchema.optional(),
+  agents: z.array(agentSchema).min(1, 'a process target needs at least one agent'),
+  leader: leaderSchema.optional(),
+  llm: llmSchema.optional(),
+  mcp: mcpSchema.optional(),
+  hooks: hooksSchema.optional(),
+  workload: workloadSchema.optional(),
+  invariants: z.array(invariantSchema).optional(),
+}).superRefine((spec, ctx) => {
+  const seen = new Map<string, number>();
+  spec.agents.forEach((agent, i) => {
+    const first = seen.get(agent.id);
+    if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: `duplicate agent id ${agent.id} (first at agents[${first}])` });
+    else seen.set(agent.id, i);
+  });
+  const listens = new Map<number, string>();
+  const claim = (p: number, where: (string | number)[]) => {
+    if (p === 0) return;
+    const other = listens.get(p);
+    if (other) ctx.addIssue({ code: 'custom', path: where, message: `port ${p} is already the listen port of ${other}` });
+    else listens.set(p, where.join('.'));
+  };
+  spec.agents.forEach((a, i) => {
+    if (a.proxy) claim(a.proxy.listen, ['agents', i, 'proxy', 'listen']);
+    if (a.llm) claim(a.llm.listen, ['agents', i, 'llm', 'listen']);
+    if (a.mcp) claim(a.mcp.listen, ['agents', i, 'mcp', 'listen']);
+  });
+  if (spec.llm) claim(spec.llm.listen, ['llm', 'listen']);
+  if (spec.mcp) claim(spec.mcp.listen, ['mcp', 'listen']);
+  const names = new Set<string>();
+  spec.invariants?.forEach((inv, i) => {
+    if (names.has(inv.name)) ctx.addIssue({ code: 'custom', path: ['invariants', i, 'name'], message: `duplicate invariant name ${inv.name}` });
+    names.add(inv.name);
+  });
+});
+
+export type ProcessTargetSpec = z.output<typeof processTargetSchema>;
+export type ProcessTargetInput = z.input<typeof processTargetSchema>;
+export type AgentSpec = ProcessTargetSpec['agents'][number];
+export type ProbeSpec = AgentSpec['health'];
+export type PidSpec = AgentSpec['pid'];
+export type RequestSpec = z.output<typeof requestSchema>;
+export type ExpectSpec = z.output<typeof expectSchema>;
+export type LeaderSpec = NonNullable<ProcessTargetSpec['leader']>;
+export type StartSpec = NonNullable<ProcessTargetSpec['start']>;
+
+/** Probe timing defaults (DESIGN §9.1): every 100 ms, 1 s timeout, healthy after 2 consecutive passes. */
+export const PROBE_DEFAULTS = { intervalMs: 100, timeoutMs: 1000, passes: 2 } as const;
+export const DEFAULT_READY_TIMEOUT_MS = 30_000;
+export const DEFAULT_GRACE_MS = 5000;
