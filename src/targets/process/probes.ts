@@ -72,6 +72,7 @@ export class ProbeMonitor {
   private consecutive = 0;
   private epoch = 0;
   private probes = 0;
+  private passed = 0;
   private lastProblem: string | undefined = 'not probed yet';
   private timer: TimerHandle | undefined;
   private running = false;
@@ -114,6 +115,11 @@ export class ProbeMonitor {
     return { consecutive: this.consecutive, healthy: this.consecutive >= this.passes, lastProblem: this.lastProblem, probes: this.probes };
   }
 
+  /** every probe counted so far as a request: the steady state of a target without a workload */
+  counters(): { requests: number; succeeded: number; failed: number } {
+    return { requests: this.probes, succeeded: this.passed, failed: this.probes - this.passed };
+  }
+
   /** resolves after the next probe result is counted (or the monitor stops) */
   nextResult(): Promise<void> {
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -134,6 +140,7 @@ export class ProbeMonitor {
     if (epoch === this.epoch) {
       this.probes++;
       if (outcome.ok) {
+        this.passed++;
         this.consecutive++;
         this.lastProblem = undefined;
       } else {

@@ -1,0 +1,179 @@
+/**
+ * The faults a process target applies for real: SIGKILL, SIGSTOP/SIGCONT to
+ * the agent's process tree (pid resolved afresh each time), TCP proxy faults
+ * for slowness and partitions, and hook commands for faults with no OS form.
+ * A fault the target cannot apply throws RuntimeError naming the agent and
+ * the cause; an unknown agent throws NotFoundError.
+ */
+import type { ActionType, LLMErrorType } from '../../arena/action.js';
+import type { Clock } from '../../shared/clock.js';
+import { RuntimeError } from '../../shared/errors.js';
+import type { FaultRequest } from '../../protocol/wire.js';
+import type { AgentFleet, TrackedAgent } from './agents.js';
+import { describeFailure, runCommand } from './command.js';
+import type { FaultOptions, FaultReport, RuntimeProvider } from './contract.js';
+import { FaultBook } from './fault-book.js';
+import { processTable, readStat } from './proc.js';
+import { agentTree, signalPids } from './signals.js';
+import type { ProcessTargetSpec } from './spec.js';
+import type { TrackedPid, Watchdog } from './watchdog.js';
+
+/** A TCP fault proxy in front of one agent, as the faults need it. */
+export interface AgentProxy {
+  applyFault(request: FaultRequest): Promise<{ report?: Record<string, unknown>; revert?: () => Promise<void> | void }>;
+}
+
+export interface FaultContext {
+  spec: ProcessTargetSpec;
+  baseDir: string;
+  env: Record<string, string>;
+  fleet: AgentFleet;
+  clock: Clock;
+  /** the running watchdog; faults that stop processes refuse to act without one */
+  watchdog(): Watchdog | undefined;
+  exclude(): ReadonlySet<number>;
+  proxy(agentId: string): AgentProxy | undefined;
+  unsupported(): Partial<Record<ActionType, string>>;
+  /** who leads now, per the target's leader discovery; undefined when unknown */
+  leaderId(): Promise<string | undefined>;
+}
+
+const HOOK_TIMEOUT_MS = 10_000;
+
+export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvider; book: FaultBook } {
+  const { fleet } = ctx;
+  const book = new FaultBook(ctx.clock);
+
+  const refuseUnsupported = (type: ActionType) => {
+    const why = ctx.unsupported()[type];
+    if (why) throw new RuntimeError(`${type}: ${why}`, 'unsupported');
+  };
+
+  const needWatchdog = (type: string): Watchdog => {
+    const w = ctx.watchdog();
+    if (!w) throw new RuntimeError(`${type}: target ${ctx.spec.name} is not started (no watchdog to guarantee the revert)`, 'not_started');
+    return w;
+  };
+
+  const resume = async (agent: TrackedAgent): Promise<number[]> => {
+    const pids = agent.paused;
+    agent.paused = undefined;
+    if (!pids) return [];
+    // only the very processes we stopped: a pid reused since then is not ours to touch
+    const same = pids.filter((p) => readStat(p.pid)?.startTime === p.start).map((p) => p.pid);
+    const sent = signalPids([...same].reverse(), 'SIGCONT');
+    await ctx.watchdog()?.tell({ op: 'resume', pids });
+    agent.monitor.reset();
+    return sent;
+  };
+
+  const proxyFault = async (type: ActionType, agentId: string, wire: Omit<FaultRequest, 'id' | 'lease_ms'>, options: FaultOptions | undefined): Promise<FaultReport> => {
+    refuseUnsupported(type);
+    const agent = fleet.get(agentId, type);
+    const proxy = ctx.proxy(agentId);
+    if (!proxy) throw new RuntimeError(`${type}: agent ${agentId} has no proxy`, 'unsupported');
+    const durationMs = FaultBook.checkDuration(type, options);
+    await book.endAll(type, agentId);
+    const id = book.nextId();
+    // the proxy lives in this process: it cannot outlive the arena, so the lease only needs to cover the fault
+    const applied = await proxy.applyFault({ ...wire, id, target_id: agentId, lease_ms: 24 * 3600 * 1000, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) });
+    agent.monitor.reset();
+    const fault = book.add(type, agentId, options, async () => {
+      await applied.revert?.();
+      agent.monitor.reset();
+    }, id);
+    return { fault_id: fault.id, ...applied.report };
+  };
+
+  const runHook = async (type: 'memory_corrupt' | 'mcp_disconnect', agentId: string): Promise<FaultReport> => {
+    refuseUnsupported(type);
+    const agent = fleet.get(agentId, type);
+    const hook = ctx.spec.hooks?.[type];
+    if (!hook) throw new RuntimeError(`${type}: target ${ctx.spec.name} has no ${type} hook`, 'unsupported');
+    const command = hook.replaceAll('{agent}', agentId);
+    const result = await runCommand({ command, cwd: ctx.baseDir, env: { ...ctx.env, ARENA_AGENT: agentId, ARENA_FAULT: type }, timeoutMs: HOOK_TIMEOUT_MS });
+    if (result.code !== 0) throw new RuntimeError(`${type}: hook ${JSON.stringify(command)} for agent ${agentId} ${describeFailure(result, HOOK_TIMEOUT_MS)}`, 'hook_failed');
+    agent.monitor.reset();
+    const output = result.stdout.trim().slice(-500);
+    return { hook: command, ...(output ? { hook_output: output } : {}) };
+  };
+
+  const runtime: RuntimeProvider = {
+    async listAgents() {
+      const leader = await ctx.leaderId();
+      return fleet.all().map((agent) => fleet.info(agent, leader));
+    },
+
+    async stopAgent(agentId) {
+      const agent = fleet.get(agentId, 'kill_agent');
+      const { pid } = fleet.resolve(agent);
+      const tree = agentTree(pid, processTable(), ctx.exclude());
+      const killed = signalPids(tree, 'SIGKILL');
+      if (!killed.includes(pid)) throw new RuntimeError(`kill_agent: agent ${agentId}'s process ${pid} exited before it could be killed`, 'agent_down');
+      agent.monitor.reset();
+      if (agent.paused) {
+        // a killed process is no longer paused; the watchdog must not SIGCONT a pid that may be reused
+        await ctx.watchdog()?.tell({ op: 'resume', pids: agent.paused });
+        agent.paused = undefined;
+        book.forget('pause_agent', agentId);
+      }
+      return { killed_agent_id: agentId, pid, killed_pids: killed, signal: 'SIGKILL' };
+    },
+
+    async pauseAgent(agentId, options) {
+      const agent = fleet.get(agentId, 'pause_agent');
+      if (agent.paused) throw new RuntimeError(`pause_agent: agent ${agentId} is already paused`, 'already_paused');
+      FaultBook.checkDuration('pause_agent', options);
+      const watchdog = needWatchdog('pause_agent');
+      const { pid } = fleet.resolve(agent);
+      const table = processTable();
+      const pids: TrackedPid[] = agentTree(pid, table, ctx.exclude()).map((p) => ({ pid: p, start: table.get(p)?.startTime ?? 0 }));
+      // the watchdog knows before the first SIGSTOP: if we die now, it resumes them
+      await watchdog.tell({ op: 'pause', pids });
+      agent.paused = pids;
+      const stopped = signalPids(pids.map((p) => p.pid), 'SIGSTOP');
+      if (!stopped.includes(pid)) {
+        await resume(agent);
+        throw new RuntimeError(`pause_agent: agent ${agentId}'s process ${pid} exited before it could be paused`, 'agent_down');
+      }
+      agent.monitor.reset();
+      const fault = book.add('pause_agent', agentId, options, async () => void (await resume(agent)));
+      return { fault_id: fault.id, paused_agent_id: agentId, pid, paused_pids: stopped };
+    },
+
+    async resumeAgent(agentId) {
+      const agent = fleet.get(agentId, 'resume_agent');
+      if (!agent.paused) throw new RuntimeError(`resume_agent: agent ${agentId} is not paused`, 'not_paused');
+      const pids = agent.paused.map((p) => p.pid);
+      if ((await book.endAll('pause_agent', agentId)) === 0) await resume(agent);
+      return { resumed_agent_id: agentId, resumed_pids: pids };
+    },
+
+    slowAgent(agentId, delayMs, options) {
+      if (!Number.isFinite(delayMs) || delayMs <= 0) throw new RuntimeError(`slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`, 'invalid_delay');
+      return proxyFault('slow_agent', agentId, { type: 'latency', params: { latency_ms: Math.round(delayMs) } }, options);
+    },
+
+    partitionNetwork(agentId, options) {
+      return proxyFault('network_partition', agentId, { type: 'blackhole', params: {} }, options);
+    },
+
+    async toolTimeout(agentId) {
+      refuseUnsupported('tool_timeout');
+      throw new RuntimeError(`tool_timeout: agent ${agentId}: the MCP fault proxy is not wired into the process target yet`, 'unsupported');
+    },
+
+    corruptMemory: (agentId) => runHook('memory_corrupt', agentId),
+
+    disconnectMCP: (agentId) => runHook('mcp_disconnect', agentId),
+
+    async injectLLMFailure(agentId, _errorType: LLMErrorType) {
+      refuseUnsupported('llm_failure');
+      throw new RuntimeError(`llm_failure: agent ${agentId}: the LLM fault proxy is not wired into the process target yet`, 'unsupported');
+    },
+
+    activeFaults: async () => book.list(),
+    revertAll: () => book.revertAll(),
+  };
+  return { runtime, book };
+}

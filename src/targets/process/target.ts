@@ -1,0 +1,180 @@
+/**
+ * `kind: process` (DESIGN §9.1): the user's agents are ordinary processes and
+ * whatever restarts them is the self-healing under test. This target starts
+ * the optional start command, waits for every agent, runs the workload, and
+ * applies faults to the processes; it never restarts anything itself.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { RuntimeError } from '../../shared/errors.js';
+import type { Random } from '../../shared/random.js';
+import { AgentFleet } from './agents.js';
+import type { Target } from './contract.js';
+import { createProcessFaults, type AgentProxy } from './faults.js';
+import { discoverLeader } from './leader.js';
+import { startManaged, type ManagedProcess } from './managed.js';
+import { createProcessObserver } from './observer.js';
+import { pidSource } from './pid.js';
+import { describeProbe } from './probes.js';
+import { DEFAULT_READY_TIMEOUT_MS, PROBE_DEFAULTS, type ProcessTargetSpec } from './spec.js';
+import { unsupportedFaults, type ProxyKinds } from './unsupported.js';
+import { startWatchdog, type Watchdog } from './watchdog.js';
+import { createWorkload, type Workload } from './workload.js';
+
+export interface ProcessTargetOptions {
+  /** the target file's folder: relative paths (cwd, pid files, hooks) resolve there */
+  baseDir: string;
+  clock?: Clock;
+  random?: Random;
+}
+
+/** which proxies this build can start (the TCP, LLM and MCP proxies land separately) */
+const PROXY_KINDS: ProxyKinds = { tcp: false, llm: false, mcp: false };
+
+export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTargetOptions): Target {
+  const clock = options.clock ?? systemClock;
+  const baseDir = options.baseDir;
+  const env: Record<string, string> = { ARENA_TARGET: spec.name };
+  let watchdog: Watchdog | undefined;
+  let managed: ManagedProcess | undefined;
+  let workload: Workload | undefined;
+  let runDir: string | undefined;
+  let started = false;
+  let stopping: Promise<void> | undefined;
+  const proxies = new Map<string, AgentProxy & { close(): Promise<void> }>();
+
+  const exclude = () => new Set<number>(watchdog ? [process.pid, watchdog.pid] : [process.pid]);
+  const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
+  const unsupported = () => unsupportedFaults(spec, PROXY_KINDS);
+  const leaderId = async () => {
+    if (!spec.leader) throw new RuntimeError(`target ${spec.name} has no leader discovery`, 'leader_unknown');
+    return discoverLeader(spec.leader, { cwd: baseDir, env });
+  };
+
+  const { runtime, book } = createProcessFaults({
+    spec,
+    baseDir,
+    env,
+    fleet,
+    clock,
+    watchdog: () => watchdog,
+    exclude,
+    proxy: (id) => proxies.get(id),
+    unsupported,
+    leaderId: () => leaderId().catch(() => undefined),
+  });
+
+  const observer = createProcessObserver({ spec, fleet, book, workload: () => workload, leaderId });
+
+  /** every agent has a live pid and a healthy probe, or the reasons why not when time is up */
+  const waitForAgents = async (timeoutMs: number) => {
+    const deadline = clock.now() + timeoutMs;
+    for (;;) {
+      const problems: string[] = [];
+      for (const agent of fleet.all()) {
+        try {
+          fleet.resolve(agent);
+        } catch (err) {
+          problems.push((err as Error).message);
+          continue;
+        }
+        const probe = agent.monitor.state();
+        if (!probe.healthy) problems.push(`agent ${agent.spec.id}: health probe ${describeProbe(agent.spec.health)} is not passing (${probe.lastProblem ?? `${probe.consecutive}/${agent.monitor.passes} passes`})`);
+      }
+      if (problems.length === 0) return;
+      const exit = managed?.exitStatus();
+      if (exit !== undefined) {
+        const tail = managed!.logTail();
+        throw new RuntimeError(`start command ${JSON.stringify(spec.start!.command)} ${exit} while the agents were coming up${tail ? `. Its last output:\n${tail}` : ''}`, 'start_failed');
+      }
+      if (clock.now() >= deadline) throw new RuntimeError(`target ${spec.name} is not ready after ${timeoutMs}ms:\n  ${problems.join('\n  ')}`, 'target_not_ready');
+      await clock.sleep(100);
+    }
+  };
+
+  const target: Target = {
+    kind: 'process',
+    name: spec.name,
+    runtime,
+    observer,
+    unsupportedFaults: unsupported,
+
+    async start() {
+      if (started) throw new RuntimeError(`target ${spec.name} is already started`, 'already_started');
+      started = true;
+      try {
+        runDir = mkdtempSync(join(tmpdir(), 'chaos-arena-process-'));
+        env.ARENA_RUN_DIR = runDir;
+        watchdog = await startWatchdog(runDir);
+        if (spec.start) {
+          const w = watchdog;
+          managed = await startManaged(spec.start, {
+            baseDir,
+            runDir,
+            env,
+            clock,
+            onSpawn: (pid, start, graceMs) => w.tell({ op: 'group', pid, start, graceMs }),
+          });
+        }
+        fleet.startTracking();
+        // a fleet someone else runs is either up now or not at all; a started one gets its ready timeout
+        const probeTime = Math.max(...spec.agents.map((a) => (a.health.interval ?? PROBE_DEFAULTS.intervalMs) * ((a.health.passes ?? PROBE_DEFAULTS.passes) + 1) + (a.health.timeout ?? PROBE_DEFAULTS.timeoutMs)));
+        await waitForAgents(spec.start ? (spec.start.ready?.timeout ?? DEFAULT_READY_TIMEOUT_MS) : probeTime + 1000);
+        if (spec.workload) {
+          workload = createWorkload(spec.workload, clock);
+          workload.start();
+        }
+      } catch (err) {
+        await target.stop();
+        throw err;
+      }
+    },
+
+    stop() {
+      stopping ??= (async () => {
+        const errors: unknown[] = [];
+        const attempt = async (fn: () => Promise<void> | void) => {
+          try {
+            await fn();
+          } catch (err) {
+            errors.push(err);
+          }
+        };
+        await attempt(() => workload?.stop());
+        await attempt(() => book.revertAll());
+        fleet.stopTracking();
+        for (const proxy of proxies.values()) await attempt(() => proxy.close());
+        if (managed) {
+          const m = managed;
+          await attempt(() => m.stop());
+          await attempt(() => watchdog?.tell({ op: 'ungroup', pid: m.pid }));
+        }
+        await attempt(() => watchdog?.finish());
+        if (runDir) rmSync(runDir, { recursive: true, force: true });
+        if (errors.length > 0) throw new RuntimeError(`stopping target ${spec.name}: ${errors.map((e) => (e as Error).message).join('; ')}`, 'stop_failed');
+      })();
+      return stopping;
+    },
+
+    async describe() {
+      const agents = await runtime.listAgents();
+      return {
+        name: spec.name,
+        agents,
+        dag: { nodes: [], edges: [] },
+        strategy: {
+          kind: 'process',
+          supervisor: spec.start ? { command: spec.start.command, managed_by_arena: true } : { managed_by_arena: false },
+          agents: spec.agents.map((a) => ({ id: a.id, role: a.role, pid: pidSource(a.pid), health: describeProbe(a.health), ...(a.proxy ? { proxy: a.proxy } : {}) })),
+          leader: spec.leader ? ('http' in spec.leader ? `GET ${spec.leader.http} ${spec.leader.json}` : spec.leader.command) : null,
+          workload: spec.workload ? { rate_per_s: spec.workload.rate, request: `${spec.workload.request.method} ${spec.workload.request.url}` } : null,
+          invariants: (spec.invariants ?? []).map((i) => i.name),
+          unsupported_faults: unsupported(),
+        },
+      };
+    },
+  };
+  return target;
+}

@@ -1,0 +1,74 @@
+/**
+ * The steady-state workload: HTTP requests at the target file's rate, each
+ * with its timeout, each counted once when it ends (success = the answer meets
+ * the expectation). This is what availability is measured from.
+ */
+import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
+import type { WorkloadCounters } from '../../arena/providers.js';
+import { checkAnswer } from './expect.js';
+import { sendRequest } from './request.js';
+import type { ProcessTargetSpec } from './spec.js';
+
+type WorkloadSpec = NonNullable<ProcessTargetSpec['workload']>;
+
+export interface Workload {
+  start(): void;
+  /** stops sending and waits for requests in flight to be counted */
+  stop(): Promise<void>;
+  counters(): WorkloadCounters;
+  /** the last few failure reasons, newest last */
+  recentFailures(): string[];
+}
+
+export function createWorkload(spec: WorkloadSpec, clock: Clock = systemClock): Workload {
+  const counters: WorkloadCounters = { requests: 0, succeeded: 0, failed: 0 };
+  const failures: string[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const periodMs = 1000 / spec.rate;
+  let timer: TimerHandle | undefined;
+  let running = false;
+  let next = 0;
+
+  const fire = () => {
+    const p = sendRequest(spec.request)
+      .then((answer) => checkAnswer(answer, spec.expect))
+      .catch((err: Error) => err.message)
+      .then((problem) => {
+        counters.requests++;
+        if (problem === undefined) counters.succeeded++;
+        else {
+          counters.failed++;
+          failures.push(problem);
+          if (failures.length > 20) failures.shift();
+        }
+      });
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+
+  // scheduled against absolute times so a slow tick does not lower the rate
+  const tick = () => {
+    if (!running) return;
+    fire();
+    next += periodMs;
+    const now = clock.now();
+    if (next < now - periodMs * 10) next = now; // after a long stall, do not burst to catch up
+    timer = clock.setTimer(Math.max(0, next - now), tick);
+  };
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      next = clock.now();
+      tick();
+    },
+    async stop() {
+      running = false;
+      timer?.cancel();
+      await Promise.all([...inFlight]);
+    },
+    counters: () => ({ ...counters }),
+    recentFailures: () => [...failures],
+  };
+}
