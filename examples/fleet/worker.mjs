@@ -16,6 +16,9 @@ if (!id || !Number.isInteger(port)) {
   console.error('usage: worker.mjs --id ID --port PORT [--pid-file FILE]');
   process.exit(2);
 }
+// a name in the process list that says which worker this is (`pid: { match: "fleet-worker worker-3" }`);
+// pm2 rewrites the command line of the processes it forks, dropping their arguments
+process.title = `fleet-worker ${id}`;
 const here = dirname(fileURLToPath(import.meta.url));
 const runDir = join(here, 'run');
 mkdirSync(runDir, { recursive: true });
