@@ -13,7 +13,7 @@ import type { AgentFleet, TrackedAgent } from './agents.js';
 import { describeFailure, runCommand } from './command.js';
 import type { FaultOptions, FaultReport, RuntimeProvider } from './contract.js';
 import { FaultBook } from './fault-book.js';
-import { processTable, readStat } from './proc.js';
+import { isAlive, isStopped, processTable, readStat } from './proc.js';
 import { agentTree, signalPids } from './signals.js';
 import type { ProcessTargetSpec } from './spec.js';
 import type { TrackedPid, Watchdog } from './watchdog.js';
@@ -137,6 +137,9 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
         throw new RuntimeError(`pause_agent: agent ${agentId}'s process ${pid} exited before it could be paused`, 'agent_down');
       }
       agent.monitor.reset();
+      // SIGSTOP is delivered asynchronously: answer once the kernel shows the process stopped
+      const deadline = ctx.clock.now() + 1000;
+      while (!isStopped(pid) && isAlive(pid) && ctx.clock.now() < deadline) await ctx.clock.sleep(2);
       const fault = book.add('pause_agent', agentId, options, async () => void (await resume(agent)));
       return { fault_id: fault.id, paused_agent_id: agentId, pid, paused_pids: stopped };
     },

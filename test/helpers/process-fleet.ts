@@ -1,0 +1,95 @@
+/**
+ * Helpers for process-target tests: free loopback ports, a tiny fleet's
+ * target spec (test/fixtures/process-fleet), and /proc checks that a test's
+ * processes are gone or not stopped.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { processTargetSchema, type ProcessTargetInput, type ProcessTargetSpec } from '../../src/targets/process/spec.js';
+
+export const FLEET_DIR = fileURLToPath(new URL('../fixtures/process-fleet/', import.meta.url));
+
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: n }, () => new Promise<net.Server>((resolve) => {
+      const s = net.createServer();
+      s.listen(0, '127.0.0.1', () => resolve(s));
+    })),
+  );
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+
+export interface TinyFleet {
+  front: number;
+  ports: number[];
+  ids: string[];
+  input: ProcessTargetInput;
+  spec: ProcessTargetSpec;
+}
+
+/** a supervisor with `n` agents (ids unique to this call, so tests can find their own processes) */
+export async function tinyFleet(options: { n?: number; restartDelayMs?: number; tag: string; edit?: (input: ProcessTargetInput) => void }): Promise<TinyFleet> {
+  const n = options.n ?? 3;
+  const [front, ...ports] = await freePorts(n + 1);
+  const ids = ports.map((_, i) => `${options.tag}-${i + 1}`);
+  const input: ProcessTargetInput = {
+    kind: 'process',
+    name: `tiny-${options.tag}`,
+    start: {
+      command: `exec node supervisor.mjs ${front} ${options.restartDelayMs ?? 200} ${ids.map((id, i) => `${id}=${ports[i]}`).join(' ')}`,
+      ready: { http: `http://127.0.0.1:${front}/healthz`, timeout: '10s' },
+      grace: '1s',
+    },
+    agents: ids.map((id, i) => ({
+      id,
+      pid: { port: ports[i]! },
+      health: { http: `http://127.0.0.1:${ports[i]}/healthz`, interval: '50ms', timeout: '300ms' },
+    })),
+    leader: { http: `http://127.0.0.1:${front}/leader`, json: '$.leader' },
+    workload: {
+      rate: '40/s',
+      request: { method: 'POST', url: `http://127.0.0.1:${front}/task`, timeout: '1s' },
+      expect: { status: 200, json: { path: '$.ok', equals: true } },
+    },
+  };
+  options.edit?.(input);
+  return { front, ports, ids, input, spec: processTargetSchema.parse(input) };
+}
+
+function stat(pid: number): { state: string; cmd: string } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    return { state: text.slice(text.lastIndexOf(')') + 2).split(' ')[0]!, cmd };
+  } catch {
+    return undefined;
+  }
+}
+
+export function procState(pid: number): string | undefined {
+  return stat(pid)?.state;
+}
+
+/** live (non-zombie) processes whose command line contains `needle` */
+export function processesMatching(needle: string): Array<{ pid: number; state: string; cmd: string }> {
+  const out: Array<{ pid: number; state: string; cmd: string }> = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    const s = stat(Number(name));
+    if (s && s.state !== 'Z' && s.cmd.includes(needle)) out.push({ pid: Number(name), ...s });
+  }
+  return out;
+}
+
+export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs: number, what: string): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
