@@ -41,13 +41,13 @@ export class Injector {
 
   /** kills the elected leader, found from the agents' roles */
   async killLeader(): Promise<InjectionReport> {
-    const leader = this.findByRole('kill_leader', 'leader', 'elected leader');
+    const leader = await this.findByRole('kill_leader', 'leader', 'elected leader');
     return { killed_leader_id: leader.id, ...(await this.rt('kill_leader').stopAgent(leader.id)) };
   }
 
   /** kills the active orchestrator (not the standby) */
   async killOrchestrator(): Promise<InjectionReport> {
-    const active = this.findByRole('kill_orchestrator', 'orchestrator', 'active orchestrator');
+    const active = await this.findByRole('kill_orchestrator', 'orchestrator', 'active orchestrator');
     return { killed_orchestrator_id: active.id, ...(await this.rt('kill_orchestrator').stopAgent(active.id)) };
   }
 
@@ -141,26 +141,26 @@ export class Injector {
 
   // read helpers
 
-  agents(): AgentInfo[] {
+  async agents(): Promise<AgentInfo[]> {
     return this.runtime ? this.runtime.listAgents() : [];
   }
 
-  availableAgentIds(): string[] {
-    return this.agents()
+  async availableAgentIds(): Promise<string[]> {
+    return (await this.agents())
       .filter((a) => a.status === 'running')
       .map((a) => a.id)
       .sort();
   }
 
-  dagNodes(): string[] {
+  async dagNodes(): Promise<string[]> {
     return this.dag ? this.dag.listNodes() : [];
   }
 
-  dagEdges(): DAGEdge[] {
+  async dagEdges(): Promise<DAGEdge[]> {
     return this.dag ? this.dag.listEdges() : [];
   }
 
-  activeFaults(): ActiveFault[] {
+  async activeFaults(): Promise<ActiveFault[]> {
     return this.runtime ? this.runtime.activeFaults() : [];
   }
 
@@ -180,9 +180,8 @@ export class Injector {
   }
 
   /** Deterministic: a running agent with the role, lowest id first. */
-  private findByRole(what: string, role: AgentInfo['role'], label: string): AgentInfo {
-    const candidates = this.rt(what)
-      .listAgents()
+  private async findByRole(what: string, role: AgentInfo['role'], label: string): Promise<AgentInfo> {
+    const candidates = (await this.rt(what).listAgents())
       .filter((a) => a.role === role && a.status === 'running')
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const found = candidates[0];

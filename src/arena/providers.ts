@@ -1,14 +1,16 @@
 /**
  * What the arena consumes from a target. The arena knows nothing of any
- * concrete target: the embedded runtime (src/targets/embedded) and later
- * process or remote targets adapt themselves to these interfaces.
+ * concrete target: the embedded runtime, OS processes and remote runtimes
+ * (src/targets/*) adapt themselves to these interfaces. Every method returns
+ * a promise, because listing agents, health, workload counters and invariant
+ * checks may go over a network.
  *
  * Every fault method applies a real fault or throws (NotFoundError for an
  * unknown agent/node/edge, RuntimeError when it cannot be applied). Faults
  * given a `durationMs` revert themselves when it ends; `revertAll` reverts
  * every fault still active.
  */
-import type { LLMErrorType } from './action.js';
+import type { ActionType, LLMErrorType } from './action.js';
 
 export type AgentRole = 'leader' | 'worker' | 'orchestrator' | 'standby';
 export type AgentStatus = 'running' | 'paused' | 'stopped' | 'restarting' | 'failed';
@@ -39,7 +41,7 @@ export interface FaultOptions {
 export type FaultReport = Record<string, unknown> | void;
 
 export interface RuntimeProvider {
-  listAgents(): AgentInfo[];
+  listAgents(): Promise<AgentInfo[]>;
   stopAgent(agentId: string): Promise<FaultReport>;
   pauseAgent(agentId: string, options?: FaultOptions): Promise<FaultReport>;
   resumeAgent(agentId: string): Promise<FaultReport>;
@@ -50,7 +52,7 @@ export interface RuntimeProvider {
   corruptMemory(agentId: string): Promise<FaultReport>;
   disconnectMCP(agentId: string): Promise<FaultReport>;
   injectLLMFailure(agentId: string, errorType: LLMErrorType, options?: FaultOptions): Promise<FaultReport>;
-  activeFaults(): ActiveFault[];
+  activeFaults(): Promise<ActiveFault[]>;
   revertAll(): Promise<void>;
 }
 
@@ -60,8 +62,8 @@ export interface DAGEdge {
 }
 
 export interface DAGProvider {
-  listNodes(): string[];
-  listEdges(): DAGEdge[];
+  listNodes(): Promise<string[]>;
+  listEdges(): Promise<DAGEdge[]>;
   removeNode(nodeId: string): Promise<FaultReport>;
   removeEdge(from: string, to: string): Promise<FaultReport>;
 }
@@ -105,26 +107,38 @@ export interface InvariantCheck {
  * what this reports (DESIGN §5), never from injection success.
  */
 export interface TargetObserver {
-  health(scope: HealthScope): HealthReport;
-  workload(): WorkloadCounters;
+  health(scope: HealthScope): Promise<HealthReport>;
+  workload(): Promise<WorkloadCounters>;
   /** acknowledged writes readable, memory integrity, workflow outputs as expected, no duplicated effects */
   checkInvariants(): Promise<InvariantCheck[]>;
 }
 
+export type TargetKind = 'embedded' | 'process' | 'remote';
+
+/** Fault type → why this target cannot apply it; a type not listed is supported. */
+export type UnsupportedFaults = Partial<Record<ActionType, string>>;
+
 /** A target the arena can attack and measure, with its lifecycle. */
 export interface Target {
+  readonly kind: TargetKind;
   readonly name: string;
   readonly runtime: RuntimeProvider;
-  readonly dag: DAGProvider;
+  /** absent when the target has no workflow DAG (DAG faults are then unsupported) */
+  readonly dag?: DAGProvider;
   readonly observer: TargetObserver;
+  /** brings the target up (and, for a remote one, learns what it supports); throws when it cannot */
   start(): Promise<void>;
+  /** reverts what is left and stops; safe to call more than once */
   stop(): Promise<void>;
+  /** faults refused before anything is injected, each with the reason; complete once start() resolved */
+  unsupportedFaults(): UnsupportedFaults;
   /** agents, DAG and strategy in force, for `arena describe` */
-  describe(): TargetDescription;
+  describe(): Promise<TargetDescription>;
 }
 
 export interface TargetDescription {
   name: string;
+  kind?: TargetKind;
   agents: AgentInfo[];
   dag: { nodes: string[]; edges: DAGEdge[] };
   strategy: Record<string, unknown>;

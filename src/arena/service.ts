@@ -12,7 +12,7 @@ import type { EvidenceStore, EvolutionBridge, FlightBridge } from './bridges.js'
 import type { EventStore } from './event-store.js';
 import type { Injector } from './injector.js';
 import { MetricsCollector, type MetricsSnapshot } from './metrics.js';
-import type { TargetObserver } from './providers.js';
+import type { ActiveFault, AgentInfo, TargetObserver } from './providers.js';
 import { createAsyncQueue, type AsyncQueue } from '../shared/async-queue.js';
 import type { SurvivalReport } from './report.js';
 import { SurvivalController, type SurvivalStatus } from './survival/controller.js';
@@ -59,6 +59,12 @@ export interface ArenaServiceOptions {
   streamId?: string;
 }
 
+/** what the target looked like around an action, kept as evidence */
+interface TargetState {
+  agents: AgentInfo[];
+  faults: ActiveFault[];
+}
+
 export class ArenaService {
   readonly injector: Injector;
   readonly observer?: TargetObserver;
@@ -93,7 +99,7 @@ export class ArenaService {
 
   /** Applies the action and records the outcome. Never throws for a fault that cannot be applied. */
   async execute(action: Action): Promise<Result> {
-    const before = this.evidenceStore ? this.observe() : undefined;
+    const before = this.evidenceStore ? await this.observe().catch(() => undefined) : undefined;
     const started = this.clock.now();
     let result: Result;
     try {
@@ -197,7 +203,7 @@ export class ArenaService {
     this.metricsCollector.recordActionResult(result);
   }
 
-  private async publish(result: Result, before: ReturnType<ArenaService['observe']> | undefined): Promise<void> {
+  private async publish(result: Result, before: TargetState | undefined): Promise<void> {
     const type: ArenaEventType = result.success ? 'arena.action.executed' : 'arena.action.failed';
     const event: ArenaEvent = { seq: ++this.seq, type, at: this.clock.wallNow().toISOString(), result };
     for (const l of this.listeners) l.push(event);
@@ -206,11 +212,11 @@ export class ArenaService {
     if (this.flight) sinks.push(this.guard(() => this.flight!.record(result)));
     if (!result.success && this.evolution) sinks.push(this.guard(() => this.evolution!.onFailure(result)));
     if (this.evidenceStore && before) {
-      const after = this.observe();
       sinks.push(
-        this.guard(() =>
-          this.evidenceStore!.save({ action_id: result.action.id, action: result.action, success: result.success, at: event.at, before, after }),
-        ),
+        this.guard(async () => {
+          const after = await this.observe();
+          await this.evidenceStore!.save({ action_id: result.action.id, action: result.action, success: result.success, at: event.at, before, after });
+        }),
       );
     }
     await Promise.all(sinks);
@@ -244,8 +250,9 @@ export class ArenaService {
     }
   }
 
-  private observe() {
-    return { agents: this.injector.agents(), faults: this.injector.activeFaults() };
+  private async observe(): Promise<TargetState> {
+    const [agents, faults] = await Promise.all([this.injector.agents(), this.injector.activeFaults()]);
+    return { agents, faults };
   }
 
   private elapsed(started: number): number {

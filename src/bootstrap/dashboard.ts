@@ -20,7 +20,7 @@ export interface DashboardSnapshot {
 }
 
 export interface DashboardPort {
-  snapshot(): DashboardSnapshot;
+  snapshot(): Promise<DashboardSnapshot>;
 }
 
 export function createDashboard(deps: {
@@ -31,17 +31,22 @@ export function createDashboard(deps: {
 }): DashboardPort {
   const recent = deps.recent ?? 20;
   return {
-    snapshot() {
+    async snapshot() {
       const stats = deps.service.stats();
       const survival = deps.service.getSurvivalStatus();
+      const [agents, activeFaults, workload] = await Promise.all([
+        deps.target.runtime.listAgents(),
+        deps.target.runtime.activeFaults(),
+        deps.target.observer.workload(),
+      ]);
       return {
         at: deps.service.clock.wallNow().toISOString(),
         target: deps.target.name,
-        agents: deps.target.runtime.listAgents(),
-        active_faults: deps.target.runtime.activeFaults(),
+        agents,
+        active_faults: activeFaults,
         totals: { total: stats.total, succeeded: stats.succeeded, failed: stats.failed },
         recent_results: deps.service.history().slice(-recent),
-        workload: deps.target.observer.workload(),
+        workload,
         survival: survival.running ? { running: true, progress: survival.progress } : { running: false },
         scenario_running: deps.isScenarioRunning(),
       };

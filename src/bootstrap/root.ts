@@ -99,10 +99,13 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   // added before the target and arena, so on stop it flushes after their last results came in
   lifecycle.add({ name: 'flight-recorder', stop: () => recorder.flush() });
 
+  const agentIds = new Set<string>();
   lifecycle.add({
     name: 'target',
     start: async () => {
       await target.start();
+      // assistants may not take an agent's id; the target's agents are known once it started
+      for (const a of await target.runtime.listAgents()) agentIds.add(a.id);
       runtimePort.markStarted(true);
     },
     stop: async () => {
@@ -174,7 +177,7 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   components.push('mcp');
 
   const assistantDeps = { memory, retrieval, llm: { complete: (req: Parameters<typeof llmClient.complete>[0]) => llmClient.complete(req) } };
-  const reserved = (id: string) => target.runtime.listAgents().some((a) => a.id === id);
+  const reserved = (id: string) => agentIds.has(id);
   const assistants = createAssistants({ ...assistantDeps, clock, reserved });
   const stream: StreamPort = { processStream: (input, signal) => runAssistantTurn(assistantDeps, input, signal) };
   const workflows = createWorkflows({ clock, retrieval, llm, evaluators });

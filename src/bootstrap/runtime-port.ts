@@ -46,15 +46,16 @@ export function createRuntimePort(target: Target, runtime: AgentRuntime | undefi
         recent_recovery_events: runtime.events().slice(-20),
       };
     },
-    agent(id) {
-      const info = target.runtime.listAgents().find((a) => a.id === id);
-      if (!info) throw new NotFoundError(`agent "${id}" not found in the runtime (agents: ${target.runtime.listAgents().map((a) => a.id).join(', ')})`, 'agent_not_found');
-      const faults = target.runtime.activeFaults().filter((f) => f.target === id);
+    async agent(id) {
+      const [agents, active] = await Promise.all([target.runtime.listAgents(), target.runtime.activeFaults()]);
+      const info = agents.find((a) => a.id === id);
+      if (!info) throw new NotFoundError(`agent "${id}" not found in the runtime (agents: ${agents.map((a) => a.id).join(', ')})`, 'agent_not_found');
+      const faults = active.filter((f) => f.target === id);
       const events = runtime ? runtime.events().filter((e) => e.agent_id === id).slice(-20) : [];
       return { ...info, active_faults: faults, recent_recovery_events: events };
     },
-    strategy() {
-      return target.describe().strategy;
+    async strategy() {
+      return (await target.describe()).strategy;
     },
     updateStrategy(patch) {
       if (!runtime) throw new RuntimeError(`target "${target.name}" does not take strategy changes at run time`, 'not_supported');

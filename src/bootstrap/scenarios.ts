@@ -41,7 +41,7 @@ export function createScenariosPort(service: ArenaService, target: Target, isSur
       try {
         const done = runScenarioReport(service, scenario, {
           signal: AbortSignal.any([signal, controller.signal]),
-          strategy: target.describe().strategy,
+          strategy: (await target.describe()).strategy,
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
           ...(options.timeScale !== undefined ? { timeScale: options.timeScale } : {}),
         });

@@ -28,7 +28,7 @@ export function createSurvivalPort(service: ArenaService, target: Target): Survi
         throw new ConflictError('a survival run is already going; stop it with POST /arena/survival/stop or wait for it to end', 'survival_running');
       }
       lastError = undefined;
-      const promise = service.runSurvival({ ...request, strategy: target.describe().strategy });
+      const promise = target.describe().then((d) => service.runSurvival({ ...request, strategy: d.strategy }));
       running = promise.then(
         () => undefined,
         (err: unknown) => {

@@ -30,8 +30,8 @@ export interface ArenaPort {
   history(): Result[];
   stats(): Record<string, unknown>;
   metrics(): Record<string, unknown>;
-  agents(): AgentInfo[];
-  activeFaults(): ActiveFault[];
+  agents(): Promise<AgentInfo[]>;
+  activeFaults(): Promise<ActiveFault[]>;
   revertAll(): Promise<void>;
 }
 
@@ -40,10 +40,10 @@ export interface RuntimePort {
   start(): Promise<{ running: boolean }>;
   stop(): Promise<{ running: boolean }>;
   stats(): Record<string, unknown>;
-  agent(id: string): Record<string, unknown>;
-  strategy(): Record<string, unknown>;
+  agent(id: string): Promise<Record<string, unknown>>;
+  strategy(): Promise<Record<string, unknown>>;
   updateStrategy(patch: Record<string, unknown>): Record<string, unknown>;
-  describe(): TargetDescription;
+  describe(): Promise<TargetDescription>;
 }
 
 export interface MCPPort {

@@ -54,14 +54,14 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   router.registerStreamEndpoints(x.stream);
 
   router.registerAgentEndpoints({
-    list: () => [...x.target.runtime.listAgents().map((a) => ({ ...a, kind: 'runtime' })), ...x.assistants.list()],
-    get(id) {
-      const runtimeAgent = x.target.runtime.listAgents().find((a) => a.id === id);
+    list: async () => [...(await x.target.runtime.listAgents()).map((a) => ({ ...a, kind: 'runtime' })), ...x.assistants.list()],
+    async get(id) {
+      const runtimeAgent = (await x.target.runtime.listAgents()).find((a) => a.id === id);
       return runtimeAgent ? { ...runtimeAgent, kind: 'runtime' } : x.assistants.get(id);
     },
     create: (spec) => x.assistants.create(spec),
-    remove(id) {
-      if (!x.assistants.has(id) && x.target.runtime.listAgents().some((a) => a.id === id)) {
+    async remove(id) {
+      if (!x.assistants.has(id) && (await x.target.runtime.listAgents()).some((a) => a.id === id)) {
         throw new UsageError(`agent "${id}" belongs to the runtime topology and cannot be deleted; kill it with POST /api/v1/arena/agent/${id}/kill`, 'runtime_agent');
       }
       x.assistants.remove(id);

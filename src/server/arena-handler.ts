@@ -49,7 +49,7 @@ export interface ArenaFlightView {
 }
 
 export interface DashboardView {
-  snapshot(): unknown;
+  snapshot(): Promise<unknown>;
 }
 
 export interface ArenaHandlerOptions extends ArenaStreamOptions {
@@ -230,7 +230,19 @@ export class ArenaHandler {
         }
         const stream = ctx.sse();
         let id = 0;
-        const tick = () => stream.send({ event: 'snapshot', id: ++id, data: dashboard.snapshot() });
+        // a snapshot still being read (a remote target) makes the next tick skip, not pile up
+        let isTaking = false;
+        const tick = () => {
+          if (isTaking) return;
+          isTaking = true;
+          void dashboard
+            .snapshot()
+            .then((data) => stream.send({ event: 'snapshot', id: ++id, data }))
+            .catch(() => undefined)
+            .finally(() => {
+              isTaking = false;
+            });
+        };
         tick();
         const timer = setInterval(tick, interval);
         timer.unref();

@@ -18,14 +18,18 @@ export function startScoreTracker(service: ArenaService): ScoreTracker | undefin
   const observer = service.observer;
   if (!observer) return undefined;
   const controller = new AbortController();
-  const session: MeasurementSession = startMeasurement({ observer, clock: service.clock });
+  const ready: Promise<MeasurementSession> = startMeasurement({ observer, clock: service.clock });
+  // subscribe now, so no action between here and the first workload sample is missed
+  const events = service.subscribe({ signal: controller.signal });
   const since = service.clock.wallNow().toISOString();
   void (async () => {
-    for await (const event of service.subscribe({ signal: controller.signal })) session.faultInjected(event.result);
-  })();
+    const session = await ready;
+    for await (const event of events) session.faultInjected(event.result);
+  })().catch(() => undefined);
   return {
     async snapshot(runChecks) {
-      const live = session.liveScore();
+      const session = await ready;
+      const live = await session.liveScore();
       let consistency: number | null = live.consistency;
       let checks: unknown;
       if (runChecks) {
@@ -45,7 +49,7 @@ export function startScoreTracker(service: ArenaService): ScoreTracker | undefin
           : consistency === null
             ? live.score
             : round1(SCORE_WEIGHTS.availability * live.availability + SCORE_WEIGHTS.recovery * live.recovery + SCORE_WEIGHTS.consistency * consistency);
-      const workload = observer.workload();
+      const workload = await observer.workload();
       return {
         since,
         score,
@@ -63,7 +67,7 @@ export function startScoreTracker(service: ArenaService): ScoreTracker | undefin
     async close() {
       controller.abort();
       try {
-        await session.finish({ waitForRecovery: false });
+        await (await ready).finish({ waitForRecovery: false });
       } catch {
         // the target may already be stopped; nothing to report at shutdown
       }

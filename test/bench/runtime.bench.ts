@@ -37,10 +37,10 @@ afterAll(async () => {
   for (const rate of [100, 200, 400]) {
     const loaded = createEmbeddedTarget({ workloadRate: rate });
     await loaded.start();
-    const before = loaded.observer.workload();
+    const before = (await loaded.observer.workload());
     const start = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const after = loaded.observer.workload();
+    const after = (await loaded.observer.workload());
     const seconds = (performance.now() - start) / 1000;
     await loaded.stop();
     const served = (after.succeeded - before.succeeded) / seconds;

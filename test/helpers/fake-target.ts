@@ -137,7 +137,7 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
   }
 
   const runtime: Target['runtime'] = {
-    listAgents: () => [...agents.values()].map((a) => ({ id: a.id, role: a.role, status: a.status, restarts: a.restarts })),
+    listAgents: async () => [...agents.values()].map((a) => ({ id: a.id, role: a.role, status: a.status, restarts: a.restarts })),
     async stopAgent(id) {
       const a = get(id);
       if (a.status === 'stopped') throw new RuntimeError(`agent "${id}" is already stopped`);
@@ -209,7 +209,7 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
       a.llmFailing = true;
       return { ...addFault(`llm_failure:${errorType}`, id, () => (a.llmFailing = false), opts) };
     },
-    activeFaults: () => [...faults.values()].map((f) => ({ ...f.fault })),
+    activeFaults: async () => [...faults.values()].map((f) => ({ ...f.fault })),
     async revertAll() {
       target.revertCalls += 1;
       for (const id of [...faults.keys()]) endFault(id);
@@ -222,9 +222,9 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
       edges = EDGES.map((e) => ({ ...e }));
     });
   };
-  const dag: Target['dag'] = {
-    listNodes: () => [...nodes],
-    listEdges: () => edges.map((e) => ({ ...e })),
+  const dag: NonNullable<Target['dag']> = {
+    listNodes: async () => [...nodes],
+    listEdges: async () => edges.map((e) => ({ ...e })),
     async removeNode(id) {
       if (!nodes.includes(id)) throw new NotFoundError(`unknown DAG node "${id}"`);
       nodes = nodes.filter((n) => n !== id);
@@ -272,11 +272,12 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
   }
 
   const target: FakeTarget = {
+    kind: 'embedded',
     name: 'fake',
     runtime,
     dag,
     observer: {
-      health(scope: HealthScope) {
+      async health(scope: HealthScope) {
         let problems: string[];
         switch (scope.kind) {
           case 'agent':
@@ -296,7 +297,7 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
         }
         return { healthy: problems.length === 0, problems };
       },
-      workload: () => ({ ...counters }),
+      workload: async () => ({ ...counters }),
       async checkInvariants(): Promise<InvariantCheck[]> {
         const checks: InvariantCheck[] = [...agents.values()].map((a) => ({
           name: `memory integrity ${a.id}`,
@@ -318,7 +319,8 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
       for (const t of timers) t.cancel();
       timers.clear();
     },
-    describe: () => ({ name: 'fake', agents: runtime.listAgents(), dag: { nodes: [...nodes], edges: dag.listEdges() }, strategy: { recovery } }),
+    unsupportedFaults: () => ({}),
+    describe: async () => ({ name: 'fake', agents: await runtime.listAgents(), dag: { nodes: [...nodes], edges: await dag.listEdges() }, strategy: { recovery } }),
     agent: get,
     counters,
     get nodes() {

@@ -1,2 +1,3 @@
 export * from './session.js';
 export * from './disruptive.js';
+export * from './snapshots.js';

@@ -41,7 +41,7 @@ export interface FinishOptions {
 
 export interface MeasurementSession {
   faultInjected(result: Result, label?: string): void;
-  liveScore(): LiveScore;
+  liveScore(): Promise<LiveScore>;
   recoveries(): FaultRecovery[];
   /** disruptive faults still being watched */
   pendingCount(): number;
@@ -52,25 +52,30 @@ interface Pending {
   recovery: FaultRecovery;
   scope: HealthScope;
   injectedAt: number;
+  /** not yet checked once: healthy at the first check means it never went down */
+  isFirstCheck: boolean;
 }
 
-export function startMeasurement(options: MeasurementOptions): MeasurementSession {
+/** Samples the workload counters once, so availability counts only what happens from here on. */
+export async function startMeasurement(options: MeasurementOptions): Promise<MeasurementSession> {
   const observer = options.observer;
   const clock = options.clock ?? systemClock;
   const pollMs = Math.max(1, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
   const deadlineMs = options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
   const scopeFor = options.scopeFor ?? healthScopeFor;
-  const start: WorkloadCounters = { ...observer.workload() };
+  const start: WorkloadCounters = { ...(await observer.workload()) };
   const injections = { total: 0, succeeded: 0, failed: 0 };
   const settled: FaultRecovery[] = [];
   let pending: Pending[] = [];
   let pollTimer: TimerHandle | undefined;
   let drained: (() => void) | undefined;
   let finished = false;
+  let polling: Promise<void> | undefined;
 
-  const isHealthy = (scope: HealthScope) => {
+  // a target that cannot answer (mid-restart, unreachable) is not healthy
+  const isHealthy = async (scope: HealthScope) => {
     try {
-      return observer.health(scope).healthy;
+      return (await observer.health(scope)).healthy;
     } catch {
       return false;
     }
@@ -83,17 +88,31 @@ export function startMeasurement(options: MeasurementOptions): MeasurementSessio
     options.onRecovery?.({ ...p.recovery });
   };
 
+  // health of every pending fault is asked at once; one poll at a time
+  const pollOnce = async () => {
+    const batch = [...pending];
+    const healthy = await Promise.all(batch.map((p) => isHealthy(p.scope)));
+    if (finished) return;
+    const now = clock.now();
+    const done = new Set<Pending>();
+    batch.forEach((p, i) => {
+      if (healthy[i]) settle(p, true, p.isFirstCheck ? p.injectedAt : now);
+      else if (now - p.injectedAt >= deadlineMs) settle(p, false, now);
+      else {
+        p.isFirstCheck = false;
+        return;
+      }
+      done.add(p);
+    });
+    pending = pending.filter((p) => !done.has(p));
+  };
+
   const poll = () => {
     pollTimer = undefined;
-    const now = clock.now();
-    const still: Pending[] = [];
-    for (const p of pending) {
-      if (isHealthy(p.scope)) settle(p, true, now);
-      else if (now - p.injectedAt >= deadlineMs) settle(p, false, now);
-      else still.push(p);
-    }
-    pending = still;
-    schedule();
+    polling = pollOnce().finally(() => {
+      polling = undefined;
+      schedule();
+    });
   };
 
   const schedule = () => {
@@ -101,14 +120,18 @@ export function startMeasurement(options: MeasurementOptions): MeasurementSessio
       drained?.();
       return;
     }
-    if (!pollTimer && !finished) {
+    if (!pollTimer && !polling && !finished) {
+      if (pending.some((p) => p.isFirstCheck)) {
+        pollTimer = clock.setTimer(0, poll);
+        return;
+      }
       const nextDeadline = Math.min(...pending.map((p) => p.injectedAt + deadlineMs)) - clock.now();
       pollTimer = clock.setTimer(Math.max(0, Math.min(pollMs, nextDeadline)), poll);
     }
   };
 
-  const requests = (): ScoreMeasurements['requests'] => {
-    const now = observer.workload();
+  const requests = async (): Promise<ScoreMeasurements['requests']> => {
+    const now = await observer.workload();
     const total = Math.max(0, now.requests - start.requests);
     const succeeded = Math.max(0, now.succeeded - start.succeeded);
     return { total, succeeded, failed: Math.max(0, now.failed - start.failed) };
@@ -142,18 +165,14 @@ export function startMeasurement(options: MeasurementOptions): MeasurementSessio
       if (!scope) return;
       const recovery: FaultRecovery = { action_id: result.action.id, type: result.action.type, target: faultTarget(result), recovered: false };
       if (label !== undefined) recovery.label = label;
-      const p: Pending = { recovery, scope, injectedAt: clock.now() };
-      // the fault took effect when the provider returned; a target that is already healthy recovered at once
-      if (isHealthy(scope)) settle(p, true, p.injectedAt);
-      else {
-        pending.push(p);
-        schedule();
-      }
+      // the fault took effect when the provider returned; healthy at the first check = recovered at once
+      pending.push({ recovery, scope, injectedAt: clock.now(), isFirstCheck: true });
+      schedule();
     },
 
-    liveScore() {
+    async liveScore() {
       const m: ScoreMeasurements = {
-        requests: requests(),
+        requests: await requests(),
         recovery: recoveryMeasurements(true),
         consistency: { total: 0, passed: 0, failed_checks: [] },
       };
@@ -170,7 +189,7 @@ export function startMeasurement(options: MeasurementOptions): MeasurementSessio
     pendingCount: () => pending.length,
 
     async finish(opts = {}) {
-      const window = requests();
+      const window = await requests();
       const wait = opts.waitForRecovery ?? true;
       if (pending.length > 0 && wait && !opts.signal?.aborted) {
         await new Promise<void>((resolve) => {
@@ -186,9 +205,12 @@ export function startMeasurement(options: MeasurementOptions): MeasurementSessio
       finished = true;
       pollTimer?.cancel();
       pollTimer = undefined;
-      const now = clock.now();
-      for (const p of pending) settle(p, isHealthy(p.scope) && now - p.injectedAt < deadlineMs, now);
+      await polling;
+      const last = [...pending];
       pending = [];
+      const healthy = await Promise.all(last.map((p) => isHealthy(p.scope)));
+      const now = clock.now();
+      last.forEach((p, i) => settle(p, healthy[i]! && now - p.injectedAt < deadlineMs, p.isFirstCheck && healthy[i] ? p.injectedAt : now));
       if (opts.beforeChecks) await opts.beforeChecks();
       let checks: InvariantCheck[];
       try {

@@ -12,11 +12,11 @@ import { formatDuration } from '../../shared/duration.js';
 import type { ActiveFault, TargetObserver } from '../providers.js';
 import type { ActionOutcome, GateOutcome, RunEvent, RunEventListener, RunStatus, ScenarioReport, ScoreReport } from '../report.js';
 import type { ArenaService } from '../service.js';
-import { startMeasurement } from '../measure/index.js';
+import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '../measure/index.js';
 import { runSteps } from './schedule.js';
 import type { Scenario } from './types.js';
 
-export const DEFAULT_SNAPSHOT_INTERVAL_MS = 100;
+export { DEFAULT_SNAPSHOT_INTERVAL_MS } from '../measure/index.js';
 
 export interface RunScenarioOptions {
   /** the target's observer; defaults to the service's */
@@ -89,7 +89,7 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
 
   const plannedMs = scaled(cfg.warmup_ms + plannedActionsMs(scenario) + cfg.cooldown_ms);
   emit({ type: 'run.started', at_ms: 0, kind: 'scenario', name: scenario.name, seed, planned_ms: plannedMs });
-  const measurement = startMeasurement({
+  const measurement = await startMeasurement({
     observer,
     clock,
     pollIntervalMs: options.pollIntervalMs,
@@ -97,28 +97,15 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
     onRecovery: (recovery) => emit({ type: 'recovery', at_ms: rel(), recovery }),
   });
 
-  let snapshotTimer: TimerHandle | undefined;
-  let snapshotsOn = true;
-  const snapshot = () => {
-    try {
-      emit({
-        type: 'snapshot',
-        at_ms: rel(),
-        agents: service.injector.agents(),
-        faults: service.injector.activeFaults(),
-        live: measurement.liveScore(),
-        progress: plannedMs > 0 ? Math.min(1, rel() / plannedMs) : 1,
-      });
-    } catch {
-      // the target may be mid-restart; the next snapshot will do
-    }
-  };
-  const every = Math.max(10, options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS);
-  const tick = () => {
-    snapshot();
-    if (snapshotsOn) snapshotTimer = clock.setTimer(every, tick);
-  };
-  tick();
+  const snapshots = startSnapshots({
+    clock,
+    injector: service.injector,
+    measurement,
+    everyMs: Math.max(10, options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS),
+    rel,
+    progress: () => (plannedMs > 0 ? Math.min(1, rel() / plannedMs) : 1),
+    emit,
+  });
   // the clock's timers do not hold the process open; a run being awaited must
   const keepAlive = setInterval(() => undefined, 60_000);
 
@@ -157,7 +144,7 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
   emit({ type: 'phase', at_ms: rel(), phase: 'checks' });
   let reverted: ActiveFault[] = [];
   const revert = async () => {
-    reverted = service.injector.activeFaults();
+    reverted = await service.injector.activeFaults().catch(() => []);
     try {
       await service.revertAll();
     } catch (err) {
@@ -170,14 +157,13 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
     // a finished run lets recoveries settle first; an abort (now or while waiting) stops the wait
     score = await measurement.finish({ signal: ac.signal, beforeChecks: revert });
   } finally {
-    snapshotsOn = false;
+    await snapshots.stop();
     clearInterval(keepAlive);
-    snapshotTimer?.cancel();
     timeoutTimer?.cancel();
     options.signal?.removeEventListener('abort', onAbort);
     if (reverted.length === 0) await revert().catch(() => undefined);
   }
-  snapshot();
+  await snapshots.take();
 
   const withExpectation = outcomes.filter((o) => o.met !== null);
   const passed = withExpectation.filter((o) => o.met === true).length;

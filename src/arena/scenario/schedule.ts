@@ -111,7 +111,7 @@ async function runOne(ctx: ScheduleContext, step: ScenarioStep): Promise<ActionO
     return undefined; // aborted before it ran: nothing was injected
   }
   if (ctx.signal.aborted) return undefined;
-  const action = buildAction(ctx, step);
+  const action = buildAction(ctx, step, await resolveTarget(ctx, step));
   const result = await ctx.service.execute(action);
   return outcomeOf(step, result, planned, ctx.rel());
 }
@@ -123,24 +123,26 @@ function outcomeOf(step: ScenarioStep, result: Result, planned: number, at: numb
 }
 
 function skipped(ctx: ScheduleContext, step: ScenarioStep, why: string): ActionOutcome {
-  const result: Result = { success: false, action: buildAction(ctx, step, false), error: why, duration_ms: 0 };
+  const result: Result = { success: false, action: buildAction(ctx, step, step.action.target_id ?? ''), error: why, duration_ms: 0 };
   const expectation = expectationOf(step);
   const at = ctx.rel();
   return { label: step.label, result, expectation, met: expectation === 'none' ? null : false, planned_at_ms: at, at_ms: at };
 }
 
-function buildAction(ctx: ScheduleContext, step: ScenarioStep, resolve = true): Action {
+/** `random` picks a running worker at the moment the action runs */
+async function resolveTarget(ctx: ScheduleContext, step: ScenarioStep): Promise<string> {
+  const target = step.action.target_id ?? '';
+  if (target !== RANDOM_TARGET) return target;
+  const workers = (await ctx.service.injector.agents().catch(() => []))
+    .filter((a) => (a.role === 'leader' || a.role === 'worker') && a.status === 'running')
+    .map((a) => a.id)
+    .sort();
+  // no running worker: keep the literal so the injection fails honestly
+  return workers.length > 0 ? ctx.random.pick(workers) : target;
+}
+
+function buildAction(ctx: ScheduleContext, step: ScenarioStep, target: string): Action {
   const spec = step.action;
-  let target = spec.target_id ?? '';
-  if (resolve && target === RANDOM_TARGET) {
-    const workers = ctx.service.injector
-      .agents()
-      .filter((a) => (a.role === 'leader' || a.role === 'worker') && a.status === 'running')
-      .map((a) => a.id)
-      .sort();
-    // no running worker: keep the literal so the injection fails honestly
-    if (workers.length > 0) target = ctx.random.pick(workers);
-  }
   const options: Parameters<typeof createAction>[2] = { created_at: ctx.clock.wallNow().toISOString() };
   if (spec.source_id !== undefined) options.source_id = spec.source_id;
   if (spec.metadata !== undefined) options.metadata = scaleMetadata(spec.metadata, ctx.timeScale);

@@ -32,7 +32,7 @@ export async function runScenarioOnTarget(target: Target, scenario: Scenario, op
     });
     service.setFlightBridge(options.flightBridge);
     service.setEvolutionBridge(options.evolutionBridge);
-    const strategy = options.strategy ?? target.describe().strategy;
+    const strategy = options.strategy ?? (await target.describe()).strategy;
     return await runScenarioReport(service, scenario, { ...options, observer: target.observer, strategy });
   } finally {
     try {

@@ -20,7 +20,7 @@ export async function runSurvivalOnTarget(target: Target, options: SurvivalOptio
     throw isArenaError(err) ? err : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, 'target_start_failed', { cause: err });
   }
   try {
-    return await service.runSurvival({ strategy: target.describe().strategy, ...options, seed: config.seed });
+    return await service.runSurvival({ strategy: (await target.describe()).strategy, ...options, seed: config.seed });
   } finally {
     await target.stop();
   }

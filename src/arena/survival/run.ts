@@ -9,9 +9,9 @@ import type { Action, ActionType } from '../action.js';
 import type { ArenaService } from '../service.js';
 import type { ActiveFault } from '../providers.js';
 import type { GateOutcome, RunEvent, RunEventListener, RunStatus, SurvivalReport, SurvivalTick } from '../report.js';
-import { startMeasurement } from '../measure/index.js';
+import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '../measure/index.js';
 import { createAction } from '../actions.js';
-import type { Clock, TimerHandle } from '../../shared/clock.js';
+import type { Clock } from '../../shared/clock.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import { tryParseDuration } from '../../shared/duration.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
@@ -117,35 +117,28 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
   let error: string | undefined;
 
   emit({ type: 'run.started', at_ms: 0, kind: 'survival', name: options.timeline ? 'replay' : 'survival', seed: config.seed, planned_ms: totalMs });
-  const measurement = startMeasurement({
+  const measurement = await startMeasurement({
     observer,
     clock,
     recoveryDeadlineMs: options.recoveryDeadlineMs,
     pollIntervalMs: options.pollIntervalMs,
     onRecovery: (recovery) => emit({ type: 'recovery', at_ms: rel(), recovery }),
   });
-  let snapshotTimer: TimerHandle | undefined;
-  const snapshot = () => {
-    emit({
-      type: 'snapshot',
-      at_ms: rel(),
-      agents: injector.agents(),
-      faults: injector.activeFaults(),
-      live: measurement.liveScore(),
-      progress: Math.min(1, rel() / totalMs),
-    });
-  };
-  const snapshotEvery = Math.max(10, options.snapshotIntervalMs ?? 200);
-  const scheduleSnapshot = () => {
-    snapshotTimer = clock.setTimer(snapshotEvery, () => {
-      snapshot();
-      scheduleSnapshot();
-    });
-  };
-  snapshot();
-  scheduleSnapshot();
+  const snapshots = startSnapshots({
+    clock,
+    injector,
+    measurement,
+    everyMs: Math.max(10, options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS),
+    rel,
+    progress: () => Math.min(1, rel() / totalMs),
+    emit,
+  });
 
-  const view = (): TargetView => ({ agents: injector.agents(), available: injector.availableAgentIds(), nodes: injector.dagNodes(), edges: injector.dagEdges() });
+  const view = async (): Promise<TargetView> => {
+    const [agents, nodes, edges] = await Promise.all([injector.agents(), injector.dagNodes(), injector.dagEdges()]);
+    const available = agents.filter((a) => a.status === 'running').map((a) => a.id).sort();
+    return { agents, available, nodes, edges };
+  };
 
   try {
     if (config.warmupMs > 0) {
@@ -163,7 +156,7 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
       }
       if (signal?.aborted) break;
       const at = rel();
-      const action = entry ? replayAction(entry.action, i, clock) : planAction(view(), { random, kinds: config.kinds, intervalMs: config.intervalMs, now: () => clock.wallNow(), index: i });
+      const action = entry ? replayAction(entry.action, i, clock) : planAction(await view(), { random, kinds: config.kinds, intervalMs: config.intervalMs, now: () => clock.wallNow(), index: i });
       const result = await service.execute(action);
       measurement.faultInjected(result, `#${i}`);
       timeline.push({ index: i, planned_at: plannedAt, at, drift_ms: Math.round((at - plannedAt) * 100) / 100, action, result });
@@ -179,7 +172,7 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
       error = errorMessage(err);
     }
   } finally {
-    snapshotTimer?.cancel();
+    await snapshots.stop();
   }
   if (signal?.aborted) {
     status = 'interrupted';
@@ -189,7 +182,7 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
   emit({ type: 'phase', at_ms: rel(), phase: 'checks' });
   let reverted: ActiveFault[] = [];
   const revert = async () => {
-    reverted = injector.activeFaults();
+    reverted = await injector.activeFaults().catch(() => []);
     try {
       await service.revertAll();
     } catch (err) {
@@ -229,7 +222,7 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
   };
   if (gate) report.gate = gate;
   if (error) report.error = error;
-  snapshot();
+  await snapshots.take();
   emit({ type: 'run.finished', at_ms: rel(), status });
   return report;
 }

@@ -57,7 +57,7 @@ async function describeEmbedded(strategy: Strategy | undefined): Promise<TargetD
   const target = createEmbeddedTarget({ strategy });
   await target.start();
   try {
-    return target.describe();
+    return await target.describe();
   } finally {
     await target.stop();
   }

@@ -84,7 +84,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
   });
 
   const runtime: RuntimeProvider = {
-    listAgents: () => rt.agents(),
+    listAgents: async () => rt.agents(),
 
     async stopAgent(agentId) {
       const agent = live(agentId, 'kill');
@@ -168,7 +168,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
       return { fault_id: fault.id, error_type: errorType, fallback: agent.subsystems.llm.config().fallbackEnabled };
     },
 
-    activeFaults: () => [...entries.values()].filter((e) => e.isActive()).map((e) => ({ ...e.fault })),
+    activeFaults: async () => [...entries.values()].filter((e) => e.isActive()).map((e) => ({ ...e.fault })),
 
     async revertAll() {
       for (const id of [...entries.keys()]) await end(id);
@@ -176,8 +176,8 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
   };
 
   const dag: DAGProvider = {
-    listNodes: () => rt.dag.nodes(),
-    listEdges: () => rt.dag.edges(),
+    listNodes: async () => rt.dag.nodes(),
+    listEdges: async () => rt.dag.edges(),
     async removeNode(nodeId) {
       const removed: DAGEdge[] = rt.dag.removeNode(nodeId);
       rt.cluster.log.record('dag_damaged', `node ${nodeId} removed with ${removed.length} edge(s)`);

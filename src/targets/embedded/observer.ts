@@ -80,14 +80,14 @@ export function createEmbeddedObserver(rt: AgentRuntime, options: EmbeddedObserv
   };
 
   return {
-    health(scope): HealthReport {
+    async health(scope): Promise<HealthReport> {
       if (scope.kind === 'agent' && scope.aspect !== undefined) {
         const problems = aspectProblems(rt.agent(scope.id), scope.aspect);
         return { healthy: problems.length === 0, problems };
       }
       return rt.health(scope);
     },
-    workload() {
+    async workload() {
       const s = rt.stats();
       return { requests: s.requests, succeeded: s.succeeded, failed: s.failed };
     },

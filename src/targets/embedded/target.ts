@@ -28,6 +28,7 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
   const rt = createRuntime({ strategy, topology: options.topology, clock: options.clock, random: random.fork('runtime') });
   const faults = createEmbeddedFaults(rt, random.fork('faults'));
   const target: Target = {
+    kind: 'embedded',
     name: 'embedded',
     runtime: faults.runtime,
     dag: faults.dag,
@@ -42,8 +43,11 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
       faults.dispose();
       await rt.stop();
     },
-    describe: () => ({
+    // the embedded runtime can apply every fault
+    unsupportedFaults: () => ({}),
+    describe: async () => ({
       name: 'embedded',
+      kind: 'embedded',
       agents: rt.agents(),
       dag: { nodes: rt.dag.nodes(), edges: rt.dag.edges() },
       strategy: structuredClone(rt.strategy()) as unknown as Record<string, unknown>,

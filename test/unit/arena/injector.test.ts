@@ -69,12 +69,12 @@ describe('Injector', () => {
       duration_ms: 5000,
     });
     await injector.apply(createAction('remove_edge', 'answer', { source_id: 'tool' }));
-    expect(injector.dagEdges()).not.toContainEqual({ from: 'tool', to: 'answer' });
+    expect((await injector.dagEdges())).not.toContainEqual({ from: 'tool', to: 'answer' });
     await injector.apply(createAction('remove_node', 'recall'));
-    expect(injector.dagNodes()).not.toContain('recall');
-    expect(injector.activeFaults().length).toBeGreaterThan(0);
+    expect((await injector.dagNodes())).not.toContain('recall');
+    expect((await injector.activeFaults()).length).toBeGreaterThan(0);
     await injector.revertAll();
-    expect(injector.activeFaults()).toEqual([]);
+    expect((await injector.activeFaults())).toEqual([]);
     expect(target.agent('agent-3').partitioned).toBe(false);
   });
 
@@ -88,13 +88,13 @@ describe('Injector', () => {
     await expect(injector.killAgent('agent-1')).rejects.toThrow(RuntimeError);
     await expect(injector.killAgent('agent-1')).rejects.toThrow(/no runtime provider/);
     await expect(injector.removeNode('plan')).rejects.toThrow(/no workflow DAG provider/);
-    expect(injector.availableAgentIds()).toEqual([]);
-    expect(injector.dagNodes()).toEqual([]);
+    expect((await injector.availableAgentIds())).toEqual([]);
+    expect((await injector.dagNodes())).toEqual([]);
   });
 
   it('availableAgentIds lists running agents only', async () => {
     const { injector } = setup(false);
     await injector.killAgent('agent-2');
-    expect(injector.availableAgentIds()).toEqual(['agent-1', 'agent-3', 'orchestrator-1', 'orchestrator-2']);
+    expect((await injector.availableAgentIds())).toEqual(['agent-1', 'agent-3', 'orchestrator-1', 'orchestrator-2']);
   });
 });

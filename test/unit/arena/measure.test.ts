@@ -16,7 +16,7 @@ async function setup(recovery = true) {
   await target.start();
   const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), clock });
   const recoveries: FaultRecovery[] = [];
-  const session = startMeasurement({ observer: target.observer, clock, pollIntervalMs: 10, recoveryDeadlineMs: 2000, onRecovery: (r) => recoveries.push(r) });
+  const session = await startMeasurement({ observer: target.observer, clock, pollIntervalMs: 10, recoveryDeadlineMs: 2000, onRecovery: (r) => recoveries.push(r) });
   return { clock, service, session, recoveries, target };
 }
 
@@ -34,9 +34,9 @@ describe('startMeasurement', () => {
 
   it('has no live availability or score before the first workload request, then measures them', async () => {
     const { clock, session } = await setup();
-    expect(session.liveScore()).toMatchObject({ availability: null, score: null, recovery: 100 });
+    expect((await (await session.liveScore()))).toMatchObject({ availability: null, score: null, recovery: 100 });
     await clock.advance(100);
-    expect(session.liveScore()).toMatchObject({ availability: 100, score: 100 });
+    expect((await (await session.liveScore()))).toMatchObject({ availability: 100, score: 100 });
   });
 
   it('times recovery of a killed leader by polling health', async () => {
@@ -44,7 +44,7 @@ describe('startMeasurement', () => {
     await clock.advance(100);
     const r = await service.execute(createAction('kill_leader'));
     session.faultInjected(r, 'first-kill');
-    expect(session.liveScore().recovery).toBeLessThan(100);
+    expect((await (await session.liveScore())).recovery).toBeLessThan(100);
     await clock.advance(1000);
     expect(recoveries).toEqual([
       expect.objectContaining({ label: 'first-kill', type: 'kill_leader', target: 'agent-1', recovered: true, recovery_ms: 200 }),

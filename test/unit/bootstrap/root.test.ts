@@ -23,7 +23,7 @@ describe('bootstrap', () => {
     expect(missing.success).toBe(false);
     await expect(root.executeArenaAction({ type: 'explode' })).rejects.toThrow(/unknown action type/);
     expect(root.arena.history()).toHaveLength(2);
-    expect(root.runtime.describe().agents.map((a) => a.id)).toContain('orchestrator-2');
+    expect((await root.runtime.describe()).agents.map((a) => a.id)).toContain('orchestrator-2');
     const llm = await root.llm.complete({ messages: [{ role: 'user', content: 'hello' }] });
     expect(llm.text.length).toBeGreaterThan(0);
     expect((await root.mcp.listTools()).length).toBeGreaterThan(0);
@@ -34,14 +34,14 @@ describe('bootstrap', () => {
     await root.start();
     await root.executeArenaAction({ type: 'slow_agent', target_id: 'agent-3', metadata: { duration: '1m' } });
     await root.executeArenaAction({ type: 'network_partition', target_id: 'agent-2', metadata: { duration: '1m' } });
-    expect(root.arena.activeFaults().length).toBeGreaterThanOrEqual(2);
+    expect((await root.arena.activeFaults()).length).toBeGreaterThanOrEqual(2);
     const pending = root.executeArenaAction({ type: 'pause_agent', target_id: 'agent-1', metadata: { duration: '1m' } });
     const stopped = root.stop();
     await pending;
     await stopped;
     await root.stop();
     expect(root.isRunning).toBe(false);
-    expect(root.arena.activeFaults()).toEqual([]);
+    expect((await root.arena.activeFaults())).toEqual([]);
     await expect(root.start()).rejects.toThrow(/bootstrap a new one/);
   });
 
@@ -103,11 +103,11 @@ describe('bootstrap', () => {
     const x = rootInternals(root);
     const text = 'name: long\nconfig: { cooldown: 1m }\nactions:\n  - label: slow\n    action: { type: slow_agent, target_id: agent-2, metadata: { duration: 10m } }\n';
     const run = x.scenarios.run(text, new AbortController().signal) as Promise<{ status: string }>;
-    for (let i = 0; i < 50 && root.arena.activeFaults().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(root.arena.activeFaults().length).toBe(1);
+    for (let i = 0; i < 50 && (await root.arena.activeFaults()).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await root.arena.activeFaults()).length).toBe(1);
     await root.stop();
     expect((await run).status).toBe('interrupted');
-    expect(root.arena.activeFaults()).toEqual([]);
+    expect((await root.arena.activeFaults())).toEqual([]);
   });
 
   it('rejects an invalid strategy with a typed error before anything starts', async () => {

@@ -67,7 +67,7 @@ describe('runtime evolution on a real arena', () => {
     expect(decision).toMatchObject({ decision: 'applied', emergency: false, proposal: { action_type: 'kill_agent', priority: 6 } });
     expect(runtime.strategy().supervisor.backoff_ms).toBe(DEFAULT_STRATEGY.supervisor.backoff_ms / 2);
     expect(runtime.strategy().supervisor.max_restarts).toBe(DEFAULT_STRATEGY.supervisor.max_restarts + 2);
-    expect((target.describe().strategy as unknown as typeof DEFAULT_STRATEGY).supervisor.backoff_ms).toBe(25);
+    expect(((await target.describe()).strategy as unknown as typeof DEFAULT_STRATEGY).supervisor.backoff_ms).toBe(25);
     const status = await evolution.status();
     expect(status).toMatchObject({ applied: 1, rejected: 0, delayed: 0 });
     expect(status.strategy.supervisor.backoff_ms).toBe(25);

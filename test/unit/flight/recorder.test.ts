@@ -29,7 +29,7 @@ async function arenaWith(recorder: FlightRecorder): Promise<ArenaService> {
   target = createEmbeddedTarget({ workloadRate: 50 });
   await target.start();
   // the first election takes a moment after start
-  for (let i = 0; i < 200 && !target.observer.health({ kind: 'leader' }).healthy; i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 200 && !(await target.observer.health({ kind: 'leader' })).healthy; i++) await new Promise((r) => setTimeout(r, 5));
   const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer });
   recorder.attach(service);
   return service;

@@ -31,20 +31,20 @@ async function servedAfter(rt: AgentRuntime, count: number, worker?: string, tim
 describe('embedded target: the 13 faults, their effect and the recovery (default strategy)', () => {
   it('has the documented topology and DAG', async () => {
     const { t } = await started();
-    expect(t.runtime.listAgents().map((a) => a.id)).toEqual(['agent-1', 'agent-2', 'agent-3', 'orchestrator-1', 'orchestrator-2']);
-    expect(t.runtime.listAgents().filter((a) => a.role === 'leader')).toHaveLength(1);
-    expect(t.runtime.listAgents().find((a) => a.id === 'orchestrator-1')!.role).toBe('orchestrator');
-    expect(t.runtime.listAgents().find((a) => a.id === 'orchestrator-2')!.role).toBe('standby');
-    expect(t.dag.listNodes()).toEqual(['fetch', 'plan', 'tool', 'recall', 'answer']);
-    expect(t.dag.listEdges()).toEqual([
+    expect((await t.runtime.listAgents()).map((a) => a.id)).toEqual(['agent-1', 'agent-2', 'agent-3', 'orchestrator-1', 'orchestrator-2']);
+    expect((await t.runtime.listAgents()).filter((a) => a.role === 'leader')).toHaveLength(1);
+    expect((await t.runtime.listAgents()).find((a) => a.id === 'orchestrator-1')!.role).toBe('orchestrator');
+    expect((await t.runtime.listAgents()).find((a) => a.id === 'orchestrator-2')!.role).toBe('standby');
+    expect((await t.dag!.listNodes())).toEqual(['fetch', 'plan', 'tool', 'recall', 'answer']);
+    expect((await t.dag!.listEdges())).toEqual([
       { from: 'fetch', to: 'plan' },
       { from: 'plan', to: 'tool' },
       { from: 'plan', to: 'recall' },
       { from: 'tool', to: 'answer' },
       { from: 'recall', to: 'answer' },
     ]);
-    expect(t.observer.health({ kind: 'target' })).toEqual({ healthy: true, problems: [] });
-    expect(t.describe().strategy).toEqual(JSON.parse(JSON.stringify({ ...DEFAULT_STRATEGY, workload: { ...DEFAULT_STRATEGY.workload, rate: 100 } })));
+    expect((await t.observer.health({ kind: 'target' }))).toEqual({ healthy: true, problems: [] });
+    expect((await t.describe()).strategy).toEqual(JSON.parse(JSON.stringify({ ...DEFAULT_STRATEGY, workload: { ...DEFAULT_STRATEGY.workload, rate: 100 } })));
   });
 
   it('kill_agent: the task loop ends, in-flight work is lost, the supervisor resurrects it and it serves again', async () => {
@@ -55,11 +55,11 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     expect(report).toMatchObject({ killed_agent_id: 'agent-2' });
     await expect(pending).rejects.toThrow(/killed/);
     expect(['stopped', 'restarting']).toContain(agent.state);
-    expect(t.observer.health({ kind: 'agent', id: 'agent-2' }).healthy).toBe(false);
+    expect((await t.observer.health({ kind: 'agent', id: 'agent-2' })).healthy).toBe(false);
     const took = await waitFor(() => agent.state === 'running', 'agent-2 resurrected', 1000);
     expect(took).toBeLessThan(500);
-    expect(t.runtime.listAgents().find((a) => a.id === 'agent-2')!.restarts).toBe(1);
-    await waitFor(() => t.observer.health({ kind: 'agent', id: 'agent-2' }).healthy, 'agent-2 healthy');
+    expect((await t.runtime.listAgents()).find((a) => a.id === 'agent-2')!.restarts).toBe(1);
+    await waitFor(async () => (await t.observer.health({ kind: 'agent', id: 'agent-2' })).healthy, 'agent-2 healthy');
     const before = agent.counters.tasks_run;
     await waitFor(() => agent.counters.tasks_run > before + 3, 'agent-2 running tasks again');
     expect(rt.events().map((e) => e.kind)).toContain('agent_restarted');
@@ -67,9 +67,9 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
 
   it('kill_leader: a different worker is leader within the lease time', async () => {
     const { t, rt } = await started();
-    const leader = t.runtime.listAgents().find((a) => a.role === 'leader')!.id;
+    const leader = (await t.runtime.listAgents()).find((a) => a.role === 'leader')!.id;
     await t.runtime.stopAgent(leader);
-    const took = await waitFor(() => rt.leaderId() !== undefined && rt.leaderId() !== leader && t.observer.health({ kind: 'leader' }).healthy, 'a new leader');
+    const took = await waitFor(async () => rt.leaderId() !== undefined && rt.leaderId() !== leader && (await t.observer.health({ kind: 'leader' })).healthy, 'a new leader');
     // the lease runs out, then the next election tick picks a new leader (margin for a loaded CI machine)
     expect(took).toBeLessThanOrEqual(DEFAULT_STRATEGY.election.lease_ms + 2 * DEFAULT_STRATEGY.election.renew_interval_ms + 200);
     expect(rt.events().some((e) => e.kind === 'leader_elected' && e.agent_id !== leader)).toBe(true);
@@ -81,12 +81,12 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     const { t, rt } = await started();
     await t.runtime.stopAgent('orchestrator-1');
     await waitFor(() => rt.activeOrchestratorId() === 'orchestrator-2', 'orchestrator-2 active', 1000);
-    expect(t.runtime.listAgents().find((a) => a.id === 'orchestrator-2')!.role).toBe('orchestrator');
+    expect((await t.runtime.listAgents()).find((a) => a.id === 'orchestrator-2')!.role).toBe('orchestrator');
     await waitFor(() => rt.agent('orchestrator-1').state === 'running', 'orchestrator-1 resurrected');
-    expect(t.runtime.listAgents().find((a) => a.id === 'orchestrator-1')!.role).toBe('standby');
+    expect((await t.runtime.listAgents()).find((a) => a.id === 'orchestrator-1')!.role).toBe('standby');
     const served = rt.stats().succeeded;
     await waitFor(() => rt.stats().succeeded > served + 5, 'runs dispatched by orchestrator-2');
-    expect(t.observer.health({ kind: 'orchestrator' }).healthy).toBe(true);
+    expect((await t.observer.health({ kind: 'orchestrator' })).healthy).toBe(true);
   });
 
   it('pause_agent / resume_agent: a paused agent takes no work; resume or the duration restores it', async () => {
@@ -101,10 +101,10 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     await expect(t.runtime.pauseAgent('agent-3')).rejects.toThrow(/already paused/);
     await t.runtime.resumeAgent('agent-3');
     await expect(queued).resolves.toBe('done');
-    expect(t.runtime.activeFaults()).toEqual([]);
+    expect((await t.runtime.activeFaults())).toEqual([]);
     await expect(t.runtime.resumeAgent('agent-3')).rejects.toThrow(RuntimeError);
     await t.runtime.pauseAgent('agent-3', { durationMs: 60 });
-    expect(t.runtime.activeFaults()).toMatchObject([{ kind: 'pause_agent', target: 'agent-3' }]);
+    expect((await t.runtime.activeFaults())).toMatchObject([{ kind: 'pause_agent', target: 'agent-3' }]);
     await waitFor(() => agent.state === 'running', 'the pause to end by itself', 500);
   });
 
@@ -119,7 +119,7 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     const normal = await time();
     await t.runtime.slowAgent('agent-1', 150, { durationMs: 400 });
     expect(await time()).toBeGreaterThanOrEqual(normal + 145);
-    expect(t.observer.health({ kind: 'agent', id: 'agent-1' }).problems).toContain('agent-1 is slowed by 150ms per task');
+    expect((await t.observer.health({ kind: 'agent', id: 'agent-1' })).problems).toContain('agent-1 is slowed by 150ms per task');
     await waitFor(() => agent.slowMs === 0, 'the slowdown to end', 1000);
     expect(await time()).toBeLessThan(100);
   });
@@ -136,7 +136,7 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     const served = rt.stats().succeeded;
     await waitFor(() => rt.stats().succeeded > served + 5, 'runs served around the partition');
     await waitFor(() => !rt.agent(leader).partitioned, 'the partition to heal', 1000);
-    await waitFor(() => t.observer.health({ kind: 'agent', id: leader }).healthy, 'the healed agent healthy');
+    await waitFor(async () => (await t.observer.health({ kind: 'agent', id: leader })).healthy, 'the healed agent healthy');
   });
 
   it('tool_timeout: tool calls hang until their timeout; after the duration they answer again', async () => {
@@ -186,22 +186,22 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     const failed = rt.stats().failed;
     await waitFor(() => rt.stats().succeeded > served + 10, 'runs served through the fallback');
     expect(rt.stats().failed).toBe(failed);
-    expect(t.observer.health({ kind: 'agent', id: 'agent-2' }).healthy).toBe(true);
+    expect((await t.observer.health({ kind: 'agent', id: 'agent-2' })).healthy).toBe(true);
     await t.runtime.revertAll();
     expect(llm.failureActive).toBe(false);
   });
 
   it('remove_node / remove_edge: the live DAG loses them and DAG restore rebuilds it from the definition', async () => {
     const { t, rt } = await started();
-    const report = await t.dag.removeNode('plan');
+    const report = await t.dag!.removeNode('plan');
     expect(report).toMatchObject({ removed_node: 'plan' });
-    expect(t.dag.listNodes()).not.toContain('plan');
-    expect(t.dag.listEdges().some((e) => e.from === 'plan' || e.to === 'plan')).toBe(false);
-    expect(t.observer.health({ kind: 'dag' }).problems).toContain('node plan missing');
-    await waitFor(() => t.dag.listNodes().includes('plan'), 'the node to be restored', 500);
-    await t.dag.removeEdge('recall', 'answer');
-    expect(t.dag.listEdges()).not.toContainEqual({ from: 'recall', to: 'answer' });
-    await waitFor(() => t.observer.health({ kind: 'dag' }).healthy, 'the edge to be restored', 500);
+    expect((await t.dag!.listNodes())).not.toContain('plan');
+    expect((await t.dag!.listEdges()).some((e) => e.from === 'plan' || e.to === 'plan')).toBe(false);
+    expect((await t.observer.health({ kind: 'dag' })).problems).toContain('node plan missing');
+    await waitFor(async () => (await t.dag!.listNodes()).includes('plan'), 'the node to be restored', 500);
+    await t.dag!.removeEdge('recall', 'answer');
+    expect((await t.dag!.listEdges())).not.toContainEqual({ from: 'recall', to: 'answer' });
+    await waitFor(async () => (await t.observer.health({ kind: 'dag' })).healthy, 'the edge to be restored', 500);
     expect(rt.events().filter((e) => e.kind === 'dag_restored')).toHaveLength(2);
   });
 
@@ -209,9 +209,9 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     const { t } = await started();
     await expect(t.runtime.stopAgent('agent-9')).rejects.toThrow(NotFoundError);
     await expect(t.runtime.slowAgent('ghost', 10)).rejects.toThrow(/unknown agent "ghost"/);
-    await expect(t.dag.removeNode('deploy')).rejects.toThrow(/unknown DAG node "deploy"/);
-    await expect(t.dag.removeEdge('fetch', 'answer')).rejects.toThrow(/unknown DAG edge "fetch→answer"/);
-    expect(() => t.observer.health({ kind: 'agent', id: 'nobody' })).toThrow(NotFoundError);
+    await expect(t.dag!.removeNode('deploy')).rejects.toThrow(/unknown DAG node "deploy"/);
+    await expect(t.dag!.removeEdge('fetch', 'answer')).rejects.toThrow(/unknown DAG edge "fetch→answer"/);
+    await expect(t.observer.health({ kind: 'agent', id: 'nobody' })).rejects.toThrow(NotFoundError);
   });
 
   it('revertAll reverts every fault still active', async () => {
@@ -221,10 +221,10 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     await t.runtime.toolTimeout('agent-3');
     await t.runtime.injectLLMFailure('agent-1', 'rate_limit');
     await t.runtime.pauseAgent('orchestrator-2');
-    expect(t.runtime.activeFaults().map((f) => f.kind).sort()).toEqual(['llm_failure', 'network_partition', 'pause_agent', 'slow_agent', 'tool_timeout']);
-    expect(t.runtime.activeFaults()[0]).toMatchObject({ id: expect.any(String), started_at_ms: expect.any(Number) });
+    expect((await t.runtime.activeFaults()).map((f) => f.kind).sort()).toEqual(['llm_failure', 'network_partition', 'pause_agent', 'slow_agent', 'tool_timeout']);
+    expect((await t.runtime.activeFaults())[0]).toMatchObject({ id: expect.any(String), started_at_ms: expect.any(Number) });
     await t.runtime.revertAll();
-    expect(t.runtime.activeFaults()).toEqual([]);
+    expect((await t.runtime.activeFaults())).toEqual([]);
     expect(rt.agent('agent-1').slowMs).toBe(0);
     expect(rt.agent('agent-2').partitioned).toBe(false);
     expect(rt.agent('agent-3').subsystems.tools.isHanging).toBe(false);

@@ -37,7 +37,7 @@ describe('Injector on the embedded target', () => {
       expect(error).toBeInstanceOf(LLMError);
       expect((error as LLMError).errorType).toBe(type);
     }
-    expect(target.runtime.activeFaults()).toHaveLength(1);
+    expect((await target.runtime.activeFaults())).toHaveLength(1);
     await target.runtime.revertAll();
     await expect(llm().complete({ messages: [{ role: 'user', content: 'echo: hi' }] })).resolves.toMatchObject({ text: 'hi' });
   });
@@ -49,6 +49,6 @@ describe('Injector on the embedded target', () => {
     await injector.killAgent('agent-3');
     await expect(injector.killAgent('agent-3')).rejects.toThrow(/agent agent-3 is stopped; the fault cannot be applied/);
     await expect(injector.slowAgent('agent-3', { delayMs: 100 })).rejects.toThrow(/stopped/);
-    expect(target.runtime.activeFaults()).toEqual([]);
+    expect((await target.runtime.activeFaults())).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', () 
     await t.runtime.stopAgent('agent-2');
     await sleep(300);
     expect(rt.agent('agent-2').state).toBe('stopped');
-    expect(t.observer.health({ kind: 'agent', id: 'agent-2' }).healthy).toBe(false);
+    expect((await t.observer.health({ kind: 'agent', id: 'agent-2' })).healthy).toBe(false);
     const availability = await availabilityOver(rt, 300);
     expect(availability).toBeLessThan(0.8);
     expect(rt.recentRuns(20).some((r) => !r.ok && r.worker === 'agent-2')).toBe(true);
@@ -56,7 +56,7 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', () 
     const leader = rt.leaderId()!;
     await t.runtime.stopAgent(leader);
     await sleep(400);
-    expect(t.observer.health({ kind: 'leader' }).healthy).toBe(false);
+    expect((await t.observer.health({ kind: 'leader' })).healthy).toBe(false);
     expect(await availabilityOver(rt, 200)).toBe(0);
   });
 
@@ -94,23 +94,23 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', () 
   it('llm_failure: without retries or fallback the agent’s LLM steps fail', async () => {
     const { t, rt } = await started();
     await t.runtime.injectLLMFailure('agent-2', 'rate_limit');
-    expect(t.observer.health({ kind: 'agent', id: 'agent-2' }).healthy).toBe(false);
+    expect((await t.observer.health({ kind: 'agent', id: 'agent-2' })).healthy).toBe(false);
     expect(await availabilityOver(rt, 300)).toBeLessThan(0.8);
   });
 
   it('remove_node: the DAG stays broken and every run fails', async () => {
     const { t, rt } = await started();
-    await t.dag.removeNode('tool');
+    await t.dag!.removeNode('tool');
     await sleep(200);
-    expect(t.dag.listNodes()).not.toContain('tool');
+    expect((await t.dag!.listNodes())).not.toContain('tool');
     expect(await availabilityOver(rt, 200)).toBe(0);
   });
 
   it('remove_edge: the dependency stays missing and runs fail', async () => {
     const { t, rt } = await started();
-    await t.dag.removeEdge('fetch', 'plan');
+    await t.dag!.removeEdge('fetch', 'plan');
     await sleep(200);
-    expect(t.observer.health({ kind: 'dag' }).healthy).toBe(false);
+    expect((await t.observer.health({ kind: 'dag' })).healthy).toBe(false);
     expect(await availabilityOver(rt, 200)).toBe(0);
   });
 

@@ -1,7 +1,7 @@
 /** polls `predicate` every few ms until it holds; fails with `what` after `timeoutMs` */
-export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 2000): Promise<number> {
+export async function waitFor(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 2000): Promise<number> {
   const start = performance.now();
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (performance.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs}ms waiting for: ${what}`);
     await sleep(5);
   }

@@ -41,6 +41,6 @@ describe('shipped scenarios', () => {
     expect(report.verified).toBe(true);
     expect(report.score.score).toBeGreaterThan(50);
     expect(report.score.measurements.requests.total).toBeGreaterThan(0);
-    expect(target.runtime.activeFaults()).toEqual([]);
+    expect((await target.runtime.activeFaults())).toEqual([]);
   }, 15_000);
 });

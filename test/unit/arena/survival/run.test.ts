@@ -100,7 +100,7 @@ describe('runSurvival', () => {
   it('reverts every active fault at the end and says which', async () => {
     const { report, events, target } = await survive({ actions: ['pause_agent'], duration: '300ms', cooldown: 0 });
     expect(report.reverted_faults!.length).toBeGreaterThan(0);
-    expect(target.runtime.activeFaults()).toEqual([]);
+    expect((await target.runtime.activeFaults())).toEqual([]);
     expect(target.revertCalls).toBeGreaterThanOrEqual(1);
     expect(events.filter((e) => e.type === 'fault.reverted')).toHaveLength(report.reverted_faults!.length);
   });
@@ -117,7 +117,7 @@ describe('runSurvival', () => {
     expect(report.actions_run).toBe(5);
     expect(report.error).toContain('SIGINT');
     expect(report.reverted_faults!.length).toBeGreaterThan(0);
-    expect(target.runtime.activeFaults()).toEqual([]);
+    expect((await target.runtime.activeFaults())).toEqual([]);
     await target.stop();
   });
 
