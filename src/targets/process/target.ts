@@ -162,6 +162,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
       const agents = await runtime.listAgents();
       return {
         name: spec.name,
+        kind: 'process',
         agents,
         dag: { nodes: [], edges: [] },
         strategy: {
