@@ -1,0 +1,85 @@
+/**
+ * The shipped example fleet (examples/fleet) under real pm2-runtime, run
+ * through the arena's scenario runner: a copy on free ports, so the test does
+ * not depend on 7000-7103 being free. With pm2's restart policy the fleet
+ * recovers from every kill within the restart delay's range; with
+ * autorestart off the same scenario scores visibly worse.
+ */
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadScenarioFile } from '../../src/arena/scenario/load.js';
+import { runScenarioOnTarget } from '../../src/arena/scenario/target.js';
+import { createProcessTarget, processTargetSchema } from '../../src/targets/process/index.js';
+import { freePorts, processesMatching } from '../helpers/process-fleet.js';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+let root = '';
+let fleetDir = '';
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'arena-example-fleet-'));
+  fleetDir = join(root, 'examples', 'fleet');
+  cpSync(join(REPO, 'examples', 'fleet'), fleetDir, { recursive: true, filter: (src) => !src.includes(`${join('fleet', 'run')}`) });
+  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
+  const ports = await freePorts(4);
+  const map: Record<string, number> = { '7000': ports[0]!, '7101': ports[1]!, '7102': ports[2]!, '7103': ports[3]! };
+  for (const file of readdirSync(fleetDir)) {
+    if (!/\.(ya?ml|cjs)$/.test(file)) continue;
+    const path = join(fleetDir, file);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/\b(7000|7101|7102|7103)\b/g, (p) => String(map[p])));
+  }
+});
+
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+async function run(targetFile: string, scenarioFile: string) {
+  const spec = processTargetSchema.parse(parse(readFileSync(join(fleetDir, targetFile), 'utf8')));
+  const target = createProcessTarget(spec, { baseDir: fleetDir });
+  const scenario = await loadScenarioFile(join(fleetDir, 'scenarios', scenarioFile));
+  const report = await runScenarioOnTarget(target, scenario, { seed: 1 });
+  // pm2 and every worker are gone, and nothing is stopped
+  expect(processesMatching(fleetDir)).toEqual([]);
+  return report;
+}
+
+describe('example fleet under pm2', () => {
+  let healed: Awaited<ReturnType<typeof run>>;
+
+  it('kill-and-pause: every fault applied, recovery within the restart delay range, availability under 100', async () => {
+    healed = await run('target.yaml', 'kill-and-pause.yaml');
+    expect(healed.results.map((r) => [r.result.action.type, r.result.success])).toEqual([
+      ['kill_agent', true],
+      ['pause_agent', true],
+      ['kill_leader', true],
+    ]);
+    const m = healed.score.measurements;
+    const recoveries = m.recovery.faults;
+    const [kill, leader] = recoveries;
+    expect(kill).toMatchObject({ type: 'kill_agent', target: 'worker-2', recovered: true });
+    // pm2 waits restart_delay (300 ms) before bringing the worker back; a node start and two probe passes follow
+    expect(kill!.recovery_ms!).toBeGreaterThanOrEqual(300);
+    expect(kill!.recovery_ms!).toBeLessThan(6000);
+    // the leader's role comes back by election, within the front door's 100 ms health checks
+    expect(leader).toMatchObject({ type: 'kill_leader', recovered: true });
+    expect(leader!.recovery_ms!).toBeLessThan(2000);
+    expect(m.requests.total).toBeGreaterThan(50);
+    expect(healed.score.availability).toBeLessThan(100);
+    expect(healed.score.availability).toBeGreaterThan(50);
+    expect(healed.score.consistency).toBe(100);
+  }, 90_000);
+
+  it('the same fleet with autorestart off scores visibly worse', async () => {
+    const broken = await run('target-no-restart.yaml', 'kill-and-pause.yaml');
+    const faults = broken.score.measurements.recovery.faults;
+    // nothing brings the killed worker back; only the leader's role is taken over by election
+    expect(faults.find((f) => f.type === 'kill_agent')).toMatchObject({ recovered: false });
+    expect(broken.score.recovery).toBeLessThan(healed.score.recovery - 25);
+    expect(broken.score.score).toBeLessThan(healed.score.score - 8);
+  }, 120_000);
+});
