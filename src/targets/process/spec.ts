@@ -39,23 +39,35 @@ const httpUrl = z.string().refine((text) => {
 
 const command = z.string().trim().min(1, 'expected a shell command');
 
+/**
+ * One strict object whose keys name the variants, then exactly one of them:
+ * so an error inside a variant ("health.timeout: invalid duration") keeps its
+ * own path and message instead of drowning in a union's "no variant matched".
+ */
+function exactlyOne<Shape extends z.ZodRawShape>(shape: Shape, variants: readonly (keyof Shape & string)[], extra = '') {
+  return z.strictObject(shape).superRefine((value, ctx) => {
+    const given = variants.filter((k) => (value as Record<string, unknown>)[k] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({ code: 'custom', message: `expected exactly one of ${variants.join(', ')}${extra}${given.length > 1 ? `, got ${given.join(' and ')}` : ''}` });
+    }
+  });
+}
+
 /** A health probe: exactly one of http, tcp or command, with its timing. */
 const probeFields = {
   interval: positiveDuration.optional(),
   timeout: positiveDuration.optional(),
   passes: z.int().min(1).max(100).optional(),
 };
-export const probeSchema = z.union([
-  z.strictObject({ http: httpUrl, ...probeFields }),
-  z.strictObject({ tcp: hostPort, ...probeFields }),
-  z.strictObject({ command, ...probeFields }),
-], { error: 'expected exactly one of http, tcp or command (with optional interval, timeout, passes)' });
+type ProbeKind = { http: string } | { tcp: string } | { command: string };
+type Timing = { interval?: number; timeout?: number; passes?: number };
+export const probeSchema = exactlyOne({ http: httpUrl.optional(), tcp: hostPort.optional(), command: command.optional(), ...probeFields }, ['http', 'tcp', 'command']).transform(
+  (v) => v as ProbeKind & Timing,
+);
 
-const pidSchema = z.union([
-  z.strictObject({ file: z.string().min(1) }),
-  z.strictObject({ port: port.min(1) }),
-  z.strictObject({ match: z.string().min(1) }),
-], { error: 'expected exactly one of file, port or match' });
+const pidSchema = exactlyOne({ file: z.string().min(1).optional(), port: port.min(1).optional(), match: z.string().min(1).optional() }, ['file', 'port', 'match']).transform(
+  (v) => v as { file: string } | { port: number } | { match: string },
+);
 
 const proxySchema = z.strictObject({ listen: port, upstream: hostPort });
 const llmSchema = z.strictObject({ listen: port, upstream: httpUrl, api: z.enum(['openai', 'anthropic']).default('openai') });
@@ -125,20 +137,24 @@ const invariantSchema = z.strictObject({
   expect: expectSchema.default({}),
 });
 
-const leaderSchema = z.union([
-  z.strictObject({ http: httpUrl, json: z.string().min(1), timeout: positiveDuration.optional() }),
-  z.strictObject({ command, timeout: positiveDuration.optional() }),
-], { error: 'expected { http, json } or { command } (with optional timeout)' });
+const leaderSchema = exactlyOne({ http: httpUrl.optional(), json: z.string().min(1).optional(), command: command.optional(), timeout: positiveDuration.optional() }, ['http', 'command'])
+  .superRefine((v, ctx) => {
+    if (v.http !== undefined && v.json === undefined) ctx.addIssue({ code: 'custom', path: ['json'], message: 'leader.http needs json: the path of the leader id in its answer, e.g. "$.leader_id"' });
+    if (v.command !== undefined && v.json !== undefined) ctx.addIssue({ code: 'custom', path: ['json'], message: 'json goes with http; a command prints the leader id' });
+  })
+  .transform((v) => v as ({ http: string; json: string } | { command: string }) & { timeout?: number });
 
 /** Commands for faults that have no OS form; `{agent}` is replaced by the agent id. */
 const hooksSchema = z.strictObject({ memory_corrupt: command.optional(), mcp_disconnect: command.optional() });
 
-const readySchema = z.union([
-  z.strictObject({ http: httpUrl, timeout: positiveDuration.optional() }),
-  z.strictObject({ tcp: hostPort, timeout: positiveDuration.optional() }),
-  z.strictObject({ command, timeout: positiveDuration.optional() }),
-  z.strictObject({ timeout: positiveDuration }),
-], { error: 'expected one of http, tcp or command (with optional timeout), or only a timeout to wait for every agent probe' });
+/** one of http, tcp or command; or only a timeout, to wait for every agent's probe */
+const readySchema = z
+  .strictObject({ http: httpUrl.optional(), tcp: hostPort.optional(), command: command.optional(), timeout: positiveDuration.optional() })
+  .superRefine((v, ctx) => {
+    const given = (['http', 'tcp', 'command'] as const).filter((k) => v[k] !== undefined);
+    if (given.length > 1) ctx.addIssue({ code: 'custom', message: `expected at most one of http, tcp, command, got ${given.join(' and ')}` });
+  })
+  .transform((v) => v as ({ http: string } | { tcp: string } | { command: string } | object) & { timeout?: number });
 
 const startSchema = z.strictObject({
   command,
