@@ -131,6 +131,25 @@ describe('process target on a tiny supervised fleet', () => {
   });
 });
 
+describe('process target safety', () => {
+  it('never signals the supervisor: an agent whose pid source names the start command is refused, and the fleet keeps running', async () => {
+    tag = `pt${process.pid}x${++seq}`;
+    const fleet = await tinyFleet({
+      tag,
+      edit: (input) => {
+        const front = Number(/:(\d+)\//.exec(input.leader!.http!)![1]);
+        input.agents.push({ id: 'boss', pid: { match: `supervisor.mjs ${front}` }, health: { tcp: `127.0.0.1:${front}` } });
+      },
+    });
+    target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
+    await target.start();
+    await expect(target.runtime.stopAgent('boss')).rejects.toThrow(/kill_agent: agent boss resolves to pid \d+, which is the start command's own process or above it/);
+    await expect(target.runtime.pauseAgent('boss')).rejects.toThrow(/pause_agent: agent boss resolves to pid/);
+    expect((await target.observer.health({ kind: 'target' })).healthy).toBe(true);
+    expect(processesMatching(tag).every((p) => p.state !== 'T')).toBe(true);
+  });
+});
+
 function tinyId(i: number): string {
   return `${tag}-${i + 1}`;
 }

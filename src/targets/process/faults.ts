@@ -34,6 +34,8 @@ export interface FaultContext {
   exclude(): ReadonlySet<number>;
   proxy(agentId: string): AgentProxy | undefined;
   unsupported(): Partial<Record<ActionType, string>>;
+  /** the start command's process, never to be signalled as an agent */
+  supervisorPid(): number | undefined;
   /** who leads now, per the target's leader discovery; undefined when unknown */
   leaderId(): Promise<string | undefined>;
 }
@@ -65,6 +67,25 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     await ctx.watchdog()?.tell({ op: 'resume', pids });
     agent.monitor.reset();
     return sent;
+  };
+
+  /**
+   * The tree a signal to this agent would reach, refused when it holds the
+   * start command (the supervisor) or another agent: a pid source that names a
+   * supervisor (a cluster master holding the port, a too-wide match) must not
+   * take the whole fleet down.
+   */
+  const safeTree = (type: string, agent: TrackedAgent, pid: number): number[] => {
+    const tree = agentTree(pid, processTable(), ctx.exclude());
+    const supervisor = ctx.supervisorPid();
+    if (supervisor !== undefined && tree.includes(supervisor)) {
+      throw new RuntimeError(`${type}: agent ${agent.spec.id} resolves to pid ${pid}, which is the start command's own process or above it (the supervisor); name the agent's process instead`, 'unsafe_target');
+    }
+    for (const other of fleet.all()) {
+      if (other === agent || other.pid === undefined || !tree.includes(other.pid) || !fleet.isLastPidAlive(other)) continue;
+      throw new RuntimeError(`${type}: agent ${agent.spec.id}'s process tree (pid ${pid}) includes agent ${other.spec.id} (pid ${other.pid}); refusing to take down another agent`, 'unsafe_target');
+    }
+    return tree;
   };
 
   const proxyFault = async (type: ActionType, agentId: string, wire: Omit<FaultRequest, 'id' | 'lease_ms'>, options: FaultOptions | undefined): Promise<FaultReport> => {
@@ -107,7 +128,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     async stopAgent(agentId) {
       const agent = fleet.get(agentId, 'kill_agent');
       const { pid } = fleet.resolve(agent);
-      const tree = agentTree(pid, processTable(), ctx.exclude());
+      const tree = safeTree('kill_agent', agent, pid);
       const killed = signalPids(tree, 'SIGKILL');
       if (!killed.includes(pid)) throw new RuntimeError(`kill_agent: agent ${agentId}'s process ${pid} exited before it could be killed`, 'agent_down');
       agent.monitor.reset();
@@ -126,8 +147,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       FaultBook.checkDuration('pause_agent', options);
       const watchdog = needWatchdog('pause_agent');
       const { pid } = fleet.resolve(agent);
-      const table = processTable();
-      const pids: TrackedPid[] = agentTree(pid, table, ctx.exclude()).map((p) => ({ pid: p, start: table.get(p)?.startTime ?? 0 }));
+      const pids: TrackedPid[] = safeTree('pause_agent', agent, pid).map((p) => ({ pid: p, start: readStat(p)?.startTime ?? 0 }));
       // the watchdog knows before the first SIGSTOP: if we die now, it resumes them
       await watchdog.tell({ op: 'pause', pids });
       agent.paused = pids;

@@ -63,6 +63,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     exclude,
     proxy: (id) => proxies.get(id),
     unsupported,
+    supervisorPid: () => managed?.pid,
     leaderId: () => leaderId().catch(() => undefined),
   });
 
