@@ -30,6 +30,7 @@ export type { RecoveryEvent, RecoveryEventKind } from './runtime/events.js';
 export type { WorkloadStats, RunRecord } from './runtime/ledger.js';
 export { STEADY_STATE_WORKFLOW, expectedOutput as steadyStateExpectedOutput, type RunInput, type RunOutput } from './runtime/steady-state.js';
 export { createEmbeddedTarget, embeddedTargetFactory, getEmbeddedRuntime, type EmbeddedTargetOptions } from './targets/embedded/index.js';
+export { createProcessTarget, processTargetSchema, type ProcessTargetOptions, type ProcessTargetSpec, type ProcessTargetInput } from './targets/process/index.js';
 export { calculateScore, calculateScoreV1, gradeFor, recoverySpeed, SCORE_WEIGHTS, type InjectionStats } from './arena/score.js';
 export { startMeasurement, DISRUPTIVE_FAULTS, isDisruptive, healthScopeFor, type MeasurementOptions, type MeasurementSession, type FinishOptions } from './arena/measure/index.js';
 export * from './arena/scenario/index.js';
