@@ -35,7 +35,11 @@ function call(worker, method, path, body, timeoutMs) {
       res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${worker.id}: ${res.statusCode}`))));
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`${worker.id}: timeout`)));
-    req.on('error', reject);
+    req.on('error', (err) => {
+      // refused: the request never reached the worker, so trying another one cannot duplicate the job
+      err.refused = err.code === 'ECONNREFUSED';
+      reject(err);
+    });
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
@@ -57,7 +61,8 @@ async function runTask(input) {
   const healthy = workers.filter((w) => w.healthy);
   if (healthy.length === 0) throw new Error('no healthy worker');
   let lastError;
-  // one retry on another worker
+  // a task is not idempotent: it is retried on another worker only when the first one refused the
+  // connection; after a timeout or a reset the worker may have done it, so the answer is an honest 503
   for (let attempt = 0; attempt < Math.min(2, healthy.length); attempt++) {
     const w = healthy[turn++ % healthy.length];
     try {
@@ -66,6 +71,7 @@ async function runTask(input) {
       return done;
     } catch (err) {
       lastError = err;
+      if (!err.refused) break;
     }
   }
   throw lastError;

@@ -59,7 +59,7 @@ async function ownWorker(id: string, port: number, pidFile?: string) {
   return child;
 }
 
-describe('process target: bad input is refused with a reason and leaves nothing behind', () => {
+describe('process target: bad input is refused with a reason and leaves nothing behind', { timeout: 45_000 }, () => {
   it('a start command that exits at once', async () => {
     const fleet = await tinyFleet({ tag: nextTag(), edit: (i) => void (i.start!.command = `echo "cannot open config ${tag}" >&2; exit 4`) });
     const err = await startFails(fleet.input, /start command .* exited with code 4 before it was ready/);

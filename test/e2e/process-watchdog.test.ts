@@ -36,7 +36,7 @@ async function arenaThatPauses(ids: string[], input: unknown) {
   return { child, paused: (JSON.parse(line) as { paused: number[] }).paused };
 }
 
-describe('watchdog', () => {
+describe('watchdog', { timeout: 45_000 }, () => {
   it('resumes paused pids and ends the start command when the arena is SIGKILLed mid-pause', async () => {
     expect(existsSync(DIST), 'run `npm run build` first: the arena child runs the built target').toBe(true);
     tag = `wd${process.pid}`;
