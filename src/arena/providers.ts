@@ -53,6 +53,8 @@ export interface RuntimeProvider {
   disconnectMCP(agentId: string): Promise<FaultReport>;
   injectLLMFailure(agentId: string, errorType: LLMErrorType, options?: FaultOptions): Promise<FaultReport>;
   activeFaults(): Promise<ActiveFault[]>;
+  /** reverts one active fault (its `ActiveFault.id`, also reported as `fault_id`); false when it was not active */
+  revertFault(faultId: string): Promise<boolean>;
   revertAll(): Promise<void>;
 }
 

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiKeyCheck } from '../shared/api-key.js';
-import { isArenaError } from '../shared/errors.js';
+import { isArenaError, UsageError } from '../shared/errors.js';
 import { parseJSONBody, readBody } from '../shared/json-body.js';
 import type { FaultRegistry } from './fault-registry.js';
 import { ProtocolError, badRequest, parseFaultRequest, parseLeaseRequest, type WireErrorBody } from './wire.js';
@@ -142,7 +142,16 @@ export interface ProtocolServer {
   close(): Promise<void>;
 }
 
-/** Listens on host:port (port 0 = any free port); a port in use rejects with EADDRINUSE for the caller to name. */
+/** A listen failure as a usage error naming the address: a port in use, a host that is not local. */
+export function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, 'port_in_use', { hint: 'pick another port, or 0 for a free one' });
+  if (code === 'EACCES') return new UsageError(`not allowed to listen on port ${port} on ${host}`, 'port_denied');
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot bind ${host}: no such local address`, 'bad_host');
+  return err;
+}
+
+/** Listens on host:port (port 0 = any free port); a port in use is a UsageError naming it. */
 export function listenProtocol(handler: (req: IncomingMessage, res: ServerResponse) => void, port: number, host = '127.0.0.1'): Promise<ProtocolServer> {
   const server = createServer(handler);
   // a malformed request gets the JSON error shape, not Node's empty 400
@@ -151,9 +160,9 @@ export function listenProtocol(handler: (req: IncomingMessage, res: ServerRespon
     else socket.destroy();
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(listenError(err, host, port)));
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       const actual = (server.address() as AddressInfo).port;
       resolve({
         server,

@@ -1,6 +1,6 @@
 /** What `arena serve` does once its options are parsed (kept out of the command file so it loads lazily). */
 import { UsageError } from '../shared/errors.js';
-import { bootstrap } from '../bootstrap/index.js';
+import { bootstrap, type BootstrapConfig } from '../bootstrap/index.js';
 import { loadStrategyFile } from '../runtime/strategy.js';
 import { checkBind, parsePort, serveRoot } from './serve.js';
 
@@ -12,6 +12,8 @@ export interface ServeCommandOptions {
   seed?: string;
   store?: string;
   strategy?: string;
+  /** a target file to serve instead of the embedded runtime */
+  target?: string;
 }
 
 export interface ServeIO {
@@ -34,7 +36,16 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
     if (!/^https?:\/\/[^/]+$/.test(origin)) throw new UsageError(`--allowed-origin must be an origin such as http://localhost:3000, got "${origin}"`, 'invalid_origin');
   }
   const strategy = opts.strategy ? await loadStrategyFile(opts.strategy) : undefined;
-  const root = await bootstrap({ ...(seed === undefined ? {} : { seed }), ...(strategy ? { strategy } : {}), ...(opts.store ? { eventStore: { kind: 'sqlite' as const, path: opts.store } } : {}) });
+  let targetFactory: BootstrapConfig['targetFactory'];
+  if (opts.target !== undefined) {
+    const { loadTargetFile } = await import('../targets/file.js');
+    const loaded = await loadTargetFile(opts.target);
+    if (strategy !== undefined && loaded.kind !== 'embedded') throw new UsageError(`--strategy applies to the embedded runtime only; ${opts.target} is kind ${loaded.kind}`, 'strategy_not_applicable');
+    const target = await loaded.create({ ...(seed !== undefined ? { seed } : {}), ...(strategy !== undefined ? { strategy } : {}), env: io.env });
+    targetFactory = () => target;
+  }
+  const root = await bootstrap({
+    ...(targetFactory ? { targetFactory } : {}), ...(seed === undefined ? {} : { seed }), ...(strategy ? { strategy } : {}), ...(opts.store ? { eventStore: { kind: 'sqlite' as const, path: opts.store } } : {}) });
   await root.start();
   let server;
   try {

@@ -210,6 +210,11 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
       return { ...addFault(`llm_failure:${errorType}`, id, () => (a.llmFailing = false), opts) };
     },
     activeFaults: async () => [...faults.values()].map((f) => ({ ...f.fault })),
+    async revertFault(id) {
+      if (!faults.has(id)) return false;
+      endFault(id);
+      return true;
+    },
     async revertAll() {
       target.revertCalls += 1;
       for (const id of [...faults.keys()]) endFault(id);

@@ -6,6 +6,7 @@ import { Injector } from '../injector.js';
 import type { Target } from '../providers.js';
 import type { ScenarioReport } from '../report.js';
 import { ArenaService } from '../service.js';
+import { assertSupported } from '../support.js';
 import { runScenarioReport, type RunScenarioOptions } from './run.js';
 import type { Scenario } from './types.js';
 
@@ -21,7 +22,14 @@ export interface RunOnTargetOptions extends RunScenarioOptions {
  * stops the target, whatever happens in between.
  */
 export async function runScenarioOnTarget(target: Target, scenario: Scenario, options: RunOnTargetOptions = {}): Promise<ScenarioReport> {
-  await target.start();
+  try {
+    await target.start();
+    // what the target supports is known once it started (a remote one says so itself)
+    assertSupported(target, scenario.actions.map((a) => a.action.type), `scenario ${scenario.name}`);
+  } catch (err) {
+    await target.stop().catch(() => undefined);
+    throw err;
+  }
   try {
     const service = new ArenaService({
       injector: new Injector(target.runtime, target.dag),

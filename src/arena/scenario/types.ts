@@ -30,6 +30,8 @@ export interface ScenarioConfig {
   /** how long a disruptive fault has to recover before it counts as not recovered */
   recovery_deadline_ms?: number;
   seed?: number;
+  /** a target file, relative to the scenario file; `--target` wins */
+  target?: string;
 }
 
 export interface Scenario {

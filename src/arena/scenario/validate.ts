@@ -17,7 +17,7 @@ export interface RawProblem {
 }
 
 const TOP_KEYS = ['name', 'description', 'tags', 'config', 'expect', 'actions'];
-const CONFIG_KEYS = ['stop_on_error', 'parallel_actions', 'max_concurrent', 'timeout', 'warmup', 'cooldown', 'recovery_deadline', 'seed'];
+const CONFIG_KEYS = ['stop_on_error', 'parallel_actions', 'max_concurrent', 'timeout', 'warmup', 'cooldown', 'recovery_deadline', 'seed', 'target'];
 const EXPECT_KEYS = ['min_score'];
 const STEP_KEYS = ['label', 'delay', 'action', 'expect_success', 'expect_failure', 'depends_on', 'description'];
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -135,6 +135,10 @@ function readConfig(raw: unknown, add: Add): Scenario['config'] {
     const n = raw.max_concurrent;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) add(['config', 'max_concurrent'], 'must be an integer ≥ 1');
     else config.max_concurrent = n;
+  }
+  if (raw.target !== undefined) {
+    if (typeof raw.target !== 'string' || raw.target.trim() === '') add(['config', 'target'], 'must be the path of a target file (relative to this scenario file)');
+    else config.target = raw.target;
   }
   if (raw.seed !== undefined) {
     const s = raw.seed;

@@ -31,6 +31,8 @@ export interface SurvivalOptions {
   /** kinds to draw from: a list or "kill_agent,slow_agent"; default every kind but resume_agent */
   actions?: string | readonly string[];
   seed?: number;
+  /** told once when the default fault mix leaves out faults the target cannot apply */
+  onNotice?: (message: string) => void;
   /** steady state measured before the first fault (default 0) */
   warmup?: number | string;
   /** recovery watched after the last fault (default 2 × interval, at most 3 s) */

@@ -6,25 +6,25 @@
 import type { Command } from 'commander';
 import Table from 'cli-table3';
 import chalk from 'chalk';
-import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
-import type { Strategy } from '../../runtime/strategy.js';
 import { formatDuration } from '../../shared/duration.js';
-import type { TargetDescription } from '../../arena/providers.js';
+import type { Target, TargetDescription } from '../../arena/providers.js';
 
 interface DescribeOptions {
   json?: boolean;
   strategy?: string;
+  target?: string;
   color?: boolean;
 }
 
 export function registerDescribeCommand(program: Command, ctx: CliContext): void {
   program
     .command('describe')
-    .description('Show the embedded target: agents (id, role, status, restarts), DAG nodes and edges, recovery strategy')
+    .description('Show a target (the embedded runtime unless --target): agents (id, role, status, restarts), DAG nodes and edges, the faults it cannot apply, recovery strategy')
     .option('--json', 'print one JSON document on stdout and nothing else there')
     .option('--strategy <file>', 'recovery strategy (YAML) to describe instead of the built-in default')
+    .option('--target <file>', 'describe the system this target file points at (it is started and stopped again)')
     .option('--no-color', 'no colour')
     .addHelpText(
       'after',
@@ -32,44 +32,53 @@ export function registerDescribeCommand(program: Command, ctx: CliContext): void
 Examples:
   $ arena describe
   $ arena describe --json
-  $ arena describe --strategy strategies/recovery-off.yaml`,
+  $ arena describe --strategy strategies/recovery-off.yaml
+  $ arena describe --target my-agents.yaml`,
     )
     .action(async (options: DescribeOptions) => {
       const mode = resolveOutputMode({ json: options.json, color: options.color }, ctx);
       applyColor(mode);
       // loaded here, not at the top: every command would otherwise pay for the runtime at start-up
-      const { loadStrategyFile } = await import('../../runtime/strategy.js');
-      const strategy = options.strategy ? await loadStrategyFile(resolve(ctx.cwd, options.strategy)) : undefined;
-      const description = await describeEmbedded(strategy);
-      const source = options.strategy ?? 'built-in default';
+      const { chooseTarget } = await import('../run/targets.js');
+      const choice = await chooseTarget(options, ctx);
+      const described = await describeTarget(await choice.create(1));
+      const source = options.target ?? options.strategy ?? 'built-in default';
       if (mode.kind === 'json') {
-        ctx.stdout.write(`${JSON.stringify({ schema_version: 1, ...description, strategy_source: source }, null, 2)}\n`);
+        ctx.stdout.write(`${JSON.stringify({ schema_version: 1, ...described, strategy_source: source }, null, 2)}\n`);
       } else {
-        ctx.stdout.write(renderDescription(description, source));
+        ctx.stdout.write(renderDescription(described, source));
       }
     });
 }
 
-/** starts the target just long enough to elect its leader and pick its active orchestrator */
-async function describeEmbedded(strategy: Strategy | undefined): Promise<TargetDescription> {
+type Described = TargetDescription & { unsupported_faults: Record<string, string> };
+
+/** starts the target just long enough to read it (the embedded one elects its leader; a remote one answers GET /v1/target) */
+async function describeTarget(target: Target): Promise<Described> {
   // stopped again before the first workload tick: describing never runs the workload
-  const { createEmbeddedTarget } = await import('../../targets/embedded/index.js');
-  const target = createEmbeddedTarget({ strategy });
   await target.start();
   try {
-    return await target.describe();
+    const d = await target.describe();
+    return { ...d, kind: target.kind, unsupported_faults: { ...target.unsupportedFaults() } as Record<string, string> };
   } finally {
     await target.stop();
   }
 }
 
-export function renderDescription(d: TargetDescription, source: string): string {
+export function renderDescription(d: TargetDescription & { unsupported_faults?: Record<string, string> }, source: string): string {
   const out: string[] = [chalk.bold(`Target ${d.name}`), '', chalk.bold('Agents')];
   const agents = new Table({ head: ['id', 'role', 'status', 'restarts'], style: { head: [], border: [] } });
   for (const a of d.agents) agents.push([a.id, a.role, a.status, String(a.restarts)]);
   out.push(agents.toString(), '', chalk.bold('Workflow DAG'));
   out.push(`  nodes: ${d.dag.nodes.join(', ')}`);
   out.push(`  edges: ${d.dag.edges.map((e) => `${e.from}→${e.to}`).join(', ')}`, '');
+  const refused = Object.entries(d.unsupported_faults ?? {});
+  if (refused.length > 0) out.push(chalk.bold('Faults it cannot apply'), ...refused.map(([type, why]) => `  ${type}: ${why}`), '');
+  if (d.kind !== undefined && d.kind !== 'embedded') {
+    out.push(chalk.bold(`Target details`) + chalk.dim(` (${source})`));
+    for (const [key, value] of Object.entries(d.strategy)) out.push(`  ${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    return `${out.join('\n')}\n`;
+  }
   out.push(chalk.bold(`Recovery strategy`) + chalk.dim(` (${source})`));
   const strategy = new Table({ head: ['mechanism', 'on', 'settings'], style: { head: [], border: [] } });
   for (const [section, fields] of Object.entries(d.strategy as Record<string, Record<string, unknown>>)) {

@@ -9,6 +9,7 @@ import { registerFlightCommand } from './flight.js';
 import { registerEvolveCommand } from './evolve.js';
 import { registerServeCommand } from './serve.js';
 import { registerProxyCommand } from './proxy.js';
+import { registerTargetCommand } from './target.js';
 
 /** Each command lives in its own file and registers itself here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -23,4 +24,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerFlightCommand(program, ctx);
   registerEvolveCommand(program, ctx);
   registerProxyCommand(program, ctx);
+  registerTargetCommand(program, ctx);
 }

@@ -6,11 +6,12 @@ import { addPluginOptions } from '../run-plugins.js';
 export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): void {
   const command = scenario
     .command('run')
-    .description('Run scenarios, each against a fresh embedded runtime: measured score and verification; exit 0 passed, 1 a gate failed, 2 invalid input, 3 runtime error, 130 interrupted')
+    .description('Run scenarios, each against a fresh target (the embedded runtime unless --target or config.target): measured score and verification; exit 0 passed, 1 a gate failed, 2 invalid input, 3 runtime error, 130 interrupted')
     .argument('<file...>', 'scenario files (YAML or JSON)')
     .option('--seed <n>', 'fixes every random choice (overrides config.seed)', parseSeed)
     .option('--min-score <n>', 'exit 1 when a score is below N (overrides expect.min_score)', parseScore)
-    .option('--strategy <file>', 'recovery strategy YAML (default: strategies/default.yaml values)')
+    .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
+    .option('--target <file>', 'attack the system this target file describes (kind embedded, process or remote); wins over config.target')
     .option('--time-scale <factor>', 'multiply every timing the scenario states (0.1 = ten times faster); recovery deadlines are not scaled', parsePositive);
   addOutputOptions(command);
   addPluginOptions(command);
@@ -19,6 +20,7 @@ export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): 
     'arena scenario run scenarios/*.yaml --min-score 85 --junit out.xml --json',
     'arena scenario run scenarios/llm-outage.yaml --strategy strategies/recovery-off.yaml',
     'arena scenario run scenarios/dag-damage.yaml --seed 42 --time-scale 0.5 --report run.json',
+    'arena scenario run scenarios/leader-failover.yaml --target my-agents.yaml',
   ]);
   command.action(async (files: string[], opts) => {
     const { scenarioRunCommand } = await import('../run/run-scenarios.js');

@@ -19,6 +19,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--allowed-origin <origin...>', 'browser origins allowed by CORS (e.g. http://localhost:3000)')
     .option('--seed <n>', 'seed of the runtime and faults')
     .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
+    .option('--target <file>', 'serve the system this target file describes instead of the embedded runtime')
     .option('--store <file>', 'keep arena events in this SQLite file (the stream resumes across restarts)');
   examples(command, [
     'arena serve',
@@ -26,7 +27,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     'arena serve --host 0.0.0.0 --api-key s3cret --allowed-origin http://localhost:3000',
     'curl -N -H "X-API-Key: s3cret" http://127.0.0.1:9000/arena/stream',
   ]);
-  command.action(async (opts: { host: string; port: string; apiKey?: string; allowedOrigin?: string[]; seed?: string; store?: string; strategy?: string }) => {
+  command.action(async (opts: { host: string; port: string; apiKey?: string; allowedOrigin?: string[]; seed?: string; store?: string; strategy?: string; target?: string }) => {
     const { runServe } = await import('../../server/serve-command.js');
     await runServe(opts, ctx);
   });

@@ -6,12 +6,13 @@ import { addPluginOptions } from '../run-plugins.js';
 export function registerSurvivalCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('survival')
-    .description('Random faults at a fixed interval against a fresh embedded runtime; measured resilience score')
+    .description('Random faults at a fixed interval against a fresh target (the embedded runtime unless --target); measured resilience score')
     .option('--duration <duration>', 'how long chaos lasts', parseDurationOption, '60s')
     .option('--interval <duration>', 'time between two faults', parseDurationOption, '2s')
     .option('--actions <kinds>', 'comma-separated fault kinds to draw from (default: all but resume_agent)')
     .option('--seed <n>', 'fixes every random choice (printed and reported so the run can be replayed)', parseSeed)
-    .option('--strategy <file>', 'recovery strategy YAML (default: strategies/default.yaml values)')
+    .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
+    .option('--target <file>', 'attack the system this target file describes (kind embedded, process or remote)')
     .option('--min-score <n>', 'exit 1 when the score is below N', parseScore)
     .option('--warmup <duration>', 'steady state measured before the first fault', parseDurationOption)
     .option('--cooldown <duration>', 'recovery watched after the last fault (default 2 × interval, at most 3s)', parseDurationOption)
@@ -24,6 +25,7 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
     'arena survival --actions kill_agent,slow_agent --seed 42 --save-scenario storm.yaml',
     'arena survival --duration 2m --min-score 80 --json --junit survival.xml',
     'arena survival --strategy strategies/recovery-off.yaml --report off.json',
+    'arena survival --target my-agents.yaml --duration 1m --interval 3s',
   ]);
   command.action(async (opts) => {
     const { survivalCommand } = await import('../run/run-survival.js');

@@ -4,8 +4,7 @@
  * printed and written even when a run fails or is interrupted.
  */
 import { resolve } from 'node:path';
-import { createEmbeddedTarget } from '../../targets/embedded/index.js';
-import { loadStrategyFile } from '../../runtime/strategy.js';
+import { chooseTarget, type TargetChoice } from './targets.js';
 import { runScenarioOnTarget } from '../../arena/scenario/index.js';
 import { formatProblem } from '../../arena/scenario/load.js';
 import type { Scenario } from '../../arena/scenario/types.js';
@@ -28,6 +27,7 @@ export interface ScenarioRunOptions extends OutputOptionValues {
   seed?: number;
   minScore?: number;
   strategy?: string;
+  target?: string;
   timeScale?: number;
 }
 
@@ -35,15 +35,17 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
   const mode = resolveOutputMode(opts, ctx);
   applyColor(mode);
   const scenarios = await loadAll(files, ctx);
-  const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : undefined;
+  // every target file is checked before the first run starts
+  const targets: TargetChoice[] = [];
+  for (const scenario of scenarios) targets.push(await chooseTarget(opts, ctx, { ...(scenario.config.target !== undefined ? { target: scenario.config.target } : {}), ...(scenario.file !== undefined ? { file: scenario.file } : {}) }));
   const reports: ScenarioReport[] = [];
   let failure: unknown;
   await runWithOutput(ctx, opts, mode, async (onEvent) => {
-    for (const scenario of scenarios) {
+    for (const [i, scenario] of scenarios.entries()) {
       if (ctx.signal.aborted) break;
       const seed = opts.seed ?? scenario.config.seed ?? randomSeed();
       try {
-        const target = createEmbeddedTarget({ strategy, seed });
+        const target = await targets[i]!.create(seed);
         reports.push(
           await runScenarioOnTarget(target, scenario, {
             seed,

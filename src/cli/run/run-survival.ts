@@ -5,8 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createEmbeddedTarget } from '../../targets/embedded/index.js';
-import { loadStrategyFile } from '../../runtime/strategy.js';
+import { chooseTarget } from './targets.js';
 import { runSurvivalOnTarget, resolveSurvivalConfig, survivalToScenarioYaml, type SurvivalOptions } from '../../arena/survival/index.js';
 import type { SurvivalReport } from '../../arena/report.js';
 import { randomSeed } from '../../shared/random.js';
@@ -28,6 +27,7 @@ export interface SurvivalCommandOptions extends OutputOptionValues {
   actions?: string;
   seed?: number;
   strategy?: string;
+  target?: string;
   minScore?: number;
   warmup?: string;
   cooldown?: string;
@@ -52,10 +52,10 @@ export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliCont
     ...extra,
   };
   resolveSurvivalConfig(options); // bad input → exit 2 before anything starts
-  const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : undefined;
-  const target = createEmbeddedTarget({ strategy, seed });
+  const choice = await chooseTarget(opts, ctx);
+  const target = await choice.create(seed);
   if (mode.kind !== 'tty') ctx.stderr.write(`survival: seed ${seed} (replay with --seed ${seed})\n`);
-  const report = await runWithOutput(ctx, opts, mode, (onEvent) => runSurvivalOnTarget(target, { ...options, onEvent }));
+  const report = await runWithOutput(ctx, opts, mode, (onEvent) => runSurvivalOnTarget(target, { ...options, onEvent, onNotice: (line) => ctx.stderr.write(`${line}\n`) }));
   if (opts.saveScenario) saveScenario(ctx, opts.saveScenario, report);
   emitDocument(ctx, mode, survivalDocument(report), () => renderSurvivalTable(report), () => survivalJUnit(report), { report: opts.report, junit: opts.junit });
   throwForOutcomes([{ name: 'survival', ...report }], opts.report);

@@ -55,12 +55,14 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
     return fault;
   };
 
-  const end = async (id: string) => {
+  const end = async (id: string): Promise<boolean> => {
     const entry = entries.get(id);
-    if (!entry) return;
+    if (!entry) return false;
     entries.delete(id);
     entry.timer?.cancel();
-    if (entry.isActive()) await entry.revert();
+    const wasActive = entry.isActive();
+    if (wasActive) await entry.revert();
+    return wasActive;
   };
 
   /** ends earlier faults of the same kind on the same target: the newest one wins */
@@ -169,6 +171,8 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
     },
 
     activeFaults: async () => [...entries.values()].filter((e) => e.isActive()).map((e) => ({ ...e.fault })),
+
+    revertFault: (faultId) => end(faultId),
 
     async revertAll() {
       for (const id of [...entries.keys()]) await end(id);

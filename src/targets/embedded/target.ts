@@ -12,6 +12,8 @@ import { createEmbeddedFaults } from './faults.js';
 import { createEmbeddedObserver } from './observer.js';
 
 export interface EmbeddedTargetOptions extends TargetOptions {
+  /** shown in reports (a target file's `name`); default `embedded` */
+  name?: string;
   clock?: Clock;
   random?: Random;
   topology?: Partial<Topology>;
@@ -27,9 +29,10 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
   const random = options.random ?? createRandom(options.seed ?? 1);
   const rt = createRuntime({ strategy, topology: options.topology, clock: options.clock, random: random.fork('runtime') });
   const faults = createEmbeddedFaults(rt, random.fork('faults'));
+  const name = options.name ?? 'embedded';
   const target: Target = {
     kind: 'embedded',
-    name: 'embedded',
+    name,
     runtime: faults.runtime,
     dag: faults.dag,
     observer: createEmbeddedObserver(rt, { llmInjections: faults.llmInjections }),
@@ -46,7 +49,7 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
     // the embedded runtime can apply every fault
     unsupportedFaults: () => ({}),
     describe: async () => ({
-      name: 'embedded',
+      name,
       kind: 'embedded',
       agents: rt.agents(),
       dag: { nodes: rt.dag.nodes(), edges: rt.dag.edges() },

@@ -1,0 +1,41 @@
+/**
+ * Which target a run command attacks: `--target FILE`, else the scenario's
+ * own `config.target` (relative to the scenario file), else the embedded
+ * runtime with `--strategy` if given. Files are validated before anything
+ * starts.
+ */
+import { dirname, resolve } from 'node:path';
+import type { Target } from '../../arena/providers.js';
+import { UsageError } from '../../shared/errors.js';
+import type { CliContext } from '../context.js';
+
+export interface TargetChoice {
+  /** 'embedded' or the target file's name */
+  name: string;
+  kind: string;
+  file?: string;
+  create(seed: number): Promise<Target>;
+}
+
+export interface TargetFlags {
+  target?: string;
+  strategy?: string;
+}
+
+export async function chooseTarget(flags: TargetFlags, ctx: CliContext, scenario?: { target?: string; file?: string }): Promise<TargetChoice> {
+  const { loadStrategyFile } = await import('../../runtime/strategy.js');
+  const strategy = flags.strategy ? await loadStrategyFile(resolve(ctx.cwd, flags.strategy)) : undefined;
+  const fromScenario = scenario?.target !== undefined && scenario.file !== undefined ? resolve(ctx.cwd, dirname(scenario.file), scenario.target) : undefined;
+  const path = flags.target !== undefined ? resolve(ctx.cwd, flags.target) : fromScenario;
+  if (path === undefined) {
+    const { createEmbeddedTarget } = await import('../../targets/embedded/index.js');
+    return { name: 'embedded', kind: 'embedded', create: async (seed) => createEmbeddedTarget({ strategy, seed }) };
+  }
+  const { loadTargetFile } = await import('../../targets/file.js');
+  const shown = flags.target ?? scenario!.target!;
+  const loaded = await loadTargetFile(path, shown);
+  if (strategy !== undefined && loaded.kind !== 'embedded') {
+    throw new UsageError(`--strategy applies to the embedded runtime only; target ${loaded.name} in ${shown} is kind ${loaded.kind}`, 'strategy_not_applicable');
+  }
+  return { name: loaded.name, kind: loaded.kind, file: shown, create: (seed) => loaded.create({ seed, ...(strategy !== undefined ? { strategy } : {}), env: ctx.env }) };
+}
