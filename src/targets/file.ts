@@ -15,6 +15,7 @@ import type { Random } from '../shared/random.js';
 import { formatSourceProblems, MAX_YAML_BYTES, parseYamlSource, type SourceProblem } from '../shared/yaml-source.js';
 import { zodProblems } from '../shared/zod-problems.js';
 import { embeddedTargetSchema } from './embedded/spec.js';
+import { processTargetSchema } from './process/spec.js';
 import { remoteTargetSchema } from './remote/spec.js';
 
 export interface TargetBuildOptions {
@@ -54,6 +55,17 @@ const KINDS: Record<string, KindEntry> = {
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
         ...(options.clock ? { clock: options.clock } : {}),
         ...(spec.workload_rate !== undefined ? { workloadRate: spec.workload_rate } : {}),
+      });
+    },
+  },
+  process: {
+    schema: processTargetSchema,
+    async build(spec: z.output<typeof processTargetSchema>, baseDir, options) {
+      const { createProcessTarget } = await import('./process/index.js');
+      return createProcessTarget(spec, {
+        baseDir: resolve(baseDir),
+        ...(options.clock ? { clock: options.clock } : {}),
+        ...(options.random ? { random: options.random } : {}),
       });
     },
   },

@@ -196,6 +196,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     },
 
     activeFaults: async () => book.list(),
+    revertFault: (faultId) => book.end(faultId),
     revertAll: () => book.revertAll(),
   };
   return { runtime, book };
