@@ -1,6 +1,6 @@
 /**
  * The shipped example fleet (examples/fleet) under real pm2-runtime, run
- * through the arena's scenario runner: a copy on free ports, so the test does
+ * with `arena scenario run --target` (bin/arena.js, so dist must be built): a copy on free ports, so the test does
  * not depend on 7000-7103 being free. With pm2's restart policy the fleet
  * recovers from every kill within the restart delay's range; with
  * autorestart off the same scenario scores visibly worse.
@@ -10,10 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { loadScenarioFile } from '../../src/arena/scenario/load.js';
-import { runScenarioOnTarget } from '../../src/arena/scenario/target.js';
-import { createProcessTarget, processTargetSchema } from '../../src/targets/process/index.js';
+import type { ScenarioReport } from '../../src/arena/report.js';
+import { arena } from '../helpers/cli.js';
 import { freePorts, processesMatching } from '../helpers/process-fleet.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,18 +36,17 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-async function run(targetFile: string, scenarioFile: string) {
-  const spec = processTargetSchema.parse(parse(readFileSync(join(fleetDir, targetFile), 'utf8')));
-  const target = createProcessTarget(spec, { baseDir: fleetDir });
-  const scenario = await loadScenarioFile(join(fleetDir, 'scenarios', scenarioFile));
-  const report = await runScenarioOnTarget(target, scenario, { seed: 1 });
+/** `arena scenario run … --target … --json`, as a user runs it */
+async function run(targetFile: string, scenarioFile: string): Promise<ScenarioReport> {
+  const result = await arena(['scenario', 'run', join(fleetDir, 'scenarios', scenarioFile), '--target', join(fleetDir, targetFile), '--json'], { timeout: 90_000 });
+  expect(result.exitCode, result.stderr).toBe(0);
   // pm2 and every worker are gone, and nothing is stopped
   expect(processesMatching(fleetDir)).toEqual([]);
-  return report;
+  return (JSON.parse(result.stdout) as { scenarios: ScenarioReport[] }).scenarios[0]!;
 }
 
 describe('example fleet under pm2', () => {
-  let healed: Awaited<ReturnType<typeof run>>;
+  let healed: ScenarioReport;
 
   it('kill-and-pause: every fault applied, recovery within the restart delay range, availability under 100', async () => {
     healed = await run('target.yaml', 'kill-and-pause.yaml');
