@@ -69,7 +69,7 @@ describe('arena with a process target file', { timeout: 60_000 }, () => {
     expect(result.stderr).toContain(`${tag}: no config found`);
   });
 
-  it('a fault the target cannot apply is refused before anything is injected; a real kill runs and recovers by the supervisor's restart', async () => {
+  it('a fault the target cannot apply is refused before anything is injected; a real kill runs and recovers by the supervisor restarting it', async () => {
     const file = await tinyTargetFile();
     const refused = await arena(['scenario', 'run', scenario(`  - action: { type: memory_corrupt, target_id: ${tag}-1 }\n`), '--target', file, '--json']);
     expect(refused.exitCode).toBe(2);
