@@ -4,12 +4,18 @@
  * workload), built from the live components on every call.
  */
 import type { ArenaService } from '../arena/service.js';
-import type { Target, AgentInfo, ActiveFault, WorkloadCounters } from '../arena/providers.js';
+import type { Target, AgentInfo, ActiveFault, WorkloadCounters, DAGEdge } from '../arena/providers.js';
+import { ACTION_TYPES, type ActionType } from '../arena/action.js';
 import type { Result } from './types.js';
 
 export interface DashboardSnapshot {
   at: string;
+  /** the target's clock now, the clock of active_faults' started_at_ms / ends_at_ms (time left = ends_at_ms - now_ms) */
+  now_ms: number;
   target: string;
+  /** the fault types this target can apply (the console offers these) */
+  faults: readonly ActionType[];
+  dag: { nodes: string[]; edges: DAGEdge[] };
   agents: AgentInfo[];
   active_faults: ActiveFault[];
   totals: { total: number; succeeded: number; failed: number };
@@ -28,6 +34,8 @@ export function createDashboard(deps: {
   target: Target;
   isScenarioRunning: () => boolean;
   recent?: number;
+  /** default: all 13 (the embedded target applies every one) */
+  faults?: readonly ActionType[];
 }): DashboardPort {
   const recent = deps.recent ?? 20;
   return {
@@ -36,7 +44,10 @@ export function createDashboard(deps: {
       const survival = deps.service.getSurvivalStatus();
       return {
         at: deps.service.clock.wallNow().toISOString(),
+        now_ms: deps.service.clock.now(),
         target: deps.target.name,
+        faults: deps.faults ?? ACTION_TYPES,
+        dag: { nodes: deps.target.dag.listNodes(), edges: deps.target.dag.listEdges() },
         agents: deps.target.runtime.listAgents(),
         active_faults: deps.target.runtime.activeFaults(),
         totals: { total: stats.total, succeeded: stats.succeeded, failed: stats.failed },
