@@ -111,7 +111,7 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
       const headers: Record<string, string> = { Accept: 'text/event-stream', 'Last-Event-ID': String(lastId) };
       if (options.key) headers['X-API-Key'] = options.key;
       feedWatchdog();
-      const res = await fetchImpl(options.path, { headers, signal: attempt.signal, cache: 'no-store' });
+      const res = await fetchImpl(options.path, { headers, signal: attempt.signal });
       if (res.status === 401) {
         clearTimeout(watchdog);
         options.onStatus('unauthorized');

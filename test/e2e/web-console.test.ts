@@ -41,9 +41,19 @@ async function leader(p: Page): Promise<string | null> {
   return p.locator('[data-testid=agents] tr[data-role=leader]').first().getAttribute('data-agent', { timeout: 10_000 });
 }
 
+/** one attribute of every element the selector matches, in document order */
+async function attributes(p: Page, selector: string, name: string): Promise<Array<string | null>> {
+  return Promise.all((await p.locator(selector).all()).map((el) => el.getAttribute(name)));
+}
+
+/** the key this tab keeps (evaluated in the page, where sessionStorage exists) */
+function storedKey(p: Page): Promise<string | null> {
+  return p.evaluate('sessionStorage.getItem("arena.apiKey")');
+}
+
 async function timelineIds(p: Page): Promise<number[]> {
-  const ids = await p.locator('[data-testid=timeline] li').evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-event-id'))));
-  return ids.sort((a, b) => a - b);
+  const ids = await attributes(p, '[data-testid=timeline] li', 'data-event-id');
+  return ids.map(Number).sort((a, b) => a - b);
 }
 
 beforeAll(async () => {
@@ -96,7 +106,7 @@ describe('web console in Chromium', () => {
     await wrong.click('button[type=submit]');
     await poll(() => wrong.locator('[data-testid=key-error]').textContent()).toContain('Wrong API key');
     expect(await wrong.locator('[data-testid=agents]').count()).toBe(0);
-    expect(await wrong.evaluate(() => sessionStorage.getItem('arena.apiKey'))).toBeNull();
+    expect(await storedKey(wrong)).toBeNull();
     await shot(wrong, 'wrong-key-phone');
     await wrong.close();
   });
@@ -106,10 +116,10 @@ describe('web console in Chromium', () => {
     await page.fill('#api-key', KEY);
     await page.click('button[type=submit]');
     await page.locator('[data-testid=agents] tr[data-agent]').first().waitFor();
-    const agents = await page.locator('[data-testid=agents] tr[data-agent]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-agent')));
+    const agents = await attributes(page, '[data-testid=agents] tr[data-agent]', 'data-agent');
     expect(agents).toEqual(['agent-1', 'agent-2', 'agent-3', 'orchestrator-1', 'orchestrator-2']);
     expect(await leader(page)).toMatch(/^agent-[123]$/);
-    expect(await page.evaluate(() => sessionStorage.getItem('arena.apiKey'))).toBe(KEY);
+    expect(await storedKey(page)).toBe(KEY);
     await poll(() => page.locator('[data-testid=connection]').textContent()).toBe('live');
     await page.reload();
     await page.locator('[data-testid=agents] tr[data-agent]').first().waitFor();
@@ -164,7 +174,9 @@ describe('web console in Chromium', () => {
     const before = await timelineIds(page);
     proxy.cut();
     await poll(() => page.locator('[data-testid=connection]').textContent()).toBe('reconnecting…');
+    await poll(() => page.locator('[data-testid=reconnecting]').isVisible()).toBe(true);
     await page.setViewportSize(PHONE);
+    await page.evaluate('window.scrollTo(0, 0)');
     await shot(page, 'reconnecting-phone');
     // events the page cannot see while it is cut off
     expect((await http(server.url, 'POST', '/arena/agent/agent-3/kill', { key: KEY })).status).toBe(200);

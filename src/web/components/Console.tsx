@@ -77,6 +77,11 @@ export function Console(props: { apiKey: string; onUnauthorized(): void; onSignO
           Forget key
         </button>
       </header>
+      {status === 'reconnecting' && (
+        <p class="notice banner" role="status" data-testid="reconnecting">
+          Connection to the arena lost: reconnecting. The timeline resumes where it stopped.
+        </p>
+      )}
       {notice && <p class="notice banner">{notice}</p>}
       <main class="grid">
         <AgentsPanel agents={d?.agents} />
