@@ -208,6 +208,23 @@ describe('web console in Chromium', () => {
     await shot(page, 'survival-desktop');
   }, 30_000);
 
+  it('an injected fault shows with its time left, counting down', async () => {
+    await page.selectOption('[data-testid=inject] select[name=type]', 'network_partition');
+    await page.selectOption('[data-testid=inject] select[name=target]', 'agent-2');
+    await page.fill('[data-testid=inject] input[name=duration]', '20s');
+    await page.click('[data-testid=inject] button[type=submit]');
+    await poll(() => page.locator('[data-testid=inject-outcome]').textContent()).toContain('network_partition agent-2 for 20.0 s');
+    const row = page.locator('[data-testid=faults] li[data-fault=network_partition]');
+    const left = async () => Number(/^([\d.]+) s left$/.exec((await row.locator('.left').textContent()) ?? '')?.[1] ?? NaN);
+    await poll(left).toBeGreaterThan(15);
+    const first = await left();
+    expect(first).toBeLessThanOrEqual(20);
+    await poll(left).toBeLessThan(first);
+    await page.evaluate('window.scrollTo(0, 0)');
+    // the README's picture
+    await shot(page, 'console-desktop');
+  });
+
   it('the key never appears in a URL the browser requested', () => {
     expect(requested.length).toBeGreaterThan(10);
     expect(requested.filter((u) => u.includes(KEY))).toEqual([]);

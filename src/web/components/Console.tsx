@@ -67,22 +67,24 @@ export function Console(props: { apiKey: string; onUnauthorized(): void; onSignO
   const d = dashboard.data;
   return (
     <div class="console">
-      <header class="topbar">
-        <h1>Chaos Arena</h1>
-        <span class="target" title="target">{d ? d.target : '…'}</span>
-        <span class={`pill pill-${status}`} data-testid="connection" role="status">
-          {STATUS_TEXT[status]}
-        </span>
-        <button class="link" type="button" onClick={props.onSignOut}>
-          Forget key
-        </button>
+      <header class="top">
+        <div class="topbar">
+          <h1>Chaos Arena</h1>
+          <span class="target" title="target">{d ? d.target : '…'}</span>
+          <span class={`pill pill-${status}`} data-testid="connection" role="status">
+            {STATUS_TEXT[status]}
+          </span>
+          <button class="link" type="button" onClick={props.onSignOut}>
+            Forget key
+          </button>
+        </div>
+        {status === 'reconnecting' && (
+          <p class="notice banner" role="status" data-testid="reconnecting">
+            Connection to the arena lost: reconnecting. The timeline resumes where it stopped.
+          </p>
+        )}
+        {notice && <p class="notice banner">{notice}</p>}
       </header>
-      {status === 'reconnecting' && (
-        <p class="notice banner" role="status" data-testid="reconnecting">
-          Connection to the arena lost: reconnecting. The timeline resumes where it stopped.
-        </p>
-      )}
-      {notice && <p class="notice banner">{notice}</p>}
       <main class="grid">
         <AgentsPanel agents={d?.agents} />
         <FaultsPanel faults={d?.active_faults} nowMs={d?.now_ms} fetchedAt={dashboard.at} />
