@@ -27,6 +27,8 @@ let profile: string;
 let page: Page;
 /** every URL the browser asked for: the key must never be in one */
 const requested: string[] = [];
+/** CSP violations and uncaught errors in any page: there must be none */
+const pageProblems: string[] = [];
 
 /** vitest's expect.poll gives up after 1 s; a loaded 2-core machine needs longer */
 function poll<T>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) {
@@ -73,8 +75,29 @@ beforeAll(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   context.on('request', (r) => requested.push(r.url()));
+  context.on('page', (p) => watchPage(p));
+  context.on('requestfailed', (r) => {
+    // refused by the browser itself (CSP, mixed content), not by a cut connection
+    if (/csp|blocked/i.test(r.failure()?.errorText ?? '')) pageProblems.push(`blocked: ${r.url()} ${r.failure()?.errorText}`);
+  });
   page = context.pages()[0] ?? (await context.newPage());
+  watchPage(page);
 }, 45_000);
+
+const watched = new WeakSet<Page>();
+function watchPage(p: Page): void {
+  if (watched.has(p)) return;
+  watched.add(p);
+  p.on('pageerror', (e) => pageProblems.push(`page error: ${e.message}`));
+  p.on('console', (m) => {
+    if (/Content.Security.Policy|Refused to/i.test(m.text())) pageProblems.push(`console: ${m.text()}`);
+  });
+}
+
+/** the page fits the viewport's width: nothing to scroll sideways */
+async function horizontalOverflow(p: Page): Promise<number> {
+  return p.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+}
 
 afterAll(async () => {
   await context?.close();
@@ -107,6 +130,7 @@ describe('web console in Chromium', () => {
     await poll(() => wrong.locator('[data-testid=key-error]').textContent()).toContain('Wrong API key');
     expect(await wrong.locator('[data-testid=agents]').count()).toBe(0);
     expect(await storedKey(wrong)).toBeNull();
+    expect(await horizontalOverflow(wrong)).toBe(0);
     await shot(wrong, 'wrong-key-phone');
     await wrong.close();
   });
@@ -191,6 +215,7 @@ describe('web console in Chromium', () => {
     expect(after).toEqual(Array.from({ length: after.length }, (_, i) => i + 1));
     expect(await page.locator('[data-testid=timeline]').textContent()).toContain('kill_agent no-such-agent failed');
     await poll(() => page.locator('[data-testid=diagnostics]').textContent()).toContain('no-such-agent');
+    expect(await horizontalOverflow(page)).toBe(0);
     await shot(page, 'resumed-phone', true);
     await page.setViewportSize(DESKTOP);
   }, 40_000);
@@ -225,8 +250,10 @@ describe('web console in Chromium', () => {
     await shot(page, 'console-desktop');
   });
 
-  it('the key never appears in a URL the browser requested', () => {
+  it('the key never appears in a URL the browser requested; no CSP violation, no page error', () => {
     expect(requested.length).toBeGreaterThan(10);
     expect(requested.filter((u) => u.includes(KEY))).toEqual([]);
+    expect(requested.every((u) => u.startsWith(proxy.url))).toBe(true);
+    expect(pageProblems).toEqual([]);
   });
 });
