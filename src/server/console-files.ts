@@ -9,6 +9,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** `dist/web` next to `dist/server`, where scripts/build-web.mjs puts the bundle */
@@ -38,6 +39,8 @@ const TYPES: Record<string, string> = {
 
 interface ConsoleFile {
   body: Buffer;
+  /** compressed once at load; sent to clients that accept gzip */
+  gzipped: Buffer;
   type: string;
   cacheControl: string;
 }
@@ -54,14 +57,15 @@ export function consoleFiles(dir: string = DEFAULT_CONSOLE_DIR): ConsoleFiles {
   const load = (): Map<string, ConsoleFile> => {
     const map = new Map<string, ConsoleFile>();
     try {
-      map.set('/', { body: readFileSync(join(dir, 'index.html')), type: TYPES['.html']!, cacheControl: 'no-cache' });
+      const file = (body: Buffer, type: string, cacheControl: string): ConsoleFile => ({ body, gzipped: gzipSync(body, { level: 9 }), type, cacheControl });
+      map.set('/', file(readFileSync(join(dir, 'index.html')), TYPES['.html']!, 'no-cache'));
       const assets = join(dir, 'assets');
       for (const name of readdirSync(assets)) {
         const full = join(assets, name);
         if (!statSync(full).isFile()) continue;
         const ext = name.slice(name.lastIndexOf('.'));
         // names carry a content hash (console-3F2A9C.js), so a cached copy never goes stale
-        map.set(`/assets/${name}`, { body: readFileSync(full), type: TYPES[ext] ?? 'application/octet-stream', cacheControl: 'public, max-age=31536000, immutable' });
+        map.set(`/assets/${name}`, file(readFileSync(full), TYPES[ext] ?? 'application/octet-stream', 'public, max-age=31536000, immutable'));
       }
     } catch {
       // not built: only `/` answers, with a hint
@@ -86,8 +90,17 @@ export function consoleFiles(dir: string = DEFAULT_CONSOLE_DIR): ConsoleFiles {
       res.end(method === 'HEAD' ? undefined : text);
       return true;
     }
-    res.writeHead(200, { ...security, 'Content-Type': file.type, 'Content-Length': file.body.length, 'Cache-Control': file.cacheControl });
-    res.end(method === 'HEAD' ? undefined : file.body);
+    const isGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    const body = isGzip ? file.gzipped : file.body;
+    res.writeHead(200, {
+      ...security,
+      'Content-Type': file.type,
+      'Content-Length': body.length,
+      'Cache-Control': file.cacheControl,
+      Vary: 'Accept-Encoding',
+      ...(isGzip ? { 'Content-Encoding': 'gzip' } : {}),
+    });
+    res.end(method === 'HEAD' ? undefined : body);
     return true;
   };
 }

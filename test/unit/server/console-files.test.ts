@@ -56,10 +56,34 @@ describe('console files', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await js.text()).toBe('console.log(1)');
     const css = await fetch(`${url}/assets/console-DEF456.css`, { method: 'HEAD' });
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(await css.text()).toBe('');
+  });
+
+  it('sends gzip to a client that accepts it, the plain file to one that does not', async () => {
+    const url = await serve(builtConsole());
+    const { request } = await import('node:http');
+    const { gunzipSync } = await import('node:zlib');
+    const get = (encoding: string) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        request(`${url}/assets/console-ABC123.js`, { headers: { 'Accept-Encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const zipped = await get('gzip, deflate, br');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('Accept-Encoding');
+    expect(gunzipSync(zipped.body).toString()).toBe('console.log(1)');
+    const plain = await get('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe('console.log(1)');
   });
 
   it('opens nothing else: API routes still need the key, unknown or escaping asset paths are 404', async () => {
