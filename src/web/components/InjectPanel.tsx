@@ -35,7 +35,7 @@ export function InjectPanel(props: { api: Api; dashboard: Dashboard | undefined;
     : type === 'remove_node'
       ? (d?.dag?.nodes ?? []).map((n) => ({ value: n, label: n }))
       : type === 'remove_edge'
-        ? (d?.dag?.edges ?? []).map((e) => ({ value: `${e.from}\u0000${e.to}`, label: `${e.from} → ${e.to}` }))
+        ? (d?.dag?.edges ?? []).map((e) => ({ value: JSON.stringify([e.from, e.to]), label: `${e.from} → ${e.to}` }))
         : [];
   // keep the chosen target while it exists; otherwise the first one offered
   useEffect(() => {
@@ -46,9 +46,10 @@ export function InjectPanel(props: { api: Api; dashboard: Dashboard | undefined;
   const submit = async (e: Event) => {
     e.preventDefault();
     const action: Record<string, unknown> = { type };
+    if (needsTarget && !target) return setOutcome({ ok: false, text: `Nothing to aim ${type} at: the target lists none right now.` });
     if (needsTarget) {
       if (type === 'remove_edge') {
-        const [from, to] = target.split('\u0000');
+        const [from, to] = JSON.parse(target) as [string, string];
         action.source_id = from;
         action.target_id = to;
       } else action.target_id = target;

@@ -62,8 +62,11 @@ export function ScenarioPanel(props: { api: Api }) {
   }, [text]);
 
   const open = async (e: Event) => {
-    const file = (e.target as HTMLInputElement).files?.[0];
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
     if (file) setText(await file.text());
+    // opening the same file again (after editing it on disk) must fire a change too
+    input.value = '';
   };
 
   const run = async () => {
