@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTcpProxy, type TcpProxy } from '../../../../src/proxies/tcp/proxy.js';
+import { createRandom } from '../../../../src/shared/random.js';
+import { closeAll, dial, readBytes, roundTrip, startEcho, startRecorder, until } from '../../../helpers/tcp.js';
+
+let proxy: TcpProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+  await closeAll();
+});
+
+async function proxyTo(port: number) {
+  proxy = await startTcpProxy({ listen: { port: 0 }, upstream: { host: '127.0.0.1', port }, random: createRandom(7) });
+  return proxy;
+}
+
+const latency = (id: string, latency_ms: number, extra: Record<string, unknown> = {}) => ({ id, type: 'latency', params: { latency_ms, ...extra } });
+
+/** one byte client → upstream, then one byte upstream → client; each leg timed on its own */
+async function oneWayDelays(client: Awaited<ReturnType<typeof dial>>, conn: { socket: import('node:net').Socket; arrivals: Array<{ at: number }> }) {
+  const before = conn.arrivals.length;
+  const sentUp = performance.now();
+  client.write('u');
+  await until(() => conn.arrivals.length > before);
+  const up = conn.arrivals[before]!.at - sentUp;
+  const reply = readBytes(client, 1);
+  const sentDown = performance.now();
+  conn.socket.write('d');
+  await reply;
+  return { up, down: performance.now() - sentDown };
+}
+
+describe('tcp proxy: latency', () => {
+  it('delays both directions, on a connection opened before the fault and on one opened after', async () => {
+    const upstream = await startRecorder();
+    const p = await proxyTo(upstream.port);
+    const before = await dial(p.port);
+    await until(() => upstream.conns.length === 1);
+    const applied = p.applyFault(latency('lat', 80));
+    expect(applied.report).toMatchObject({ type: 'latency', connections_open: 1, connections_affected: 1, new_connections: 'affected' });
+
+    const old = await oneWayDelays(before, upstream.conns[0]!);
+    const after = await dial(p.port);
+    await until(() => upstream.conns.length === 2);
+    const fresh = await oneWayDelays(after, upstream.conns[1]!);
+    for (const leg of [old.up, old.down, fresh.up, fresh.down]) {
+      expect(leg).toBeGreaterThanOrEqual(78);
+      expect(leg).toBeLessThan(160);
+    }
+  });
+
+  it('reverting restores speed for open connections without losing or reordering bytes', async () => {
+    const p = await proxyTo(await startEcho());
+    const client = await dial(p.port);
+    const baseline = await roundTrip(client);
+    const { revert } = p.applyFault(latency('lat', 60, { jitter_ms: 20 }));
+    expect(await roundTrip(client)).toBeGreaterThanOrEqual(80);
+    // bytes written under latency and right after the revert come back in order
+    const sent = Buffer.from(Array.from({ length: 200 }, (_, i) => `m${i};`).join(''));
+    const echoed = readBytes(client, sent.length);
+    for (let i = 0; i < sent.length; i += 50) client.write(sent.subarray(i, i + 50));
+    await revert!();
+    expect((await echoed).equals(sent)).toBe(true);
+    const afterRevert = await roundTrip(client);
+    expect(afterRevert).toBeLessThan(Math.max(20, baseline * 10));
+    expect(p.stats().faults_active).toBe(0);
+  });
+
+  it('jitter spreads the delay around latency_ms, within ± jitter_ms', async () => {
+    const p = await proxyTo(await startEcho());
+    const client = await dial(p.port);
+    p.applyFault(latency('lat', 40, { jitter_ms: 30 }));
+    const trips: number[] = [];
+    for (let i = 0; i < 8; i++) trips.push(await roundTrip(client));
+    // each round trip crosses the proxy twice: between 2 × 10 and 2 × 70 ms
+    for (const t of trips) {
+      expect(t).toBeGreaterThanOrEqual(19);
+      expect(t).toBeLessThan(170);
+    }
+    expect(Math.max(...trips) - Math.min(...trips)).toBeGreaterThan(5);
+  });
+
+  it('stacks as independent stages: two latencies add up, removing one leaves the other', async () => {
+    const upstream = await startRecorder();
+    const p = await proxyTo(upstream.port);
+    const client = await dial(p.port);
+    await until(() => upstream.conns.length === 1);
+    p.applyFault(latency('a', 40));
+    const b = p.applyFault(latency('b', 40));
+    expect((await oneWayDelays(client, upstream.conns[0]!)).up).toBeGreaterThanOrEqual(78);
+    await b.revert!();
+    const one = await oneWayDelays(client, upstream.conns[0]!);
+    expect(one.up).toBeGreaterThanOrEqual(38);
+    expect(one.up).toBeLessThan(78);
+  });
+
+  it('at probability 0 never acts, on open or new connections', async () => {
+    const p = await proxyTo(await startEcho());
+    const open = await dial(p.port);
+    const applied = p.applyFault(latency('lat', 300, { probability: 0 }));
+    expect(applied.report).toMatchObject({ connections_affected: 0 });
+    const fresh = await dial(p.port);
+    expect(await roundTrip(open)).toBeLessThan(100);
+    expect(await roundTrip(fresh)).toBeLessThan(100);
+  });
+});
