@@ -61,6 +61,11 @@ export function dialOutcome(port: number): Promise<string> {
   });
 }
 
+/** opens a connection and resolves with how it ends (error code, or 'closed'), whether at connect or later */
+export function dialEnding(port: number): Promise<string> {
+  return ending(track(connect({ port, host: '127.0.0.1' })));
+}
+
 /** resolves with the next n bytes the socket reads */
 export function readBytes(socket: Socket, n: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
