@@ -8,6 +8,7 @@
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
 import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolServer } from '../../protocol/http.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
+import { listenFailure } from './endpoint.js';
 import { startTcpProxy, type TcpProxy, type TcpProxyOptions } from './proxy.js';
 
 export interface TcpFaultProxyOptions extends TcpProxyOptions {
@@ -35,15 +36,16 @@ export async function startTcpFaultProxy(options: TcpFaultProxyOptions): Promise
   });
   let control: ProtocolServer | undefined;
   if (options.control) {
+    const controlHost = options.control.host ?? '127.0.0.1';
     const routes = [
       ...faultRoutes(registry),
       { method: 'GET' as const, path: '/v1/stats', handle: async (_req: unknown, res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, proxy.stats()) },
     ];
     try {
-      control = await listenProtocol(protocolHandler({ routes, ...(options.token ? { token: options.token } : {}) }), options.control.port, options.control.host ?? '127.0.0.1');
+      control = await listenProtocol(protocolHandler({ routes, ...(options.token ? { token: options.token } : {}) }), options.control.port, controlHost);
     } catch (err) {
       await proxy.close();
-      throw err;
+      throw listenFailure(err, 'control', controlHost, options.control.port);
     }
   }
   return {

@@ -2,3 +2,4 @@
 export { startTcpProxy, type TcpProxy, type TcpProxyOptions, type TcpProxyStats, type TcpEndpoint } from './proxy.js';
 export { startTcpFaultProxy, type TcpFaultProxy, type TcpFaultProxyOptions } from './control.js';
 export { TCP_FAULT_TYPES, parseTcpFault, isTcpFaultType, type TcpFaultSpec, type TcpFaultType } from './fault-spec.js';
+export { parseHostPort, parseListenPort } from './endpoint.js';

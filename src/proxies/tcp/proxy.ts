@@ -10,6 +10,7 @@ import { ProtocolError, notApplicable, type FaultRequest } from '../../protocol/
 import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
 import { createRandom, randomSeed, type Random } from '../../shared/random.js';
 import { describeParams, parseTcpFault, type TcpFaultSpec } from './fault-spec.js';
+import { listenFailure } from './endpoint.js';
 import { Link } from './link.js';
 
 export interface TcpEndpoint {
@@ -116,7 +117,12 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
       });
     });
 
-  let server: Server | undefined = await listen(options.listen.port);
+  let server: Server | undefined;
+  try {
+    server = await listen(options.listen.port);
+  } catch (err) {
+    throw listenFailure(err, 'proxy', host, options.listen.port);
+  }
   const port = (server.address() as { port: number }).port;
 
   const stopListening = () => {
