@@ -34,6 +34,8 @@ interface Queued {
 const HIGH_WATER = 1 << 20;
 /** bandwidth is paced in slices of about 1/50 s */
 const SLICES_PER_SECOND = 50;
+/** how far behind schedule pacing may be and still send back to back to catch up */
+const CATCH_UP_MS = 100;
 
 export class Direction {
   private queue: Queued[] = [];
@@ -118,7 +120,8 @@ export class Direction {
       const bps = this.policy.bytesPerSecond();
       let piece = item.chunk;
       if (bps !== Infinity) {
-        const at = Math.max(this.nextSendAt, now);
+        // a timer that fires late is caught up on (up to CATCH_UP_MS), so lateness does not add up into a lower rate
+        const at = now - this.nextSendAt > CATCH_UP_MS ? now : this.nextSendAt;
         if (at > now) {
           this.timer = this.clock.setTimer(at - now, () => this.pump());
           break;

@@ -39,11 +39,9 @@ export class Link implements DirectionPolicy {
       [client, upstream],
       [upstream, client],
     ] as const) {
-      a.on('error', (err: NodeJS.ErrnoException) => {
-        // a reset on one side is passed on as a reset, so the other peer sees what really happened
-        if (err.code === 'ECONNRESET') this.reset();
-        else this.destroy();
-      });
+      // a failure on one side (a reset, the upstream refusing or unreachable) reaches the other
+      // peer as a reset, so it sees a broken connection rather than a clean end of stream
+      a.on('error', () => this.reset());
       a.on('close', () => this.halfGone(a, b));
     }
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTcpProxy, type TcpProxy } from '../../../../src/proxies/tcp/proxy.js';
 import { createRandom } from '../../../../src/shared/random.js';
-import { closeAll, dial, readBytes, roundTrip, startEcho, startRecorder, until } from '../../../helpers/tcp.js';
+import { closeAll, dial, readBytes, fastest, roundTrip, startEcho, startRecorder, until } from '../../../helpers/tcp.js';
 
 let proxy: TcpProxy | undefined;
 afterEach(async () => {
@@ -46,14 +46,15 @@ describe('tcp proxy: latency', () => {
     const fresh = await oneWayDelays(after, upstream.conns[1]!);
     for (const leg of [old.up, old.down, fresh.up, fresh.down]) {
       expect(leg).toBeGreaterThanOrEqual(78);
-      expect(leg).toBeLessThan(160);
+      // a loaded machine only ever adds delay: the upper bound leaves room for that
+      expect(leg).toBeLessThan(250);
     }
   });
 
   it('reverting restores speed for open connections without losing or reordering bytes', async () => {
     const p = await proxyTo(await startEcho());
     const client = await dial(p.port);
-    const baseline = await roundTrip(client);
+    const baseline = await fastest(client);
     const { revert } = p.applyFault(latency('lat', 60, { jitter_ms: 20 }));
     expect(await roundTrip(client)).toBeGreaterThanOrEqual(80);
     // bytes written under latency and right after the revert come back in order
@@ -62,8 +63,8 @@ describe('tcp proxy: latency', () => {
     for (let i = 0; i < sent.length; i += 50) client.write(sent.subarray(i, i + 50));
     await revert!();
     expect((await echoed).equals(sent)).toBe(true);
-    const afterRevert = await roundTrip(client);
-    expect(afterRevert).toBeLessThan(Math.max(20, baseline * 10));
+    // the fault made every trip ≥ 120 ms; without it the fastest of three is back near the baseline
+    expect(await fastest(client)).toBeLessThan(baseline + 40);
     expect(p.stats().faults_active).toBe(0);
   });
 
@@ -74,10 +75,10 @@ describe('tcp proxy: latency', () => {
     const trips: number[] = [];
     for (let i = 0; i < 8; i++) trips.push(await roundTrip(client));
     // each round trip crosses the proxy twice: between 2 × 10 and 2 × 70 ms
-    for (const t of trips) {
-      expect(t).toBeGreaterThanOrEqual(19);
-      expect(t).toBeLessThan(170);
-    }
+    for (const t of trips) expect(t).toBeGreaterThanOrEqual(19);
+    trips.sort((a, b) => a - b);
+    // the median, not every trip, is bounded above: a loaded machine can stall one trip
+    expect(trips[4]).toBeLessThan(170);
     expect(Math.max(...trips) - Math.min(...trips)).toBeGreaterThan(5);
   });
 
@@ -86,13 +87,13 @@ describe('tcp proxy: latency', () => {
     const p = await proxyTo(upstream.port);
     const client = await dial(p.port);
     await until(() => upstream.conns.length === 1);
-    p.applyFault(latency('a', 40));
-    const b = p.applyFault(latency('b', 40));
-    expect((await oneWayDelays(client, upstream.conns[0]!)).up).toBeGreaterThanOrEqual(78);
+    p.applyFault(latency('a', 60));
+    const b = p.applyFault(latency('b', 60));
+    expect((await oneWayDelays(client, upstream.conns[0]!)).up).toBeGreaterThanOrEqual(118);
     await b.revert!();
-    const one = await oneWayDelays(client, upstream.conns[0]!);
-    expect(one.up).toBeGreaterThanOrEqual(38);
-    expect(one.up).toBeLessThan(78);
+    const legs = [await oneWayDelays(client, upstream.conns[0]!), await oneWayDelays(client, upstream.conns[0]!)];
+    expect(Math.min(...legs.map((l) => l.up))).toBeGreaterThanOrEqual(58);
+    expect(Math.min(...legs.map((l) => l.up))).toBeLessThan(118);
   });
 
   it('at probability 0 never acts, on open or new connections', async () => {
@@ -101,7 +102,7 @@ describe('tcp proxy: latency', () => {
     const applied = p.applyFault(latency('lat', 300, { probability: 0 }));
     expect(applied.report).toMatchObject({ connections_affected: 0 });
     const fresh = await dial(p.port);
-    expect(await roundTrip(open)).toBeLessThan(100);
-    expect(await roundTrip(fresh)).toBeLessThan(100);
+    expect(await fastest(open)).toBeLessThan(100);
+    expect(await fastest(fresh)).toBeLessThan(100);
   });
 });
