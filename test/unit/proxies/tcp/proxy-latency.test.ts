@@ -96,6 +96,21 @@ describe('tcp proxy: latency', () => {
     expect(Math.min(...legs.map((l) => l.up))).toBeLessThan(118);
   });
 
+  it('misses no connection opened around the change: while accepting, while connecting upstream, just after', async () => {
+    const p = await proxyTo(await startEcho());
+    const dials = Array.from({ length: 20 }, () => dial(p.port));
+    // the fault lands once the proxy has accepted some (whose upstream may still be connecting) and not others
+    while (p.stats().connections_total < 3) await new Promise((r) => setImmediate(r));
+    const { report } = p.applyFault(latency('lat', 50));
+    const clients = await Promise.all(dials);
+    const trips = await Promise.all(clients.map((c) => roundTrip(c)));
+    for (const t of trips) expect(t).toBeGreaterThanOrEqual(98);
+    // some were open when it was applied, the rest came after: every one of them is delayed
+    expect(report.connections_affected).toBeGreaterThan(0);
+    expect(report.connections_affected).toBeLessThan(20);
+    expect(p.stats().connections_total).toBe(20);
+  });
+
   it('at probability 0 never acts, on open or new connections', async () => {
     const p = await proxyTo(await startEcho());
     const open = await dial(p.port);
