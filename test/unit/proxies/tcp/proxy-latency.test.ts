@@ -106,8 +106,8 @@ describe('tcp proxy: latency', () => {
     const trips = await Promise.all(clients.map((c) => roundTrip(c)));
     for (const t of trips) expect(t).toBeGreaterThanOrEqual(98);
     // some were open when it was applied, the rest came after: every one of them is delayed
-    expect(report.connections_affected).toBeGreaterThan(0);
-    expect(report.connections_affected).toBeLessThan(20);
+    expect(report!.connections_affected).toBeGreaterThan(0);
+    expect(report!.connections_affected).toBeLessThan(20);
     expect(p.stats().connections_total).toBe(20);
   });
 
