@@ -113,6 +113,8 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
       server.once('error', reject);
       server.listen({ host, port }, () => {
         server.off('error', reject);
+        // an accept that fails (out of file descriptors) drops that one connection; the proxy keeps serving
+        server.on('error', () => undefined);
         resolve(server);
       });
     });
