@@ -96,6 +96,19 @@ describe('tcp proxy: timeout', () => {
     expect(p.stats().connections_timed_out).toBe(0);
   });
 
+  it('timeout_ms 0 never closes: data stays held until the fault ends (as in Toxiproxy)', async () => {
+    const p = await proxyTo(await startEcho());
+    const open = await dial(p.port);
+    const { revert } = p.applyFault({ id: 'to', type: 'timeout', params: { timeout_ms: 0 } });
+    const echoed = readBytes(open, 2);
+    open.write('hi');
+    expect(await settlesWithin(echoed, 250)).toBe(false);
+    expect(open.destroyed).toBe(false);
+    await revert!();
+    expect((await echoed).toString()).toBe('hi');
+    expect(p.stats().connections_timed_out).toBe(0);
+  });
+
   it('at probability 0 never acts', async () => {
     const p = await proxyTo(await startEcho());
     const open = await dial(p.port);
