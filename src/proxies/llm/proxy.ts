@@ -1,0 +1,251 @@
+/**
+ * The LLM fault proxy (DESIGN §10.2): a streaming reverse proxy in front of
+ * an OpenAI- or Anthropic-style API. With no fault active every request and
+ * answer passes through chunk by chunk: status, headers and bytes untouched,
+ * nothing buffered. An active `llm_failure` fault answers matching requests
+ * the way the real API fails (status errors, a held request, a broken or
+ * stalled stream), so the agent's own SDK retry logic is what gets tested.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream';
+import type { AppliedFault } from '../../protocol/fault-registry.js';
+import type { FaultRequest } from '../../protocol/wire.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { UsageError } from '../../shared/errors.js';
+import { createRandom, randomSeed, type Random } from '../../shared/random.js';
+import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
+import { describeSpec, isStreamFault, parseLlmFault, type LlmErrorType } from './fault-spec.js';
+import { peekBody, modelOf, type PeekedBody } from './request-body.js';
+import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
+import { relayWithStreamFault } from './stream-faults.js';
+import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
+import { apiForPath, statusError, upstreamUnreachable, type LlmApi, type StatusErrorType, type WireError } from './wire-errors.js';
+
+export type LlmApiMode = LlmApi | 'auto';
+
+export interface LlmProxyOptions {
+  /** port to listen on; 0 picks a free one */
+  listen: number;
+  /** address to bind, loopback by default */
+  host?: string;
+  upstream: string | URL;
+  /** the wire format of errors; `auto` picks it per request from the path (default) */
+  api?: LlmApiMode;
+  clock?: Clock;
+  /** draws for `probability`; seeded so a run can be replayed */
+  random?: Random;
+  /** most bytes of a request body read to find its `model` (default 8 MiB); a larger body matches no model */
+  maxPeekBytes?: number;
+}
+
+export interface LlmFaultStats {
+  id: string;
+  fired: number;
+  [option: string]: unknown;
+}
+
+export interface LlmProxy {
+  readonly port: number;
+  readonly url: string;
+  readonly upstream: URL;
+  readonly api: LlmApiMode;
+  /** applies an `llm_failure` fault (a FaultApplier for createFaultRegistry); throws a ProtocolError saying why not */
+  applyFault(request: FaultRequest): Promise<AppliedFault>;
+  stats(): LlmProxyStats & { faults: LlmFaultStats[] };
+  close(): Promise<void>;
+}
+
+const DEFAULT_PEEK = 8 * 1024 * 1024;
+const NO_DECISION: RequestDecision = { streamCandidates: [] };
+const ignore = () => undefined;
+
+export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy> {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? createRandom(randomSeed());
+  const mode: LlmApiMode = options.api ?? 'auto';
+  if (mode !== 'auto' && mode !== 'openai' && mode !== 'anthropic') throw new UsageError(`--api: expected openai, anthropic or auto, got ${JSON.stringify(mode)}`, 'invalid_api');
+  const upstreamUrl = parseUpstream(options.upstream);
+  const upstream = createUpstream(upstreamUrl);
+  const maxPeek = options.maxPeekBytes ?? DEFAULT_PEEK;
+  const faults = new ActiveFaults(random);
+  const stats = new ProxyStats();
+  let isClosing = false;
+
+  const apiOf = (pathname: string): LlmApi => (mode === 'auto' ? apiForPath(pathname) : mode);
+
+  const sendWire = (res: ServerResponse, wire: WireError) => {
+    res.writeHead(wire.status, { ...wire.headers, 'content-length': Buffer.byteLength(wire.body) });
+    res.end(wire.body);
+  };
+
+  /** forwards the request and relays the answer; `body` is what was already read of the request */
+  const pass = (req: IncomingMessage, res: ServerResponse, client: string, api: LlmApi, body: PeekedBody | undefined, candidates: ActiveLlmFault[]) => {
+    const upReq = upstream.request(req);
+    let isAnswered = false;
+    upReq.on('response', (upRes) => {
+      isAnswered = true;
+      const status = upRes.statusCode ?? 502;
+      res.sendDate = false; // the upstream's own Date header passes through instead
+      res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders));
+      const fault = candidates.length > 0 && status === 200 && isEventStream(upRes.headers['content-type']) ? faults.decideStream(candidates) : undefined;
+      if (!fault) {
+        stats.onPassed(client);
+        // a real 429 / 5xx from the upstream: its retry is watched like an injected one
+        if (status === 429 || status >= 500) stats.onUpstreamError(client, clock.now(), retryAfterMs(upRes.headers['retry-after'], clock.wallNow().getTime()));
+        pipeline(upRes, res, ignore);
+        return;
+      }
+      const type = fault.spec.errorType;
+      relayWithStreamFault(upRes, res, api, fault, {
+        onCut: () => stats.onInjected(client, type, clock.now()),
+        onNotReached: () => {
+          faults.unfire(fault);
+          stats.onPassed(client);
+        },
+        onStall: (delta) => (stats.stalled += delta),
+        onGaveUp: () => stats.onGaveUp(client, clock.now()),
+      });
+    });
+    upReq.on('error', (err: NodeJS.ErrnoException) => {
+      if (isAnswered || res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      stats.onUpstreamFailure(client, clock.now());
+      req.resume();
+      sendWire(res, upstreamUnreachable(api, err.code ?? err.message));
+    });
+    // the client left: the upstream call is dropped too (no orphaned generation)
+    res.once('close', () => {
+      if (!res.writableFinished) upReq.destroy();
+    });
+    req.once('error', () => upReq.destroy());
+    if (!body) {
+      req.pipe(upReq);
+      return;
+    }
+    for (const chunk of body.chunks) upReq.write(chunk);
+    if (body.isComplete) upReq.end();
+    else req.pipe(upReq);
+  };
+
+  const injectStatus = (req: IncomingMessage, res: ServerResponse, client: string, api: LlmApi, fault: ActiveLlmFault) => {
+    const { errorType, retryAfterS } = fault.spec;
+    // the rest of the body is read and dropped so the client's keep-alive connection stays usable
+    req.resume();
+    sendWire(res, statusError(api, errorType as StatusErrorType, retryAfterS));
+    stats.onInjected(client, errorType, clock.now(), retryAfterS === undefined ? undefined : retryAfterS * 1000);
+  };
+
+  /**
+   * `timeout`: no status, no headers. The request waits until the client
+   * gives up (its SDK timeout fires) or the fault ends; then it goes to the
+   * upstream as if the API had been slow, and the answer passes through.
+   */
+  const hold = async (req: IncomingMessage, res: ServerResponse, client: string, api: LlmApi, fault: ActiveLlmFault, peeked: PeekedBody | undefined) => {
+    stats.onInjected(client, 'timeout', clock.now());
+    stats.held++;
+    // reading the body keeps the socket read, so a client that hangs up is noticed
+    const body = peeked ?? (await peekBody(req, maxPeek));
+    const release = () => {
+      stats.held--;
+      if (isClosing || res.destroyed) return;
+      pass(req, res, client, api, body, []);
+    };
+    if (res.destroyed || !fault.isActive) {
+      release();
+      if (res.destroyed) stats.onGaveUp(client, clock.now());
+      return;
+    }
+    fault.waiting.add(release);
+    res.once('close', () => {
+      if (!fault.waiting.delete(release)) return;
+      stats.held--;
+      stats.onGaveUp(client, clock.now());
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const client = stats.clientOf(req);
+    stats.onRequest(client, clock.now());
+    const pathname = pathOf(req.url);
+    const api = apiOf(pathname);
+    if (faults.isEmpty) return pass(req, res, client, api, undefined, []);
+    let body: PeekedBody | undefined;
+    let model: string | undefined;
+    if (faults.needsModel) {
+      body = await peekBody(req, maxPeek);
+      model = body.isComplete ? modelOf(body.chunks) : undefined;
+    }
+    const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, model);
+    const fault = decision.fault;
+    if (!fault) return pass(req, res, client, api, body, decision.streamCandidates);
+    if (fault.spec.errorType === 'timeout') return hold(req, res, client, api, fault, body);
+    return injectStatus(req, res, client, api, fault);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendWire(res, upstreamUnreachable(apiOf(pathOf(req.url)), 'proxy error'));
+      else res.destroy();
+    });
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+  await listen(server, options.listen, options.host ?? '127.0.0.1');
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host ?? '127.0.0.1';
+
+  return {
+    port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    upstream: upstreamUrl,
+    api: mode,
+    async applyFault(request) {
+      const spec = parseLlmFault(request.type, request.params);
+      const fault = faults.add(request.id, spec);
+      const report: Record<string, unknown> = { ...describeSpec(spec), api: mode, upstream: upstreamUrl.href, acts_on: 'every client of this proxy' };
+      if (isStreamFault(spec.errorType)) report.acts_on_streams_only = true;
+      return { report, revert: () => faults.remove(fault) };
+    },
+    stats() {
+      return { ...stats.snapshot(), faults: faults.list().map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired })) };
+    },
+    close() {
+      isClosing = true;
+      for (const fault of [...faults.list()]) faults.remove(fault);
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        upstream.close();
+      });
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new UsageError(`port ${port} on ${host} is already in use`, 'port_in_use', { hint: 'pick another with --listen, or --listen 0 for a free one' }));
+      else if (err.code === 'EACCES') reject(new UsageError(`port ${port} on ${host} needs privileges this process does not have`, 'port_denied'));
+      else reject(err);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+function pathOf(url: string | undefined): string {
+  if (!url) return '/';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+function isEventStream(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.toLowerCase().startsWith('text/event-stream');
+}
+
+export type { LlmErrorType };
