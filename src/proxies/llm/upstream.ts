@@ -46,9 +46,8 @@ export function createUpstream(url: URL): Upstream {
         port,
         method: req.method,
         path: prefix + (req.url ?? '/'),
+        // no timeout set: the client's own timeouts decide, the proxy never cuts a slow answer short
         headers: forwardHeaders(req.rawHeaders, url.host),
-        // the client's own timeouts decide; the proxy never cuts a slow answer short
-        timeout: 0,
       });
     },
     close() {
