@@ -5,6 +5,9 @@
  * the proxy, against the same stand-in upstream called directly in the same
  * run. The upstream and the proxy each run in their own child process so the
  * load generator does not share their event loops.
+ * Kinds: json (one small completion), stream (20 SSE events written at
+ * once: CPU-bound, the proxy's worst case), paced (20 events 2 ms apart, as
+ * a model streams tokens: the upstream sets the pace, as with a real API).
  * Run: npm run build && node test/bench/llm-proxy.mjs
  * (BENCH_SECONDS per throughput run, default 4; BENCH_CONNECTIONS, default 32)
  */
@@ -18,6 +21,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const LATENCY_ROUNDS = 5;
 const LATENCY_PER_ROUND = 400;
 const STREAM_EVENTS = 20;
+const PACE_MS = 2;
 
 function start(role, ...args) {
   const child = fork(fileURLToPath(import.meta.url), [role, ...args], { stdio: 'inherit' });
@@ -27,6 +31,7 @@ function start(role, ...args) {
 const BODY = {
   json: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'hi' }] }),
   stream: JSON.stringify({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+  paced: JSON.stringify({ model: 'paced', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
 };
 
 /** one whole request (until the last byte of the answer), in ms */
@@ -47,14 +52,15 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 10
 async function latency(ports, kind) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const samples = { direct: [], proxy: [] };
-  for (let i = 0; i < 200; i++) {
+  const perRound = kind === 'paced' ? 40 : LATENCY_PER_ROUND;
+  for (let i = 0; i < (kind === 'paced' ? 10 : 200); i++) {
     await once(agent, ports.direct, BODY[kind]);
     await once(agent, ports.proxy, BODY[kind]);
   }
   // interleaved rounds, so drift on a shared machine hits both sides alike
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     for (const side of round % 2 ? ['proxy', 'direct'] : ['direct', 'proxy']) {
-      for (let i = 0; i < LATENCY_PER_ROUND; i++) samples[side].push(await once(agent, ports[side], BODY[kind]));
+      for (let i = 0; i < perRound; i++) samples[side].push(await once(agent, ports[side], BODY[kind]));
     }
   }
   agent.destroy();
@@ -81,7 +87,7 @@ async function main() {
   const ports = { direct: upstream.port, proxy: proxy.port };
   console.log(`LLM proxy bench: node ${process.version}, ${STREAM_EVENTS} SSE events per streamed answer, ${CONNECTIONS} connections x ${SECONDS}s per throughput run`);
   try {
-    for (const kind of ['json', 'stream']) {
+    for (const kind of ['json', 'stream', 'paced']) {
       const lat = await latency(ports, kind);
       const addedP50 = lat.proxy.p50 - lat.direct.p50;
       const addedP99 = lat.proxy.p99 - lat.direct.p99;
@@ -109,7 +115,17 @@ if (process.argv[2] === 'upstream') {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      if (body.includes('"stream":true')) {
+      if (body.includes('"model":"paced"')) {
+        // a real model's pacing: tokens a few ms apart, so the upstream, not the CPU, sets the pace
+        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+        let i = 0;
+        const tick = () => {
+          if (i === STREAM_EVENTS) return res.end('data: [DONE]\n\n');
+          res.write(chunk(i++));
+          setTimeout(tick, PACE_MS);
+        };
+        tick();
+      } else if (body.includes('"stream":true')) {
         res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
         for (let i = 0; i < STREAM_EVENTS; i++) res.write(chunk(i));
         res.end('data: [DONE]\n\n');
