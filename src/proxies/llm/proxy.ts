@@ -189,7 +189,6 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       else res.destroy();
     });
   });
-  server.on('clientError', (_err, socket) => socket.destroy());
   await listen(server, options.listen, options.host ?? '127.0.0.1');
   const port = (server.address() as AddressInfo).port;
   const host = options.host ?? '127.0.0.1';

@@ -132,6 +132,34 @@ describe('LLM proxy pass-through', () => {
     }
   });
 
+  it('a fault acts on a keep-alive connection opened before it, and stops acting on it after', async () => {
+    upstream = await startStandIn();
+    proxy = await startLlmProxy({ listen: 0, upstream: upstream.url });
+    const { Agent } = await import('node:http');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const send = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${proxy.url}/v1/chat/completions`, { method: 'POST', agent }, (res) => {
+          sockets.add(res.socket);
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', reject);
+        req.end('{"model":"m"}');
+      });
+    try {
+      expect(await send()).toBe(200);
+      const f = await proxy.applyFault({ id: 'k', type: 'llm_failure', params: { error_type: 'overloaded' }, lease_ms: 60_000 });
+      expect(await send()).toBe(503);
+      await f.revert!();
+      expect(await send()).toBe(200);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('a port in use is a usage error naming the port', async () => {
     upstream = await startStandIn();
     proxy = await startLlmProxy({ listen: 0, upstream: upstream.url });
