@@ -166,7 +166,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const client = stats.clientOf(req);
-    stats.onRequest(client, clock.now());
+    stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
     const api = apiOf(pathname);
     if (faults.isEmpty) return pass(req, res, client, api, undefined, []);

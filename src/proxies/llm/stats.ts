@@ -5,9 +5,9 @@
  *
  * A client is the `x-arena-client` header when sent, else its address and
  * user agent. The request that follows an error on the same client is taken
- * as its retry: the official SDKs retry on the same client object, one
- * attempt at a time, so this holds for them; a client that sends unrelated
- * calls concurrently can blur it (documented in notes/llm-proxy.md).
+ * as its retry, unless it says it is a first attempt (`x-stainless-retry-count: 0`,
+ * sent by the official SDKs). A client that sends unrelated calls
+ * concurrently can blur this (documented in notes/llm-proxy.md).
  */
 import type { IncomingMessage } from 'node:http';
 import type { LlmErrorType } from './fault-spec.js';
@@ -79,14 +79,20 @@ export class ProxyStats {
     return `${req.socket.remoteAddress ?? '?'} ${(req.headers['user-agent'] ?? '-').slice(0, 200)}`;
   }
 
-  /** a request arrived at `now`; returns nothing, it counts the retry if one was awaited */
-  onRequest(client: string, now: number): void {
+  /**
+   * A request arrived at `now`; counts it as the awaited retry if it is one.
+   * `retryCount` is the Stainless SDKs' `x-stainless-retry-count` (openai,
+   * @anthropic-ai/sdk): when sent, it says for sure whether this is a retry,
+   * so a fresh call after the SDK gave up is not judged against an old retry-after.
+   */
+  onRequest(client: string, now: number, retryCount?: string | string[]): void {
     this.requests++;
     const state = this.state(client);
     state.stats.requests++;
     const pending = state.pending;
     if (!pending) return;
     state.pending = undefined;
+    if (retryCount === '0') return;
     state.stats.retries++;
     if (pending.retryAfterMs === undefined) return;
     const ra = state.stats.retry_after;

@@ -17,6 +17,16 @@ describe('LLM proxy per-client stats', () => {
     expect(b).toMatchObject({ client: 'b', requests: 1, retries: 0, retry_after_honoured: null });
   });
 
+  it('a first attempt (x-stainless-retry-count: 0) after an error is not a retry; a counted one is', () => {
+    const stats = new ProxyStats();
+    stats.onRequest('a', 0, '0');
+    stats.onInjected('a', 'rate_limit', 0, 1000);
+    stats.onRequest('a', 100, '0'); // the SDK gave up; the agent's next call starts afresh
+    stats.onInjected('a', 'rate_limit', 100, 1000);
+    stats.onRequest('a', 1100, '1');
+    expect(stats.snapshot().clients[0]).toMatchObject({ requests: 3, retries: 1, retry_after: { honoured: 1, early: 0 }, retry_after_honoured: true });
+  });
+
   it('a hang-up on a held request makes the next request a retry, with no retry-after to judge', () => {
     const stats = new ProxyStats();
     stats.onRequest('a', 0);
