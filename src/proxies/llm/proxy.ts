@@ -132,7 +132,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     const { errorType, retryAfterS } = fault.spec;
     // the rest of the body is read and dropped so the client's keep-alive connection stays usable
     req.resume();
-    sendWire(res, statusError(api, errorType as StatusErrorType, retryAfterS));
+    sendWire(res, statusError(api, errorType as StatusErrorType, retryAfterS, clock.wallNow().getTime()));
     stats.onInjected(client, errorType, clock.now(), retryAfterS === undefined ? undefined : retryAfterS * 1000);
   };
 

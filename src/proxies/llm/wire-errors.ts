@@ -54,7 +54,7 @@ export function anthropicRequestId(): string {
  * header (seconds, as both APIs send it; fractions are kept because the SDKs
  * parse it with parseFloat, which lets tests wait 200 ms instead of 1 s).
  */
-export function statusError(api: LlmApi, errorType: StatusErrorType, retryAfterS?: number): WireError {
+export function statusError(api: LlmApi, errorType: StatusErrorType, retryAfterS?: number, wallNowMs = Date.now()): WireError {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   let status: number;
   let body: unknown;
@@ -73,7 +73,30 @@ export function statusError(api: LlmApi, errorType: StatusErrorType, retryAfterS
     body = { type: 'error', error: { details: null, type: e.type, message: e.message }, request_id: requestId };
   }
   if (retryAfterS !== undefined) headers['retry-after'] = String(retryAfterS);
+  if (errorType === 'rate_limit') Object.assign(headers, rateLimitHeaders(api, (retryAfterS ?? 1) * 1000, wallNowMs));
   return { status, headers, body: JSON.stringify(body) };
+}
+
+/**
+ * The request-limit headers a 429 carries (clients that pace themselves read
+ * these rather than retry-after): none left, and the window resets when the
+ * retry-after runs out. OpenAI writes the reset as a duration (`1s`, `6m0s`),
+ * Anthropic as an RFC 3339 time.
+ */
+function rateLimitHeaders(api: LlmApi, resetMs: number, wallNowMs: number): Record<string, string> {
+  if (api === 'openai') {
+    return { 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': goDuration(resetMs) };
+  }
+  const reset = new Date(Math.ceil((wallNowMs + resetMs) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return { 'anthropic-ratelimit-requests-limit': '60', 'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': reset };
+}
+
+/** `250ms`, `1s`, `1.5s`, `6m0s`: how OpenAI writes its reset durations */
+function goDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = +((ms % 60_000) / 1000).toFixed(3);
+  return minutes > 0 ? `${minutes}m${seconds}s` : `${seconds}s`;
 }
 
 /**
