@@ -78,6 +78,11 @@ export class ActiveFaults {
     return undefined;
   }
 
+  /** a new stream fault and a stream already flowing: does it act on it (match, first_n, probability)? */
+  takesOver(fault: ActiveLlmFault, pathname: string, model: string | undefined): boolean {
+    return fault.isActive && matches(fault.spec.match, pathname, model) && this.fires(fault);
+  }
+
   /** a stream ended before its fault's cut point: the fault did not act, so it does not count */
   unfire(fault: ActiveLlmFault): void {
     if (fault.fired > 0) fault.fired--;

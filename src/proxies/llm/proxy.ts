@@ -55,6 +55,23 @@ export interface LlmProxy {
   close(): Promise<void>;
 }
 
+/** one request on its way through the proxy */
+interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  client: string;
+  api: LlmApi;
+  pathname: string;
+  /** the body's `model`, when a fault needed to read it */
+  model?: string;
+}
+
+/** a streamed answer passing through untouched: a stream fault applied later can still take it over */
+interface LiveStream {
+  call: Call;
+  upRes: IncomingMessage;
+}
+
 const DEFAULT_PEEK = 8 * 1024 * 1024;
 const NO_DECISION: RequestDecision = { streamCandidates: [] };
 
@@ -77,8 +94,25 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     res.end(wire.body);
   };
 
+  const liveStreams = new Set<LiveStream>();
+
+  /** a stream fault takes over a streamed answer: from here on its events are counted to the cut */
+  const faultStream = (call: Call, upRes: IncomingMessage, fault: ActiveLlmFault) => {
+    const type = fault.spec.errorType;
+    relayWithStreamFault(upRes, call.res, call.api, fault, {
+      onCut: () => stats.onInjected(call.client, type, clock.now()),
+      onNotReached: () => {
+        faults.unfire(fault);
+        stats.onPassed(call.client);
+      },
+      onStall: (delta) => (stats.stalled += delta),
+      onGaveUp: () => stats.onGaveUp(call.client, clock.now()),
+    });
+  };
+
   /** forwards the request and relays the answer; `body` is what was already read of the request */
-  const pass = (req: IncomingMessage, res: ServerResponse, client: string, api: LlmApi, body: PeekedBody | undefined, candidates: ActiveLlmFault[]) => {
+  const pass = (call: Call, body: PeekedBody | undefined, candidates: ActiveLlmFault[]) => {
+    const { req, res, client, api } = call;
     const upReq = upstream.request(req);
     let isAnswered = false;
     upReq.on('response', (upRes) => {
@@ -86,24 +120,18 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       const status = upRes.statusCode ?? 502;
       res.sendDate = false; // the upstream's own Date header passes through instead
       res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders));
-      const fault = candidates.length > 0 && status === 200 && isEventStream(upRes.headers['content-type']) ? faults.decideStream(candidates) : undefined;
-      if (!fault) {
-        stats.onPassed(client);
-        // a real 429 / 5xx from the upstream: its retry is watched like an injected one
-        if (status === 429 || status >= 500) stats.onUpstreamError(client, clock.now(), retryAfterMs(upRes.headers['retry-after'], clock.wallNow().getTime()));
-        relay(upRes, res);
-        return;
+      const isStream = status === 200 && isEventStream(upRes.headers['content-type']);
+      const fault = isStream && candidates.length > 0 ? faults.decideStream(candidates) : undefined;
+      if (fault) return faultStream(call, upRes, fault);
+      stats.onPassed(client);
+      // a real 429 / 5xx from the upstream: its retry is watched like an injected one
+      if (status === 429 || status >= 500) stats.onUpstreamError(client, clock.now(), retryAfterMs(upRes.headers['retry-after'], clock.wallNow().getTime()));
+      relay(upRes, res);
+      if (isStream) {
+        const live: LiveStream = { call, upRes };
+        liveStreams.add(live);
+        res.once('close', () => liveStreams.delete(live));
       }
-      const type = fault.spec.errorType;
-      relayWithStreamFault(upRes, res, api, fault, {
-        onCut: () => stats.onInjected(client, type, clock.now()),
-        onNotReached: () => {
-          faults.unfire(fault);
-          stats.onPassed(client);
-        },
-        onStall: (delta) => (stats.stalled += delta),
-        onGaveUp: () => stats.onGaveUp(client, clock.now()),
-      });
     });
     upReq.on('error', (err: NodeJS.ErrnoException) => {
       if (isAnswered || res.headersSent || res.destroyed) {
@@ -128,7 +156,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     else req.pipe(upReq);
   };
 
-  const injectStatus = (req: IncomingMessage, res: ServerResponse, client: string, api: LlmApi, fault: ActiveLlmFault) => {
+  const injectStatus = ({ req, res, client, api }: Call, fault: ActiveLlmFault) => {
     const { errorType, retryAfterS } = fault.spec;
     // the rest of the body is read and dropped so the client's keep-alive connection stays usable
     req.resume();
@@ -141,7 +169,8 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
    * gives up (its SDK timeout fires) or the fault ends; then it goes to the
    * upstream as if the API had been slow, and the answer passes through.
    */
-  const hold = async (req: IncomingMessage, res: ServerResponse, client: string, api: LlmApi, fault: ActiveLlmFault, peeked: PeekedBody | undefined) => {
+  const hold = async (call: Call, fault: ActiveLlmFault, peeked: PeekedBody | undefined) => {
+    const { req, res, client } = call;
     stats.onInjected(client, 'timeout', clock.now());
     stats.held++;
     // reading the body keeps the socket read, so a client that hangs up is noticed
@@ -149,7 +178,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     const release = () => {
       stats.held--;
       if (isClosing || res.destroyed) return;
-      pass(req, res, client, api, body, []);
+      pass(call, body, []);
     };
     if (res.destroyed || !fault.isActive) {
       release();
@@ -168,19 +197,19 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     const client = stats.clientOf(req);
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
-    const api = apiOf(pathname);
-    if (faults.isEmpty) return pass(req, res, client, api, undefined, []);
+    const call: Call = { req, res, client, api: apiOf(pathname), pathname };
+    if (faults.isEmpty) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
-    let model: string | undefined;
     if (faults.needsModel) {
       body = await peekBody(req, maxPeek);
-      model = body.isComplete ? modelOf(body.chunks) : undefined;
+      const model = body.isComplete ? modelOf(body.chunks) : undefined;
+      if (model !== undefined) call.model = model;
     }
-    const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, model);
+    const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
     const fault = decision.fault;
-    if (!fault) return pass(req, res, client, api, body, decision.streamCandidates);
-    if (fault.spec.errorType === 'timeout') return hold(req, res, client, api, fault, body);
-    return injectStatus(req, res, client, api, fault);
+    if (!fault) return pass(call, body, decision.streamCandidates);
+    if (fault.spec.errorType === 'timeout') return hold(call, fault, body);
+    return injectStatus(call, fault);
   };
 
   const server = createServer((req, res) => {
@@ -202,7 +231,19 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       const spec = parseLlmFault(request.type, request.params);
       const fault = faults.add(request.id, spec);
       const report: Record<string, unknown> = { ...describeSpec(spec), api: mode, upstream: upstreamUrl.href, acts_on: 'every client of this proxy' };
-      if (isStreamFault(spec.errorType)) report.acts_on_streams_only = true;
+      if (isStreamFault(spec.errorType)) {
+        report.acts_on_streams_only = true;
+        // streams already flowing are in its reach too, not only those that start after it
+        let taken = 0;
+        for (const live of [...liveStreams]) {
+          if (live.call.res.destroyed || !faults.takesOver(fault, live.call.pathname, live.call.model)) continue;
+          liveStreams.delete(live);
+          live.upRes.unpipe(live.call.res);
+          faultStream(live.call, live.upRes, fault);
+          taken++;
+        }
+        report.streams_in_flight_taken = taken;
+      }
       return { report, revert: () => faults.remove(fault) };
     },
     stats() {

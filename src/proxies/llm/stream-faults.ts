@@ -32,8 +32,8 @@ const ignore = () => undefined;
 
 export function relayWithStreamFault(upRes: IncomingMessage, res: ServerResponse, api: LlmApi, fault: ActiveLlmFault, hooks: StreamFaultHooks): void {
   const boundary = new SseBoundary(fault.spec.afterEvents);
-  // the client sees the 200 and the headers at once, whatever comes after
-  res.flushHeaders();
+  // the client sees the 200 and the headers at once, whatever comes after (a stream taken over in flight has them already)
+  if (!res.headersSent) res.flushHeaders();
 
   const onData = (chunk: Buffer) => {
     const at = boundary.feed(chunk);
@@ -56,6 +56,8 @@ export function relayWithStreamFault(upRes: IncomingMessage, res: ServerResponse
   upRes.on('end', onEnd);
   upRes.on('error', () => res.destroy());
   res.once('close', () => upRes.destroy());
+  // a stream taken over in flight was just unpiped, which pauses it: a 'data' listener alone would not restart it
+  upRes.resume();
 
   const cut = (head: Buffer, rest: Buffer) => {
     if (!fault.isActive) {

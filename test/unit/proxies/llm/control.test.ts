@@ -5,6 +5,7 @@
  */
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../src/shared/clock.js';
 import { startLlmControl, startLlmProxy, type LlmControl, type LlmProxy } from '../../../../src/proxies/llm/index.js';
 import { startStandIn, type StandIn } from '../../../helpers/llm-upstream.js';
 
@@ -48,12 +49,20 @@ describe('LLM proxy control port', () => {
     expect((await ask()).choices[0]!.message.content).toBe('Hello from the');
   });
 
-  it('a fault whose lease is not renewed ends by itself', async () => {
-    await setup();
+  it('a fault whose lease is not renewed ends by itself; a renewed one holds', async () => {
+    // the lease runs on an injected clock, so a slow machine cannot end it before the first call
+    const clock = new ManualClock();
+    upstream = await startStandIn();
+    proxy = await startLlmProxy({ listen: 0, upstream: upstream.url, clock });
+    control = await startLlmControl({ proxy, listen: 0, clock });
     await post('/v1/faults', { id: 'short', type: 'llm_failure', params: { error_type: 'overloaded' }, lease_ms: 100 });
+    await clock.advance(90);
+    expect(await (await post('/v1/leases', { ids: ['short'], lease_ms: 100 })).json()).toEqual({ renewed: ['short'] });
+    await clock.advance(90);
     await expect(ask()).rejects.toMatchObject({ status: 503 });
-    await new Promise((r) => setTimeout(r, 150));
+    await clock.advance(20);
     expect((await ask()).model).toBe('gpt-test');
+    expect(proxy.stats().faults).toEqual([]);
   });
 
   it('an unknown error_type is a 400 listing the valid ones, and nothing is applied', async () => {

@@ -115,12 +115,12 @@ describe('LLM proxy with the official openai client', () => {
     await setup();
     await fault({ error_type: 'stream_stall', after_events: 1 });
     const got: string[] = [];
-    const stream = client().chat.completions.stream({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }, { signal: AbortSignal.timeout(300) });
+    const stream = client().chat.completions.stream({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }, { signal: AbortSignal.timeout(500) });
     stream.on('chunk', (c) => got.push(c.choices[0]?.delta.content ?? ''));
     const started = performance.now();
     const err = await stream.finalChatCompletion().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIUserAbortError);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(480);
     expect(got).toEqual(['']);
     await waitFor(() => proxy.stats().stalled === 0);
     expect(proxy.stats().clients[0]).toMatchObject({ gave_up: 1, errors_injected: { stream_stall: 1 } });
@@ -134,6 +134,32 @@ describe('LLM proxy with the official openai client', () => {
     const final = await stream.finalChatCompletion();
     expect(final.choices[0]!.message.content).toBe('Hello from the');
     expect(proxy.stats().stalled).toBe(0);
+  });
+
+  it('a stream fault applied while a stream is already flowing takes it over too', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    upstream = await startStandIn({ gate: () => gate });
+    proxy = await startLlmProxy({ listen: 0, upstream: upstream.url, api: 'openai' });
+    cleanups.push(() => upstream.close(), () => proxy.close());
+    const stream = await client().chat.completions.create({ model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const got: string[] = [];
+    const iterator = stream[Symbol.asyncIterator]();
+    got.push((await iterator.next()).value.choices[0].delta.content ?? '');
+    // the upstream has sent its first event and waits; the fault arrives now
+    const applied = await fault({ error_type: 'stream_error', after_events: 1 });
+    expect(applied.report).toMatchObject({ streams_in_flight_taken: 1 });
+    open();
+    const err = await (async () => {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return undefined;
+        got.push(next.value.choices[0].delta.content ?? '');
+      }
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(got).toEqual(['', 'Hello']);
+    expect(proxy.stats().errors_injected).toEqual({ stream_error: 1 });
   });
 
   it('a stream fault leaves non-streamed calls alone and does not count them against first_n', async () => {

@@ -108,7 +108,7 @@ describe('LLM proxy pass-through', () => {
     const limiter = createServer((req, res) => {
       req.resume();
       calls++;
-      res.writeHead(429, { 'retry-after': '0.1', 'content-type': 'application/json' });
+      res.writeHead(429, { 'retry-after': '0.5', 'content-type': 'application/json' });
       res.end('{"error":{"message":"slow down","type":"requests","param":null,"code":"rate_limit_exceeded"}}');
     });
     await new Promise<void>((r) => limiter.listen(0, '127.0.0.1', r));
@@ -119,7 +119,7 @@ describe('LLM proxy pass-through', () => {
       expect(first.status).toBe(429);
       expect(first.body.toString()).toContain('slow down');
       await call(proxy.url, '/v1/chat/completions', '{}', { 'x-arena-client': 'agent-1' });
-      await new Promise((r) => setTimeout(r, 120));
+      await new Promise((r) => setTimeout(r, 520));
       await call(proxy.url, '/v1/chat/completions', '{}', { 'x-arena-client': 'agent-1' });
       expect(calls).toBe(3);
       const [agent] = proxy.stats().clients;
