@@ -63,7 +63,7 @@ describe('arena proxy llm', () => {
     expect(stdout()).toContain('arena: stopped');
   });
 
-  it('a port in use is exit 2 naming the port', async () => {
+  it('a port in use (proxy or control) is exit 2 naming the port', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
@@ -71,6 +71,9 @@ describe('arena proxy llm', () => {
       const result = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--listen', String(port)], { timeout: 15_000 });
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain(`arena: port ${port} on 127.0.0.1 is already in use`);
+      const control = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--listen', '0', '--control', String(port)], { timeout: 15_000 });
+      expect(control.exitCode).toBe(2);
+      expect(control.stderr).toContain(`arena: control port ${port} on 127.0.0.1 is already in use`);
     } finally {
       await new Promise<void>((r) => blocker.close(() => r()));
     }
