@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from './options.js';
+import { registerProxyMcpCommand } from './proxy-mcp.js';
 
 export function registerProxyCommand(program: Command, ctx: CliContext): void {
   const proxy = program.command('proxy').description('run a fault proxy between your agents and what they call (TCP, LLM API, MCP)');
@@ -15,4 +16,5 @@ export function registerProxyCommand(program: Command, ctx: CliContext): void {
     'arena proxy mcp --upstream http://127.0.0.1:9100/mcp --listen 7400',
   ]);
   void ctx;
+  registerProxyMcpCommand(proxy, ctx);
 }
