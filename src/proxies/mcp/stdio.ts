@@ -32,6 +32,8 @@ export interface StdioMcpProxyOptions {
   stdin: Readable;
   stdout: Writable;
   clock?: Clock;
+  /** where the server's stderr goes: ours (default, the agent sees the server's logs as it would without the proxy) */
+  serverStderr?: 'inherit' | 'ignore';
   /** how long a server gets after SIGTERM on close before SIGKILL */
   killGraceMs?: number;
 }
@@ -46,7 +48,7 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   const stats = createStats('stdio');
   const book = createToolFaultBook();
   const env = options.env ?? (Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>);
-  const server = new StdioClientTransport({ command: options.command, args: options.args ?? [], env, cwd: options.cwd, stderr: 'inherit' });
+  const server = new StdioClientTransport({ command: options.command, args: options.args ?? [], env, cwd: options.cwd, stderr: options.serverStderr ?? 'inherit' });
   const agent = new StdioServerTransport(options.stdin, options.stdout);
 
   let reason: McpProxyEndReason | undefined;
