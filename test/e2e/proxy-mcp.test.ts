@@ -74,6 +74,16 @@ describe('arena proxy mcp: usage errors (exit 2, nothing started)', () => {
   });
 });
 
+describe('arena proxy mcp: start-up', () => {
+  it('help loads no MCP SDK module (it is imported only when a proxy starts)', async () => {
+    const r = await execa('node', ['--import', './test/fixtures/trace-imports.mjs', ARENA_BIN, 'proxy', 'mcp', '--help'], { cwd: REPO_ROOT, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '' } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('--upstream');
+    expect(r.stderr).toContain('IMPORT commander'); // the trace works
+    expect(r.stderr).not.toContain('IMPORT @modelcontextprotocol');
+  });
+});
+
 describe('arena proxy mcp --upstream (streamable HTTP)', () => {
   it('relays through the CLI with a --fault active, reports stats on the control port, stops on SIGTERM with exit 0', async () => {
     const proc: ResultPromise = execa('node', [ARENA_BIN, 'proxy', 'mcp', '--upstream', upstream.url, '--listen', '0', '--control', '0', '--fault', 'tool_error', '--mode', 'jsonrpc', '--tool', 'echo'], {

@@ -56,6 +56,14 @@ describe('MCP proxy over streamable HTTP', () => {
     expect(s.messages_relayed.to_server).toBeGreaterThanOrEqual(4); // initialize, initialized, tools/list, tools/call
   });
 
+  it('progress notifications reach the agent on the stream of the call they belong to', async () => {
+    const client = await connect();
+    const seen: number[] = [];
+    const result = await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    expect(JSON.stringify(result.content)).toContain('completed');
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
   it('tool_error as an isError result, limited to one tool, then gone when deleted', async () => {
     const client = await connect();
     const created = await inject({ id: 'err-1', type: 'tool_error', params: { tool: 'echo', message: 'search backend down' } });
