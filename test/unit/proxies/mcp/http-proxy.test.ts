@@ -4,8 +4,9 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startHttpMcpProxy, startMcpControl, type McpHttpProxy } from '../../../../src/proxies/mcp/index.js';
 import type { ProtocolServer } from '../../../../src/protocol/http.js';
 import { eventually, getJson, httpClient, postJson, startEverythingHttp, type RunningServer } from '../../../helpers/mcp.js';
@@ -62,6 +63,38 @@ describe('MCP proxy over streamable HTTP', () => {
     const result = await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
     expect(JSON.stringify(result.content)).toContain('completed');
     expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('relays requests the server sends the agent (roots/list) and the agent\'s answers back', async () => {
+    const client = new SdkClient({ name: 'arena-test-agent', version: '1.0.0' }, { capabilities: { roots: {} } });
+    let asked = 0;
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      asked++;
+      return { roots: [{ uri: 'file:///work', name: 'work' }] };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url)));
+    clients.push(client);
+    // server-everything asks for the roots shortly after initialize
+    await eventually(() => asked > 0);
+    const listed = await client.callTool({ name: 'get-roots-list', arguments: {} });
+    expect(JSON.stringify(listed.content)).toContain('file:///work');
+  });
+
+  it('an agent ending its session (DELETE) ends the upstream session too', async () => {
+    const client = await connect();
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    expect((await stats()).sessions).toEqual({ open: 0, total: 1 });
+  });
+
+  it('an unreachable server is an error answer to the agent, not a hang, and leaves no session', async () => {
+    const dead = await startHttpMcpProxy({ upstream: 'http://127.0.0.1:9/mcp', port: 0 });
+    try {
+      await expect(httpClient(dead.url)).rejects.toThrow(/MCP server unreachable through the arena proxy/);
+      await eventually(() => dead.stats().sessions.open === 0);
+      expect(dead.stats()).toMatchObject({ sessions: { open: 0, total: 1 }, upstream_errors: 1 });
+    } finally {
+      await dead.close();
+    }
   });
 
   it('tool_error as an isError result, limited to one tool, then gone when deleted', async () => {
