@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** resolves with the first match of `pattern` in what `stream` has said so far */
-function waitFor(stream: NodeJS.ReadableStream, pattern: RegExp): Promise<RegExpExecArray> {
+function waitFor(stream: NodeJS.ReadableStream | import('node:stream').Stream, pattern: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
@@ -53,6 +53,7 @@ describe('arena proxy mcp: usage errors (exit 2, nothing started)', () => {
     [['--fault', 'slow_tool', '--mode', 'jsonrpc', '--', 'node', 'server.js'], '--mode applies to --fault tool_error only'],
     [['--fault', 'slow_tool', '--delay', 'soon', '--', 'node', 'server.js'], 'must be a duration'],
     [['--', '/nonexistent/mcp-server'], '/nonexistent/mcp-server'],
+    [['--host', '0.0.0.0', '--control', '0', '--upstream', 'http://127.0.0.1:1/mcp'], 'needs --token'],
   ])('arena proxy mcp %j', async (args, text) => {
     const r = await arena(['proxy', 'mcp', ...args]);
     expect(r.exitCode).toBe(2);

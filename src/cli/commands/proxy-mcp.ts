@@ -18,6 +18,7 @@ interface McpOptions {
   listen?: string;
   host: string;
   control?: string;
+  token?: string;
   fault?: string[];
   duration?: string;
   tool?: string;
@@ -42,6 +43,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     .option('--listen <port>', 'HTTP mode: port agents connect to (default 7400; 0 = a free port)', parsePortOption)
     .option('--host <host>', 'address for --listen and --control', '127.0.0.1')
     .option('--control <port>', 'fault control port: POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats', parsePortOption)
+    .option('--token <token>', 'require Authorization: Bearer TOKEN on the control port (or set ARENA_PROXY_TOKEN); needed off loopback')
     .option('--fault <type...>', 'start with these faults active: tool_timeout, tool_error, slow_tool')
     .option('--duration <d>', 'how long --fault faults last (default: while the proxy runs, at most 24h)', parseDurationOption)
     .option('--tool <name>', '--fault acts on calls of this tool only')
@@ -58,6 +60,10 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     if (isStdio && opts.upstream !== undefined) throw new UsageError('give either --upstream URL (streamable HTTP) or -- COMMAND (stdio), not both');
     if (!isStdio && opts.upstream === undefined) throw new UsageError('nothing to proxy: give --upstream URL (streamable HTTP) or -- COMMAND ARGS… (stdio)', 'invalid_input', { hint: 'arena proxy mcp -- npx -y @modelcontextprotocol/server-everything stdio' });
     if (isStdio && opts.listen !== undefined) throw new UsageError('--listen is for HTTP mode (--upstream); a stdio proxy talks to the agent over its own stdin/stdout');
+    const token = opts.token ?? (ctx.env.ARENA_PROXY_TOKEN || undefined);
+    if (opts.control !== undefined && !isLoopback(opts.host) && token === undefined) {
+      throw new UsageError(`--host ${opts.host}: a control port off loopback needs --token (anyone who reaches it can inject faults)`);
+    }
     const faults = startFaults(opts);
     const mcp = await import('../../proxies/mcp/index.js');
     const say = (line: string) => ctx.stderr.write(`arena: ${line}\n`);
@@ -71,7 +77,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     let control: Awaited<ReturnType<typeof mcp.startMcpControl>> | undefined;
     try {
       if (opts.control !== undefined) {
-        control = await mcp.startMcpControl(proxy, { port: Number(opts.control), host: opts.host }).catch((err: unknown) => {
+        control = await mcp.startMcpControl(proxy, { port: Number(opts.control), host: opts.host, ...(token === undefined ? {} : { token }) }).catch((err: unknown) => {
           throw isArenaError(err) && err.code === 'port_in_use' ? new UsageError(`--control: port ${opts.control} is already in use`, 'port_in_use', { hint: 'pick another port, or --control 0 for a free one' }) : err;
         });
       }
@@ -137,6 +143,10 @@ function startFaults(opts: McpOptions) {
       ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
     };
   });
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function envOf(env: NodeJS.ProcessEnv): Record<string, string> {

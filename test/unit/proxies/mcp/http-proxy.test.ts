@@ -214,10 +214,23 @@ describe('MCP proxy control port and edges', () => {
   it('answers 404 "Session not found" for an unknown session id and names the endpoint on a wrong path', async () => {
     const unknown = await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'nope' }, body: '{}' });
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error).toEqual({ code: -32001, message: 'Session not found' });
+    expect(((await unknown.json()) as { error: unknown }).error).toEqual({ code: -32001, message: 'Session not found' });
     const wrong = await fetch(new URL('/other', proxy.url), { method: 'POST', body: '{}' });
     expect(wrong.status).toBe(404);
-    expect((await wrong.json()).error.message).toContain('this proxy serves /mcp');
+    expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain('this proxy serves /mcp');
+  });
+
+  it('a control port with a token refuses requests without it (401) and applies nothing', async () => {
+    const guarded = await startMcpControl(proxy, { port: 0, token: 's3cret' });
+    try {
+      const body = JSON.stringify({ id: 'g1', type: 'tool_error' });
+      expect((await fetch(`${guarded.url}/v1/faults`, { method: 'POST', body })).status).toBe(401);
+      expect(proxy.faults.list()).toEqual([]);
+      const ok = await fetch(`${guarded.url}/v1/faults`, { method: 'POST', body, headers: { authorization: 'Bearer s3cret' } });
+      expect(ok.status).toBe(201);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('a port in use is a usage error naming the port', async () => {
