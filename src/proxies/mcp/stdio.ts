@@ -22,6 +22,8 @@ import { relaySession } from './relay.js';
 import { createStats, snapshot } from './stats.js';
 import type { McpProxy, McpProxyEndReason } from './types.js';
 
+const SERVER_GONE_TIMEOUT_MS = 3000;
+
 export interface StdioMcpProxyOptions {
   command: string;
   args?: string[];
@@ -58,6 +60,15 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   const serverGone = new Promise<void>((resolve) => (serverClosed = resolve));
 
   const relay = relaySession(agent, server, { book, stats, clock });
+  // true when `done` settles within ms; the timer is cancelled, so a quick exit is not held up by it
+  const within = (done: Promise<void>, ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = clock.setTimer(ms, () => resolve(false));
+      void done.then(() => {
+        timer.cancel();
+        resolve(true);
+      });
+    });
 
   const stopAgentSide = () => {
     relay.dropPending();
@@ -73,12 +84,10 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
     const pid = server.pid;
     if (pid !== null) {
       killTree(pid, signal);
-      if (signal !== 'SIGKILL') {
-        const grace = clock.sleep(options.killGraceMs ?? 1000).then(() => 'late' as const);
-        if ((await Promise.race([serverGone, grace])) === 'late') killTree(pid, 'SIGKILL');
-      }
+      if (signal !== 'SIGKILL' && !(await within(serverGone, options.killGraceMs ?? 1000))) killTree(pid, 'SIGKILL');
     }
-    await serverGone;
+    // a process that escaped the tree (setsid) may still hold the pipes open: do not hang on it
+    await within(serverGone, SERVER_GONE_TIMEOUT_MS);
     await registry.revertAll();
     settle(why);
   };
