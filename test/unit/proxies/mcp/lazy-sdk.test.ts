@@ -35,6 +35,12 @@ describe('the MCP SDK stays lazy', () => {
     expect([...packages.keys()].filter((p) => p.startsWith('@modelcontextprotocol'))).toEqual([]);
   });
 
+  it('the package entry reaches the proxy without a static SDK import through it', () => {
+    const viaProxy = staticPackages('src/proxies/mcp/index.ts');
+    expect(readFileSync(resolve(ROOT, 'src/index.ts'), 'utf8')).toContain("from './proxies/mcp/index.js'");
+    expect([...viaProxy.keys()].filter((p) => p.startsWith('@modelcontextprotocol'))).toEqual([]);
+  });
+
   it('the walk does find the SDK where it is imported statically (src/runtime/mcp)', () => {
     expect([...staticPackages('src/runtime/mcp/index.ts').keys()].some((p) => p.startsWith('@modelcontextprotocol/sdk'))).toBe(true);
   });
