@@ -39,6 +39,8 @@ export interface HttpMcpProxyOptions {
 
 interface Session {
   id?: string;
+  /** the agent's clientInfo.name, once its initialize came through */
+  client?: string;
   agent: StreamableHTTPServerTransport;
   server: StreamableHTTPClientTransport;
   relay: SessionRelay;
@@ -83,6 +85,8 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
   // ids of mcp_disconnect faults with a duration still running: new sessions are refused meanwhile
   const outages = new Map<string, number>();
   let isClosing = false;
+  // agents whose sessions an mcp_disconnect closed, and when: their next initialize is a reconnect
+  const cutOff = new Map<string, number>();
 
   const endSession = (session: Session, isReset: boolean) => {
     if (session.isClosed) return;
@@ -115,6 +119,16 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
       book,
       stats,
       clock,
+      onInitialize(name) {
+        session.client = name;
+        const client = (stats.clients[name] ??= { sessions: 0, reconnects: 0 });
+        client.sessions++;
+        const at = cutOff.get(name);
+        if (at === undefined) return;
+        cutOff.delete(name);
+        client.reconnects++;
+        client.last_reconnect_ms = Math.round(clock.now() - at);
+      },
       onUpstreamError(error) {
         // the upstream forgot our session (404) or never gave one: this session cannot go on, the agent must start over
         const status = (error as { code?: unknown }).code;
@@ -170,6 +184,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
       disconnect(request) {
         const closed = [...byId.keys()];
         stats.disconnects++;
+        for (const session of sessions) if (session.client !== undefined) cutOff.set(session.client, clock.now());
         for (const session of [...sessions]) endSession(session, true);
         const report: Record<string, unknown> = { sessions_closed: closed.length, session_ids: closed, streams: 'reset', next: 'requests with these session ids get 404; a new initialize opens a new session' };
         if (request.duration_ms === undefined) return { report };

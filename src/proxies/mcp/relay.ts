@@ -22,6 +22,8 @@ export interface RelayOptions {
   book: ToolFaultBook;
   stats: McpProxyStats;
   clock: Clock;
+  /** the agent's initialize, with the name it gave in `clientInfo` */
+  onInitialize?: (clientName: string) => void;
   /** sending to the server failed: the agent gets an error answer, the mode may end the session */
   onUpstreamError?: (error: unknown) => void;
 }
@@ -120,7 +122,11 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
     if (isRequest(message)) {
       const token = (paramsOf(message)._meta as Record<string, unknown> | undefined)?.progressToken;
       if (typeof token === 'string' || typeof token === 'number') progress.set(token, message.id as RequestId);
-      if (message.method === 'initialize') initializeId = message.id as RequestId;
+      if (message.method === 'initialize') {
+        initializeId = message.id as RequestId;
+        const info = paramsOf(message).clientInfo as Record<string, unknown> | undefined;
+        options.onInitialize?.(typeof info?.name === 'string' && info.name !== '' ? info.name : 'unnamed');
+      }
       if (message.method === 'tools/call') {
         stats.tool_calls++;
         return dispatchCall(message);

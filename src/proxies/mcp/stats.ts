@@ -14,6 +14,17 @@ export interface McpProxyStats {
   disconnects: number;
   /** agent requests the proxy answered with an error because the server could not be reached */
   upstream_errors: number;
+  /**
+   * per agent (the `clientInfo.name` of its initialize): sessions opened, and how it came back
+   * after an mcp_disconnect: reconnects counted, time from the disconnect to its new session
+   */
+  clients: Record<string, ClientStats>;
+}
+
+export interface ClientStats {
+  sessions: number;
+  reconnects: number;
+  last_reconnect_ms?: number;
 }
 
 export function createStats(mode: McpProxyStats['mode']): McpProxyStats {
@@ -28,6 +39,7 @@ export function createStats(mode: McpProxyStats['mode']): McpProxyStats {
     calls_dropped: 0,
     disconnects: 0,
     upstream_errors: 0,
+    clients: {},
   };
 }
 

@@ -59,7 +59,12 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   let serverClosed!: () => void;
   const serverGone = new Promise<void>((resolve) => (serverClosed = resolve));
 
-  const relay = relaySession(agent, server, { book, stats, clock });
+  const relay = relaySession(agent, server, {
+    book,
+    stats,
+    clock,
+    onInitialize: (name) => void ((stats.clients[name] ??= { sessions: 0, reconnects: 0 }).sessions++),
+  });
   // true when `done` settles within ms; the timer is cancelled, so a quick exit is not held up by it
   const within = (done: Promise<void>, ms: number) =>
     new Promise<boolean>((resolve) => {

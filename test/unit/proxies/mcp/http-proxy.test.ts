@@ -171,7 +171,8 @@ describe('MCP proxy over streamable HTTP', () => {
     // the agent reconnects: a fresh SDK client, a new session through the proxy to the server
     const again = await connect();
     expect(await echo(again, 'reconnected')).toEqual({ content: [{ type: 'text', text: 'Echo: reconnected' }] });
-    expect(await stats()).toMatchObject({ sessions: { open: 1, total: 2 }, disconnects: 1 });
+    expect(await stats()).toMatchObject({ sessions: { open: 1, total: 2 }, disconnects: 1, clients: { 'arena-test-agent': { sessions: 2, reconnects: 1 } } });
+    expect((await stats()).clients['arena-test-agent'].last_reconnect_ms).toBeGreaterThanOrEqual(0);
     // instant: nothing stays active
     expect((await getJson(`${control.url}/v1/faults`)).faults).toEqual([]);
   });
