@@ -23,7 +23,7 @@ import { UsageError, isArenaError } from '../../shared/errors.js';
 import { parseJSONBody, readBody } from '../../shared/json-body.js';
 import { createToolFaultBook, mcpFaultApplier } from './faults.js';
 import { relaySession, type SessionRelay } from './relay.js';
-import { createStats, snapshot } from './stats.js';
+import { createStats, recordClient, snapshot } from './stats.js';
 import type { McpHttpProxy } from './types.js';
 
 export interface HttpMcpProxyOptions {
@@ -121,8 +121,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
       clock,
       onInitialize(name) {
         session.client = name;
-        const client = (stats.clients[name] ??= { sessions: 0, reconnects: 0 });
-        client.sessions++;
+        const client = recordClient(stats, name);
         const at = cutOff.get(name);
         if (at === undefined) return;
         cutOff.delete(name);

@@ -39,8 +39,16 @@ export function createStats(mode: McpProxyStats['mode']): McpProxyStats {
     calls_dropped: 0,
     disconnects: 0,
     upstream_errors: 0,
-    clients: {},
+    // keyed by names agents choose: no prototype, so "__proto__" is just a name
+    clients: Object.create(null) as Record<string, ClientStats>,
   };
+}
+
+/** counts a session of the agent named `name`; its stats, to note a reconnect on */
+export function recordClient(stats: McpProxyStats, name: string): ClientStats {
+  const client = (stats.clients[name] ??= { sessions: 0, reconnects: 0 });
+  client.sessions++;
+  return client;
 }
 
 export function snapshot(stats: McpProxyStats): McpProxyStats {

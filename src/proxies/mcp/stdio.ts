@@ -19,7 +19,7 @@ import { UsageError, errorMessage } from '../../shared/errors.js';
 import { createToolFaultBook, mcpFaultApplier } from './faults.js';
 import { killTree } from './process-tree.js';
 import { relaySession } from './relay.js';
-import { createStats, snapshot } from './stats.js';
+import { createStats, recordClient, snapshot } from './stats.js';
 import type { McpProxy, McpProxyEndReason } from './types.js';
 
 const SERVER_GONE_TIMEOUT_MS = 3000;
@@ -63,7 +63,7 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
     book,
     stats,
     clock,
-    onInitialize: (name) => void ((stats.clients[name] ??= { sessions: 0, reconnects: 0 }).sessions++),
+    onInitialize: (name) => void recordClient(stats, name),
   });
   // true when `done` settles within ms; the timer is cancelled, so a quick exit is not held up by it
   const within = (done: Promise<void>, ms: number) =>
