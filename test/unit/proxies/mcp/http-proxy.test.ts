@@ -229,6 +229,20 @@ describe('MCP proxy control port and edges', () => {
     }
   });
 
+  it('refuses a request under a foreign Host name (DNS rebinding) with 403, before any session exists', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(proxy.url, { method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } }));
+    });
+    expect(status).toBe(403);
+    expect((await stats()).sessions.total).toBe(0);
+  });
+
   it('a port in use is a usage error naming the port', async () => {
     await expect(startHttpMcpProxy({ upstream: upstream.url, port: proxy.port })).rejects.toMatchObject({ code: 'port_in_use', exitCode: 2, message: `port ${proxy.port} is already in use` });
     await expect(startMcpControl(proxy, { port: control.port })).rejects.toMatchObject({ code: 'port_in_use', exitCode: 2 });
