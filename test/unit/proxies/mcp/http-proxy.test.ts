@@ -174,18 +174,19 @@ describe('MCP proxy over streamable HTTP', () => {
 
   it('mcp_disconnect with a duration refuses new sessions with 503 and retry-after until it ends', async () => {
     await connect();
-    await inject({ id: 'cut-2', type: 'mcp_disconnect', duration_ms: 400 });
+    await inject({ id: 'cut-2', type: 'mcp_disconnect', duration_ms: 1500 });
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
     const refused = await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
     expect(refused.status).toBe(503);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    await eventually(async () => (await getJson(`${control.url}/v1/faults`)).faults.length === 0);
+    await eventually(async () => (await getJson(`${control.url}/v1/faults`)).faults.length === 0, 5000);
     expect(await echo(await connect(), 'back')).toEqual({ content: [{ type: 'text', text: 'Echo: back' }] });
   });
 
   it('a fault whose lease is not renewed is reverted by the proxy', async () => {
     const client = await connect();
-    await inject({ id: 'lease-1', type: 'tool_error', lease_ms: 200 });
+    // long enough that a loaded machine still sees the fault once; short enough to watch it lapse
+    await inject({ id: 'lease-1', type: 'tool_error', lease_ms: 1000 });
     expect((await echo(client)).isError).toBe(true);
     await eventually(async () => (await getJson(`${control.url}/v1/faults`)).faults.length === 0);
     expect(await echo(client)).toEqual({ content: [{ type: 'text', text: 'Echo: hi' }] });
