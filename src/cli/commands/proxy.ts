@@ -8,6 +8,7 @@ import type { CliContext } from '../context.js';
 import { examples } from './options.js';
 import { registerProxyTcpCommand } from './proxy-tcp.js';
 import { registerProxyLlmCommand } from './proxy-llm.js';
+import { registerProxyMcpCommand } from './proxy-mcp.js';
 
 export function registerProxyCommand(program: Command, ctx: CliContext): void {
   const proxy = program.command('proxy').description('run a fault proxy between your agents and what they call (TCP, LLM API, MCP)');
@@ -18,4 +19,5 @@ export function registerProxyCommand(program: Command, ctx: CliContext): void {
   ]);
   registerProxyTcpCommand(proxy, ctx);
   registerProxyLlmCommand(proxy, ctx);
+  registerProxyMcpCommand(proxy, ctx);
 }
