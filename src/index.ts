@@ -44,3 +44,5 @@ export { SSEStream, formatFrame, type SSEOptions, type SSEFrame } from './server
 export type { RequestContext, RouteHandler } from './server/context.js';
 export type * from './arena/report.js';
 export { runSurvival, runSurvivalOnTarget, resolveSurvivalConfig, SurvivalController, planAction, parseActionKinds, DEFAULT_SURVIVAL_ACTIONS, driftStats, survivalToScenario, survivalToScenarioYaml, replayPlanFromReport, type SurvivalOptions, type SurvivalTimelineEntry, type SurvivalStatus, type ReplayPlan, type ScenarioDraft } from './arena/survival/index.js';
+export { startTcpProxy, startTcpFaultProxy, TCP_FAULT_TYPES, type TcpProxy, type TcpProxyOptions, type TcpProxyStats, type TcpEndpoint, type TcpFaultProxy, type TcpFaultProxyOptions, type TcpFaultType } from './proxies/tcp/index.js';
+export { startStdioMcpProxy, startHttpMcpProxy, startMcpControl, MCP_FAULT_TYPES, type StdioMcpProxyOptions, type HttpMcpProxyOptions, type McpControlOptions, type McpFaultType, type McpProxy, type McpHttpProxy, type McpProxyStats, type McpProxyEndReason } from './proxies/mcp/index.js';

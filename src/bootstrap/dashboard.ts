@@ -4,12 +4,18 @@
  * workload), built from the live components on every call.
  */
 import type { ArenaService } from '../arena/service.js';
-import type { Target, AgentInfo, ActiveFault, WorkloadCounters } from '../arena/providers.js';
+import type { Target, AgentInfo, ActiveFault, WorkloadCounters, DAGEdge } from '../arena/providers.js';
+import { ACTION_TYPES, type ActionType } from '../arena/action.js';
 import type { Result } from './types.js';
 
 export interface DashboardSnapshot {
   at: string;
+  /** the target's clock now, the clock of active_faults' started_at_ms / ends_at_ms (time left = ends_at_ms - now_ms) */
+  now_ms: number;
   target: string;
+  /** the fault types this target can apply (the console offers these) */
+  faults: readonly ActionType[];
+  dag: { nodes: string[]; edges: DAGEdge[] };
   agents: AgentInfo[];
   active_faults: ActiveFault[];
   totals: { total: number; succeeded: number; failed: number };
@@ -34,14 +40,21 @@ export function createDashboard(deps: {
     async snapshot() {
       const stats = deps.service.stats();
       const survival = deps.service.getSurvivalStatus();
-      const [agents, activeFaults, workload] = await Promise.all([
+      const refused = deps.target.unsupportedFaults();
+      const [agents, activeFaults, workload, nodes, edges] = await Promise.all([
         deps.target.runtime.listAgents(),
         deps.target.runtime.activeFaults(),
         deps.target.observer.workload(),
+        deps.target.dag?.listNodes() ?? [],
+        deps.target.dag?.listEdges() ?? [],
       ]);
       return {
         at: deps.service.clock.wallNow().toISOString(),
+        now_ms: deps.service.clock.now(),
         target: deps.target.name,
+        // the faults the console may offer: exactly what this target can apply
+        faults: ACTION_TYPES.filter((t) => refused[t] === undefined),
+        dag: { nodes, edges },
         agents,
         active_faults: activeFaults,
         totals: { total: stats.total, succeeded: stats.succeeded, failed: stats.failed },

@@ -8,6 +8,7 @@ import { ArenaHandler } from './arena-handler.js';
 import { Router, type RouterOptions } from './router.js';
 import type { Logger } from './http.js';
 import type { SSEOptions } from './sse.js';
+import { consoleFiles } from './console-files.js';
 
 export interface AppOptions {
   apiKey?: string;
@@ -15,6 +16,8 @@ export interface AppOptions {
   log?: Logger;
   sse?: SSEOptions;
   bodyLimit?: number;
+  /** where the built web console is (default dist/web); false serves no console */
+  consoleDir?: string | false;
 }
 
 export interface App {
@@ -36,6 +39,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   if (options.bodyLimit) routerOptions.bodyLimit = options.bodyLimit;
   const router = new Router(routerOptions).withAPIKey(options.apiKey);
   if (options.allowedOrigins?.length) router.withAllowedOrigins(options.allowedOrigins);
+  if (options.consoleDir !== false) router.withConsole(consoleFiles(options.consoleDir));
   const x = rootInternals(root);
 
   const arena = new ArenaHandler(x.service, {

@@ -21,6 +21,7 @@ import { registerWorkflowRoutes, type WorkflowAPI } from './groups/workflow.js';
 import { registerLLMRoutes, type LLMService } from './groups/llm.js';
 import { registerFlightRoutes, type FlightService } from './groups/flight.js';
 import { registerEvolutionRoutes, type EvolutionService } from './groups/evolution.js';
+import type { ConsoleFiles } from './console-files.js';
 
 export interface RouterOptions {
   log?: Logger;
@@ -55,6 +56,7 @@ export class Router {
   private readonly bodyLimit: number;
   private readonly sseDefaults: SSEOptions;
   private plainDeps: ContextDeps | undefined;
+  private consoleFiles: ConsoleFiles | undefined;
   /** the route groups mounted so far, by name */
   readonly groups = new Set<string>();
 
@@ -96,6 +98,12 @@ export class Router {
   /** Browsers from these origins may call the API (exact origins such as `http://localhost:3000`). */
   withAllowedOrigins(origins: readonly string[]): this {
     this.origins = new Set(origins);
+    return this;
+  }
+
+  /** Serves the web console's static files, the only paths answered without a key (DESIGN §11). */
+  withConsole(files: ConsoleFiles): this {
+    this.consoleFiles = files;
     return this;
   }
 
@@ -143,6 +151,7 @@ export class Router {
     if (this.closing) throw new ServiceUnavailableError();
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return this.preflight(req, res, path, cors);
+    if (this.consoleFiles?.(req, res, path)) return;
     if (this.keyCheck && !this.keyCheck(req.headers['x-api-key'])) throw new UnauthorizedError();
     const match = this.table.match(method, path);
     if (match.kind === 'none') return sendJSON(res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, cors);

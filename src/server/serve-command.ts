@@ -62,6 +62,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   }
   io.stdout.write(`arena: serving on ${server.url} (auth: ${server.isAuthEnabled ? 'on, X-API-Key required' : 'off'})\n`);
   io.stdout.write(`arena: route groups: ${server.app.groups.join(', ')}${server.app.missing.length ? `; not available in this build: ${server.app.missing.join(', ')}` : ''}\n`);
+  io.stdout.write(`arena: web console at ${server.url}/${server.isAuthEnabled ? ' (it asks for the API key)' : ''}\n`);
   io.stdout.write('arena: press Ctrl-C to stop\n');
 
   await new Promise<void>((resolve) => {

@@ -6,6 +6,9 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from './options.js';
+import { registerProxyTcpCommand } from './proxy-tcp.js';
+import { registerProxyLlmCommand } from './proxy-llm.js';
+import { registerProxyMcpCommand } from './proxy-mcp.js';
 
 export function registerProxyCommand(program: Command, ctx: CliContext): void {
   const proxy = program.command('proxy').description('run a fault proxy between your agents and what they call (TCP, LLM API, MCP)');
@@ -14,5 +17,7 @@ export function registerProxyCommand(program: Command, ctx: CliContext): void {
     'arena proxy llm --upstream http://127.0.0.1:9000 --fault rate_limit --first-n 2',
     'arena proxy mcp --upstream http://127.0.0.1:9100/mcp --listen 7400',
   ]);
-  void ctx;
+  registerProxyTcpCommand(proxy, ctx);
+  registerProxyLlmCommand(proxy, ctx);
+  registerProxyMcpCommand(proxy, ctx);
 }

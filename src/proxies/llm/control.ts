@@ -1,0 +1,62 @@
+/**
+ * The LLM proxy's control port (DESIGN §10): the Arena Target Protocol's
+ * fault routes over a lease-keeping registry, plus `GET /v1/stats`. A fault
+ * whose lease is not renewed is reverted by the registry (dead-man's switch).
+ */
+import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
+import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolServer } from '../../protocol/http.js';
+import type { WireActiveFault } from '../../protocol/wire.js';
+import type { Clock } from '../../shared/clock.js';
+import { UsageError } from '../../shared/errors.js';
+import type { LlmProxy } from './proxy.js';
+
+export interface LlmControlOptions {
+  proxy: LlmProxy;
+  /** port of the control port; 0 picks a free one */
+  listen?: number;
+  host?: string;
+  /** when set, every control route needs `Authorization: Bearer <token>` */
+  token?: string;
+  clock?: Clock;
+  onRevert?: (fault: WireActiveFault, reason: RevertReason, error?: unknown) => void;
+}
+
+export interface LlmControl {
+  registry: FaultRegistry;
+  /** undefined when no control port was asked for */
+  server?: ProtocolServer;
+  /** reverts every fault, then closes the control port */
+  close(): Promise<void>;
+}
+
+export async function startLlmControl(options: LlmControlOptions): Promise<LlmControl> {
+  const registry = createFaultRegistry({
+    apply: (request) => options.proxy.applyFault(request),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.onRevert ? { onRevert: options.onRevert } : {}),
+  });
+  let server: ProtocolServer | undefined;
+  if (options.listen !== undefined) {
+    const host = options.host ?? '127.0.0.1';
+    const handler = protocolHandler({
+      ...(options.token ? { token: options.token } : {}),
+      routes: [...faultRoutes(registry), { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJson(res, 200, options.proxy.stats()) }],
+    });
+    try {
+      server = await listenProtocol(handler, options.listen, host);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new UsageError(`control port ${options.listen} on ${host} is already in use`, 'port_in_use', { hint: 'pick another with --control, or --control 0 for a free one' });
+      }
+      throw err;
+    }
+  }
+  return {
+    registry,
+    ...(server ? { server } : {}),
+    async close() {
+      await registry.revertAll();
+      await server?.close();
+    },
+  };
+}

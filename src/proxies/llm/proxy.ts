@@ -1,0 +1,301 @@
+/**
+ * The LLM fault proxy (DESIGN §10.2): a streaming reverse proxy in front of
+ * an OpenAI- or Anthropic-style API. With no fault active every request and
+ * answer passes through chunk by chunk: status, headers and bytes untouched,
+ * nothing buffered. An active `llm_failure` fault answers matching requests
+ * the way the real API fails (status errors, a held request, a broken or
+ * stalled stream), so the agent's own SDK retry logic is what gets tested.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppliedFault } from '../../protocol/fault-registry.js';
+import type { FaultRequest } from '../../protocol/wire.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { UsageError } from '../../shared/errors.js';
+import { createRandom, randomSeed, type Random } from '../../shared/random.js';
+import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
+import { describeSpec, isStreamFault, parseLlmFault, type LlmErrorType } from './fault-spec.js';
+import { peekBody, modelOf, type PeekedBody } from './request-body.js';
+import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
+import { relayWithStreamFault } from './stream-faults.js';
+import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
+import { apiForPath, statusError, upstreamUnreachable, type LlmApi, type StatusErrorType, type WireError } from './wire-errors.js';
+
+export type LlmApiMode = LlmApi | 'auto';
+
+export interface LlmProxyOptions {
+  /** port to listen on; 0 picks a free one */
+  listen: number;
+  /** address to bind, loopback by default */
+  host?: string;
+  upstream: string | URL;
+  /** the wire format of errors; `auto` picks it per request from the path (default) */
+  api?: LlmApiMode;
+  clock?: Clock;
+  /** draws for `probability`; seeded so a run can be replayed */
+  random?: Random;
+  /** most bytes of a request body read to find its `model` (default 8 MiB); a larger body matches no model */
+  maxPeekBytes?: number;
+}
+
+export interface LlmFaultStats {
+  id: string;
+  fired: number;
+  [option: string]: unknown;
+}
+
+export interface LlmProxy {
+  readonly port: number;
+  readonly url: string;
+  readonly upstream: URL;
+  readonly api: LlmApiMode;
+  /** applies an `llm_failure` fault (a FaultApplier for createFaultRegistry); throws a ProtocolError saying why not */
+  applyFault(request: FaultRequest): Promise<AppliedFault>;
+  stats(): LlmProxyStats & { faults: LlmFaultStats[] };
+  close(): Promise<void>;
+}
+
+/** one request on its way through the proxy */
+interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  client: string;
+  api: LlmApi;
+  pathname: string;
+  /** the body's `model`, when a fault needed to read it */
+  model?: string;
+}
+
+/** a streamed answer passing through untouched: a stream fault applied later can still take it over */
+interface LiveStream {
+  call: Call;
+  upRes: IncomingMessage;
+}
+
+const DEFAULT_PEEK = 8 * 1024 * 1024;
+const NO_DECISION: RequestDecision = { streamCandidates: [] };
+
+export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy> {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? createRandom(randomSeed());
+  const mode: LlmApiMode = options.api ?? 'auto';
+  if (mode !== 'auto' && mode !== 'openai' && mode !== 'anthropic') throw new UsageError(`--api: expected openai, anthropic or auto, got ${JSON.stringify(mode)}`, 'invalid_api');
+  const upstreamUrl = parseUpstream(options.upstream);
+  const upstream = createUpstream(upstreamUrl);
+  const maxPeek = options.maxPeekBytes ?? DEFAULT_PEEK;
+  const faults = new ActiveFaults(random);
+  const stats = new ProxyStats();
+  let isClosing = false;
+
+  const apiOf = (pathname: string): LlmApi => (mode === 'auto' ? apiForPath(pathname) : mode);
+
+  const sendWire = (res: ServerResponse, wire: WireError) => {
+    res.writeHead(wire.status, { ...wire.headers, 'content-length': Buffer.byteLength(wire.body) });
+    res.end(wire.body);
+  };
+
+  const liveStreams = new Set<LiveStream>();
+
+  /** a stream fault takes over a streamed answer: from here on its events are counted to the cut */
+  const faultStream = (call: Call, upRes: IncomingMessage, fault: ActiveLlmFault) => {
+    const type = fault.spec.errorType;
+    relayWithStreamFault(upRes, call.res, call.api, fault, {
+      onCut: () => stats.onInjected(call.client, type, clock.now()),
+      onNotReached: () => {
+        faults.unfire(fault);
+        stats.onPassed(call.client);
+      },
+      onStall: (delta) => (stats.stalled += delta),
+      onGaveUp: () => stats.onGaveUp(call.client, clock.now()),
+    });
+  };
+
+  /** forwards the request and relays the answer; `body` is what was already read of the request */
+  const pass = (call: Call, body: PeekedBody | undefined, candidates: ActiveLlmFault[]) => {
+    const { req, res, client, api } = call;
+    const upReq = upstream.request(req);
+    let isAnswered = false;
+    upReq.on('response', (upRes) => {
+      isAnswered = true;
+      const status = upRes.statusCode ?? 502;
+      res.sendDate = false; // the upstream's own Date header passes through instead
+      res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders));
+      const isStream = status === 200 && isEventStream(upRes.headers['content-type']);
+      const fault = isStream && candidates.length > 0 ? faults.decideStream(candidates) : undefined;
+      if (fault) return faultStream(call, upRes, fault);
+      stats.onPassed(client);
+      // a real 429 / 5xx from the upstream: its retry is watched like an injected one
+      if (status === 429 || status >= 500) stats.onUpstreamError(client, clock.now(), retryAfterMs(upRes.headers['retry-after'], clock.wallNow().getTime()));
+      relay(upRes, res);
+      if (isStream) {
+        const live: LiveStream = { call, upRes };
+        liveStreams.add(live);
+        res.once('close', () => liveStreams.delete(live));
+      }
+    });
+    upReq.on('error', (err: NodeJS.ErrnoException) => {
+      if (isAnswered || res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      stats.onUpstreamFailure(client, clock.now());
+      req.resume();
+      sendWire(res, upstreamUnreachable(api, err.code ?? err.message));
+    });
+    // the client left: the upstream call is dropped too (no orphaned generation)
+    res.once('close', () => {
+      if (!res.writableFinished) upReq.destroy();
+    });
+    req.once('error', () => upReq.destroy());
+    if (!body) {
+      req.pipe(upReq);
+      return;
+    }
+    for (const chunk of body.chunks) upReq.write(chunk);
+    if (body.isComplete) upReq.end();
+    else req.pipe(upReq);
+  };
+
+  const injectStatus = ({ req, res, client, api }: Call, fault: ActiveLlmFault) => {
+    const { errorType, retryAfterS } = fault.spec;
+    // the rest of the body is read and dropped so the client's keep-alive connection stays usable
+    req.resume();
+    sendWire(res, statusError(api, errorType as StatusErrorType, retryAfterS, clock.wallNow().getTime()));
+    stats.onInjected(client, errorType, clock.now(), retryAfterS === undefined ? undefined : retryAfterS * 1000);
+  };
+
+  /**
+   * `timeout`: no status, no headers. The request waits until the client
+   * gives up (its SDK timeout fires) or the fault ends; then it goes to the
+   * upstream as if the API had been slow, and the answer passes through.
+   */
+  const hold = async (call: Call, fault: ActiveLlmFault, peeked: PeekedBody | undefined) => {
+    const { req, res, client } = call;
+    stats.onInjected(client, 'timeout', clock.now());
+    stats.held++;
+    // reading the body keeps the socket read, so a client that hangs up is noticed
+    const body = peeked ?? (await peekBody(req, maxPeek));
+    const release = () => {
+      stats.held--;
+      if (isClosing || res.destroyed) return;
+      pass(call, body, []);
+    };
+    if (res.destroyed || !fault.isActive) {
+      release();
+      if (res.destroyed) stats.onGaveUp(client, clock.now());
+      return;
+    }
+    fault.waiting.add(release);
+    res.once('close', () => {
+      if (!fault.waiting.delete(release)) return;
+      stats.held--;
+      stats.onGaveUp(client, clock.now());
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const client = stats.clientOf(req);
+    stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
+    const pathname = pathOf(req.url);
+    const call: Call = { req, res, client, api: apiOf(pathname), pathname };
+    if (faults.isEmpty) return pass(call, undefined, []);
+    let body: PeekedBody | undefined;
+    if (faults.needsModel) {
+      body = await peekBody(req, maxPeek);
+      const model = body.isComplete ? modelOf(body.chunks) : undefined;
+      if (model !== undefined) call.model = model;
+    }
+    const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
+    const fault = decision.fault;
+    if (!fault) return pass(call, body, decision.streamCandidates);
+    if (fault.spec.errorType === 'timeout') return hold(call, fault, body);
+    return injectStatus(call, fault);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendWire(res, upstreamUnreachable(apiOf(pathOf(req.url)), 'proxy error'));
+      else res.destroy();
+    });
+  });
+  await listen(server, options.listen, options.host ?? '127.0.0.1');
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host ?? '127.0.0.1';
+
+  return {
+    port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    upstream: upstreamUrl,
+    api: mode,
+    async applyFault(request) {
+      const spec = parseLlmFault(request.type, request.params);
+      const fault = faults.add(request.id, spec);
+      const report: Record<string, unknown> = { ...describeSpec(spec), api: mode, upstream: upstreamUrl.href, acts_on: 'every client of this proxy' };
+      if (isStreamFault(spec.errorType)) {
+        report.acts_on_streams_only = true;
+        // streams already flowing are in its reach too, not only those that start after it
+        let taken = 0;
+        for (const live of [...liveStreams]) {
+          if (live.call.res.destroyed || !faults.takesOver(fault, live.call.pathname, live.call.model)) continue;
+          liveStreams.delete(live);
+          live.upRes.unpipe(live.call.res);
+          faultStream(live.call, live.upRes, fault);
+          taken++;
+        }
+        report.streams_in_flight_taken = taken;
+      }
+      return { report, revert: () => faults.remove(fault) };
+    },
+    stats() {
+      return { ...stats.snapshot(), faults: faults.list().map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired })) };
+    },
+    close() {
+      isClosing = true;
+      for (const fault of [...faults.list()]) faults.remove(fault);
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        upstream.close();
+      });
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new UsageError(`port ${port} on ${host} is already in use`, 'port_in_use', { hint: 'pick another with --listen, or --listen 0 for a free one' }));
+      else if (err.code === 'EACCES') reject(new UsageError(`port ${port} on ${host} needs privileges this process does not have`, 'port_denied'));
+      else reject(err);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Upstream answer to client, chunk by chunk with backpressure. `pipe` rather
+ * than `pipeline`: pipeline allocates an AbortController and end-of-stream
+ * watchers per call, a measurable share of the proxy's cost per request;
+ * the two failure paths are wired by hand instead (a broken upstream breaks
+ * the client's answer; a client that leaves drops the upstream call, in pass).
+ */
+function relay(upRes: IncomingMessage, res: ServerResponse): void {
+  upRes.once('error', () => res.destroy());
+  upRes.pipe(res);
+}
+
+function pathOf(url: string | undefined): string {
+  if (!url) return '/';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+function isEventStream(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.toLowerCase().startsWith('text/event-stream');
+}
+
+export type { LlmErrorType };

@@ -1,0 +1,189 @@
+/**
+ * Per-client counters for `GET /v1/stats` (DESIGN §10.2): what each client
+ * sent, what was injected on it, how often it came back, and whether it came
+ * back only after the `retry-after` it was given.
+ *
+ * A client is the `x-arena-client` header when sent, else its address and
+ * user agent. The request that follows an error on the same client is taken
+ * as its retry, unless it says it is a first attempt (`x-stainless-retry-count: 0`,
+ * sent by the official SDKs). A client that sends unrelated calls
+ * concurrently can blur this (documented in notes/llm-proxy.md).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { LlmErrorType } from './fault-spec.js';
+
+/** timers and the loopback hop may land a retry a hair early; less than this is still honoured */
+const HONOUR_TOLERANCE_MS = 10;
+const MAX_CLIENTS = 1000;
+const KEEP_WAITS = 20;
+
+export interface RetryAfterStats {
+  /** answers with `retry-after` this client got (injected, or the upstream's own 429s) */
+  sent: number;
+  /** retries that came after the delay */
+  honoured: number;
+  /** retries that came sooner */
+  early: number;
+  /** the last waits, in ms, from the error to the retry */
+  waits_ms: number[];
+  /** the last retry-after given, in ms */
+  last_retry_after_ms?: number;
+}
+
+export interface ClientStats {
+  client: string;
+  requests: number;
+  /** answered by the upstream untouched */
+  passed: number;
+  errors_injected: Partial<Record<LlmErrorType, number>>;
+  /** requests that followed an error on this client */
+  retries: number;
+  /** held requests (timeout fault) the client gave up on */
+  gave_up: number;
+  retry_after: RetryAfterStats;
+  /** true when every retry after a retry-after waited long enough; null before any */
+  retry_after_honoured: boolean | null;
+}
+
+export interface LlmProxyStats {
+  requests: number;
+  passed: number;
+  errors_injected: Partial<Record<LlmErrorType, number>>;
+  /** 502s answered because the upstream could not be reached */
+  upstream_failures: number;
+  /** requests held by a timeout fault right now */
+  held: number;
+  /** streams stalled right now */
+  stalled: number;
+  clients: ClientStats[];
+}
+
+interface ClientState {
+  stats: ClientStats;
+  /** the error whose retry is awaited: when it was answered and the delay it asked for */
+  pending?: { at: number; retryAfterMs?: number };
+}
+
+export class ProxyStats {
+  private clients = new Map<string, ClientState>();
+  private requests = 0;
+  private passed = 0;
+  private injected: Partial<Record<LlmErrorType, number>> = {};
+  private upstreamFailures = 0;
+  held = 0;
+  stalled = 0;
+
+  clientOf(req: IncomingMessage): string {
+    const named = req.headers['x-arena-client'];
+    if (typeof named === 'string' && named.length > 0) return named.slice(0, 200);
+    return `${req.socket.remoteAddress ?? '?'} ${(req.headers['user-agent'] ?? '-').slice(0, 200)}`;
+  }
+
+  /**
+   * A request arrived at `now`; counts it as the awaited retry if it is one.
+   * `retryCount` is the Stainless SDKs' `x-stainless-retry-count` (openai,
+   * @anthropic-ai/sdk): when sent, it says for sure whether this is a retry,
+   * so a fresh call after the SDK gave up is not judged against an old retry-after.
+   */
+  onRequest(client: string, now: number, retryCount?: string | string[]): void {
+    this.requests++;
+    const state = this.state(client);
+    state.stats.requests++;
+    const pending = state.pending;
+    if (!pending) return;
+    state.pending = undefined;
+    if (retryCount === '0') return;
+    state.stats.retries++;
+    if (pending.retryAfterMs === undefined) return;
+    const ra = state.stats.retry_after;
+    const waited = Math.max(0, Math.round(now - pending.at));
+    ra.waits_ms.push(waited);
+    if (ra.waits_ms.length > KEEP_WAITS) ra.waits_ms.shift();
+    if (waited + HONOUR_TOLERANCE_MS >= pending.retryAfterMs) ra.honoured++;
+    else ra.early++;
+    state.stats.retry_after_honoured = ra.early === 0;
+  }
+
+  onPassed(client: string): void {
+    this.passed++;
+    this.state(client).stats.passed++;
+  }
+
+  onInjected(client: string, type: LlmErrorType, now: number, retryAfterMs?: number): void {
+    this.injected[type] = (this.injected[type] ?? 0) + 1;
+    const stats = this.state(client).stats;
+    stats.errors_injected[type] = (stats.errors_injected[type] ?? 0) + 1;
+    this.expectRetry(client, now, retryAfterMs);
+  }
+
+  /** an error answered by the upstream itself (a real 429 with retry-after, a 5xx): its retry is watched the same way */
+  onUpstreamError(client: string, now: number, retryAfterMs?: number): void {
+    this.expectRetry(client, now, retryAfterMs);
+  }
+
+  onGaveUp(client: string, now: number): void {
+    this.state(client).stats.gave_up++;
+    this.expectRetry(client, now, undefined);
+  }
+
+  onUpstreamFailure(client: string, now: number): void {
+    this.upstreamFailures++;
+    this.expectRetry(client, now, undefined);
+  }
+
+  snapshot(): LlmProxyStats {
+    return {
+      requests: this.requests,
+      passed: this.passed,
+      errors_injected: { ...this.injected },
+      upstream_failures: this.upstreamFailures,
+      held: this.held,
+      stalled: this.stalled,
+      clients: [...this.clients.values()].map(({ stats }) => ({
+        ...stats,
+        errors_injected: { ...stats.errors_injected },
+        retry_after: { ...stats.retry_after, waits_ms: [...stats.retry_after.waits_ms] },
+      })),
+    };
+  }
+
+  private expectRetry(client: string, now: number, retryAfterMs: number | undefined): void {
+    const state = this.state(client);
+    state.pending = retryAfterMs === undefined ? { at: now } : { at: now, retryAfterMs };
+    if (retryAfterMs !== undefined) {
+      state.stats.retry_after.sent++;
+      state.stats.retry_after.last_retry_after_ms = retryAfterMs;
+    }
+  }
+
+  private state(client: string): ClientState {
+    let state = this.clients.get(client);
+    if (!state) {
+      state = {
+        stats: {
+          client,
+          requests: 0,
+          passed: 0,
+          errors_injected: {},
+          retries: 0,
+          gave_up: 0,
+          retry_after: { sent: 0, honoured: 0, early: 0, waits_ms: [] },
+          retry_after_honoured: null,
+        },
+      };
+      this.clients.set(client, state);
+      // the oldest client goes first: the map stays bounded whatever the clients call themselves
+      if (this.clients.size > MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value as string);
+    }
+    return state;
+  }
+}
+
+/** `retry-after` as the SDKs read it: seconds (fractions allowed) or an HTTP date; undefined when absent or unreadable */
+export function retryAfterMs(header: string | string[] | undefined, wallNow: number): number | undefined {
+  if (typeof header !== 'string' || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - wallNow);
+}

@@ -1,0 +1,243 @@
+/**
+ * The streamable-HTTP MCP proxy: agents connect to it as to their server.
+ * Each agent session is an SDK StreamableHTTPServerTransport of its own,
+ * paired with an SDK StreamableHTTPClientTransport session to the upstream
+ * server; the relay between the two is where faults are decided.
+ *
+ * mcp_disconnect resets every open stream of every session (the sockets are
+ * destroyed, as when a server dies), ends the upstream sessions, and forgets
+ * the session ids: a request with one is answered 404 "Session not found",
+ * which the MCP spec and the SDK client treat as session expiry, so the
+ * agent's next initialize opens a new session. With a duration, new
+ * sessions are refused with 503 and `retry-after` until it ends, which is
+ * what an agent's reconnect backoff has to ride out.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createFaultRegistry } from '../../protocol/fault-registry.js';
+import { listenProtocol, type ProtocolServer } from '../../protocol/http.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { UsageError, isArenaError } from '../../shared/errors.js';
+import { parseJSONBody, readBody } from '../../shared/json-body.js';
+import { createToolFaultBook, mcpFaultApplier } from './faults.js';
+import { relaySession, type SessionRelay } from './relay.js';
+import { createStats, recordClient, snapshot } from './stats.js';
+import type { McpHttpProxy } from './types.js';
+
+export interface HttpMcpProxyOptions {
+  /** the real server's streamable-HTTP endpoint, e.g. http://127.0.0.1:9100/mcp */
+  upstream: string;
+  /** 0 = a free port */
+  port: number;
+  host?: string;
+  clock?: Clock;
+  /** the largest JSON-RPC body accepted on a new session's initialize */
+  bodyLimit?: number;
+}
+
+interface Session {
+  id?: string;
+  /** the agent's clientInfo.name, once its initialize came through */
+  client?: string;
+  agent: StreamableHTTPServerTransport;
+  server: StreamableHTTPClientTransport;
+  relay: SessionRelay;
+  /** the agent's open HTTP responses (SSE streams): what a reset destroys */
+  responses: Set<ServerResponse>;
+  isClosed: boolean;
+}
+
+export function parseUpstreamUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`upstream ${JSON.stringify(text)} is not a URL (expected e.g. http://127.0.0.1:9100/mcp)`, 'invalid_upstream');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`upstream ${text}: expected an http:// or https:// URL, got ${url.protocol}`, 'invalid_upstream');
+  return url;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return void res.destroy();
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** the host name of a Host header, without the port */
+function hostName(header: string | undefined): string {
+  if (header === undefined) return '';
+  const ipv6 = /^(\[[^\]]*\])(?::\d+)?$/.exec(header);
+  return ipv6 ? ipv6[1]! : header.replace(/:\d+$/, '').toLowerCase();
+}
+
+const isInitialize = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && (body as Record<string, unknown>).method === 'initialize';
+
+export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<McpHttpProxy> {
+  const upstream = parseUpstreamUrl(options.upstream);
+  // lazy: only a running proxy loads the SDK's HTTP transports (and their hono / fetch machinery)
+  const [{ StreamableHTTPServerTransport: ServerTransport }, { StreamableHTTPClientTransport: ClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
+  const clock = options.clock ?? systemClock;
+  const stats = createStats('http');
+  const book = createToolFaultBook();
+  const sessions = new Set<Session>();
+  const byId = new Map<string, Session>();
+  // ids of mcp_disconnect faults with a duration still running: new sessions are refused meanwhile
+  const outages = new Map<string, number>();
+  let isClosing = false;
+  const isLoopbackBound = LOOPBACK_NAMES.has(options.host ?? '127.0.0.1') || /^127\./.test(options.host ?? '127.0.0.1');
+  // agents whose sessions an mcp_disconnect closed, and when: their next initialize is a reconnect
+  const cutOff = new Map<string, number>();
+
+  const endSession = (session: Session, isReset: boolean) => {
+    if (session.isClosed) return;
+    session.isClosed = true;
+    sessions.delete(session);
+    if (session.id !== undefined) byId.delete(session.id);
+    stats.sessions.open = byId.size;
+    session.relay.dropPending();
+    if (isReset) for (const res of session.responses) res.destroy();
+    void session.agent.close();
+    void session.server
+      .terminateSession()
+      .catch(() => {})
+      .finally(() => void session.server.close());
+  };
+
+  const openSession = (): Session => {
+    const server = new ClientTransport(upstream);
+    const session = { server, responses: new Set<ServerResponse>(), isClosed: false } as Session;
+    session.agent = new ServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        session.id = id;
+        byId.set(id, session);
+        stats.sessions.open = byId.size;
+        stats.sessions.total++;
+      },
+    });
+    session.relay = relaySession(session.agent, server, {
+      book,
+      stats,
+      clock,
+      onInitialize(name) {
+        session.client = name;
+        const client = recordClient(stats, name);
+        const at = cutOff.get(name);
+        if (at === undefined) return;
+        cutOff.delete(name);
+        client.reconnects++;
+        client.last_reconnect_ms = Math.round(clock.now() - at);
+      },
+      onUpstreamError(error) {
+        // the upstream forgot our session (404) or never gave one: this session cannot go on, the agent must start over
+        const status = (error as { code?: unknown }).code;
+        if (status === 404 || server.sessionId === undefined) clock.setTimer(0, () => endSession(session, false));
+      },
+    });
+    session.agent.onclose = () => endSession(session, false);
+    session.agent.onerror = () => {};
+    server.onerror = () => {};
+    sessions.add(session);
+    return session;
+  };
+
+  const serve = async (session: Session, req: IncomingMessage, res: ServerResponse, body?: unknown) => {
+    session.responses.add(res);
+    res.once('close', () => session.responses.delete(res));
+    await session.agent.handleRequest(req, res, body);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== upstream.pathname) return jsonRpcError(res, 404, -32000, `no MCP endpoint at ${path}: this proxy serves ${upstream.pathname}`);
+    if (isClosing) return jsonRpcError(res, 503, -32000, 'the MCP proxy is shutting down');
+    // DNS rebinding: a web page must not reach a loopback proxy under its own name, since the
+    // proxy forwards with the upstream's Host and would carry the page past the server's own check
+    if (isLoopbackBound && !LOOPBACK_NAMES.has(hostName(req.headers.host))) return jsonRpcError(res, 403, -32000, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string') {
+      const session = byId.get(sid);
+      if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
+      return serve(session, req, res);
+    }
+    if (req.method !== 'POST') return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    let body: unknown;
+    try {
+      body = parseJSONBody((await readBody(req, options.bodyLimit ?? 4 * 1024 * 1024)).toString('utf8'));
+    } catch (err) {
+      const status = isArenaError(err) && err.status === 413 ? 413 : 400;
+      return jsonRpcError(res, status, -32700, `Parse error: ${isArenaError(err) ? err.message : 'invalid JSON'}`);
+    }
+    if (!isInitialize(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (outages.size > 0) {
+      const left = Math.max(...outages.values()) - clock.now();
+      return jsonRpcError(res, 503, -32000, 'Service Unavailable: the MCP server is down (mcp_disconnect)', { 'retry-after': String(Math.max(1, Math.ceil(left / 1000))) });
+    }
+    const session = openSession();
+    await session.server.start();
+    await session.agent.start();
+    return serve(session, req, res, body);
+  };
+
+  const registry = createFaultRegistry({
+    clock,
+    apply: mcpFaultApplier({
+      book,
+      disconnect(request) {
+        const closed = [...byId.keys()];
+        stats.disconnects++;
+        for (const session of sessions) if (session.client !== undefined) cutOff.set(session.client, clock.now());
+        for (const session of [...sessions]) endSession(session, true);
+        const report: Record<string, unknown> = { sessions_closed: closed.length, session_ids: closed, streams: 'reset', next: 'requests with these session ids get 404; a new initialize opens a new session' };
+        if (request.duration_ms === undefined) return { report };
+        outages.set(request.id, clock.now() + request.duration_ms);
+        report.new_sessions = 'refused with 503 until the duration ends';
+        return { report, revert: () => void outages.delete(request.id) };
+      },
+    }),
+  });
+
+  let listener: ProtocolServer;
+  try {
+    listener = await listenProtocol((req, res) => {
+      handle(req, res).catch(() => {
+        // a reset stream or a client gone mid-request: the socket is already finished with
+        if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error in the MCP proxy');
+      });
+    }, options.port, options.host ?? '127.0.0.1');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is already in use`, 'port_in_use');
+    throw err;
+  }
+
+  let settle!: (why: 'closed') => void;
+  const ended = new Promise<'closed'>((resolve) => (settle = resolve));
+  const url = new URL(listener.url);
+  url.pathname = upstream.pathname;
+  return {
+    mode: 'http',
+    port: listener.port,
+    url: url.toString(),
+    faults: registry,
+    stats: () => snapshot(stats),
+    ended,
+    async close() {
+      if (isClosing) return void (await ended);
+      isClosing = true;
+      await registry.revertAll();
+      for (const session of [...sessions]) endSession(session, true);
+      await listener.close();
+      settle('closed');
+    },
+  };
+}

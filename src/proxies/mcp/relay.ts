@@ -1,0 +1,164 @@
+/**
+ * One MCP session through the proxy: messages between the agent-facing SDK
+ * server transport and the server-facing SDK client transport. A fault is a
+ * decision taken here about a `tools/call` request; every other message,
+ * in both directions, is passed on as it came.
+ *
+ * tool_timeout holds a call until its fault ends, then decides again (so a
+ * call held past the fault is forwarded, late, like a tool that hung and
+ * came back); a held or delayed call the agent cancels
+ * (`notifications/cancelled`, which the SDK client sends when its request
+ * timeout fires) is dropped and the server never sees it or the cancel.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Clock, TimerHandle } from '../../shared/clock.js';
+import type { ActiveToolFault, ToolFaultBook } from './faults.js';
+import type { McpProxyStats } from './stats.js';
+
+type Message = JSONRPCMessage & Record<string, unknown>;
+
+export interface RelayOptions {
+  book: ToolFaultBook;
+  stats: McpProxyStats;
+  clock: Clock;
+  /** the agent's initialize, with the name it gave in `clientInfo` */
+  onInitialize?: (clientName: string) => void;
+  /** sending to the server failed: the agent gets an error answer, the mode may end the session */
+  onUpstreamError?: (error: unknown) => void;
+}
+
+export interface SessionRelay {
+  /** drops every held or delayed call: the session is going away */
+  dropPending(): void;
+}
+
+const isRequest = (m: Message): boolean => typeof m.method === 'string' && m.id !== undefined;
+const isResponse = (m: Message): boolean => m.method === undefined && m.id !== undefined;
+const paramsOf = (m: Message): Record<string, unknown> => (typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : {});
+
+export function relaySession(agent: Transport, server: Transport, options: RelayOptions): SessionRelay {
+  const { book, stats, clock } = options;
+  // held or delayed calls, by request id, so a cancel or a close can drop them
+  const pending = new Map<RequestId, () => void>();
+  // progress tokens of requests in flight: a progress notification belongs on its request's stream
+  const progress = new Map<string | number, RequestId>();
+  let initializeId: RequestId | undefined;
+  // once the session is closing, the upstream's aborted requests are our doing, not its errors
+  let isClosed = false;
+
+  const toClient = (message: Message, relatedRequestId?: RequestId) => {
+    stats.messages_relayed.to_client++;
+    agent.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => {
+      // the agent's stream for this request is gone (it hung up or the session was reset): nothing to tell
+    });
+  };
+
+  const toServer = (message: Message) => {
+    stats.messages_relayed.to_server++;
+    server.send(message).catch((error: unknown) => {
+      if (isClosed) return;
+      if (isRequest(message)) {
+        stats.upstream_errors++;
+        const text = error instanceof Error ? error.message : String(error);
+        toClient({ jsonrpc: '2.0', id: message.id as RequestId, error: { code: -32000, message: `MCP server unreachable through the arena proxy: ${text}` } } as Message);
+      }
+      options.onUpstreamError?.(error);
+    });
+  };
+
+  const answer = (call: Message, fault: ActiveToolFault) => {
+    stats.errors_injected++;
+    const id = call.id as RequestId;
+    if (fault.mode === 'jsonrpc') toClient({ jsonrpc: '2.0', id, error: { code: fault.code, message: fault.message } } as Message);
+    else toClient({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: fault.message }], isError: true } } as Message);
+  };
+
+  const dispatchCall = (call: Message) => {
+    const id = call.id as RequestId;
+    const fault = book.pick(typeof paramsOf(call).name === 'string' ? (paramsOf(call).name as string) : undefined);
+    if (!fault) return toServer(call);
+    if (fault.type === 'tool_error') return answer(call, fault);
+    if (fault.type === 'tool_timeout') {
+      stats.calls_held.now++;
+      stats.calls_held.total++;
+      let isDropped = false;
+      pending.set(id, () => {
+        isDropped = true;
+        stats.calls_held.now--;
+        stats.calls_dropped++;
+      });
+      void fault.ended.then(() => {
+        if (isDropped) return;
+        pending.delete(id);
+        stats.calls_held.now--;
+        dispatchCall(call);
+      });
+      return;
+    }
+    // slow_tool: the call reaches the server after the delay, and is not slowed twice
+    stats.calls_delayed++;
+    let timer: TimerHandle | undefined = undefined;
+    pending.set(id, () => {
+      timer?.cancel();
+      stats.calls_dropped++;
+    });
+    timer = clock.setTimer(fault.delayMs, () => {
+      pending.delete(id);
+      toServer(call);
+    });
+  };
+
+  agent.onmessage = (raw) => {
+    const message = raw as Message;
+    if (message.method === 'notifications/cancelled') {
+      const drop = pending.get(paramsOf(message).requestId as RequestId);
+      if (drop) {
+        pending.delete(paramsOf(message).requestId as RequestId);
+        drop();
+        return;
+      }
+    }
+    if (isRequest(message)) {
+      const token = (paramsOf(message)._meta as Record<string, unknown> | undefined)?.progressToken;
+      if (typeof token === 'string' || typeof token === 'number') progress.set(token, message.id as RequestId);
+      if (message.method === 'initialize') {
+        initializeId = message.id as RequestId;
+        const info = paramsOf(message).clientInfo as Record<string, unknown> | undefined;
+        options.onInitialize?.(typeof info?.name === 'string' && info.name !== '' ? info.name : 'unnamed');
+      }
+      if (message.method === 'tools/call') {
+        stats.tool_calls++;
+        return dispatchCall(message);
+      }
+    }
+    toServer(message);
+  };
+
+  server.onmessage = (raw) => {
+    const message = raw as Message;
+    if (isResponse(message)) {
+      const id = message.id as RequestId;
+      // the HTTP client transport must send the version header the server agreed to, as the SDK Client does
+      if (id === initializeId && typeof (message.result as Record<string, unknown> | undefined)?.protocolVersion === 'string') {
+        server.setProtocolVersion?.((message.result as Record<string, unknown>).protocolVersion as string);
+      }
+      for (const [token, requestId] of progress) if (requestId === id) progress.delete(token);
+      return toClient(message, id);
+    }
+    if (message.method === 'notifications/progress') {
+      const related = progress.get(paramsOf(message).progressToken as string | number);
+      if (related !== undefined) return toClient(message, related);
+    }
+    toClient(message);
+  };
+
+  return {
+    dropPending() {
+      isClosed = true;
+      for (const drop of pending.values()) drop();
+      pending.clear();
+      progress.clear();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/** The shapes the console reads from the server (GET /arena/dashboard, /arena/score, …). */
+export interface Agent {
+  id: string;
+  role: string;
+  status: string;
+  restarts: number;
+}
+
+export interface ActiveFault {
+  id: string;
+  kind: string;
+  target: string;
+  started_at_ms: number;
+  ends_at_ms?: number;
+}
+
+export interface Dashboard {
+  at: string;
+  now_ms?: number;
+  target: string;
+  faults?: string[];
+  dag?: { nodes: string[]; edges: Array<{ from: string; to: string }> };
+  agents: Agent[];
+  active_faults: ActiveFault[];
+  totals: { total: number; succeeded: number; failed: number };
+  workload: { requests: number; succeeded: number; failed: number };
+  survival: { running: boolean; progress?: number };
+  scenario_running: boolean;
+}
+
+export interface ScoreSnapshot {
+  score: number | null;
+  grade: string | null;
+  availability: number | null;
+  recovery: number | null;
+  consistency: number | null;
+}
+
+export interface TimelineItem {
+  id: number;
+  type: string;
+  at: string;
+  data: unknown;
+}
+
+export interface Diagnostic {
+  id: string;
+  at: string;
+  type: string;
+  target_id?: string;
+  error?: string;
+  category?: string;
+  root_cause?: string;
+  suggested_fixes?: string[];
+  failure_reason?: string;
+}

@@ -1,0 +1,56 @@
+/**
+ * A loopback TCP relay whose connection can be cut on demand: `cut()` drops
+ * every open connection and refuses new ones until `restore()`. The browser
+ * tests put it between Chromium and `arena serve` to lose the event stream
+ * the way a flaky network does.
+ */
+import { createServer, connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface CutProxy {
+  url: string;
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startCutProxy(upstreamPort: number): Promise<CutProxy> {
+  const sockets = new Set<Socket>();
+  let isDown = false;
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  };
+  const server = createServer((client) => {
+    if (isDown) return void client.destroy();
+    const upstream = connect(upstreamPort, '127.0.0.1');
+    track(client);
+    track(upstream);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const dropAll = () => {
+    for (const s of sockets) s.destroy();
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    cut() {
+      isDown = true;
+      dropAll();
+    },
+    restore() {
+      isDown = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        dropAll();
+        server.close(() => resolve());
+      }),
+  };
+}
