@@ -31,7 +31,14 @@ export interface TinyFleet {
 }
 
 /** a supervisor with `n` agents (ids unique to this call, so tests can find their own processes) */
-export async function tinyFleet(options: { n?: number; restartDelayMs?: number; tag: string; edit?: (input: ProcessTargetInput) => void }): Promise<TinyFleet> {
+export async function tinyFleet(options: {
+  n?: number;
+  restartDelayMs?: number;
+  tag: string;
+  /** the front door calls worker i on via[i] (a fault proxy) instead of its own port */
+  via?: number[];
+  edit?: (input: ProcessTargetInput) => void;
+}): Promise<TinyFleet> {
   const n = options.n ?? 3;
   const [front, ...ports] = await freePorts(n + 1);
   const ids = ports.map((_, i) => `${options.tag}-${i + 1}`);
@@ -39,7 +46,7 @@ export async function tinyFleet(options: { n?: number; restartDelayMs?: number; 
     kind: 'process',
     name: `tiny-${options.tag}`,
     start: {
-      command: `exec node supervisor.mjs ${front} ${options.restartDelayMs ?? 200} ${ids.map((id, i) => `${id}=${ports[i]}`).join(' ')}`,
+      command: `exec node supervisor.mjs ${front} ${options.restartDelayMs ?? 200} ${ids.map((id, i) => `${id}=${ports[i]}${options.via ? `:${options.via[i]}` : ''}`).join(' ')}`,
       ready: { http: `http://127.0.0.1:${front}/healthz`, timeout: '10s' },
       grace: '1s',
     },

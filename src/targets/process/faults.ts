@@ -98,7 +98,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     const id = book.nextId();
     // the proxy lives in this process: it cannot outlive the arena, so the lease only needs to cover the fault
     const applied = await proxy.applyFault({ ...wire, id, target_id: agentId, lease_ms: 24 * 3600 * 1000, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) });
-    agent.monitor.reset();
+    // the agent's own process is untouched; its passes count afresh from the revert (network aspect)
     const fault = book.add(type, agentId, options, async () => {
       await applied.revert?.();
       agent.monitor.reset();

@@ -12,7 +12,8 @@ import { RuntimeError } from '../../shared/errors.js';
 import type { Random } from '../../shared/random.js';
 import { AgentFleet } from './agents.js';
 import type { Target } from './contract.js';
-import { createProcessFaults, type AgentProxy } from './faults.js';
+import { createProcessFaults } from './faults.js';
+import { startAgentProxies, type RunningProxy } from './proxies.js';
 import { discoverLeader } from './leader.js';
 import { startManaged, type ManagedProcess } from './managed.js';
 import { createProcessObserver } from './observer.js';
@@ -31,7 +32,7 @@ export interface ProcessTargetOptions {
 }
 
 /** which proxies this build can start (the TCP, LLM and MCP proxies land separately) */
-const PROXY_KINDS: ProxyKinds = { tcp: false, llm: false, mcp: false };
+const PROXY_KINDS: ProxyKinds = { tcp: true, llm: false, mcp: false };
 
 export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTargetOptions): Target {
   const clock = options.clock ?? systemClock;
@@ -43,7 +44,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   let runDir: string | undefined;
   let started = false;
   let stopping: Promise<void> | undefined;
-  const proxies = new Map<string, AgentProxy & { close(): Promise<void> }>();
+  let proxies = new Map<string, RunningProxy>();
 
   const exclude = () => new Set<number>(watchdog ? [process.pid, watchdog.pid] : [process.pid]);
   const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
@@ -109,6 +110,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         runDir = mkdtempSync(join(tmpdir(), 'chaos-arena-process-'));
         env.ARENA_RUN_DIR = runDir;
         watchdog = await startWatchdog(runDir);
+        // before the start command: the fleet talks through its proxies from its first request
+        proxies = await startAgentProxies(spec.agents, { clock, ...(options.random ? { random: options.random } : {}) });
         if (spec.start) {
           const w = watchdog;
           managed = await startManaged(spec.start, {
