@@ -17,7 +17,8 @@ const worker = (n, port) => ({
 
 module.exports = {
   apps: [
-    { name: 'front', script: 'front.mjs', args: '--port 7000 --workers worker-1=7101,worker-2=7102,worker-3=7103', cwd: __dirname, autorestart, restart_delay: restartDelay, kill_timeout: 1000 },
+    // the front door reaches each worker through the arena's TCP fault proxy in front of it (7001-7003 → 7101-7103)
+    { name: 'front', script: 'front.mjs', args: '--port 7000 --workers worker-1=7001,worker-2=7002,worker-3=7003', cwd: __dirname, autorestart, restart_delay: restartDelay, kill_timeout: 1000 },
     worker(1, 7101),
     worker(2, 7102),
     worker(3, 7103),

@@ -23,12 +23,13 @@ beforeAll(async () => {
   fleetDir = join(root, 'examples', 'fleet');
   cpSync(join(REPO, 'examples', 'fleet'), fleetDir, { recursive: true, filter: (src) => !src.includes(`${join('fleet', 'run')}`) });
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
-  const ports = await freePorts(4);
-  const map: Record<string, number> = { '7000': ports[0]!, '7101': ports[1]!, '7102': ports[2]!, '7103': ports[3]! };
+  const ports = await freePorts(7);
+  const fixed = ['7000', '7001', '7002', '7003', '7101', '7102', '7103'];
+  const map: Record<string, number> = Object.fromEntries(fixed.map((p, i) => [p, ports[i]!]));
   for (const file of readdirSync(fleetDir)) {
     if (!/\.(ya?ml|cjs)$/.test(file)) continue;
     const path = join(fleetDir, file);
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/\b(7000|7101|7102|7103)\b/g, (p) => String(map[p])));
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/\b(7000|7001|7002|7003|7101|7102|7103)\b/g, (p) => String(map[p])));
   }
 });
 
@@ -79,4 +80,17 @@ describe('example fleet under pm2', () => {
     expect(broken.score.recovery).toBeLessThan(healed.score.recovery - 25);
     expect(broken.score.score).toBeLessThan(healed.score.score - 8);
   }, 120_000);
+
+  it('slow-and-partition through the TCP proxies: both applied, the front door feels them, the partition heals', async () => {
+    const report = await run('target.yaml', 'slow-and-partition.yaml');
+    expect(report.results.map((r) => [r.result.action.type, r.result.success])).toEqual([
+      ['slow_agent', true],
+      ['network_partition', true],
+    ]);
+    const partition = report.score.measurements.recovery.faults.find((f) => f.type === 'network_partition')!;
+    // recovered once the 1s partition ended and the worker's probe passed again
+    expect(partition).toMatchObject({ recovered: true });
+    expect(partition.recovery_ms!).toBeGreaterThanOrEqual(900);
+    expect(report.score.availability).toBeLessThan(100);
+  }, 90_000);
 });
