@@ -33,6 +33,8 @@ export interface FaultContext {
   watchdog(): Watchdog | undefined;
   exclude(): ReadonlySet<number>;
   proxy(agentId: string): AgentProxy | undefined;
+  /** the LLM proxy the agent's calls go through, and the other agents behind the same one */
+  llmProxy(agentId: string): { proxy: AgentProxy; sharedWith: string[] } | undefined;
   unsupported(): Partial<Record<ActionType, string>>;
   /** the start command's process, never to be signalled as an agent */
   supervisorPid(): number | undefined;
@@ -190,9 +192,28 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
 
     disconnectMCP: (agentId) => runHook('mcp_disconnect', agentId),
 
-    async injectLLMFailure(agentId, _errorType: LLMErrorType) {
+    async injectLLMFailure(agentId, errorType: LLMErrorType, options) {
       refuseUnsupported('llm_failure');
-      throw new RuntimeError(`llm_failure: agent ${agentId}: the LLM fault proxy is not wired into the process target yet`, 'unsupported');
+      const agent = fleet.get(agentId, 'llm_failure');
+      const llm = ctx.llmProxy(agentId);
+      if (!llm) throw new RuntimeError(`llm_failure: agent ${agentId} has no llm proxy`, 'unsupported');
+      const durationMs = FaultBook.checkDuration('llm_failure', options);
+      await book.endAll('llm_failure', agentId);
+      const id = book.nextId();
+      const applied = await llm.proxy.applyFault({
+        id,
+        type: 'llm_failure',
+        target_id: agentId,
+        params: { error_type: errorType },
+        lease_ms: 24 * 3600 * 1000,
+        ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
+      });
+      const fault = book.add('llm_failure', agentId, options, async () => {
+        await applied.revert?.();
+        agent.monitor.reset();
+      }, id);
+      // one proxy shared by several agents fails all their calls: say so rather than pretend to be precise
+      return { fault_id: fault.id, error_type: errorType, ...applied.report, ...(llm.sharedWith.length > 0 ? { shared_with: llm.sharedWith } : {}) };
     },
 
     activeFaults: async () => book.list(),

@@ -6,16 +6,71 @@
  * dies, they die with it and nothing is left faulted.
  */
 import { ProtocolError } from '../../protocol/wire.js';
+import { startLlmProxy } from '../../proxies/llm/index.js';
 import { parseHostPort, startTcpProxy, type TcpProxy } from '../../proxies/tcp/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import type { Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
-import type { AgentSpec } from './spec.js';
+import type { AgentSpec, ProcessTargetSpec } from './spec.js';
 
 export interface RunningProxy extends AgentProxy {
   readonly port: number;
   close(): Promise<void>;
+}
+
+/** refusals from a proxy become RuntimeErrors naming the agent (the fault was not applied) */
+function wrap(agentId: string, kind: string, apply: AgentProxy['applyFault']): AgentProxy['applyFault'] {
+  return async (request) => {
+    try {
+      return await apply(request);
+    } catch (err) {
+      if (err instanceof ProtocolError) throw new RuntimeError(`agent ${agentId}'s ${kind} proxy refused the fault: ${err.message}`, err.code);
+      throw err;
+    }
+  };
+}
+
+export interface LlmProxies {
+  /** agent id → the LLM proxy its calls go through (its own, or the shared one) */
+  byAgent: Map<string, RunningProxy>;
+  /** agents behind the shared top-level proxy: a fault on one acts on all of them */
+  shared: string[];
+  close(): Promise<void>;
+}
+
+/** `llm:` per agent, or once at the top level for every agent without its own. */
+export async function startLlmProxies(spec: ProcessTargetSpec, options: { clock: Clock; random?: Random }): Promise<LlmProxies> {
+  const started: RunningProxy[] = [];
+  const byAgent = new Map<string, RunningProxy>();
+  const start = async (config: NonNullable<ProcessTargetSpec['llm']>, label: string) => {
+    const proxy = await startLlmProxy({
+      listen: config.listen,
+      upstream: config.upstream,
+      api: config.api,
+      clock: options.clock,
+      ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
+    });
+    const running: RunningProxy = { port: proxy.port, applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)), close: () => proxy.close() };
+    started.push(running);
+    return running;
+  };
+  const close = async () => void (await Promise.all(started.map((p) => p.close().catch(() => {}))));
+  try {
+    const shared = spec.llm ? await start(spec.llm, 'shared') : undefined;
+    const behindShared: string[] = [];
+    for (const agent of spec.agents) {
+      if (agent.llm) byAgent.set(agent.id, await start(agent.llm, agent.id));
+      else if (shared) {
+        byAgent.set(agent.id, shared);
+        behindShared.push(agent.id);
+      }
+    }
+    return { byAgent, shared: behindShared, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 export async function startAgentProxies(agents: readonly AgentSpec[], options: { clock: Clock; random?: Random }): Promise<Map<string, RunningProxy>> {
@@ -32,14 +87,7 @@ export async function startAgentProxies(agents: readonly AgentSpec[], options: {
       });
       running.set(agent.id, {
         port: proxy.port,
-        async applyFault(request) {
-          try {
-            return proxy.applyFault(request);
-          } catch (err) {
-            if (err instanceof ProtocolError) throw new RuntimeError(`agent ${agent.id}'s proxy refused the fault: ${err.message}`, err.code);
-            throw err;
-          }
-        },
+        applyFault: wrap(agent.id, 'TCP', async (request) => proxy.applyFault(request)),
         close: () => proxy.close(),
       });
     }

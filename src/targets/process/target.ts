@@ -13,7 +13,7 @@ import type { Random } from '../../shared/random.js';
 import { AgentFleet } from './agents.js';
 import type { Target } from './contract.js';
 import { createProcessFaults } from './faults.js';
-import { startAgentProxies, type RunningProxy } from './proxies.js';
+import { startAgentProxies, startLlmProxies, type LlmProxies, type RunningProxy } from './proxies.js';
 import { discoverLeader } from './leader.js';
 import { startManaged, type ManagedProcess } from './managed.js';
 import { createProcessObserver } from './observer.js';
@@ -32,7 +32,7 @@ export interface ProcessTargetOptions {
 }
 
 /** which proxies this build can start (the TCP, LLM and MCP proxies land separately) */
-const PROXY_KINDS: ProxyKinds = { tcp: true, llm: false, mcp: false };
+const PROXY_KINDS: ProxyKinds = { tcp: true, llm: true, mcp: false };
 
 export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTargetOptions): Target {
   const clock = options.clock ?? systemClock;
@@ -45,6 +45,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   let started = false;
   let stopping: Promise<void> | undefined;
   let proxies = new Map<string, RunningProxy>();
+  let llm: LlmProxies | undefined;
 
   const exclude = () => new Set<number>(watchdog ? [process.pid, watchdog.pid] : [process.pid]);
   const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
@@ -63,6 +64,11 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     watchdog: () => watchdog,
     exclude,
     proxy: (id) => proxies.get(id),
+    llmProxy: (id) => {
+      const proxy = llm?.byAgent.get(id);
+      if (!proxy) return undefined;
+      return { proxy, sharedWith: llm!.shared.includes(id) ? llm!.shared.filter((other) => other !== id) : [] };
+    },
     unsupported,
     supervisorPid: () => managed?.pid,
     leaderId: () => leaderId().catch(() => undefined),
@@ -112,6 +118,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         watchdog = await startWatchdog(runDir);
         // before the start command: the fleet talks through its proxies from its first request
         proxies = await startAgentProxies(spec.agents, { clock, ...(options.random ? { random: options.random } : {}) });
+        llm = await startLlmProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
         if (spec.start) {
           const w = watchdog;
           managed = await startManaged(spec.start, {
@@ -150,6 +157,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         await attempt(() => book.revertAll());
         fleet.stopTracking();
         for (const proxy of proxies.values()) await attempt(() => proxy.close());
+        await attempt(() => llm?.close());
         if (managed) {
           const m = managed;
           await attempt(() => m.stop());
