@@ -21,6 +21,8 @@ export interface TrackedAgent {
   restarts: number;
   /** the pids this arena stopped, exactly as they were stopped (resumed by these, not by a fresh lookup) */
   paused?: TrackedPid[];
+  /** after an mcp_disconnect through the proxy: its session count then; recovered once a new session opens */
+  mcpSessionsAtDisconnect?: number;
 }
 
 export interface FleetOptions {

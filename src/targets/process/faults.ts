@@ -33,6 +33,8 @@ export interface FaultContext {
   watchdog(): Watchdog | undefined;
   exclude(): ReadonlySet<number>;
   proxy(agentId: string): AgentProxy | undefined;
+  /** the MCP proxy the agent's session goes through, and the other agents behind the same one */
+  mcpProxy(agentId: string): { proxy: AgentProxy & { sessions(): { open: number; total: number } }; sharedWith: string[] } | undefined;
   /** the LLM proxy the agent's calls go through, and the other agents behind the same one */
   llmProxy(agentId: string): { proxy: AgentProxy; sharedWith: string[] } | undefined;
   unsupported(): Partial<Record<ActionType, string>>;
@@ -183,14 +185,37 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       return proxyFault('network_partition', agentId, { type: 'blackhole', params: {} }, options);
     },
 
-    async toolTimeout(agentId) {
+    async toolTimeout(agentId, options) {
       refuseUnsupported('tool_timeout');
-      throw new RuntimeError(`tool_timeout: agent ${agentId}: the MCP fault proxy is not wired into the process target yet`, 'unsupported');
+      const agent = fleet.get(agentId, 'tool_timeout');
+      const mcp = ctx.mcpProxy(agentId);
+      if (!mcp) throw new RuntimeError(`tool_timeout: agent ${agentId} has no mcp proxy`, 'unsupported');
+      const durationMs = FaultBook.checkDuration('tool_timeout', options);
+      await book.endAll('tool_timeout', agentId);
+      const id = book.nextId();
+      const applied = await mcp.proxy.applyFault({ id, type: 'tool_timeout', target_id: agentId, params: {}, lease_ms: 24 * 3600 * 1000, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) });
+      const fault = book.add('tool_timeout', agentId, options, async () => {
+        await applied.revert?.();
+        agent.monitor.reset();
+      }, id);
+      return { fault_id: fault.id, ...applied.report, ...(mcp.sharedWith.length > 0 ? { shared_with: mcp.sharedWith } : {}) };
     },
 
     corruptMemory: (agentId) => runHook('memory_corrupt', agentId),
 
-    disconnectMCP: (agentId) => runHook('mcp_disconnect', agentId),
+    async disconnectMCP(agentId) {
+      if (ctx.spec.hooks?.mcp_disconnect) return runHook('mcp_disconnect', agentId);
+      refuseUnsupported('mcp_disconnect');
+      const agent = fleet.get(agentId, 'mcp_disconnect');
+      const mcp = ctx.mcpProxy(agentId);
+      if (!mcp) throw new RuntimeError(`mcp_disconnect: agent ${agentId} has no mcp proxy and there is no mcp_disconnect hook`, 'unsupported');
+      const before = mcp.proxy.sessions();
+      if (before.open === 0) throw new RuntimeError(`mcp_disconnect: agent ${agentId} has no open MCP session through its proxy`, 'mcp_not_connected');
+      const applied = await mcp.proxy.applyFault({ id: book.nextId(), type: 'mcp_disconnect', target_id: agentId, params: {}, lease_ms: 24 * 3600 * 1000 });
+      // recovered once the agent opens a new session on its own
+      agent.mcpSessionsAtDisconnect = mcp.proxy.sessions().total;
+      return { ...applied.report, sessions_closed: before.open, ...(mcp.sharedWith.length > 0 ? { shared_with: mcp.sharedWith } : {}) };
+    },
 
     async injectLLMFailure(agentId, errorType: LLMErrorType, options) {
       refuseUnsupported('llm_failure');

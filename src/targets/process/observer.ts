@@ -19,6 +19,8 @@ export interface ObserverContext {
   book: FaultBook;
   workload(): Workload | undefined;
   leaderId(): Promise<string>;
+  /** sessions through the agent's MCP proxy, when it has one */
+  mcpSessions(agentId: string): { open: number; total: number } | undefined;
 }
 
 /** the fault kinds that keep an aspect of an agent unhealthy while they last */
@@ -50,7 +52,13 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
         case 'agent': {
           const agent = fleet.get(scope.id);
           const during = (ASPECT_FAULTS[scope.aspect ?? ''] ?? []).filter((kind) => ctx.book.has(kind, scope.id));
-          return report([...during.map((kind) => `${scope.id}: ${kind} is active`), ...agentProblems(agent)]);
+          const problems = [...during.map((kind) => `${scope.id}: ${kind} is active`), ...agentProblems(agent)];
+          if (scope.aspect === 'mcp' && agent.mcpSessionsAtDisconnect !== undefined) {
+            const sessions = ctx.mcpSessions(scope.id);
+            if (sessions && sessions.total > agent.mcpSessionsAtDisconnect && sessions.open > 0) agent.mcpSessionsAtDisconnect = undefined;
+            else problems.push(`${scope.id}: no new MCP session since the disconnect`);
+          }
+          return report(problems);
         }
         case 'leader': {
           let leader: string;

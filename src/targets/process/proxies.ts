@@ -7,6 +7,7 @@
  */
 import { ProtocolError } from '../../protocol/wire.js';
 import { startLlmProxy } from '../../proxies/llm/index.js';
+import { startHttpMcpProxy } from '../../proxies/mcp/index.js';
 import { parseHostPort, startTcpProxy, type TcpProxy } from '../../proxies/tcp/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
@@ -37,6 +38,53 @@ export interface LlmProxies {
   /** agents behind the shared top-level proxy: a fault on one acts on all of them */
   shared: string[];
   close(): Promise<void>;
+}
+
+export interface McpRunning extends RunningProxy {
+  /** sessions opened through the proxy so far, and open now: an agent reconnecting shows here */
+  sessions(): { open: number; total: number };
+}
+
+export interface McpProxies {
+  byAgent: Map<string, McpRunning>;
+  shared: string[];
+  close(): Promise<void>;
+}
+
+/** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
+export async function startMcpProxies(spec: ProcessTargetSpec, options: { clock: Clock }): Promise<McpProxies> {
+  const started: McpRunning[] = [];
+  const byAgent = new Map<string, McpRunning>();
+  const start = async (config: NonNullable<ProcessTargetSpec['mcp']>, label: string) => {
+    const proxy = await startHttpMcpProxy({ upstream: config.upstream, port: config.listen, clock: options.clock });
+    const running: McpRunning = {
+      port: proxy.port,
+      applyFault: wrap(label, 'MCP', async (request) => {
+        const { body } = await proxy.faults.add(request);
+        return { report: body.report, revert: async () => void (await proxy.faults.remove(request.id)) };
+      }),
+      sessions: () => proxy.stats().sessions,
+      close: () => proxy.close(),
+    };
+    started.push(running);
+    return running;
+  };
+  const close = async () => void (await Promise.all(started.map((p) => p.close().catch(() => {}))));
+  try {
+    const shared = spec.mcp ? await start(spec.mcp, 'shared') : undefined;
+    const behindShared: string[] = [];
+    for (const agent of spec.agents) {
+      if (agent.mcp) byAgent.set(agent.id, await start(agent.mcp, agent.id));
+      else if (shared) {
+        byAgent.set(agent.id, shared);
+        behindShared.push(agent.id);
+      }
+    }
+    return { byAgent, shared: behindShared, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
 
 /** `llm:` per agent, or once at the top level for every agent without its own. */

@@ -13,7 +13,7 @@ import type { Random } from '../../shared/random.js';
 import { AgentFleet } from './agents.js';
 import type { Target } from './contract.js';
 import { createProcessFaults } from './faults.js';
-import { startAgentProxies, startLlmProxies, type LlmProxies, type RunningProxy } from './proxies.js';
+import { startAgentProxies, startLlmProxies, startMcpProxies, type LlmProxies, type McpProxies, type RunningProxy } from './proxies.js';
 import { discoverLeader } from './leader.js';
 import { startManaged, type ManagedProcess } from './managed.js';
 import { createProcessObserver } from './observer.js';
@@ -32,7 +32,7 @@ export interface ProcessTargetOptions {
 }
 
 /** which proxies this build can start (the TCP, LLM and MCP proxies land separately) */
-const PROXY_KINDS: ProxyKinds = { tcp: true, llm: true, mcp: false };
+const PROXY_KINDS: ProxyKinds = { tcp: true, llm: true, mcp: true };
 
 export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTargetOptions): Target {
   const clock = options.clock ?? systemClock;
@@ -46,6 +46,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   let stopping: Promise<void> | undefined;
   let proxies = new Map<string, RunningProxy>();
   let llm: LlmProxies | undefined;
+  let mcp: McpProxies | undefined;
 
   const exclude = () => new Set<number>(watchdog ? [process.pid, watchdog.pid] : [process.pid]);
   const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
@@ -64,6 +65,11 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     watchdog: () => watchdog,
     exclude,
     proxy: (id) => proxies.get(id),
+    mcpProxy: (id) => {
+      const proxy = mcp?.byAgent.get(id);
+      if (!proxy) return undefined;
+      return { proxy, sharedWith: mcp!.shared.includes(id) ? mcp!.shared.filter((other) => other !== id) : [] };
+    },
     llmProxy: (id) => {
       const proxy = llm?.byAgent.get(id);
       if (!proxy) return undefined;
@@ -74,7 +80,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     leaderId: () => leaderId().catch(() => undefined),
   });
 
-  const observer = createProcessObserver({ spec, fleet, book, workload: () => workload, leaderId });
+  const observer = createProcessObserver({ spec, fleet, book, workload: () => workload, leaderId, mcpSessions: (id) => mcp?.byAgent.get(id)?.sessions() });
 
   /** every agent has a live pid and a healthy probe, or the reasons why not when time is up */
   const waitForAgents = async (timeoutMs: number) => {
@@ -119,6 +125,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         // before the start command: the fleet talks through its proxies from its first request
         proxies = await startAgentProxies(spec.agents, { clock, ...(options.random ? { random: options.random } : {}) });
         llm = await startLlmProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
+        mcp = await startMcpProxies(spec, { clock });
         if (spec.start) {
           const w = watchdog;
           managed = await startManaged(spec.start, {
@@ -158,6 +165,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         fleet.stopTracking();
         for (const proxy of proxies.values()) await attempt(() => proxy.close());
         await attempt(() => llm?.close());
+        await attempt(() => mcp?.close());
         if (managed) {
           const m = managed;
           await attempt(() => m.stop());

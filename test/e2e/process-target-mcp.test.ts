@@ -1,0 +1,69 @@
+/**
+ * tool_timeout and mcp_disconnect through the MCP fault proxy a process
+ * target starts from its `mcp:` block, in front of a real MCP server
+ * (server-everything over streamable HTTP), with the official SDK client
+ * standing in for an agent's MCP session.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Target } from '../../src/arena/providers.js';
+import { createProcessTarget } from '../../src/targets/process/index.js';
+import { httpClient, startEverythingHttp, type RunningServer } from '../helpers/mcp.js';
+import { FLEET_DIR, freePorts, processesMatching, tinyFleet, waitFor } from '../helpers/process-fleet.js';
+
+let upstream: RunningServer;
+let target: Target | undefined;
+const clients: Client[] = [];
+const tag = `mcp${process.pid}`;
+
+beforeAll(async () => {
+  upstream = await startEverythingHttp();
+});
+afterAll(async () => {
+  await upstream.stop();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  await target?.stop();
+  target = undefined;
+  expect(processesMatching(tag)).toEqual([]);
+});
+
+async function start() {
+  const [listen] = await freePorts(1);
+  const fleet = await tinyFleet({ tag, n: 1, edit: (input) => void (input.agents[0]!.mcp = { listen: listen!, upstream: upstream.url }) });
+  target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
+  await target.start();
+  const connect = async () => {
+    const client = await httpClient(`http://127.0.0.1:${listen}/mcp`);
+    clients.push(client);
+    return client;
+  };
+  return { id: fleet.ids[0]!, connect };
+}
+
+describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }, () => {
+  it('tool_timeout holds tools/call until its duration ends', async () => {
+    const { id, connect } = await start();
+    const client = await connect();
+    await target!.runtime.toolTimeout(id, { durationMs: 700 });
+    expect((await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).problems).toContain(`${id}: tool_timeout is active`);
+    const started = performance.now();
+    const answer = await client.callTool({ name: 'echo', arguments: { message: 'late' } });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(550);
+    expect(answer).toEqual({ content: [{ type: 'text', text: 'Echo: late' }] });
+    expect(await target!.runtime.activeFaults()).toEqual([]);
+  });
+
+  it('mcp_disconnect closes the session; the mcp aspect recovers only when the agent opens a new one', async () => {
+    const { id, connect } = await start();
+    await expect(target!.runtime.disconnectMCP(id)).rejects.toThrow('has no open MCP session');
+    const client = await connect();
+    const report = await target!.runtime.disconnectMCP(id);
+    expect(report).toMatchObject({ sessions_closed: 1 });
+    await expect(client.callTool({ name: 'echo', arguments: { message: 'x' } })).rejects.toThrow();
+    expect((await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).healthy).toBe(false);
+    await connect();
+    await waitFor(async () => (await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).healthy, 3000, 'a new session');
+  });
+});
