@@ -24,6 +24,8 @@ import type { RegressionArena, RegressionEvent, RegressionWorkload } from '../..
 interface RegressOptions {
   baseline?: string;
   candidate?: string;
+  baselineTarget?: string;
+  candidateTarget?: string;
   baselineScores?: string[];
   candidateScores?: string[];
   paired?: boolean;
@@ -58,6 +60,8 @@ export function registerRegressCommand(program: Command, ctx: CliContext): void 
     .description('A/B test two recovery strategies (or two sets of recorded scores): effect size, p-value, interval, runs used')
     .option('--baseline <file>', 'baseline strategy (YAML)')
     .option('--candidate <file>', 'candidate strategy (YAML)')
+    .option('--baseline-target <file>', 'baseline system: a target file (e.g. the last release of your agents)')
+    .option('--candidate-target <file>', 'candidate system: a target file; runs one at a time unless --parallel says otherwise')
     .option('--baseline-scores <files...>', 'recorded baseline scores: JSON array of numbers or --report/--json documents')
     .option('--candidate-scores <files...>', 'recorded candidate scores, same formats')
     .option('--paired', 'recorded scores are paired by index (same seed per position): use the paired test')
@@ -88,6 +92,7 @@ Examples:
   $ arena regress --baseline strategies/recovery-off.yaml --candidate strategies/default.yaml
   $ arena regress --baseline a.yaml --candidate b.yaml --scenario scenarios/leader-failover.yaml --adaptive --json
   $ arena regress --baseline a.yaml --candidate b.yaml --survival 5s --runs 20 --parallel 4 --seed 7
+  $ arena regress --baseline-target old.yaml --candidate-target new.yaml --survival 20s --interval 2s --runs 6
   $ arena regress --baseline-scores last-release.json --candidate-scores this-build.json --fail-on-no-improvement`,
     )
     .action(async (options: RegressOptions) => {
@@ -146,8 +151,11 @@ async function compareRecorded(options: RegressOptions, alpha: number, minimumEf
 }
 
 async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha: number, minimumEffect: number): Promise<Verdict> {
-  if (!options.baseline || !options.candidate) {
-    throw new UsageError('give --baseline and --candidate strategy files (or --baseline-scores and --candidate-scores)');
+  const byTarget = options.baselineTarget !== undefined || options.candidateTarget !== undefined;
+  if (byTarget && (options.baseline || options.candidate)) throw new UsageError('give strategies (--baseline/--candidate) or target files (--baseline-target/--candidate-target), not both');
+  if (byTarget && (!options.baselineTarget || !options.candidateTarget)) throw new UsageError('--baseline-target and --candidate-target go together: give both');
+  if (!byTarget && (!options.baseline || !options.candidate)) {
+    throw new UsageError('give --baseline and --candidate strategy files, --baseline-target and --candidate-target files (or --baseline-scores and --candidate-scores)');
   }
   if (options.scenario && options.survival) throw new UsageError('give --scenario or --survival, not both');
   if (options.scenario) {
@@ -168,25 +176,37 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   const batch = parseInteger(options.batch, '--batch', 5, 1);
   const maxRuns = parseInteger(options.maxRuns, '--max-runs', Math.max(30, minRuns), 2);
   if (maxRuns < minRuns) throw new UsageError(`--max-runs (${maxRuns}) must be at least --min-runs (${minRuns})`);
-  const parallelism = parseInteger(options.parallel, '--parallel', 4, 1);
+  // two real systems on one machine: one run at a time unless told otherwise
+  const parallelism = parseInteger(options.parallel, '--parallel', byTarget ? 1 : 4, 1);
   const seed = options.seed === undefined ? randomSeed() : parseInteger(options.seed, '--seed', 0, 0);
   const scorer = options.weights === undefined ? undefined : await parseWeights(options.weights);
 
-  const { loadStrategyFile } = await import('../../runtime/strategy.js');
-  const [baseline, candidate] = await Promise.all([
-    loadStrategyFile(resolve(ctx.cwd, options.baseline)),
-    loadStrategyFile(resolve(ctx.cwd, options.candidate)),
-  ]);
+  const baselineName = (options.baselineTarget ?? options.baseline)!;
+  const candidateName = (options.candidateTarget ?? options.candidate)!;
+  let baseline: unknown;
+  let candidate: unknown;
+  let arena: RegressionArena;
+  if (byTarget) {
+    const { loadTargetFile } = await import('../../targets/file.js');
+    const [b, c] = await Promise.all([loadTargetFile(resolve(ctx.cwd, baselineName), baselineName), loadTargetFile(resolve(ctx.cwd, candidateName), candidateName)]);
+    // the arms differ by system, not by strategy: each run builds a fresh target from its arm's file
+    baseline = { target: baselineName };
+    candidate = { target: candidateName };
+    const { createTargetArena } = await import('../../arena/regression/target-arena.js');
+    arena = createTargetArena({ createTarget: (request) => (request.arm === 'baseline' ? b : c).create({ seed: request.seed, env: ctx.env }) });
+  } else {
+    const { loadStrategyFile } = await import('../../runtime/strategy.js');
+    [baseline, candidate] = await Promise.all([loadStrategyFile(resolve(ctx.cwd, baselineName)), loadStrategyFile(resolve(ctx.cwd, candidateName))]);
+    arena = await createRegressionArena();
+  }
   const workload = await resolveWorkload(options, ctx);
   const { RegressionTester } = await import('../../arena/regression/tester.js');
-  ctx.stderr.write(
-    `regress: ${options.candidate} vs ${options.baseline}, ${options.adaptive ? `adaptive, ${minRuns}..${maxRuns}` : runs} runs per arm, seed ${seed}\n`,
-  );
-  const result = await new RegressionTester(await createRegressionArena(), scorer).run({
+  ctx.stderr.write(`regress: ${candidateName} vs ${baselineName}, ${options.adaptive ? `adaptive, ${minRuns}..${maxRuns}` : runs} runs per arm, seed ${seed}\n`);
+  const result = await new RegressionTester(arena, scorer).run({
     baseline,
     candidate,
-    baselineName: options.baseline,
-    candidateName: options.candidate,
+    baselineName,
+    candidateName,
     runs,
     confidence: alpha,
     adaptive: options.adaptive === true,
