@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../shared/errors.js';
-import { tryParseDuration } from '../shared/duration.js';
+import { durationProblem } from '../shared/duration.js';
 import { ACTION_TYPES, LLM_ERROR_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from './action.js';
 
 export interface CreateActionOptions {
@@ -115,8 +115,9 @@ function metadataProblems(type: ActionType, metadata: unknown, base: string): Ac
       problems.push({ path, message: `unknown parameter "${key}"${hint}` });
     } else if (DURATION_PARAMS.has(key)) {
       if (typeof raw === 'number' && raw < 0) problems.push({ path, message: `must not be negative (got ${raw})` });
-      else if (tryParseDuration(raw) === undefined) {
-        problems.push({ path, message: `invalid duration ${JSON.stringify(raw)}: use milliseconds or a string such as "250ms", "2s", "1m30s"` });
+      else {
+        const problem = durationProblem(raw);
+        if (problem !== undefined) problems.push({ path, message: problem });
       }
     } else if (key === 'error_type' && !(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
       problems.push({ path, message: `unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})` });

@@ -8,7 +8,7 @@
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { createRandom, randomSeed, type Random } from '../../shared/random.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
-import { formatDuration } from '../../shared/duration.js';
+import { MAX_DURATION_MS, formatDuration, tryParseDuration } from '../../shared/duration.js';
 import type { ActiveFault, TargetObserver } from '../providers.js';
 import type { ActionOutcome, GateOutcome, RunEvent, RunEventListener, RunStatus, ScenarioReport, ScoreReport } from '../report.js';
 import type { ArenaService } from '../service.js';
@@ -54,6 +54,7 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
   if (minScore !== undefined && !(Number.isFinite(minScore) && minScore >= 0 && minScore <= 100)) {
     throw new UsageError(`min score must be a number from 0 to 100 (got ${minScore})`);
   }
+  assertScaledTimings(scenario, timeScale);
   const clock = options.clock ?? service.clock;
   const seed = options.seed ?? scenario.config.seed ?? randomSeed();
   const random = options.random ?? createRandom(seed);
@@ -211,6 +212,17 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
   emit({ type: 'run.finished', at_ms: rel(), status });
   return report;
+}
+
+/** a time scale above 1 could stretch a valid 24 h timing past what a timer can hold: refuse it up front */
+function assertScaledTimings(scenario: Scenario, timeScale: number): void {
+  const cfg = scenario.config;
+  const timings = [cfg.warmup_ms, cfg.cooldown_ms, cfg.timeout_ms ?? 0, ...scenario.actions.map((a) => a.delay_ms)];
+  for (const a of scenario.actions) for (const key of ['duration', 'delay']) timings.push(tryParseDuration(a.action.metadata?.[key]) ?? 0);
+  const longest = Math.max(...timings) * timeScale;
+  if (longest > MAX_DURATION_MS) {
+    throw new UsageError(`time scale ${timeScale} stretches a timing of ${scenario.name} to ${formatDuration(longest)}, over the 24h limit`, 'invalid_time_scale');
+  }
 }
 
 /** a progress estimate: delays back to back, or spread over the slots when parallel */

@@ -3,7 +3,7 @@
  * such as `actions[2].action.target_id`. The older format keeps working:
  * labels are optional (generated), `depends_on` optional.
  */
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../../shared/duration.js';
 import { actionProblems, isPlainObject } from '../actions.js';
 import type { ActionType } from '../action.js';
 import { DEFAULT_MAX_CONCURRENT, type Scenario, type ScenarioProblem, type ScenarioStep, type ScenarioValidation } from './types.js';
@@ -113,7 +113,7 @@ function duration(value: unknown, segments: Array<string | number>, add: Add): n
     return undefined;
   }
   const ms = tryParseDuration(value);
-  if (ms === undefined) add(segments, `invalid duration ${JSON.stringify(value)}: use milliseconds or a string such as "250ms", "2s", "1m30s"`);
+  if (ms === undefined) add(segments, durationProblem(value)!);
   return ms;
 }
 

@@ -13,7 +13,7 @@ import { startMeasurement } from '../measure/index.js';
 import { createAction } from '../actions.js';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../../shared/duration.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
 import { parseActionKinds, planAction, type TargetView } from './plan.js';
 import { driftStats } from './drift.js';
@@ -64,7 +64,7 @@ export function resolveSurvivalConfig(options: SurvivalOptions): ResolvedSurviva
     if (value === undefined && fallback !== undefined) return fallback;
     const parsed = tryParseDuration(value);
     if (parsed === undefined) {
-      problems.push(`${name}: invalid duration ${JSON.stringify(value)} (use milliseconds or "250ms", "2s", "1m30s")`);
+      problems.push(`${name}: ${durationProblem(value)}`);
       return 0;
     }
     return parsed;

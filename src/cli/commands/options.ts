@@ -1,6 +1,6 @@
 /** Option parsers and option groups shared by the run commands. Light: no engine imports. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem } from '../../shared/duration.js';
 
 export function parseSeed(value: string): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) > 2 ** 32 - 1) throw new InvalidArgumentError('must be a non-negative integer below 2^32');
@@ -20,7 +20,8 @@ export function parsePositive(value: string): number {
 }
 
 export function parseDurationOption(value: string): string {
-  if (tryParseDuration(value) === undefined) throw new InvalidArgumentError('must be a duration such as "250ms", "2s", "1m30s" or milliseconds');
+  const problem = durationProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
   return value;
 }
 

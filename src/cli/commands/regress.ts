@@ -13,7 +13,7 @@ import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { attrs, escapeXml } from '../output/xml.js';
 import { CancelledError, GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../../shared/duration.js';
 import { randomSeed } from '../../shared/random.js';
 import { analyzeScores, type RegressionAnalysis } from '../../arena/regression/analysis.js';
 import { readScoresFile } from '../../arena/regression/score-files.js';
@@ -379,7 +379,7 @@ function parseNumber(value: string | undefined, flag: string, fallback: number, 
 function parseDurationFlag(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const ms = tryParseDuration(value);
-  if (ms === undefined) throw new UsageError(`${flag}: invalid duration ${JSON.stringify(value)}: use "250ms", "2s", "1m30s" or milliseconds`);
+  if (ms === undefined) throw new UsageError(`${flag}: ${durationProblem(value)}`);
   return ms;
 }
 
