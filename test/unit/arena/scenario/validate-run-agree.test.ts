@@ -105,7 +105,7 @@ describe('validate and run agree', () => {
         expect([0, 2]).toContain(code);
         expect(stderr.text + stdout.text).not.toMatch(/unexpected error|\n\s+at \S+ \(|Maximum call stack/);
       }),
-      { seed: 20261123, numRuns: 150 },
+      { seed: 20261123, numRuns: 100 },
     );
   });
 
@@ -118,7 +118,7 @@ describe('validate and run agree', () => {
         accepted += 1;
         await expectRunsWithoutValidationErrors(result.scenario!);
       }),
-      { seed: 7, numRuns: 300 },
+      { seed: 7, numRuns: 200 },
     );
     // the generator must reach the interesting half, or the property says nothing
     expect(accepted).toBeGreaterThan(10);
