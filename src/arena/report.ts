@@ -44,6 +44,18 @@ export interface ScoreReport {
   availability: number;
   recovery: number;
   consistency: number;
+  /**
+   * 95% intervals (DESIGN §5): availability by Wilson from the request
+   * counts, the score from that and the per-fault recovery times. Bounds are
+   * rounded outwards to 0.1. Absent only in reports from older versions.
+   */
+  interval?: {
+    confidence: number;
+    availability: { low: number; high: number };
+    score: { low: number; high: number };
+    /** recovery times behind the recovery-speed bound; with fewer than 2 the speed counts as measured */
+    recovery_times: number;
+  };
   measurements: ScoreMeasurements;
   /** injection statistics: reported, never counted as availability */
   injections: { total: number; succeeded: number; failed: number };
@@ -68,6 +80,10 @@ export interface GateOutcome {
   min_score: number;
   score: number;
   passed: boolean;
+  /** set when the gate compared the lower bound of the score's 95% interval (`--gate lower`) … */
+  on?: 'lower';
+  /** … and this is the value it compared */
+  value?: number;
 }
 
 export interface ScenarioReport {
@@ -89,7 +105,7 @@ export interface ScenarioReport {
   gate?: GateOutcome;
   /** set when the run was interrupted or hit an error: what happened */
   error?: string;
-  /** faults still active when the run ended, reverted by it */
+  /** faults still active when the run ended, reverted by it ([] when none were) */
   reverted_faults?: ActiveFault[];
 }
 

@@ -13,6 +13,7 @@ import type { ActiveFault, TargetObserver } from '../providers.js';
 import type { ActionOutcome, GateOutcome, RunEvent, RunEventListener, RunStatus, ScenarioReport, ScoreReport } from '../report.js';
 import type { ArenaService } from '../service.js';
 import { startMeasurement } from '../measure/index.js';
+import { gateOutcome, type GateOn } from '../score.js';
 import { runSteps } from './schedule.js';
 import type { Scenario } from './types.js';
 
@@ -30,6 +31,8 @@ export interface RunScenarioOptions {
   onEvent?: RunEventListener;
   /** gate; overrides expect.min_score */
   minScore?: number;
+  /** what the gate compares: the score (default) or the lower bound of its 95% interval */
+  gate?: GateOn;
   /**
    * multiplies every timing the scenario states (delays, warmup, cooldown,
    * timeout, fault durations): 0.1 runs it ten times faster. Recovery
@@ -184,7 +187,7 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
   const passed = withExpectation.filter((o) => o.met === true).length;
   const failed = withExpectation.length - passed;
   const verified = failed === 0 && stopCause === undefined && error === undefined;
-  const gate: GateOutcome | undefined = minScore === undefined ? undefined : { min_score: minScore, score: score.score, passed: score.score >= minScore };
+  const gate: GateOutcome | undefined = minScore === undefined ? undefined : gateOutcome(score, minScore, options.gate);
   let status: RunStatus;
   if (stopCause === 'interrupted') status = 'interrupted';
   else if (error !== undefined) status = 'error';
@@ -208,7 +211,8 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
   if (scenario.file !== undefined) report.file = scenario.file;
   if (gate) report.gate = gate;
   if (error !== undefined) report.error = error;
-  if (reverted.length > 0) report.reverted_faults = reverted;
+  // always present, [] when nothing was active: a report reader can tell "none" from "not recorded"
+  report.reverted_faults = reverted;
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
   emit({ type: 'run.finished', at_ms: rel(), status });
   return report;

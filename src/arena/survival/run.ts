@@ -14,6 +14,7 @@ import { createAction } from '../actions.js';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import { durationProblem, tryParseDuration } from '../../shared/duration.js';
+import { gateOutcome, type GateOn } from '../score.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
 import { parseActionKinds, planAction, type TargetView } from './plan.js';
 import { driftStats } from './drift.js';
@@ -36,6 +37,8 @@ export interface SurvivalOptions {
   /** recovery watched after the last fault (default 2 × interval, at most 3 s) */
   cooldown?: number | string;
   minScore?: number;
+  /** what the gate compares: the score (default) or the lower bound of its 95% interval */
+  gate?: GateOn;
   /** the strategy in force, copied into the report */
   strategy?: Record<string, unknown>;
   signal?: AbortSignal;
@@ -206,7 +209,7 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
 
   let gate: GateOutcome | undefined;
   if (options.minScore !== undefined) {
-    gate = { min_score: options.minScore, score: score.score, passed: score.score >= options.minScore };
+    gate = gateOutcome(score, options.minScore, options.gate);
     if (!gate.passed && status === 'passed') status = 'failed';
   }
   const succeeded = timeline.filter((t) => t.result.success).length;

@@ -25,6 +25,13 @@ export function parseDurationOption(value: string): string {
   return value;
 }
 
+/** what --min-score compares (DESIGN §5): the score, or the lower bound of its 95% interval */
+export function gateOption(): Option {
+  return new Option('--gate <what>', 'what --min-score compares: "score", or "lower" (the lower bound of the score\'s 95% interval, so a run a point from the gate does not pass by chance)')
+    .choices(['score', 'lower'])
+    .default('score');
+}
+
 /** --json, --junit, --report, --no-tui, --no-color */
 export function addOutputOptions(command: Command): Command {
   return command

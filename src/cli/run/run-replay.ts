@@ -18,12 +18,14 @@ import { renderSurvivalTable } from '../output/table.js';
 import { survivalJUnit } from '../output/junit.js';
 import { runWithOutput } from './with-output.js';
 import { runTitle } from '../view/view-state.js';
+import type { GateOn } from '../../arena/score.js';
 import { throwForOutcomes } from './outcome.js';
 
 export interface ReplayCommandOptions extends OutputOptionValues {
   scenario?: string;
   strategy?: string;
   minScore?: number;
+  gate?: GateOn;
 }
 
 export async function replayCommand(file: string, opts: ReplayCommandOptions, ctx: CliContext): Promise<void> {
@@ -54,6 +56,7 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
       signal: ctx.signal,
       onEvent,
       ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+      ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     }),
   );
   report.replay_of = { kind: plan.kind, name: plan.name, seed: plan.seed, ...(plan.started_at ? { started_at: plan.started_at } : {}) };

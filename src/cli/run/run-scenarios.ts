@@ -10,6 +10,7 @@ import { runScenarioOnTarget } from '../../arena/scenario/index.js';
 import { formatProblem } from '../../arena/scenario/load.js';
 import type { Scenario } from '../../arena/scenario/types.js';
 import type { ScenarioReport } from '../../arena/report.js';
+import type { GateOn } from '../../arena/score.js';
 import { randomSeed } from '../../shared/random.js';
 import { CancelledError, UsageError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
@@ -27,6 +28,7 @@ import { checkScenarioFile } from '../../arena/scenario/load.js';
 export interface ScenarioRunOptions extends OutputOptionValues {
   seed?: number;
   minScore?: number;
+  gate?: GateOn;
   strategy?: string;
   timeScale?: number;
 }
@@ -50,6 +52,7 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
             signal: ctx.signal,
             onEvent,
             ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+            ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
             ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
           }),
         );

@@ -10,6 +10,7 @@ import { loadStrategyFile } from '../../runtime/strategy.js';
 import { runSurvivalOnTarget, resolveSurvivalConfig, survivalToScenarioYaml, type SurvivalOptions } from '../../arena/survival/index.js';
 import type { SurvivalReport } from '../../arena/report.js';
 import { randomSeed } from '../../shared/random.js';
+import type { GateOn } from '../../arena/score.js';
 import { parseDuration } from '../../shared/duration.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
@@ -29,6 +30,7 @@ export interface SurvivalCommandOptions extends OutputOptionValues {
   seed?: number;
   strategy?: string;
   minScore?: number;
+  gate?: GateOn;
   warmup?: string;
   cooldown?: string;
   saveScenario?: string;
@@ -46,6 +48,7 @@ export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliCont
     signal: ctx.signal,
     ...(opts.actions !== undefined ? { actions: opts.actions } : {}),
     ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+    ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     ...(opts.warmup !== undefined ? { warmup: opts.warmup } : {}),
     ...(opts.cooldown !== undefined ? { cooldown: opts.cooldown } : {}),
     ...(opts.recoveryDeadline !== undefined ? { recoveryDeadlineMs: parseDuration(opts.recoveryDeadline) } : {}),
