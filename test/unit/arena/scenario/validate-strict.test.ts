@@ -29,3 +29,23 @@ describe('validate accepts exactly what run accepts', () => {
     expect(errorsOf(one('{ type: remove_node, target_id: random }'))[0]).toMatch(/action\.target_id: "random" picks a running agent; remove_node needs a DAG node id/);
   });
 });
+
+describe('the report says which faults it reverted, also when none', () => {
+  it('reverted_faults is [] when nothing was active at the end', async () => {
+    const { runScenarioReport } = await import('../../../../src/arena/scenario/index.js');
+    const { ArenaService } = await import('../../../../src/arena/service.js');
+    const { Injector } = await import('../../../../src/arena/injector.js');
+    const { createFakeTarget } = await import('../../../helpers/fake-target.js');
+    const { loadScenario } = await import('../../../../src/arena/scenario/load.js');
+    const target = createFakeTarget({ recovery: true });
+    await target.start();
+    try {
+      const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer });
+      const report = await runScenarioReport(service, loadScenario('name: quiet\nactions:\n  - action: { type: kill_agent, target_id: agent-9 }\n'), { pollIntervalMs: 5, recoveryDeadlineMs: 100 });
+      expect(report.reverted_faults).toEqual([]);
+      expect(JSON.parse(JSON.stringify(report))).toHaveProperty('reverted_faults', []);
+    } finally {
+      await target.stop();
+    }
+  });
+});
