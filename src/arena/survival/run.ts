@@ -15,6 +15,7 @@ import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import { durationProblem, tryParseDuration } from '../../shared/duration.js';
 import { gateOutcome, type GateOn } from '../score.js';
+import type { EventStore } from '../event-store.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
 import { parseActionKinds, planAction, type TargetView } from './plan.js';
 import { driftStats } from './drift.js';
@@ -39,6 +40,8 @@ export interface SurvivalOptions {
   minScore?: number;
   /** what the gate compares: the score (default) or the lower bound of its 95% interval */
   gate?: GateOn;
+  /** runSurvivalOnTarget: the event store its arena service appends the `arena` stream to */
+  eventStore?: EventStore;
   /** the strategy in force, copied into the report */
   strategy?: Record<string, unknown>;
   signal?: AbortSignal;

@@ -47,7 +47,7 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
   const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : plan.strategy;
   const target = createEmbeddedTarget({ strategy, seed: plan.seed });
   if (mode.kind !== 'tty') ctx.stderr.write(`replay: ${plan.timeline.length} action(s) of ${runTitle(plan.kind, plan.name)} (seed ${plan.seed})\n`);
-  const report = await runWithOutput(ctx, opts, mode, (onEvent) =>
+  const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
     runSurvivalOnTarget(target, {
       duration: 0,
       interval: 0,
@@ -55,6 +55,7 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
       timeline: plan.timeline,
       signal: ctx.signal,
       onEvent,
+      ...sinks,
       ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
       ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     }),

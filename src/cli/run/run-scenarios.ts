@@ -40,7 +40,7 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
   const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : undefined;
   const reports: ScenarioReport[] = [];
   let failure: unknown;
-  await runWithOutput(ctx, opts, mode, async (onEvent) => {
+  await runWithOutput(ctx, opts, mode, async (onEvent, sinks) => {
     for (const scenario of scenarios) {
       if (ctx.signal.aborted) break;
       const seed = opts.seed ?? scenario.config.seed ?? randomSeed();
@@ -51,6 +51,7 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
             seed,
             signal: ctx.signal,
             onEvent,
+            ...sinks,
             ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
             ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
             ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),

@@ -58,7 +58,7 @@ export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliCont
   const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : undefined;
   const target = createEmbeddedTarget({ strategy, seed });
   if (mode.kind !== 'tty') ctx.stderr.write(`survival: seed ${seed} (replay with --seed ${seed})\n`);
-  const report = await runWithOutput(ctx, opts, mode, (onEvent) => runSurvivalOnTarget(target, { ...options, onEvent }));
+  const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) => runSurvivalOnTarget(target, { ...options, onEvent, ...sinks }));
   if (opts.saveScenario) saveScenario(ctx, opts.saveScenario, report);
   emitDocument(ctx, mode, survivalDocument(report), () => renderSurvivalTable(report), () => survivalJUnit(report), { report: opts.report, junit: opts.junit });
   throwForOutcomes([{ name: 'survival', ...report }], opts.report);
