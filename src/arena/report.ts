@@ -109,15 +109,36 @@ export interface ScenarioReport {
   reverted_faults?: ActiveFault[];
 }
 
-/** A live, cheap summary for the view and SSE; computed from measurements so far. */
+/**
+ * A live, cheap summary for the view and SSE; computed from measurements so
+ * far. It is provisional and differs from the final score by design:
+ * consistency is only checked after the run, so the live score weighs
+ * availability and recovery alone (0.40 : 0.30), and faults still recovering
+ * are pending rather than counted.
+ */
 export interface LiveScore {
   /** null until the workload has made its first request in the window: nothing measured is not 0 % */
   availability: number | null;
+  /** from the faults that have settled (recovered or past their deadline); 100 when none has */
   recovery: number;
   consistency: number | null;
   /** null while availability is */
   score: number | null;
+  /** disruptive faults still recovering, not yet in `recovery` */
+  pending_recoveries?: number;
+  /** disruptive faults settled so far, the ones `recovery` is computed from */
+  settled_recoveries?: number;
 }
+
+/** "98.5", "pending", "85.0 (+1 pending)": the live recovery as views show it */
+export function liveRecoveryText(live: LiveScore): string {
+  const pending = live.pending_recoveries ?? 0;
+  if (pending > 0 && (live.settled_recoveries ?? 0) === 0) return `pending (${pending} recovering)`;
+  return pending > 0 ? `${live.recovery.toFixed(1)} (+${pending} pending)` : live.recovery.toFixed(1);
+}
+
+/** Why the live score is not the final one, for every view that shows it. */
+export const LIVE_SCORE_NOTE = 'live score: availability and recovery so far; consistency is checked after the run';
 
 export type RunPhase = 'warmup' | 'chaos' | 'cooldown' | 'checks' | 'done';
 
