@@ -12,8 +12,9 @@ import { dirname, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { attrs, escapeXml } from '../output/xml.js';
+import { withNonFiniteExplained } from '../output/json.js';
 import { CancelledError, GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../../shared/duration.js';
 import { randomSeed } from '../../shared/random.js';
 import { analyzeScores, type RegressionAnalysis } from '../../arena/regression/analysis.js';
 import { readScoresFile } from '../../arena/regression/score-files.js';
@@ -108,27 +109,27 @@ async function runRegress(options: RegressOptions, ctx: CliContext): Promise<voi
   let verdict: Verdict;
   try {
     verdict = options.baselineScores || options.candidateScores
-      ? await compareRecorded(options, alpha, minimumEffect)
+      ? await compareRecorded(options, alpha, minimumEffect, ctx.cwd)
       : await compareStrategies(options, ctx, alpha, minimumEffect);
   } catch (err) {
     // Ctrl-C: show what the finished pairs say, clearly marked as no verdict, then exit 130
     const partial = err instanceof CancelledError ? (err.details as { partial?: RegressionResult } | undefined)?.partial : undefined;
     if (partial) {
       const doc: Verdict = { mode: 'strategies', ...partial };
-      ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify({ schema_version: 1, regression: doc }, null, 2)}\n` : renderTable(doc));
+      ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify(withNonFiniteExplained({ schema_version: 1, regression: doc }), null, 2)}\n` : renderTable(doc));
     }
     throw err;
   }
 
   const problems: string[] = [];
   if (options.junit) writeOutput(ctx, options.junit, renderJUnit(verdict, options), problems);
-  ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify({ schema_version: 1, regression: verdict }, null, 2)}\n` : renderTable(verdict));
+  ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify(withNonFiniteExplained({ schema_version: 1, regression: verdict }), null, 2)}\n` : renderTable(verdict));
   if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
   const gate = gateFailure(verdict, options.failOnNoImprovement === true);
   if (gate) throw new GateFailedError(gate, 'regression');
 }
 
-async function compareRecorded(options: RegressOptions, alpha: number, minimumEffect: number): Promise<Verdict> {
+async function compareRecorded(options: RegressOptions, alpha: number, minimumEffect: number, cwd: string): Promise<Verdict> {
   if (options.baseline || options.candidate) {
     throw new UsageError('give either --baseline/--candidate (strategies to run) or --baseline-scores/--candidate-scores (recorded scores), not both');
   }
@@ -138,8 +139,8 @@ async function compareRecorded(options: RegressOptions, alpha: number, minimumEf
   for (const flag of ['scenario', 'survival', 'adaptive', 'runs', 'parallel', 'weights'] as const) {
     if (options[flag] !== undefined) throw new UsageError(`--${flag} runs strategies; it does not apply to recorded scores`);
   }
-  const baseline = (await Promise.all(options.baselineScores.map((f) => readScoresFile(f, 'baseline scores')))).flat();
-  const candidate = (await Promise.all(options.candidateScores.map((f) => readScoresFile(f, 'candidate scores')))).flat();
+  const baseline = (await Promise.all(options.baselineScores.map((f) => readScoresFile(resolve(cwd, f), 'baseline scores', f)))).flat();
+  const candidate = (await Promise.all(options.candidateScores.map((f) => readScoresFile(resolve(cwd, f), 'candidate scores', f)))).flat();
   for (const [name, scores] of [['baseline', baseline], ['candidate', candidate]] as const) {
     if (scores.length < 2) throw new UsageError(`${name} scores: need at least 2 scores to compare, got ${scores.length}`, 'invalid_scores');
   }
@@ -208,7 +209,7 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
     baselineName,
     candidateName,
     runs,
-    confidence: alpha,
+    alpha,
     adaptive: options.adaptive === true,
     minAdaptiveRuns: minRuns,
     adaptiveBatchSize: batch,
@@ -287,6 +288,7 @@ function progressLine(event: RegressionEvent): string {
 function gateFailure(v: Verdict, failOnNoImprovement: boolean): string | undefined {
   const summary = `difference ${signed(v.difference)}, p = ${formatP(v.p_value)}`;
   if (v.decision === 'candidate worse') return `regression: the candidate is significantly worse than the baseline (${summary})`;
+  if (failOnNoImprovement && v.decision === 'cannot decide') return `no improvement shown: the test cannot decide (${v.undecided_reason ?? 'no variation'})`;
   if (failOnNoImprovement && v.decision !== 'candidate better') {
     return `no improvement: the candidate is not significantly better than the baseline (${summary})`;
   }
@@ -307,9 +309,11 @@ function renderTable(v: Verdict): string {
   arms.push(['candidate', names.candidate, String(v.candidate.n), v.candidate.mean.toFixed(2), v.candidate.sd.toFixed(2)]);
   out.push(arms.toString());
 
-  const stats = new Table({ style: PLAIN_STYLE });
+  // long reasons wrap inside the cell instead of widening the table past the terminal
+  const stats = new Table({ style: PLAIN_STYLE, wordWrap: true, colWidths: [null, 80] as never });
   const level = `${formatLevel(v.ci_level)}% CI`;
-  stats.push({ difference: `${signed(v.difference)} (candidate − baseline), ${level} ${signed(v.ci[0])} … ${signed(v.ci[1])}` });
+  const interval = v.ci.every(Number.isFinite) ? `, ${level} ${signed(v.ci[0])} … ${signed(v.ci[1])}` : ', no interval (no variation)';
+  stats.push({ difference: `${signed(v.difference)} (candidate − baseline)${interval}` });
   const testName = v.test === 'paired' ? 'paired t-test on per-seed differences' : "Welch's t-test";
   stats.push({ test: `${testName}: t = ${formatNumber(v.t)}, df = ${formatNumber(v.df)}` });
   const thresholdNote = v.threshold !== v.alpha ? ` (boundary of the deciding look: p ≤ ${formatP(v.threshold)}; alpha ${v.alpha} overall)` : ` (alpha ${v.alpha})`;
@@ -319,7 +323,8 @@ function renderTable(v: Verdict): string {
   stats.push({ 'effect size': `Hedges' g = ${formatNumber(es.hedges_g)} (${es.magnitude}), Cohen's d = ${formatNumber(es.cohens_d)}${es.paired_dz !== undefined ? `, d_z = ${formatNumber(es.paired_dz)}` : ''}` });
   const mw = v.mann_whitney;
   stats.push({ 'Mann–Whitney U': `U = ${mw.u}, p = ${formatP(mw.p)} (${mw.method}${mw.ties ? ', ties' : ''}), P(candidate > baseline) = ${mw.common_language.toFixed(2)}` });
-  stats.push({ decision: decisionText(v.decision) });
+  stats.push({ decision: v.undecided_reason ? `${decisionText(v.decision)}: ${v.undecided_reason}` : decisionText(v.decision) });
+  if (v.power_unavailable) stats.push({ power: `unavailable: ${v.power_unavailable}` });
   if (v.power) {
     stats.push({
       power: `${formatPercent(v.power.power)} to detect a true difference of ±${formatNumber(v.power.difference)} points; 80% power needs ±${formatNumber(v.power.minimum_detectable_difference)}`,
@@ -399,7 +404,7 @@ function parseNumber(value: string | undefined, flag: string, fallback: number, 
 function parseDurationFlag(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const ms = tryParseDuration(value);
-  if (ms === undefined) throw new UsageError(`${flag}: invalid duration ${JSON.stringify(value)}: use "250ms", "2s", "1m30s" or milliseconds`);
+  if (ms === undefined) throw new UsageError(`${flag}: ${durationProblem(value)}`);
   return ms;
 }
 
@@ -410,7 +415,8 @@ function signed(n: number): string {
 }
 
 function formatNumber(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
+  if (Number.isNaN(n)) return 'not defined';
+  if (!Number.isFinite(n)) return n > 0 ? '∞' : '−∞';
   return Math.abs(n) >= 100 ? n.toFixed(1) : +n.toFixed(3) === 0 && n !== 0 ? n.toExponential(2) : String(+n.toFixed(3));
 }
 
@@ -421,6 +427,7 @@ function formatPercent(p: number): string {
 }
 
 function formatP(p: number): string {
+  if (Number.isNaN(p)) return 'not defined';
   if (p === 0) return '0';
   if (p < 1e-4) return p.toExponential(2);
   return String(+p.toFixed(4));
