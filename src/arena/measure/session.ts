@@ -130,8 +130,16 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
     }
   };
 
+  // a target that stops answering keeps what was last measured: nothing is made up for the gap
+  let lastSample: WorkloadCounters = start;
   const requests = async (): Promise<ScoreMeasurements['requests']> => {
-    const now = await observer.workload();
+    let now = lastSample;
+    try {
+      now = await observer.workload();
+      lastSample = now;
+    } catch {
+      // unreachable right now: the health polls of its faults fail and count against recovery
+    }
     const total = Math.max(0, now.requests - start.requests);
     const succeeded = Math.max(0, now.succeeded - start.succeeded);
     return { total, succeeded, failed: Math.max(0, now.failed - start.failed) };
