@@ -1,6 +1,6 @@
 /** Public API of chaos-arena. Only re-exports; everything else is internal. */
 export * from './shared/errors.js';
-export { parseDuration, formatDuration } from './shared/duration.js';
+export { parseDuration, formatDuration, durationProblem, MAX_DURATION_MS } from './shared/duration.js';
 export { systemClock, ManualClock, type Clock, type TimerHandle } from './shared/clock.js';
 export { createRandom, type Random } from './shared/random.js';
 export * from './arena/action.js';
@@ -31,7 +31,7 @@ export type { WorkloadStats, RunRecord } from './runtime/ledger.js';
 export { STEADY_STATE_WORKFLOW, expectedOutput as steadyStateExpectedOutput, type RunInput, type RunOutput } from './runtime/steady-state.js';
 export { createEmbeddedTarget, embeddedTargetFactory, getEmbeddedRuntime, type EmbeddedTargetOptions } from './targets/embedded/index.js';
 export { createProcessTarget, processTargetSchema, type ProcessTargetOptions, type ProcessTargetSpec, type ProcessTargetInput } from './targets/process/index.js';
-export { calculateScore, calculateScoreV1, gradeFor, recoverySpeed, SCORE_WEIGHTS, type InjectionStats } from './arena/score.js';
+export { calculateScore, calculateScoreV1, gradeFor, recoverySpeed, gateOutcome, SCORE_WEIGHTS, type InjectionStats, type GateOn } from './arena/score.js';
 export { startMeasurement, DISRUPTIVE_FAULTS, isDisruptive, healthScopeFor, type MeasurementOptions, type MeasurementSession, type FinishOptions } from './arena/measure/index.js';
 export * from './arena/scenario/index.js';
 export { bootstrap, RootLifecycleError, type ArenaRoot, type BootstrapConfig, type ArenaPort, type RuntimePort, type LLMPort, type MCPPort, type StreamPort, type RootStatus } from './bootstrap/index.js';

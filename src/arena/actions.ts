@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../shared/errors.js';
-import { tryParseDuration } from '../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../shared/duration.js';
 import { ACTION_TYPES, LLM_ERROR_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from './action.js';
 
 export interface CreateActionOptions {
@@ -93,10 +93,19 @@ export function actionProblems(value: unknown, base = 'action', requireIdentity 
       const what = type === 'remove_node' || type === 'remove_edge' ? 'a DAG node id' : 'an agent id';
       problems.push({ path: at('target_id'), message: `missing target: ${type} needs ${what}` });
     }
+    // a parameter the fault would ignore is refused: validate must accept exactly what runs
+    if (!needsTarget && typeof target === 'string' && target !== '') {
+      const whom = type === 'kill_leader' ? 'the current leader' : 'the active orchestrator';
+      problems.push({ path: at('target_id'), message: `${type} finds its own target (${whom}); remove target_id ${JSON.stringify(target)}` });
+    }
+    if (type !== 'remove_edge' && typeof value.source_id === 'string' && value.source_id !== '') {
+      problems.push({ path: at('source_id'), message: `only remove_edge takes source_id; ${type} would ignore it` });
+    }
     if (type === 'remove_edge' && (typeof value.source_id !== 'string' || value.source_id.trim() === '')) {
       problems.push({ path: at('source_id'), message: 'missing source: remove_edge needs source_id (the edge goes source_id → target_id)' });
     }
     problems.push(...metadataProblems(type, value.metadata, at('metadata')));
+    if (type === 'slow_agent') problems.push(...slowDelayProblems(value.metadata, at('metadata')));
   } else if (value.metadata !== undefined && !isPlainObject(value.metadata)) {
     problems.push({ path: at('metadata'), message: 'must be an object' });
   }
@@ -115,14 +124,26 @@ function metadataProblems(type: ActionType, metadata: unknown, base: string): Ac
       problems.push({ path, message: `unknown parameter "${key}"${hint}` });
     } else if (DURATION_PARAMS.has(key)) {
       if (typeof raw === 'number' && raw < 0) problems.push({ path, message: `must not be negative (got ${raw})` });
-      else if (tryParseDuration(raw) === undefined) {
-        problems.push({ path, message: `invalid duration ${JSON.stringify(raw)}: use milliseconds or a string such as "250ms", "2s", "1m30s"` });
+      else {
+        const problem = durationProblem(raw);
+        if (problem !== undefined) problems.push({ path, message: problem });
       }
     } else if (key === 'error_type' && !(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
       problems.push({ path, message: `unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})` });
     }
   }
   return problems;
+}
+
+/** slow_agent adds `delay` (default: the fault's `duration`) to every task; 0 would slow nothing, so the target refuses it */
+function slowDelayProblems(metadata: unknown, base: string): ActionProblem[] {
+  if (!isPlainObject(metadata)) return [];
+  const delay = metadata.delay ?? null;
+  const ms = delay === null ? tryParseDuration(metadata.duration ?? null) : tryParseDuration(delay);
+  if (ms !== 0) return [];
+  return delay === null
+    ? [{ path: `${base}.duration`, message: 'slow_agent takes its delay from duration when no delay is given, and a delay of 0 slows nothing: give a positive delay or duration' }]
+    : [{ path: `${base}.delay`, message: 'must be greater than 0 (a delay of 0 slows nothing)' }];
 }
 
 /**

@@ -44,6 +44,18 @@ export interface ScoreReport {
   availability: number;
   recovery: number;
   consistency: number;
+  /**
+   * 95% intervals (DESIGN §5): availability by Wilson from the request
+   * counts, the score from that and the per-fault recovery times. Bounds are
+   * rounded outwards to 0.1. Absent only in reports from older versions.
+   */
+  interval?: {
+    confidence: number;
+    availability: { low: number; high: number };
+    score: { low: number; high: number };
+    /** recovery times behind the recovery-speed bound; with fewer than 2 the speed counts as measured */
+    recovery_times: number;
+  };
   measurements: ScoreMeasurements;
   /** injection statistics: reported, never counted as availability */
   injections: { total: number; succeeded: number; failed: number };
@@ -68,6 +80,10 @@ export interface GateOutcome {
   min_score: number;
   score: number;
   passed: boolean;
+  /** set when the gate compared the lower bound of the score's 95% interval (`--gate lower`) … */
+  on?: 'lower';
+  /** … and this is the value it compared */
+  value?: number;
 }
 
 export interface ScenarioReport {
@@ -89,19 +105,40 @@ export interface ScenarioReport {
   gate?: GateOutcome;
   /** set when the run was interrupted or hit an error: what happened */
   error?: string;
-  /** faults still active when the run ended, reverted by it */
+  /** faults still active when the run ended, reverted by it ([] when none were) */
   reverted_faults?: ActiveFault[];
 }
 
-/** A live, cheap summary for the view and SSE; computed from measurements so far. */
+/**
+ * A live, cheap summary for the view and SSE; computed from measurements so
+ * far. It is provisional and differs from the final score by design:
+ * consistency is only checked after the run, so the live score weighs
+ * availability and recovery alone (0.40 : 0.30), and faults still recovering
+ * are pending rather than counted.
+ */
 export interface LiveScore {
   /** null until the workload has made its first request in the window: nothing measured is not 0 % */
   availability: number | null;
+  /** from the faults that have settled (recovered or past their deadline); 100 when none has */
   recovery: number;
   consistency: number | null;
   /** null while availability is */
   score: number | null;
+  /** disruptive faults still recovering, not yet in `recovery` */
+  pending_recoveries?: number;
+  /** disruptive faults settled so far, the ones `recovery` is computed from */
+  settled_recoveries?: number;
 }
+
+/** "98.5", "pending", "85.0 (+1 pending)": the live recovery as views show it */
+export function liveRecoveryText(live: LiveScore): string {
+  const pending = live.pending_recoveries ?? 0;
+  if (pending > 0 && (live.settled_recoveries ?? 0) === 0) return `pending (${pending} recovering)`;
+  return pending > 0 ? `${live.recovery.toFixed(1)} (+${pending} pending)` : live.recovery.toFixed(1);
+}
+
+/** Why the live score is not the final one, for every view that shows it. */
+export const LIVE_SCORE_NOTE = 'live score: availability and recovery so far; consistency is checked after the run';
 
 export type RunPhase = 'warmup' | 'chaos' | 'cooldown' | 'checks' | 'done';
 

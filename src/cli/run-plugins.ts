@@ -5,12 +5,15 @@
  */
 import type { Command } from 'commander';
 import type { RunEventListener } from '../arena/report.js';
+import type { EventStore } from '../arena/event-store.js';
 import type { CliContext } from './context.js';
 import { storeRunPlugin } from './commands/flight.js';
 import { servePlugin } from './commands/serve.js';
 
 export interface AttachedPlugin {
   listener: RunEventListener;
+  /** set by --store: the run's arena service appends its event stream (`arena`) here too */
+  eventStore?: EventStore;
   close(): Promise<void>;
 }
 

@@ -3,7 +3,7 @@
  * problem's path), plus a few code-only options (clock, env, custom factories).
  */
 import type { Clock } from '../shared/clock.js';
-import { tryParseDuration } from '../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../shared/duration.js';
 import type { MCPServerConfig } from '../runtime/mcp/index.js';
 import type { AgentRegistry } from '../workflow/registry.js';
 import type { WorkflowDefinition } from '../workflow/types.js';
@@ -242,7 +242,8 @@ function checkInt(v: unknown, path: string, min: number, add: (p: string, m: str
 
 function checkDuration(v: unknown, path: string, add: (p: string, m: string) => void): void {
   if (v === undefined) return;
-  if (tryParseDuration(v) === undefined) add(path, `must be milliseconds or a duration such as "30s" (got ${JSON.stringify(v)})`);
+  const problem = durationProblem(v);
+  if (problem !== undefined) add(path, `must be milliseconds or a duration such as "30s" up to 24h: ${problem}`);
 }
 
 /** milliseconds from a validated duration field */

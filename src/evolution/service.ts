@@ -177,7 +177,7 @@ export function parseRunRequest(input: Record<string, unknown>): EvolutionRunReq
     if (v === undefined) return dflt;
     const parsed = tryParseDuration(v);
     if (parsed === undefined || parsed <= 0) {
-      problems.push(`${key}: must be a positive duration ("500ms", "2s") or milliseconds, got ${JSON.stringify(v)}`);
+      problems.push(`${key}: must be a positive duration ("500ms", "2s") or milliseconds up to 24h, got ${JSON.stringify(v)}`);
       return dflt;
     }
     return parsed;

@@ -9,7 +9,9 @@ export const PROTOCOL_VERSION = 1;
 /** Default lease when a request carries none, and the remote target's default. */
 export const DEFAULT_LEASE_MS = 5000;
 /** Durations and leases are capped like every duration in the arena (DESIGN §3). */
-export const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
+import { MAX_DURATION_MS } from '../shared/duration.js';
+
+export { MAX_DURATION_MS };
 
 export interface FaultRequest {
   /** chosen by the caller; the same id again applies nothing twice */

@@ -8,7 +8,7 @@
  * (`lease_ms: 300ms`) or as integer milliseconds.
  */
 import { readSmallFile } from '../shared/files.js';
-import { tryParseDuration } from '../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../shared/duration.js';
 import { UsageError } from '../shared/errors.js';
 import { formatSourceProblems, MAX_YAML_BYTES, pathSegments, readYamlDocument, type SourcePosition, type SourceProblem } from '../shared/yaml-source.js';
 
@@ -234,7 +234,7 @@ function parseField(kind: FieldKind, raw: unknown): { value: unknown } | string 
       return typeof raw === 'boolean' ? { value: raw } : `must be true or false, got ${typeName(raw)}`;
     case 'duration': {
       const ms = tryParseDuration(raw);
-      return ms === undefined ? `must be a duration such as 250ms, 2s or an integer number of milliseconds, got ${JSON.stringify(raw)}` : { value: ms };
+      return ms === undefined ? `must be a duration such as 250ms, 2s or an integer number of milliseconds up to 24h: ${durationProblem(raw)}` : { value: ms };
     }
     case 'count':
       return typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 ? { value: raw } : `must be a non-negative integer, got ${JSON.stringify(raw)}`;

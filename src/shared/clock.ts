@@ -17,11 +17,27 @@ export interface Clock {
   setTimer(ms: number, fn: () => void): TimerHandle;
 }
 
+/** Node's timers hold a signed 32-bit millisecond count; more than this fires after 1 ms */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The one check every timer passes: a value Node would misread (NaN, Infinity,
+ * over 2^31−1 ms) is a bug upstream, so it throws instead of firing at once.
+ * Negative delays are "already due" (a deadline in the past) and run at 0.
+ */
+export function timerDelay(ms: number): number {
+  if (Number.isNaN(ms) || ms > MAX_TIMER_MS) {
+    throw new RangeError(`refusing to arm a timer for ${ms} ms: the limit is ${MAX_TIMER_MS} ms (validate durations before scheduling)`);
+  }
+  return Math.max(0, ms);
+}
+
 export const systemClock: Clock = {
   now: () => performance.now(),
   wallNow: () => new Date(),
   sleep(ms, signal) {
     return new Promise<void>((resolve, reject) => {
+      const delay = timerDelay(ms);
       if (signal?.aborted) return reject(signal.reason);
       const onAbort = () => {
         clearTimeout(t);
@@ -30,12 +46,12 @@ export const systemClock: Clock = {
       const t = setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
-      }, Math.max(0, ms));
+      }, delay);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },
   setTimer(ms, fn) {
-    const t = setTimeout(fn, Math.max(0, ms));
+    const t = setTimeout(fn, timerDelay(ms));
     t.unref?.();
     return { cancel: () => clearTimeout(t) };
   },
@@ -61,7 +77,7 @@ export class ManualClock implements Clock {
   }
 
   setTimer(ms: number, fn: () => void): TimerHandle {
-    const entry = { at: this.current + Math.max(0, ms), seq: this.seq++, fn };
+    const entry = { at: this.current + timerDelay(ms), seq: this.seq++, fn };
     this.timers.push(entry);
     return { cancel: () => (this.timers = this.timers.filter((t) => t !== entry)) };
   }

@@ -1,10 +1,13 @@
 /**
  * YAML text → plain value, with every later validation problem mapped back to
  * its line:column. The one YAML loader for workflow files, client config,
- * scenarios and strategies, so all give the same quality of error. Size and
- * alias expansion are capped before anything is expanded.
+ * scenarios and strategies, so all give the same quality of error. Size,
+ * nesting depth and alias expansion are capped before anything is expanded,
+ * and every message is worded for a person editing one file (never the
+ * library's "Maximum call stack size exceeded" or "use parseAllDocuments()").
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import { flowDepthOverflow, guardDocument, MAX_ALIAS_EXPANSION, MAX_YAML_DEPTH } from './yaml-guard.js';
 
 export interface SourceProblem {
   path: string;
@@ -43,33 +46,57 @@ export interface YamlSource {
 }
 
 export const MAX_YAML_BYTES = 1024 * 1024;
-/** caps alias expansion so a "billion laughs" document cannot blow up memory */
-export const MAX_ALIAS_COUNT = 50;
+/**
+ * caps alias expansion so a "billion laughs" document cannot blow up memory:
+ * the number of nodes aliases may add, not the number of aliases (a harmless
+ * file may reuse one anchor many times)
+ */
+export const MAX_ALIAS_COUNT = MAX_ALIAS_EXPANSION;
+export { MAX_YAML_DEPTH };
 
 export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES): YamlDocument {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > maxBytes) return { ok: false, reason: 'too_large', bytes, limit: maxBytes };
+  // old Mac line endings (CR alone) are line breaks too; YAML itself only knows LF and CRLF
+  const normalized = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      reason: 'syntax',
-      errors: doc.errors.map((e) => ({
-        path: '',
-        // the library ends its first line with ':' before a code excerpt we do not show
-        message: e.message.split('\n')[0]!.replace(/:\s*$/, ''),
-        ...(e.linePos ? { line: e.linePos[0].line, column: e.linePos[0].col } : {}),
-      })),
-    };
+  const tooDeep = flowDepthOverflow(normalized);
+  if (tooDeep !== undefined) {
+    lineCounter.addNewLine(0);
+    for (let i = normalized.indexOf('\n'); i !== -1 && i < tooDeep; i = normalized.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
+    const { line, col } = lineCounter.linePos(tooDeep);
+    return { ok: false, reason: 'syntax', errors: [{ path: '', message: `nesting is deeper than ${MAX_YAML_DEPTH} levels`, line, column: col }] };
+  }
+  const doc = parseDocument(normalized, { lineCounter, prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) return { ok: false, reason: 'syntax', errors: syntaxProblems(doc.errors) };
+  const guarded = guardDocument(doc);
+  if (guarded) {
+    const pos = guarded.offset === undefined ? undefined : lineCounter.linePos(guarded.offset);
+    return { ok: false, reason: 'syntax', errors: [{ path: '', message: guarded.message, ...(pos ? { line: pos.line, column: pos.col } : {}) }] };
   }
   let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    // guardDocument has bounded the expansion; the library's own count refuses harmless reuse
+    value = doc.toJS({ maxAliasCount: -1 });
   } catch (err) {
     return { ok: false, reason: 'expand', detail: err instanceof Error ? err.message : String(err) };
   }
   return { ok: true, value, positionOf: (segments, atKey = false) => positionOf(doc, lineCounter, segments, atKey) };
+}
+
+function syntaxProblems(errors: readonly YAMLError[]): SourceProblem[] {
+  const out: SourceProblem[] = [];
+  for (const e of errors) {
+    const at = e.linePos ? { line: e.linePos[0].line, column: e.linePos[0].col } : {};
+    let message: string;
+    if (e.code === 'MULTIPLE_DOCS') message = 'a second YAML document starts here ("---"): a file holds one document; split it into two files';
+    else if (/Maximum call stack/i.test(e.message)) message = `nesting is deeper than ${MAX_YAML_DEPTH} levels`;
+    // the library ends its first line with ':' before a code excerpt we do not show, and repeats the position
+    else message = e.message.split('\n')[0]!.replace(/:\s*$/, '').replace(/ at line \d+, column \d+$/, '');
+    // one overflow is reported once, not once per level the parser unwound
+    if (!out.some((p) => p.message === message && message.startsWith('nesting'))) out.push({ path: '', message, ...at });
+  }
+  return out;
 }
 
 /** Parses with the loader's own wording for size, syntax and alias problems. */

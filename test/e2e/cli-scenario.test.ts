@@ -102,7 +102,8 @@ describe('arena scenario list', () => {
     expect(r.exitCode).toBe(0);
     const missing = await arena(['scenario', 'list', 'no/such/dir']);
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain('cannot list no/such/dir');
+    expect(missing.stderr).toContain('scenario folder not found: no/such/dir');
+    expect(missing.stderr).not.toMatch(/ENOENT|scandir/);
   });
 });
 

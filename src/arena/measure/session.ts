@@ -11,7 +11,7 @@ import { errorMessage } from '../../shared/errors.js';
 import type { Result } from '../action.js';
 import type { HealthScope, InvariantCheck, TargetObserver, WorkloadCounters } from '../providers.js';
 import type { FaultRecovery, LiveScore, ScoreMeasurements, ScoreReport } from '../report.js';
-import { availabilityOf, calculateScore, recoveryOf, recoverySpeed, round1, SCORE_WEIGHTS } from '../score.js';
+import { availabilityOf, calculateScore, recoveryOf, recoverySpeed, round1, roundScore, SCORE_WEIGHTS } from '../score.js';
 import { faultTarget, healthScopeFor } from './disruptive.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 50;
@@ -130,8 +130,16 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
     }
   };
 
+  // a target that stops answering keeps what was last measured: nothing is made up for the gap
+  let lastSample: WorkloadCounters = start;
   const requests = async (): Promise<ScoreMeasurements['requests']> => {
-    const now = await observer.workload();
+    let now = lastSample;
+    try {
+      now = await observer.workload();
+      lastSample = now;
+    } catch {
+      // unreachable right now: the health polls of its faults fail and count against recovery
+    }
     const total = Math.max(0, now.requests - start.requests);
     const succeeded = Math.max(0, now.succeeded - start.succeeded);
     return { total, succeeded, failed: Math.max(0, now.failed - start.failed) };
@@ -171,17 +179,20 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
     },
 
     async liveScore() {
+      // a fault still recovering is pending, not failed: counting it as unrecovered showed "recovery 0.0" mid-recovery
       const m: ScoreMeasurements = {
         requests: await requests(),
-        recovery: recoveryMeasurements(true),
+        recovery: recoveryMeasurements(false),
         consistency: { total: 0, passed: 0, failed_checks: [] },
       };
-      const recovery = round1(recoveryOf(m));
-      if (m.requests.total === 0) return { availability: null, recovery, consistency: null, score: null };
-      const availability = round1(availabilityOf(m));
+      const exactRecovery = recoveryOf(m);
+      const recovery = round1(exactRecovery);
+      const pendingRecoveries = pending.length;
+      if (m.requests.total === 0) return { availability: null, recovery, consistency: null, score: null, pending_recoveries: pendingRecoveries, settled_recoveries: settled.length };
+      const exactAvailability = availabilityOf(m);
       // consistency is only known after the final checks: the live score weighs the other two
-      const score = round1((SCORE_WEIGHTS.availability * availability + SCORE_WEIGHTS.recovery * recovery) / (SCORE_WEIGHTS.availability + SCORE_WEIGHTS.recovery));
-      return { availability, recovery, consistency: null, score };
+      const score = roundScore((SCORE_WEIGHTS.availability * exactAvailability + SCORE_WEIGHTS.recovery * exactRecovery) / (SCORE_WEIGHTS.availability + SCORE_WEIGHTS.recovery));
+      return { availability: round1(exactAvailability), recovery, consistency: null, score, pending_recoveries: pendingRecoveries, settled_recoveries: settled.length };
     },
 
     recoveries: () => [...settled, ...pending.map((p) => p.recovery)].map((f) => ({ ...f })),

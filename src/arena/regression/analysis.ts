@@ -9,7 +9,14 @@ import { minimumDetectableDifference, twoSidedPower } from './stats/power.js';
 import { summarize, type SampleSummary } from './stats/summary.js';
 import { pairedTTest, welchTTest, type TTestResult } from './stats/t-test.js';
 
-export type RegressionDecision = 'candidate better' | 'candidate worse' | 'no significant difference';
+/** `cannot decide`: the data give the test nothing to work with (no variation); `undecided_reason` says why */
+export type RegressionDecision = 'candidate better' | 'candidate worse' | 'no significant difference' | 'cannot decide';
+
+/**
+ * A sample counts as constant when its spread is below this fraction of its
+ * magnitude: [0.1 + 0.2, 0.3] differ by 5.6e-17, which is rounding, not variation.
+ */
+export const CONSTANT_TOLERANCE = 1e-9;
 
 export interface ArmSummary extends SampleSummary {
   scores: number[];
@@ -18,7 +25,7 @@ export interface ArmSummary extends SampleSummary {
 export interface PowerStatement {
   /** the true difference (score points) the statement is about */
   difference: number;
-  /** probability the test would have declared that difference significant */
+  /** probability the test would have declared that difference significant (exact, noncentral t) */
   power: number;
   /** the true difference this test would detect with 80% power */
   minimum_detectable_difference: number;
@@ -46,8 +53,12 @@ export interface RegressionAnalysis {
   mann_whitney: MannWhitneyResult;
   effect_size: EffectSize;
   decision: RegressionDecision;
-  /** present when no significant difference was found */
+  /** present when no significant difference was found and power can be computed */
   power?: PowerStatement;
+  /** why there is no power statement although nothing was found */
+  power_unavailable?: string;
+  /** set when decision is `cannot decide`: why the test has nothing to decide on */
+  undecided_reason?: string;
 }
 
 export interface AnalyzeOptions {
@@ -74,12 +85,15 @@ export function analyzeScores(baseline: readonly number[], candidate: readonly n
   const welch = welchTTest(baseline, candidate, tOptions);
   const paired = isPaired ? pairedTTest(baseline, candidate, tOptions) : undefined;
   const primary = paired ?? welch;
-  const significant = primary.p <= threshold && primary.difference !== 0;
-  const decision: RegressionDecision = !significant
-    ? 'no significant difference'
-    : primary.difference > 0
-      ? 'candidate better'
-      : 'candidate worse';
+  const undecided = noVariation(baseline, candidate, isPaired);
+  const significant = undecided === undefined && primary.p <= threshold && primary.difference !== 0;
+  const decision: RegressionDecision = undecided !== undefined
+    ? 'cannot decide'
+    : !significant
+      ? 'no significant difference'
+      : primary.difference > 0
+        ? 'candidate better'
+        : 'candidate worse';
   const minimumEffect = Math.abs(options.minimumEffect ?? DEFAULT_MINIMUM_EFFECT);
   const analysis: RegressionAnalysis = {
     baseline: { ...summarize(baseline), scores: [...baseline] },
@@ -87,11 +101,12 @@ export function analyzeScores(baseline: readonly number[], candidate: readonly n
     alpha,
     test: primary.test,
     difference: primary.difference,
-    ci: primary.ci,
+    // without variation t and p are not defined (a 0 standard error made p = 0 look like certainty)
+    ci: undecided !== undefined ? [Number.NaN, Number.NaN] : primary.ci,
     ci_level: ciLevel,
-    p_value: primary.p,
+    p_value: undecided !== undefined ? Number.NaN : primary.p,
     threshold,
-    t: primary.t,
+    t: undecided !== undefined ? Number.NaN : primary.t,
     df: primary.df,
     welch,
     ...(paired ? { paired } : {}),
@@ -99,12 +114,41 @@ export function analyzeScores(baseline: readonly number[], candidate: readonly n
     effect_size: effectSize(baseline, candidate, isPaired),
     decision,
   };
-  if (!significant) {
-    analysis.power = {
-      difference: minimumEffect,
-      power: twoSidedPower(minimumEffect, primary.se, primary.df, threshold),
-      minimum_detectable_difference: minimumDetectableDifference(primary.se, primary.df, threshold),
-    };
+  if (undecided !== undefined) {
+    analysis.undecided_reason = undecided;
+    analysis.power_unavailable = 'no variation: a test without a standard error has no power to state';
+  } else if (!significant) {
+    const power = twoSidedPower(minimumEffect, primary.se, primary.df, threshold);
+    const mdd = minimumDetectableDifference(primary.se, primary.df, threshold);
+    if (Number.isFinite(power) && Number.isFinite(mdd)) {
+      analysis.power = { difference: minimumEffect, power, minimum_detectable_difference: mdd };
+    } else {
+      analysis.power_unavailable = `the power cannot be computed from a standard error of ${primary.se} with ${primary.df} degrees of freedom`;
+    }
   }
   return analysis;
+}
+
+/** why the scores give a t-test nothing to decide on, or undefined when they vary */
+function noVariation(baseline: readonly number[], candidate: readonly number[], isPaired: boolean): string | undefined {
+  if (isPaired) {
+    const differences = candidate.map((c, i) => c - baseline[i]!);
+    if (!isConstant(differences, [...baseline, ...candidate])) return undefined;
+    return `every paired difference is the same (${formatValue(differences[0]!)}): without variation a t-test cannot tell an effect from chance; run more seeds or check that the runs really differ`;
+  }
+  if (!isConstant(baseline, baseline) || !isConstant(candidate, candidate)) return undefined;
+  return `both arms are constant (baseline ${formatValue(baseline[0]!)}, candidate ${formatValue(candidate[0]!)}): without variation a t-test cannot tell an effect from chance; run more seeds or check that the runs really differ`;
+}
+
+/** spread within a relative tolerance of the values' magnitude, so the verdict does not hang on binary rounding */
+export function isConstant(values: readonly number[], scaleFrom: readonly number[]): boolean {
+  if (values.length === 0) return true;
+  const scale = Math.max(...scaleFrom.map(Math.abs));
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  return max - min <= CONSTANT_TOLERANCE * scale;
+}
+
+function formatValue(x: number): string {
+  return String(Number(x.toPrecision(12)));
 }

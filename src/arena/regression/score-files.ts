@@ -6,20 +6,22 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 
-export async function readScoresFile(path: string, arm = 'scores'): Promise<number[]> {
+/** `shown` is the name used in messages (what the user typed), `path` the file read */
+export async function readScoresFile(path: string, arm = 'scores', shown = path): Promise<number[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read the ${arm} file ${path}: ${errorMessage(err)}`, 'invalid_scores');
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(err);
+    throw new UsageError(`cannot read the ${arm} file ${shown}: ${reason}`, 'invalid_scores');
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${arm} file ${path} is not valid JSON: ${errorMessage(err)}`, 'invalid_scores');
+    throw new UsageError(`${arm} file ${shown} is not valid JSON: ${errorMessage(err)}`, 'invalid_scores');
   }
-  return extractScores(data, `${path}`);
+  return extractScores(data, shown);
 }
 
 /** Scores from parsed JSON; throws UsageError naming the file and the path of the first bad entry. */
@@ -60,6 +62,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function preview(value: unknown): string {
+  // JSON.parse reads 1e400 as Infinity, which JSON.stringify would show as "null"
+  if (typeof value === 'number' && !Number.isFinite(value)) return `${value} (not a finite number: a literal such as 1e400 overflows a double)`;
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }

@@ -2,8 +2,9 @@
  * Group-sequential design for adaptive stopping. Looking at the data after
  * every batch and stopping at the first p < α inflates the false-positive rate
  * (about 2–3× at 5–10 looks). Instead, each look gets its own nominal level from
- * a Lan–DeMets alpha-spending function of O'Brien–Fleming type,
- *   α(t) = 2 − 2Φ(z₁₋α/₂ / √t),   t = runs so far / maxRuns,
+ * a Lan–DeMets alpha-spending function of O'Brien–Fleming type, spent on each
+ * side separately (α/2 per side, as gsDesign's sfLDOF with a one-sided α/2):
+ *   α(t) = 2 · [2 − 2Φ(z₁₋α/₄ / √t)],   t = runs so far / maxRuns,
  * so that the probability of ever rejecting under H0 is exactly α. The
  * boundaries come from the joint distribution of the sequential z statistics
  * (a Brownian motion observed at t₁ < … < t_K), integrated numerically on a
@@ -55,7 +56,12 @@ export interface LookOutcome {
   conditional_power?: number;
 }
 
-/** O'Brien–Fleming-type alpha spent by information fraction t, both sides together (α/2 per side). */
+/**
+ * O'Brien–Fleming-type alpha spent by information fraction t, both sides
+ * together: each side spends the one-sided Lan–DeMets function for α/2,
+ * 2 − 2Φ(z₁₋α/₄ / √t), so the total is 2 · (2 − 2Φ(z₁₋α/₄ / √t)) = 4 · Φ̄(z₁₋α/₄ / √t),
+ * which reaches α at t = 1 and reproduces gsDesign's two-sided boundaries.
+ */
 export function obrienFlemingSpending(t: number, alpha: number): number {
   if (t <= 0) return 0;
   if (t >= 1) return alpha;

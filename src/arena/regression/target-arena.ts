@@ -20,7 +20,10 @@ export type ScenarioOnTargetRunner = (
 ) => Promise<{ score: ScoreReport; status: RunStatus; error?: string }>;
 
 export interface TargetArenaOptions {
-  targetFactory: TargetFactory;
+  /** a fresh target per run, built with the arm's strategy and the pair's seed */
+  targetFactory?: TargetFactory;
+  /** or: a fresh target per run from the arm itself (two target files compared) */
+  createTarget?: (request: ArmRunRequest) => Promise<Target>;
   /** how a scenario runs on a target; default runScenarioOnTarget (the pair's seed overrides config.seed) */
   runScenario?: ScenarioOnTargetRunner;
 }
@@ -28,7 +31,9 @@ export interface TargetArenaOptions {
 export function createTargetArena(options: TargetArenaOptions): RegressionArena {
   return {
     async runArm(request: ArmRunRequest): Promise<ScoreReport> {
-      const target = options.targetFactory({ strategy: request.strategy, seed: request.seed });
+      const target = options.createTarget
+        ? await options.createTarget(request)
+        : options.targetFactory!({ strategy: request.strategy, seed: request.seed });
       const { workload, seed, signal } = request;
       let report: { score: ScoreReport; status: RunStatus; error?: string };
       if ('scenario' in workload) {

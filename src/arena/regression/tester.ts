@@ -187,8 +187,7 @@ function resolveConfig(config: RegressionConfig): ResolvedConfig {
   const minRuns = int('minAdaptiveRuns', config.minAdaptiveRuns, 5, 2);
   const maxRuns = int('maxRuns', config.maxRuns, Math.max(runs, 30), 2);
   const parallelism = int('parallelism', config.parallelism, 4, 1);
-  const alpha = config.confidence ?? 0.05;
-  if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 0.5)) problems.push(`confidence (alpha) must be in (0, 0.5), got ${String(config.confidence)}`);
+  const alpha = alphaOf(config, problems);
   const futilityPower = config.futilityPower ?? 0.1;
   if (!(futilityPower >= 0 && futilityPower < 1)) problems.push(`futilityPower must be in [0, 1), got ${futilityPower}`);
   const adaptive = config.adaptive === true;
@@ -202,4 +201,23 @@ function resolveConfig(config: RegressionConfig): ResolvedConfig {
   }
   if (problems.length > 0) throw new UsageError(`invalid regression config: ${problems.join('; ')}`, 'invalid_regression_config');
   return { runs, alpha, adaptive, batch, minRuns, maxRuns, parallelism, seed, futilityPower, minimumEffect: config.minimumEffect ?? 5 };
+}
+
+/** `alpha`, or `confidence` as 1 − alpha; never both, and never a confidence that looks like an alpha */
+function alphaOf(config: RegressionConfig, problems: string[]): number {
+  const { alpha, confidence } = config;
+  if (alpha !== undefined && confidence !== undefined) {
+    problems.push('give alpha or confidence, not both (confidence = 1 − alpha)');
+    return 0.05;
+  }
+  if (confidence !== undefined) {
+    if (typeof confidence !== 'number' || !(confidence > 0.5 && confidence < 1)) {
+      problems.push(`confidence is the confidence level 1 − alpha and must be in (0.5, 1), got ${String(confidence)}${typeof confidence === 'number' && confidence > 0 && confidence < 0.5 ? ` (for a significance level of ${confidence}, give alpha: ${confidence})` : ''}`);
+      return 0.05;
+    }
+    return 1 - confidence;
+  }
+  const a = alpha ?? 0.05;
+  if (typeof a !== 'number' || !(a > 0 && a < 0.5)) problems.push(`alpha must be in (0, 0.5), got ${String(alpha)}`);
+  return a;
 }

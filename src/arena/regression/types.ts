@@ -46,6 +46,12 @@ export interface RegressionConfig {
   /** runs per arm without adaptive stopping (default 10) */
   runs?: number;
   /** the significance level alpha (two-sided), default 0.05 */
+  alpha?: number;
+  /**
+   * the confidence level, 1 − alpha (e.g. 0.95); an alternative to `alpha`.
+   * Before, this field held alpha under the wrong name: a value below 0.5 is
+   * now refused with a pointer to `alpha` rather than silently reinterpreted.
+   */
   confidence?: number;
   adaptive?: boolean;
   /** runs per arm added between looks (default 5) */

@@ -8,11 +8,12 @@
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { createRandom, randomSeed, type Random } from '../../shared/random.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
-import { formatDuration } from '../../shared/duration.js';
+import { MAX_DURATION_MS, formatDuration, tryParseDuration } from '../../shared/duration.js';
 import type { ActiveFault, TargetObserver } from '../providers.js';
 import type { ActionOutcome, GateOutcome, RunEvent, RunEventListener, RunStatus, ScenarioReport, ScoreReport } from '../report.js';
 import type { ArenaService } from '../service.js';
 import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '../measure/index.js';
+import { gateOutcome, type GateOn } from '../score.js';
 import { runSteps } from './schedule.js';
 import type { Scenario } from './types.js';
 
@@ -30,6 +31,8 @@ export interface RunScenarioOptions {
   onEvent?: RunEventListener;
   /** gate; overrides expect.min_score */
   minScore?: number;
+  /** what the gate compares: the score (default) or the lower bound of its 95% interval */
+  gate?: GateOn;
   /**
    * multiplies every timing the scenario states (delays, warmup, cooldown,
    * timeout, fault durations): 0.1 runs it ten times faster. Recovery
@@ -54,6 +57,7 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
   if (minScore !== undefined && !(Number.isFinite(minScore) && minScore >= 0 && minScore <= 100)) {
     throw new UsageError(`min score must be a number from 0 to 100 (got ${minScore})`);
   }
+  assertScaledTimings(scenario, timeScale);
   const clock = options.clock ?? service.clock;
   const seed = options.seed ?? scenario.config.seed ?? randomSeed();
   const random = options.random ?? createRandom(seed);
@@ -169,7 +173,7 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
   const passed = withExpectation.filter((o) => o.met === true).length;
   const failed = withExpectation.length - passed;
   const verified = failed === 0 && stopCause === undefined && error === undefined;
-  const gate: GateOutcome | undefined = minScore === undefined ? undefined : { min_score: minScore, score: score.score, passed: score.score >= minScore };
+  const gate: GateOutcome | undefined = minScore === undefined ? undefined : gateOutcome(score, minScore, options.gate);
   let status: RunStatus;
   if (stopCause === 'interrupted') status = 'interrupted';
   else if (error !== undefined) status = 'error';
@@ -193,10 +197,22 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
   if (scenario.file !== undefined) report.file = scenario.file;
   if (gate) report.gate = gate;
   if (error !== undefined) report.error = error;
-  if (reverted.length > 0) report.reverted_faults = reverted;
+  // always present, [] when nothing was active: a report reader can tell "none" from "not recorded"
+  report.reverted_faults = reverted;
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
   emit({ type: 'run.finished', at_ms: rel(), status });
   return report;
+}
+
+/** a time scale above 1 could stretch a valid 24 h timing past what a timer can hold: refuse it up front */
+function assertScaledTimings(scenario: Scenario, timeScale: number): void {
+  const cfg = scenario.config;
+  const timings = [cfg.warmup_ms, cfg.cooldown_ms, cfg.timeout_ms ?? 0, ...scenario.actions.map((a) => a.delay_ms)];
+  for (const a of scenario.actions) for (const key of ['duration', 'delay']) timings.push(tryParseDuration(a.action.metadata?.[key]) ?? 0);
+  const longest = Math.max(...timings) * timeScale;
+  if (longest > MAX_DURATION_MS) {
+    throw new UsageError(`time scale ${timeScale} stretches a timing of ${scenario.name} to ${formatDuration(longest)}, over the 24h limit`, 'invalid_time_scale');
+  }
 }
 
 /** a progress estimate: delays back to back, or spread over the slots when parallel */

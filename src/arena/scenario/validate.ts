@@ -3,9 +3,10 @@
  * such as `actions[2].action.target_id`. The older format keeps working:
  * labels are optional (generated), `depends_on` optional.
  */
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../../shared/duration.js';
 import { actionProblems, isPlainObject } from '../actions.js';
 import type { ActionType } from '../action.js';
+import { RANDOM_TARGET } from './schedule.js';
 import { DEFAULT_MAX_CONCURRENT, type Scenario, type ScenarioProblem, type ScenarioStep, type ScenarioValidation } from './types.js';
 
 /** Problem paths as segments, so a loader can find the YAML node behind each. */
@@ -113,7 +114,7 @@ function duration(value: unknown, segments: Array<string | number>, add: Add): n
     return undefined;
   }
   const ms = tryParseDuration(value);
-  if (ms === undefined) add(segments, `invalid duration ${JSON.stringify(value)}: use milliseconds or a string such as "250ms", "2s", "1m30s"`);
+  if (ms === undefined) add(segments, durationProblem(value)!);
   return ms;
 }
 
@@ -206,6 +207,11 @@ function readStep(raw: unknown, i: number, report: Add): { entry: LabelEntry; st
   else {
     for (const p of actionProblems(raw.action, 'action')) {
       add([...base, ...p.path.split('.')], p.message, p.message.startsWith('unknown key') || p.message.startsWith('unknown parameter'));
+    }
+    const a = raw.action;
+    // `random` is resolved to a running worker at run time; a DAG fault would get an agent id as its node
+    if (isPlainObject(a) && a.target_id === RANDOM_TARGET && (a.type === 'remove_node' || a.type === 'remove_edge')) {
+      add([...base, 'action', 'target_id'], `"${RANDOM_TARGET}" picks a running agent; ${String(a.type)} needs a DAG node id`);
     }
   }
   if (bad > 0) return { entry };

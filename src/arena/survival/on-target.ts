@@ -14,7 +14,12 @@ import type { ActionType } from '../action.js';
 export async function runSurvivalOnTarget(target: Target, options: SurvivalOptions): Promise<SurvivalReport> {
   // bad options fail before the target is started
   const config = resolveSurvivalConfig(options);
-  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, ...(options.clock ? { clock: options.clock } : {}) });
+  const service = new ArenaService({
+    injector: new Injector(target.runtime, target.dag),
+    observer: target.observer,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.eventStore ? { eventStore: options.eventStore } : {}),
+  });
   let kinds: ActionType[] | undefined;
   try {
     await target.start();

@@ -13,7 +13,9 @@ import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '
 import { createAction } from '../actions.js';
 import type { Clock } from '../../shared/clock.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../../shared/duration.js';
+import { gateOutcome, type GateOn } from '../score.js';
+import type { EventStore } from '../event-store.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
 import { parseActionKinds, planAction, type TargetView } from './plan.js';
 import { driftStats } from './drift.js';
@@ -38,6 +40,10 @@ export interface SurvivalOptions {
   /** recovery watched after the last fault (default 2 × interval, at most 3 s) */
   cooldown?: number | string;
   minScore?: number;
+  /** what the gate compares: the score (default) or the lower bound of its 95% interval */
+  gate?: GateOn;
+  /** runSurvivalOnTarget: the event store its arena service appends the `arena` stream to */
+  eventStore?: EventStore;
   /** the strategy in force, copied into the report */
   strategy?: Record<string, unknown>;
   signal?: AbortSignal;
@@ -66,7 +72,7 @@ export function resolveSurvivalConfig(options: SurvivalOptions): ResolvedSurviva
     if (value === undefined && fallback !== undefined) return fallback;
     const parsed = tryParseDuration(value);
     if (parsed === undefined) {
-      problems.push(`${name}: invalid duration ${JSON.stringify(value)} (use milliseconds or "250ms", "2s", "1m30s")`);
+      problems.push(`${name}: ${durationProblem(value)}`);
       return 0;
     }
     return parsed;
@@ -201,7 +207,7 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
 
   let gate: GateOutcome | undefined;
   if (options.minScore !== undefined) {
-    gate = { min_score: options.minScore, score: score.score, passed: score.score >= options.minScore };
+    gate = gateOutcome(score, options.minScore, options.gate);
     if (!gate.passed && status === 'passed') status = 'failed';
   }
   const succeeded = timeline.filter((t) => t.result.success).length;

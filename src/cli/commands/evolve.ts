@@ -16,6 +16,7 @@ import { parseDuration } from '../../shared/duration.js';
 import { randomSeed } from '../../shared/random.js';
 
 interface EvolveOptions {
+  target?: string;
   generations: number;
   population: number;
   elitism: number;
@@ -39,7 +40,7 @@ function positiveInt(name: string, min: number) {
 export function registerEvolveCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('evolve')
-    .description('evolve a recovery strategy: a genetic search whose fitness is the measured score of seeded survival runs')
+    .description("evolve the embedded runtime's recovery strategy: a genetic search whose fitness is the measured score of seeded survival runs (it tunes the embedded runtime only)")
     .option('--generations <n>', 'generations to run', positiveInt('generations', 1), 5)
     .option('--population <n>', 'strategies per generation', positiveInt('population', 2), 6)
     .option('--elitism <n>', 'best strategies carried over unchanged', positiveInt('elitism', 0), 1)
@@ -49,6 +50,7 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
     .option('--duration <duration>', 'survival chaos window per evaluation', parseDurationOption, '1s')
     .option('--interval <duration>', 'time between faults in each survival run', parseDurationOption, '150ms')
     .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
+    .option('--target <file>', 'refused: evolve tunes the embedded runtime only (compare your own releases with regress --baseline-target/--candidate-target)')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)');
   examples(command, [
     'arena evolve --generations 5 --population 6 --seed 42 --out best.yaml',
@@ -59,6 +61,11 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
   command.action(async (options: EvolveOptions) => {
     const mode = resolveOutputMode({ json: options.json, color: options.color }, ctx);
     applyColor(mode);
+    if (options.target !== undefined) {
+      throw new UsageError(`arena evolve tunes the embedded runtime's recovery strategy only; it cannot change ${options.target}`, 'evolve_embedded_only', {
+        hint: "tune your own system's supervisor or retry settings, then compare the two releases with: arena regress --baseline-target OLD.yaml --candidate-target NEW.yaml",
+      });
+    }
     if (options.elitism >= options.population) throw new UsageError(`--elitism (${options.elitism}) must be below --population (${options.population})`);
     const [{ runEvolution }, { createSurvivalFitness }, { loadStrategyFile, DEFAULT_STRATEGY }, { stringify }] = await Promise.all([
       import('../../evolution/ga.js'),

@@ -153,7 +153,7 @@ function truncate(text: string, n: number): string {
 export const storeRunPlugin: RunPlugin = {
   name: 'store',
   addOptions(command) {
-    command.option('--store <memory|path>', 'record the run (flight timeline, diagnostics) into this event store: a SQLite file or "memory"');
+    command.option('--store <memory|path>', 'record the run (the arena event stream, flight timeline, diagnostics, runs) into this event store: a SQLite file or "memory"');
   },
   async attach(options, ctx) {
     const spec = options.store;
@@ -164,6 +164,8 @@ export const storeRunPlugin: RunPlugin = {
     const recording = recordRunEvents(opened.store);
     return {
       listener: recording.listener,
+      // the arena's own event stream, not only the flight timeline and the runs
+      eventStore: opened.store,
       async close() {
         try {
           await recording.flush();

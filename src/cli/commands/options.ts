@@ -1,6 +1,6 @@
 /** Option parsers and option groups shared by the run commands. Light: no engine imports. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem } from '../../shared/duration.js';
 
 export function parseSeed(value: string): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) > 2 ** 32 - 1) throw new InvalidArgumentError('must be a non-negative integer below 2^32');
@@ -20,8 +20,16 @@ export function parsePositive(value: string): number {
 }
 
 export function parseDurationOption(value: string): string {
-  if (tryParseDuration(value) === undefined) throw new InvalidArgumentError('must be a duration such as "250ms", "2s", "1m30s" or milliseconds');
+  const problem = durationProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
   return value;
+}
+
+/** what --min-score compares (DESIGN §5): the score, or the lower bound of its 95% interval */
+export function gateOption(): Option {
+  return new Option('--gate <what>', 'what --min-score compares: "score", or "lower" (the lower bound of the score\'s 95% interval, so a run a point from the gate does not pass by chance)')
+    .choices(['score', 'lower'])
+    .default('score');
 }
 
 /** --json, --junit, --report, --no-tui, --no-color */

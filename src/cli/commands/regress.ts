@@ -12,8 +12,9 @@ import { dirname, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { attrs, escapeXml } from '../output/xml.js';
+import { withNonFiniteExplained } from '../output/json.js';
 import { CancelledError, GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem, tryParseDuration } from '../../shared/duration.js';
 import { randomSeed } from '../../shared/random.js';
 import { analyzeScores, type RegressionAnalysis } from '../../arena/regression/analysis.js';
 import { readScoresFile } from '../../arena/regression/score-files.js';
@@ -24,6 +25,8 @@ import type { RegressionArena, RegressionEvent, RegressionWorkload } from '../..
 interface RegressOptions {
   baseline?: string;
   candidate?: string;
+  baselineTarget?: string;
+  candidateTarget?: string;
   baselineScores?: string[];
   candidateScores?: string[];
   paired?: boolean;
@@ -58,6 +61,8 @@ export function registerRegressCommand(program: Command, ctx: CliContext): void 
     .description('A/B test two recovery strategies (or two sets of recorded scores): effect size, p-value, interval, runs used')
     .option('--baseline <file>', 'baseline strategy (YAML)')
     .option('--candidate <file>', 'candidate strategy (YAML)')
+    .option('--baseline-target <file>', 'baseline system: a target file (e.g. the last release of your agents)')
+    .option('--candidate-target <file>', 'candidate system: a target file; runs one at a time unless --parallel says otherwise')
     .option('--baseline-scores <files...>', 'recorded baseline scores: JSON array of numbers or --report/--json documents')
     .option('--candidate-scores <files...>', 'recorded candidate scores, same formats')
     .option('--paired', 'recorded scores are paired by index (same seed per position): use the paired test')
@@ -88,6 +93,7 @@ Examples:
   $ arena regress --baseline strategies/recovery-off.yaml --candidate strategies/default.yaml
   $ arena regress --baseline a.yaml --candidate b.yaml --scenario scenarios/leader-failover.yaml --adaptive --json
   $ arena regress --baseline a.yaml --candidate b.yaml --survival 5s --runs 20 --parallel 4 --seed 7
+  $ arena regress --baseline-target old.yaml --candidate-target new.yaml --survival 20s --interval 2s --runs 6
   $ arena regress --baseline-scores last-release.json --candidate-scores this-build.json --fail-on-no-improvement`,
     )
     .action(async (options: RegressOptions) => {
@@ -103,27 +109,27 @@ async function runRegress(options: RegressOptions, ctx: CliContext): Promise<voi
   let verdict: Verdict;
   try {
     verdict = options.baselineScores || options.candidateScores
-      ? await compareRecorded(options, alpha, minimumEffect)
+      ? await compareRecorded(options, alpha, minimumEffect, ctx.cwd)
       : await compareStrategies(options, ctx, alpha, minimumEffect);
   } catch (err) {
     // Ctrl-C: show what the finished pairs say, clearly marked as no verdict, then exit 130
     const partial = err instanceof CancelledError ? (err.details as { partial?: RegressionResult } | undefined)?.partial : undefined;
     if (partial) {
       const doc: Verdict = { mode: 'strategies', ...partial };
-      ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify({ schema_version: 1, regression: doc }, null, 2)}\n` : renderTable(doc));
+      ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify(withNonFiniteExplained({ schema_version: 1, regression: doc }), null, 2)}\n` : renderTable(doc));
     }
     throw err;
   }
 
   const problems: string[] = [];
   if (options.junit) writeOutput(ctx, options.junit, renderJUnit(verdict, options), problems);
-  ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify({ schema_version: 1, regression: verdict }, null, 2)}\n` : renderTable(verdict));
+  ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify(withNonFiniteExplained({ schema_version: 1, regression: verdict }), null, 2)}\n` : renderTable(verdict));
   if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
   const gate = gateFailure(verdict, options.failOnNoImprovement === true);
   if (gate) throw new GateFailedError(gate, 'regression');
 }
 
-async function compareRecorded(options: RegressOptions, alpha: number, minimumEffect: number): Promise<Verdict> {
+async function compareRecorded(options: RegressOptions, alpha: number, minimumEffect: number, cwd: string): Promise<Verdict> {
   if (options.baseline || options.candidate) {
     throw new UsageError('give either --baseline/--candidate (strategies to run) or --baseline-scores/--candidate-scores (recorded scores), not both');
   }
@@ -133,8 +139,8 @@ async function compareRecorded(options: RegressOptions, alpha: number, minimumEf
   for (const flag of ['scenario', 'survival', 'adaptive', 'runs', 'parallel', 'weights'] as const) {
     if (options[flag] !== undefined) throw new UsageError(`--${flag} runs strategies; it does not apply to recorded scores`);
   }
-  const baseline = (await Promise.all(options.baselineScores.map((f) => readScoresFile(f, 'baseline scores')))).flat();
-  const candidate = (await Promise.all(options.candidateScores.map((f) => readScoresFile(f, 'candidate scores')))).flat();
+  const baseline = (await Promise.all(options.baselineScores.map((f) => readScoresFile(resolve(cwd, f), 'baseline scores', f)))).flat();
+  const candidate = (await Promise.all(options.candidateScores.map((f) => readScoresFile(resolve(cwd, f), 'candidate scores', f)))).flat();
   for (const [name, scores] of [['baseline', baseline], ['candidate', candidate]] as const) {
     if (scores.length < 2) throw new UsageError(`${name} scores: need at least 2 scores to compare, got ${scores.length}`, 'invalid_scores');
   }
@@ -146,8 +152,11 @@ async function compareRecorded(options: RegressOptions, alpha: number, minimumEf
 }
 
 async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha: number, minimumEffect: number): Promise<Verdict> {
-  if (!options.baseline || !options.candidate) {
-    throw new UsageError('give --baseline and --candidate strategy files (or --baseline-scores and --candidate-scores)');
+  const byTarget = options.baselineTarget !== undefined || options.candidateTarget !== undefined;
+  if (byTarget && (options.baseline || options.candidate)) throw new UsageError('give strategies (--baseline/--candidate) or target files (--baseline-target/--candidate-target), not both');
+  if (byTarget && (!options.baselineTarget || !options.candidateTarget)) throw new UsageError('--baseline-target and --candidate-target go together: give both');
+  if (!byTarget && (!options.baseline || !options.candidate)) {
+    throw new UsageError('give --baseline and --candidate strategy files, --baseline-target and --candidate-target files (or --baseline-scores and --candidate-scores)');
   }
   if (options.scenario && options.survival) throw new UsageError('give --scenario or --survival, not both');
   if (options.scenario) {
@@ -168,27 +177,39 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   const batch = parseInteger(options.batch, '--batch', 5, 1);
   const maxRuns = parseInteger(options.maxRuns, '--max-runs', Math.max(30, minRuns), 2);
   if (maxRuns < minRuns) throw new UsageError(`--max-runs (${maxRuns}) must be at least --min-runs (${minRuns})`);
-  const parallelism = parseInteger(options.parallel, '--parallel', 4, 1);
+  // two real systems on one machine: one run at a time unless told otherwise
+  const parallelism = parseInteger(options.parallel, '--parallel', byTarget ? 1 : 4, 1);
   const seed = options.seed === undefined ? randomSeed() : parseInteger(options.seed, '--seed', 0, 0);
   const scorer = options.weights === undefined ? undefined : await parseWeights(options.weights);
 
-  const { loadStrategyFile } = await import('../../runtime/strategy.js');
-  const [baseline, candidate] = await Promise.all([
-    loadStrategyFile(resolve(ctx.cwd, options.baseline)),
-    loadStrategyFile(resolve(ctx.cwd, options.candidate)),
-  ]);
+  const baselineName = (options.baselineTarget ?? options.baseline)!;
+  const candidateName = (options.candidateTarget ?? options.candidate)!;
+  let baseline: unknown;
+  let candidate: unknown;
+  let arena: RegressionArena;
+  if (byTarget) {
+    const { loadTargetFile } = await import('../../targets/file.js');
+    const [b, c] = await Promise.all([loadTargetFile(resolve(ctx.cwd, baselineName), baselineName), loadTargetFile(resolve(ctx.cwd, candidateName), candidateName)]);
+    // the arms differ by system, not by strategy: each run builds a fresh target from its arm's file
+    baseline = { target: baselineName };
+    candidate = { target: candidateName };
+    const { createTargetArena } = await import('../../arena/regression/target-arena.js');
+    arena = createTargetArena({ createTarget: (request) => (request.arm === 'baseline' ? b : c).create({ seed: request.seed, env: ctx.env }) });
+  } else {
+    const { loadStrategyFile } = await import('../../runtime/strategy.js');
+    [baseline, candidate] = await Promise.all([loadStrategyFile(resolve(ctx.cwd, baselineName)), loadStrategyFile(resolve(ctx.cwd, candidateName))]);
+    arena = await createRegressionArena();
+  }
   const workload = await resolveWorkload(options, ctx);
   const { RegressionTester } = await import('../../arena/regression/tester.js');
-  ctx.stderr.write(
-    `regress: ${options.candidate} vs ${options.baseline}, ${options.adaptive ? `adaptive, ${minRuns}..${maxRuns}` : runs} runs per arm, seed ${seed}\n`,
-  );
-  const result = await new RegressionTester(await createRegressionArena(), scorer).run({
+  ctx.stderr.write(`regress: ${candidateName} vs ${baselineName}, ${options.adaptive ? `adaptive, ${minRuns}..${maxRuns}` : runs} runs per arm, seed ${seed}\n`);
+  const result = await new RegressionTester(arena, scorer).run({
     baseline,
     candidate,
-    baselineName: options.baseline,
-    candidateName: options.candidate,
+    baselineName,
+    candidateName,
     runs,
-    confidence: alpha,
+    alpha,
     adaptive: options.adaptive === true,
     minAdaptiveRuns: minRuns,
     adaptiveBatchSize: batch,
@@ -267,6 +288,7 @@ function progressLine(event: RegressionEvent): string {
 function gateFailure(v: Verdict, failOnNoImprovement: boolean): string | undefined {
   const summary = `difference ${signed(v.difference)}, p = ${formatP(v.p_value)}`;
   if (v.decision === 'candidate worse') return `regression: the candidate is significantly worse than the baseline (${summary})`;
+  if (failOnNoImprovement && v.decision === 'cannot decide') return `no improvement shown: the test cannot decide (${v.undecided_reason ?? 'no variation'})`;
   if (failOnNoImprovement && v.decision !== 'candidate better') {
     return `no improvement: the candidate is not significantly better than the baseline (${summary})`;
   }
@@ -287,9 +309,11 @@ function renderTable(v: Verdict): string {
   arms.push(['candidate', names.candidate, String(v.candidate.n), v.candidate.mean.toFixed(2), v.candidate.sd.toFixed(2)]);
   out.push(arms.toString());
 
-  const stats = new Table({ style: PLAIN_STYLE });
+  // long reasons wrap inside the cell instead of widening the table past the terminal
+  const stats = new Table({ style: PLAIN_STYLE, wordWrap: true, colWidths: [null, 80] as never });
   const level = `${formatLevel(v.ci_level)}% CI`;
-  stats.push({ difference: `${signed(v.difference)} (candidate − baseline), ${level} ${signed(v.ci[0])} … ${signed(v.ci[1])}` });
+  const interval = v.ci.every(Number.isFinite) ? `, ${level} ${signed(v.ci[0])} … ${signed(v.ci[1])}` : ', no interval (no variation)';
+  stats.push({ difference: `${signed(v.difference)} (candidate − baseline)${interval}` });
   const testName = v.test === 'paired' ? 'paired t-test on per-seed differences' : "Welch's t-test";
   stats.push({ test: `${testName}: t = ${formatNumber(v.t)}, df = ${formatNumber(v.df)}` });
   const thresholdNote = v.threshold !== v.alpha ? ` (boundary of the deciding look: p ≤ ${formatP(v.threshold)}; alpha ${v.alpha} overall)` : ` (alpha ${v.alpha})`;
@@ -299,7 +323,8 @@ function renderTable(v: Verdict): string {
   stats.push({ 'effect size': `Hedges' g = ${formatNumber(es.hedges_g)} (${es.magnitude}), Cohen's d = ${formatNumber(es.cohens_d)}${es.paired_dz !== undefined ? `, d_z = ${formatNumber(es.paired_dz)}` : ''}` });
   const mw = v.mann_whitney;
   stats.push({ 'Mann–Whitney U': `U = ${mw.u}, p = ${formatP(mw.p)} (${mw.method}${mw.ties ? ', ties' : ''}), P(candidate > baseline) = ${mw.common_language.toFixed(2)}` });
-  stats.push({ decision: decisionText(v.decision) });
+  stats.push({ decision: v.undecided_reason ? `${decisionText(v.decision)}: ${v.undecided_reason}` : decisionText(v.decision) });
+  if (v.power_unavailable) stats.push({ power: `unavailable: ${v.power_unavailable}` });
   if (v.power) {
     stats.push({
       power: `${formatPercent(v.power.power)} to detect a true difference of ±${formatNumber(v.power.difference)} points; 80% power needs ±${formatNumber(v.power.minimum_detectable_difference)}`,
@@ -379,7 +404,7 @@ function parseNumber(value: string | undefined, flag: string, fallback: number, 
 function parseDurationFlag(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const ms = tryParseDuration(value);
-  if (ms === undefined) throw new UsageError(`${flag}: invalid duration ${JSON.stringify(value)}: use "250ms", "2s", "1m30s" or milliseconds`);
+  if (ms === undefined) throw new UsageError(`${flag}: ${durationProblem(value)}`);
   return ms;
 }
 
@@ -390,7 +415,8 @@ function signed(n: number): string {
 }
 
 function formatNumber(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
+  if (Number.isNaN(n)) return 'not defined';
+  if (!Number.isFinite(n)) return n > 0 ? '∞' : '−∞';
   return Math.abs(n) >= 100 ? n.toFixed(1) : +n.toFixed(3) === 0 && n !== 0 ? n.toExponential(2) : String(+n.toFixed(3));
 }
 
@@ -401,6 +427,7 @@ function formatPercent(p: number): string {
 }
 
 function formatP(p: number): string {
+  if (Number.isNaN(p)) return 'not defined';
   if (p === 0) return '0';
   if (p < 1e-4) return p.toExponential(2);
   return String(+p.toFixed(4));

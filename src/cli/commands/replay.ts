@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { addOutputOptions, examples, parseScore } from './options.js';
+import { addOutputOptions, examples, gateOption, parseScore } from './options.js';
 import { addPluginOptions } from '../run-plugins.js';
 
 export function registerReplayCommand(program: Command, ctx: CliContext): void {
@@ -10,7 +10,8 @@ export function registerReplayCommand(program: Command, ctx: CliContext): void {
     .argument('<report>', 'a report written by --json or --report (scenario or survival)')
     .option('--scenario <name>', 'which scenario to replay when the report holds several')
     .option('--strategy <file>', 'recovery strategy YAML (default: the one recorded in the report)')
-    .option('--min-score <n>', 'exit 1 when the score is below N', parseScore);
+    .option('--min-score <n>', 'exit 1 when the score is below N', parseScore)
+    .addOption(gateOption());
   addOutputOptions(command);
   addPluginOptions(command);
   examples(command, [

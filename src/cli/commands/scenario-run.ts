@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { addOutputOptions, examples, parsePositive, parseScore, parseSeed } from './options.js';
+import { addOutputOptions, examples, gateOption, parsePositive, parseScore, parseSeed } from './options.js';
 import { addPluginOptions } from '../run-plugins.js';
 
 export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): void {
@@ -10,6 +10,7 @@ export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): 
     .argument('<file...>', 'scenario files (YAML or JSON)')
     .option('--seed <n>', 'fixes every random choice (overrides config.seed)', parseSeed)
     .option('--min-score <n>', 'exit 1 when a score is below N (overrides expect.min_score)', parseScore)
+    .addOption(gateOption())
     .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
     .option('--target <file>', 'attack the system this target file describes (kind embedded, process or remote); wins over config.target')
     .option('--time-scale <factor>', 'multiply every timing the scenario states (0.1 = ten times faster); recovery deadlines are not scaled', parsePositive);
@@ -18,6 +19,7 @@ export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): 
   examples(command, [
     'arena scenario run scenarios/leader-failover.yaml',
     'arena scenario run scenarios/*.yaml --min-score 85 --junit out.xml --json',
+    'arena scenario run scenarios/leader-failover.yaml --min-score 80 --gate lower',
     'arena scenario run scenarios/llm-outage.yaml --strategy strategies/recovery-off.yaml',
     'arena scenario run scenarios/dag-damage.yaml --seed 42 --time-scale 0.5 --report run.json',
     'arena scenario run scenarios/leader-failover.yaml --target my-agents.yaml',

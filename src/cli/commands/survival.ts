@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { addOutputOptions, examples, parseDurationOption, parseScore, parseSeed } from './options.js';
+import { addOutputOptions, examples, gateOption, parseDurationOption, parseScore, parseSeed } from './options.js';
 import { addPluginOptions } from '../run-plugins.js';
 
 export function registerSurvivalCommand(program: Command, ctx: CliContext): void {
@@ -14,6 +14,7 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
     .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
     .option('--target <file>', 'attack the system this target file describes (kind embedded, process or remote)')
     .option('--min-score <n>', 'exit 1 when the score is below N', parseScore)
+    .addOption(gateOption())
     .option('--warmup <duration>', 'steady state measured before the first fault', parseDurationOption)
     .option('--cooldown <duration>', 'recovery watched after the last fault (default 2 × interval, at most 3s)', parseDurationOption)
     .option('--recovery-deadline <duration>', 'a fault not healthy again this long after injection counts as not recovered (default 10s)', parseDurationOption)

@@ -5,6 +5,7 @@
  */
 import type { ActionOutcome, ScenarioReport, SurvivalReport, SurvivalTick, GateOutcome, ScoreReport, RunStatus } from '../../arena/report.js';
 import { attrs, escapeXml } from './xml.js';
+import { gateText } from './table.js';
 
 interface Case {
   name: string;
@@ -88,11 +89,11 @@ function tickCase(classname: string, t: SurvivalTick): Case {
 
 function gateCase(classname: string, score: ScoreReport, gate: GateOutcome | undefined, status: RunStatus, error: string | undefined, timeMs: number): Case {
   const summary = `score ${score.score} (${score.grade}): availability ${score.availability}, recovery ${score.recovery}, consistency ${score.consistency}`;
-  const c: Case = { classname, name: gate ? `score >= ${gate.min_score}` : 'score (no gate)', timeMs, out: summary };
+  const c: Case = { classname, name: gate ? `${gate.on === 'lower' ? '95% lower bound of score' : 'score'} >= ${gate.min_score}` : 'score (no gate)', timeMs, out: summary };
   if (status === 'interrupted' || status === 'error') {
     c.error = { type: status, message: error ?? status };
   } else if (gate && !gate.passed) {
-    c.failure = { type: 'gate', message: `score ${gate.score} is ${round1(gate.min_score - gate.score)} below the minimum ${gate.min_score}` };
+    c.failure = { type: 'gate', message: gateText(gate) };
   }
   return c;
 }
@@ -138,8 +139,4 @@ function renderCase(c: Case): string[] {
 
 function seconds(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
-}
-
-function round1(n: number): number {
-  return Math.round(n * 10) / 10;
 }

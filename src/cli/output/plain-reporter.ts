@@ -4,7 +4,7 @@
  * every quarter of the run so a long CI log still shows the run is moving.
  */
 import chalk from 'chalk';
-import type { RunEvent, RunEventListener } from '../../arena/report.js';
+import { liveRecoveryText, type RunEvent, type RunEventListener } from '../../arena/report.js';
 import type { Writer } from '../context.js';
 
 export function createPlainReporter(stderr: Writer): RunEventListener {
@@ -44,7 +44,10 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'snapshot': {
       const l = event.live;
       const consistency = l.consistency === null ? '-' : l.consistency.toFixed(1);
-      return `${t} progress ${Math.round(event.progress * 100)}%: score ${l.score === null ? '-' : l.score.toFixed(1)} (availability ${l.availability === null ? '-' : l.availability.toFixed(1)}, recovery ${l.recovery.toFixed(1)}, consistency ${consistency}), ${event.faults.length} active fault(s)`;
+      // "live score": provisional, without consistency (checked after the run), so it is not the final score
+      const score = l.score === null ? '-' : l.score.toFixed(1);
+      const consistencyText = l.consistency === null ? 'consistency checked after the run' : `consistency ${consistency}`;
+      return `${t} progress ${Math.round(event.progress * 100)}%: live score ${score} (availability ${l.availability === null ? '-' : l.availability.toFixed(1)}, recovery ${liveRecoveryText(l)}, ${consistencyText}), ${event.faults.length} active fault(s)`;
     }
     case 'run.finished':
       return `${t} finished: ${event.status}`;

@@ -1,7 +1,7 @@
 /** The final tables (cli-table3): per-action results, then the score and its dimensions. */
 import Table from 'cli-table3';
 import chalk from 'chalk';
-import type { ScenarioReport, ScoreReport, SurvivalReport, Grade } from '../../arena/report.js';
+import type { GateOutcome, Grade, RunStatus, ScenarioReport, ScoreReport, SurvivalReport } from '../../arena/report.js';
 import { formatDuration } from '../../shared/duration.js';
 
 const PLAIN_STYLE = { head: [], border: [] };
@@ -42,11 +42,12 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
       dim(r.score.recovery),
       dim(r.score.consistency),
       pairText(r.score.measurements.recovery.mttr_p50_ms, r.score.measurements.recovery.mttr_p95_ms),
-      r.passed + r.failed === 0 ? '-' : `${r.passed}/${r.passed + r.failed} met${r.verified ? '' : chalk.red(' ✗')}`,
+      // ✗ marks an unmet expectation; an interrupted run is said in its status and footnote, not here
+      r.passed + r.failed === 0 ? '-' : `${r.passed}/${r.passed + r.failed} met${r.failed > 0 ? chalk.red(' ✗') : ''}`,
     ]);
   }
   out.push(summary.toString());
-  for (const r of reports) out.push(...footnotes(r.name, r.score, r.gate, r.error));
+  for (const r of reports) out.push(...footnotes(r.name, r.score, r.gate, r.error, r.status));
   return `${out.join('\n')}\n`;
 }
 
@@ -61,6 +62,8 @@ export function renderSurvivalTable(r: SurvivalReport): string {
   }
   const actions = new Table({ head: ['action', 'applied', 'not applied'], style: PLAIN_STYLE, chars: COMPACT_CHARS });
   for (const [type, c] of [...counts].sort(([a], [b]) => a.localeCompare(b))) actions.push([type, String(c.ok), String(c.failed)]);
+  // the totals live here rather than in the summary, which they widened past 100 columns
+  if (counts.size > 1) actions.push([chalk.bold('total'), String(r.actions_succeeded), String(r.actions_failed)]);
   // elapsed includes warmup and cooldown, so it is shown beside the chaos window, not as a fraction of it
   out.push(chalk.bold(`Survival (seed ${r.seed}, chaos ${formatDuration(r.duration_ms)} every ${formatDuration(r.interval_ms)}, ran ${formatDuration(r.elapsed_ms)})`));
   if (counts.size > 0) out.push(actions.toString());
@@ -71,7 +74,7 @@ export function renderSurvivalTable(r: SurvivalReport): string {
   });
   summary.push([
     statusText(r.status),
-    `${r.actions_run} (${r.actions_failed} not applied)`,
+    String(r.actions_run),
     `${scoreText(r.score.score)} ${gradeText(r.score.grade)}`,
     dim(r.score.availability),
     dim(r.score.recovery),
@@ -80,23 +83,38 @@ export function renderSurvivalTable(r: SurvivalReport): string {
     pairText(r.drift.p50_ms, r.drift.p99_ms),
   ]);
   out.push(summary.toString());
-  out.push(...footnotes('survival', r.score, r.gate, r.error));
+  out.push(...footnotes('survival', r.score, r.gate, r.error, r.status));
   return `${out.join('\n')}\n`;
 }
 
-function footnotes(name: string, score: ScoreReport, gate: { min_score: number; score: number; passed: boolean } | undefined, error?: string): string[] {
+function footnotes(name: string, score: ScoreReport, gate: GateOutcome | undefined, error: string | undefined, status: RunStatus): string[] {
   const lines: string[] = [];
   const failed = score.measurements.consistency.failed_checks;
   if (failed.length > 0) lines.push(`${name}: failed checks: ${failed.map((c) => (c.detail ? `${c.name} (${c.detail})` : c.name)).join('; ')}`);
-  if (gate) {
+  const interval = score.interval;
+  if (interval) {
     lines.push(
-      gate.passed
-        ? chalk.green(`${name}: score ${gate.score} meets the minimum ${gate.min_score}`)
-        : chalk.red(`${name}: score ${gate.score} is ${round1(gate.min_score - gate.score)} below the minimum ${gate.min_score}`),
+      chalk.dim(
+        `${name}: 95% interval: score ${interval.score.low.toFixed(1)}–${interval.score.high.toFixed(1)}, availability ${interval.availability.low.toFixed(1)}–${interval.availability.high.toFixed(1)}`,
+      ),
     );
+  }
+  const partial = status === 'interrupted' || status === 'error';
+  if (gate && partial) {
+    // a partial run's score covers only what ran: saying it "meets the minimum" would be a verdict it cannot give
+    lines.push(chalk.yellow(`${name}: the run did not finish, so the score ${gate.score} covers only part of it; the minimum ${gate.min_score} was not judged`));
+  } else if (gate) {
+    lines.push(gate.passed ? chalk.green(`${name}: ${gateText(gate)}`) : chalk.red(`${name}: ${gateText(gate)}`));
   }
   if (error) lines.push(chalk.yellow(`${name}: ${error}`));
   return lines;
+}
+
+/** "score 91.5 meets the minimum 80", or with --gate lower "score 91.5 (95% lower bound 84.2) is 0.8 below the minimum 85" */
+export function gateText(gate: GateOutcome): string {
+  const value = gate.on === 'lower' ? (gate.value ?? gate.score) : gate.score;
+  const what = gate.on === 'lower' ? `score ${gate.score} (95% lower bound ${value})` : `score ${gate.score}`;
+  return gate.passed ? `${what} meets the minimum ${gate.min_score}` : `${what} is ${round1(gate.min_score - value)} below the minimum ${gate.min_score}`;
 }
 
 export function gradeText(grade: Grade): string {

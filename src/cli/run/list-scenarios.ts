@@ -21,7 +21,7 @@ export async function listCommand(dir: string, opts: { json?: boolean }, ctx: Cl
   try {
     names = (await readdir(resolve(ctx.cwd, dir))).filter((f) => /\.(ya?ml|json)$/i.test(f)).sort();
   } catch (err) {
-    throw new UsageError(`cannot list ${dir}: ${errorMessage(err)}`, 'not_a_directory');
+    throw listError(dir, err);
   }
   const listed = await Promise.all(
     names.map(async (name): Promise<Listed> => {
@@ -53,4 +53,13 @@ export async function listCommand(dir: string, opts: { json?: boolean }, ctx: Cl
     );
   }
   ctx.stdout.write(`${table.toString()}\n`);
+}
+
+/** a person's wording for why a folder cannot be listed, not the raw `ENOENT: …, scandir` */
+function listError(dir: string, err: unknown): UsageError {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return new UsageError(`scenario folder not found: ${dir}`, 'not_found', { hint: 'give the folder that holds the scenario files, e.g. arena scenario list scenarios' });
+  if (code === 'ENOTDIR') return new UsageError(`${dir} is a file, not a folder: list a folder, or validate the file with arena scenario validate ${dir}`, 'not_a_directory');
+  if (code === 'EACCES' || code === 'EPERM') return new UsageError(`cannot read the folder ${dir}: permission denied`, 'not_readable');
+  return new UsageError(`cannot list ${dir}: ${errorMessage(err)}`, 'not_a_directory');
 }

@@ -6,6 +6,7 @@
 import type { ActiveFault, } from '../../arena/providers.js';
 import type { GateOutcome, RunStatus } from '../../arena/report.js';
 import { CancelledError, GateFailedError, RuntimeError } from '../../shared/errors.js';
+import { gateText } from '../output/table.js';
 
 export interface RunOutcome {
   name: string;
@@ -30,13 +31,10 @@ export function throwForOutcomes(runs: RunOutcome[], reportFile?: string): void 
   const problems: string[] = [];
   for (const r of runs) {
     if (r.gate && !r.gate.passed) {
-      problems.push(`${r.name}: score ${r.gate.score} is ${round1(r.gate.min_score - r.gate.score)} below the minimum ${r.gate.min_score}`);
+      problems.push(`${r.name}: ${gateText(r.gate)}`);
     }
     if (r.verified === false) problems.push(`${r.name}: ${r.failed ?? 'some'} expectation(s) not met`);
   }
   if (problems.length > 0) throw new GateFailedError(problems.join('; '));
 }
 
-function round1(n: number): number {
-  return Math.round(n * 10) / 10;
-}

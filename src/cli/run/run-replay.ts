@@ -18,12 +18,14 @@ import { renderSurvivalTable } from '../output/table.js';
 import { survivalJUnit } from '../output/junit.js';
 import { runWithOutput } from './with-output.js';
 import { runTitle } from '../view/view-state.js';
+import type { GateOn } from '../../arena/score.js';
 import { throwForOutcomes } from './outcome.js';
 
 export interface ReplayCommandOptions extends OutputOptionValues {
   scenario?: string;
   strategy?: string;
   minScore?: number;
+  gate?: GateOn;
 }
 
 export async function replayCommand(file: string, opts: ReplayCommandOptions, ctx: CliContext): Promise<void> {
@@ -45,7 +47,7 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
   const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : plan.strategy;
   const target = createEmbeddedTarget({ strategy, seed: plan.seed });
   if (mode.kind !== 'tty') ctx.stderr.write(`replay: ${plan.timeline.length} action(s) of ${runTitle(plan.kind, plan.name)} (seed ${plan.seed})\n`);
-  const report = await runWithOutput(ctx, opts, mode, (onEvent) =>
+  const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
     runSurvivalOnTarget(target, {
       duration: 0,
       interval: 0,
@@ -53,7 +55,9 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
       timeline: plan.timeline,
       signal: ctx.signal,
       onEvent,
+      ...sinks,
       ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+      ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     }),
   );
   report.replay_of = { kind: plan.kind, name: plan.name, seed: plan.seed, ...(plan.started_at ? { started_at: plan.started_at } : {}) };

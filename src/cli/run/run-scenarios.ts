@@ -9,6 +9,7 @@ import { runScenarioOnTarget } from '../../arena/scenario/index.js';
 import { formatProblem } from '../../arena/scenario/load.js';
 import type { Scenario } from '../../arena/scenario/types.js';
 import type { ScenarioReport } from '../../arena/report.js';
+import type { GateOn } from '../../arena/score.js';
 import { randomSeed } from '../../shared/random.js';
 import { CancelledError, UsageError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
@@ -26,6 +27,7 @@ import { checkScenarioFile } from '../../arena/scenario/load.js';
 export interface ScenarioRunOptions extends OutputOptionValues {
   seed?: number;
   minScore?: number;
+  gate?: GateOn;
   strategy?: string;
   target?: string;
   timeScale?: number;
@@ -40,7 +42,7 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
   for (const scenario of scenarios) targets.push(await chooseTarget(opts, ctx, { ...(scenario.config.target !== undefined ? { target: scenario.config.target } : {}), ...(scenario.file !== undefined ? { file: scenario.file } : {}) }));
   const reports: ScenarioReport[] = [];
   let failure: unknown;
-  await runWithOutput(ctx, opts, mode, async (onEvent) => {
+  await runWithOutput(ctx, opts, mode, async (onEvent, sinks) => {
     for (const [i, scenario] of scenarios.entries()) {
       if (ctx.signal.aborted) break;
       const seed = opts.seed ?? scenario.config.seed ?? randomSeed();
@@ -51,7 +53,9 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
             seed,
             signal: ctx.signal,
             onEvent,
+            ...sinks,
             ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+            ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
             ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
           }),
         );

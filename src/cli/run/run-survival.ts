@@ -9,6 +9,7 @@ import { chooseTarget } from './targets.js';
 import { runSurvivalOnTarget, resolveSurvivalConfig, survivalToScenarioYaml, type SurvivalOptions } from '../../arena/survival/index.js';
 import type { SurvivalReport } from '../../arena/report.js';
 import { randomSeed } from '../../shared/random.js';
+import type { GateOn } from '../../arena/score.js';
 import { parseDuration } from '../../shared/duration.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
@@ -29,6 +30,7 @@ export interface SurvivalCommandOptions extends OutputOptionValues {
   strategy?: string;
   target?: string;
   minScore?: number;
+  gate?: GateOn;
   warmup?: string;
   cooldown?: string;
   saveScenario?: string;
@@ -46,6 +48,7 @@ export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliCont
     signal: ctx.signal,
     ...(opts.actions !== undefined ? { actions: opts.actions } : {}),
     ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+    ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     ...(opts.warmup !== undefined ? { warmup: opts.warmup } : {}),
     ...(opts.cooldown !== undefined ? { cooldown: opts.cooldown } : {}),
     ...(opts.recoveryDeadline !== undefined ? { recoveryDeadlineMs: parseDuration(opts.recoveryDeadline) } : {}),
@@ -55,7 +58,7 @@ export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliCont
   const choice = await chooseTarget(opts, ctx);
   const target = await choice.create(seed);
   if (mode.kind !== 'tty') ctx.stderr.write(`survival: seed ${seed} (replay with --seed ${seed})\n`);
-  const report = await runWithOutput(ctx, opts, mode, (onEvent) => runSurvivalOnTarget(target, { ...options, onEvent, onNotice: (line) => ctx.stderr.write(`${line}\n`) }));
+  const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) => runSurvivalOnTarget(target, { ...options, onEvent, ...sinks, onNotice: (line) => ctx.stderr.write(`${line}\n`) }));
   if (opts.saveScenario) saveScenario(ctx, opts.saveScenario, report);
   emitDocument(ctx, mode, survivalDocument(report), () => renderSurvivalTable(report), () => survivalJUnit(report), { report: opts.report, junit: opts.junit });
   throwForOutcomes([{ name: 'survival', ...report }], opts.report);

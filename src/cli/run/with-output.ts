@@ -1,4 +1,5 @@
 import type { RunEventListener } from '../../arena/report.js';
+import type { EventStore } from '../../arena/event-store.js';
 import type { CliContext } from '../context.js';
 import type { OutputMode } from '../output/mode.js';
 import { openRunOutput } from '../output/run-output.js';
@@ -10,7 +11,12 @@ import { attachPlugins, type AttachedPlugin } from '../run-plugins.js';
  * reporter around a run, and closes all of them whatever happens. Plugins come
  * first: one that cannot start (a port in use) fails before anything is drawn.
  */
-export async function runWithOutput<T>(ctx: CliContext, opts: object, mode: OutputMode, run: (onEvent: RunEventListener) => Promise<T>): Promise<T> {
+export interface RunSinks {
+  /** from --store: where the run's arena service appends its event stream */
+  eventStore?: EventStore;
+}
+
+export async function runWithOutput<T>(ctx: CliContext, opts: object, mode: OutputMode, run: (onEvent: RunEventListener, sinks: RunSinks) => Promise<T>): Promise<T> {
   checkOutputPaths(ctx, opts);
   const plugins: AttachedPlugin[] = await attachPlugins(opts as Record<string, unknown>, ctx);
   // the engine's clock timers are unref'd: hold the event loop open while the run is awaited
@@ -19,7 +25,8 @@ export async function runWithOutput<T>(ctx: CliContext, opts: object, mode: Outp
     const output = await openRunOutput(ctx, mode);
     for (const p of plugins) output.addListener(p.listener);
     try {
-      return await run(output.listener);
+      const eventStore = plugins.find((p) => p.eventStore)?.eventStore;
+      return await run(output.listener, eventStore ? { eventStore } : {});
     } finally {
       await output.close();
     }

@@ -9,29 +9,29 @@ import type { ViewStore } from './view-store.js';
 import { useViewStore } from './use-view-store.js';
 import { Header } from './Header.js';
 import { AgentsPanel } from './AgentsPanel.js';
-import { FaultsPanel } from './FaultsPanel.js';
 import { ScorePanel } from './ScorePanel.js';
 import { formatFeedLine } from './FeedLine.js';
 
 /**
- * Agents and faults side by side need up to 108 columns (longest ids, "until reverted", border).
- * A frame wider than the terminal wraps, ink then miscounts the lines it must erase and every
- * redraw stacks a new frame below the old one, so narrower terminals get the faults below the agents.
+ * The frame has one fixed width, whatever it shows: sized to its content it jumped
+ * between frames (66 → 102 columns) as faults came and went. It stays under the
+ * terminal's width, since a wrapped line makes ink miscount the lines it must erase
+ * and stack a new frame below the old one on every redraw.
  */
-const SIDE_BY_SIDE_COLUMNS = 110;
+export const FRAME_WIDTH = 96;
+
+export function frameWidth(columns: number | undefined): number {
+  return columns && columns > 0 ? Math.min(FRAME_WIDTH, columns - 1) : FRAME_WIDTH;
+}
 
 export function LiveView({ store }: { store: ViewStore }) {
   const state = useViewStore(store);
   const { stdout } = useStdout();
-  const sideBySide = (stdout.columns ?? 0) >= SIDE_BY_SIDE_COLUMNS;
   usePrintFeed(store);
   return (
-    <Box flexDirection="column" borderStyle="round" paddingX={1} alignSelf="flex-start">
+    <Box flexDirection="column" borderStyle="round" paddingX={1} width={frameWidth(stdout.columns)} flexShrink={0}>
       <Header state={state} />
-      <Box columnGap={4} rowGap={1} flexDirection={sideBySide ? 'row' : 'column'}>
-        <AgentsPanel agents={state.agents} />
-        <FaultsPanel faults={state.faults} />
-      </Box>
+      <AgentsPanel agents={state.agents} faults={state.faults} />
       <ScorePanel state={state} />
     </Box>
   );

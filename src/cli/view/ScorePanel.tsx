@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ViewState } from './view-state.js';
+import { LIVE_SCORE_NOTE, liveRecoveryText } from '../../arena/report.js';
 
 function colorFor(n: number): string {
   return n >= 90 ? 'green' : n >= 70 ? 'yellow' : 'red';
@@ -22,9 +23,16 @@ export function ScorePanel({ state }: { state: ViewState }) {
           score <Text color={live?.score != null ? colorFor(live.score) : undefined}>{live?.score != null ? live.score.toFixed(1) : '-'}</Text>
         </Text>
         <Dimension label="availability" value={live?.availability ?? null} />
-        <Dimension label="recovery" value={live?.recovery ?? null} />
+        {live && (live.pending_recoveries ?? 0) > 0 ? (
+          <Text>
+            recovery <Text color="yellow">{liveRecoveryText(live)}</Text>
+          </Text>
+        ) : (
+          <Dimension label="recovery" value={live?.recovery ?? null} />
+        )}
         <Dimension label="consistency" value={live?.consistency ?? null} />
       </Box>
+      {state.status === null && <Text dimColor wrap="truncate-end">{LIVE_SCORE_NOTE}</Text>}
       <Text dimColor>
         actions {state.actions.ok} ok, {state.actions.failed} failed · recoveries {state.recoveries.recovered} ok, {state.recoveries.missed} missed
       </Text>

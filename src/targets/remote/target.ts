@@ -149,6 +149,7 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
       } finally {
         stopped = true;
         renewTimer?.cancel();
+        client.close();
       }
     },
     unsupportedFaults() {

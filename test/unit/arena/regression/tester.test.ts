@@ -131,7 +131,7 @@ describe('RegressionTester', () => {
     const tester = new RegressionTester(syntheticArena().arena);
     await expect(tester.run({ baseline: {}, candidate: {}, runs: 1, confidence: 2, parallelism: 0, workload })).rejects.toThrow(UsageError);
     await expect(tester.run({ baseline: {}, candidate: {}, runs: 1, confidence: 2, parallelism: 0, workload })).rejects.toThrow(
-      /runs must be an integer ≥ 2.*parallelism.*confidence \(alpha\)/,
+      /runs must be an integer ≥ 2.*parallelism.*confidence is the confidence level 1 − alpha/,
     );
     await expect(tester.run({ baseline: {}, candidate: {}, workload: {} as never })).rejects.toThrow(/workload/);
   });

@@ -38,7 +38,7 @@ describe('LiveView', () => {
     expect(frame).toContain('50%');
     expect(frame).toMatch(/agent-1\s+worker\s+restarting\s+restarts 1/);
     expect(frame).toMatch(/agent-2\s+leader\s+running/);
-    expect(frame).toMatch(/slow_agent\s+agent-3\s+2\.9s left/);
+    expect(frame).toMatch(/agent-3\s+slow_agent 2\.9s left/);
     expect(frame).toContain('availability  97.5');
     expect(frame).toContain('consistency   -');
     expect(frame).toContain('score 87.0');
@@ -84,7 +84,7 @@ describe('LiveView width', () => {
     await tick();
     const frame = lastFrame()!;
     expect(frame).toMatch(/orchestrator-1\s+orchestrator\s+restarting\s+restarts 12/);
-    expect(frame).toMatch(/network_partition\s+orchestrator-2\s+until reverted/);
+    expect(frame).toMatch(/orchestrator-2\s+network_partition until reverted/);
     for (const line of frame.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(100);
     unmount();
   });

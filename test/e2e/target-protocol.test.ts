@@ -1,0 +1,181 @@
+/**
+ * The Arena Target Protocol end to end: `arena target serve` passes its own
+ * conformance kit; the kit catches servers that break a rule by name; the
+ * README's plain-Node example passes it; a scenario run against a served
+ * target reaches the same verdict as on the embedded one; a SIGKILLed arena
+ * leaves no fault behind once the lease has passed; bad input changes nothing.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { createServer, type AddressInfo } from 'node:net';
+import { ARENA_BIN, REPO_ROOT, arena } from '../helpers/cli.js';
+import { startListening, type Listening } from '../helpers/listening.js';
+
+const started: Listening[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((p) => p.stop()));
+});
+
+async function serveTarget(args: string[] = [], env: Record<string, string> = {}) {
+  const p = await startListening('node', [ARENA_BIN, 'target', 'serve', '--port', '0', '--seed', '7', ...args], { env, pattern: /served on (http:\/\/[^\s]+)/ });
+  started.push(p);
+  return p;
+}
+
+async function toyTarget() {
+  const p = await startListening('node', ['examples/remote-target/server.mjs'], { env: { PORT: '0' } });
+  started.push(p);
+  return p;
+}
+
+function targetFile(url: string, extra = ''): string {
+  const dir = mkdtempSync(join(tmpdir(), 'arena-target-'));
+  const file = join(dir, 'target.yaml');
+  writeFileSync(file, `kind: remote\nname: served\nurl: "${url}"\nlease: 1s\n${extra}`);
+  return file;
+}
+
+/** a port nobody listens on: bound, then released */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+const faults = async (url: string) => ((await (await fetch(`${url}/v1/faults`)).json()) as { faults: unknown[] }).faults;
+
+describe('arena target serve + arena target check', () => {
+  it('the reference server passes every conformance check, with a token too', async () => {
+    const served = await serveTarget(['--token', 's3cret']);
+    const r = await arena(['target', 'check', served.url, '--token', 's3cret']);
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^2\d passed, 0 failed$/m);
+    expect(r.stdout).toContain('ok   a fault whose lease runs out is reverted by the target');
+    expect(r.stdout).toContain('ok   a request with a wrong token is refused (401)');
+  });
+
+  it("the README's plain-Node example server passes it", async () => {
+    const toy = await toyTarget();
+    const r = await arena(['target', 'check', toy.url, '--json']);
+    expect(r.exitCode, r.stdout).toBe(0);
+    const doc = JSON.parse(r.stdout) as { failed: number; passed: number };
+    expect(doc.failed).toBe(0);
+    expect(doc.passed).toBeGreaterThanOrEqual(18);
+  });
+
+  it.each([
+    ['ignore-lease', 'a fault whose lease runs out is reverted by the target'],
+    ['double-apply', 'the same fault id again applies nothing twice'],
+    ['accept-unknown', 'a fault on an unknown agent answers 404 not_found'],
+  ])('catches a server that breaks the rules (%s) by name', async (mode, check) => {
+    const toy = await toyTarget();
+    const broken = await startListening('node', ['test/fixtures/broken-target.mjs', mode, toy.url]);
+    started.push(broken);
+    const r = await arena(['target', 'check', broken.url]);
+    expect(r.exitCode, r.stdout).toBe(1);
+    expect(r.stdout).toContain(`FAIL ${check}: expected`);
+    expect(r.stdout).toMatch(/^\d+ passed, [1-9]\d* failed$/m);
+  });
+
+  it('usage errors exit 2', async () => {
+    const r = await arena(['target', 'check', 'not-a-url']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('not an http:// or https:// URL');
+  });
+});
+
+describe('scenario runs on a remote target', () => {
+  it('every shipped scenario reaches the same verdict as on the embedded target', async () => {
+    const served = await serveTarget();
+    const files = ['cascading-storm', 'dag-damage', 'leader-failover', 'llm-outage', 'memory-corruption', 'orchestrator-failover'].map((n) => `scenarios/${n}.yaml`);
+    const args = ['scenario', 'run', ...files, '--json', '--seed', '11', '--time-scale', '0.5'];
+    const [remote, embedded] = await Promise.all([arena([...args, '--target', targetFile(served.url)], { timeout: 120_000 }), arena(args, { timeout: 120_000 })]);
+    expect(remote.exitCode, remote.stderr).toBe(embedded.exitCode);
+    type Doc = { scenarios: Array<{ name: string; status: string; verified: boolean; passed: number; failed: number; score: { score: number } }> };
+    const r = JSON.parse(remote.stdout) as Doc;
+    const e = JSON.parse(embedded.stdout) as Doc;
+    const verdict = (d: Doc) => d.scenarios.map((s) => [s.name, s.status, s.verified, s.passed, s.failed]);
+    expect(verdict(r)).toEqual(verdict(e));
+    // repeated embedded runs of one seed spread by a few points (README); the remote one stays inside that band
+    for (const [i, s] of r.scenarios.entries()) expect(Math.abs(s.score.score - e.scenarios[i]!.score.score), s.name).toBeLessThanOrEqual(12);
+    expect(await faults(served.url)).toEqual([]);
+  }, 150_000);
+
+  it('a SIGKILLed arena leaves no fault behind once the lease has passed', async () => {
+    const served = await serveTarget();
+    const dir = mkdtempSync(join(tmpdir(), 'arena-kill-'));
+    const scenario = join(dir, 'long-pause.yaml');
+    writeFileSync(scenario, 'name: long-pause\nactions:\n  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 10m } } }\n  - { delay: 10m, action: { type: resume_agent, target_id: agent-2 } }\n');
+    const run = execa('node', [ARENA_BIN, 'scenario', 'run', scenario, '--target', targetFile(served.url), '--no-tui'], { reject: false, cwd: REPO_ROOT, env: { CI: '1', NO_COLOR: '1' } });
+    const deadline = Date.now() + 20_000;
+    while ((await faults(served.url)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await faults(served.url)).toHaveLength(1);
+    run.kill('SIGKILL');
+    await run;
+    // the lease is 1 s: renewed every third of it while the arena lived, reverted by the target after
+    await new Promise((r) => setTimeout(r, 1600));
+    expect(await faults(served.url)).toEqual([]);
+    const target = (await (await fetch(`${served.url}/v1/target`)).json()) as { agents: Array<{ id: string; status: string }> };
+    expect(target.agents.find((a) => a.id === 'agent-2')!.status).toBe('running');
+    expect(served.output()).toMatch(/reverted \(lease\)/);
+  }, 40_000);
+
+  it('bad input: one clear message, the right exit code, nothing injected', async () => {
+    const toy = await toyTarget();
+    // a fault the target does not offer
+    const unsupported = await arena(['scenario', 'run', 'scenarios/memory-corruption.yaml', '--target', targetFile(toy.url)]);
+    expect(unsupported.exitCode).toBe(2);
+    expect(unsupported.stderr).toMatch(/memory_corrupt: target served does not offer it/);
+    expect(await faults(toy.url)).toEqual([]);
+    // nobody listens there
+    const closed = await closedPort();
+    const down = await arena(['scenario', 'run', 'scenarios/leader-failover.yaml', '--target', targetFile(`http://127.0.0.1:${closed}`)]);
+    expect(down.exitCode).toBe(3);
+    expect(down.stderr).toContain(`http://127.0.0.1:${closed}`);
+    expect(down.stderr).toContain('ECONNREFUSED');
+    // a wrong token
+    const served = await serveTarget(['--token', 'right']);
+    const wrong = await arena(['describe', '--target', targetFile(served.url, 'token_env: MY_TOKEN\n')], { env: { MY_TOKEN: 'wrong' } });
+    expect(wrong.exitCode).toBe(3);
+    expect(wrong.stderr).toMatch(/refused the request \(401\)/);
+    // a broken target file: every problem at its line:column
+    const dir = mkdtempSync(join(tmpdir(), 'arena-bad-'));
+    writeFileSync(join(dir, 'bad.yaml'), 'kind: remote\nname: x\nurl: 5\nleash: 2s\nlease: 99999h\n');
+    const bad = await arena(['scenario', 'run', 'scenarios/leader-failover.yaml', '--target', join(dir, 'bad.yaml')]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/bad\.yaml:3:6 url: /);
+    expect(bad.stderr).toMatch(/bad\.yaml:4:1 leash: unknown key "leash"/);
+    expect(bad.stderr).toMatch(/bad\.yaml:5:8 lease: duration "99999h" is longer than 24h/);
+    writeFileSync(join(dir, 'kind.yaml'), 'kind: kubernetes\nname: x\n');
+    const kind = await arena(['describe', '--target', join(dir, 'kind.yaml')]);
+    expect(kind.exitCode).toBe(2);
+    expect(kind.stderr).toMatch(/kind\.yaml:1:7 kind: unknown kind "kubernetes"/);
+  }, 40_000);
+});
+
+describe('regress and evolve with target files', () => {
+  it('regress compares two target files run by run: the release with recovery on scores far above the one without', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-regress-'));
+    writeFileSync(join(dir, 'off.yaml'), `kind: embedded\nname: release-1\nstrategy: ${join(REPO_ROOT, 'strategies/recovery-off.yaml')}\n`);
+    writeFileSync(join(dir, 'on.yaml'), 'kind: embedded\nname: release-2\n');
+    const r = await arena(['regress', '--baseline-target', join(dir, 'off.yaml'), '--candidate-target', join(dir, 'on.yaml'), '--survival', '1s', '--interval', '200ms', '--runs', '3', '--seed', '4', '--json'], { timeout: 120_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const { regression } = JSON.parse(r.stdout) as { regression: { baseline: { mean: number }; candidate: { mean: number }; baseline_name: string } };
+    expect(regression.baseline_name).toContain('off.yaml');
+    expect(regression.candidate.mean - regression.baseline.mean).toBeGreaterThan(20);
+    const both = await arena(['regress', '--baseline-target', join(dir, 'off.yaml'), '--candidate', 'strategies/default.yaml']);
+    expect(both.exitCode).toBe(2);
+  }, 150_000);
+
+  it('evolve says it tunes the embedded runtime only', async () => {
+    const r = await arena(['evolve', '--target', 'some.yaml']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/tunes the embedded runtime's recovery strategy only/);
+    expect(r.stderr).toMatch(/--baseline-target/);
+  });
+});
