@@ -5,18 +5,15 @@
  * must be exactly one of several (pid source, probe kind) says so by name.
  */
 import { z } from 'zod';
-import { tryParseDuration } from '../../shared/duration.js';
+import { durationProblem, MAX_DURATION_MS, tryParseDuration } from '../../shared/duration.js';
 
-export const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
+export { MAX_DURATION_MS };
 
+// worded exactly as every other surface words a bad duration (shared/duration.ts)
 const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const ms = tryParseDuration(value);
   if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `invalid duration ${JSON.stringify(value)}: use whole milliseconds or a string such as "250ms", "2s", "1m30s"` });
-    return z.NEVER;
-  }
-  if (ms > MAX_DURATION_MS) {
-    ctx.addIssue({ code: 'custom', message: `duration ${JSON.stringify(value)} is longer than 24h` });
+    ctx.addIssue({ code: 'custom', message: durationProblem(value) ?? `invalid duration ${JSON.stringify(value)}` });
     return z.NEVER;
   }
   return ms;
