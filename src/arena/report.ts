@@ -107,6 +107,8 @@ export interface ScenarioReport {
   error?: string;
   /** faults still active when the run ended, reverted by it ([] when none were) */
   reverted_faults?: ActiveFault[];
+  /** the target's agents as the run ended: status, role, and the restarts seen during the run */
+  agents?: AgentInfo[];
 }
 
 /**

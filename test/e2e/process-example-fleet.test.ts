@@ -70,6 +70,10 @@ describe('example fleet under pm2', () => {
     expect(healed.score.availability).toBeLessThan(100);
     expect(healed.score.availability).toBeGreaterThan(50);
     expect(healed.score.consistency).toBe(100);
+    // the report shows the restarts pm2 made: worker-2 and the killed leader came back with new pids
+    const restarts = Object.fromEntries(healed.agents!.map((a) => [a.id, a.restarts]));
+    expect(restarts['worker-2']).toBeGreaterThanOrEqual(1);
+    expect(restarts[leader!.target]).toBeGreaterThanOrEqual(1);
   }, 90_000);
 
   it('the same fleet with autorestart off scores visibly worse', async () => {

@@ -41,7 +41,11 @@ export async function runScenarioOnTarget(target: Target, scenario: Scenario, op
     service.setFlightBridge(options.flightBridge);
     service.setEvolutionBridge(options.evolutionBridge);
     const strategy = options.strategy ?? (await target.describe()).strategy;
-    return await runScenarioReport(service, scenario, { ...options, observer: target.observer, strategy });
+    const report = await runScenarioReport(service, scenario, { ...options, observer: target.observer, strategy });
+    // how the agents ended the run: a process target counts the restarts its supervisor made (pids that changed)
+    const agents = await target.runtime.listAgents().catch(() => undefined);
+    if (agents) report.agents = agents;
+    return report;
   } finally {
     try {
       await target.runtime.revertAll();
