@@ -42,6 +42,7 @@ export const ACTION_PARAMETERS: Record<ActionType, readonly string[]> = {
 };
 
 const DURATION_PARAMS = new Set(['duration', 'delay']);
+const MAX_PARAM_DURATION_MS = 24 * 3_600_000;
 
 export function createAction(type: ActionType, target_id = '', options: CreateActionOptions = {}): Action {
   const action: Action = {
@@ -117,6 +118,9 @@ function metadataProblems(type: ActionType, metadata: unknown, base: string): Ac
       if (typeof raw === 'number' && raw < 0) problems.push({ path, message: `must not be negative (got ${raw})` });
       else if (tryParseDuration(raw) === undefined) {
         problems.push({ path, message: `invalid duration ${JSON.stringify(raw)}: use milliseconds or a string such as "250ms", "2s", "1m30s"` });
+      } else if (tryParseDuration(raw)! > MAX_PARAM_DURATION_MS) {
+        // DESIGN §3: longer than 24 h is refused, never silently shortened
+        problems.push({ path, message: `duration ${JSON.stringify(raw)} is longer than 24h` });
       }
     } else if (key === 'error_type' && !(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
       problems.push({ path, message: `unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})` });
