@@ -4,6 +4,7 @@
  * scenarios and strategies, so all give the same quality of error. Size and
  * alias expansion are capped before anything is expanded.
  */
+import { MAX_YAML_DEPTH, yamlTextDepth } from './yaml-depth.js';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 
 export interface SourceProblem {
@@ -49,6 +50,10 @@ export const MAX_ALIAS_COUNT = 50;
 export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES): YamlDocument {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > maxBytes) return { ok: false, reason: 'too_large', bytes, limit: maxBytes };
+  const depth = yamlTextDepth(text);
+  if (depth > MAX_YAML_DEPTH) {
+    return { ok: false, reason: 'syntax', errors: [{ path: '', message: `the document nests ${depth} levels deep (at most ${MAX_YAML_DEPTH})` }] };
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
