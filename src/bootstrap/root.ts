@@ -23,6 +23,7 @@ import { createLLMClient, createLocalModel, createOpenAICompatibleProvider, type
 import { createInProcessMCPServer, createMCPSession, inProcessConnector } from '../runtime/mcp/index.js';
 import { Lifecycle, RootLifecycleError } from './lifecycle.js';
 import { createRuntimePort } from './runtime-port.js';
+import { refuseWhileStopped } from './stopped-guard.js';
 import { createWorkflows } from './workflows.js';
 import { createSurvivalPort } from './survival.js';
 import { createScenariosPort } from './scenarios.js';
@@ -83,10 +84,16 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     ? config.targetFactory({ seed, strategy: config.strategy })
     : createEmbeddedTarget({ seed, strategy: config.strategy, clock, random: random.fork('target'), ...(config.workloadRate !== undefined ? { workloadRate: config.workloadRate } : {}) });
   const runtime = getEmbeddedRuntime(target);
-  const runtimePort = createRuntimePort(target, runtime, () => running) as RuntimePort & { markStarted(on: boolean): void };
+  // what a state change on the runtime would disturb: a scenario or survival run going on it (409 then)
+  const busy = (): string | undefined => (survival.isRunning ? 'a survival run' : scenarios.isRunning ? 'a scenario run' : undefined);
+  const runtimePort = createRuntimePort(target, runtime, () => running, busy) as RuntimePort & { markStarted(on: boolean): void };
   components.push(`target:${target.name}`);
 
-  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, eventStore, clock, random: random.fork('arena') });
+  const injector = new Injector(
+    refuseWhileStopped(target.runtime, () => runtimePort.isRunning),
+    target.dag ? refuseWhileStopped(target.dag, () => runtimePort.isRunning) : undefined,
+  );
+  const service = new ArenaService({ injector, observer: target.observer, eventStore, clock, random: random.fork('arena') });
   const survival = createSurvivalPort(service, target);
   const scenarios = createScenariosPort(service, target, () => survival.isRunning);
   const dashboard = createDashboard({ service, target, isScenarioRunning: () => scenarios.isRunning });
@@ -94,7 +101,7 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   components.push('arena');
   // every arena result lands in the flight recorder's timeline (in the same event store)
   const recorder = new FlightRecorder({ store: eventStore, clock }).attach(service);
-  const flight = new FlightService(recorder, { execute: (action) => root.executeArenaAction(action) });
+  const flight = new FlightService(recorder, { execute: (action) => root.executeArenaAction(action), busy });
   components.push('flight-recorder');
   // added before the target and arena, so on stop it flushes after their last results came in
   lifecycle.add({ name: 'flight-recorder', stop: () => recorder.flush() });
