@@ -30,7 +30,7 @@ import { createScenariosPort } from './scenarios.js';
 import { createDashboard, type DashboardPort } from './dashboard.js';
 import { setRootInternals } from './internals.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
-import { EvolutionService, createRuntimeEvolution, runtimeIdleProbe } from '../evolution/index.js';
+import { EvolutionService, createRuntimeEvolution, runtimeIdleProbe, startLiveEvolution, type LiveEvolution } from '../evolution/index.js';
 import { createSurvivalFitness } from './survival-fitness.js';
 import type { ArenaPort, BootstrapConfig, LLMPort, MCPPort, Result, RootStatus, RuntimePort, StreamPort } from './types.js';
 
@@ -129,11 +129,23 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     },
   });
 
-  // Evolution: strategy searches on fresh targets. RuntimeEvolution: failed arena actions become
-  // strategy patches on this runtime (coordinator), plus searches that may apply their best result here.
+  // Evolution: strategy searches on fresh targets. RuntimeEvolution: the coordinator of this runtime's
+  // strategy (operator proposals, searches that may apply their best result here) and, only when asked
+  // for (config.evolve), live patches from applied faults the runtime did not recover from in time.
+  // Failed injections are never learned from: a fault that could not be applied changed nothing.
   const evolution = new EvolutionService({ clock, fitness: createSurvivalFitness });
   const runtimeEvo = runtime ? createRuntimeEvolution(runtime, { clock, store: eventStore }) : undefined;
-  runtimeEvo?.bridge.attach(service);
+  let liveEvolution: LiveEvolution | undefined;
+  if (config.evolve && runtimeEvo) {
+    const observer = target.observer;
+    lifecycle.add({
+      name: 'live-evolution',
+      start: () => void (liveEvolution ??= startLiveEvolution({ service, observer, bridge: runtimeEvo.bridge, clock })),
+      stop: async () => {
+        await liveEvolution?.stop();
+      },
+    });
+  }
   const runtimeEvolution = runtime
     ? new EvolutionService({
         clock,
@@ -235,7 +247,9 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     stream,
     dashboard,
   };
-  setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight, scenarios, evolution, runtimeEvolution });
+  setRootInternals(root, {
+    liveEvolution: () => liveEvolution?.status() ?? { enabled: false, learns_from: null, hint: 'start arena serve with --evolve to let applied faults the runtime did not recover from patch its strategy' },
+    service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight, scenarios, evolution, runtimeEvolution });
   return root;
 }
 

@@ -59,6 +59,8 @@ export interface ArenaHandlerOptions extends ArenaStreamOptions {
   scenarios?: ScenarioRunner;
   survival?: SurvivalRunner;
   flight?: ArenaFlightView;
+  /** whether this server patches its runtime's strategy live (`arena serve --evolve`) and what it did */
+  liveEvolution?: { status(): unknown };
 }
 
 /** the keys that were given, or undefined when none were */
@@ -104,6 +106,7 @@ export class ArenaHandler {
   private survival?: SurvivalRunner;
   private flight?: ArenaFlightView;
   private dashboard?: DashboardView;
+  private liveEvolution?: { status(): unknown };
   private tracker: ScoreTracker | undefined;
   private readonly streamOptions: ArenaStreamOptions;
 
@@ -115,6 +118,7 @@ export class ArenaHandler {
     this.survival = options.survival;
     this.flight = options.flight;
     this.dashboard = options.dashboard;
+    this.liveEvolution = options.liveEvolution;
     this.streamOptions = { replayLimit: options.replayLimit };
   }
 
@@ -219,6 +223,11 @@ export class ArenaHandler {
       get('/flight/diagnostics', (ctx) => {
         if (!this.flight) throw notConfigured('the flight recorder');
         return this.flight.diagnostics(Object.fromEntries(ctx.query));
+      });
+
+      get('/evolution', () => {
+        if (!this.liveEvolution) throw notConfigured('live evolution');
+        return this.liveEvolution.status();
       });
 
       get('/dashboard', () => {

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { apiKeyCheck, type KeyCheck } from '../shared/api-key.js';
+import { isArenaError } from '../shared/errors.js';
 import { DEFAULT_BODY_LIMIT, checkDeclaredLength } from '../shared/json-body.js';
 import { createContext, type ContextDeps, type RouteHandler } from './context.js';
 import { ServiceUnavailableError, UnauthorizedError } from './errors.js';
@@ -51,6 +52,9 @@ export class Router {
   private closing = false;
   private readonly streams = new Set<SSEStream>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** responses of async handlers not yet answered: on a forced shutdown each still gets a 503 */
+  private readonly unanswered = new Set<ServerResponse>();
+  private readonly shutdownController = new AbortController();
   readonly log: Logger;
   private readonly bodyLimit: number;
   private readonly sseDefaults: SSEOptions;
@@ -114,8 +118,29 @@ export class Router {
    */
   async shutdown(final: SSEFrame = { event: 'shutdown', data: { reason: 'server is shutting down' } }): Promise<void> {
     this.closing = true;
+    // requests in flight are told to wrap up (a scenario run ends with its partial report) and answer
+    if (!this.shutdownController.signal.aborted) this.shutdownController.abort(new ServiceUnavailableError('server is shutting down'));
     for (const stream of [...this.streams]) stream.close(final);
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * The last word on a shutdown that ran out of time: every request still
+   * without an answer gets a 503 (rather than a dropped connection).
+   * Resolves once those answers are flushed.
+   */
+  async answerUnfinished(): Promise<void> {
+    const pending: Array<Promise<void>> = [];
+    for (const res of [...this.unanswered]) {
+      if (res.headersSent || res.writableEnded) continue;
+      pending.push(new Promise<void>((resolve) => res.once('close', resolve).once('finish', resolve)));
+      sendJSON(res, 503, { error: 'server shut down before this request finished', code: 'unavailable' }, { Connection: 'close' });
+    }
+    this.unanswered.clear();
+    let timer: NodeJS.Timeout | undefined;
+    // a client that does not read its answer cannot hold the shutdown up
+    await Promise.race([Promise.all(pending), new Promise<void>((resolve) => (timer = setTimeout(resolve, 500)).unref())]);
+    clearTimeout(timer);
   }
 
   handler(): RequestListener {
@@ -129,9 +154,13 @@ export class Router {
       }
       // answering in the same tick as the request keeps node's write batching; only async handlers are awaited
       if (pending) {
+        this.unanswered.add(res);
         const work = pending.catch((err: unknown) => this.fail(res, err, cors));
         this.inFlight.add(work);
-        void work.finally(() => this.inFlight.delete(work));
+        void work.finally(() => {
+          this.inFlight.delete(work);
+          this.unanswered.delete(res);
+        });
       }
     };
   }
@@ -142,8 +171,17 @@ export class Router {
     const path = q === -1 ? url : url.slice(0, q);
     if (this.closing) throw new ServiceUnavailableError();
     const method = req.method ?? 'GET';
-    if (method === 'OPTIONS') return this.preflight(req, res, path, cors);
-    if (this.keyCheck && !this.keyCheck(req.headers['x-api-key'])) throw new UnauthorizedError();
+    const isKeyValid = !this.keyCheck || this.keyCheck(req.headers['x-api-key']);
+    if (method === 'OPTIONS') {
+      // browsers send no key on a preflight: an allowed origin's preflight is answered; without a key nothing else is
+      const isPreflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+      if (isPreflight && !cors['Access-Control-Allow-Origin']) {
+        return sendJSON(res, 403, { error: `origin ${req.headers.origin} is not allowed`, code: 'origin_not_allowed' });
+      }
+      if (!isKeyValid && !isPreflight) throw new UnauthorizedError();
+      return this.preflight(req, res, path, cors);
+    }
+    if (!isKeyValid) throw new UnauthorizedError();
     const match = this.table.match(method, path);
     if (match.kind === 'none') return sendJSON(res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, cors);
     if (match.kind === 'method') {
@@ -167,6 +205,8 @@ export class Router {
 
   private fail(res: ServerResponse, err: unknown, cors: Record<string, string>): void {
     const headers: Record<string, string> = { ...cors };
+    // a request cut short by the shutdown (an aborted LLM call, a cancelled run) is a 503, not a 500
+    if (this.closing && !isArenaError(err)) err = new ServiceUnavailableError('server shut down before this request finished');
     // an unread oversize body: answer, then drop the connection instead of reading a huge upload
     if ((err as { status?: number } | undefined)?.status === 413) headers.Connection = 'close';
     sendError(res, err, this.log, headers);
@@ -183,6 +223,7 @@ export class Router {
       bodyLimit: this.bodyLimit,
       sseDefaults: this.sseDefaults,
       corsHeaders: cors,
+      shutdown: this.shutdownController.signal,
       openStream: (stream) => {
         this.streams.add(stream);
         stream.onClose(() => this.streams.delete(stream));
