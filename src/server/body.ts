@@ -46,7 +46,7 @@ function issueText(issue: Issue, root: string, schema: z.ZodType): string {
     const takes = allowed === undefined ? '' : allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (this route takes no body parameters)';
     return issue.keys.map((k) => `${fieldPath([...issue.path, k], root)}: unknown key${takes}`).join('; ');
   }
-  if (issue.code === 'invalid_type' && issue.path.length === 0 && issue.expected === 'object') {
+  if (issue.code === 'invalid_type' && issue.path.length === 0 && (issue.expected === 'object' || issue.expected === 'record')) {
     return `${root} must be a JSON object, got ${describe(issue.input)}`;
   }
   // zod prefixes its own wording with "Invalid input: "; the field name says that already

@@ -38,7 +38,7 @@ export function stateOf(root: ArenaRoot): string {
   const x = rootInternals(root);
   return JSON.stringify({
     history: x.service.history().length,
-    faults: x.target.runtime.activeFaults().map((f) => [f.type, f.target]),
+    faults: x.target.runtime.activeFaults().map((f) => f.id),
     running: x.runtimePort.isRunning,
     strategy: x.runtimePort.strategy(),
     sessions: x.memory.listSessions().length,
