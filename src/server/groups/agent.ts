@@ -1,6 +1,6 @@
 /** Agent group: create, list, get and delete agents of the embedded runtime. */
 import type { Router } from '../router.js';
-import { body, id, optionalBody, text, z } from '../body.js';
+import { body, id, optionalBody, text, z, noBody } from '../body.js';
 import type { Awaitable } from './input.js';
 
 export interface AgentView {
@@ -46,6 +46,7 @@ export function registerAgentRoutes(router: Router, service: AgentService): void
     return service.chat(ctx.params.id!, message, ctx.signal);
   });
   router.delete('/api/v1/agents/{id}', async (ctx) => {
+    await noBody(ctx, 'agents/{id} DELETE');
     await service.remove(ctx.params.id!);
     return { deleted: ctx.params.id };
   });

@@ -1,6 +1,6 @@
 /** Memory group: conversation sessions and their messages. */
 import type { Router } from '../router.js';
-import { body, id, optionalBody, record, text, z } from '../body.js';
+import { body, id, optionalBody, record, text, z, noBody } from '../body.js';
 import { queryInt, type Awaitable } from './input.js';
 
 export interface SessionView {
@@ -44,6 +44,7 @@ export function registerMemoryRoutes(router: Router, service: MemoryService): vo
   router.get(base, async () => ({ sessions: await service.listSessions() }));
   router.get(`${base}/{id}`, async (ctx) => ({ session: await service.getSession(ctx.params.id!) }));
   router.delete(`${base}/{id}`, async (ctx) => {
+    await noBody(ctx, 'memory/sessions/{id} DELETE');
     await service.deleteSession(ctx.params.id!);
     return { deleted: ctx.params.id };
   });

@@ -1,6 +1,6 @@
 /** Retrieval group: add documents and search them. */
 import type { Router } from '../router.js';
-import { body, id, int, parseWith, record, text, z } from '../body.js';
+import { body, id, int, parseWith, record, text, z, noBody } from '../body.js';
 import type { Awaitable } from './input.js';
 
 export interface DocumentInput {
@@ -55,6 +55,7 @@ export function registerRetrievalRoutes(router: Router, service: RetrievalServic
   router.get(`${base}/documents`, async () => ({ documents: await service.list() }));
   router.get(`${base}/documents/{id}`, async (ctx) => ({ document: await service.get(ctx.params.id!) }));
   router.delete(`${base}/documents/{id}`, async (ctx) => {
+    await noBody(ctx, 'retrieval/documents/{id} DELETE');
     await service.remove(ctx.params.id!);
     return { deleted: ctx.params.id };
   });

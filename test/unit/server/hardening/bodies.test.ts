@@ -34,7 +34,7 @@ describe('every route validates its whole body before it acts', () => {
   it('unknown keys, wrong types and the wrong root type are a 400 naming the field, on every group', async () => {
     const { url, root } = await serveRootForTest();
     const before = stateOf(root);
-    const cases: Array<[string, unknown, string]> = [
+    const cases: Array<[string, object, string]> = [
       ['/api/v1/agents', { id: 'a1', colour: 'red' }, 'body.colour: unknown key'],
       ['/api/v1/agents', { id: 5 }, 'body.id'],
       ['/api/v1/agents/agent-1/chat', { message: 'hi', extra: 1 }, 'body.extra'],

@@ -50,7 +50,14 @@ export function stateOf(root: ArenaRoot): string {
   });
 }
 
-export async function call(url: string, method: string, path: string, body?: string | object, headers: Record<string, string> = {}) {
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export async function call(url: string, method: string, path: string, body?: string | object, headers: Record<string, string> = {}): Promise<CallResult> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
