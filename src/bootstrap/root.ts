@@ -94,7 +94,7 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     target.dag ? refuseWhileStopped(target.dag, () => runtimePort.isRunning) : undefined,
   );
   const service = new ArenaService({ injector, observer: target.observer, eventStore, clock, random: random.fork('arena') });
-  const survival = createSurvivalPort(service, target);
+  const survival = createSurvivalPort(service, target, () => scenarios.isRunning);
   const scenarios = createScenariosPort(service, target, () => survival.isRunning);
   const dashboard = createDashboard({ service, target, isScenarioRunning: () => scenarios.isRunning });
   components.push('dashboard');

@@ -3,6 +3,7 @@
  * survival then reported "passed". State changes that conflict with a running
  * scenario or survival are a 409; a fault on a stopped runtime is success:false.
  */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { call, serveRootForTest, stateOf } from './served-root.js';
 
@@ -31,6 +32,21 @@ describe('conflicts with a running survival or scenario', () => {
     }
     // once it has ended, the same requests act
     expect((await call(url, 'POST', '/api/v1/runtime/strategy', { election: { lease_ms: 200 } })).status).toBe(200);
+  });
+
+  it('while a scenario runs, a survival start and runtime stop answer 409 naming the scenario run', async () => {
+    const { url, server } = await serveRootForTest();
+    const yaml = await readFile(new URL('../../../../scenarios/leader-failover.yaml', import.meta.url), 'utf8');
+    const run = call(url, 'POST', '/arena/scenario/run', yaml);
+    await new Promise((r) => setTimeout(r, 500));
+    for (const [path, body] of [['/arena/survival', { duration: '1s' }], ['/api/v1/runtime/stop', undefined]] as const) {
+      const r = await call(url, 'POST', path, body);
+      expect(r.status, `${path}: ${r.text}`).toBe(409);
+      expect(r.json.error).toContain('scenario run');
+    }
+    // shutting down ends the scenario with its partial report
+    await server.close();
+    expect((await run).status).toBe(200);
   });
 
   it('a fault on a stopped runtime is a 422 with success:false and the reason, never "ok"', async () => {
