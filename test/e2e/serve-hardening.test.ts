@@ -1,4 +1,5 @@
 /** `arena serve` end to end: live evolution is opt-in and announced; a blank API key is a usage error. */
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { arena } from '../helpers/cli.js';
 import { http, startServe, type ServeProcess } from './serve-helpers.js';
@@ -30,5 +31,17 @@ describe('arena serve hardening', () => {
     const r = await arena(['serve', '--host', '0.0.0.0', '--port', '0', '--api-key', '   ']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--api-key is blank');
+  });
+
+  it('SIGTERM during a scenario run: the run answers 200 with its partial report, then the server exits 0', async () => {
+    s = await startServe();
+    const yaml = await readFile(new URL('../../scenarios/leader-failover.yaml', import.meta.url), 'utf8');
+    const run = http(s.url, 'POST', '/arena/scenario/run', { body: yaml, headers: { 'Content-Type': 'application/yaml' } });
+    await new Promise((r) => setTimeout(r, 1500));
+    const stopped = s.stop();
+    const answer = await run;
+    expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+    expect(answer.text).toContain('interrupted');
+    expect((await stopped).exitCode).toBe(0);
   });
 });
