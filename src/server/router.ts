@@ -11,6 +11,7 @@ import { createContext, type ContextDeps, type RouteHandler } from './context.js
 import { ServiceUnavailableError, UnauthorizedError } from './errors.js';
 import { sendError, sendJSON, stderrLogger, type Logger } from './http.js';
 import { RouteTable, type Method } from './routes.js';
+import { answerOptions, corsHeadersFor } from './cors.js';
 import type { SSEFrame, SSEOptions, SSEStream } from './sse.js';
 import { registerStreamRoutes, type StreamProcessor } from './groups/stream.js';
 import { registerAgentRoutes, type AgentService } from './groups/agent.js';
@@ -43,7 +44,6 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 /** shared and never mutated: callers spread it into new objects */
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
-const CORS_ALLOWED_HEADERS = 'Content-Type, X-API-Key, Last-Event-ID';
 
 export class Router {
   private readonly table = new RouteTable<RouteHandler>();
@@ -172,15 +172,7 @@ export class Router {
     if (this.closing) throw new ServiceUnavailableError();
     const method = req.method ?? 'GET';
     const isKeyValid = !this.keyCheck || this.keyCheck(req.headers['x-api-key']);
-    if (method === 'OPTIONS') {
-      // browsers send no key on a preflight: an allowed origin's preflight is answered; without a key nothing else is
-      const isPreflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
-      if (isPreflight && !cors['Access-Control-Allow-Origin']) {
-        return sendJSON(res, 403, { error: `origin ${req.headers.origin} is not allowed`, code: 'origin_not_allowed' });
-      }
-      if (!isKeyValid && !isPreflight) throw new UnauthorizedError();
-      return this.preflight(req, res, path, cors);
-    }
+    if (method === 'OPTIONS') return answerOptions(req, res, this.table.allowed(path), path, cors, isKeyValid);
     if (!isKeyValid) throw new UnauthorizedError();
     const match = this.table.match(method, path);
     if (match.kind === 'none') return sendJSON(res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, cors);
@@ -232,31 +224,7 @@ export class Router {
   }
 
   private corsHeaders(req: IncomingMessage): Record<string, string> {
-    if (!this.origins) return NO_HEADERS;
-    const origin = req.headers.origin;
-    if (!origin || !this.origins.has(origin)) return NO_HEADERS;
-    return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': 'Content-Type' };
-  }
-
-  private preflight(req: IncomingMessage, res: ServerResponse, path: string, cors: Record<string, string>): void {
-    const allow = this.table.allowed(path);
-    if (allow.length === 0) return sendJSON(res, 404, { error: `no route for ${path}`, code: 'not_found' }, cors);
-    const allowHeader = [...allow, 'OPTIONS'].join(', ');
-    if (req.headers.origin && req.headers['access-control-request-method']) {
-      if (!cors['Access-Control-Allow-Origin']) {
-        return sendJSON(res, 403, { error: `origin ${req.headers.origin} is not allowed`, code: 'origin_not_allowed' });
-      }
-      res.writeHead(204, {
-        ...cors,
-        Allow: allowHeader,
-        'Access-Control-Allow-Methods': allowHeader,
-        'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
-        'Access-Control-Max-Age': '600',
-      });
-      return void res.end();
-    }
-    res.writeHead(204, { ...cors, Allow: allowHeader });
-    res.end();
+    return corsHeadersFor(req, this.origins, NO_HEADERS);
   }
 
   // ---- the 12 route groups (DESIGN §7) ----

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { call, serveRootForTest, stateOf } from './served-root.js';
 
 /** a request must be answered within this (generous for a loaded 2-core machine; the bugs took seconds to minutes) */
-const BOUND_MS = 2000;
+const BOUND_MS = 5000;
 
 async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
   const t0 = performance.now();
@@ -31,7 +31,7 @@ describe('bounded time for user input', () => {
 
   it('a long run of digits in an LLM prompt is answered at once (the math finder rescanned it from every position)', async () => {
     const { url } = await serveRootForTest();
-    const { value: r, ms } = await timed(call(url, 'POST', '/api/v1/llm/generate', { prompt: `${'1'.repeat(60_000)}x` }));
+    const { value: r, ms } = await timed(call(url, 'POST', '/api/v1/llm/generate', { prompt: `${'1'.repeat(100_000)}x` }));
     expect(r.status, r.text).toBe(200);
     expect(ms).toBeLessThan(BOUND_MS);
     expect((await call(url, 'POST', '/api/v1/llm/generate', { prompt: 'what is 2 * (3 + 4)?' })).json.text).toBe('The answer is 14.');
