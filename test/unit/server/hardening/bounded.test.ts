@@ -86,6 +86,16 @@ describe('bounded time for user input', () => {
     expect(stateOf(root)).toBe(before);
   });
 
+  it('an evolution run whose survival work would exceed an hour is refused at the request, not started', async () => {
+    const { url } = await serveRootForTest();
+    for (const group of ['evolution', 'runtime-evolution']) {
+      const r = await call(url, 'POST', `/api/v1/${group}/runs`, { generations: 1000, population: 100, duration: '1s' });
+      expect(r.status, r.text).toBe(400);
+      expect(r.json.error).toContain('at most 60 minutes per run');
+      expect((await call(url, 'GET', `/api/v1/${group}/status`)).json.running).toBeNull();
+    }
+  });
+
   it('JSON nested deeper than 64 levels is a 400 on every route that takes a body, and changes nothing', async () => {
     const { url, root, server } = await serveRootForTest();
     const before = stateOf(root);
