@@ -44,7 +44,6 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 /** shared and never mutated: callers spread it into new objects */
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
-
 export class Router {
   private readonly table = new RouteTable<RouteHandler>();
   private keyCheck: KeyCheck | undefined;
