@@ -16,7 +16,7 @@ import type { LLMPort, MCPPort, RuntimePort, StreamPort } from './types.js';
 import type { SurvivalPort } from './survival.js';
 import type { ScenariosPort } from './scenarios.js';
 import type { FlightService } from '../flight/index.js';
-import type { EvolutionService } from '../evolution/index.js';
+import type { EvolutionService, LiveEvolutionStatus } from '../evolution/index.js';
 
 export interface RootInternals {
   service: ArenaService;
@@ -38,6 +38,8 @@ export interface RootInternals {
   evolution: EvolutionService;
   /** undefined when the target has no embedded runtime to evolve */
   runtimeEvolution?: EvolutionService;
+  /** whether live patching of the runtime's strategy is on (config.evolve), and what it did */
+  liveEvolution(): Record<string, unknown> | LiveEvolutionStatus;
 }
 
 const internals = new WeakMap<object, RootInternals>();

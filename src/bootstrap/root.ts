@@ -23,13 +23,14 @@ import { createLLMClient, createLocalModel, createOpenAICompatibleProvider, type
 import { createInProcessMCPServer, createMCPSession, inProcessConnector } from '../runtime/mcp/index.js';
 import { Lifecycle, RootLifecycleError } from './lifecycle.js';
 import { createRuntimePort } from './runtime-port.js';
+import { refuseWhileStopped } from './stopped-guard.js';
 import { createWorkflows } from './workflows.js';
 import { createSurvivalPort } from './survival.js';
 import { createScenariosPort } from './scenarios.js';
 import { createDashboard, type DashboardPort } from './dashboard.js';
 import { setRootInternals } from './internals.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
-import { EvolutionService, createRuntimeEvolution, runtimeIdleProbe } from '../evolution/index.js';
+import { EvolutionService, createRuntimeEvolution, runtimeIdleProbe, startLiveEvolution, type LiveEvolution } from '../evolution/index.js';
 import { createSurvivalFitness } from './survival-fitness.js';
 import type { ArenaPort, BootstrapConfig, LLMPort, MCPPort, Result, RootStatus, RuntimePort, StreamPort } from './types.js';
 
@@ -83,18 +84,24 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     ? config.targetFactory({ seed, strategy: config.strategy })
     : createEmbeddedTarget({ seed, strategy: config.strategy, clock, random: random.fork('target'), ...(config.workloadRate !== undefined ? { workloadRate: config.workloadRate } : {}) });
   const runtime = getEmbeddedRuntime(target);
-  const runtimePort = createRuntimePort(target, runtime, () => running) as RuntimePort & { markStarted(on: boolean): void };
+  // what a state change on the runtime would disturb: a scenario or survival run going on it (409 then)
+  const busy = (): string | undefined => (survival.isRunning ? 'a survival run' : scenarios.isRunning ? 'a scenario run' : undefined);
+  const runtimePort = createRuntimePort(target, runtime, () => running, busy) as RuntimePort & { markStarted(on: boolean): void };
   components.push(`target:${target.name}`);
 
-  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, eventStore, clock, random: random.fork('arena') });
-  const survival = createSurvivalPort(service, target);
+  const injector = new Injector(
+    refuseWhileStopped(target.runtime, () => runtimePort.isRunning),
+    target.dag ? refuseWhileStopped(target.dag, () => runtimePort.isRunning) : undefined,
+  );
+  const service = new ArenaService({ injector, observer: target.observer, eventStore, clock, random: random.fork('arena') });
+  const survival = createSurvivalPort(service, target, () => scenarios.isRunning);
   const scenarios = createScenariosPort(service, target, () => survival.isRunning);
   const dashboard = createDashboard({ service, target, isScenarioRunning: () => scenarios.isRunning });
   components.push('dashboard');
   components.push('arena');
   // every arena result lands in the flight recorder's timeline (in the same event store)
   const recorder = new FlightRecorder({ store: eventStore, clock }).attach(service);
-  const flight = new FlightService(recorder, { execute: (action) => root.executeArenaAction(action) });
+  const flight = new FlightService(recorder, { execute: (action) => root.executeArenaAction(action), busy });
   components.push('flight-recorder');
   // added before the target and arena, so on stop it flushes after their last results came in
   lifecycle.add({ name: 'flight-recorder', stop: () => recorder.flush() });
@@ -125,11 +132,23 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     },
   });
 
-  // Evolution: strategy searches on fresh targets. RuntimeEvolution: failed arena actions become
-  // strategy patches on this runtime (coordinator), plus searches that may apply their best result here.
+  // Evolution: strategy searches on fresh targets. RuntimeEvolution: the coordinator of this runtime's
+  // strategy (operator proposals, searches that may apply their best result here) and, only when asked
+  // for (config.evolve), live patches from applied faults the runtime did not recover from in time.
+  // Failed injections are never learned from: a fault that could not be applied changed nothing.
   const evolution = new EvolutionService({ clock, fitness: createSurvivalFitness });
   const runtimeEvo = runtime ? createRuntimeEvolution(runtime, { clock, store: eventStore }) : undefined;
-  runtimeEvo?.bridge.attach(service);
+  let liveEvolution: LiveEvolution | undefined;
+  if (config.evolve && runtimeEvo) {
+    const observer = target.observer;
+    lifecycle.add({
+      name: 'live-evolution',
+      start: () => void (liveEvolution ??= startLiveEvolution({ service, observer, bridge: runtimeEvo.bridge, clock })),
+      stop: async () => {
+        await liveEvolution?.stop();
+      },
+    });
+  }
   const runtimeEvolution = runtime
     ? new EvolutionService({
         clock,
@@ -231,7 +250,9 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     stream,
     dashboard,
   };
-  setRootInternals(root, { service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight, scenarios, evolution, runtimeEvolution });
+  setRootInternals(root, {
+    liveEvolution: () => liveEvolution?.status() ?? { enabled: false, learns_from: null, hint: 'start arena serve with --evolve to let applied faults the runtime did not recover from patch its strategy' },
+    service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight, scenarios, evolution, runtimeEvolution });
   return root;
 }
 

@@ -1,11 +1,20 @@
 /** The Runtime group's view of the target: start/stop, stats, one agent, the strategy. */
-import { NotFoundError, RuntimeError } from '../shared/errors.js';
+import { ConflictError, NotFoundError, RuntimeError } from '../shared/errors.js';
 import type { Target } from '../arena/providers.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
 import type { RuntimePort } from './types.js';
 
-export function createRuntimePort(target: Target, runtime: AgentRuntime | undefined, isRootRunning: () => boolean): RuntimePort {
+/**
+ * `busy()` names a run going on the target (a scenario, a survival run):
+ * starting, stopping or re-configuring the runtime under it would make its
+ * report meaningless, so those are refused with 409 while it lasts.
+ */
+export function createRuntimePort(target: Target, runtime: AgentRuntime | undefined, isRootRunning: () => boolean, busy: () => string | undefined = () => undefined): RuntimePort {
   let targetRunning = false;
+  const refuseWhileBusy = (what: string) => {
+    const run = busy();
+    if (run) throw new ConflictError(`cannot ${what} while ${run} is going on it; stop the run first or wait for its end`, 'arena_busy');
+  };
   const running = () => (runtime ? runtime.isRunning : targetRunning && isRootRunning());
   const port: RuntimePort & { markStarted(on: boolean): void } = {
     get isRunning() {
@@ -15,6 +24,7 @@ export function createRuntimePort(target: Target, runtime: AgentRuntime | undefi
       targetRunning = on;
     },
     async start() {
+      refuseWhileBusy('start the runtime');
       if (runtime) {
         if (!runtime.isRunning) runtime.start();
       } else if (!targetRunning) {
@@ -24,6 +34,7 @@ export function createRuntimePort(target: Target, runtime: AgentRuntime | undefi
       return { running: running() };
     },
     async stop() {
+      refuseWhileBusy('stop the runtime');
       // a stopped runtime never keeps faults: revert them first
       await target.runtime.revertAll();
       if (runtime) {
@@ -60,6 +71,7 @@ export function createRuntimePort(target: Target, runtime: AgentRuntime | undefi
     },
     updateStrategy(patch) {
       if (!runtime) throw new RuntimeError(`target "${target.name}" does not take strategy changes at run time`, 'not_supported');
+      refuseWhileBusy('change the recovery strategy');
       return runtime.updateStrategy(patch) as unknown as Record<string, unknown>;
     },
     describe: () => target.describe(),

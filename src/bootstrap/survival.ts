@@ -16,7 +16,7 @@ export interface SurvivalPort {
   settled(): Promise<void>;
 }
 
-export function createSurvivalPort(service: ArenaService, target: Target): SurvivalPort {
+export function createSurvivalPort(service: ArenaService, target: Target, isScenarioRunning: () => boolean = () => false): SurvivalPort {
   let running: Promise<unknown> | undefined;
   let lastError: string | undefined;
   return {
@@ -27,6 +27,8 @@ export function createSurvivalPort(service: ArenaService, target: Target): Survi
       if (service.getSurvivalStatus().running) {
         throw new ConflictError('a survival run is already going; stop it with POST /arena/survival/stop or wait for it to end', 'survival_running');
       }
+      // two runs on one target would each count the other's faults as their own
+      if (isScenarioRunning()) throw new ConflictError('a scenario run is going on this arena; wait for it to end', 'scenario_running');
       lastError = undefined;
       const promise = target.describe().then((d) => service.runSurvival({ ...request, strategy: d.strategy }));
       running = promise.then(

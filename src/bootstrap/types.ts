@@ -21,6 +21,12 @@ export interface BootstrapConfig {
   eventStore?: { kind: 'memory' } | { kind: 'sqlite'; path: string };
   /** an OpenAI-compatible endpoint for the LLM group; the offline local model otherwise */
   llm?: { baseUrl: string; model: string; apiKeyEnv?: string; timeoutMs?: number };
+  /**
+   * Live evolution: patch the running runtime's recovery strategy from applied
+   * faults it did not recover from in time. Off by default (it rewrites a live
+   * strategy); `arena serve --evolve` turns it on.
+   */
+  evolve?: boolean;
 }
 
 export type Awaitable<T> = T | Promise<T>;

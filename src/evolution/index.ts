@@ -7,4 +7,5 @@ export { estimateStrategyFitness } from './estimate.js';
 export { EvolutionService, parseRunRequest, type EvolutionRun, type EvolutionRunRequest, type EvolutionServiceOptions } from './service.js';
 export { GENES, mutate, crossover, diversity } from './genome.js';
 export { RuntimeEvolutionService } from './runtime-service.js';
+export { startLiveEvolution, LIVE_RECOVERY_DEADLINE_MS, type LiveEvolution, type LiveEvolutionStatus, type LiveEvolutionOptions } from './live.js';
 export { wireEvolution, type EvolutionWiring, type EvolutionWiringOptions } from './wire.js';

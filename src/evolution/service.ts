@@ -158,6 +158,9 @@ export class EvolutionService {
   }
 }
 
+/** the survival time one evolution run may spend in total (each candidate runs `duration`) */
+export const MAX_RUN_BUDGET_MS = 60 * 60_000;
+
 /** body of POST …/runs: every field optional, each checked */
 export function parseRunRequest(input: Record<string, unknown>): EvolutionRunRequest {
   const problems: string[] = [];
@@ -200,6 +203,13 @@ export function parseRunRequest(input: Record<string, unknown>): EvolutionRunReq
     apply: bool('apply'),
   };
   if (request.elitism >= population) problems.push(`elitism: must be below population (${population})`);
+  // a run is started by one request: its work must be bounded too (each candidate is a survival run)
+  const budgetMs = request.generations * request.population * request.duration_ms;
+  if (budgetMs > MAX_RUN_BUDGET_MS) {
+    problems.push(
+      `generations × population × duration = ${request.generations} × ${request.population} × ${request.duration_ms} ms of survival runs; at most ${MAX_RUN_BUDGET_MS / 60_000} minutes per run`,
+    );
+  }
   const initial = input.initial ?? input.strategy;
   if (initial !== undefined) {
     try {

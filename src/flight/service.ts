@@ -5,14 +5,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Action, Result } from '../arena/action.js';
-import { UsageError } from '../shared/errors.js';
+import { ConflictError, UsageError } from '../shared/errors.js';
 import type { FlightRecorder, FlightSummary } from './recorder.js';
 import type { DiagnosticRecord, FlightQuery, TimelineRecord } from './records.js';
 
 export interface FlightServiceOptions {
   /** runs an action against the live target (ArenaService.execute); replay is refused without it */
   execute?: (action: Action) => Promise<Result>;
+  /** what is running on the target that a replay would disturb (a scenario, a survival run), if anything */
+  busy?: () => string | undefined;
 }
+
+/** a replay runs its actions one after another: more than this in one request is refused, not started */
+export const MAX_REPLAY = 1000;
+
+/** the keys that select what a replay runs; one of them must be given */
+export const REPLAY_SELECTORS = ['all', 'ids', 'since', 'until', 'agent', 'category', 'type', 'session', 'success', 'failed_only', 'limit'] as const;
 
 export interface TimelineDocument {
   count: number;
@@ -54,10 +62,21 @@ export class FlightService {
 
   /**
    * Runs recorded actions again, in their recorded order, each with a fresh id:
-   * body `{ids?: string[], since?, agent?, type?, failed_only?: boolean, limit?}`.
+   * body `{all?: true, ids?: string[], since?, agent?, type?, failed_only?: boolean, limit?}`.
+   * An empty request replays nothing: it is refused, since "replay everything"
+   * has to be asked for (`all: true`) rather than be what garbage turns into.
    */
   async replay(request: Record<string, unknown> = {}, signal?: AbortSignal): Promise<ReplayDocument> {
     if (!this.options.execute) throw new UsageError('replay needs a live target: this flight recorder is read-only', 'replay_unavailable');
+    for (const key of Object.keys(request)) {
+      if (!(REPLAY_SELECTORS as readonly string[]).includes(key)) throw new UsageError(`${key}: unknown key (replay takes ${REPLAY_SELECTORS.join(', ')})`, 'invalid_input');
+    }
+    if (!REPLAY_SELECTORS.some((k) => request[k] !== undefined)) {
+      throw new UsageError('say what to replay: ids, a filter (since, until, agent, category, type, session, success, failed_only, limit) or all: true', 'replay_selection_required');
+    }
+    if (request.all !== undefined && request.all !== true) throw new UsageError('all: must be true when given', 'invalid_input');
+    const busy = this.options.busy?.();
+    if (busy) throw new ConflictError(`${busy} is going on this target; replay recorded faults after it ends`, 'arena_busy');
     const ids = request.ids;
     if (ids !== undefined && !(Array.isArray(ids) && ids.every((i) => typeof i === 'string'))) {
       throw new UsageError('ids: must be an array of action ids', 'invalid_input');
@@ -74,6 +93,9 @@ export class FlightService {
       if (missing.length > 0) throw new UsageError(`ids: no flight record for ${missing.join(', ')}`, 'invalid_input');
     }
     if (request.failed_only === true) records = records.filter((r) => !r.success);
+    if (records.length > MAX_REPLAY) {
+      throw new UsageError(`${records.length} recorded actions match; a replay runs at most ${MAX_REPLAY} (narrow it with limit or a filter)`, 'replay_too_large');
+    }
     const results: Result[] = [];
     for (const r of records) {
       if (signal?.aborted) break;

@@ -143,16 +143,16 @@ export interface ProtocolServer {
 }
 
 /** A listen failure as a usage error naming the address: a port in use, a host that is not local. */
-export function listenError(err: unknown, host: string, port: number): unknown {
+export function listenError(err: unknown, host: string, port: number, name = 'port'): unknown {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, 'port_in_use', { hint: 'pick another port, or 0 for a free one' });
+  if (code === 'EADDRINUSE') return new UsageError(`${name} ${port} on ${host} is already in use`, 'port_in_use', { hint: 'pick another port, or 0 for a free one' });
   if (code === 'EACCES') return new UsageError(`not allowed to listen on port ${port} on ${host}`, 'port_denied');
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot bind ${host}: no such local address`, 'bad_host');
   return err;
 }
 
 /** Listens on host:port (port 0 = any free port); a port in use is a UsageError naming it. */
-export function listenProtocol(handler: (req: IncomingMessage, res: ServerResponse) => void, port: number, host = '127.0.0.1'): Promise<ProtocolServer> {
+export function listenProtocol(handler: (req: IncomingMessage, res: ServerResponse) => void, port: number, host = '127.0.0.1', name = 'port'): Promise<ProtocolServer> {
   const server = createServer(handler);
   // a malformed request gets the JSON error shape, not Node's empty 400
   server.on('clientError', (_err, socket) => {
@@ -160,7 +160,7 @@ export function listenProtocol(handler: (req: IncomingMessage, res: ServerRespon
     else socket.destroy();
   });
   return new Promise((resolve, reject) => {
-    server.once('error', (err) => reject(listenError(err, host, port)));
+    server.once('error', (err) => reject(listenError(err, host, port, name)));
     server.listen(port, host, () => {
       server.removeAllListeners('error');
       const actual = (server.address() as AddressInfo).port;

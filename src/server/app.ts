@@ -46,6 +46,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     survival: x.survival,
     scenarios: x.scenarios,
     dashboard: root.dashboard,
+    liveEvolution: { status: () => x.liveEvolution() },
   });
   arena.setFlightRecorder({ timeline: (q) => x.flight.timeline(q), diagnostics: (q) => x.flight.diagnostics(q) });
   router.registerArenaEndpoints(arena);

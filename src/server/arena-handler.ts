@@ -14,7 +14,9 @@ import type { RequestContext, RouteHandler } from './context.js';
 import { HttpError, UnauthorizedError } from './errors.js';
 import { serveArenaStream, type ArenaStreamOptions } from './arena-stream.js';
 import { startScoreTracker, type ScoreTracker } from './arena-score.js';
-import { asObject, type Awaitable } from './groups/input.js';
+import type { Awaitable } from './groups/input.js';
+import { body, duration, id, optionalBody, z } from './body.js';
+import { LLM_ERROR_TYPES } from '../arena/action.js';
 import type { Router } from './router.js';
 import { parseSurvivalRequest, scenarioRunOptions } from './arena-requests.js';
 
@@ -57,6 +59,14 @@ export interface ArenaHandlerOptions extends ArenaStreamOptions {
   scenarios?: ScenarioRunner;
   survival?: SurvivalRunner;
   flight?: ArenaFlightView;
+  /** whether this server patches its runtime's strategy live (`arena serve --evolve`) and what it did */
+  liveEvolution?: { status(): unknown };
+}
+
+/** the keys that were given, or undefined when none were */
+function definedKeys(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+  return Object.keys(out).length ? out : undefined;
 }
 
 const notConfigured = (what: string) => new HttpError(503, 'not_configured', `${what} is not configured on this server`);
@@ -74,18 +84,21 @@ const AGENT_FAULTS: Record<string, ActionType> = {
   'llm-failure': 'llm_failure',
 };
 
-/** the optional body keys each agent route accepts (they become the action's metadata) */
-const AGENT_BODY_KEYS: Record<string, readonly string[]> = {
-  kill: [],
-  pause: ['duration'],
-  resume: [],
-  partition: ['duration'],
-  'memory-corrupt': [],
-  'mcp-disconnect': [],
-  slow: ['duration', 'delay'],
-  'tool-timeout': ['duration'],
-  'llm-failure': ['error_type', 'duration'],
+const NONE = z.strictObject({});
+const WITH_DURATION = z.strictObject({ duration: duration().optional() });
+/** the optional body each agent route accepts (its keys become the action's metadata) */
+const AGENT_BODIES: Record<string, z.ZodType<Record<string, unknown>>> = {
+  kill: NONE,
+  pause: WITH_DURATION,
+  resume: NONE,
+  partition: WITH_DURATION,
+  'memory-corrupt': NONE,
+  'mcp-disconnect': NONE,
+  slow: z.strictObject({ duration: duration().optional(), delay: duration().optional() }),
+  'tool-timeout': WITH_DURATION,
+  'llm-failure': z.strictObject({ error_type: z.enum(LLM_ERROR_TYPES).optional(), duration: duration().optional() }),
 };
+const EdgeRemove = z.strictObject({ from: id(), to: id() });
 
 export class ArenaHandler {
   private keyCheck: KeyCheck | undefined;
@@ -93,6 +106,7 @@ export class ArenaHandler {
   private survival?: SurvivalRunner;
   private flight?: ArenaFlightView;
   private dashboard?: DashboardView;
+  private liveEvolution?: { status(): unknown };
   private tracker: ScoreTracker | undefined;
   private readonly streamOptions: ArenaStreamOptions;
 
@@ -104,6 +118,7 @@ export class ArenaHandler {
     this.survival = options.survival;
     this.flight = options.flight;
     this.dashboard = options.dashboard;
+    this.liveEvolution = options.liveEvolution;
     this.streamOptions = { replayLimit: options.replayLimit };
   }
 
@@ -139,31 +154,26 @@ export class ArenaHandler {
 
       // a body these routes do not take is refused before anything is injected (garbage must change nothing)
       post('/leader/kill', async (ctx) => {
-        await this.optionalParams(ctx, []);
+        await optionalBody(ctx, NONE);
         return this.run(ctx, { type: 'kill_leader' });
       });
       post('/orchestrator/kill', async (ctx) => {
-        await this.optionalParams(ctx, []);
+        await optionalBody(ctx, NONE);
         return this.run(ctx, { type: 'kill_orchestrator' });
       });
       for (const verb of Object.keys(AGENT_FAULTS)) {
         post(`/agent/{id}/${verb}`, async (ctx) => {
-          const metadata = await this.optionalParams(ctx, AGENT_BODY_KEYS[verb]!);
+          const metadata = definedKeys(await optionalBody(ctx, AGENT_BODIES[verb]!));
           return this.run(ctx, { type: AGENT_FAULTS[verb], target_id: ctx.params.id, ...(metadata ? { metadata } : {}) });
         });
       }
       post('/node/{id}/remove', async (ctx) => {
-        await this.optionalParams(ctx, []);
+        await optionalBody(ctx, NONE);
         return this.run(ctx, { type: 'remove_node', target_id: ctx.params.id });
       });
       post('/edge/remove', async (ctx) => {
-        const body = asObject(await ctx.json());
-        for (const key of Object.keys(body)) {
-          if (key !== 'from' && key !== 'to') throw new UsageError(`body.${key}: unknown key (edge/remove takes "from" and "to")`, 'invalid_input');
-        }
-        if (typeof body.from !== 'string' || body.from === '') throw new UsageError('body.from is required: the edge\'s source node id', 'invalid_input');
-        if (typeof body.to !== 'string' || body.to === '') throw new UsageError('body.to is required: the edge\'s target node id', 'invalid_input');
-        return this.run(ctx, { type: 'remove_edge', source_id: body.from, target_id: body.to });
+        const edge = await body(ctx, EdgeRemove);
+        return this.run(ctx, { type: 'remove_edge', source_id: edge.from, target_id: edge.to });
       });
       post('/actions', async (ctx) => this.reply(ctx, await this.service.execute(parseAction(await ctx.json(), 'body'))));
 
@@ -197,7 +207,7 @@ export class ArenaHandler {
         return this.survival.status();
       });
       post('/survival/stop', async (ctx) => {
-        await this.optionalParams(ctx, []);
+        await optionalBody(ctx, NONE);
         if (!this.survival) throw notConfigured('survival');
         return this.survival.stop();
       });
@@ -213,6 +223,11 @@ export class ArenaHandler {
       get('/flight/diagnostics', (ctx) => {
         if (!this.flight) throw notConfigured('the flight recorder');
         return this.flight.diagnostics(Object.fromEntries(ctx.query));
+      });
+
+      get('/evolution', () => {
+        if (!this.liveEvolution) throw notConfigured('live evolution');
+        return this.liveEvolution.status();
       });
 
       get('/dashboard', () => {
@@ -272,19 +287,6 @@ export class ArenaHandler {
   /** 200 with the Result; 422 when the request was fine but the fault could not be applied */
   private reply(ctx: RequestContext, result: Result): void {
     ctx.send(result.success ? 200 : 422, result);
-  }
-
-  private async optionalParams(ctx: RequestContext, allowed: readonly string[]): Promise<Record<string, unknown> | undefined> {
-    const body = await ctx.optionalJSON();
-    if (body === undefined) return undefined;
-    const obj = asObject(body);
-    for (const key of Object.keys(obj)) {
-      if (!allowed.includes(key)) {
-        const takes = allowed.length ? `takes ${allowed.map((k) => `"${k}"`).join(', ')}` : 'takes no body parameters';
-        throw new UsageError(`body.${key}: unknown key (this fault ${takes})`, 'invalid_input');
-      }
-    }
-    return Object.keys(obj).length ? obj : undefined;
   }
 
   private async scenarioText(ctx: RequestContext): Promise<string> {

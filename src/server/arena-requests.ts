@@ -1,6 +1,7 @@
 /** Request parsing for the arena routes that take more than an action: scenario runs and survival. */
 import { UsageError } from '../shared/errors.js';
-import { asObject } from './groups/input.js';
+import { duration, parseWith, z } from './body.js';
+import { ACTION_TYPES, isActionType } from '../arena/action.js';
 import type { SurvivalRequest } from './arena-handler.js';
 
 /** `?seed=N&time_scale=0.1` */
@@ -20,26 +21,23 @@ export function scenarioRunOptions(query: URLSearchParams): { seed?: number; tim
   return options;
 }
 
+const Survival = z.strictObject({
+  duration: duration().optional(),
+  interval: duration().optional(),
+  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  actions: z.union([z.string().max(1000), z.array(z.enum(ACTION_TYPES)).max(ACTION_TYPES.length * 4)]).optional(),
+});
+
+/** POST /arena/survival: every field optional (60s, 2s), the whole body checked before a run starts */
 export function parseSurvivalRequest(value: unknown): SurvivalRequest {
-  const body = asObject(value ?? {});
-  const problems: string[] = [];
-  for (const key of Object.keys(body)) {
-    if (!['duration', 'interval', 'seed', 'actions'].includes(key)) problems.push(`body.${key}: unknown key (survival takes duration, interval, seed, actions)`);
-  }
-  const duration = body.duration ?? '60s';
-  const interval = body.interval ?? '2s';
-  if (typeof duration !== 'string' && typeof duration !== 'number') problems.push('body.duration must be a duration such as "30s" or milliseconds');
-  if (typeof interval !== 'string' && typeof interval !== 'number') problems.push('body.interval must be a duration such as "2s" or milliseconds');
-  if (body.seed !== undefined && !(Number.isInteger(body.seed) && (body.seed as number) >= 0)) problems.push('body.seed must be a non-negative integer');
-  let actions: string[] | undefined;
+  const body = parseWith(Survival, value ?? {});
+  const request: SurvivalRequest = { duration: body.duration ?? '60s', interval: body.interval ?? '2s' };
+  if (body.seed !== undefined) request.seed = body.seed;
   if (body.actions !== undefined) {
-    if (typeof body.actions === 'string') actions = body.actions.split(',').map((s) => s.trim()).filter(Boolean);
-    else if (Array.isArray(body.actions) && body.actions.every((a) => typeof a === 'string')) actions = body.actions as string[];
-    else problems.push('body.actions must be an array of action types or a comma-separated string');
+    const actions = typeof body.actions === 'string' ? body.actions.split(',').map((a) => a.trim()).filter(Boolean) : body.actions;
+    const unknown = actions.filter((a) => !isActionType(a));
+    if (unknown.length) throw new UsageError(`body.actions: unknown action type ${unknown.map((u) => JSON.stringify(u)).join(', ')} (one of ${ACTION_TYPES.join(', ')})`, 'invalid_input');
+    request.actions = actions;
   }
-  if (problems.length) throw new UsageError(`invalid survival request: ${problems.join('; ')}`, 'invalid_input', { details: problems });
-  const request: SurvivalRequest = { duration: duration as string | number, interval: interval as string | number };
-  if (body.seed !== undefined) request.seed = body.seed as number;
-  if (actions) request.actions = actions;
   return request;
 }

@@ -13,7 +13,7 @@ export interface RequestContext {
   /** decoded path parameters */
   readonly params: Record<string, string>;
   readonly query: URLSearchParams;
-  /** aborted when the response closes (client went away or the reply finished) */
+  /** aborted when the response closes (client went away or the reply finished) or the server starts shutting down */
   readonly signal: AbortSignal;
   body(): Promise<Buffer>;
   text(): Promise<string>;
@@ -34,6 +34,8 @@ export interface ContextDeps {
   sseDefaults: SSEOptions;
   corsHeaders: Record<string, string>;
   openStream: (stream: SSEStream) => void;
+  /** aborted when the server starts shutting down: long requests wrap up and answer (a scenario with its partial report) */
+  shutdown: AbortSignal;
 }
 
 /** a class rather than closures: one of these per request, so it should cost little */
@@ -62,8 +64,17 @@ class Context implements RequestContext {
   get signal(): AbortSignal {
     if (!this.controller) {
       const c = (this.controller = new AbortController());
+      const shutdown = this.deps.shutdown;
       if (this.res.closed) c.abort(new Error('response closed'));
-      else this.res.once('close', () => c.abort(new Error('response closed')));
+      else if (shutdown.aborted) c.abort(shutdown.reason);
+      else {
+        const onShutdown = () => c.abort(shutdown.reason);
+        shutdown.addEventListener('abort', onShutdown, { once: true });
+        this.res.once('close', () => {
+          shutdown.removeEventListener('abort', onShutdown);
+          c.abort(new Error('response closed'));
+        });
+      }
     }
     return this.controller.signal;
   }

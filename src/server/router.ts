@@ -5,11 +5,13 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { apiKeyCheck, type KeyCheck } from '../shared/api-key.js';
+import { isArenaError } from '../shared/errors.js';
 import { DEFAULT_BODY_LIMIT, checkDeclaredLength } from '../shared/json-body.js';
 import { createContext, type ContextDeps, type RouteHandler } from './context.js';
 import { ServiceUnavailableError, UnauthorizedError } from './errors.js';
 import { sendError, sendJSON, stderrLogger, type Logger } from './http.js';
 import { RouteTable, type Method } from './routes.js';
+import { answerOptions, corsHeadersFor } from './cors.js';
 import type { SSEFrame, SSEOptions, SSEStream } from './sse.js';
 import { registerStreamRoutes, type StreamProcessor } from './groups/stream.js';
 import { registerAgentRoutes, type AgentService } from './groups/agent.js';
@@ -43,8 +45,6 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 /** shared and never mutated: callers spread it into new objects */
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
-const CORS_ALLOWED_HEADERS = 'Content-Type, X-API-Key, Last-Event-ID';
-
 export class Router {
   private readonly table = new RouteTable<RouteHandler>();
   private keyCheck: KeyCheck | undefined;
@@ -52,6 +52,9 @@ export class Router {
   private closing = false;
   private readonly streams = new Set<SSEStream>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** responses of async handlers not yet answered: on a forced shutdown each still gets a 503 */
+  private readonly unanswered = new Set<ServerResponse>();
+  private readonly shutdownController = new AbortController();
   readonly log: Logger;
   private readonly bodyLimit: number;
   private readonly sseDefaults: SSEOptions;
@@ -122,8 +125,29 @@ export class Router {
    */
   async shutdown(final: SSEFrame = { event: 'shutdown', data: { reason: 'server is shutting down' } }): Promise<void> {
     this.closing = true;
+    // requests in flight are told to wrap up (a scenario run ends with its partial report) and answer
+    if (!this.shutdownController.signal.aborted) this.shutdownController.abort(new ServiceUnavailableError('server is shutting down'));
     for (const stream of [...this.streams]) stream.close(final);
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * The last word on a shutdown that ran out of time: every request still
+   * without an answer gets a 503 (rather than a dropped connection).
+   * Resolves once those answers are flushed.
+   */
+  async answerUnfinished(): Promise<void> {
+    const pending: Array<Promise<void>> = [];
+    for (const res of [...this.unanswered]) {
+      if (res.headersSent || res.writableEnded) continue;
+      pending.push(new Promise<void>((resolve) => res.once('close', resolve).once('finish', resolve)));
+      sendJSON(res, 503, { error: 'server shut down before this request finished', code: 'unavailable' }, { Connection: 'close' });
+    }
+    this.unanswered.clear();
+    let timer: NodeJS.Timeout | undefined;
+    // a client that does not read its answer cannot hold the shutdown up
+    await Promise.race([Promise.all(pending), new Promise<void>((resolve) => (timer = setTimeout(resolve, 500)).unref())]);
+    clearTimeout(timer);
   }
 
   handler(): RequestListener {
@@ -137,9 +161,13 @@ export class Router {
       }
       // answering in the same tick as the request keeps node's write batching; only async handlers are awaited
       if (pending) {
+        this.unanswered.add(res);
         const work = pending.catch((err: unknown) => this.fail(res, err, cors));
         this.inFlight.add(work);
-        void work.finally(() => this.inFlight.delete(work));
+        void work.finally(() => {
+          this.inFlight.delete(work);
+          this.unanswered.delete(res);
+        });
       }
     };
   }
@@ -150,9 +178,11 @@ export class Router {
     const path = q === -1 ? url : url.slice(0, q);
     if (this.closing) throw new ServiceUnavailableError();
     const method = req.method ?? 'GET';
-    if (method === 'OPTIONS') return this.preflight(req, res, path, cors);
+    const isKeyValid = !this.keyCheck || this.keyCheck(req.headers['x-api-key']);
+    if (method === 'OPTIONS') return answerOptions(req, res, this.table.allowed(path), path, cors, isKeyValid);
+    // the console's static files hold no data: the only paths served without a key
     if (this.consoleFiles?.(req, res, path)) return;
-    if (this.keyCheck && !this.keyCheck(req.headers['x-api-key'])) throw new UnauthorizedError();
+    if (!isKeyValid) throw new UnauthorizedError();
     const match = this.table.match(method, path);
     if (match.kind === 'none') return sendJSON(res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, cors);
     if (match.kind === 'method') {
@@ -176,6 +206,8 @@ export class Router {
 
   private fail(res: ServerResponse, err: unknown, cors: Record<string, string>): void {
     const headers: Record<string, string> = { ...cors };
+    // a request cut short by the shutdown (an aborted LLM call, a cancelled run) is a 503, not a 500
+    if (this.closing && !isArenaError(err)) err = new ServiceUnavailableError('server shut down before this request finished');
     // an unread oversize body: answer, then drop the connection instead of reading a huge upload
     if ((err as { status?: number } | undefined)?.status === 413) headers.Connection = 'close';
     sendError(res, err, this.log, headers);
@@ -192,6 +224,7 @@ export class Router {
       bodyLimit: this.bodyLimit,
       sseDefaults: this.sseDefaults,
       corsHeaders: cors,
+      shutdown: this.shutdownController.signal,
       openStream: (stream) => {
         this.streams.add(stream);
         stream.onClose(() => this.streams.delete(stream));
@@ -200,31 +233,7 @@ export class Router {
   }
 
   private corsHeaders(req: IncomingMessage): Record<string, string> {
-    if (!this.origins) return NO_HEADERS;
-    const origin = req.headers.origin;
-    if (!origin || !this.origins.has(origin)) return NO_HEADERS;
-    return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': 'Content-Type' };
-  }
-
-  private preflight(req: IncomingMessage, res: ServerResponse, path: string, cors: Record<string, string>): void {
-    const allow = this.table.allowed(path);
-    if (allow.length === 0) return sendJSON(res, 404, { error: `no route for ${path}`, code: 'not_found' }, cors);
-    const allowHeader = [...allow, 'OPTIONS'].join(', ');
-    if (req.headers.origin && req.headers['access-control-request-method']) {
-      if (!cors['Access-Control-Allow-Origin']) {
-        return sendJSON(res, 403, { error: `origin ${req.headers.origin} is not allowed`, code: 'origin_not_allowed' });
-      }
-      res.writeHead(204, {
-        ...cors,
-        Allow: allowHeader,
-        'Access-Control-Allow-Methods': allowHeader,
-        'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
-        'Access-Control-Max-Age': '600',
-      });
-      return void res.end();
-    }
-    res.writeHead(204, { ...cors, Allow: allowHeader });
-    res.end();
+    return corsHeadersFor(req, this.origins, NO_HEADERS);
   }
 
   // ---- the 12 route groups (DESIGN §7) ----

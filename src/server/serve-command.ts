@@ -3,6 +3,7 @@ import { UsageError } from '../shared/errors.js';
 import { bootstrap, type BootstrapConfig } from '../bootstrap/index.js';
 import { loadStrategyFile } from '../runtime/strategy.js';
 import { checkBind, parsePort, serveRoot } from './serve.js';
+import { assertUsableAPIKey } from '../shared/api-key.js';
 
 export interface ServeCommandOptions {
   host: string;
@@ -14,6 +15,8 @@ export interface ServeCommandOptions {
   strategy?: string;
   /** a target file to serve instead of the embedded runtime */
   target?: string;
+  /** patch the runtime's strategy live from faults it did not recover from (off by default) */
+  evolve?: boolean;
 }
 
 export interface ServeIO {
@@ -26,6 +29,8 @@ export interface ServeIO {
 export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<void> {
   const port = parsePort(opts.port);
   const apiKey = opts.apiKey ?? (io.env.ARENA_API_KEY || undefined);
+  // before the bind check: a blank key must not count as "a key is set"
+  if (apiKey !== undefined) assertUsableAPIKey(apiKey, opts.apiKey !== undefined ? '--api-key' : 'ARENA_API_KEY');
   checkBind(opts.host, apiKey);
   let seed: number | undefined;
   if (opts.seed !== undefined) {
@@ -45,7 +50,12 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
     targetFactory = () => target;
   }
   const root = await bootstrap({
-    ...(targetFactory ? { targetFactory } : {}), ...(seed === undefined ? {} : { seed }), ...(strategy ? { strategy } : {}), ...(opts.store ? { eventStore: { kind: 'sqlite' as const, path: opts.store } } : {}) });
+    ...(targetFactory ? { targetFactory } : {}),
+    ...(seed === undefined ? {} : { seed }),
+    ...(strategy ? { strategy } : {}),
+    ...(opts.store ? { eventStore: { kind: 'sqlite' as const, path: opts.store } } : {}),
+    evolve: opts.evolve === true,
+  });
   await root.start();
   let server;
   try {
@@ -63,6 +73,11 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   io.stdout.write(`arena: serving on ${server.url} (auth: ${server.isAuthEnabled ? 'on, X-API-Key required' : 'off'})\n`);
   io.stdout.write(`arena: route groups: ${server.app.groups.join(', ')}${server.app.missing.length ? `; not available in this build: ${server.app.missing.join(', ')}` : ''}\n`);
   io.stdout.write(`arena: web console at ${server.url}/${server.isAuthEnabled ? ' (it asks for the API key)' : ''}\n`);
+  io.stdout.write(
+    opts.evolve
+      ? 'arena: live evolution ON: applied faults the runtime does not recover from within 10 s patch its recovery strategy (GET /arena/evolution)\n'
+      : 'arena: live evolution off: the recovery strategy changes only when you ask (--evolve to let unrecovered faults patch it)\n',
+  );
   io.stdout.write('arena: press Ctrl-C to stop\n');
 
   await new Promise<void>((resolve) => {

@@ -34,7 +34,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 export function checkBind(host: string, apiKey: string | undefined): void {
-  if (!isLoopbackHost(host) && !apiKey) {
+  if (!isLoopbackHost(host) && !apiKey?.trim()) {
     throw new UsageError(`refusing to bind ${host} without an API key: anyone who can reach it could inject faults`, 'unsafe_bind', {
       hint: 'pass --api-key KEY or set ARENA_API_KEY, or bind 127.0.0.1',
     });

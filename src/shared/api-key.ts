@@ -3,6 +3,7 @@
  * compares 32 bytes (no length leak, no length-mismatch throw).
  */
 import * as crypto from 'node:crypto';
+import { UsageError } from './errors.js';
 
 const { createHash, timingSafeEqual } = crypto;
 // one-shot hashing (node ≥ 20.12) avoids a Hash object per request
@@ -17,7 +18,19 @@ const sha256 = (text: string): Buffer =>
 
 export type KeyCheck = (given: string | string[] | undefined) => boolean;
 
+/**
+ * A key a client can actually send: HTTP trims header values, so a blank key
+ * or one with spaces around it could never match (and a blank one would pass
+ * for "a key is set" when deciding whether a public bind is safe).
+ */
+export function assertUsableAPIKey(key: string, where = 'the API key'): void {
+  if (key.trim() === '') throw new UsageError(`${where} is blank: give a real key, or none to turn auth off (loopback only)`, 'invalid_api_key');
+  if (key !== key.trim()) throw new UsageError(`${where} has spaces around it; HTTP strips those from the X-API-Key header, so it could never match`, 'invalid_api_key');
+  if (/[\r\n\0]/.test(key)) throw new UsageError(`${where} contains a line break or NUL, which no header can carry`, 'invalid_api_key');
+}
+
 export function apiKeyCheck(expected: string): KeyCheck {
+  assertUsableAPIKey(expected);
   const want = sha256(expected);
   return (given) => {
     if (typeof given !== 'string' || given === '') return false;

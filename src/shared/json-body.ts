@@ -50,8 +50,10 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
       chunks.push(chunk);
     };
     const onEnd = () => finish();
-    const onError = (err: Error) => finish(err);
-    const onAborted = () => finish(new ArenaError('client closed the connection before the body ended', 'client_closed', 2, 400));
+    // a client that goes away mid-body is not a server error: no 500, no stack trace in the log
+    const closed = () => new ArenaError('client closed the connection before the body ended', 'client_closed', 2, 400);
+    const onError = () => finish(closed());
+    const onAborted = () => finish(closed());
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

@@ -5,9 +5,8 @@
  */
 import { z } from 'zod';
 import type { SourceProblem } from './yaml-source.js';
-import { tryParseDuration } from './duration.js';
+import { durationProblem, tryParseDuration } from './duration.js';
 
-export const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
 
 export function formatSegments(segments: ReadonlyArray<PropertyKey>): string {
   let out = '';
@@ -29,14 +28,10 @@ export function zodProblems(error: z.ZodError): SourceProblem[] {
 
 /** A duration as the arena writes them ("250ms", "2s", "1m30s" or whole ms), 0..24h, as milliseconds. */
 export const durationMs = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const ms = tryParseDuration(value);
-  if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `invalid duration ${JSON.stringify(value)}: use "250ms", "2s", "1m30s" or whole milliseconds` });
+  const problem = durationProblem(value);
+  if (problem !== undefined) {
+    ctx.addIssue({ code: 'custom', message: problem });
     return z.NEVER;
   }
-  if (ms > MAX_DURATION_MS) {
-    ctx.addIssue({ code: 'custom', message: `duration ${JSON.stringify(value)} is longer than 24h` });
-    return z.NEVER;
-  }
-  return ms;
+  return tryParseDuration(value)!;
 });

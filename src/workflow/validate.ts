@@ -21,6 +21,7 @@ export interface ValidateOptions {
 }
 
 const WORKFLOW_KEYS = new Set(['id', 'name', 'description', 'steps', 'recovery', 'max_parallel', 'timeout_ms', 'output_step']);
+export const MAX_STEPS = 500;
 const STEP_KEYS = new Set(['id', 'agent_type', 'depends_on', 'input', 'timeout_ms', 'retries']);
 const STRATEGIES = Object.values(RECOVERY_STRATEGY) as string[];
 
@@ -59,6 +60,11 @@ export function validateWorkflow(value: unknown, options: ValidateOptions = {}):
     add('steps', 'required: a list of steps');
   } else {
     if (steps.length === 0) add('steps', 'a workflow needs at least one step');
+    // a bound on the work a definition can cause: validation, cycle search and every run are per step
+    if (steps.length > MAX_STEPS) {
+      add('steps', `a workflow has at most ${MAX_STEPS} steps (got ${steps.length})`);
+      return { valid: false, errors };
+    }
     steps.forEach((step, i) => checkStep(step, i, ids, options, add));
     for (const [i, step] of steps.entries()) {
       if (!isRecord(step) || !Array.isArray(step.depends_on)) continue;
@@ -126,7 +132,14 @@ function checkCount(v: unknown, path: string, min: number, add: (path: string, m
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) add(path, `must be an integer ≥ ${min} (got ${JSON.stringify(v)})`);
 }
 
-/** Each distinct cycle once, reported at the step where it was entered. */
+/** cycles reported at most (each costs a path as long as the cycle) */
+const MAX_CYCLES = 10;
+
+/**
+ * Each distinct cycle once (at most MAX_CYCLES), reported at the step where it
+ * was entered. Depth-first with an explicit stack: a definition is user input,
+ * and a chain of thousands of steps must not overflow the call stack.
+ */
 function findCycles(steps: unknown[]): Array<{ index: number; path: string[] }> {
   const index = new Map<string, number>();
   const deps = new Map<string, string[]>();
@@ -136,28 +149,42 @@ function findCycles(steps: unknown[]): Array<{ index: number; path: string[] }> 
     deps.set(s.id, Array.isArray(s.depends_on) ? s.depends_on.filter((d): d is string => typeof d === 'string' && d !== s.id) : []);
   });
   const state = new Map<string, 'visiting' | 'done'>();
-  const stack: string[] = [];
+  const path: string[] = [];
   const cycles: Array<{ index: number; path: string[] }> = [];
   const seenKeys = new Set<string>();
-  const visit = (id: string) => {
-    state.set(id, 'visiting');
-    stack.push(id);
-    for (const dep of deps.get(id) ?? []) {
+  for (const start of deps.keys()) {
+    if (state.has(start)) continue;
+    // frames: a step and the position of the next dependency to look at
+    const frames: Array<{ id: string; next: number }> = [{ id: start, next: 0 }];
+    state.set(start, 'visiting');
+    path.push(start);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      const list = deps.get(frame.id)!;
+      if (frame.next >= list.length) {
+        frames.pop();
+        path.pop();
+        state.set(frame.id, 'done');
+        continue;
+      }
+      const dep = list[frame.next++]!;
       if (!deps.has(dep)) continue;
       const s = state.get(dep);
       if (s === 'visiting') {
-        const cycle = stack.slice(stack.indexOf(dep));
+        if (cycles.length >= MAX_CYCLES) continue;
+        const cycle = path.slice(path.lastIndexOf(dep));
         const key = [...cycle].sort().join('\u0000');
         if (!seenKeys.has(key)) {
           seenKeys.add(key);
           cycles.push({ index: index.get(dep)!, path: [...cycle, dep] });
         }
-      } else if (s === undefined) visit(dep);
+      } else if (s === undefined) {
+        state.set(dep, 'visiting');
+        path.push(dep);
+        frames.push({ id: dep, next: 0 });
+      }
     }
-    stack.pop();
-    state.set(id, 'done');
-  };
-  for (const id of deps.keys()) if (!state.has(id)) visit(id);
+  }
   return cycles;
 }
 

@@ -51,7 +51,7 @@ describe('arena proxy mcp: usage errors (exit 2, nothing started)', () => {
     [['--fault', 'kill_agent', '--', 'node', 'server.js'], 'unknown MCP fault'],
     [['--fault', 'mcp_disconnect', '--', 'node', 'server.js'], 'inject it through --control'],
     [['--fault', 'slow_tool', '--mode', 'jsonrpc', '--', 'node', 'server.js'], '--mode applies to --fault tool_error only'],
-    [['--fault', 'slow_tool', '--delay', 'soon', '--', 'node', 'server.js'], 'must be a duration'],
+    [['--fault', 'slow_tool', '--delay', 'soon', '--', 'node', 'server.js'], 'invalid duration "soon"'],
     [['--', '/nonexistent/mcp-server'], '/nonexistent/mcp-server'],
     [['--host', '0.0.0.0', '--control', '0', '--upstream', 'http://127.0.0.1:1/mcp'], 'needs --token'],
   ])('arena proxy mcp %j', async (args, text) => {

@@ -33,12 +33,10 @@ describe('arena serve: event streams', () => {
     const long = await http(s.url, 'POST', '/api/v1/stream', { body: { query: 'q'.repeat(8 * 1024 + 1) } });
     expect(long.status).toBe(400);
     expect(long.json.code).toBe('query_too_long');
-    // a bad option is reported in the stream, then done
-    const bad = await openSSE({ url: `${s.url}/api/v1/stream`, method: 'POST', body: JSON.stringify({ query: 'x', options: { top_k: 'many' } }) });
-    await bad.ended;
-    const badFrames = bad.frames.filter((f) => f.event);
-    expect(badFrames.map((f) => f.event)).toEqual(['error', 'done']);
-    expect(frameJSON<{ error: string }>(badFrames[0]!).error).toContain('options.top_k');
+    // a bad option is refused like a bad query (issue 11): a 400 naming it, before any stream opens
+    const bad = await http(s.url, 'POST', '/api/v1/stream', { body: { query: 'x', options: { top_k: 'many' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toContain('options.top_k');
   });
 
   it('GET /arena/stream: ids from the event store, resume with Last-Event-ID, disconnects, final event on shutdown', async () => {

@@ -150,7 +150,7 @@ describe('scenario runs on a remote target', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/bad\.yaml:3:6 url: /);
     expect(bad.stderr).toMatch(/bad\.yaml:4:1 leash: unknown key "leash"/);
-    expect(bad.stderr).toMatch(/bad\.yaml:5:8 lease: duration "99999h" is longer than 24h/);
+    expect(bad.stderr).toMatch(/bad\.yaml:5:8 lease: duration "99999h" is longer than the 24h limit/);
     writeFileSync(join(dir, 'kind.yaml'), 'kind: kubernetes\nname: x\n');
     const kind = await arena(['describe', '--target', join(dir, 'kind.yaml')]);
     expect(kind.exitCode).toBe(2);

@@ -20,6 +20,7 @@ export interface RawProblem {
 const TOP_KEYS = ['name', 'description', 'tags', 'config', 'expect', 'actions'];
 const CONFIG_KEYS = ['stop_on_error', 'parallel_actions', 'max_concurrent', 'timeout', 'warmup', 'cooldown', 'recovery_deadline', 'seed', 'target'];
 const EXPECT_KEYS = ['min_score'];
+export const MAX_SCENARIO_ACTIONS = 1000;
 const STEP_KEYS = ['label', 'delay', 'action', 'expect_success', 'expect_failure', 'depends_on', 'description'];
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -71,6 +72,12 @@ export function checkScenario(input: unknown): { problems: RawProblem[]; scenari
     add(['actions'], input.actions === undefined ? 'required: a list of actions' : 'must be a list of actions');
   } else {
     if (input.actions.length === 0) add(['actions'], 'must contain at least one action');
+  }
+  // a bound on the work a scenario can cause (label checks, the cycle search, the run itself):
+  // scenario texts come from request bodies too
+  if (Array.isArray(input.actions) && input.actions.length > MAX_SCENARIO_ACTIONS) {
+    add(['actions'], `a scenario has at most ${MAX_SCENARIO_ACTIONS} actions (got ${input.actions.length})`);
+  } else if (Array.isArray(input.actions)) {
     // label checks run on every item whose label and depends_on can be read,
     // even when other parts of it (or of other items) are invalid
     const entries: LabelEntry[] = [];
@@ -259,12 +266,18 @@ function checkLabels(entries: LabelEntry[], add: Add): Array<string | undefined>
   entries.forEach((e, i) => {
     e.depends.forEach((d, j) => {
       if (d === labels[i]) add(['actions', i, 'depends_on', j], `"${d}" depends on itself`);
-      else if (!seen.has(d) && allKnown) add(['actions', i, 'depends_on', j], `unknown label "${d}" (labels: ${[...seen.keys()].join(', ')})`);
+      else if (!seen.has(d) && allKnown) add(['actions', i, 'depends_on', j], `unknown label "${d}" (labels: ${labelList(seen)})`);
     });
   });
   const cycle = findCycle(entries, labels, seen);
   if (cycle) add(['actions', cycle.index, 'depends_on'], `depends_on cycle: ${cycle.path.join(' → ')}`);
   return labels;
+}
+
+/** the known labels for a message, cut short: one per unknown reference would grow with the square of the scenario */
+function labelList(seen: Map<string, number>): string {
+  const all = [...seen.keys()];
+  return all.length <= 20 ? all.join(', ') : `${all.slice(0, 20).join(', ')}, … ${all.length - 20} more`;
 }
 
 function findCycle(entries: LabelEntry[], labels: Array<string | undefined>, index: Map<string, number>): { index: number; path: string[] } | undefined {

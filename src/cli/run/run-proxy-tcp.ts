@@ -8,7 +8,7 @@ import { MAX_DURATION_MS, ProtocolError, type FaultRequest } from '../../protoco
 import { parseHostPort, parseListenPort } from '../../proxies/tcp/endpoint.js';
 import { TCP_FAULT_TYPES, isTcpFaultType, parseTcpFault } from '../../proxies/tcp/fault-spec.js';
 import { startTcpFaultProxy } from '../../proxies/tcp/control.js';
-import { tryParseDuration, formatDuration } from '../../shared/duration.js';
+import { durationProblem, tryParseDuration, formatDuration } from '../../shared/duration.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import type { CliContext } from '../context.js';
@@ -47,8 +47,9 @@ export function startFaults(opts: ProxyTcpOptions): FaultRequest[] {
   if (types.length === 0 && (opts.duration !== undefined || opts.probability !== undefined)) {
     throw new UsageError(`${opts.duration !== undefined ? '--duration' : '--probability'} needs a --fault to act on`, 'invalid_fault');
   }
+  const durationIssue = opts.duration === undefined ? undefined : durationProblem(opts.duration);
+  if (durationIssue !== undefined) throw new UsageError(`--duration: ${durationIssue}`, 'invalid_duration');
   const durationMs = opts.duration === undefined ? undefined : tryParseDuration(opts.duration);
-  if (durationMs !== undefined && durationMs > MAX_DURATION_MS) throw new UsageError(`--duration: at most 24h, got "${opts.duration}"`, 'invalid_duration');
   let probability: number | undefined;
   if (opts.probability !== undefined) {
     probability = Number(opts.probability);

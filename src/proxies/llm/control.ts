@@ -7,7 +7,6 @@ import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../.
 import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolServer } from '../../protocol/http.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import type { Clock } from '../../shared/clock.js';
-import { UsageError } from '../../shared/errors.js';
 import type { LlmProxy } from './proxy.js';
 
 export interface LlmControlOptions {
@@ -42,14 +41,8 @@ export async function startLlmControl(options: LlmControlOptions): Promise<LlmCo
       ...(options.token ? { token: options.token } : {}),
       routes: [...faultRoutes(registry), { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJson(res, 200, options.proxy.stats()) }],
     });
-    try {
-      server = await listenProtocol(handler, options.listen, host);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-        throw new UsageError(`control port ${options.listen} on ${host} is already in use`, 'port_in_use', { hint: 'pick another with --control, or --control 0 for a free one' });
-      }
-      throw err;
-    }
+    // a port in use is a usage error naming it (listenProtocol)
+    server = await listenProtocol(handler, options.listen, host, 'control port');
   }
   return {
     registry,

@@ -4,7 +4,6 @@
  * by default; it never shares a port with the MCP channel.
  */
 import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolServer } from '../../protocol/http.js';
-import { UsageError } from '../../shared/errors.js';
 import type { McpProxy } from './types.js';
 
 export interface McpControlOptions {
@@ -19,10 +18,6 @@ export async function startMcpControl(proxy: McpProxy, options: McpControlOption
     ...(options.token === undefined ? {} : { token: options.token }),
     routes: [...faultRoutes(proxy.faults), { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJson(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }) }],
   });
-  try {
-    return await listenProtocol(handler, options.port, options.host ?? '127.0.0.1');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is already in use`, 'port_in_use');
-    throw err;
-  }
+  // a port in use is a usage error naming it (listenProtocol)
+  return listenProtocol(handler, options.port, options.host ?? '127.0.0.1', 'control port');
 }

@@ -207,18 +207,13 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     }),
   });
 
-  let listener: ProtocolServer;
-  try {
-    listener = await listenProtocol((req, res) => {
-      handle(req, res).catch(() => {
-        // a reset stream or a client gone mid-request: the socket is already finished with
-        if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error in the MCP proxy');
-      });
-    }, options.port, options.host ?? '127.0.0.1');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is already in use`, 'port_in_use');
-    throw err;
-  }
+  // a port in use is a usage error naming it (listenProtocol)
+  const listener: ProtocolServer = await listenProtocol((req, res) => {
+    handle(req, res).catch(() => {
+      // a reset stream or a client gone mid-request: the socket is already finished with
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error in the MCP proxy');
+    });
+  }, options.port, options.host ?? '127.0.0.1');
 
   let settle!: (why: 'closed') => void;
   const ended = new Promise<'closed'>((resolve) => (settle = resolve));

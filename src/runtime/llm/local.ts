@@ -10,6 +10,14 @@ import { systemClock } from '../../shared/clock.js';
 import { evaluateExpression } from '../tools/expression.js';
 import { countTokens, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse } from './types.js';
 import { UsageError } from '../../shared/errors.js';
+import { RE2JS } from 're2js';
+
+/**
+ * An arithmetic expression somewhere in the message. On RE2: the backtracking
+ * engine took seconds on a long run of digits (every start position rescans
+ * the rest), and this runs on whatever a client sends.
+ */
+const MATH = RE2JS.compile('[-+(]*\\d[\\d.\\s]*(?:[-+*/%^()]+\\s*[\\d.(][\\d.\\s()]*)+');
 
 export interface LocalModelOptions {
   name?: string;
@@ -52,10 +60,10 @@ function respond(messages: LLMMessage[]): string {
   const last = [...messages].reverse().find((m) => m.role === 'user')?.content.trim() ?? '';
   const echo = /^(?:echo|repeat)\s*:?\s+([\s\S]+)$/i.exec(last);
   if (echo) return echo[1]!;
-  const math = /[-+(]*\d[\d.\s]*(?:[-+*/%^()]+\s*[\d.(][\d.\s()]*)+/.exec(last);
-  if (math) {
+  const math = MATH.matcher(last);
+  if (math.find()) {
     try {
-      return `The answer is ${evaluateExpression(math[0].trim())}.`;
+      return `The answer is ${evaluateExpression(math.group()!.trim())}.`;
     } catch {
       // not a well-formed expression: fall through to the generic reply
     }

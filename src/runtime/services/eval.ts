@@ -3,6 +3,7 @@
  * returns a pass/fail, a 0–1 score and a reason. evaluate() runs several and
  * passes only when all of them pass.
  */
+import { RE2JS } from 're2js';
 import { UsageError } from '../../shared/errors.js';
 import { tokenize } from './retrieval.js';
 
@@ -34,6 +35,29 @@ const normalise = (s: string, options: Record<string, unknown>) => {
   return out;
 };
 
+export const MAX_PATTERN_LENGTH = 1000;
+const RE2_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+
+/**
+ * A user's pattern runs on RE2 (re2js): matching is linear in the input, so
+ * no pattern can make the server backtrack for seconds. RE2 has no
+ * backreferences or lookaround; such a pattern is refused with the reason.
+ */
+export function compileUserPattern(source: string, flags: string): RE2JS {
+  if (source.length > MAX_PATTERN_LENGTH) throw new UsageError(`evaluator regex: the pattern is ${source.length} characters (at most ${MAX_PATTERN_LENGTH})`, 'invalid_input');
+  let bits = 0;
+  for (const f of flags) {
+    const bit = RE2_FLAGS[f];
+    if (bit === undefined) throw new UsageError(`evaluator regex: unsupported flag "${f}" (i, m, s)`, 'invalid_input');
+    bits |= bit;
+  }
+  try {
+    return RE2JS.compile(source, bits);
+  } catch (err) {
+    throw new UsageError(`evaluator regex: invalid pattern ${JSON.stringify(source)} (RE2 syntax: no backreferences or lookaround): ${(err as Error).message}`, 'invalid_input');
+  }
+}
+
 export const EVALUATORS: readonly Evaluator[] = [
   {
     name: 'exact_match',
@@ -64,17 +88,11 @@ export const EVALUATORS: readonly Evaluator[] = [
   },
   {
     name: 'regex',
-    description: 'output matches the regular expression in expected (options: flags)',
+    description: 'output matches the regular expression in expected, RE2 syntax, linear time (options: flags from i, m, s)',
     run(output, expected, options) {
       const source = expectString('regex', expected);
       const flags = typeof options.flags === 'string' ? options.flags : '';
-      let re: RegExp;
-      try {
-        re = new RegExp(source, flags);
-      } catch (err) {
-        throw new UsageError(`evaluator regex: invalid pattern ${JSON.stringify(source)}: ${(err as Error).message}`, 'invalid_input');
-      }
-      const passed = re.test(output);
+      const passed = compileUserPattern(source, flags).matcher(output).find();
       return { passed, score: passed ? 1 : 0, reason: passed ? `matches /${source}/${flags}` : `does not match /${source}/${flags}` };
     },
   },

@@ -1,11 +1,20 @@
 /**
  * A small, safe arithmetic evaluator for the `compute` tool: numbers, + - * / %
  * ^ (right-associative power), unary minus and parentheses. No eval.
+ * The parser recurses per nesting level, so nesting and length are bounded:
+ * an expression from a request can neither overflow the stack nor run long.
  */
 import { UsageError } from '../../shared/errors.js';
 
+export const MAX_EXPRESSION_LENGTH = 10_000;
+export const MAX_EXPRESSION_DEPTH = 100;
+
 export function evaluateExpression(text: string): number {
+  if (text.length > MAX_EXPRESSION_LENGTH) {
+    throw new UsageError(`compute: the expression is ${text.length} characters (at most ${MAX_EXPRESSION_LENGTH})`, 'invalid_expression');
+  }
   let pos = 0;
+  let depth = 0;
   const fail = (what: string): never => {
     throw new UsageError(`compute: ${what} at position ${pos} in ${JSON.stringify(text)}`, 'invalid_expression');
   };
@@ -30,13 +39,17 @@ export function evaluateExpression(text: string): number {
     pos += match[0].length;
     return Number(match[0]);
   };
+  // every recursion passes through here: parentheses, signs and powers
   const unary = (): number => {
+    if (++depth > MAX_EXPRESSION_DEPTH) fail(`nested deeper than ${MAX_EXPRESSION_DEPTH} levels`);
     const base = primary();
+    let value = base;
     if (peek() === '^') {
       pos++;
-      return base ** unary();
+      value = base ** unary();
     }
-    return base;
+    depth--;
+    return value;
   };
   const product = (): number => {
     let v = unary();

@@ -1,6 +1,7 @@
 /** Agent group: create, list, get and delete agents of the embedded runtime. */
 import type { Router } from '../router.js';
-import { asObject, optionalString, requiredString, type Awaitable } from './input.js';
+import { body, id, optionalBody, text, z, noBody } from '../body.js';
+import type { Awaitable } from './input.js';
 
 export interface AgentView {
   id: string;
@@ -26,25 +27,26 @@ export interface AgentService {
   chat(id: string, message: string, signal: AbortSignal): Awaitable<unknown>;
 }
 
+const CreateAgent = z.strictObject({ id: id().optional(), role: id().optional(), instructions: text(20_000).optional() });
+const Chat = z.strictObject({ message: text(100_000) });
+
 export function registerAgentRoutes(router: Router, service: AgentService): void {
   router.get('/api/v1/agents', async () => ({ agents: await service.list() }));
   router.post('/api/v1/agents', async (ctx) => {
-    const body = asObject((await ctx.optionalJSON()) ?? {});
+    const { id, role, instructions } = await optionalBody(ctx, CreateAgent);
     const spec: AgentSpec = {};
-    const id = optionalString(body, 'id');
-    const role = optionalString(body, 'role');
     if (id !== undefined) spec.id = id;
     if (role !== undefined) spec.role = role;
-    const instructions = optionalString(body, 'instructions');
     if (instructions !== undefined) spec.instructions = instructions;
     ctx.send(201, { agent: await service.create(spec) });
   });
   router.get('/api/v1/agents/{id}', async (ctx) => ({ agent: await service.get(ctx.params.id!) }));
   router.post('/api/v1/agents/{id}/chat', async (ctx) => {
-    const body = asObject(await ctx.json());
-    return service.chat(ctx.params.id!, requiredString(body, 'message'), ctx.signal);
+    const { message } = await body(ctx, Chat);
+    return service.chat(ctx.params.id!, message, ctx.signal);
   });
   router.delete('/api/v1/agents/{id}', async (ctx) => {
+    await noBody(ctx, 'agents/{id} DELETE');
     await service.remove(ctx.params.id!);
     return { deleted: ctx.params.id };
   });

@@ -1,7 +1,8 @@
 /** Eval group: list evaluators and evaluate an output against them. */
 import { UsageError } from '../../shared/errors.js';
 import type { Router } from '../router.js';
-import { asObject, optionalObject, type Awaitable } from './input.js';
+import { body, id, z } from '../body.js';
+import type { Awaitable } from './input.js';
 
 export interface EvaluatorInfo {
   name: string;
@@ -27,20 +28,36 @@ export interface EvalService {
   evaluate(request: EvaluationRequest): Awaitable<{ passed: boolean; score: number; results: EvaluationResult[] }>;
 }
 
+/** every option any evaluator reads; an option no evaluator knows is a typo, not something to ignore */
+const EvalOptions = z.strictObject({
+  ignore_case: z.boolean().optional(),
+  trim: z.boolean().optional(),
+  flags: z
+    .string()
+    .refine((f) => f.length <= 3 && /^[ims]*$/.test(f) && new Set(f).size === f.length, 'must be regex flags from "i", "m", "s", each at most once')
+    .optional(),
+  min: z.number().int().min(0).optional(),
+  max: z.number().int().min(0).optional(),
+  threshold: z.number().min(0).max(1).optional(),
+});
+const Evaluate = z.strictObject({
+  evaluator: id().optional(),
+  evaluators: z.array(id()).min(1, 'must name at least one evaluator').max(50).optional(),
+  output: z.string().max(1_000_000),
+  expected: z.union([z.string().max(100_000), z.array(z.string().max(100_000)).max(1000)]).optional(),
+  options: EvalOptions.optional(),
+});
+
 export function registerEvalRoutes(router: Router, service: EvalService): void {
   router.get('/api/v1/eval/evaluators', async () => ({ evaluators: await service.evaluators() }));
   router.post('/api/v1/eval/evaluate', async (ctx) => {
-    const body = asObject(await ctx.json());
-    let evaluators: string[];
-    if (typeof body.evaluator === 'string') evaluators = [body.evaluator];
-    else if (Array.isArray(body.evaluators) && body.evaluators.length > 0 && body.evaluators.every((e) => typeof e === 'string')) {
-      evaluators = body.evaluators as string[];
-    } else throw new UsageError('body.evaluator (a name) or body.evaluators (a non-empty array of names) is required', 'invalid_input');
-    if (typeof body.output !== 'string') throw new UsageError('body.output is required (a string)', 'invalid_input');
-    const request: EvaluationRequest = { evaluators, output: body.output };
-    if (body.expected !== undefined) request.expected = body.expected;
-    const options = optionalObject(body, 'options');
-    if (options !== undefined) request.options = options;
+    const input = await body(ctx, Evaluate);
+    if ((input.evaluator === undefined) === (input.evaluators === undefined)) {
+      throw new UsageError('body.evaluator (a name) or body.evaluators (a non-empty array of names) is required, not both', 'invalid_input');
+    }
+    const request: EvaluationRequest = { evaluators: input.evaluators ?? [input.evaluator!], output: input.output };
+    if (input.expected !== undefined) request.expected = input.expected;
+    if (input.options !== undefined) request.options = Object.fromEntries(Object.entries(input.options).filter(([, v]) => v !== undefined));
     return service.evaluate(request);
   });
 }

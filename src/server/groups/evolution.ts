@@ -4,7 +4,8 @@
  * runtime's recovery strategy), so each is mounted under its own prefix.
  */
 import type { Router } from '../router.js';
-import { asObject, type Awaitable } from './input.js';
+import { optionalBody, record } from '../body.js';
+import type { Awaitable } from './input.js';
 
 export interface EvolutionService {
   status(): Awaitable<unknown>;
@@ -19,7 +20,8 @@ export function registerEvolutionRoutes(router: Router, base: string, service: E
   router.get(`${base}/status`, async () => service.status());
   router.get(`${base}/runs`, async () => ({ runs: await service.runs() }));
   router.post(`${base}/runs`, async (ctx) => {
-    const run = await service.startRun(asObject((await ctx.optionalJSON()) ?? {}));
+    // the service's own parser rejects unknown fields and wrong types, naming them
+    const run = await service.startRun(await optionalBody(ctx, record()));
     ctx.send(201, run);
   });
   router.get(`${base}/runs/{id}`, async (ctx) => service.run(ctx.params.id!));

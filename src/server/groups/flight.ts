@@ -1,6 +1,23 @@
 /** Flight group: the flight recorder's timeline, one record, diagnostics and replay. */
 import type { Router } from '../router.js';
-import { asObject, type Awaitable } from './input.js';
+import { body, id, int, z } from '../body.js';
+import type { Awaitable } from './input.js';
+
+const bound = () => z.union([z.string().max(100), z.number().int().min(0)]);
+/** a replay names what it replays: a body without a selection (or with anything else) is refused */
+const Replay = z.strictObject({
+  all: z.literal(true).optional(),
+  ids: z.array(id()).min(1, 'must name at least one action id').max(1000).optional(),
+  since: bound().optional(),
+  until: bound().optional(),
+  agent: id().optional(),
+  category: id().optional(),
+  type: id().optional(),
+  session: id().optional(),
+  success: z.boolean().optional(),
+  failed_only: z.boolean().optional(),
+  limit: int(1, 1000).optional(),
+});
 
 export interface FlightService {
   /** query-string filters as given (since, until, agent, category, type, session, success, limit); UsageError when invalid */
@@ -17,5 +34,8 @@ export function registerFlightRoutes(router: Router, service: FlightService): vo
   router.get(`${base}/timeline`, async (ctx) => service.timeline(Object.fromEntries(ctx.query)));
   router.get(`${base}/records/{id}`, async (ctx) => service.record(ctx.params.id!));
   router.get(`${base}/diagnostics`, async (ctx) => service.diagnostics(Object.fromEntries(ctx.query)));
-  router.post(`${base}/replay`, async (ctx) => service.replay(asObject((await ctx.optionalJSON()) ?? {}), ctx.signal));
+  router.post(`${base}/replay`, async (ctx) => {
+    const request = Object.fromEntries(Object.entries(await body(ctx, Replay)).filter(([, v]) => v !== undefined));
+    return service.replay(request, ctx.signal);
+  });
 }

@@ -1,7 +1,7 @@
 /** LLM group: chat and generate through the configured LLM client; its call stats. */
-import { UsageError } from '../../shared/errors.js';
 import type { Router } from '../router.js';
-import { asObject, optionalInt, optionalString, requiredString, type Awaitable } from './input.js';
+import { body, id, int, text, z } from '../body.js';
+import type { Awaitable } from './input.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -19,39 +19,29 @@ export interface LLMService {
   stats(): Awaitable<unknown>;
 }
 
-const ROLES = new Set(['system', 'user', 'assistant']);
+const common = { model: id().optional(), max_tokens: int(1, 1_000_000).optional() };
+const Message = z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: text(200_000) });
+const Chat = z.strictObject({ messages: z.array(Message).min(1, 'must hold at least one {role, content}').max(1000), ...common });
+const Generate = z.strictObject({ prompt: text(200_000), system: z.string().max(200_000).optional(), ...common });
 
-function common(body: Record<string, unknown>, messages: ChatMessage[]): LLMCall {
-  const call: LLMCall = { messages };
-  const model = optionalString(body, 'model');
-  const maxTokens = optionalInt(body, 'max_tokens', 'body', 1, 1_000_000);
-  if (model !== undefined) call.model = model;
-  if (maxTokens !== undefined) call.max_tokens = maxTokens;
-  return call;
+function call(input: { model?: string | undefined; max_tokens?: number | undefined }, messages: ChatMessage[]): LLMCall {
+  const out: LLMCall = { messages };
+  if (input.model !== undefined) out.model = input.model;
+  if (input.max_tokens !== undefined) out.max_tokens = input.max_tokens;
+  return out;
 }
 
 export function registerLLMRoutes(router: Router, service: LLMService): void {
   router.post('/api/v1/llm/chat', async (ctx) => {
-    const body = asObject(await ctx.json());
-    if (!Array.isArray(body.messages) || body.messages.length === 0) {
-      throw new UsageError('body.messages must be a non-empty array of {role, content}', 'invalid_input');
-    }
-    const messages = body.messages.map((m, i) => {
-      const where = `body.messages[${i}]`;
-      const msg = asObject(m, where);
-      const role = requiredString(msg, 'role', where);
-      if (!ROLES.has(role)) throw new UsageError(`${where}.role must be system, user or assistant, got "${role}"`, 'invalid_input');
-      return { role: role as ChatMessage['role'], content: requiredString(msg, 'content', where) };
-    });
-    return service.complete(common(body, messages), ctx.signal);
+    const input = await body(ctx, Chat);
+    return service.complete(call(input, input.messages), ctx.signal);
   });
   router.post('/api/v1/llm/generate', async (ctx) => {
-    const body = asObject(await ctx.json());
+    const input = await body(ctx, Generate);
     const messages: ChatMessage[] = [];
-    const system = optionalString(body, 'system');
-    if (system) messages.push({ role: 'system', content: system });
-    messages.push({ role: 'user', content: requiredString(body, 'prompt') });
-    return service.complete(common(body, messages), ctx.signal);
+    if (input.system) messages.push({ role: 'system', content: input.system });
+    messages.push({ role: 'user', content: input.prompt });
+    return service.complete(call(input, messages), ctx.signal);
   });
   router.get('/api/v1/llm/stats', async () => service.stats());
 }

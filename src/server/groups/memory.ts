@@ -1,7 +1,7 @@
 /** Memory group: conversation sessions and their messages. */
-import { UsageError } from '../../shared/errors.js';
 import type { Router } from '../router.js';
-import { asObject, optionalObject, optionalString, queryInt, requiredString, type Awaitable } from './input.js';
+import { body, id, optionalBody, record, text, z, noBody } from '../body.js';
+import { queryInt, type Awaitable } from './input.js';
 
 export interface SessionView {
   id: string;
@@ -27,30 +27,29 @@ export interface MemoryService {
   messages(sessionId: string, limit?: number): Awaitable<MessageView[]>;
 }
 
-const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
+const CreateSession = z.strictObject({ session_id: id().optional(), id: id().optional(), metadata: record().optional() });
+const AddMessage = z.strictObject({ role: z.enum(['user', 'assistant', 'system', 'tool']), content: text(100_000) });
 
 export function registerMemoryRoutes(router: Router, service: MemoryService): void {
   const base = '/api/v1/memory/sessions';
   router.post(base, async (ctx) => {
-    const body = asObject((await ctx.optionalJSON()) ?? {});
+    const input = await optionalBody(ctx, CreateSession);
     const options: { id?: string; metadata?: Record<string, unknown> } = {};
-    const id = optionalString(body, 'session_id') ?? optionalString(body, 'id');
-    const metadata = optionalObject(body, 'metadata');
-    if (id !== undefined) options.id = id;
+    const sessionId = input.session_id ?? input.id;
+    const metadata = input.metadata;
+    if (sessionId !== undefined) options.id = sessionId;
     if (metadata !== undefined) options.metadata = metadata;
     ctx.send(201, { session: await service.createSession(options) });
   });
   router.get(base, async () => ({ sessions: await service.listSessions() }));
   router.get(`${base}/{id}`, async (ctx) => ({ session: await service.getSession(ctx.params.id!) }));
   router.delete(`${base}/{id}`, async (ctx) => {
+    await noBody(ctx, 'memory/sessions/{id} DELETE');
     await service.deleteSession(ctx.params.id!);
     return { deleted: ctx.params.id };
   });
   router.post(`${base}/{id}/messages`, async (ctx) => {
-    const body = asObject(await ctx.json());
-    const role = requiredString(body, 'role');
-    if (!ROLES.has(role)) throw new UsageError(`body.role must be one of ${[...ROLES].join(', ')}, got "${role}"`, 'invalid_input');
-    const content = requiredString(body, 'content');
+    const { role, content } = await body(ctx, AddMessage);
     ctx.send(201, { message: await service.addMessage(ctx.params.id!, { role, content }) });
   });
   router.get(`${base}/{id}/messages`, async (ctx) => ({

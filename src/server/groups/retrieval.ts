@@ -1,7 +1,7 @@
 /** Retrieval group: add documents and search them. */
-import { UsageError } from '../../shared/errors.js';
 import type { Router } from '../router.js';
-import { asObject, optionalInt, optionalObject, optionalString, requiredString, type Awaitable } from './input.js';
+import { body, id, int, parseWith, record, text, z, noBody } from '../body.js';
+import type { Awaitable } from './input.js';
 
 export interface DocumentInput {
   id?: string;
@@ -31,39 +31,36 @@ export interface RetrievalService {
   search(query: string, topK?: number): Awaitable<SearchHit[]>;
 }
 
-function parseDocument(value: unknown, where: string): DocumentInput {
-  const body = asObject(value, where);
-  const doc: DocumentInput = { text: requiredString(body, 'text', where) };
-  const id = optionalString(body, 'id', where);
-  const metadata = optionalObject(body, 'metadata', where);
-  if (id !== undefined) doc.id = id;
-  if (metadata !== undefined) doc.metadata = metadata;
+const Document = z.strictObject({ text: text(200_000), id: id().optional(), metadata: record().optional() });
+/** one document, or `{documents: [...]}` with up to 1000 */
+const Documents = z.strictObject({ documents: z.array(Document).min(1, 'must hold at least one document').max(1000) });
+const Search = z.strictObject({ query: text(10_000), top_k: int(1, 1000).optional() });
+
+function toDocument(d: z.infer<typeof Document>): DocumentInput {
+  const doc: DocumentInput = { text: d.text };
+  if (d.id !== undefined) doc.id = d.id;
+  if (d.metadata !== undefined) doc.metadata = d.metadata;
   return doc;
 }
 
 export function registerRetrievalRoutes(router: Router, service: RetrievalService): void {
   const base = '/api/v1/retrieval';
   router.post(`${base}/documents`, async (ctx) => {
-    const body = asObject(await ctx.json());
-    let docs: DocumentInput[];
-    if (body.documents !== undefined) {
-      if (!Array.isArray(body.documents) || body.documents.length === 0) {
-        throw new UsageError('body.documents must be a non-empty array of {text, id?, metadata?}', 'invalid_input');
-      }
-      docs = body.documents.map((d, i) => parseDocument(d, `body.documents[${i}]`));
-    } else docs = [parseDocument(body, 'body')];
+    // the form is told by its keys, so the 400 names the field of the form that was meant
+    const value = await ctx.json();
+    const isBatch = typeof value === 'object' && value !== null && 'documents' in value;
+    const docs = isBatch ? parseWith(Documents, value).documents.map(toDocument) : [toDocument(parseWith(Document, value))];
     ctx.send(201, { documents: await service.add(docs) });
   });
   router.get(`${base}/documents`, async () => ({ documents: await service.list() }));
   router.get(`${base}/documents/{id}`, async (ctx) => ({ document: await service.get(ctx.params.id!) }));
   router.delete(`${base}/documents/{id}`, async (ctx) => {
+    await noBody(ctx, 'retrieval/documents/{id} DELETE');
     await service.remove(ctx.params.id!);
     return { deleted: ctx.params.id };
   });
   router.post(`${base}/search`, async (ctx) => {
-    const body = asObject(await ctx.json());
-    const query = requiredString(body, 'query');
-    const topK = optionalInt(body, 'top_k', 'body', 1, 1000);
+    const { query, top_k: topK } = await body(ctx, Search);
     return { query, results: await service.search(query, topK) };
   });
 }

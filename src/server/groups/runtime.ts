@@ -1,6 +1,7 @@
 /** Runtime group: start/stop the embedded runtime, its stats, one agent, its strategy. */
 import type { Router } from '../router.js';
-import { asObject, noBody, type Awaitable } from './input.js';
+import { body, noBody, optionalBody, record, z } from '../body.js';
+import type { Awaitable } from './input.js';
 
 export interface RuntimeService {
   start(): Awaitable<unknown>;
@@ -16,6 +17,8 @@ export interface RuntimeService {
   callMCPTool?(name: string, args: Record<string, unknown>): Awaitable<unknown>;
 }
 
+const ToolCall = z.strictObject({ arguments: record().optional() });
+
 export function registerRuntimeRoutes(router: Router, service: RuntimeService): void {
   const base = '/api/v1/runtime';
   // a body these take none of is refused before they act: garbage must not stop the runtime
@@ -24,14 +27,14 @@ export function registerRuntimeRoutes(router: Router, service: RuntimeService): 
   router.get(`${base}/stats`, async () => service.stats());
   router.get(`${base}/agents/{id}`, async (ctx) => service.agent(ctx.params.id!));
   router.get(`${base}/strategy`, async () => ({ strategy: await service.strategy() }));
-  router.post(`${base}/strategy`, async (ctx) => ({ strategy: await service.updateStrategy(asObject(await ctx.json())) }));
+  // the strategy parser checks every section and field (unknown ones included) before anything is applied
+  router.post(`${base}/strategy`, async (ctx) => ({ strategy: await service.updateStrategy(await body(ctx, record())) }));
   const { mcpTools, callMCPTool } = service;
   if (mcpTools && callMCPTool) {
     router.get(`${base}/mcp/tools`, async () => ({ tools: await mcpTools.call(service) }));
     router.post(`${base}/mcp/tools/{name}/call`, async (ctx) => {
-      const body = asObject((await ctx.optionalJSON()) ?? {});
-      const args = body.arguments === undefined ? {} : asObject(body.arguments, 'body.arguments');
-      return callMCPTool.call(service, ctx.params.name!, args);
+      const input = await optionalBody(ctx, ToolCall);
+      return callMCPTool.call(service, ctx.params.name!, input.arguments ?? {});
     });
   }
 }

@@ -5,7 +5,7 @@
  */
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { Router } from '../router.js';
-import { asObject, optionalObject, optionalString, requiredString } from './input.js';
+import { id, int, parseWith, text, z } from '../body.js';
 
 export const MAX_QUERY_BYTES = 8 * 1024;
 
@@ -26,18 +26,30 @@ export interface StreamProcessor {
   processStream(input: StreamInput, signal: AbortSignal): AsyncIterable<StreamEvent>;
 }
 
+/**
+ * Options are checked here, before the event stream opens, with the same
+ * rules as the query: a bad option is a 400, not an error frame on a 200.
+ */
+const StreamOptions = z.strictObject({
+  top_k: int(0, 20).optional(),
+  history: int(0, 100).optional(),
+  model: id().optional(),
+  max_tokens: int(1, 100_000).optional(),
+  system: z.string().max(20_000).optional(),
+  remember: z.boolean().optional(),
+});
+const StreamBody = z.strictObject({ query: text(1_000_000), session_id: id().optional(), options: StreamOptions.optional() });
+
 export function parseStreamInput(value: unknown): StreamInput {
-  const body = asObject(value);
-  const query = requiredString(body, 'query');
+  const body = parseWith(StreamBody, value);
+  const query = body.query;
   const bytes = Buffer.byteLength(query, 'utf8');
   if (bytes > MAX_QUERY_BYTES) {
     throw new UsageError(`body.query is ${bytes} bytes; the limit is ${MAX_QUERY_BYTES} bytes (8 KiB)`, 'query_too_long');
   }
   const input: StreamInput = { query };
-  const sessionId = optionalString(body, 'session_id');
-  if (sessionId !== undefined) input.session_id = sessionId;
-  const options = optionalObject(body, 'options');
-  if (options !== undefined) input.options = options;
+  if (body.session_id !== undefined) input.session_id = body.session_id;
+  if (body.options !== undefined) input.options = Object.fromEntries(Object.entries(body.options).filter(([, v]) => v !== undefined));
   return input;
 }
 

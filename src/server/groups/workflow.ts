@@ -1,6 +1,9 @@
 /** Workflow group: list, get and execute workflows; their past executions. */
 import type { Router } from '../router.js';
-import { asObject, type Awaitable } from './input.js';
+import { body, optionalBody, record, z } from '../body.js';
+import type { Awaitable } from './input.js';
+
+const Execute = z.strictObject({ input: z.unknown().optional() });
 
 export interface WorkflowAPI {
   list(): Awaitable<unknown[]>;
@@ -15,11 +18,12 @@ export interface WorkflowAPI {
 export function registerWorkflowRoutes(router: Router, service: WorkflowAPI): void {
   const base = '/api/v1/workflows';
   router.get(base, async () => ({ workflows: await service.list() }));
-  router.post(base, async (ctx) => ctx.send(201, { workflow: await service.register(asObject(await ctx.json())) }));
+  // the workflow validator reports every unknown key and wrong type of a definition, with its path
+  router.post(base, async (ctx) => ctx.send(201, { workflow: await service.register(await body(ctx, record())) }));
   router.get(`${base}/{id}`, async (ctx) => ({ workflow: await service.get(ctx.params.id!) }));
   router.post(`${base}/{id}/execute`, async (ctx) => {
-    const body = asObject((await ctx.optionalJSON()) ?? {});
-    return service.execute(ctx.params.id!, body.input, ctx.signal);
+    const { input } = await optionalBody(ctx, Execute);
+    return service.execute(ctx.params.id!, input, ctx.signal);
   });
   router.get(`${base}/{id}/executions`, async (ctx) => ({ executions: await service.executions(ctx.params.id!) }));
 }

@@ -27,7 +27,7 @@ describe('arena proxy tcp flags', () => {
     [{ fault: ['reset'], probability: '1.2' }, '--probability must be a number from 0 to 1'],
     [{ fault: ['bandwidth'], bandwidth: '0' }, '--fault bandwidth: --bandwidth: expected a whole number'],
     [{ fault: ['latency'], latency: '2h' }, '--fault latency: --latency: expected whole milliseconds'],
-    [{ fault: ['reset'], duration: '25h' }, '--duration: at most 24h'],
+    [{ fault: ['reset'], duration: '25h' }, '--duration: duration "25h" is longer than the 24h limit'],
   ])('%j is refused: %s', (flags, message) => {
     expect(() => startFaults({ ...base, ...flags })).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining(message) }));
   });

@@ -32,7 +32,7 @@ describe('target files', () => {
   });
 
   it('refuses durations past 24h and malformed ones', () => {
-    expect(checkTargetText('kind: remote\nname: x\nurl: "http://h:1"\nlease: 25h\n').problems[0]!.message).toMatch(/longer than 24h/);
+    expect(checkTargetText('kind: remote\nname: x\nurl: "http://h:1"\nlease: 25h\n').problems[0]!.message).toMatch(/longer than the 24h limit/);
     expect(checkTargetText('kind: remote\nname: x\nurl: "http://h:1"\ntimeout: -1\n').problems[0]!.message).toMatch(/invalid duration/);
   });
 });

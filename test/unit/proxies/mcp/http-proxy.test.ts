@@ -245,7 +245,7 @@ describe('MCP proxy control port and edges', () => {
   });
 
   it('a port in use is a usage error naming the port', async () => {
-    await expect(startHttpMcpProxy({ upstream: upstream.url, port: proxy.port })).rejects.toMatchObject({ code: 'port_in_use', exitCode: 2, message: `port ${proxy.port} is already in use` });
+    await expect(startHttpMcpProxy({ upstream: upstream.url, port: proxy.port })).rejects.toMatchObject({ code: 'port_in_use', exitCode: 2, message: `port ${proxy.port} on 127.0.0.1 is already in use` });
     await expect(startMcpControl(proxy, { port: control.port })).rejects.toMatchObject({ code: 'port_in_use', exitCode: 2 });
   });
 });

@@ -1,0 +1,42 @@
+/**
+ * CORS and OPTIONS: reply headers for allowed origins, and the one answer to
+ * an OPTIONS request. Browsers send no API key on a preflight, so an allowed
+ * origin's preflight is answered without one; any other OPTIONS without a
+ * valid key is a 401 that reveals nothing (not even which methods a path has).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { UnauthorizedError } from './errors.js';
+import { sendJSON } from './http.js';
+
+const CORS_ALLOWED_HEADERS = 'Content-Type, X-API-Key, Last-Event-ID';
+
+/** the CORS headers for a reply to `req`, or `none` when its origin is not allowed */
+export function corsHeadersFor(req: IncomingMessage, origins: ReadonlySet<string> | undefined, none: Record<string, string>): Record<string, string> {
+  if (!origins) return none;
+  const origin = req.headers.origin;
+  if (!origin || !origins.has(origin)) return none;
+  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': 'Content-Type' };
+}
+
+/** `allow`: the methods the path has (none: no route) */
+export function answerOptions(req: IncomingMessage, res: ServerResponse, allow: string[], path: string, cors: Record<string, string>, isKeyValid: boolean): void {
+  const isPreflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+  if (isPreflight && !cors['Access-Control-Allow-Origin']) {
+    return sendJSON(res, 403, { error: `origin ${req.headers.origin} is not allowed`, code: 'origin_not_allowed' });
+  }
+  if (!isKeyValid && !isPreflight) throw new UnauthorizedError();
+  if (allow.length === 0) return sendJSON(res, 404, { error: `no route for ${path}`, code: 'not_found' }, cors);
+  const allowHeader = [...allow, 'OPTIONS'].join(', ');
+  if (isPreflight) {
+    res.writeHead(204, {
+      ...cors,
+      Allow: allowHeader,
+      'Access-Control-Allow-Methods': allowHeader,
+      'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
+      'Access-Control-Max-Age': '600',
+    });
+    return void res.end();
+  }
+  res.writeHead(204, { ...cors, Allow: allowHeader });
+  res.end();
+}
