@@ -5,19 +5,10 @@
  * must be exactly one of several (pid source, probe kind) says so by name.
  */
 import { z } from 'zod';
-import { durationProblem, MAX_DURATION_MS, tryParseDuration } from '../../shared/duration.js';
+import { MAX_DURATION_MS } from '../../shared/duration.js';
+import { durationMs as duration } from '../../shared/zod-problems.js';
 
 export { MAX_DURATION_MS };
-
-// worded exactly as every other surface words a bad duration (shared/duration.ts)
-const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const ms = tryParseDuration(value);
-  if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: durationProblem(value) ?? `invalid duration ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }
-  return ms;
-});
 
 const positiveDuration = duration.refine((ms) => ms > 0, { message: 'must be longer than 0ms' });
 
