@@ -38,9 +38,9 @@ afterAll(() => {
 });
 
 /** `arena scenario run … --target … --json`, as a user runs it */
-async function run(targetFile: string, scenarioFile: string): Promise<ScenarioReport> {
+async function run(targetFile: string, scenarioFile: string, exitCodes = [0]): Promise<ScenarioReport> {
   const result = await arena(['scenario', 'run', join(fleetDir, 'scenarios', scenarioFile), '--target', join(fleetDir, targetFile), '--json'], { timeout: 90_000 });
-  expect(result.exitCode, result.stderr).toBe(0);
+  expect(exitCodes, result.stderr).toContain(result.exitCode);
   // pm2 and every worker are gone, and nothing is stopped
   expect(processesMatching(fleetDir)).toEqual([]);
   return (JSON.parse(result.stdout) as { scenarios: ScenarioReport[] }).scenarios[0]!;
@@ -77,7 +77,8 @@ describe('example fleet under pm2', () => {
   }, 90_000);
 
   it('the same fleet with autorestart off scores visibly worse', async () => {
-    const broken = await run('target-no-restart.yaml', 'kill-and-pause.yaml');
+    // without restarts the fleet may have no healthy leader left to kill: an unmet expectation (exit 1) is a fair outcome
+    const broken = await run('target-no-restart.yaml', 'kill-and-pause.yaml', [0, 1]);
     const faults = broken.score.measurements.recovery.faults;
     // nothing brings the killed worker back; only the leader's role is taken over by election
     expect(faults.find((f) => f.type === 'kill_agent')).toMatchObject({ recovered: false });

@@ -51,24 +51,30 @@ function roundTrip(port: number): Promise<number | string> {
   });
 }
 
+/** the fastest of three trips: a scheduler stall on a loaded machine must not read as added latency */
+async function fastest(port: number): Promise<number> {
+  const trips = [await roundTrip(port), await roundTrip(port), await roundTrip(port)];
+  return Math.min(...trips.map((t) => (typeof t === 'number' ? t : Infinity)));
+}
+
 describe('process target: faults through the TCP proxy', { timeout: 45_000 }, () => {
   it('slow_agent delays traffic to the agent for its duration, and the front door feels it', async () => {
     const fleet = await proxiedFleet();
     const t = target!;
     const id = fleet.ids[0]!;
     expect(t.unsupportedFaults().slow_agent).toBeUndefined();
-    expect(await roundTrip(fleet.via[0]!)).toBeLessThan(300);
+    expect(await fastest(fleet.via[0]!)).toBeLessThan(300);
     const before = await t.observer.workload();
     const report = await t.runtime.slowAgent(id, 400, { durationMs: 1500 });
     expect(report).toMatchObject({ fault_id: expect.any(String) });
     expect(await roundTrip(fleet.via[0]!)).toBeGreaterThanOrEqual(390);
     // the other agent's path is untouched
-    expect(await roundTrip(fleet.via[1]!)).toBeLessThan(300);
+    expect(await fastest(fleet.via[1]!)).toBeLessThan(300);
     await waitFor(async () => (await t.runtime.activeFaults()).length === 0, 4000, 'slow_agent to end');
     const after = await t.observer.workload();
     // the front door gives a worker 300 ms: tasks sent to the slowed one failed
     expect(after.failed - before.failed).toBeGreaterThan(0);
-    expect(await roundTrip(fleet.via[0]!)).toBeLessThan(300);
+    expect(await fastest(fleet.via[0]!)).toBeLessThan(300);
   });
 
   it('network_partition refuses new connections until its duration ends; the network aspect recovers after', async () => {

@@ -60,9 +60,9 @@ describe('watchdog', { timeout: 45_000 }, () => {
     tag = `wdn${process.pid}`;
     const fleet = await tinyFleet({ tag });
     const target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
-    const before = new Set(processesMatching('watchdog.cjs').map((p) => p.pid));
     await target.start();
-    const mine = processesMatching('watchdog.cjs').filter((p) => !before.has(p.pid));
+    // ours is the one this test process spawned (other test files may run targets at the same time)
+    const mine = processesMatching('watchdog.cjs').filter((p) => p.ppid === process.pid);
     expect(mine).toHaveLength(1);
     await target.stop();
     await waitFor(() => procState(mine[0]!.pid) === undefined, 3000, 'watchdog exit');

@@ -66,11 +66,12 @@ export async function tinyFleet(options: {
   return { front, ports, ids, input, spec: processTargetSchema.parse(input) };
 }
 
-function stat(pid: number): { state: string; cmd: string } | undefined {
+function stat(pid: number): { state: string; ppid: number; cmd: string } | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
     const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-    return { state: text.slice(text.lastIndexOf(')') + 2).split(' ')[0]!, cmd };
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0]!, ppid: Number(fields[1]), cmd };
   } catch {
     return undefined;
   }
@@ -81,8 +82,8 @@ export function procState(pid: number): string | undefined {
 }
 
 /** live (non-zombie) processes whose command line contains `needle` */
-export function processesMatching(needle: string): Array<{ pid: number; state: string; cmd: string }> {
-  const out: Array<{ pid: number; state: string; cmd: string }> = [];
+export function processesMatching(needle: string): Array<{ pid: number; state: string; ppid: number; cmd: string }> {
+  const out: Array<{ pid: number; state: string; ppid: number; cmd: string }> = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     const s = stat(Number(name));
