@@ -20,12 +20,13 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--seed <n>', 'seed of the runtime and faults')
     .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
     .option('--target <file>', 'serve the system this target file describes instead of the embedded runtime')
-    .option('--store <file>', 'keep arena events in this SQLite file (the stream resumes across restarts)');
+    .option('--store <file|url>', 'keep arena events in this SQLite file, or a postgres:// database shared with other servers (the stream resumes across restarts; or set ARENA_STORE)');
   examples(command, [
     'arena serve',
     'ARENA_API_KEY=s3cret arena serve --port 9000',
     'arena serve --host 0.0.0.0 --api-key s3cret --allowed-origin http://localhost:3000',
     'curl -N -H "X-API-Key: s3cret" http://127.0.0.1:9000/arena/stream',
+    'arena serve --port 8081 --store postgres://arena@db.internal:5432/arena',
   ]);
   command.action(async (opts: { host: string; port: string; apiKey?: string; allowedOrigin?: string[]; seed?: string; store?: string; strategy?: string; target?: string }) => {
     const { runServe } = await import('../../server/serve-command.js');

@@ -74,7 +74,7 @@ describe('PostgresEventStore', () => {
 
   it('refuses a database whose schema is newer than the code, changing nothing', async () => {
     const { store, url } = await freshStore();
-    await store.append('s', [{ type: 'a' }], 0);
+    await store.append('s', [{ type: 'a', data: null }], 0);
     const raw = await rawClient(url);
     await raw.query('UPDATE arena_schema SET version = $1', [SCHEMA_VERSION + 1]);
     const newer = new PostgresEventStore({ url });
@@ -115,7 +115,7 @@ describe('PostgresEventStore', () => {
     });
     const store = new PostgresEventStore({ url: `postgres://arena:s3cret-pw@127.0.0.1:${port}/db` });
     cleanups.push(() => store.close());
-    const err = (await store.append('s', [{ type: 'a' }], 0).catch((e: unknown) => e)) as Error;
+    const err = (await store.append('s', [{ type: 'a', data: null }], 0).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(RuntimeError);
     expect(err.message).toBe(`cannot reach PostgreSQL at 127.0.0.1:${port}: ECONNREFUSED`);
     expect(JSON.stringify({ ...err, message: err.message })).not.toContain('s3cret-pw');
