@@ -5,6 +5,7 @@
  * rewritten. A database migrated by newer code than this is refused.
  */
 import { RuntimeError } from '../shared/errors.js';
+import { RECORD_FIELDS, RECORD_STREAMS, sqlLiteral } from './record-query.js';
 
 /** the advisory-lock namespace of everything this store locks ("ARNA") */
 export const LOCK_NAMESPACE = 1095913025;
@@ -50,6 +51,11 @@ const MIGRATIONS: readonly string[] = [
   END
   $fn$;
   `,
+  // 2: the flight records' fields, indexed on the flight streams only (record-query.ts)
+  RECORD_FIELDS.map((f) => {
+    const expr = f === 'at' ? `((data::jsonb ->> 'at') COLLATE "C")` : `(data::jsonb -> '${f}')`;
+    return `CREATE INDEX arena_events_record_${f} ON arena_events (stream_id, ${expr}) WHERE stream_id IN (${RECORD_STREAMS.map(sqlLiteral).join(', ')});`;
+  }).join('\n'),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

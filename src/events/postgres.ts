@@ -21,7 +21,8 @@
 import type pg from 'pg';
 import { ConflictError, UsageError } from '../shared/errors.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { ANY_VERSION, type EventFilter, type EventStore, type NewEvent, type StoredEvent, type SubscribeOptions } from '../arena/event-store.js';
+import { ANY_VERSION, type EventFilter, type EventQuery, type NewEvent, type QueryableEventStore, type StoredEvent, type SubscribeOptions } from '../arena/event-store.js';
+import { recordSelect, recordWhere, type SqlDialect } from './record-query.js';
 import { connectionError, parsePostgresUrl, redact, type PostgresTarget } from './postgres-url.js';
 import { migrate } from './postgres-schema.js';
 import { createAsyncSubscription, type AsyncSubscription, type Page } from './postgres-subscription.js';
@@ -60,7 +61,7 @@ interface Row {
 const PAGE = 500;
 const SELECT = 'SELECT position, transaction_id::text AS tx, stream_id, version, type, data, at FROM arena_events';
 
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore implements QueryableEventStore {
   readonly target: PostgresTarget;
   /** the URL without its password */
   readonly location: string;
@@ -176,6 +177,14 @@ export class PostgresEventStore implements EventStore {
 
   async read(streamId: string, fromVersion = 0): Promise<PostgresStoredEvent[]> {
     const rows = await this.query<Row>(`${SELECT} WHERE stream_id = $1 AND version > $2 ORDER BY version`, [streamId, fromVersion]);
+    return rows.map(rowToEvent);
+  }
+
+  /** a record query as indexed SQL (see record-query.ts) */
+  async queryEvents(query: EventQuery): Promise<PostgresStoredEvent[]> {
+    const args: unknown[] = [];
+    const where = recordWhere(query, PG_DIALECT, (v) => `$${args.push(v)}`);
+    const rows = await this.query<Row>(recordSelect('position, transaction_id::text AS tx, stream_id, version, type, data, at', 'arena_events', where, query.last), args);
     return rows.map(rowToEvent);
   }
 
@@ -306,6 +315,12 @@ export class PostgresEventStore implements EventStore {
     if (this.closed) throw new ConflictError(`event store ${this.location} is closed`, 'store_closed');
   }
 }
+
+const PG_DIALECT: SqlDialect = {
+  text: (f) => `((data::jsonb ->> '${f}') COLLATE "C")`,
+  equals: (f, v, push) => `(data::jsonb -> '${f}') = ${push(JSON.stringify(v))}::jsonb`,
+  isNull: (f) => `COALESCE(jsonb_typeof(data::jsonb -> '${f}'), 'null') = 'null'`,
+};
 
 function rowToEvent(row: Row): PostgresStoredEvent {
   return { position: Number(row.position), stream_id: row.stream_id, version: Number(row.version), type: row.type, data: JSON.parse(row.data), at: row.at };
