@@ -32,6 +32,7 @@ const records = Array.from({ length: 300 }, (_, i) => ({
 
 let dir = '';
 let drop: (() => Promise<void>) | undefined;
+let pgUrl = '';
 const stores: Array<[string, QueryableEventStore & { close?: () => unknown }]> = [];
 let all: StoredEvent[] = [];
 
@@ -39,6 +40,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arena-rq-'));
   const db = await createDatabase('records');
   drop = db.drop;
+  pgUrl = db.url;
   stores.push(['memory', new MemoryEventStore()], ['sqlite', new SqliteEventStore({ path: join(dir, 'a.db'), synchronous: 'NORMAL' })], ['postgres', new PostgresEventStore({ url: db.url })]);
   for (const [, store] of stores) {
     for (let i = 0; i < records.length; i += 50) await store.append(STREAM, records.slice(i, i + 50).map((r) => ({ type: 'flight.action', data: r })), ANY_VERSION);
@@ -111,7 +113,7 @@ describe('record queries', () => {
   });
 
   it('PostgreSQL answers an agent or time query from its partial expression indexes', async () => {
-    const client = new pg.Client({ connectionString: (stores[2]![1] as PostgresEventStore & { options: { url: string } }).options.url });
+    const client = new pg.Client({ connectionString: pgUrl });
     await client.connect();
     try {
       await client.query('ANALYZE arena_events');
