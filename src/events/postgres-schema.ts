@@ -56,6 +56,26 @@ const MIGRATIONS: readonly string[] = [
     const expr = f === 'at' ? `((data::jsonb ->> 'at') COLLATE "C")` : `(data::jsonb -> '${f}')`;
     return `CREATE INDEX arena_events_record_${f} ON arena_events (stream_id, ${expr}) WHERE stream_id IN (${RECORD_STREAMS.map(sqlLiteral).join(', ')});`;
   }).join('\n'),
+  // 3: the regression run queue (run-queue.ts)
+  `
+  CREATE TABLE arena_runs (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    batch       text        NOT NULL,
+    run_key     text        NOT NULL,
+    request     text        NOT NULL,
+    state       text        NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled')),
+    attempts    integer     NOT NULL DEFAULT 0,
+    lapses      integer     NOT NULL DEFAULT 0,
+    worker      text,
+    lease_until timestamptz,
+    result      text,
+    error       text,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    finished_at timestamptz,
+    UNIQUE (batch, run_key)
+  );
+  CREATE INDEX arena_runs_takeable ON arena_runs (id) WHERE state IN ('queued', 'running');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
