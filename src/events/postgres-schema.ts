@@ -46,8 +46,8 @@ const MIGRATIONS: readonly string[] = [
       FROM unnest(p_types, p_data) WITH ORDINALITY AS x(t, d, n)
       ORDER BY x.n
       RETURNING position, version;
-    -- delivered at commit, to every server listening on this database
-    PERFORM pg_notify('arena_events', left(p_stream, 200));
+    -- no NOTIFY here: a notifying transaction holds a database-wide lock through its commit
+    -- (and fsync), which serialises all writers; the store notifies after commit instead
   END
   $fn$;
   `,

@@ -13,10 +13,14 @@
  *   (`pg_snapshot_xmin(pg_current_snapshot())`), as Emmett does: a sequence
  *   value taken by a transaction that commits later can never be skipped by a
  *   reader that already moved past it.
- * - `subscribe` replays by SQL, then follows: every append NOTIFYs on commit,
- *   which wakes the subscribers of every server on the database; a slow poll
- *   covers what NOTIFY cannot (a lost listen connection, an old transaction
- *   holding back the horizon that ends without appending).
+ * - `subscribe` replays by SQL, then follows: after its appends commit, a store
+ *   sends one NOTIFY (coalesced: at most one in flight), which wakes the
+ *   subscribers of every server on the database; its own subscribers are woken
+ *   at once. NOTIFY is sent outside the append's transaction because a
+ *   notifying commit takes a database-wide lock, which would serialise every
+ *   writer behind each other's fsync. A slow poll covers what NOTIFY cannot (a
+ *   lost listen connection, a writer killed between commit and NOTIFY, an old
+ *   transaction holding back the horizon that ends without appending).
  */
 import type pg from 'pg';
 import { ConflictError, UsageError } from '../shared/errors.js';
@@ -77,6 +81,8 @@ export class PostgresEventStore implements QueryableEventStore {
   /** subscription heads being taken: appends from this process wait for them, so "live" means after subscribe() */
   private readonly pendingHeads = new Set<Promise<unknown>>();
   private closed = false;
+  private notifying: Promise<void> | undefined;
+  private notifyAgain = false;
 
   constructor(options: PostgresEventStoreOptions) {
     this.options = options;
@@ -160,6 +166,8 @@ export class PostgresEventStore implements QueryableEventStore {
       throw err;
     }
     rows.sort((a, b) => Number(a.out_version) - Number(b.out_version));
+    this.wakeAll();
+    this.notifyOthers();
     return rows.map((r, i) => ({
       position: Number(r.out_position),
       stream_id: streamId,
@@ -241,6 +249,22 @@ export class PostgresEventStore implements QueryableEventStore {
     return { events: rows.map(rowToEvent), cursor: last ? { tx: last.tx, pos: last.position } : cursor };
   }
 
+  /** one NOTIFY after the appends that committed meanwhile; never more than one in flight */
+  private notifyOthers(): void {
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    const send = async () => {
+      do {
+        this.notifyAgain = false;
+        await this.pool?.query("SELECT pg_notify('arena_events', '')").catch(() => undefined);
+      } while (this.notifyAgain && !this.closed);
+      this.notifying = undefined;
+    };
+    this.notifying = send();
+  }
+
   private addWaker(wake: () => void): () => void {
     this.wakers.add(wake);
     this.startFollowing();
@@ -303,6 +327,7 @@ export class PostgresEventStore implements QueryableEventStore {
     this.closed = true;
     for (const sub of [...this.subscriptions]) sub.close();
     this.stopFollowing();
+    await this.notifying;
     const pool = await this.readyPromise?.catch(() => undefined);
     await pool?.end().catch(() => undefined);
   }
