@@ -6,8 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
+import { execa } from 'execa';
 import { frameJSON, openSSE, type SSEConnection } from '../helpers/sse.js';
-import { arena as runCli } from '../helpers/cli.js';
+import { arena as runCli, REPO_ROOT } from '../helpers/cli.js';
 import { createDatabase, clusterUrl } from '../helpers/postgres.js';
 import { http, startServe, type ServeProcess } from './serve-helpers.js';
 
@@ -100,4 +101,17 @@ describe('arena serve on PostgreSQL', () => {
     expect(none.stderr).toContain('has no database "no_such_database"');
     expect(none.stdout + none.stderr).not.toContain(missing.password);
   }, 60_000);
+
+  it('pg is loaded only for a postgres:// store: not by importing the package, not by a SQLite run', async () => {
+    const trace = (args: string[]) =>
+      execa('node', ['--import', './test/fixtures/trace-imports.mjs', ...args], { cwd: REPO_ROOT, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' } });
+    const loadsPg = (stderr: string) => /^IMPORT pg$/m.test(stderr);
+    const pkg = await trace(['--input-type=module', '-e', "await import('./dist/index.js')"]);
+    expect(pkg.stderr).toMatch(/^IMPORT yaml$/m); // the trace works
+    expect(loadsPg(pkg.stderr)).toBe(false);
+    const sqlite = await trace(['bin/arena.js', 'flight', '--store', 'memory']);
+    expect(loadsPg(sqlite.stderr)).toBe(false);
+    const postgres = await trace(['bin/arena.js', 'flight', '--store', 'postgres://arena@127.0.0.1:1/x']);
+    expect(loadsPg(postgres.stderr)).toBe(true);
+  });
 });
