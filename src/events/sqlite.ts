@@ -196,7 +196,10 @@ export class SqliteEventStore implements QueryableEventStore {
     this.assertOpen();
     const { sql, args } = this.recordSql(query);
     let stmt = this.statementCache.get(sql);
-    if (!stmt) this.statementCache.set(sql, (stmt = this.db.prepare(sql)));
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statementCache.set(sql, stmt);
+    }
     return (stmt.all(...args) as StoredRow[]).map(rowToEvent);
   }
 

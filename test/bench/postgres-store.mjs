@@ -95,15 +95,16 @@ try {
   });
   const arrivals = new Map();
   let ready;
-  const isReady = new Promise((r) => (ready = r));
+  const isReady = new Promise((r) => {
+    ready = r;
+  });
   request(`${serveUrl}/arena/stream`, { headers: { Accept: 'text/event-stream' } }, (res) => {
     res.setEncoding('utf8');
     let buf = '';
     res.on('data', (chunk) => {
       const t = now();
       buf += chunk;
-      let idx;
-      while ((idx = buf.indexOf('\n\n')) !== -1) {
+      for (let idx = buf.indexOf('\n\n'); idx !== -1; idx = buf.indexOf('\n\n')) {
         const frame = buf.slice(0, idx);
         buf = buf.slice(idx + 2);
         if (frame.includes('event: ready')) ready();
