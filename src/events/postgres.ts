@@ -13,14 +13,8 @@
  *   (`pg_snapshot_xmin(pg_current_snapshot())`), as Emmett does: a sequence
  *   value taken by a transaction that commits later can never be skipped by a
  *   reader that already moved past it.
- * - `subscribe` replays by SQL, then follows: after its appends commit, a store
- *   sends one NOTIFY (coalesced: at most one in flight), which wakes the
- *   subscribers of every server on the database; its own subscribers are woken
- *   at once. NOTIFY is sent outside the append's transaction because a
- *   notifying commit takes a database-wide lock, which would serialise every
- *   writer behind each other's fsync. A slow poll covers what NOTIFY cannot (a
- *   lost listen connection, a writer killed between commit and NOTIFY, an old
- *   transaction holding back the horizon that ends without appending).
+ * - `subscribe` replays by SQL, then follows: postgres-follow.ts wakes the
+ *   subscribers (NOTIFY after commit, and a cheap poll) of every server.
  */
 import type pg from 'pg';
 import { ConflictError, UsageError } from '../shared/errors.js';
@@ -30,6 +24,7 @@ import { recordSelect, recordWhere, type SqlDialect } from './record-query.js';
 import { connectionError, parsePostgresUrl, redact, type PostgresTarget } from './postgres-url.js';
 import { migrate } from './postgres-schema.js';
 import { createAsyncSubscription, type AsyncSubscription, type Page } from './postgres-subscription.js';
+import { PostgresFollower } from './postgres-follow.js';
 
 export interface PostgresEventStoreOptions {
   url: string;
@@ -73,22 +68,23 @@ export class PostgresEventStore implements QueryableEventStore {
   private readonly options: PostgresEventStoreOptions;
   private pool: pg.Pool | undefined;
   private readyPromise: Promise<pg.Pool> | undefined;
-  private listener: pg.Client | undefined;
-  private listening: Promise<void> | undefined;
-  private pollTimer: ReturnType<typeof setInterval> | undefined;
-  private readonly wakers = new Set<() => void>();
+  private readonly follower: PostgresFollower;
   private readonly subscriptions = new Set<AsyncSubscription<unknown>>();
   /** subscription heads being taken: appends from this process wait for them, so "live" means after subscribe() */
   private readonly pendingHeads = new Set<Promise<unknown>>();
   private closed = false;
-  private notifying: Promise<void> | undefined;
-  private notifyAgain = false;
 
   constructor(options: PostgresEventStoreOptions) {
     this.options = options;
     this.target = parsePostgresUrl(options.url);
     this.location = redact(options.url);
     this.clock = options.clock ?? systemClock;
+    this.follower = new PostgresFollower({
+      url: options.url,
+      pool: () => this.ready(),
+      pollIntervalMs: options.pollIntervalMs ?? 250,
+      connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+    });
   }
 
   /** connects and creates or migrates the schema; every operation awaits it, callers may too to fail early */
@@ -166,8 +162,7 @@ export class PostgresEventStore implements QueryableEventStore {
       throw err;
     }
     rows.sort((a, b) => Number(a.out_version) - Number(b.out_version));
-    this.wakeAll();
-    this.notifyOthers();
+    this.follower.appended();
     return rows.map((r, i) => ({
       position: Number(r.out_position),
       stream_id: streamId,
@@ -220,7 +215,7 @@ export class PostgresEventStore implements QueryableEventStore {
         let snap = '';
         const source = {
           fetch: async (cursor: Cursor): Promise<Page<PostgresStoredEvent, Cursor>> => this.page(filter, cursor, snap, replay, minVersion),
-          onWake: (wake: () => void) => this.addWaker(wake),
+          onWake: (wake: () => void) => this.follower.add(wake),
           isClosed: () => this.closed,
         };
         const cursorStart = start.then((s) => {
@@ -249,85 +244,12 @@ export class PostgresEventStore implements QueryableEventStore {
     return { events: rows.map(rowToEvent), cursor: last ? { tx: last.tx, pos: last.position } : cursor };
   }
 
-  /** one NOTIFY after the appends that committed meanwhile; never more than one in flight */
-  private notifyOthers(): void {
-    if (this.notifying) {
-      this.notifyAgain = true;
-      return;
-    }
-    const send = async () => {
-      do {
-        this.notifyAgain = false;
-        await this.pool?.query("SELECT pg_notify('arena_events', '')").catch(() => undefined);
-      } while (this.notifyAgain && !this.closed);
-      this.notifying = undefined;
-    };
-    this.notifying = send();
-  }
-
-  private addWaker(wake: () => void): () => void {
-    this.wakers.add(wake);
-    this.startFollowing();
-    return () => {
-      this.wakers.delete(wake);
-      if (this.wakers.size === 0) this.stopFollowing();
-    };
-  }
-
-  private wakeAll = (): void => {
-    for (const wake of [...this.wakers]) wake();
-  };
-
-  private startFollowing(): void {
-    if (!this.pollTimer) {
-      this.pollTimer = setInterval(this.wakeAll, this.options.pollIntervalMs ?? 250);
-      this.pollTimer.unref?.();
-    }
-    if (!this.listening) this.listening = this.listen().catch(() => {
-      // polling keeps subscribers going; the next subscription tries to listen again
-      this.listening = undefined;
-    });
-  }
-
-  private async listen(): Promise<void> {
-    await this.ready();
-    const { default: pgModule } = await import('pg');
-    const client = new pgModule.Client({ connectionString: this.options.url, connectionTimeoutMillis: this.options.connectTimeoutMs ?? 5000 });
-    client.on('error', () => {
-      if (this.listener === client) {
-        this.listener = undefined;
-        this.listening = undefined;
-      }
-    });
-    client.on('notification', this.wakeAll);
-    await client.connect();
-    if (this.closed || this.wakers.size === 0) {
-      await client.end().catch(() => undefined);
-      this.listening = undefined;
-      return;
-    }
-    await client.query('LISTEN arena_events');
-    this.listener = client;
-    // what was appended while we connected
-    this.wakeAll();
-  }
-
-  private stopFollowing(): void {
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
-    const client = this.listener;
-    this.listener = undefined;
-    this.listening = undefined;
-    void client?.end().catch(() => undefined);
-  }
-
   /** ends every subscription and the pool; idempotent */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const sub of [...this.subscriptions]) sub.close();
-    this.stopFollowing();
-    await this.notifying;
+    await this.follower.close();
     const pool = await this.readyPromise?.catch(() => undefined);
     await pool?.end().catch(() => undefined);
   }
