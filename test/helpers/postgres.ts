@@ -6,7 +6,9 @@ import { inject } from 'vitest';
 import pg from 'pg';
 
 export function clusterUrl(): string {
-  return inject('postgresUrl');
+  const url = inject('postgresUrl');
+  if (!url) throw new Error('the PostgreSQL test cluster was not started: postgres-global-setup.ts found no test of this run importing test/helpers/postgres.js');
+  return url;
 }
 
 /** a URL for `database` on the test cluster */
