@@ -66,7 +66,6 @@ export class PostgresEventStore implements QueryableEventStore {
   readonly location: string;
   private readonly clock: Clock;
   private readonly options: PostgresEventStoreOptions;
-  private pool: pg.Pool | undefined;
   private readyPromise: Promise<pg.Pool> | undefined;
   private readonly follower: PostgresFollower;
   private readonly subscriptions = new Set<AsyncSubscription<unknown>>();
@@ -89,7 +88,11 @@ export class PostgresEventStore implements QueryableEventStore {
 
   /** connects and creates or migrates the schema; every operation awaits it, callers may too to fail early */
   ready(): Promise<pg.Pool> {
-    this.readyPromise ??= this.connect();
+    // a failed connect is not remembered: the next operation tries again (the server may be back)
+    this.readyPromise ??= this.connect().catch((err: unknown) => {
+      this.readyPromise = undefined;
+      throw err;
+    });
     return this.readyPromise;
   }
 
@@ -117,7 +120,6 @@ export class PostgresEventStore implements QueryableEventStore {
       throw err instanceof Error && 'exitCode' in err ? err : connectionError(err, this.target);
     }
     client.release();
-    this.pool = pool;
     return pool;
   }
 
