@@ -11,10 +11,15 @@ export * from './workflow/index.js';
 export { createAction, parseAction, actionProblems, ACTION_PARAMETERS, type CreateActionOptions, type ActionProblem } from './arena/actions.js';
 export { Injector, DEFAULT_FAULT_DURATION_MS, type SlowAgentOptions, type InjectionReport } from './arena/injector.js';
 export { MetricsCollector, type MetricsSnapshot, type TypeMetrics } from './arena/metrics.js';
-export { ANY_VERSION, type EventStore, type StoredEvent, type NewEvent, type EventFilter, type SubscribeOptions } from './arena/event-store.js';
+export { ANY_VERSION, type EventStore, type StoredEvent, type NewEvent, type EventFilter, type SubscribeOptions, type EventQuery, type DataCondition, type QueryableEventStore } from './arena/event-store.js';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './events/memory.js';
 export { SqliteEventStore, openSqliteEventStore, DEFAULT_DB_PATH, type SqliteEventStoreOptions, type SqliteStoredEvent, type SqliteEventFilter } from './events/sqlite.js';
 export { openEventStore, type OpenedEventStore, type OpenEventStoreOptions } from './events/open.js';
+// pg is loaded only when a PostgreSQL store connects
+export { PostgresEventStore, type PostgresEventStoreOptions, type PostgresStoredEvent } from './events/postgres.js';
+export { PostgresRunQueue } from './events/run-queue.js';
+export { createQueueArena, type RunQueue, type ClaimedRun, type QueuedRequest } from './arena/regression/queue.js';
+export { runWorker, type WorkerOptions, type WorkerEvent } from './arena/regression/worker.js';
 export * from './flight/index.js';
 export * from './evolution/index.js';
 export type { FlightBridge, EvolutionBridge, EvidenceStore, Evidence } from './arena/bridges.js';

@@ -56,17 +56,17 @@ export interface ArenaRoot {
 
 export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot> {
   // event store first: the arena appends to it from its first action
-  const eventStore: EventStore & { close?: () => void } = await openEventStore(config);
+  const eventStore: EventStore & { close?: () => void | Promise<void> } = await openEventStore(config);
   try {
     return assemble(config, eventStore);
   } catch (err) {
     // a bad config (e.g. an invalid strategy) must not leave the store open
-    eventStore.close?.();
+    await eventStore.close?.();
     throw err;
   }
 }
 
-function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: () => void }): ArenaRoot {
+function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: () => void | Promise<void> }): ArenaRoot {
   const clock = config.clock ?? systemClock;
   const seed = config.seed ?? 1;
   const random = createRandom(seed);
@@ -263,7 +263,7 @@ function llmProvider(config: BootstrapConfig, clock: BootstrapConfig['clock']): 
   return createOpenAICompatibleProvider({ baseUrl, model, ...(apiKeyEnv ? { apiKeyEnv } : {}), timeoutMs: timeoutMs ?? 30_000 });
 }
 
-async function openEventStore(config: BootstrapConfig): Promise<EventStore & { close?: () => void }> {
+async function openEventStore(config: BootstrapConfig): Promise<EventStore & { close?: () => void | Promise<void> }> {
   const kind = config.eventStore?.kind ?? 'memory';
   if (kind === 'memory') return new MemoryEventStore();
   if (kind === 'sqlite') {
@@ -272,5 +272,17 @@ async function openEventStore(config: BootstrapConfig): Promise<EventStore & { c
     const { openSqliteEventStore } = await import('../events/sqlite.js');
     return openSqliteEventStore(path);
   }
-  throw new UsageError(`eventStore.kind must be "memory" or "sqlite", got "${String(kind)}"`, 'invalid_config');
+  if (kind === 'postgres') {
+    const { PostgresEventStore } = await import('../events/postgres.js');
+    const store = new PostgresEventStore({ url: (config.eventStore as { url: string }).url, ...(config.clock ? { clock: config.clock } : {}) });
+    // reach the server and migrate now: a wrong URL fails the start, not the first action
+    try {
+      await store.ready();
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return store;
+  }
+  throw new UsageError(`eventStore.kind must be "memory", "sqlite" or "postgres", got "${String(kind)}"`, 'invalid_config');
 }

@@ -17,8 +17,8 @@ export interface BootstrapConfig {
   targetFactory?: TargetFactory;
   /** steady-state workload runs per second */
   workloadRate?: number;
-  /** where arena events go: in memory (default) or a SQLite file */
-  eventStore?: { kind: 'memory' } | { kind: 'sqlite'; path: string };
+  /** where arena events go: in memory (default), a SQLite file, or a PostgreSQL database shared by several servers */
+  eventStore?: { kind: 'memory' } | { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
   /** an OpenAI-compatible endpoint for the LLM group; the offline local model otherwise */
   llm?: { baseUrl: string; model: string; apiKeyEnv?: string; timeoutMs?: number };
   /**

@@ -4,6 +4,9 @@ import { createAsyncQueue, type AsyncQueue } from '../shared/async-queue.js';
 import {
   ANY_VERSION,
   matchesFilter,
+  matchesQuery,
+  type EventQuery,
+  type QueryableEventStore,
   type EventFilter,
   type EventStore,
   type NewEvent,
@@ -21,7 +24,7 @@ interface Subscriber {
   queue: AsyncQueue<StoredEvent>;
 }
 
-export class MemoryEventStore implements EventStore {
+export class MemoryEventStore implements QueryableEventStore {
   private streams = new Map<string, StoredEvent[]>();
   private subscribers = new Set<Subscriber>();
   private readonly now: () => Date;
@@ -60,6 +63,11 @@ export class MemoryEventStore implements EventStore {
 
   async read(streamId: string, fromVersion = 0): Promise<StoredEvent[]> {
     return (this.streams.get(streamId) ?? []).filter((e) => e.version > fromVersion);
+  }
+
+  async queryEvents(query: EventQuery): Promise<StoredEvent[]> {
+    const found = (this.streams.get(query.stream_id) ?? []).filter((e) => matchesQuery(e, query));
+    return query.last !== undefined ? found.slice(-query.last) : found;
   }
 
   /** stream ids, for diagnostics */

@@ -1,6 +1,7 @@
 /** Table layout and row mapping of the SQLite event store. */
 import { UsageError } from '../shared/errors.js';
 import type { EventFilter, StoredEvent } from '../arena/event-store.js';
+import { RECORD_FIELDS, RECORD_STREAMS, sqlLiteral, type SqlDialect } from './record-query.js';
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -13,7 +14,17 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream_id, version)
 );
 CREATE INDEX IF NOT EXISTS events_type ON events (type, position);
+${RECORD_STREAMS.flatMap((stream, i) =>
+  RECORD_FIELDS.map((f) => `CREATE INDEX IF NOT EXISTS events_record_${i}_${f} ON events (stream_id, json_extract(data, '$.${f}')) WHERE stream_id = ${sqlLiteral(stream)};`),
+).join('\n')}
 `;
+
+/** record queries (record-query.ts): json_extract, so the partial expression indexes above apply */
+export const SQLITE_DIALECT: SqlDialect = {
+  text: (f) => `json_extract(data, '$.${f}')`,
+  equals: (f, v, push) => (typeof v === 'boolean' ? `json_type(data, '$.${f}') = '${v}'` : `json_extract(data, '$.${f}') = ${push(v)}`),
+  isNull: (f) => `json_extract(data, '$.${f}') IS NULL`,
+};
 
 /** what a caller appends (`data` may be omitted: stored as null) */
 export interface AppendEvent {

@@ -23,7 +23,8 @@ import { dirname, resolve } from 'node:path';
 import { ConflictError, UsageError, errorMessage } from '../shared/errors.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { createSubscription } from './sqlite-subscription.js';
-import { ANY_VERSION, type EventStore, type SubscribeOptions } from '../arena/event-store.js';
+import { ANY_VERSION, type EventQuery, type QueryableEventStore, type SubscribeOptions } from '../arena/event-store.js';
+import { recordSelect, recordWhere } from './record-query.js';
 import {
   SCHEMA,
   type AppendEvent,
@@ -32,6 +33,7 @@ import {
   type StoredRow,
   rowToEvent,
   normaliseFilter,
+  SQLITE_DIALECT,
 } from './sqlite-schema.js';
 
 export type { AppendEvent, SqliteEventFilter, SqliteStoredEvent } from './sqlite-schema.js';
@@ -53,7 +55,7 @@ export interface SqliteEventStoreOptions {
 /** in-process wake-ups: every store on the same file tells the others' subscribers */
 const localListeners = new Map<string, Set<() => void>>();
 
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements QueryableEventStore {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly clock: Clock;
@@ -187,6 +189,31 @@ export class SqliteEventStore implements EventStore {
     let stmt = this.statementCache.get(sql);
     if (!stmt) this.statementCache.set(sql, (stmt = this.db.prepare(sql)));
     return (stmt.all(...args) as StoredRow[]).map(rowToEvent);
+  }
+
+  /** a record query as indexed SQL (see record-query.ts) */
+  async queryEvents(query: EventQuery): Promise<SqliteStoredEvent[]> {
+    this.assertOpen();
+    const { sql, args } = this.recordSql(query);
+    let stmt = this.statementCache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statementCache.set(sql, stmt);
+    }
+    return (stmt.all(...args) as StoredRow[]).map(rowToEvent);
+  }
+
+  /** the SQL `queryEvents` runs (tests EXPLAIN it) */
+  recordSql(query: EventQuery): { sql: string; args: unknown[] } {
+    const args: unknown[] = [];
+    const where = recordWhere(query, SQLITE_DIALECT, (v) => {
+      args.push(v);
+      return '?';
+    });
+    // `+version`: without statistics SQLite would rather walk the whole stream in (stream_id, version)
+    // order than sort the few rows a record index finds; the + stops the index serving the order
+    const filtered = (query.where?.length ?? 0) > 0 || query.since !== undefined || query.until !== undefined;
+    return { sql: recordSelect('position, stream_id, version, type, data, at', 'events', where, query.last, filtered ? '+version' : 'version'), args };
   }
 
   /** the highest global position in the file (0 when empty) */

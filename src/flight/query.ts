@@ -4,6 +4,7 @@ import { tryParseDuration } from '../shared/duration.js';
 import { ACTION_TYPES, isActionType } from '../arena/action.js';
 import { FLIGHT_CATEGORIES } from './diagnostics.js';
 import type { FlightQuery } from './records.js';
+import type { DataCondition, EventQuery } from '../arena/event-store.js';
 
 interface Filterable {
   at: string;
@@ -58,4 +59,34 @@ export function filterRecords<T extends Filterable>(records: T[], query: FlightQ
   });
   if (query.limit !== undefined && out.length > query.limit) out = out.slice(out.length - query.limit);
   return out;
+}
+
+/**
+ * The same filter as `filterRecords`, as a store query (run as indexed SQL by
+ * the SQLite and PostgreSQL stores): time bounds become ISO strings, which
+ * compare like the times they name (records' `at` come from toISOString).
+ */
+export function toEventQuery(streamId: string, query: FlightQuery, now: Date, extra: DataCondition[] = []): EventQuery {
+  validateQuery(query);
+  const since = resolveTimeBound(query.since, now, 'since');
+  const until = resolveTimeBound(query.until, now, 'until');
+  const where: DataCondition[] = [...extra];
+  if (query.agent !== undefined) where.push({ fields: ['agent_id', 'target_id'], equals: query.agent });
+  if (query.category !== undefined) where.push({ fields: ['category'], equals: query.category });
+  if (query.type !== undefined) where.push({ fields: ['type'], equals: query.type });
+  if (query.success !== undefined) where.push({ fields: ['success'], equals: query.success, orMissing: true });
+  if (query.session !== undefined) where.push({ fields: ['session'], equals: query.session });
+  return {
+    stream_id: streamId,
+    ...(where.length > 0 ? { where } : {}),
+    ...(since !== undefined ? { since: isoBound(since, 'since') } : {}),
+    ...(until !== undefined ? { until: isoBound(until, 'until') } : {}),
+    ...(query.limit !== undefined ? { last: query.limit } : {}),
+  };
+}
+
+function isoBound(ms: number, name: string): string {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) throw new UsageError(`${name}: out of range`, 'invalid_query');
+  return d.toISOString();
 }

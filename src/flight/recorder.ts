@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Result } from '../arena/action.js';
 import type { FlightBridge } from '../arena/bridges.js';
-import { ANY_VERSION, type EventStore } from '../arena/event-store.js';
+import { ANY_VERSION, isQueryable, type DataCondition, type EventStore } from '../arena/event-store.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { NotFoundError } from '../shared/errors.js';
 import { DIAGNOSTIC_TABLE, diagnose, describeTarget, type FlightCategory } from './diagnostics.js';
-import { filterRecords } from './query.js';
+import { filterRecords, toEventQuery } from './query.js';
 import {
   EVIDENCE_STREAM,
   FLIGHT_DIAGNOSTICS_STREAM,
@@ -70,21 +70,23 @@ export class FlightRecorder implements FlightBridge {
   }
 
   async timeline(query: FlightQuery = {}): Promise<TimelineRecord[]> {
-    return filterRecords(await this.readStream<TimelineRecord>(FLIGHT_TIMELINE_STREAM), query, this.clock.wallNow());
+    return this.query<TimelineRecord>(FLIGHT_TIMELINE_STREAM, query);
   }
 
   async diagnostics(query: FlightQuery = {}): Promise<DiagnosticRecord[]> {
-    return filterRecords(await this.readStream<DiagnosticRecord>(FLIGHT_DIAGNOSTICS_STREAM), query, this.clock.wallNow());
+    return this.query<DiagnosticRecord>(FLIGHT_DIAGNOSTICS_STREAM, query);
   }
 
   async evidence(query: FlightQuery = {}): Promise<FailureEvidence[]> {
-    const all = (await this.readStream<FailureEvidence>(EVIDENCE_STREAM)).filter((e) => e.source === 'chaos' && e.kind === 'failure');
-    return filterRecords(all, query, this.clock.wallNow());
+    return this.query<FailureEvidence>(EVIDENCE_STREAM, query, [
+      { fields: ['source'], equals: 'chaos' },
+      { fields: ['kind'], equals: 'failure' },
+    ]);
   }
 
   /** one timeline record by action id */
   async getRecord(id: string): Promise<TimelineRecord> {
-    const found = (await this.readStream<TimelineRecord>(FLIGHT_TIMELINE_STREAM)).find((r) => r.id === id);
+    const [found] = await this.query<TimelineRecord>(FLIGHT_TIMELINE_STREAM, {}, [{ fields: ['id'], equals: id }]);
     if (!found) throw new NotFoundError(`no flight record for action ${id}`);
     return found;
   }
@@ -157,8 +159,13 @@ export class FlightRecorder implements FlightBridge {
     await this.store.append(EVIDENCE_STREAM, [{ type: 'evidence.failure', data: evidence }], ANY_VERSION);
   }
 
-  private async readStream<T>(stream: string): Promise<T[]> {
-    return (await this.store.read(stream)).map((e) => e.data as T);
+  /** in the store's database when it can (indexed SQL), else by filtering the whole stream */
+  private async query<T extends { at: string }>(stream: string, query: FlightQuery, extra: DataCondition[] = []): Promise<T[]> {
+    const now = this.clock.wallNow();
+    if (isQueryable(this.store)) return (await this.store.queryEvents(toEventQuery(stream, query, now, extra))).map((e) => e.data as T);
+    const all = (await this.store.read(stream)).map((e) => e.data as T & Record<string, unknown>);
+    const kept = all.filter((r) => extra.every((c) => c.fields.some((f) => r[f] === c.equals)));
+    return filterRecords(kept, query, now);
   }
 }
 

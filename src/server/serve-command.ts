@@ -4,6 +4,7 @@ import { bootstrap, type BootstrapConfig } from '../bootstrap/index.js';
 import { loadStrategyFile } from '../runtime/strategy.js';
 import { checkBind, parsePort, serveRoot } from './serve.js';
 import { assertUsableAPIKey } from '../shared/api-key.js';
+import { storeKind, storeSpec } from '../events/store-spec.js';
 
 export interface ServeCommandOptions {
   host: string;
@@ -49,11 +50,12 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
     const target = await loaded.create({ ...(seed !== undefined ? { seed } : {}), ...(strategy !== undefined ? { strategy } : {}), env: io.env });
     targetFactory = () => target;
   }
+  const eventStore = eventStoreConfig(storeSpec(opts.store, io.env));
   const root = await bootstrap({
     ...(targetFactory ? { targetFactory } : {}),
     ...(seed === undefined ? {} : { seed }),
     ...(strategy ? { strategy } : {}),
-    ...(opts.store ? { eventStore: { kind: 'sqlite' as const, path: opts.store } } : {}),
+    ...(eventStore ? { eventStore } : {}),
     evolve: opts.evolve === true,
   });
   await root.start();
@@ -97,4 +99,13 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   }
   if (failures.length > 0) throw failures[0];
   io.stdout.write('arena: stopped\n');
+}
+
+/** `--store` (or ARENA_STORE) as bootstrap config: none → memory, a postgres:// URL, or a SQLite file */
+function eventStoreConfig(spec: string | undefined): BootstrapConfig['eventStore'] {
+  if (spec === undefined) return undefined;
+  if (spec.trim() === '') throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"', 'invalid_store');
+  const kind = storeKind(spec);
+  if (kind === 'memory') return { kind };
+  return kind === 'postgres' ? { kind, url: spec.trim() } : { kind, path: spec };
 }

@@ -17,13 +17,12 @@ import { examples } from './options.js';
 import { UsageError } from '../../shared/errors.js';
 import { tryParseDuration } from '../../shared/duration.js';
 import { FLIGHT_CATEGORIES } from '../../flight/diagnostics.js';
+import { DEFAULT_STORE_PATH, storeKind, storeSpec } from '../../events/store-spec.js';
 import type { DiagnosticRecord, FlightQuery, TimelineRecord } from '../../flight/records.js';
 import type { RecordedRun } from '../../flight/run-listener.js';
 import { runTitle } from '../view/view-state.js';
 import { ACTION_TYPES } from '../../arena/action.js';
 
-/** the same default as src/events/sqlite.ts, without loading the native module at CLI start */
-const DEFAULT_DB_PATH = '.arena/arena.db';
 
 interface FlightOptions {
   store?: string;
@@ -60,7 +59,7 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('flight')
     .description('timeline and diagnostics of recent arena actions, from the flight recorder store')
-    .option('--store <path>', `event store to read (SQLite file, or "memory")`, DEFAULT_DB_PATH)
+    .option('--store <path|url>', `event store to read: a SQLite file (default ${DEFAULT_STORE_PATH}), a postgres:// URL, or "memory" (or set ARENA_STORE)`)
     .option('--since <when>', 'only records newer than this: a duration back from now ("10m") or an ISO time', parseSince)
     .option('--agent <id>', 'only actions that hit this agent')
     .option('--category <name>', `only this diagnostic category (${FLIGHT_CATEGORIES.join(', ')})`)
@@ -69,12 +68,12 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
     .option('--limit <n>', 'at most the N most recent records', parseLimit)
     .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)');
-  examples(command, ['arena flight', 'arena flight --since 10m --agent agent-2', 'arena flight --store runs.db --category leadership --json', 'arena flight --failed --limit 20']);
+  examples(command, ['arena flight', 'arena flight --since 10m --agent agent-2', 'arena flight --store runs.db --category leadership --json', 'arena flight --failed --limit 20', 'arena flight --store postgres://arena@db.internal:5432/arena --since 1h']);
   command.action(async (options: FlightOptions) => {
     const mode = resolveOutputMode({ json: options.json, color: options.color }, ctx);
     applyColor(mode);
-    const spec = options.store ?? DEFAULT_DB_PATH;
-    if (spec !== 'memory' && !existsSync(resolve(ctx.cwd, spec))) {
+    const spec = storeSpec(options.store, ctx.env, DEFAULT_STORE_PATH)!;
+    if (storeKind(spec) === 'sqlite' && !existsSync(resolve(ctx.cwd, spec))) {
       throw new UsageError(`no event store at ${spec}`, 'store_not_found', {
         hint: 'runs record there with --store PATH (arena scenario run/survival) and arena serve; pass --store to read another file',
       });
@@ -86,6 +85,7 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
     ]);
     const opened = openEventStore(spec, { cwd: ctx.cwd });
     try {
+      await opened.ready();
       const recorder = new FlightRecorder({ store: opened.store });
       const query: FlightQuery = {};
       if (options.since) query.since = options.since;
@@ -105,7 +105,7 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
       }
       ctx.stdout.write(renderFlight(opened.location, timeline, diagnostics, summary.actions, runs));
     } finally {
-      opened.close();
+      await opened.close();
     }
   });
 }
@@ -146,21 +146,27 @@ function truncate(text: string, n: number): string {
 }
 
 /**
- * `--store memory|PATH` on the run commands: records every action of the run
+ * `--store memory|PATH|postgres://…` (or ARENA_STORE) on the run commands: records every action of the run
  * (flight timeline, diagnostics, failure evidence) and its start/finish into
  * the store, so `arena flight --store PATH` can show it afterwards.
  */
 export const storeRunPlugin: RunPlugin = {
   name: 'store',
   addOptions(command) {
-    command.option('--store <memory|path>', 'record the run (the arena event stream, flight timeline, diagnostics, runs) into this event store: a SQLite file or "memory"');
+    command.option('--store <memory|path|url>', 'record the run (the arena event stream, flight timeline, diagnostics, runs) into this event store: a SQLite file, a postgres:// URL or "memory" (or set ARENA_STORE)');
   },
   async attach(options, ctx) {
-    const spec = options.store;
+    const spec = storeSpec(options.store as string | undefined, ctx.env);
     if (spec === undefined) return undefined;
-    if (typeof spec !== 'string' || spec.trim() === '') throw new UsageError('--store needs a SQLite file path or "memory"');
+    if (typeof spec !== 'string' || spec.trim() === '') throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"');
     const [{ openEventStore }, { recordRunEvents }] = await Promise.all([import('../../events/open.js'), import('../../flight/run-listener.js')]);
     const opened = openEventStore(spec, { cwd: ctx.cwd });
+    try {
+      await opened.ready();
+    } catch (err) {
+      await opened.close();
+      throw err;
+    }
     const recording = recordRunEvents(opened.store);
     return {
       listener: recording.listener,
@@ -170,7 +176,7 @@ export const storeRunPlugin: RunPlugin = {
         try {
           await recording.flush();
         } finally {
-          opened.close();
+          await opened.close();
         }
       },
     };

@@ -50,6 +50,7 @@ interface RegressOptions {
   junit?: string;
   failOnNoImprovement?: boolean;
   color?: boolean;
+  workers?: string;
 }
 
 /** what --json prints and what the table shows: a run result, or an analysis of recorded scores */
@@ -78,7 +79,8 @@ export function registerRegressCommand(program: Command, ctx: CliContext): void 
     .option('--batch <n>', 'adaptive: runs per arm added between looks (default 5)')
     .option('--max-runs <n>', 'adaptive: most runs per arm (default 30)')
     .option('--alpha <a>', 'significance level, two-sided (default 0.05)')
-    .option('--parallel <n>', 'runs executing at once, both arms together (default 4)')
+    .option('--parallel <n>', 'runs executing at once, both arms together (default 4; with --workers, all runs of a look)')
+    .option('--workers <url>', 'put the runs on a queue in this postgres:// database for arena worker processes to execute')
     .option('--seed <n>', 'seed of the run seeds (printed when not given)')
     .option('--weights <list>', 'score each run by a weighted ensemble, e.g. availability=2,recovery=1,consistency=1 (default: the resilience score)')
     .option('--min-effect <points>', 'the difference in score points the power statement is about (default 5)')
@@ -94,7 +96,8 @@ Examples:
   $ arena regress --baseline a.yaml --candidate b.yaml --scenario scenarios/leader-failover.yaml --adaptive --json
   $ arena regress --baseline a.yaml --candidate b.yaml --survival 5s --runs 20 --parallel 4 --seed 7
   $ arena regress --baseline-target old.yaml --candidate-target new.yaml --survival 20s --interval 2s --runs 6
-  $ arena regress --baseline-scores last-release.json --candidate-scores this-build.json --fail-on-no-improvement`,
+  $ arena regress --baseline-scores last-release.json --candidate-scores this-build.json --fail-on-no-improvement
+  $ arena regress --baseline a.yaml --candidate b.yaml --adaptive --workers postgres://arena@db.internal/arena`,
     )
     .action(async (options: RegressOptions) => {
       await runRegress(options, ctx);
@@ -136,7 +139,7 @@ async function compareRecorded(options: RegressOptions, alpha: number, minimumEf
   if (!options.baselineScores || !options.candidateScores) {
     throw new UsageError('--baseline-scores and --candidate-scores go together: give both');
   }
-  for (const flag of ['scenario', 'survival', 'adaptive', 'runs', 'parallel', 'weights'] as const) {
+  for (const flag of ['scenario', 'survival', 'adaptive', 'runs', 'parallel', 'weights', 'workers'] as const) {
     if (options[flag] !== undefined) throw new UsageError(`--${flag} runs strategies; it does not apply to recorded scores`);
   }
   const baseline = (await Promise.all(options.baselineScores.map((f) => readScoresFile(resolve(cwd, f), 'baseline scores', f)))).flat();
@@ -155,6 +158,7 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   const byTarget = options.baselineTarget !== undefined || options.candidateTarget !== undefined;
   if (byTarget && (options.baseline || options.candidate)) throw new UsageError('give strategies (--baseline/--candidate) or target files (--baseline-target/--candidate-target), not both');
   if (byTarget && (!options.baselineTarget || !options.candidateTarget)) throw new UsageError('--baseline-target and --candidate-target go together: give both');
+  if (byTarget && options.workers !== undefined) throw new UsageError('--workers runs strategies on the embedded runtime; compare target files on this machine (without --workers)');
   if (!byTarget && (!options.baseline || !options.candidate)) {
     throw new UsageError('give --baseline and --candidate strategy files, --baseline-target and --candidate-target files (or --baseline-scores and --candidate-scores)');
   }
@@ -177,8 +181,9 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   const batch = parseInteger(options.batch, '--batch', 5, 1);
   const maxRuns = parseInteger(options.maxRuns, '--max-runs', Math.max(30, minRuns), 2);
   if (maxRuns < minRuns) throw new UsageError(`--max-runs (${maxRuns}) must be at least --min-runs (${minRuns})`);
-  // two real systems on one machine: one run at a time unless told otherwise
-  const parallelism = parseInteger(options.parallel, '--parallel', byTarget ? 1 : 4, 1);
+  // two real systems on one machine: one run at a time unless told otherwise;
+  // with workers, every run of a look goes on the queue at once: the workers are the limit
+  const parallelism = parseInteger(options.parallel, '--parallel', byTarget ? 1 : options.workers ? 10_000 : 4, 1);
   const seed = options.seed === undefined ? randomSeed() : parseInteger(options.seed, '--seed', 0, 0);
   const scorer = options.weights === undefined ? undefined : await parseWeights(options.weights);
 
@@ -203,7 +208,9 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   const workload = await resolveWorkload(options, ctx);
   const { RegressionTester } = await import('../../arena/regression/tester.js');
   ctx.stderr.write(`regress: ${candidateName} vs ${baselineName}, ${options.adaptive ? `adaptive, ${minRuns}..${maxRuns}` : runs} runs per arm, seed ${seed}\n`);
-  const result = await new RegressionTester(arena, scorer).run({
+  const queue = options.workers === undefined ? undefined : await openWorkerQueue(options.workers, seed);
+  if (queue) ctx.stderr.write(`regress: runs go on the queue in ${queue.location} for arena worker processes\n`);
+  const result = await new RegressionTester(queue?.arena ?? arena, scorer).run({
     baseline,
     candidate,
     baselineName,
@@ -220,7 +227,7 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
     minimumEffect,
     signal: ctx.signal,
     onEvent: (event) => ctx.stderr.write(progressLine(event)),
-  });
+  }).finally(() => queue?.close());
   return { mode: 'strategies', ...result };
 }
 
@@ -254,6 +261,14 @@ async function createRegressionArena(): Promise<RegressionArena> {
     import('../../targets/embedded/index.js'),
   ]);
   return createTargetArena({ targetFactory: embeddedTargetFactory });
+}
+
+/** `--workers postgres://…`: the runs of this invocation on the queue there (src/events/run-queue.ts) */
+async function openWorkerQueue(url: string, seed: number) {
+  const { storeKind } = await import('../../events/store-spec.js');
+  if (storeKind(url) !== 'postgres') throw new UsageError(`--workers takes a postgres:// URL (the database arena worker processes take runs from), got ${JSON.stringify(url)}`);
+  const [{ openQueueArena }, { randomUUID }] = await Promise.all([import('../../events/run-queue.js'), import('node:crypto')]);
+  return openQueueArena(url, `regress-${seed}-${randomUUID().slice(0, 8)}`);
 }
 
 /** `availability=2,recovery=1` → an EnsembleScorer over the score dimensions (and `score`, the resilience score) */

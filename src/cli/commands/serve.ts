@@ -20,7 +20,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--seed <n>', 'seed of the runtime and faults')
     .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
     .option('--target <file>', 'serve the system this target file describes instead of the embedded runtime')
-    .option('--store <file>', 'keep arena events in this SQLite file (the stream resumes across restarts)')
+    .option('--store <file|url>', 'keep arena events in this SQLite file, or a postgres:// database shared with other servers (the stream resumes across restarts; or set ARENA_STORE)')
     .option('--evolve', 'let applied faults the runtime does not recover from patch its recovery strategy live (off by default)');
   examples(command, [
     'arena serve',
@@ -28,6 +28,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     'arena serve --host 0.0.0.0 --api-key s3cret --allowed-origin http://localhost:3000',
     'curl -N -H "X-API-Key: s3cret" http://127.0.0.1:9000/arena/stream',
     'arena serve --evolve   # then GET /arena/evolution shows what live evolution did',
+    'arena serve --port 8081 --store postgres://arena@db.internal:5432/arena',
   ]);
   command.action(async (opts: { host: string; port: string; apiKey?: string; allowedOrigin?: string[]; seed?: string; store?: string; strategy?: string; target?: string; evolve?: boolean }) => {
     const { runServe } = await import('../../server/serve-command.js');

@@ -1,17 +1,22 @@
-/** The EventStore contract, run against both stores: memory and SQLite. */
-import { afterEach, describe, expect, it } from 'vitest';
+/** The EventStore contract, run unchanged against every store: memory, SQLite and PostgreSQL. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryEventStore } from '../../../src/events/memory.js';
 import { SqliteEventStore } from '../../../src/events/sqlite.js';
+import { PostgresEventStore } from '../../../src/events/postgres.js';
+import { createDatabase } from '../../helpers/postgres.js';
 import { ANY_VERSION, type EventStore, type StoredEvent } from '../../../src/arena/event-store.js';
 import { ConflictError } from '../../../src/shared/errors.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
+
+// a fresh database per PostgreSQL test, made before the (synchronous) factory runs
+let postgresUrl = '';
 
 const factories: Array<[string, () => EventStore]> = [
   ['memory', () => new MemoryEventStore()],
@@ -27,9 +32,24 @@ const factories: Array<[string, () => EventStore]> = [
       return store;
     },
   ],
+  [
+    'postgres',
+    () => {
+      const store = new PostgresEventStore({ url: postgresUrl, pollIntervalMs: 50 });
+      cleanups.push(() => store.close());
+      return store;
+    },
+  ],
 ];
 
-describe.each(factories)('EventStore contract: %s', (_name, make) => {
+describe.each(factories)('EventStore contract: %s', (name, make) => {
+  beforeEach(async () => {
+    if (name !== 'postgres') return;
+    const db = await createDatabase('contract');
+    postgresUrl = db.url;
+    cleanups.push(() => db.drop());
+  });
+
   it('appends with versions and reads after a version', async () => {
     const store = make();
     expect(await store.streamVersion('s')).toBe(0);

@@ -1,0 +1,97 @@
+/**
+ * A worker: takes runs from the queue, executes each on its own RegressionArena
+ * (a fresh target per run) and writes the score back. While a run executes its
+ * lease is renewed; if the lease is lost anyway (this worker stalled and the run
+ * was taken again) the run is abandoned and its score never written, so no run
+ * is counted twice. A worker that dies simply stops renewing: its run is taken
+ * again once the lease lapses.
+ */
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { errorMessage } from '../../shared/errors.js';
+import type { RegressionArena } from './types.js';
+import type { ClaimedRun, RunQueue } from './queue.js';
+
+export interface WorkerOptions {
+  queue: RunQueue;
+  arena: RegressionArena;
+  /** names this worker in the queue (host:pid) */
+  name: string;
+  /** runs executing at once (default 1) */
+  concurrency?: number;
+  /** how long a taken run stays this worker's without a renewal (ms, default 30 s) */
+  leaseMs?: number;
+  /** how long an idle slot waits before looking again (ms, default 250) */
+  idleMs?: number;
+  clock?: Clock;
+  /** stops taking runs; running ones are given back to the queue */
+  signal?: AbortSignal;
+  onEvent?: (event: WorkerEvent) => void;
+}
+
+export type WorkerEvent =
+  | { type: 'took'; run: ClaimedRun }
+  | { type: 'done'; run: ClaimedRun; score: number; written: boolean }
+  | { type: 'failed'; run: ClaimedRun; error: string }
+  | { type: 'lost'; run: ClaimedRun }
+  | { type: 'released'; run: ClaimedRun };
+
+export async function runWorker(options: WorkerOptions): Promise<{ completed: number }> {
+  const clock = options.clock ?? systemClock;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const idleMs = options.idleMs ?? 250;
+  const emit = options.onEvent ?? (() => undefined);
+  let completed = 0;
+
+  const execute = async (run: ClaimedRun) => {
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    let lost = false;
+    // renew at a third of the lease: two renewals may be slow before it lapses
+    const renew = async (): Promise<void> => {
+      while (!ac.signal.aborted) {
+        await clock.sleep(leaseMs / 3, ac.signal).catch(() => undefined);
+        if (ac.signal.aborted) return;
+        const held = await options.queue.renew(run, options.name, leaseMs).catch(() => true);
+        if (!held) {
+          lost = true;
+          ac.abort();
+        }
+      }
+    };
+    const renewing = renew();
+    try {
+      const report = await options.arena.runArm({ ...run.request, signal: ac.signal });
+      if (lost) return emit({ type: 'lost', run });
+      const written = await options.queue.complete(run, report);
+      if (written) completed++;
+      emit({ type: 'done', run, score: report.score, written });
+    } catch (err) {
+      if (lost) return emit({ type: 'lost', run });
+      if (options.signal?.aborted) {
+        await options.queue.release(run).catch(() => undefined);
+        return emit({ type: 'released', run });
+      }
+      await options.queue.fail(run, errorMessage(err));
+      emit({ type: 'failed', run, error: errorMessage(err) });
+    } finally {
+      ac.abort();
+      options.signal?.removeEventListener('abort', stop);
+      await renewing;
+    }
+  };
+
+  const slot = async () => {
+    while (!options.signal?.aborted) {
+      const run = await options.queue.claim(options.name, leaseMs);
+      if (!run) {
+        await clock.sleep(idleMs, options.signal).catch(() => undefined);
+        continue;
+      }
+      emit({ type: 'took', run });
+      await execute(run);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, slot));
+  return { completed };
+}

@@ -1,0 +1,127 @@
+/**
+ * The regression run queue on PostgreSQL (schema v3, table arena_runs).
+ *
+ * - `claim` takes the oldest run that is queued, or running with a lapsed
+ *   lease (its worker died), with FOR UPDATE SKIP LOCKED: any number of
+ *   workers take different runs without waiting on one another.
+ * - Each take increments `attempts` (never decremented: it is the fencing
+ *   token); renewals, the score and a failure are written only
+ *   `WHERE attempts = <this take>`, so a worker that lost its run (lease
+ *   lapsed, run taken again) can never write a second score.
+ * - A run whose lease lapsed MAX_LAPSES times is failed rather than taken
+ *   again: something kills every worker that tries it.
+ */
+import type { ScoreReport } from '../arena/report.js';
+import type { ClaimedRun, QueuedRequest, RunOutcome, RunQueue } from '../arena/regression/queue.js';
+import type { RegressionArena } from '../arena/regression/types.js';
+import type { PostgresEventStore } from './postgres.js';
+
+export const MAX_LAPSES = 3;
+
+export class PostgresRunQueue implements RunQueue {
+  constructor(private readonly store: PostgresEventStore) {}
+
+  async enqueue(batch: string, key: string, request: QueuedRequest): Promise<void> {
+    await this.store.query('INSERT INTO arena_runs (batch, run_key, request) VALUES ($1, $2, $3) ON CONFLICT (batch, run_key) DO NOTHING', [batch, key, JSON.stringify(request)]);
+  }
+
+  async outcomes(batch: string, keys: readonly string[]): Promise<RunOutcome[]> {
+    // runs whose workers kept dying are failed here, where someone is waiting for them
+    await this.store.query(
+      `UPDATE arena_runs SET state = 'failed', error = 'its worker stopped without a score (lease lapsed) ' || (lapses + 1) || ' times', finished_at = now()
+       WHERE batch = $1 AND state = 'running' AND lease_until < now() AND lapses + 1 >= $2`,
+      [batch, MAX_LAPSES],
+    );
+    const rows = await this.store.query<{ run_key: string; state: string; result: string | null; error: string | null }>(
+      "SELECT run_key, state, result, error FROM arena_runs WHERE batch = $1 AND run_key = ANY($2::text[]) AND state IN ('done', 'failed')",
+      [batch, [...keys]],
+    );
+    return rows.map((r) =>
+      r.state === 'done' ? { key: r.run_key, state: 'done', report: JSON.parse(r.result!) as ScoreReport } : { key: r.run_key, state: 'failed', error: r.error ?? 'unknown error' },
+    );
+  }
+
+  async cancel(batch: string): Promise<void> {
+    await this.store.query("UPDATE arena_runs SET state = 'cancelled', finished_at = now() WHERE batch = $1 AND state = 'queued'", [batch]);
+  }
+
+  async claim(worker: string, leaseMs: number): Promise<ClaimedRun | undefined> {
+    const rows = await this.store.query<{ id: string; attempts: number; request: string }>(
+      `UPDATE arena_runs SET state = 'running', worker = $1, lease_until = now() + $2 * interval '1 millisecond',
+         attempts = attempts + 1, lapses = lapses + (state = 'running')::int
+       WHERE id = (
+         SELECT id FROM arena_runs
+         WHERE state = 'queued' OR (state = 'running' AND lease_until < now() AND lapses + 1 < $3)
+         ORDER BY id
+         FOR UPDATE SKIP LOCKED
+         LIMIT 1)
+       RETURNING id, attempts, request`,
+      [worker, leaseMs, MAX_LAPSES],
+    );
+    const row = rows[0];
+    return row ? { id: String(row.id), attempt: row.attempts, request: JSON.parse(row.request) as QueuedRequest } : undefined;
+  }
+
+  async renew(run: ClaimedRun, worker: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.store.query(
+      `UPDATE arena_runs SET lease_until = now() + $3 * interval '1 millisecond', worker = $4
+       WHERE id = $1 AND attempts = $2 AND state = 'running' RETURNING id`,
+      [run.id, run.attempt, leaseMs, worker],
+    );
+    return rows.length === 1;
+  }
+
+  async complete(run: ClaimedRun, report: ScoreReport): Promise<boolean> {
+    const rows = await this.store.query(
+      `UPDATE arena_runs SET state = 'done', result = $3, lease_until = NULL, finished_at = now()
+       WHERE id = $1 AND attempts = $2 AND state = 'running' RETURNING id`,
+      [run.id, run.attempt, JSON.stringify(report)],
+    );
+    return rows.length === 1;
+  }
+
+  async fail(run: ClaimedRun, error: string): Promise<boolean> {
+    const rows = await this.store.query(
+      `UPDATE arena_runs SET state = 'failed', error = $3, lease_until = NULL, finished_at = now()
+       WHERE id = $1 AND attempts = $2 AND state = 'running' RETURNING id`,
+      [run.id, run.attempt, error],
+    );
+    return rows.length === 1;
+  }
+
+  async release(run: ClaimedRun): Promise<void> {
+    await this.store.query(
+      "UPDATE arena_runs SET state = 'queued', worker = NULL, lease_until = NULL WHERE id = $1 AND attempts = $2 AND state = 'running'",
+      [run.id, run.attempt],
+    );
+  }
+}
+
+/**
+ * `regress --workers postgres://…`: a RegressionArena whose runs go on the
+ * queue in that database, for `arena worker` processes to execute. `close`
+ * withdraws runs nobody took (an interrupted regress) and closes the pool.
+ */
+export async function openQueueArena(url: string, batch: string): Promise<{ arena: RegressionArena; location: string; close(): Promise<void> }> {
+  const { PostgresEventStore } = await import('./postgres.js');
+  const { createQueueArena } = await import('../arena/regression/queue.js');
+  const store = new PostgresEventStore({ url, poolSize: 4 });
+  try {
+    await store.ready();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const arena = createQueueArena({ queue: new PostgresRunQueue(store), batch });
+  return {
+    arena,
+    location: store.location,
+    async close() {
+      try {
+        await arena.close();
+      } finally {
+        await store.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Vitest global setup: one throwaway PostgreSQL 15 cluster for the whole run
+ * (scripts/pg-cluster.mjs), its URL provided to tests as `postgresUrl`. It
+ * fails the run when PostgreSQL cannot start: those tests never skip.
+ * ARENA_TEST_POSTGRES_URL reuses a cluster you already run instead.
+ *
+ * A run whose file filters select no test that uses the cluster (one file of
+ * another module, say) does not start it: that saves every such run the few
+ * seconds initdb takes on a loaded machine.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+// @ts-expect-error plain ESM script without types, shared with the benchmarks
+import { startCluster } from '../../scripts/pg-cluster.mjs';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresUrl: string;
+  }
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** test files that use the cluster: they import this folder's postgres helper */
+function postgresTestFiles(dir = join(ROOT, 'test')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return postgresTestFiles(path);
+    return /\.test\.tsx?$/.test(entry.name) && readFileSync(path, 'utf8').includes('helpers/postgres.js') ? [path] : [];
+  });
+}
+
+function isNeeded(project: TestProject): boolean {
+  // vitest's CLI file filters (internal, hence the care): unknown or none → every file runs
+  const filters = (project.vitest as unknown as { filenamePattern?: unknown }).filenamePattern;
+  if (!Array.isArray(filters) || filters.length === 0) return true;
+  const files = postgresTestFiles();
+  return files.some((file) => filters.some((f) => typeof f !== 'string' || file.includes(f) || relative(ROOT, file).includes(f.replace(/^\.\//, ''))));
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const given = process.env.ARENA_TEST_POSTGRES_URL;
+  if (given) {
+    project.provide('postgresUrl', given);
+    return async () => undefined;
+  }
+  if (!isNeeded(project)) {
+    project.provide('postgresUrl', '');
+    return async () => undefined;
+  }
+  const cluster = (await startCluster()) as { url: string; stop(): Promise<void> };
+  project.provide('postgresUrl', cluster.url);
+  return () => cluster.stop();
+}
