@@ -10,6 +10,7 @@ import { registerEvolveCommand } from './evolve.js';
 import { registerServeCommand } from './serve.js';
 import { registerProxyCommand } from './proxy.js';
 import { registerTargetCommand } from './target.js';
+import { registerCompletionCommand } from './completion.js';
 
 /** Each command lives in its own file and registers itself here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -25,4 +26,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerEvolveCommand(program, ctx);
   registerProxyCommand(program, ctx);
   registerTargetCommand(program, ctx);
+  registerCompletionCommand(program, ctx);
 }
