@@ -61,30 +61,25 @@ export interface ArenaHandlerOptions extends ArenaStreamOptions {
 
 const notConfigured = (what: string) => new HttpError(503, 'not_configured', `${what} is not configured on this server`);
 
-/** agent faults without parameters: route verb → action type */
-const AGENT_FAULTS: Record<string, ActionType> = {
-  kill: 'kill_agent',
-  pause: 'pause_agent',
-  resume: 'resume_agent',
-  partition: 'network_partition',
-  'memory-corrupt': 'memory_corrupt',
-  'mcp-disconnect': 'mcp_disconnect',
-  slow: 'slow_agent',
-  'tool-timeout': 'tool_timeout',
-  'llm-failure': 'llm_failure',
-};
-
-/** the optional body keys each agent route accepts (they become the action's metadata) */
-const AGENT_BODY_KEYS: Record<string, readonly string[]> = {
-  kill: [],
-  pause: ['duration'],
-  resume: [],
-  partition: ['duration'],
-  'memory-corrupt': [],
-  'mcp-disconnect': [],
-  slow: ['duration', 'delay'],
-  'tool-timeout': ['duration'],
-  'llm-failure': ['error_type', 'duration'],
+/**
+ * Each fault's agent route, `POST /arena/agent/{id}/<verb>`, and the optional body keys it takes
+ * (they become the action's metadata); null for a fault with a route of its own. A Record: a new
+ * fault type does not compile until it is given a route here.
+ */
+const AGENT_ROUTES: Record<ActionType, { verb: string; bodyKeys: readonly string[] } | null> = {
+  kill_agent: { verb: 'kill', bodyKeys: [] },
+  kill_leader: null, // POST /leader/kill
+  kill_orchestrator: null, // POST /orchestrator/kill
+  pause_agent: { verb: 'pause', bodyKeys: ['duration'] },
+  resume_agent: { verb: 'resume', bodyKeys: [] },
+  slow_agent: { verb: 'slow', bodyKeys: ['duration', 'delay'] },
+  network_partition: { verb: 'partition', bodyKeys: ['duration'] },
+  tool_timeout: { verb: 'tool-timeout', bodyKeys: ['duration'] },
+  memory_corrupt: { verb: 'memory-corrupt', bodyKeys: [] },
+  mcp_disconnect: { verb: 'mcp-disconnect', bodyKeys: [] },
+  llm_failure: { verb: 'llm-failure', bodyKeys: ['error_type', 'duration'] },
+  remove_node: null, // POST /node/{id}/remove
+  remove_edge: null, // POST /edge/remove
 };
 
 export class ArenaHandler {
@@ -146,10 +141,11 @@ export class ArenaHandler {
         await this.optionalParams(ctx, []);
         return this.run(ctx, { type: 'kill_orchestrator' });
       });
-      for (const verb of Object.keys(AGENT_FAULTS)) {
-        post(`/agent/{id}/${verb}`, async (ctx) => {
-          const metadata = await this.optionalParams(ctx, AGENT_BODY_KEYS[verb]!);
-          return this.run(ctx, { type: AGENT_FAULTS[verb], target_id: ctx.params.id, ...(metadata ? { metadata } : {}) });
+      for (const [type, route] of Object.entries(AGENT_ROUTES) as [ActionType, (typeof AGENT_ROUTES)[ActionType]][]) {
+        if (!route) continue;
+        post(`/agent/{id}/${route.verb}`, async (ctx) => {
+          const metadata = await this.optionalParams(ctx, route.bodyKeys);
+          return this.run(ctx, { type, target_id: ctx.params.id, ...(metadata ? { metadata } : {}) });
         });
       }
       post('/node/{id}/remove', async (ctx) => {
