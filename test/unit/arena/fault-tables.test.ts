@@ -14,7 +14,7 @@ describe('per-fault tables', () => {
   });
 
   it('an agent fault polls the aspect it damaged', () => {
-    const scope = (type: (typeof ACTION_TYPES)[number]) => healthScopeFor({ action: createAction(type, 'agent-1'), success: true, duration_ms: 1 } as never);
+    const scope = (type: (typeof ACTION_TYPES)[number]) => healthScopeFor({ action: createAction(type, 'agent-1'), success: true, duration_ms: 1 });
     expect(scope('kill_agent')).toEqual({ kind: 'agent', id: 'agent-1', aspect: 'process' });
     expect(scope('mcp_disconnect')).toEqual({ kind: 'agent', id: 'agent-1', aspect: 'mcp' });
     expect(scope('network_partition')).toEqual({ kind: 'agent', id: 'agent-1', aspect: 'network' });
