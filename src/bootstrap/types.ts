@@ -3,7 +3,7 @@
  * a port made of plain data and functions, so nothing internal leaks into the
  * types a program embedding chaos-arena sees.
  */
-import type { Action, Result } from '../arena/action.js';
+import type { Result } from '../arena/action.js';
 import type { Clock } from '../shared/clock.js';
 import type { TargetFactory, TargetDescription, AgentInfo, ActiveFault } from '../arena/providers.js';
 
@@ -22,8 +22,6 @@ export interface BootstrapConfig {
   /** an OpenAI-compatible endpoint for the LLM group; the offline local model otherwise */
   llm?: { baseUrl: string; model: string; apiKeyEnv?: string; timeoutMs?: number };
 }
-
-export type Awaitable<T> = T | Promise<T>;
 
 export interface ArenaPort {
   execute(action: unknown): Promise<Result>;
@@ -74,4 +72,4 @@ export interface RootStatus {
   components: string[];
 }
 
-export type { Action, Result };
+export type { Result };

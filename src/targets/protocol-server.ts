@@ -11,7 +11,7 @@ import type { Clock } from '../shared/clock.js';
 import { isArenaError } from '../shared/errors.js';
 import { createFaultRegistry, type FaultRegistry } from '../protocol/fault-registry.js';
 import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolRoute, type ProtocolServer } from '../protocol/http.js';
-import { badRequest, notApplicable, notFound, ProtocolError, unsupported, type FaultRequest } from '../protocol/wire.js';
+import { badRequest, notApplicable, notFound, PROTOCOL_VERSION, ProtocolError, unsupported, type FaultRequest } from '../protocol/wire.js';
 
 const ASPECTS: readonly AgentHealthAspect[] = ['process', 'memory', 'mcp', 'llm', 'tools', 'network'];
 const SCOPES = ['agent', 'leader', 'orchestrator', 'dag', 'target'] as const;
@@ -64,7 +64,7 @@ export async function serveTargetProtocol(target: Target, options: TargetProtoco
       path: '/v1/target',
       handle: async (_req, res) => {
         const d = await target.describe();
-        sendJson(res, 200, { protocol: 1, name: target.name, agents: d.agents, dag: target.dag ? d.dag : null, faults: supported(), workload: true, invariants: true });
+        sendJson(res, 200, { protocol: PROTOCOL_VERSION, name: target.name, agents: d.agents, dag: target.dag ? d.dag : null, faults: supported(), workload: true, invariants: true });
       },
     },
     ...faultRoutes(registry),

@@ -16,7 +16,6 @@ import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '
 import { runSteps } from './schedule.js';
 import type { Scenario } from './types.js';
 
-export { DEFAULT_SNAPSHOT_INTERVAL_MS } from '../measure/index.js';
 
 export interface RunScenarioOptions {
   /** the target's observer; defaults to the service's */

@@ -86,7 +86,6 @@ export function createProtocolClient(options: ProtocolClientOptions) {
   };
 }
 
-export type ProtocolClient = ReturnType<typeof createProtocolClient>;
 
 function describe(json: unknown): string | undefined {
   const error = (json as { error?: unknown } | undefined)?.error;
