@@ -47,7 +47,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   const root = await bootstrap({
     ...(targetFactory ? { targetFactory } : {}), ...(seed === undefined ? {} : { seed }), ...(strategy ? { strategy } : {}), ...(opts.store ? { eventStore: { kind: 'sqlite' as const, path: opts.store } } : {}) });
   await root.start();
-  let server;
+  let server: Awaited<ReturnType<typeof serveRoot>>;
   try {
     server = await serveRoot(root, {
       host: opts.host,

@@ -15,6 +15,7 @@ export function registerCompletionCommand(program: Command, ctx: CliContext): vo
     });
   examples(command, [
     'source <(arena completion bash)',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user types, not a template
     'arena completion zsh > "${fpath[1]}/_arena"',
     'arena completion fish > ~/.config/fish/completions/arena.fish',
   ]);
