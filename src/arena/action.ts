@@ -20,8 +20,28 @@ export type ActionType = (typeof ACTION_TYPES)[number];
 export const LLM_ERROR_TYPES = ['rate_limit', 'overloaded', 'timeout', 'server_error'] as const;
 export type LLMErrorType = (typeof LLM_ERROR_TYPES)[number];
 
+/**
+ * Whether the arena finds the fault's target itself rather than the user naming it. A Record, like
+ * every per-fault table: a new fault type does not compile until each table says what it does.
+ */
+const FINDS_OWN_TARGET: Record<ActionType, boolean> = {
+  kill_agent: false,
+  kill_leader: true,
+  kill_orchestrator: true,
+  pause_agent: false,
+  resume_agent: false,
+  slow_agent: false,
+  network_partition: false,
+  tool_timeout: false,
+  memory_corrupt: false,
+  mcp_disconnect: false,
+  llm_failure: false,
+  remove_node: false,
+  remove_edge: false,
+};
+
 /** Faults whose target is found by the arena rather than named by the user. */
-export const SELF_TARGETING: ReadonlySet<ActionType> = new Set(['kill_leader', 'kill_orchestrator']);
+export const SELF_TARGETING: ReadonlySet<ActionType> = new Set(ACTION_TYPES.filter((t) => FINDS_OWN_TARGET[t]));
 
 export function isActionType(value: unknown): value is ActionType {
   return typeof value === 'string' && (ACTION_TYPES as readonly string[]).includes(value);

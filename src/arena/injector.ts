@@ -7,7 +7,7 @@
 import { RuntimeError, UsageError } from '../shared/errors.js';
 import { parseDuration } from '../shared/duration.js';
 import { LLM_ERROR_TYPES, type Action, type LLMErrorType } from './action.js';
-import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, FaultOptions, FaultReport, RuntimeProvider } from './providers.js';
+import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, FaultOptions, RuntimeProvider } from './providers.js';
 
 /** Default length of a timed fault (DESIGN §3). */
 export const DEFAULT_FAULT_DURATION_MS = 5000;

@@ -20,7 +20,7 @@ import { createEvalRunner } from '../runtime/services/eval.js';
 import { createAssistants } from '../runtime/services/assistants.js';
 import { runAssistantTurn } from '../runtime/services/assistant.js';
 import { createLLMClient, createLocalModel, createOpenAICompatibleProvider, type LLMProvider } from '../runtime/llm/index.js';
-import { createInProcessMCPServer, createMCPSession, inProcessConnector } from '../runtime/mcp/index.js';
+import { createMCPSession, inProcessConnector } from '../runtime/mcp/index.js';
 import { Lifecycle, RootLifecycleError } from './lifecycle.js';
 import { createRuntimePort } from './runtime-port.js';
 import { refuseWhileStopped } from './stopped-guard.js';
@@ -186,7 +186,7 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   };
   components.push('llm');
 
-  const mcpSession = createMCPSession({ connect: inProcessConnector(createInProcessMCPServer()), clock, reconnect: { enabled: true, backoffMs: 50, maxBackoffMs: 2000 }, name: 'root' });
+  const mcpSession = createMCPSession({ connect: inProcessConnector(), clock, reconnect: { enabled: true, backoffMs: 50, maxBackoffMs: 2000 }, name: 'root' });
   const mcp: MCPPort = {
     isConnected: () => mcpSession.isConnected(),
     listTools: async () => (await mcpSession.listTools()).map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}) })),

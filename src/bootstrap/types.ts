@@ -3,7 +3,7 @@
  * a port made of plain data and functions, so nothing internal leaks into the
  * types a program embedding chaos-arena sees.
  */
-import type { Action, Result } from '../arena/action.js';
+import type { Result } from '../arena/action.js';
 import type { Clock } from '../shared/clock.js';
 import type { TargetFactory, TargetDescription, AgentInfo, ActiveFault } from '../arena/providers.js';
 
@@ -28,8 +28,6 @@ export interface BootstrapConfig {
    */
   evolve?: boolean;
 }
-
-export type Awaitable<T> = T | Promise<T>;
 
 export interface ArenaPort {
   execute(action: unknown): Promise<Result>;
@@ -80,4 +78,4 @@ export interface RootStatus {
   components: string[];
 }
 
-export type { Action, Result };
+export type { Result };

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { isArenaError, errorMessage } from '../shared/errors.js';
 import type { CliContext } from './context.js';
 import { registerCommands } from './commands/index.js';
+import { examples } from './commands/options.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../../package.json') as { version: string };
@@ -22,8 +23,34 @@ export function buildProgram(ctx: CliContext): Command {
       writeErr: (s) => ctx.stderr.write(s),
     });
   registerCommands(program, ctx);
+  examples(program, [
+    'arena scenario run scenarios/leader-failover.yaml',
+    'arena survival --duration 60s --min-score 80 --json > report.json',
+    'arena regress --baseline strategies/default.yaml --candidate strategies/recovery-off.yaml',
+    'arena serve --port 8080 --api-key "$ARENA_API_KEY"',
+  ]);
+  program.addHelpText('after', ROOT_HELP_FOOTER);
   return program;
 }
+
+/** what a CI script needs to know without reading the README */
+const ROOT_HELP_FOOTER = `
+Exit codes:
+  0    passed
+  1    a gate failed (an expectation not met, score under --min-score, a significant regression)
+  2    invalid input or usage
+  3    runtime error
+  130  interrupted (faults reverted, partial report written)
+
+Environment:
+  NO_COLOR       no colours
+  FORCE_COLOR    colours even when output is piped (0 turns them off)
+  CI             no live view, no spinners: one plain line per event
+  ARENA_API_KEY  the API key of \`arena serve\`
+  ARENA_DEBUG    print the stack of an unexpected error
+
+Shell completion: arena completion bash|zsh|fish
+`;
 
 export async function runWith(argv: string[], ctx: CliContext): Promise<number> {
   const program = buildProgram(ctx);

@@ -89,6 +89,8 @@ async function probe(name: string, service: unknown, signal: AbortSignal): Promi
     case 'runtime': {
       const runtime = service as AgentRuntime;
       if (!runtime.isRunning) throw new Error('runtime is not running');
+      // a runtime still making its agents' first MCP connections (the SDK loads on first use) is starting, not broken
+      await Promise.all([...runtime.cluster.agents.values()].map((a) => a.subsystems.ready));
       const h = runtime.health();
       if (!h.healthy) throw new Error(h.problems.join('; ') || 'unhealthy');
       return;

@@ -17,8 +17,9 @@
  *   other processes are noticed by polling `PRAGMA data_version` (one cheap
  *   pragma per interval, only while someone subscribes).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { ConflictError, UsageError, errorMessage } from '../shared/errors.js';
 import { systemClock, type Clock } from '../shared/clock.js';
@@ -39,6 +40,12 @@ import {
 export type { AppendEvent, SqliteEventFilter, SqliteStoredEvent } from './sqlite-schema.js';
 
 export const DEFAULT_DB_PATH = '.arena/arena.db';
+
+// better-sqlite3 is a native module: required when a store opens, so importing the package
+// (or running a command with --store memory) never loads it
+const require = createRequire(import.meta.url);
+let sqlite: typeof Database | undefined;
+const loadSqlite = (): typeof Database => (sqlite ??= require('better-sqlite3') as typeof Database);
 
 export interface SqliteEventStoreOptions {
   /** file path; `:memory:` for a private in-memory database. Default `.arena/arena.db` */
@@ -85,7 +92,7 @@ export class SqliteEventStore implements QueryableEventStore {
     }
     try {
       if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
-      this.db = new Database(this.path, { timeout: options.busyTimeoutMs ?? 5000 });
+      this.db = new (loadSqlite())(this.path, { timeout: options.busyTimeoutMs ?? 5000 });
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${synchronous}`);
       this.db.exec(SCHEMA);
@@ -271,7 +278,10 @@ export class SqliteEventStore implements QueryableEventStore {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
   }
 
-  /** for benchmarks and diagnostics: the underlying connection */
+  /**
+   * for benchmarks and diagnostics: the underlying connection
+   * @internal left out of the published types, which do not depend on better-sqlite3's
+   */
   get database(): Database.Database {
     return this.db;
   }

@@ -58,7 +58,7 @@ function mutateGene(gene: Gene, value: unknown, random: Random): unknown {
       return !value;
     case 'ms': {
       // log-uniform factor in [1/2, 2]: halving and doubling equally likely
-      const factor = Math.pow(2, random.next() * 2 - 1);
+      const factor = 2 ** (random.next() * 2 - 1);
       return clamp(Math.round((value as number) * factor), gene.min, gene.max);
     }
     case 'count':

@@ -7,7 +7,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Strategy } from './strategy.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import { createLLMClient, createLocalModel, type LLMClient } from './llm/index.js';
-import { createInProcessMCPServer, createMCPSession, inProcessConnector, type MCPSession } from './mcp/index.js';
+import { createMCPSession, inProcessConnector, type MCPSession } from './mcp/index.js';
 
 export interface AgentSubsystems {
   tools: Toolbox;
@@ -29,7 +29,7 @@ export function createSubsystems(options: { clock: Clock; strategy: Strategy; ag
     clock,
     ...llmConfig(strategy),
   });
-  const mcp = createMCPSession({ connect: inProcessConnector(createInProcessMCPServer()), clock, reconnect: mcpReconnect(strategy), name: options.agentId });
+  const mcp = createMCPSession({ connect: inProcessConnector(), clock, reconnect: mcpReconnect(strategy), name: options.agentId });
   // the in-memory transport connects within a few microtasks; until then calls fail like any disconnected session
   const connecting = mcp.connect().catch(() => undefined);
   return {

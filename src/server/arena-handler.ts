@@ -71,32 +71,27 @@ function definedKeys(value: Record<string, unknown>): Record<string, unknown> | 
 
 const notConfigured = (what: string) => new HttpError(503, 'not_configured', `${what} is not configured on this server`);
 
-/** agent faults without parameters: route verb → action type */
-const AGENT_FAULTS: Record<string, ActionType> = {
-  kill: 'kill_agent',
-  pause: 'pause_agent',
-  resume: 'resume_agent',
-  partition: 'network_partition',
-  'memory-corrupt': 'memory_corrupt',
-  'mcp-disconnect': 'mcp_disconnect',
-  slow: 'slow_agent',
-  'tool-timeout': 'tool_timeout',
-  'llm-failure': 'llm_failure',
-};
-
 const NONE = z.strictObject({});
 const WITH_DURATION = z.strictObject({ duration: duration().optional() });
-/** the optional body each agent route accepts (its keys become the action's metadata) */
-const AGENT_BODIES: Record<string, z.ZodType<Record<string, unknown>>> = {
-  kill: NONE,
-  pause: WITH_DURATION,
-  resume: NONE,
-  partition: WITH_DURATION,
-  'memory-corrupt': NONE,
-  'mcp-disconnect': NONE,
-  slow: z.strictObject({ duration: duration().optional(), delay: duration().optional() }),
-  'tool-timeout': WITH_DURATION,
-  'llm-failure': z.strictObject({ error_type: z.enum(LLM_ERROR_TYPES).optional(), duration: duration().optional() }),
+/**
+ * Each fault's agent route, `POST /arena/agent/{id}/<verb>`, and the optional body it accepts (its
+ * keys become the action's metadata); null for a fault with a route of its own. A Record: a new
+ * fault type does not compile until it is given a route here.
+ */
+const AGENT_ROUTES: Record<ActionType, { verb: string; body: z.ZodType<Record<string, unknown>> } | null> = {
+  kill_agent: { verb: 'kill', body: NONE },
+  kill_leader: null, // POST /leader/kill
+  kill_orchestrator: null, // POST /orchestrator/kill
+  pause_agent: { verb: 'pause', body: WITH_DURATION },
+  resume_agent: { verb: 'resume', body: NONE },
+  slow_agent: { verb: 'slow', body: z.strictObject({ duration: duration().optional(), delay: duration().optional() }) },
+  network_partition: { verb: 'partition', body: WITH_DURATION },
+  tool_timeout: { verb: 'tool-timeout', body: WITH_DURATION },
+  memory_corrupt: { verb: 'memory-corrupt', body: NONE },
+  mcp_disconnect: { verb: 'mcp-disconnect', body: NONE },
+  llm_failure: { verb: 'llm-failure', body: z.strictObject({ error_type: z.enum(LLM_ERROR_TYPES).optional(), duration: duration().optional() }) },
+  remove_node: null, // POST /node/{id}/remove
+  remove_edge: null, // POST /edge/remove
 };
 const EdgeRemove = z.strictObject({ from: id(), to: id() });
 
@@ -161,10 +156,11 @@ export class ArenaHandler {
         await optionalBody(ctx, NONE);
         return this.run(ctx, { type: 'kill_orchestrator' });
       });
-      for (const verb of Object.keys(AGENT_FAULTS)) {
-        post(`/agent/{id}/${verb}`, async (ctx) => {
-          const metadata = definedKeys(await optionalBody(ctx, AGENT_BODIES[verb]!));
-          return this.run(ctx, { type: AGENT_FAULTS[verb], target_id: ctx.params.id, ...(metadata ? { metadata } : {}) });
+      for (const [type, route] of Object.entries(AGENT_ROUTES) as [ActionType, (typeof AGENT_ROUTES)[ActionType]][]) {
+        if (!route) continue;
+        post(`/agent/{id}/${route.verb}`, async (ctx) => {
+          const metadata = definedKeys(await optionalBody(ctx, route.body));
+          return this.run(ctx, { type, target_id: ctx.params.id, ...(metadata ? { metadata } : {}) });
         });
       }
       post('/node/{id}/remove', async (ctx) => {

@@ -10,7 +10,6 @@ export class HttpError extends ArenaError {
   }
 }
 
-export { PayloadTooLargeError } from '../shared/json-body.js';
 
 export class UnauthorizedError extends HttpError {
   constructor() {

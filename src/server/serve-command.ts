@@ -59,7 +59,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
     evolve: opts.evolve === true,
   });
   await root.start();
-  let server;
+  let server: Awaited<ReturnType<typeof serveRoot>>;
   try {
     server = await serveRoot(root, {
       host: opts.host,

@@ -97,19 +97,6 @@ export function jsonTextDepth(text: string): number {
   return max;
 }
 
-/** Depth of a parsed value (objects and arrays count a level each), walked without recursion. */
-export function valueDepth(value: unknown): number {
-  let max = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    const level = d + 1;
-    if (level > max) max = level;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, level]);
-  }
-  return max;
-}
 
 function findForbiddenKey(value: unknown): string | undefined {
   const stack: Array<[unknown, string]> = [[value, '$']];

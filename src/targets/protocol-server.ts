@@ -4,20 +4,35 @@
  * target behaves exactly as it does in-process; the fault registry adds ids,
  * idempotency and leases: a fault whose lease runs out is reverted here.
  */
-import { ACTION_TYPES, isActionType, type Action, type ActionType } from '../arena/action.js';
+import { ACTION_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from '../arena/action.js';
 import { Injector } from '../arena/injector.js';
 import type { AgentHealthAspect, HealthScope, Target } from '../arena/providers.js';
 import type { Clock } from '../shared/clock.js';
 import { isArenaError } from '../shared/errors.js';
 import { createFaultRegistry, type FaultRegistry } from '../protocol/fault-registry.js';
 import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolRoute, type ProtocolServer } from '../protocol/http.js';
-import { badRequest, notApplicable, notFound, ProtocolError, unsupported, type FaultRequest } from '../protocol/wire.js';
+import { badRequest, notApplicable, notFound, PROTOCOL_VERSION, ProtocolError, unsupported, type FaultRequest } from '../protocol/wire.js';
 
 const ASPECTS: readonly AgentHealthAspect[] = ['process', 'memory', 'mcp', 'llm', 'tools', 'network'];
 const SCOPES = ['agent', 'leader', 'orchestrator', 'dag', 'target'] as const;
 /** params each fault type takes; anything else is a 400 naming the key */
-const PARAMS: Partial<Record<ActionType, readonly string[]>> = { slow_agent: ['delay_ms'], llm_failure: ['error_type'] };
-const NO_TARGET_ID: ReadonlySet<ActionType> = new Set(['kill_leader', 'kill_orchestrator']);
+const PARAMS: Record<ActionType, readonly string[]> = {
+  kill_agent: [],
+  kill_leader: [],
+  kill_orchestrator: [],
+  pause_agent: [],
+  resume_agent: [],
+  slow_agent: ['delay_ms'],
+  network_partition: [],
+  tool_timeout: [],
+  memory_corrupt: [],
+  mcp_disconnect: [],
+  llm_failure: ['error_type'],
+  remove_node: [],
+  remove_edge: [],
+};
+// the target finds these itself: a target_id would be ignored, so it is refused
+const NO_TARGET_ID = SELF_TARGETING;
 
 export interface TargetProtocolOptions {
   port?: number;
@@ -49,7 +64,7 @@ export async function serveTargetProtocol(target: Target, options: TargetProtoco
       path: '/v1/target',
       handle: async (_req, res) => {
         const d = await target.describe();
-        sendJson(res, 200, { protocol: 1, name: target.name, agents: d.agents, dag: target.dag ? d.dag : null, faults: supported(), workload: true, invariants: true });
+        sendJson(res, 200, { protocol: PROTOCOL_VERSION, name: target.name, agents: d.agents, dag: target.dag ? d.dag : null, faults: supported(), workload: true, invariants: true });
       },
     },
     ...faultRoutes(registry),
@@ -77,7 +92,7 @@ async function applyFault(target: Target, injector: Injector, request: FaultRequ
   const type = request.type;
   const refused = target.unsupportedFaults()[type];
   if (refused !== undefined) throw unsupported(`${type}: ${refused}`);
-  const allowed = PARAMS[type] ?? [];
+  const allowed = PARAMS[type];
   for (const key of Object.keys(request.params)) if (!allowed.includes(key)) throw badRequest(`params.${key}: not a parameter of ${type}${allowed.length ? ` (takes ${allowed.join(', ')})` : ''}`);
   if (NO_TARGET_ID.has(type) && request.target_id !== undefined) throw badRequest(`target_id: ${type} finds its target itself; leave target_id out`);
   if (!NO_TARGET_ID.has(type) && request.target_id === undefined) throw badRequest(`target_id: required for ${type}`);

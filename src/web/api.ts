@@ -53,7 +53,7 @@ export function createApi(key: string, onUnauthorized: () => void, fetchImpl: ty
       throw new ApiError(0, 'network', 'Cannot reach the arena server: the connection was lost.');
     }
     const text = await res.text().catch(() => '');
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

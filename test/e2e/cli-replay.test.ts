@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arena } from '../helpers/cli.js';
-import { findAll, parseXml } from '../unit/cli/xml-check.js';
 
 const FX = 'test/fixtures/scenarios';
 let dir: string;

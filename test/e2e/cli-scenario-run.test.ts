@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arena } from '../helpers/cli.js';
@@ -33,6 +33,7 @@ describe('arena scenario run', () => {
     expect(r.stdout).toMatch(/kill-leader.*kill_leader.*ok.*success.*met/);
     expect(r.stdout).toMatch(/score.*avail\..*recovery.*consist\..*MTTR p50\/p95.*expected/s);
     expect(r.stdout).toContain('(seed 11');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts a colour sequence
     expect(r.stdout).not.toMatch(/\u001b\[/); // NO_COLOR
   });
 

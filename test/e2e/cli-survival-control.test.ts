@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arena } from '../helpers/cli.js';
-import { findAll, parseXml } from '../unit/cli/xml-check.js';
 
 let dir: string;
 beforeAll(() => {

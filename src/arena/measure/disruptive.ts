@@ -21,30 +21,32 @@
 import type { ActionType, Result } from '../action.js';
 import type { AgentHealthAspect, HealthScope } from '../providers.js';
 
-export const DISRUPTIVE_FAULTS: ReadonlySet<ActionType> = new Set([
-  'kill_agent',
-  'kill_leader',
-  'kill_orchestrator',
-  'memory_corrupt',
-  'mcp_disconnect',
-  'llm_failure',
-  'remove_node',
-  'remove_edge',
-  'network_partition',
-]);
+/**
+ * Per fault: does it break something that must then recover, and which aspect of the agent it
+ * damages. A Record so that a new fault type is a compile error until it is classified here.
+ */
+const FAULT_DAMAGE: Record<ActionType, { isDisruptive: boolean; aspect?: AgentHealthAspect }> = {
+  kill_agent: { isDisruptive: true, aspect: 'process' },
+  kill_leader: { isDisruptive: true },
+  kill_orchestrator: { isDisruptive: true },
+  pause_agent: { isDisruptive: false },
+  resume_agent: { isDisruptive: false },
+  slow_agent: { isDisruptive: false },
+  network_partition: { isDisruptive: true, aspect: 'network' },
+  tool_timeout: { isDisruptive: false },
+  memory_corrupt: { isDisruptive: true, aspect: 'memory' },
+  mcp_disconnect: { isDisruptive: true, aspect: 'mcp' },
+  llm_failure: { isDisruptive: true, aspect: 'llm' },
+  remove_node: { isDisruptive: true },
+  remove_edge: { isDisruptive: true },
+};
+
+export const DISRUPTIVE_FAULTS: ReadonlySet<ActionType> = new Set((Object.keys(FAULT_DAMAGE) as ActionType[]).filter((t) => FAULT_DAMAGE[t].isDisruptive));
 
 export function isDisruptive(type: ActionType): boolean {
   return DISRUPTIVE_FAULTS.has(type);
 }
 
-/** the part of the agent each agent fault damages */
-const AGENT_ASPECT: Partial<Record<ActionType, AgentHealthAspect>> = {
-  kill_agent: 'process',
-  memory_corrupt: 'memory',
-  mcp_disconnect: 'mcp',
-  llm_failure: 'llm',
-  network_partition: 'network',
-};
 
 /** The health scope to poll after this fault, or undefined when it is not disruptive. */
 export function healthScopeFor(result: Result): HealthScope | undefined {
@@ -59,7 +61,7 @@ export function healthScopeFor(result: Result): HealthScope | undefined {
     case 'remove_edge':
       return { kind: 'dag' };
     default: {
-      const aspect = AGENT_ASPECT[type];
+      const aspect = FAULT_DAMAGE[type].aspect;
       return aspect ? { kind: 'agent', id: target_id, aspect } : { kind: 'agent', id: target_id };
     }
   }

@@ -6,13 +6,12 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { NotFoundError, UsageError } from '../../shared/errors.js';
-import { MAX_ALIAS_COUNT, MAX_YAML_BYTES, readYamlDocument } from '../../shared/yaml-source.js';
+import { MAX_YAML_BYTES, readYamlDocument } from '../../shared/yaml-source.js';
 import { checkScenario, formatPath } from './validate.js';
 import type { Scenario, ScenarioProblem, ScenarioValidation } from './types.js';
 
 export const MAX_SCENARIO_BYTES = MAX_YAML_BYTES;
 /** more alias expansions than this is a resource-exhaustion attack, not a scenario */
-export { MAX_ALIAS_COUNT };
 
 /** Validates scenario text: every problem with path, line and column. Never throws for bad input. */
 export function checkScenarioText(text: string, file?: string): ScenarioValidation {

@@ -17,7 +17,6 @@ import { gateOutcome, type GateOn } from '../score.js';
 import { runSteps } from './schedule.js';
 import type { Scenario } from './types.js';
 
-export { DEFAULT_SNAPSHOT_INTERVAL_MS } from '../measure/index.js';
 
 export interface RunScenarioOptions {
   /** the target's observer; defaults to the service's */

@@ -11,6 +11,7 @@ import { registerServeCommand } from './serve.js';
 import { registerProxyCommand } from './proxy.js';
 import { registerTargetCommand } from './target.js';
 import { registerWorkerCommand } from './worker.js';
+import { registerCompletionCommand } from './completion.js';
 
 /** Each command lives in its own file and registers itself here. */
 export function registerCommands(program: Command, ctx: CliContext): void {
@@ -27,4 +28,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerProxyCommand(program, ctx);
   registerTargetCommand(program, ctx);
   registerWorkerCommand(program, ctx);
+  registerCompletionCommand(program, ctx);
 }

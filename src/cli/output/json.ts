@@ -26,10 +26,6 @@ export function survivalDocument(survival: SurvivalReport): SurvivalDocument {
   return { schema_version: SCHEMA_VERSION, survival };
 }
 
-export function isSurvivalDocument(doc: ReportDocument): doc is SurvivalDocument {
-  return 'survival' in doc;
-}
-
 export function stringifyDocument(doc: ReportDocument): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -11,8 +11,10 @@ export type OutputKind = 'tty' | 'plain' | 'json';
 
 export interface OutputMode {
   kind: OutputKind;
-  /** colour on stderr/stdout lines (false under NO_COLOR, --no-color, or no terminal) */
+  /** colour on stderr/stdout lines (false under NO_COLOR, --no-color, or no terminal unless FORCE_COLOR) */
   isColor: boolean;
+  /** chalk level FORCE_COLOR asks for (1 basic, 2 256 colours, 3 truecolor), when it forces colour on */
+  forcedLevel?: 1 | 2 | 3;
 }
 
 export interface OutputFlags {
@@ -33,13 +35,28 @@ export function resolveOutputMode(flags: OutputFlags, ctx: Pick<CliContext, 'std
   // NO_COLOR is honoured whatever its value, per no-color.org, except the empty string
   const noColor = ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '';
   // chalk's level is global: colour only when the table's destination (stdout) is a terminal too
-  const isColor = !noColor && flags.color !== false && ctx.stdout.isTTY === true && (kind === 'tty' || ctx.stderr.isTTY === true);
-  return { kind, isColor };
+  const isTerminalColor = !noColor && ctx.stdout.isTTY === true && (kind === 'tty' || ctx.stderr.isTTY === true);
+  // FORCE_COLOR (as Node and chalk read it) wins over NO_COLOR and a pipe, e.g. for CI logs that render ANSI;
+  // only an explicit --no-color beats it
+  const forced = forceColorLevel(ctx.env.FORCE_COLOR);
+  if (flags.color === false || forced === 0) return { kind, isColor: false };
+  if (forced !== undefined) return { kind, isColor: true, forcedLevel: forced };
+  return { kind, isColor: isTerminalColor };
 }
 
-/** chalk ignores NO_COLOR by itself: silence it globally when colour is off */
+/** FORCE_COLOR: unset → undefined; 0/false → 0 (off); ''/true/1 → 1; 2 → 2; 3 → 3 */
+function forceColorLevel(value: string | undefined): 0 | 1 | 2 | 3 | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  if (v === '0' || v === 'false') return 0;
+  if (v === '2' || v === '3') return Number(v) as 2 | 3;
+  return 1;
+}
+
+/** chalk ignores NO_COLOR and our --no-color by itself: set its global level from the mode */
 export function applyColor(mode: OutputMode): void {
   if (!mode.isColor) chalk.level = 0;
+  else if (mode.forcedLevel !== undefined) chalk.level = mode.forcedLevel;
 }
 
 function isSet(value: string | undefined): boolean {

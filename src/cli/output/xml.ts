@@ -1,5 +1,5 @@
 /** Minimal XML text/attribute escaping for JUnit; strips characters XML 1.0 forbids. */
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the control characters XML 1.0 forbids
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 export function escapeXml(value: unknown): string {

@@ -21,7 +21,7 @@ export async function targetServeCommand(opts: TargetServeOptions, ctx: CliConte
   const target = await choice.create(opts.seed ?? randomSeed());
   const { serveTargetProtocol } = await import('../../targets/protocol-server.js');
   await target.start();
-  let served;
+  let served: import('../../targets/protocol-server.js').ServedTarget;
   try {
     served = await serveTargetProtocol(target, {
       port,

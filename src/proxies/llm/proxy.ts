@@ -14,7 +14,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import { UsageError } from '../../shared/errors.js';
 import { createRandom, randomSeed, type Random } from '../../shared/random.js';
 import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
-import { describeSpec, isStreamFault, parseLlmFault, type LlmErrorType } from './fault-spec.js';
+import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
 import { peekBody, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
 import { relayWithStreamFault } from './stream-faults.js';
@@ -295,7 +295,6 @@ function pathOf(url: string | undefined): string {
 }
 
 function isEventStream(contentType: string | undefined): boolean {
-  return contentType !== undefined && contentType.toLowerCase().startsWith('text/event-stream');
+  return contentType?.toLowerCase().startsWith('text/event-stream') === true;
 }
 
-export type { LlmErrorType };

@@ -4,8 +4,8 @@
  * with a dynamic import inside the start functions.
  */
 export { startStdioMcpProxy, type StdioMcpProxyOptions } from './stdio.js';
-export { startHttpMcpProxy, parseUpstreamUrl, type HttpMcpProxyOptions } from './http.js';
+export { startHttpMcpProxy, type HttpMcpProxyOptions } from './http.js';
 export { startMcpControl, type McpControlOptions } from './control.js';
-export { MCP_FAULT_TYPES, DEFAULT_SLOW_TOOL_DELAY_MS, DEFAULT_TOOL_ERROR_CODE, type McpFaultType, type ToolErrorMode } from './faults.js';
+export { MCP_FAULT_TYPES, type McpFaultType } from './faults.js';
 export type { McpProxyStats } from './stats.js';
 export type { McpProxy, McpHttpProxy, McpProxyEndReason } from './types.js';

@@ -98,7 +98,7 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
     }
     // slow_tool: the call reaches the server after the delay, and is not slowed twice
     stats.calls_delayed++;
-    let timer: TimerHandle | undefined = undefined;
+    let timer: TimerHandle | undefined;
     pending.set(id, () => {
       timer?.cancel();
       stats.calls_dropped++;

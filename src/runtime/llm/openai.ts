@@ -86,6 +86,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
 type Fail = (type: 'invalid_response', message: string) => LLMError;
 
 function parseCompletion(text: string, provider: string, model: string, fail: Fail): LLMResponse {
+  // biome-ignore lint/suspicious/noExplicitAny: an untrusted response, every field is checked below before use
   let json: any;
   try {
     json = JSON.parse(text);

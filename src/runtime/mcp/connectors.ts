@@ -1,10 +1,9 @@
 /**
  * Connectors for MCP servers the user configures: a command spawned over
  * stdio, or a streamable-HTTP endpoint. Each returns a fresh transport per
- * (re)connect, which is what createMCPSession needs to reconnect.
+ * (re)connect, which is what createMCPSession needs to reconnect. The SDK's
+ * transports are imported at connect time, not when the package loads.
  */
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { UsageError } from '../../shared/errors.js';
 
@@ -32,8 +31,9 @@ export type MCPServerConfig = StdioServerConfig | HttpServerConfig;
 
 export function stdioConnector(config: Omit<StdioServerConfig, 'transport'>): MCPConnector {
   if (typeof config.command !== 'string' || config.command === '') throw new UsageError('MCP stdio server needs a "command"', 'invalid_mcp_config');
-  return async () =>
-    new StdioClientTransport({
+  return async () => {
+    const { getDefaultEnvironment, StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    return new StdioClientTransport({
       command: config.command,
       args: config.args ?? [],
       env: { ...getDefaultEnvironment(), ...config.env },
@@ -41,6 +41,7 @@ export function stdioConnector(config: Omit<StdioServerConfig, 'transport'>): MC
       // keep the server's logs off our terminal; they stay readable on transport.stderr
       stderr: 'pipe',
     });
+  };
 }
 
 export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transport'>): MCPConnector {
@@ -51,7 +52,10 @@ export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transpor
     throw new UsageError(`MCP http server url ${JSON.stringify(config.url)} is not a valid URL`, 'invalid_mcp_config');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`MCP http server url must be http(s), got ${url.protocol}`, 'invalid_mcp_config');
-  return async () => new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
+  return async () => {
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
+  };
 }
 
 /** validates a user's server entry (e.g. from a YAML config) and returns its connector */

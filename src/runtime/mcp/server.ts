@@ -2,10 +2,11 @@
  * The in-process MCP server every embedded agent talks to: an official-SDK
  * McpServer with a few real tools, reached over the SDK's in-memory transport
  * (the real protocol: initialize handshake, JSON-RPC requests, schema checks).
+ * The SDK is imported when a server is first created, not when this module
+ * loads, so `import 'chaos-arena'` does not pay for it.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { z } from 'zod';
 import { evaluateExpression } from '../tools/expression.js';
 
@@ -16,7 +17,8 @@ export interface InProcessMCPServerOptions {
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
-export function createInProcessMCPServer(options: InProcessMCPServerOptions = {}): McpServer {
+export async function createInProcessMCPServer(options: InProcessMCPServerOptions = {}): Promise<McpServer> {
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const server = new McpServer({ name: options.name ?? 'chaos-arena-in-process', version: options.version ?? '1.0.0' });
   // per-server notes: state that survives reconnects, so a reconnected session sees earlier writes
   const notes = new Map<string, string>();
@@ -65,10 +67,14 @@ export function createInProcessMCPServer(options: InProcessMCPServerOptions = {}
 /**
  * A connector for createMCPSession that links a fresh in-memory transport
  * pair to `server` on every (re)connect. The server is reused, so its state
- * persists across reconnects.
+ * persists across reconnects. Without one, a server is created on the first
+ * connect (not before: that would load the SDK for agents that never connect).
  */
-export function inProcessConnector(server: McpServer = createInProcessMCPServer()): () => Promise<Transport> {
+export function inProcessConnector(given?: McpServer | Promise<McpServer>): () => Promise<Transport> {
+  let pending: Promise<McpServer> | undefined;
   return async () => {
+    pending ??= Promise.resolve(given ?? createInProcessMCPServer());
+    const [server, { InMemoryTransport }] = await Promise.all([pending, import('@modelcontextprotocol/sdk/inMemory.js')]);
     // a server serves one transport at a time; drop a stale one left by an abrupt disconnect
     if (server.isConnected()) await server.close();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -5,7 +5,7 @@
  * a server process exiting) and reconnect is enabled, the session reconnects
  * with exponential backoff on the injected clock.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { systemClock } from '../../shared/clock.js';
 import { RuntimeError, UsageError } from '../../shared/errors.js';
@@ -111,6 +111,8 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
     const mine = ++generation;
     let established = false;
     let lost = false;
+    // loaded on the first connect, so importing the package does not load the SDK
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const next = new Client({ name: options.name ?? 'chaos-arena-agent', version: '1.0.0' });
     next.onclose = () => {
       // a superseded connection closing late, or a handshake that failed (reported by open's caller)

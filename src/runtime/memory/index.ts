@@ -1,1 +1,1 @@
-export { createAgentMemory, type AgentMemory, type AgentMemoryOptions, type MemoryVerification } from './memory.js';
+export { createAgentMemory, type AgentMemory } from './memory.js';

@@ -11,7 +11,7 @@
  * DAG restore) heals them, so the harness never repairs them behind its back
  * and the consistency checks see what recovery left.
  */
-import type { ActiveFault, DAGEdge, DAGProvider, FaultOptions, FaultReport, RuntimeProvider } from '../../arena/providers.js';
+import type { ActiveFault, DAGEdge, DAGProvider, FaultOptions, RuntimeProvider } from '../../arena/providers.js';
 import type { LLMErrorType } from '../../arena/action.js';
 import type { TimerHandle } from '../../shared/clock.js';
 import type { Random } from '../../shared/random.js';
@@ -207,4 +207,3 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
   };
 }
 
-export type { FaultReport };

@@ -1,2 +1,1 @@
 export { createEmbeddedTarget, embeddedTargetFactory, getEmbeddedRuntime, type EmbeddedTargetOptions } from './target.js';
-export { checkInvariants } from './observer.js';

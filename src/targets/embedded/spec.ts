@@ -9,5 +9,3 @@ export const embeddedTargetSchema = z.strictObject({
   /** workload runs per second */
   workload_rate: z.number().positive().max(10_000).optional(),
 });
-
-export type EmbeddedTargetSpec = z.output<typeof embeddedTargetSchema>;

@@ -37,9 +37,13 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
     dag: faults.dag,
     observer: createEmbeddedObserver(rt, { llmInjections: faults.llmInjections }),
     async start() {
+      const connected = () => Promise.all([...rt.cluster.agents.values()].map((a) => a.subsystems.ready));
+      // the sessions built with the runtime connect before its heartbeats start: the first connection in
+      // a process loads the MCP SDK, a stall (100–200 ms) that would otherwise read as a dead orchestrator
+      await connected();
       rt.start();
-      // every MCP session has its first connection before the arena looks
-      await Promise.all([...rt.cluster.agents.values()].map((a) => a.subsystems.ready));
+      // every MCP session (a restarted runtime builds new ones) has its first connection before the arena looks
+      await connected();
     },
     async stop() {
       await faults.runtime.revertAll();

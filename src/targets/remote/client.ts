@@ -95,7 +95,6 @@ export function createProtocolClient(options: ProtocolClientOptions) {
   };
 }
 
-export type ProtocolClient = ReturnType<typeof createProtocolClient>;
 
 /** one request on node:http (several times cheaper per call than fetch over loopback) */
 function request(url: string, method: string, headers: Record<string, string>, payload: string | undefined, timeoutMs: number, agent: http.Agent): Promise<{ status: number; text: string }> {

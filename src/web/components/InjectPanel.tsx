@@ -7,12 +7,33 @@
 import { useEffect, useState } from 'preact/hooks';
 import { describeFailure, type Api } from '../api.js';
 import type { Dashboard } from '../types.js';
+import type { ActionType } from '../../arena/action.js';
 import { describeResult } from '../format.js';
 
-const AGENT_FAULTS = new Set(['kill_agent', 'pause_agent', 'resume_agent', 'slow_agent', 'network_partition', 'tool_timeout', 'memory_corrupt', 'mcp_disconnect', 'llm_failure']);
-const WITH_DURATION = new Set(['pause_agent', 'slow_agent', 'network_partition', 'tool_timeout', 'llm_failure']);
+/**
+ * What the form asks for per fault: an agent to aim at, a duration. A Record: a new fault type
+ * does not compile until the form knows it (the type import is erased from the bundle).
+ */
+const FORM: Record<ActionType, { isAgentFault: boolean; hasDuration: boolean }> = {
+  kill_agent: { isAgentFault: true, hasDuration: false },
+  kill_leader: { isAgentFault: false, hasDuration: false },
+  kill_orchestrator: { isAgentFault: false, hasDuration: false },
+  pause_agent: { isAgentFault: true, hasDuration: true },
+  resume_agent: { isAgentFault: true, hasDuration: false },
+  slow_agent: { isAgentFault: true, hasDuration: true },
+  network_partition: { isAgentFault: true, hasDuration: true },
+  tool_timeout: { isAgentFault: true, hasDuration: true },
+  memory_corrupt: { isAgentFault: true, hasDuration: false },
+  mcp_disconnect: { isAgentFault: true, hasDuration: false },
+  llm_failure: { isAgentFault: true, hasDuration: true },
+  remove_node: { isAgentFault: false, hasDuration: false },
+  remove_edge: { isAgentFault: false, hasDuration: false },
+};
+const FAULT_TYPES = Object.keys(FORM) as ActionType[];
+const AGENT_FAULTS = new Set<string>(FAULT_TYPES.filter((t) => FORM[t].isAgentFault));
+const WITH_DURATION = new Set<string>(FAULT_TYPES.filter((t) => FORM[t].hasDuration));
 const LLM_ERRORS = ['rate_limit', 'overloaded', 'timeout', 'server_error'];
-const ALL_FAULTS = [...AGENT_FAULTS, 'kill_leader', 'kill_orchestrator', 'remove_node', 'remove_edge'];
+const ALL_FAULTS = [...AGENT_FAULTS, ...FAULT_TYPES.filter((t) => !FORM[t].isAgentFault)];
 
 interface Outcome {
   ok: boolean;

@@ -22,3 +22,19 @@ describe('resolveOutputMode', () => {
     expect(resolveOutputMode({}, { stdout: tty, stderr: tty, env: { NO_COLOR: '' } }).isColor).toBe(true);
   });
 });
+
+describe('FORCE_COLOR', () => {
+  it('turns colour on when piped, at the level it names, over NO_COLOR but not over --no-color', () => {
+    expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '1' } })).toEqual({ kind: 'plain', isColor: true, forcedLevel: 1 });
+    expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '' } }).forcedLevel).toBe(1);
+    expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '3' } }).forcedLevel).toBe(3);
+    expect(resolveOutputMode({ json: true }, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '2' } })).toEqual({ kind: 'json', isColor: true, forcedLevel: 2 });
+    expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).isColor).toBe(true);
+    expect(resolveOutputMode({ color: false }, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '1' } }).isColor).toBe(false);
+  });
+
+  it('FORCE_COLOR=0 or false turns colour off even on a terminal', () => {
+    expect(resolveOutputMode({}, { stdout: tty, stderr: tty, env: { FORCE_COLOR: '0' } }).isColor).toBe(false);
+    expect(resolveOutputMode({}, { stdout: tty, stderr: tty, env: { FORCE_COLOR: 'false' } }).isColor).toBe(false);
+  });
+});

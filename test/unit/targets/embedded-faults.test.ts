@@ -20,14 +20,6 @@ async function started(options: Parameters<typeof createEmbeddedTarget>[0] = {})
   return { t: target, rt };
 }
 
-/** runs finished from now on, served by `worker` when given */
-async function servedAfter(rt: AgentRuntime, count: number, worker?: string, timeoutMs = 2000) {
-  const from = rt.stats().requests;
-  await waitFor(() => rt.recentRuns(500).filter((r) => r.ok && r.finished_at_ms && (worker === undefined || r.worker === worker)).length > 0 && rt.stats().requests >= from + count, `${count} more runs${worker ? ` on ${worker}` : ''}`, timeoutMs);
-  const recent = rt.recentRuns(500).slice(-(rt.stats().requests - from));
-  return recent;
-}
-
 describe('embedded target: the 13 faults, their effect and the recovery (default strategy)', () => {
   it('has the documented topology and DAG', async () => {
     const { t } = await started();

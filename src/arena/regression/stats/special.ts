@@ -64,13 +64,6 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
   throw new RangeError(`incomplete beta did not converge for x=${x}, a=${a}, b=${b}`);
 }
 
-/** P(a, x), the regularized lower incomplete gamma function. */
-export function regularizedGammaP(a: number, x: number): number {
-  if (!(a > 0)) throw new RangeError(`incomplete gamma needs a > 0, got ${a}`);
-  if (x <= 0) return 0;
-  return x < a + 1 ? gammaSeries(a, x) : 1 - gammaContinuedFraction(a, x);
-}
-
 /** Q(a, x) = 1 − P(a, x), computed directly in the upper tail so small values keep their precision. */
 export function regularizedGammaQ(a: number, x: number): number {
   if (!(a > 0)) throw new RangeError(`incomplete gamma needs a > 0, got ${a}`);

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  evaluateLook,
   groupSequentialDesign,
   lookSchedule,
   obrienFlemingSpending,
 } from '../../../../src/arena/regression/sequential.js';
-import { pairedTTest } from '../../../../src/arena/regression/stats/t-test.js';
-import { createRandom, type Random } from '../../../../src/shared/random.js';
 
 describe('Lan–DeMets O’Brien–Fleming design', () => {
   it('spends nothing at t = 0 and all of alpha at t = 1, increasing between', () => {

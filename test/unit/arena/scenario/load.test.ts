@@ -66,7 +66,7 @@ actions:
     const { valid, errors } = checkScenarioText(text, 'f.yaml');
     expect(valid).toBe(false);
     const byPath = Object.fromEntries(errors.map((e) => [e.path, e]));
-    expect(byPath['colour']).toMatchObject({ line: 2, column: 1, message: expect.stringContaining('unknown key') });
+    expect(byPath.colour).toMatchObject({ line: 2, column: 1, message: expect.stringContaining('unknown key') });
     expect(byPath['config.warmup']).toMatchObject({ line: 4, message: expect.stringContaining('negative') });
     expect(byPath['actions[0].action.target_id']).toMatchObject({ line: 7, message: expect.stringContaining('missing target') });
     expect(byPath['actions[1].action.type']).toMatchObject({ line: 9, message: expect.stringContaining('unknown action type') });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseTcpFault } from '../../../../src/proxies/tcp/fault-spec.js';
 import { startTcpProxy, type TcpProxy } from '../../../../src/proxies/tcp/proxy.js';
 import { ProtocolError } from '../../../../src/protocol/wire.js';
-import { closeAll, dial, fastest, roundTrip, startEcho } from '../../../helpers/tcp.js';
+import { closeAll, dial, fastest, startEcho } from '../../../helpers/tcp.js';
 
 function refusal(type: string, params: Record<string, unknown>): { status: number; code: string; message: string } {
   try {

@@ -22,7 +22,7 @@ beforeEach(async () => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
-      const server = createInProcessMCPServer();
+      const server = await createInProcessMCPServer();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

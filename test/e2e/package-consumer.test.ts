@@ -1,0 +1,133 @@
+/**
+ * The package as a user installs it: `npm pack` the built tree, unpack the tarball into a scratch
+ * consumer project, compile a TypeScript program against the published types, then run it and
+ * record every bare module it loads. Needs dist/ (`npm test` builds first). The consumer compiles
+ * with skipLibCheck (checking every dependency's declarations takes half a minute); instead its
+ * program fails to compile if a public type it uses degrades to `any`, and a separate test checks
+ * that every relative import in the shipped declarations names a shipped file.
+ */
+import { execa } from 'execa';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/cli.js';
+
+// inside the repo (git-ignored), so the unpacked package resolves its dependencies from the repo's node_modules
+const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
+const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+const TRACE = join(REPO_ROOT, 'test/fixtures/trace-imports.mjs');
+const ENV = { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' };
+
+let scratch: string;
+let packed: { size: number; unpackedSize: number; files: { path: string }[] };
+let installed: string;
+
+const CONSUMER = `import {
+  ACTION_TYPES, createAction, createEmbeddedTarget, MemoryEventStore, parseDuration, UsageError,
+  type ActionType, type ArenaRoot, type ScenarioReport, type Target, type TcpProxyOptions,
+} from 'chaos-arena';
+
+const kinds: readonly ActionType[] = ACTION_TYPES;
+const action = createAction('kill_agent', 'agent-1', { metadata: { duration_ms: parseDuration('2s') } });
+const store = new MemoryEventStore();
+await store.append('consumer', [{ type: 'checked', data: { kinds: kinds.length } }], 0);
+let refused = '';
+try {
+  parseDuration('soon');
+} catch (err) {
+  if (err instanceof UsageError) refused = err.code;
+}
+// a public type that lost its declaration would be \`any\` under skipLibCheck: make that a compile error
+type IsAny<T> = 0 extends 1 & T ? true : false;
+type Typed<T> = IsAny<T> extends true ? never : true;
+const typed: [Typed<Target>, Typed<ArenaRoot>, Typed<ScenarioReport>, Typed<TcpProxyOptions>, Typed<typeof createEmbeddedTarget>] = [true, true, true, true, true];
+const report: ScenarioReport | undefined = undefined;
+const root: ArenaRoot | undefined = undefined;
+const proxy: Partial<TcpProxyOptions> = {};
+console.log(JSON.stringify({ action: action.type, events: (await store.read('consumer')).length, refused, unused: [report, root, proxy, typed].length }));
+
+// using the embedded runtime is what loads the MCP SDK (its agents talk to an in-process MCP server)
+process.stderr.write('PHASE target\\n');
+const target: Target = createEmbeddedTarget({ seed: 7 });
+await target.stop();
+process.stderr.write('PHASE done ' + target.kind + '\\n');
+`;
+
+beforeAll(async () => {
+  if (!existsSync(join(REPO_ROOT, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  scratch = mkdtempSync(join(ARTIFACTS, 'consumer-'));
+  const pack = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: REPO_ROOT, extendEnv: false, env: ENV });
+  packed = JSON.parse(pack.stdout)[0];
+  installed = join(scratch, 'node_modules/chaos-arena');
+  mkdirSync(installed, { recursive: true });
+  await execa('tar', ['-xzf', join(scratch, 'chaos-arena-0.1.0.tgz'), '-C', installed, '--strip-components=1']);
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  writeFileSync(
+    join(scratch, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'], outDir: 'out' },
+      files: ['main.ts'],
+    }),
+  );
+  writeFileSync(join(scratch, 'main.ts'), CONSUMER);
+}, 60_000);
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** every file under dir, relative to it */
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [relative(installed, path)];
+  });
+}
+
+describe('the packed package', () => {
+  it('holds what a user runs and nothing else: no tests, sources, source maps or CLI declarations', () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/arena.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/web/index.html']));
+    const stray = paths.filter((p) => !/^(LICENSE|README\.md|package\.json|bin\/arena\.js|dist\/.+\.(js|d\.ts|html|css)|(scenarios|strategies)\/[\w-]+\.yaml)$/.test(p) || /^dist\/cli\/.+\.d\.ts$/.test(p));
+    expect(stray).toEqual([]);
+    // a few hundred kB: a jump means something unintended got in
+    expect(packed.size).toBeLessThan(600_000);
+  });
+
+  it('ships declarations that do not depend on better-sqlite3 types (a devDependency)', () => {
+    const declarations = walk(installed).filter((p) => p.endsWith('.d.ts'));
+    expect(declarations.length).toBeGreaterThan(50);
+    expect(declarations.filter((p) => /['"]better-sqlite3['"]/.test(readFileSync(join(installed, p), 'utf8')))).toEqual([]);
+  });
+
+  it('ships declarations whose relative imports all name shipped files', () => {
+    const missing: string[] = [];
+    for (const file of walk(installed).filter((p) => p.endsWith('.d.ts'))) {
+      const text = readFileSync(join(installed, file), 'utf8');
+      for (const [, spec] of text.matchAll(/(?:from |import\()['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
+        const target = join(installed, file, '..', `${spec}.d.ts`);
+        if (!existsSync(target)) missing.push(`${file} → ${spec}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('a TypeScript consumer compiles against the types and imports it without loading SQLite, pg or the MCP SDK', async () => {
+    const compiled = await execa('node', [TSC, '-p', scratch], { cwd: scratch, reject: false, extendEnv: false, env: ENV });
+    expect(compiled.stdout + compiled.stderr).toBe('');
+    expect(compiled.exitCode).toBe(0);
+
+    const run = await execa('node', ['--import', TRACE, 'out/main.js'], { cwd: scratch, reject: false, extendEnv: false, env: ENV });
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ action: 'kill_agent', events: 1, refused: expect.any(String), unused: 4 });
+    const [imported, usingTarget] = run.stderr.split('PHASE target\n');
+    const modules = (text: string) => new Set(text.split('\n').filter((l) => l.startsWith('IMPORT ')).map((l) => l.slice('IMPORT '.length)));
+    const loaded = modules(imported!);
+    expect(loaded).toContain('chaos-arena'); // the trace works
+    expect([...loaded].filter((m) => /^(better-sqlite3|pg|@modelcontextprotocol\/)/.test(m))).toEqual([]);
+    // lazy, not missing: the embedded runtime loads the SDK once it is used
+    expect([...modules(usingTarget!)].some((m) => m.startsWith('@modelcontextprotocol/sdk/'))).toBe(true);
+    expect(usingTarget).toContain('PHASE done embedded');
+  }, 60_000);
+});
