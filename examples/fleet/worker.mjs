@@ -57,7 +57,7 @@ const server = http.createServer(async (req, res) => {
     if (!task || typeof task.job !== 'number') return send(res, 400, { ok: false, error: 'expected {"job": number, "input": any}' });
     const digest = work(`${task.job}:${JSON.stringify(task.input ?? null)}`, 2000);
     // durable before acknowledged: the audit checks that every acknowledged job is here
-    appendFileSync(journal, JSON.stringify({ run: task.run, job: task.job, worker: id, digest }) + '\n');
+    appendFileSync(journal, `${JSON.stringify({ run: task.run, job: task.job, worker: id, digest })}\n`);
     return send(res, 200, { ok: true, job: task.job, worker: id, digest });
   }
   if (req.method === 'POST' && req.url === '/next-id') {

@@ -42,7 +42,6 @@ export const ACTION_PARAMETERS: Record<ActionType, readonly string[]> = {
 };
 
 const DURATION_PARAMS = new Set(['duration', 'delay']);
-const MAX_PARAM_DURATION_MS = 24 * 3_600_000;
 
 export function createAction(type: ActionType, target_id = '', options: CreateActionOptions = {}): Action {
   const action: Action = {

@@ -8,7 +8,6 @@ import {
   type EventQuery,
   type QueryableEventStore,
   type EventFilter,
-  type EventStore,
   type NewEvent,
   type StoredEvent,
   type SubscribeOptions,

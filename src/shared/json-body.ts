@@ -112,11 +112,3 @@ function findForbiddenKey(value: unknown): string | undefined {
   }
   return undefined;
 }
-
-/** A JSON object body (arrays and scalars are a 400 naming what was sent). */
-export function asObject(value: unknown, what = 'request body'): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UsageError(`${what} must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`, 'invalid_input');
-  }
-  return value as Record<string, unknown>;
-}

@@ -51,7 +51,6 @@ export const MAX_YAML_BYTES = 1024 * 1024;
  * the number of nodes aliases may add, not the number of aliases (a harmless
  * file may reuse one anchor many times)
  */
-export const MAX_ALIAS_COUNT = MAX_ALIAS_EXPANSION;
 export { MAX_YAML_DEPTH };
 
 export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES): YamlDocument {

@@ -14,7 +14,7 @@ const DEFAULT_TIMEOUT_MS = 1000;
 export async function discoverLeader(spec: LeaderSpec, ctx: { cwd: string; env?: Record<string, string> }): Promise<string> {
   const timeoutMs = spec.timeout ?? DEFAULT_TIMEOUT_MS;
   if ('http' in spec) {
-    let answer;
+    let answer: Awaited<ReturnType<typeof httpCall>>;
     try {
       answer = await httpCall({ url: spec.http, timeoutMs });
     } catch (err) {

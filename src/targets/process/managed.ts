@@ -40,7 +40,7 @@ export async function startManaged(spec: StartSpec, options: ManagedOptions): Pr
   const logPath = join(options.runDir, 'start.log');
   const graceMs = spec.grace ?? DEFAULT_GRACE_MS;
   const logFd = openSync(logPath, 'a');
-  let child;
+  let child: ReturnType<typeof spawn>;
   try {
     child = spawn('/bin/sh', ['-c', spec.command], { cwd, env: { ...process.env, ...options.env, ...spec.env }, detached: true, stdio: ['ignore', logFd, logFd] });
   } finally {
@@ -128,7 +128,7 @@ async function waitReady(spec: StartSpec, managed: ManagedProcess, cwd: string, 
     if (exit !== undefined) {
       const tail = managed.logTail();
       throw new RuntimeError(
-        `start command ${JSON.stringify(spec.command)} ${exit} before it was ready; it must keep running in the foreground` + (tail ? `. Its last output:\n${tail}` : ''),
+        `start command ${JSON.stringify(spec.command)} ${exit} before it was ready; it must keep running in the foreground${tail ? `. Its last output:\n${tail}` : ''}`,
         'start_failed',
       );
     }

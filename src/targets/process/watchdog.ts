@@ -73,7 +73,7 @@ export async function startWatchdog(runDir: string, timeoutMs = 5000): Promise<W
   const write = (line: string) =>
     new Promise<void>((resolve, reject) => {
       if (stdin.destroyed || !stdin.writable) return reject(new RuntimeError('the watchdog is gone: refusing to act without it'));
-      stdin.write(line + '\n', (err) => (err ? reject(new RuntimeError(`the watchdog did not take the record: ${err.message}`)) : resolve()));
+      stdin.write(`${line}\n`, (err) => (err ? reject(new RuntimeError(`the watchdog did not take the record: ${err.message}`)) : resolve()));
     });
 
   return {

@@ -12,7 +12,7 @@ describe('YAML messages a person can act on', () => {
       expect(rest).toEqual([]);
     }
     // block style too, and 63 levels below the top mapping are fine
-    const block = (n: number) => Array.from({ length: n }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n') + ' end\n';
+    const block = (n: number) => `${Array.from({ length: n }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n')} end\n`;
     expect(problems(block(64))).toEqual([]);
     expect(problems(block(70))).toEqual(['65:129 nesting is deeper than 64 levels']);
   });

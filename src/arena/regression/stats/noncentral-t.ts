@@ -22,11 +22,6 @@ export function noncentralTCdf(t: number, df: number, delta: number): number {
   return upperSeries(t, df, delta);
 }
 
-/** P(T' > t) */
-export function noncentralTSf(t: number, df: number, delta: number): number {
-  return 1 - noncentralTCdf(t, df, delta);
-}
-
 function upperSeries(t: number, df: number, delta: number): number {
   const base = normalCdf(-delta);
   if (t === 0) return base;

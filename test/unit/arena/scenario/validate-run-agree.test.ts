@@ -23,7 +23,7 @@ import type { Target } from '../../../../src/arena/providers.js';
 import type { Scenario } from '../../../../src/arena/scenario/types.js';
 
 const durationArb = fc.oneof(
-  fc.constantFrom(0, 1, 250, '0', '0ms', '2s', '1m30s', '24h', '25h', '99999h', '1h1h', '30s1m', '1.5s', 'soon', '', -5, '-1s', 1.5, Infinity, -Infinity, NaN, 86_400_000, 86_400_001, 2 ** 31, 1e400, null),
+  fc.constantFrom(0, 1, 250, '0', '0ms', '2s', '1m30s', '24h', '25h', '99999h', '1h1h', '30s1m', '1.5s', 'soon', '', -5, '-1s', 1.5, Infinity, -Infinity, NaN, 86_400_000, 86_400_001, 2 ** 31, Number.POSITIVE_INFINITY, null),
   fc.nat({ max: 10_000 }),
   fc.nat({ max: 5000 }).map((n) => `${n}ms`),
 );

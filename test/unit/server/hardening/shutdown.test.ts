@@ -4,7 +4,7 @@
  * with its partial report).
  */
 import { readFile } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { type Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Router } from '../../../../src/server/router.js';
 import { listen, type ServerHandle } from '../../../../src/server/listen.js';
