@@ -7,7 +7,7 @@
  * library's "Maximum call stack size exceeded" or "use parseAllDocuments()").
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
-import { flowDepthOverflow, guardDocument, MAX_ALIAS_EXPANSION, MAX_YAML_DEPTH } from './yaml-guard.js';
+import { flowDepthOverflow, guardDocument, MAX_YAML_DEPTH } from './yaml-guard.js';
 
 export interface SourceProblem {
   path: string;
