@@ -13,7 +13,7 @@ import { DEFAULT_DB_PATH, SqliteEventStore } from './sqlite.js';
 import { PostgresEventStore } from './postgres.js';
 import { storeKind, type StoreKind } from './store-spec.js';
 
-export { storeKind, storeSpec, type StoreKind } from './store-spec.js';
+export type { StoreKind } from './store-spec.js';
 
 export interface OpenedEventStore {
   store: EventStore;

@@ -14,4 +14,3 @@ export function queryInt(query: URLSearchParams, key: string, min: number, max: 
   return value;
 }
 
-export { noBody } from '../body.js';

@@ -1,7 +1,6 @@
 /** The arena's asynchronous target contract, as this target implements it. */
 export type {
   ActiveFault,
-  AgentInfo,
   FaultOptions,
   FaultReport,
   HealthReport,
@@ -9,7 +8,6 @@ export type {
   InvariantCheck,
   RuntimeProvider,
   Target,
-  TargetDescription,
   TargetObserver,
   WorkloadCounters,
 } from '../../arena/providers.js';
