@@ -65,7 +65,7 @@ describe('adaptive stopping, simulated', () => {
   const trials = 4000;
   // looks at 10, 15, 20, 25, 30, 35, 40 runs per arm
   const design = groupSequentialDesign({ alpha, minRuns: 10, batchSize: 5, maxRuns: 40, futilityPower: 0 });
-  const withFutility = groupSequentialDesign({ alpha, minRuns: 10, batchSize: 5, maxRuns: 40 });
+  const withFutility = groupSequentialDesign({ alpha, minRuns: 10, batchSize: 5, maxRuns: 40, futilityPower: 0.1 });
 
   it('A/A: the false-positive rate stays at alpha, while naive peeking at the same looks exceeds it', () => {
     const result = simulate(design, 20261122, trials, 0);
