@@ -94,6 +94,18 @@ describe('adaptive stopping, simulated', () => {
     expect(result.meanRuns).toBeLessThan(27);
   });
 
+  it('Pocock spending: A/A stays at alpha; a real effect stops sooner on average than with O\'Brien-Fleming', () => {
+    const pocock = groupSequentialDesign({ alpha, minRuns: 10, batchSize: 5, maxRuns: 40, spending: 'pocock' });
+    const aa = simulate(pocock, 20261123, trials, 0);
+    expect(aa.rate).toBeGreaterThan(alpha - 0.015);
+    expect(aa.rate).toBeLessThan(alpha + 0.015);
+    const effect = 3 * Math.SQRT2 * 0.6;
+    const fast = simulate(pocock, 99, 2000, effect);
+    const strict = simulate(design, 99, 2000, effect);
+    expect(fast.wrongSign).toBe(0);
+    expect(fast.meanRuns).toBeLessThan(strict.meanRuns - 2);
+  });
+
   it('a large effect is found almost always, in under half the maximum runs', () => {
     const result = simulate(withFutility, 5, 1000, 5);
     expect(result.rate).toBeGreaterThan(0.99);
