@@ -8,6 +8,7 @@
 import { UsageError } from '../shared/errors.js';
 import type { EventStore, StoredEvent } from '../arena/event-store.js';
 import type { RequestContext } from './context.js';
+import { encodeFrame } from './sse.js';
 
 export interface ArenaStreamOptions {
   /** at most this many missed events are replayed; older ids get a `reset` */
@@ -26,6 +27,19 @@ function parseLastEventId(ctx: RequestContext): number | undefined {
 
 export function eventFrameData(e: StoredEvent): Record<string, unknown> {
   return { id: e.version, type: e.type, at: e.at, data: e.data };
+}
+
+// Every subscriber receives the same StoredEvent object from the store: its frame is
+// serialised once and shared. Weak, so the cache lives exactly as long as the event.
+const encodedFrames = new WeakMap<StoredEvent, Buffer>();
+
+function encodedEvent(e: StoredEvent): Buffer {
+  let frame = encodedFrames.get(e);
+  if (!frame) {
+    frame = encodeFrame({ event: e.type, id: e.version, data: eventFrameData(e) });
+    encodedFrames.set(e, frame);
+  }
+  return frame;
 }
 
 export async function serveArenaStream(ctx: RequestContext, store: EventStore, streamId: string, options: ArenaStreamOptions = {}): Promise<void> {
@@ -56,6 +70,6 @@ export async function serveArenaStream(ctx: RequestContext, store: EventStore, s
       reset = {};
     }
     expected = e.version + 1;
-    stream.send({ event: e.type, id: e.version, data: eventFrameData(e) });
+    stream.sendEncoded(encodedEvent(e));
   }
 }

@@ -3,6 +3,12 @@
  * once, `retry:` once, `event:`/`id:`/`data:` frames, a heartbeat comment,
  * backpressure through `drain` with a capped queue (a client that falls too
  * far behind is dropped), and cleanup when the response closes.
+ *
+ * Fan-out cost: with 1,000 subscribers, serialising and UTF-8 encoding each
+ * frame once per client and one syscall per frame dominated the profile. A
+ * frame can be encoded once (`encodeFrame`) and handed to every stream as the
+ * same Buffer (`sendEncoded`), and frames written in one tick go out corked,
+ * as one write.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -27,7 +33,8 @@ export interface SSEFrame {
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
 export class SSEStream {
-  private queue: string[] = [];
+  private queue: Array<string | Buffer> = [];
+  private isCorked = false;
   private blocked = false;
   private isClosed = false;
   private readonly heartbeat: NodeJS.Timeout | undefined;
@@ -73,6 +80,11 @@ export class SSEStream {
     return this.write(formatFrame(frame));
   }
 
+  /** a frame already encoded by `encodeFrame`, shared by every subscriber of the same event */
+  sendEncoded(frame: Buffer): boolean {
+    return this.write(frame);
+  }
+
   comment(text: string): boolean {
     return this.write(`: ${stripLineBreaks(text)}\n\n`);
   }
@@ -86,13 +98,14 @@ export class SSEStream {
   close(final?: SSEFrame): void {
     if (this.isClosed) return;
     if (final) this.send(final);
-    const rest = this.queue.join('');
+    const rest = Buffer.concat(this.queue.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
     this.queue = [];
-    this.res.end(rest || undefined);
+    this.uncork();
+    this.res.end(rest.length > 0 ? rest : undefined);
     this.cleanup();
   }
 
-  private write(chunk: string): boolean {
+  private write(chunk: string | Buffer): boolean {
     if (this.isClosed) return false;
     if (this.blocked) {
       this.queue.push(chunk);
@@ -104,12 +117,24 @@ export class SSEStream {
       }
       return true;
     }
+    if (!this.isCorked) {
+      // frames written in this tick (ready + reset, a replay, a burst of events) leave as one write
+      this.isCorked = true;
+      this.res.cork();
+      process.nextTick(this.uncork);
+    }
     if (!this.res.write(chunk)) {
       this.blocked = true;
       this.res.once('drain', this.flush);
     }
     return true;
   }
+
+  private readonly uncork = (): void => {
+    if (!this.isCorked) return;
+    this.isCorked = false;
+    this.res.uncork();
+  };
 
   private readonly flush = (): void => {
     this.blocked = false;
@@ -136,6 +161,11 @@ export class SSEStream {
       }
     }
   }
+}
+
+/** the frame as bytes, to send the same event to many streams without encoding it for each */
+export function encodeFrame(frame: SSEFrame): Buffer {
+  return Buffer.from(formatFrame(frame));
 }
 
 export function formatFrame(frame: SSEFrame): string {

@@ -9,7 +9,7 @@ import { createPlainReporter } from '../../dist/cli/output/plain-reporter.js';
 // the CLI sets this before it loads React (src/cli/output/run-output.ts); a static import here would
 // measure React's development build, ~10 % more CPU than a user's run
 process.env.NODE_ENV ??= 'production';
-const { mountLiveView } = await import('../../dist/cli/view/mount.js');
+const { mountLiveView } = await import(process.env.BENCH_DIST ? `file://${process.env.BENCH_DIST}/cli/view/mount.js` : '../../dist/cli/view/mount.js');
 
 const seconds = Number(process.argv[2] ?? 3);
 const agents = ['agent-1', 'agent-2', 'agent-3', 'orchestrator-1', 'orchestrator-2'].map((id, i) => ({

@@ -7,6 +7,7 @@
  * clock base (performance.timeOrigin + now) so times are comparable.
  * Baseline in the same run: the same event delivered to 1 subscriber.
  * Run: npm run build && node test/bench/server-sse.mjs
+ * BENCH_DIST=/path/to/another/dist runs the same bench on another build (A/B of two versions).
  */
 import { fork } from 'node:child_process';
 import { request, Agent } from 'node:http';
@@ -47,13 +48,14 @@ if (process.argv[2] === 'clients') {
     if (m === 'report') process.send({ arrivals });
   });
 } else {
-  const { Router } = await import('../../dist/server/router.js');
-  const { listen } = await import('../../dist/server/listen.js');
-  const { ArenaHandler } = await import('../../dist/server/arena-handler.js');
-  const { ArenaService } = await import('../../dist/arena/service.js');
-  const { Injector } = await import('../../dist/arena/injector.js');
-  const { createAction } = await import('../../dist/arena/actions.js');
-  const { MemoryEventStore } = await import('../../dist/events/memory.js');
+  const dist = process.env.BENCH_DIST ? `file://${process.env.BENCH_DIST.replace(/\/?$/, '/')}` : new URL('../../dist/', import.meta.url).href;
+  const { Router } = await import(`${dist}server/router.js`);
+  const { listen } = await import(`${dist}server/listen.js`);
+  const { ArenaHandler } = await import(`${dist}server/arena-handler.js`);
+  const { ArenaService } = await import(`${dist}arena/service.js`);
+  const { Injector } = await import(`${dist}arena/injector.js`);
+  const { createAction } = await import(`${dist}arena/actions.js`);
+  const { MemoryEventStore } = await import(`${dist}events/memory.js`);
 
   const run = async (subscribers) => {
     // no target: every action fails fast, which still publishes an arena event
@@ -64,12 +66,16 @@ if (process.argv[2] === 'clients') {
     const child = fork(fileURLToPath(import.meta.url), ['clients', `${server.url}/arena/stream`, String(subscribers)]);
     await new Promise((resolve) => child.once('message', resolve));
     const sent = new Map();
+    // server CPU per event: less sensitive than latency to a loaded machine (other processes' time is not counted)
+    const cpuBefore = process.cpuUsage();
     // event 1 warms the path (JIT, socket buffers) and is left out of the figures
     for (let i = 1; i <= EVENTS + 1; i++) {
       sent.set(i, now());
       await service.execute(createAction('kill_agent', `agent-${i}`));
       await new Promise((r) => setTimeout(r, 50)); // let every subscriber receive it before the next
     }
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuPerEvent = (cpu.user + cpu.system) / 1000 / (EVENTS + 1);
     await new Promise((r) => setTimeout(r, 200));
     child.send('report');
     const { arrivals } = await new Promise((resolve) => child.once('message', resolve));
@@ -78,13 +84,13 @@ if (process.argv[2] === 'clients') {
     await handler.close();
     const latencies = arrivals.filter(([id]) => id > 1).map(([id, t]) => t - sent.get(id)).sort((a, b) => a - b);
     const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
-    return { subscribers, deliveries: latencies.length, expected: subscribers * EVENTS, p50: q(0.5), p99: q(0.99), max: latencies.at(-1) };
+    return { subscribers, deliveries: latencies.length, expected: subscribers * EVENTS, p50: q(0.5), p99: q(0.99), max: latencies.at(-1), cpuPerEvent };
   };
 
   const one = await run(1);
   const many = await run(SUBSCRIBERS);
-  const fmt = (r) => `${String(r.subscribers).padStart(5)} subscriber(s): ${r.deliveries}/${r.expected} deliveries, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(2)} ms`;
+  const fmt = (r) => `${String(r.subscribers).padStart(5)} subscriber(s): ${r.deliveries}/${r.expected} deliveries, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(2)} ms, server CPU ${r.cpuPerEvent.toFixed(2)} ms/event`;
   console.log(fmt(one));
   console.log(fmt(many));
-  console.log(`p50 ratio ${SUBSCRIBERS}/1: ${(many.p50 / one.p50).toFixed(1)}x; p99 ratio: ${(many.p99 / one.p99).toFixed(1)}x  [${EVENTS} events each]`);
+  console.log(`p50 ratio ${SUBSCRIBERS}/1: ${(many.p50 / one.p50).toFixed(1)}x; p99 ratio: ${(many.p99 / one.p99).toFixed(1)}x; server CPU per event ratio: ${(many.cpuPerEvent / one.cpuPerEvent).toFixed(1)}x  [${EVENTS} events each]`);
 }

@@ -10,8 +10,15 @@
  * (a Brownian motion observed at t₁ < … < t_K), integrated numerically on a
  * grid (Armitage–McPherson–Rowe recursion, as in Jennison & Turnbull ch. 19).
  *
- * Futility is non-binding: it may stop a run that is going nowhere, never
- * declares an effect, so it can only lower the false-positive rate.
+ * Pocock-type spending, α·ln(1 + (e − 1)t), spends more alpha early: the
+ * last boundary is higher, so reaching the same power needs a larger maxRuns,
+ * but under a real effect the run stops much sooner on average (Jennison &
+ * Turnbull table 2.4/2.6). test/bench/regress-adaptive.mjs measures both.
+ *
+ * Futility is non-binding and off unless asked for: it may stop a run that is
+ * going nowhere, never declares an effect, so it can only lower the
+ * false-positive rate — but it also stops some runs that would have found a
+ * real effect, which costs power (the bench states how much).
  */
 import { normalCdf, normalPdf, normalQuantile, normalSf } from './stats/distributions.js';
 
@@ -24,9 +31,13 @@ export interface SequentialOptions {
   batchSize: number;
   /** runs per arm at the last look */
   maxRuns: number;
-  /** stop for futility when the conditional power under the current trend falls below this (0 disables) */
+  /** stop for futility when the conditional power under the current trend falls below this (0, the default, disables) */
   futilityPower?: number;
+  /** alpha-spending function (default O'Brien–Fleming type) */
+  spending?: SpendingFunction;
 }
+
+export type SpendingFunction = 'obrien-fleming' | 'pocock';
 
 export interface SequentialLookPlan {
   /** runs per arm at this look */
@@ -44,6 +55,7 @@ export interface SequentialLookPlan {
 export interface SequentialDesign {
   alpha: number;
   futilityPower: number;
+  spending: SpendingFunction;
   looks: SequentialLookPlan[];
 }
 
@@ -69,6 +81,13 @@ export function obrienFlemingSpending(t: number, alpha: number): number {
   return 2 * (2 * normalSf(normalQuantile(1 - perSide / 2) / Math.sqrt(t)));
 }
 
+/** Lan–DeMets Pocock-type alpha spent by information fraction t, both sides together */
+export function pocockSpending(t: number, alpha: number): number {
+  if (t <= 0) return 0;
+  if (t >= 1) return alpha;
+  return alpha * Math.log(1 + (Math.E - 1) * t);
+}
+
 /** the runs-per-arm counts at which the data are examined */
 export function lookSchedule(minRuns: number, batchSize: number, maxRuns: number): number[] {
   const looks: number[] = [];
@@ -79,13 +98,30 @@ export function lookSchedule(minRuns: number, batchSize: number, maxRuns: number
 
 const GRID_POINTS = 401; // odd, for Simpson's rule
 
+// A design depends only on its options and costs O(looks × grid²) to compute;
+// a regression test (and the 4,000-trial bench) asks for the same one again and again.
+const designCache = new Map<string, SequentialDesign>();
+
 export function groupSequentialDesign(options: SequentialOptions): SequentialDesign {
+  const key = JSON.stringify([options.alpha, options.minRuns, options.batchSize, options.maxRuns, options.futilityPower ?? 0, options.spending ?? 'obrien-fleming']);
+  const cached = designCache.get(key);
+  if (cached) return { ...cached, looks: cached.looks.map((look) => ({ ...look })) };
+  const design = computeDesign(options);
+  if (designCache.size > 64) designCache.clear();
+  designCache.set(key, design);
+  return { ...design, looks: design.looks.map((look) => ({ ...look })) };
+}
+
+function computeDesign(options: SequentialOptions): SequentialDesign {
   const { alpha, minRuns, batchSize, maxRuns } = options;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   if (!Number.isInteger(minRuns) || minRuns < 2) throw new RangeError(`minRuns must be an integer ≥ 2, got ${minRuns}`);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be an integer ≥ 1, got ${batchSize}`);
   if (!Number.isInteger(maxRuns) || maxRuns < minRuns) throw new RangeError(`maxRuns must be an integer ≥ minRuns (${minRuns}), got ${maxRuns}`);
-  const futilityPower = options.futilityPower ?? 0.1;
+  const futilityPower = options.futilityPower ?? 0;
+  const spending = options.spending ?? 'obrien-fleming';
+  if (spending !== 'obrien-fleming' && spending !== 'pocock') throw new RangeError(`spending must be obrien-fleming or pocock, got ${String(spending)}`);
+  const spend = spending === 'pocock' ? pocockSpending : obrienFlemingSpending;
   const ns = lookSchedule(minRuns, batchSize, maxRuns);
   const looks: SequentialLookPlan[] = [];
   // sub-density of the score S_k = Z_k √t_k on the continuation region, as grid values
@@ -95,7 +131,7 @@ export function groupSequentialDesign(options: SequentialOptions): SequentialDes
   let prevSpent = 0;
   for (const n of ns) {
     const t = n / maxRuns;
-    const spent = obrienFlemingSpending(t, alpha);
+    const spent = spend(t, alpha);
     const target = spent - prevSpent;
     const sdT = Math.sqrt(t);
     let z: number;
@@ -130,7 +166,7 @@ export function groupSequentialDesign(options: SequentialOptions): SequentialDes
     prevT = t;
     prevSpent = spent;
   }
-  return { alpha, futilityPower, looks };
+  return { alpha, futilityPower, spending, looks };
 }
 
 /** the |z| boundary whose crossing probability (on the score scale b = z√t) equals the target */

@@ -6,10 +6,10 @@
  */
 import { CancelledError, RuntimeError, UsageError, errorMessage, isArenaError } from '../../shared/errors.js';
 import { createRandom } from '../../shared/random.js';
-import { analyzeScores, type RegressionAnalysis } from './analysis.js';
+import { analyzeScores, pairedLook, type RegressionAnalysis } from './analysis.js';
 import { runPool } from './pool.js';
 import { resilienceScorer, type Scorer } from './scorer.js';
-import { evaluateLook, groupSequentialDesign } from './sequential.js';
+import { evaluateLook, groupSequentialDesign, type SpendingFunction } from './sequential.js';
 import type { Arm, RegressionArena, RegressionConfig, RunPair, SequentialLookRecord } from './types.js';
 
 export interface RegressionResult extends RegressionAnalysis {
@@ -26,7 +26,9 @@ export interface RegressionResult extends RegressionAnalysis {
   sequential?: {
     looks: SequentialLookRecord[];
     stopped: 'efficacy' | 'futility' | 'max_runs';
-    spending: 'lan-demets-obrien-fleming';
+    spending: 'lan-demets-obrien-fleming' | 'lan-demets-pocock';
+    /** conditional-power threshold of the futility stop; 0 = no futility stop */
+    futility_power: number;
   };
   duration_ms: number;
   /** set on the partial result carried by the CancelledError of an interrupted test */
@@ -43,6 +45,7 @@ interface ResolvedConfig {
   parallelism: number;
   seed: number;
   futilityPower: number;
+  spending: SpendingFunction;
   minimumEffect: number;
 }
 
@@ -121,7 +124,7 @@ export class RegressionTester {
       await runBatch(0, c.runs);
       analysis = analyzeScores(baseline, candidate, { alpha: c.alpha, paired: true, minimumEffect: c.minimumEffect });
     } else {
-      const design = groupSequentialDesign({ alpha: c.alpha, minRuns: c.minRuns, batchSize: c.batch, maxRuns: c.maxRuns, futilityPower: c.futilityPower });
+      const design = groupSequentialDesign({ alpha: c.alpha, minRuns: c.minRuns, batchSize: c.batch, maxRuns: c.maxRuns, futilityPower: c.futilityPower, spending: c.spending });
       const looks: SequentialLookRecord[] = [];
       let done = 0;
       let stopped: 'efficacy' | 'futility' | 'max_runs' = 'max_runs';
@@ -130,7 +133,7 @@ export class RegressionTester {
         const plan = design.looks[index]!;
         await runBatch(done, plan.n);
         done = plan.n;
-        const current = analyzeScores(baseline, candidate, { alpha: c.alpha, paired: true, threshold: plan.nominal_p });
+        const current = pairedLook(baseline, candidate);
         const outcome = evaluateLook(design, index, current.p_value, Math.sign(current.difference));
         const record: SequentialLookRecord = {
           index,
@@ -154,7 +157,7 @@ export class RegressionTester {
         }
       }
       analysis = analyzeScores(baseline, candidate, { alpha: c.alpha, paired: true, threshold, minimumEffect: c.minimumEffect });
-      sequential = { looks, stopped, spending: 'lan-demets-obrien-fleming' };
+      sequential = { looks, stopped, spending: c.spending === 'pocock' ? 'lan-demets-pocock' : 'lan-demets-obrien-fleming', futility_power: c.futilityPower };
     }
     return finish(analysis, sequential);
   }
@@ -188,8 +191,11 @@ function resolveConfig(config: RegressionConfig): ResolvedConfig {
   const maxRuns = int('maxRuns', config.maxRuns, Math.max(runs, 30), 2);
   const parallelism = int('parallelism', config.parallelism, 4, 1);
   const alpha = alphaOf(config, problems);
-  const futilityPower = config.futilityPower ?? 0.1;
+  // off by default: the stop saves runs on a null effect but costs power on a real one (test/bench/regress-adaptive.mjs)
+  const futilityPower = config.futilityPower ?? 0;
   if (!(futilityPower >= 0 && futilityPower < 1)) problems.push(`futilityPower must be in [0, 1), got ${futilityPower}`);
+  const spending = config.spending ?? 'obrien-fleming';
+  if (spending !== 'obrien-fleming' && spending !== 'pocock') problems.push(`spending must be obrien-fleming or pocock, got ${String(spending)}`);
   const adaptive = config.adaptive === true;
   if (adaptive && maxRuns < minRuns) problems.push(`maxRuns (${maxRuns}) must be at least minAdaptiveRuns (${minRuns})`);
   const seed = config.seed ?? 1;
@@ -200,7 +206,7 @@ function resolveConfig(config: RegressionConfig): ResolvedConfig {
     problems.push('workload must be {scenario} or {survival}');
   }
   if (problems.length > 0) throw new UsageError(`invalid regression config: ${problems.join('; ')}`, 'invalid_regression_config');
-  return { runs, alpha, adaptive, batch, minRuns, maxRuns, parallelism, seed, futilityPower, minimumEffect: config.minimumEffect ?? 5 };
+  return { runs, alpha, adaptive, batch, minRuns, maxRuns, parallelism, seed, futilityPower, spending, minimumEffect: config.minimumEffect ?? 5 };
 }
 
 /** `alpha`, or `confidence` as 1 − alpha; never both, and never a confidence that looks like an alpha */

@@ -64,8 +64,10 @@ export interface RegressionConfig {
   parallelism?: number;
   workload: RegressionWorkload;
   seed?: number;
-  /** stop for futility below this conditional power (default 0.1; 0 disables) */
+  /** stop for futility below this conditional power under the current trend (default 0 = never; 0.1 is usual) */
   futilityPower?: number;
+  /** alpha spending of the adaptive design: 'obrien-fleming' (default) or 'pocock' (fewer runs on a real effect, larger maxRuns for the same power) */
+  spending?: 'obrien-fleming' | 'pocock';
   /** the difference (score points) the power statement is about, default 5 */
   minimumEffect?: number;
   signal?: AbortSignal;

@@ -65,7 +65,7 @@ describe('adaptive stopping, simulated', () => {
   const trials = 4000;
   // looks at 10, 15, 20, 25, 30, 35, 40 runs per arm
   const design = groupSequentialDesign({ alpha, minRuns: 10, batchSize: 5, maxRuns: 40, futilityPower: 0 });
-  const withFutility = groupSequentialDesign({ alpha, minRuns: 10, batchSize: 5, maxRuns: 40 });
+  const withFutility = groupSequentialDesign({ alpha, minRuns: 10, batchSize: 5, maxRuns: 40, futilityPower: 0.1 });
 
   it('A/A: the false-positive rate stays at alpha, while naive peeking at the same looks exceeds it', () => {
     const result = simulate(design, 20261122, trials, 0);
@@ -92,6 +92,18 @@ describe('adaptive stopping, simulated', () => {
     const result = simulate(withFutility, 99, 2000, effect);
     expect(result.rate).toBeGreaterThan(0.84);
     expect(result.meanRuns).toBeLessThan(27);
+  });
+
+  it('Pocock spending: A/A stays at alpha; a real effect stops sooner on average than with O\'Brien-Fleming', () => {
+    const pocock = groupSequentialDesign({ alpha, minRuns: 10, batchSize: 5, maxRuns: 40, spending: 'pocock' });
+    const aa = simulate(pocock, 20261123, trials, 0);
+    expect(aa.rate).toBeGreaterThan(alpha - 0.015);
+    expect(aa.rate).toBeLessThan(alpha + 0.015);
+    const effect = 3 * Math.SQRT2 * 0.6;
+    const fast = simulate(pocock, 99, 2000, effect);
+    const strict = simulate(design, 99, 2000, effect);
+    expect(fast.wrongSign).toBe(0);
+    expect(fast.meanRuns).toBeLessThan(strict.meanRuns - 2);
   });
 
   it('a large effect is found almost always, in under half the maximum runs', () => {

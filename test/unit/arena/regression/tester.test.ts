@@ -127,6 +127,20 @@ describe('RegressionTester', () => {
     expect(['futility', 'max_runs']).toContain(aa.sequential?.stopped);
   });
 
+  it('adaptive: Pocock spending and the futility stop are what the config asks for, and futility is off by default', async () => {
+    const base = { baseline: { bonus: 0 }, candidate: { bonus: 0 }, adaptive: true, minAdaptiveRuns: 4, adaptiveBatchSize: 4, maxRuns: 16, workload, seed: 5 } as const;
+    const plain = await new RegressionTester(syntheticArena().arena).run(base);
+    expect(plain.sequential?.spending).toBe('lan-demets-obrien-fleming');
+    expect(plain.sequential?.futility_power).toBe(0);
+    expect(plain.sequential?.looks.some((l) => l.decision === 'futility')).toBe(false);
+    const pocock = await new RegressionTester(syntheticArena().arena).run({ ...base, spending: 'pocock', futilityPower: 0.1 });
+    expect(pocock.sequential?.spending).toBe('lan-demets-pocock');
+    expect(pocock.sequential?.futility_power).toBe(0.1);
+    // Pocock spends alpha evenly: its first boundary is far below O'Brien-Fleming's
+    expect(pocock.sequential!.looks[0]!.z_boundary).toBeLessThan(plain.sequential!.looks[0]!.z_boundary - 1);
+    await expect(new RegressionTester(syntheticArena().arena).run({ ...base, spending: 'fast' as never })).rejects.toThrow(/spending must be obrien-fleming or pocock/);
+  });
+
   it('rejects a bad config with every problem named', async () => {
     const tester = new RegressionTester(syntheticArena().arena);
     await expect(tester.run({ baseline: {}, candidate: {}, runs: 1, confidence: 2, parallelism: 0, workload })).rejects.toThrow(UsageError);
