@@ -21,7 +21,7 @@ function normal(random) {
 }
 
 /** each run's score depends only on its seed and arm: run i of both arms shares the seed effect */
-function syntheticArena(effect) {
+function syntheticArena() {
   return {
     async runArm({ arm, seed, strategy }) {
       const shared = createRandom(seed);
@@ -35,7 +35,7 @@ const scorer = { name: 'synthetic', score: (report) => report.value };
 const workload = { survival: { duration_ms: 1, interval_ms: 1 } };
 
 async function simulate(design, effect, seedBase) {
-  const tester = new RegressionTester(syntheticArena(effect), scorer);
+  const tester = new RegressionTester(syntheticArena(), scorer);
   let rejected = 0;
   const used = [];
   let wrongSign = 0;
