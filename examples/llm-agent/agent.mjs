@@ -61,4 +61,7 @@ const server = http.createServer(async (req, res) => {
 });
 
 server.listen(port, '127.0.0.1');
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections();
+});

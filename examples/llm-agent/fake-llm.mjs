@@ -2,8 +2,10 @@
 // key or the internet: POST /v1/chat/completions answers a chat.completion
 // echoing the last user message. GET /stats counts what reached it, and how
 // many calls came from the official openai SDK (it sends x-stainless-lang),
-// so a test can tell the agent's calls really went SDK → proxy → here.
-//   PORT=7350 node fake-llm.mjs
+// so a test can tell the agent's calls really went SDK → proxy → here; with
+// STATS_FILE set, the same document is written there when it is stopped.
+//   PORT=7350 [STATS_FILE=/tmp/stats.json] node fake-llm.mjs
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 
 const port = Number(process.env.PORT);
@@ -57,4 +59,9 @@ const server = http.createServer((req, res) => {
 
 server.listen(port, '127.0.0.1');
 // the start command's group gets SIGTERM at the end of a run: close and go
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () => {
+  if (process.env.STATS_FILE) writeFileSync(process.env.STATS_FILE, JSON.stringify(stats));
+  server.close(() => process.exit(0));
+  // keep-alive sockets would hold close() open until the grace runs out
+  server.closeAllConnections();
+});
