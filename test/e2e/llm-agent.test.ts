@@ -3,8 +3,8 @@
  * user runs it: `arena scenario run … --target … --json` (bin/arena.js, so
  * dist must be built). The agent calls a stand-in LLM API with the official
  * openai SDK through the arena's LLM fault proxy; a 2 s rate_limit makes its
- * tasks fail (availability under 100) and recovery is timed until the LLM
- * answers again. The target file is a temp copy on free ports.
+ * tasks fail (availability under 100) and recovery is timed until a probe
+ * call through the proxy succeeds. The target file is a temp copy on free ports.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,5 +70,7 @@ describe('example LLM agent under a process target', () => {
     expect(stats.clients.agent).toBeGreaterThan(0);
     expect(stats.sdk_requests).toBeGreaterThanOrEqual(stats.clients.agent!);
     expect(stats.sdk_requests).toBeGreaterThanOrEqual(m.requests.succeeded);
+    // recovery was judged by the arena's own probe call through the same proxy, which reached the stand-in
+    expect(stats.clients['arena-probe']).toBeGreaterThanOrEqual(1);
   }, 40_000);
 });
