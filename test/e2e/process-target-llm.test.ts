@@ -22,11 +22,21 @@ afterEach(async () => {
   expect(processesMatching(tag)).toEqual([]);
 });
 
-/** a stand-in OpenAI API: every chat completion succeeds */
+/** a stand-in OpenAI API: every chat completion succeeds unless `upstreamDown`; records who called */
+let upstreamDown = false;
+const callers: string[] = [];
 async function fakeOpenAI(): Promise<string> {
+  upstreamDown = false;
+  callers.length = 0;
   upstream = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
+      callers.push(String(req.headers['x-arena-client'] ?? ''));
+      if (upstreamDown) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'down', type: 'server_error', param: null, code: null } }));
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] }));
     });
@@ -69,5 +79,31 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     await waitFor(async () => (await target!.observer.health({ kind: 'agent', id: fleet.ids[0]!, aspect: 'llm' })).healthy, 5000, 'llm healthy again');
     expect((await chat(listen!)).status).toBe(200);
     expect(await target.runtime.activeFaults()).toEqual([]);
+  });
+
+  it('after the fault ends, recovery waits for a probe call through the proxy to succeed (the upstream must answer)', async () => {
+    tag = `llmp${process.pid}`;
+    const url = await fakeOpenAI();
+    const [listen] = await freePorts(1);
+    const fleet = await tinyFleet({ tag, n: 1, edit: (input) => void (input.agents[0]!.llm = { listen: listen!, upstream: url, api: 'openai' }) });
+    target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR, env: {} });
+    await target.start();
+    const llmHealth = () => target!.observer.health({ kind: 'agent', id: fleet.ids[0]!, aspect: 'llm' });
+    expect((await llmHealth()).healthy).toBe(true);
+    expect(callers).toEqual(['arena-probe']);
+
+    await target.runtime.injectLLMFailure(fleet.ids[0]!, 'rate_limit', { durationMs: 300 });
+    upstreamDown = true;
+    // while the fault lasts its answer is known: no probe call is spent on it
+    expect((await llmHealth()).problems).toEqual([`${fleet.ids[0]}: llm_failure is active`]);
+    expect(callers).toHaveLength(1);
+    await waitFor(async () => (await target!.runtime.activeFaults()).length === 0, 5000, 'the fault to end');
+    // the fault is over but the API is not answering: not recovered, and the probe says why
+    const down = await llmHealth();
+    expect(down.healthy).toBe(false);
+    expect(down.problems.join('\n')).toMatch(/LLM probe POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions answered 500/);
+    upstreamDown = false;
+    await waitFor(async () => (await llmHealth()).healthy, 5000, 'llm healthy once the upstream answers');
+    expect(new Set(callers)).toEqual(new Set(['arena-probe']));
   });
 });

@@ -21,6 +21,8 @@ export interface ObserverContext {
   leaderId(): Promise<string>;
   /** sessions through the agent's MCP proxy, when it has one */
   mcpSessions(agentId: string): { open: number; total: number } | undefined;
+  /** one probe call through the agent's LLM proxy (undefined: it succeeded, else why not); undefined without a proxy */
+  llmProbe(agentId: string): Promise<string | undefined> | undefined;
 }
 
 /** the fault kinds that keep an aspect of an agent unhealthy while they last */
@@ -57,6 +59,11 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
             const sessions = ctx.mcpSessions(scope.id);
             if (sessions && sessions.total > agent.mcpSessionsAtDisconnect && sessions.open > 0) agent.mcpSessionsAtDisconnect = undefined;
             else problems.push(`${scope.id}: no new MCP session since the disconnect`);
+          }
+          // the LLM is back when a call through the agent's proxy succeeds; while the fault lasts the answer is known
+          if (scope.aspect === 'llm' && during.length === 0) {
+            const problem = await ctx.llmProbe(scope.id);
+            if (problem) problems.push(`${scope.id}: ${problem}`);
           }
           return report(problems);
         }

@@ -32,9 +32,15 @@ function wrap(agentId: string, kind: string, apply: AgentProxy['applyFault']): A
   };
 }
 
+export interface LlmRunning extends RunningProxy {
+  readonly api: 'openai' | 'anthropic';
+  /** the model the recovery probe asks for (`probe_model`), else the API's default */
+  readonly probeModel?: string;
+}
+
 export interface LlmProxies {
   /** agent id → the LLM proxy its calls go through (its own, or the shared one) */
-  byAgent: Map<string, RunningProxy>;
+  byAgent: Map<string, LlmRunning>;
   /** agents behind the shared top-level proxy: a fault on one acts on all of them */
   shared: string[];
   close(): Promise<void>;
@@ -89,8 +95,8 @@ export async function startMcpProxies(spec: ProcessTargetSpec, options: { clock:
 
 /** `llm:` per agent, or once at the top level for every agent without its own. */
 export async function startLlmProxies(spec: ProcessTargetSpec, options: { clock: Clock; random?: Random }): Promise<LlmProxies> {
-  const started: RunningProxy[] = [];
-  const byAgent = new Map<string, RunningProxy>();
+  const started: LlmRunning[] = [];
+  const byAgent = new Map<string, LlmRunning>();
   const start = async (config: NonNullable<ProcessTargetSpec['llm']>, label: string) => {
     const proxy = await startLlmProxy({
       listen: config.listen,
@@ -99,7 +105,13 @@ export async function startLlmProxies(spec: ProcessTargetSpec, options: { clock:
       clock: options.clock,
       ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
     });
-    const running: RunningProxy = { port: proxy.port, applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)), close: () => proxy.close() };
+    const running: LlmRunning = {
+      port: proxy.port,
+      api: config.api,
+      ...(config.probe_model ? { probeModel: config.probe_model } : {}),
+      applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)),
+      close: () => proxy.close(),
+    };
     started.push(running);
     return running;
   };

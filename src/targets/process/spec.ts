@@ -58,7 +58,8 @@ const pidSchema = exactlyOne({ file: z.string().min(1).optional(), port: port.mi
 );
 
 const proxySchema = z.strictObject({ listen: port, upstream: hostPort });
-const llmSchema = z.strictObject({ listen: port, upstream: httpUrl, api: z.enum(['openai', 'anthropic']).default('openai') });
+// probe_model: what the llm_failure recovery probe asks for (one token), when the API's default model is not allowed
+const llmSchema = z.strictObject({ listen: port, upstream: httpUrl, api: z.enum(['openai', 'anthropic']).default('openai'), probe_model: z.string().trim().min(1).optional() });
 const mcpSchema = z.strictObject({ listen: port, upstream: httpUrl });
 
 export const AGENT_ROLES = ['worker', 'orchestrator', 'standby'] as const;

@@ -19,6 +19,7 @@ import { startManaged, type ManagedProcess } from './managed.js';
 import { createProcessObserver } from './observer.js';
 import { pidSource } from './pid.js';
 import { describeProbe } from './probes.js';
+import { API_KEY_ENV, llmProbe } from './llm-probe.js';
 import { DEFAULT_READY_TIMEOUT_MS, PROBE_DEFAULTS, type ProcessTargetSpec } from './spec.js';
 import { unsupportedFaults, type ProxyKinds } from './unsupported.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
@@ -29,10 +30,15 @@ export interface ProcessTargetOptions {
   baseDir: string;
   clock?: Clock;
   random?: Random;
+  /** the arena's environment: the LLM probe takes its API key from OPENAI_API_KEY / ANTHROPIC_API_KEY here (default process.env) */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** which proxies this build can start (the TCP, LLM and MCP proxies land separately) */
 const PROXY_KINDS: ProxyKinds = { tcp: true, llm: true, mcp: true };
+
+/** the LLM probe's deadline: a held (`timeout`) call must not stall the recovery poll for long */
+const LLM_PROBE_TIMEOUT_MS = 2000;
 
 export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTargetOptions): Target {
   const clock = options.clock ?? systemClock;
@@ -80,7 +86,14 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     leaderId: () => leaderId().catch(() => undefined),
   });
 
-  const observer = createProcessObserver({ spec, fleet, book, workload: () => workload, leaderId, mcpSessions: (id) => mcp?.byAgent.get(id)?.sessions() });
+  const arenaEnv = options.env ?? process.env;
+  const probeLlm = (id: string) => {
+    const proxy = llm?.byAgent.get(id);
+    if (!proxy) return undefined;
+    const apiKey = arenaEnv[API_KEY_ENV[proxy.api]];
+    return llmProbe({ port: proxy.port, api: proxy.api, timeoutMs: LLM_PROBE_TIMEOUT_MS, ...(proxy.probeModel ? { model: proxy.probeModel } : {}), ...(apiKey ? { apiKey } : {}) });
+  };
+  const observer = createProcessObserver({ spec, fleet, book, workload: () => workload, leaderId, mcpSessions: (id) => mcp?.byAgent.get(id)?.sessions(), llmProbe: probeLlm });
 
   /** every agent has a live pid and a healthy probe, or the reasons why not when time is up */
   const waitForAgents = async (timeoutMs: number) => {

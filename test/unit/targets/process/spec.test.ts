@@ -28,6 +28,14 @@ describe('processTargetSchema', () => {
     expect(spec.agents[0]!.role).toBe('worker');
   });
 
+  it('llm: api defaults to openai; probe_model names the model the recovery probe asks for, and must not be blank', () => {
+    const spec = processTargetSchema.parse({ ...base, llm: { listen: 7300, upstream: 'http://127.0.0.1:9000', probe_model: 'gpt-4.1-nano' } });
+    expect(spec.llm).toEqual({ listen: 7300, upstream: 'http://127.0.0.1:9000', api: 'openai', probe_model: 'gpt-4.1-nano' });
+    expect(issues({ ...base, agents: [{ ...agent, llm: { listen: 7300, upstream: 'http://127.0.0.1:9000', probe_model: ' ' } }] })).toEqual([
+      'agents.0.llm.probe_model: Too small: expected string to have >=1 characters',
+    ]);
+  });
+
   it('takes durations with units or as integer ms, and rates per second or minute', () => {
     const spec = processTargetSchema.parse({ ...base, agents: [{ ...agent, health: { tcp: '127.0.0.1:7101', interval: 250, timeout: '1m30s', passes: 3 } }], workload: { rate: '30/m', request: { url: 'http://h/x' } } });
     expect(spec.agents[0]!.health).toEqual({ tcp: '127.0.0.1:7101', interval: 250, timeout: 90_000, passes: 3 });
