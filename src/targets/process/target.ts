@@ -39,6 +39,8 @@ const PROXY_KINDS: ProxyKinds = { tcp: true, llm: true, mcp: true };
 
 /** the LLM probe's deadline: a held (`timeout`) call must not stall the recovery poll for long */
 const LLM_PROBE_TIMEOUT_MS = 2000;
+/** a failing probe is reused this long: fewer calls to a real API, recovery seen at most this late */
+const LLM_PROBE_MIN_INTERVAL_MS = 250;
 
 export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTargetOptions): Target {
   const clock = options.clock ?? systemClock;
@@ -87,11 +89,19 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   });
 
   const arenaEnv = options.env ?? process.env;
+  // a real API still failing after the fault is asked at most every 250 ms, not on every 50 ms poll
+  const lastFailure = new Map<string, { at: number; problem: string }>();
   const probeLlm = (id: string) => {
     const proxy = llm?.byAgent.get(id);
     if (!proxy) return undefined;
+    const recent = lastFailure.get(id);
+    if (recent && clock.now() - recent.at < LLM_PROBE_MIN_INTERVAL_MS) return Promise.resolve(recent.problem);
     const apiKey = arenaEnv[API_KEY_ENV[proxy.api]];
-    return llmProbe({ port: proxy.port, api: proxy.api, timeoutMs: LLM_PROBE_TIMEOUT_MS, ...(proxy.probeModel ? { model: proxy.probeModel } : {}), ...(apiKey ? { apiKey } : {}) });
+    return llmProbe({ port: proxy.port, api: proxy.api, timeoutMs: LLM_PROBE_TIMEOUT_MS, ...(proxy.probeModel ? { model: proxy.probeModel } : {}), ...(apiKey ? { apiKey } : {}) }).then((problem) => {
+      if (problem === undefined) lastFailure.delete(id);
+      else lastFailure.set(id, { at: clock.now(), problem });
+      return problem;
+    });
   };
   const observer = createProcessObserver({ spec, fleet, book, workload: () => workload, leaderId, mcpSessions: (id) => mcp?.byAgent.get(id)?.sessions(), llmProbe: probeLlm });
 
