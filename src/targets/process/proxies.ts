@@ -57,30 +57,27 @@ export interface McpProxies {
   close(): Promise<void>;
 }
 
-/** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
-export async function startMcpProxies(spec: ProcessTargetSpec, options: { clock: Clock }): Promise<McpProxies> {
-  const started: McpRunning[] = [];
-  const byAgent = new Map<string, McpRunning>();
-  const start = async (config: NonNullable<ProcessTargetSpec['mcp']>, label: string) => {
-    const proxy = await startHttpMcpProxy({ upstream: config.upstream, port: config.listen, clock: options.clock });
-    const running: McpRunning = {
-      port: proxy.port,
-      applyFault: wrap(label, 'MCP', async (request) => {
-        const { body } = await proxy.faults.add(request);
-        return { report: body.report, revert: async () => void (await proxy.faults.remove(request.id)) };
-      }),
-      sessions: () => proxy.stats().sessions,
-      close: () => proxy.close(),
-    };
+/** Proxies per agent: one for each agent that configures its own, one shared by the rest when the top level configures one. */
+async function startPerAgent<C, R extends RunningProxy>(
+  agents: readonly AgentSpec[],
+  top: C | undefined,
+  own: (agent: AgentSpec) => C | undefined,
+  start: (config: C, label: string) => Promise<R>,
+): Promise<{ byAgent: Map<string, R>; shared: string[]; close(): Promise<void> }> {
+  const started: R[] = [];
+  const byAgent = new Map<string, R>();
+  const launch = async (config: C, label: string) => {
+    const running = await start(config, label);
     started.push(running);
     return running;
   };
   const close = async () => void (await Promise.all(started.map((p) => p.close().catch(() => {}))));
   try {
-    const shared = spec.mcp ? await start(spec.mcp, 'shared') : undefined;
+    const shared = top === undefined ? undefined : await launch(top, 'shared');
     const behindShared: string[] = [];
-    for (const agent of spec.agents) {
-      if (agent.mcp) byAgent.set(agent.id, await start(agent.mcp, agent.id));
+    for (const agent of agents) {
+      const config = own(agent);
+      if (config !== undefined) byAgent.set(agent.id, await launch(config, agent.id));
       else if (shared) {
         byAgent.set(agent.id, shared);
         behindShared.push(agent.id);
@@ -93,11 +90,25 @@ export async function startMcpProxies(spec: ProcessTargetSpec, options: { clock:
   }
 }
 
+/** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
+export function startMcpProxies(spec: ProcessTargetSpec, options: { clock: Clock }): Promise<McpProxies> {
+  return startPerAgent(spec.agents, spec.mcp, (agent) => agent.mcp, async (config, label): Promise<McpRunning> => {
+    const proxy = await startHttpMcpProxy({ upstream: config.upstream, port: config.listen, clock: options.clock });
+    return {
+      port: proxy.port,
+      applyFault: wrap(label, 'MCP', async (request) => {
+        const { body } = await proxy.faults.add(request);
+        return { report: body.report, revert: async () => void (await proxy.faults.remove(request.id)) };
+      }),
+      sessions: () => proxy.stats().sessions,
+      close: () => proxy.close(),
+    };
+  });
+}
+
 /** `llm:` per agent, or once at the top level for every agent without its own. */
-export async function startLlmProxies(spec: ProcessTargetSpec, options: { clock: Clock; random?: Random }): Promise<LlmProxies> {
-  const started: LlmRunning[] = [];
-  const byAgent = new Map<string, LlmRunning>();
-  const start = async (config: NonNullable<ProcessTargetSpec['llm']>, label: string) => {
+export function startLlmProxies(spec: ProcessTargetSpec, options: { clock: Clock; random?: Random }): Promise<LlmProxies> {
+  return startPerAgent(spec.agents, spec.llm, (agent) => agent.llm, async (config, label): Promise<LlmRunning> => {
     const proxy = await startLlmProxy({
       listen: config.listen,
       upstream: config.upstream,
@@ -105,32 +116,14 @@ export async function startLlmProxies(spec: ProcessTargetSpec, options: { clock:
       clock: options.clock,
       ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
     });
-    const running: LlmRunning = {
+    return {
       port: proxy.port,
       api: config.api,
       ...(config.probe_model ? { probeModel: config.probe_model } : {}),
       applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)),
       close: () => proxy.close(),
     };
-    started.push(running);
-    return running;
-  };
-  const close = async () => void (await Promise.all(started.map((p) => p.close().catch(() => {}))));
-  try {
-    const shared = spec.llm ? await start(spec.llm, 'shared') : undefined;
-    const behindShared: string[] = [];
-    for (const agent of spec.agents) {
-      if (agent.llm) byAgent.set(agent.id, await start(agent.llm, agent.id));
-      else if (shared) {
-        byAgent.set(agent.id, shared);
-        behindShared.push(agent.id);
-      }
-    }
-    return { byAgent, shared: behindShared, close };
-  } catch (err) {
-    await close();
-    throw err;
-  }
+  });
 }
 
 export async function startAgentProxies(agents: readonly AgentSpec[], options: { clock: Clock; random?: Random }): Promise<Map<string, RunningProxy>> {
