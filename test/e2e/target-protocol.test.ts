@@ -6,7 +6,7 @@
  * leaves no fault behind once the lease has passed; bad input changes nothing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -123,6 +123,24 @@ describe('scenario runs on a remote target', () => {
     const target = (await (await fetch(`${served.url}/v1/target`)).json()) as { agents: Array<{ id: string; status: string }> };
     expect(target.agents.find((a) => a.id === 'agent-2')!.status).toBe('running');
     expect(served.output()).toMatch(/reverted \(lease\)/);
+  }, 40_000);
+
+  it('a target that goes away mid-run: the run still ends with its report and says what it could not revert', async () => {
+    const served = await serveTarget();
+    const dir = mkdtempSync(join(tmpdir(), 'arena-away-'));
+    const scenario = join(dir, 'pause.yaml');
+    writeFileSync(scenario, 'name: pause-then-gone\nconfig: { cooldown: 2s }\nactions:\n  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 1m } } }\n');
+    const report = join(dir, 'report.json');
+    const run = arena(['scenario', 'run', scenario, '--target', targetFile(served.url), '--report', report]);
+    const deadline = Date.now() + 20_000;
+    while ((await faults(served.url)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    served.proc.kill('SIGKILL');
+    const r = await run;
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/could not revert 1 fault\(s\) on target served .*ECONNREFUSED.*their leases/);
+    const doc = JSON.parse(readFileSync(report, 'utf8')) as { scenarios: Array<{ status: string; error: string }> };
+    expect(doc.scenarios[0]).toMatchObject({ status: 'error' });
+    expect(doc.scenarios[0]!.error).toMatch(/could not revert/);
   }, 40_000);
 
   it('bad input: one clear message, the right exit code, nothing injected', async () => {

@@ -3,6 +3,7 @@ import type { Result } from '../action.js';
 import type { EventStore } from '../event-store.js';
 import type { EvidenceStore, EvolutionBridge, FlightBridge } from '../bridges.js';
 import { Injector } from '../injector.js';
+import { errorMessage } from '../../shared/errors.js';
 import type { Target } from '../providers.js';
 import type { ScenarioReport } from '../report.js';
 import { ArenaService } from '../service.js';
@@ -30,6 +31,7 @@ export async function runScenarioOnTarget(target: Target, scenario: Scenario, op
     await target.stop().catch(() => undefined);
     throw err;
   }
+  let report: ScenarioReport | undefined;
   try {
     const service = new ArenaService({
       injector: new Injector(target.runtime, target.dag),
@@ -41,18 +43,26 @@ export async function runScenarioOnTarget(target: Target, scenario: Scenario, op
     service.setFlightBridge(options.flightBridge);
     service.setEvolutionBridge(options.evolutionBridge);
     const strategy = options.strategy ?? (await target.describe()).strategy;
-    const report = await runScenarioReport(service, scenario, { ...options, observer: target.observer, strategy });
+    report = await runScenarioReport(service, scenario, { ...options, observer: target.observer, strategy });
     // how the agents ended the run: a process target counts the restarts its supervisor made (pids that changed)
     const agents = await target.runtime.listAgents().catch(() => undefined);
     if (agents) report.agents = agents;
-    return report;
   } finally {
-    try {
-      await target.runtime.revertAll();
-    } finally {
-      await target.stop();
+    // reverted and stopped whatever happened; a failure here is told in the report, not lost with it
+    // (when the run itself threw, that error is the one the caller sees)
+    const problems = new Set<string>();
+    await target.runtime.revertAll().catch((err: unknown) => problems.add(errorMessage(err)));
+    // stopping reverts too: the same failure is said once
+    await target.stop().catch((err: unknown) => problems.add(errorMessage(err)));
+    if (report && problems.size > 0) {
+      const said = report.error ?? '';
+      const fresh = [...problems].filter((p) => !said.includes(p));
+      if (fresh.length > 0) report.error = [said, ...fresh].filter(Boolean).join('; ');
+      if (report.status !== 'interrupted') report.status = 'error';
+      report.verified = false;
     }
   }
+  return report;
 }
 
 /** @deprecated use runScenarioReport, which also returns the measured score and verification */
