@@ -10,6 +10,7 @@ import { registerEvolveCommand } from './evolve.js';
 import { registerServeCommand } from './serve.js';
 import { registerProxyCommand } from './proxy.js';
 import { registerTargetCommand } from './target.js';
+import { registerSchemaCommand } from './schema.js';
 import { registerWorkerCommand } from './worker.js';
 import { registerCompletionCommand } from './completion.js';
 
@@ -27,6 +28,7 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerEvolveCommand(program, ctx);
   registerProxyCommand(program, ctx);
   registerTargetCommand(program, ctx);
+  registerSchemaCommand(program, ctx);
   registerWorkerCommand(program, ctx);
   registerCompletionCommand(program, ctx);
 }

@@ -41,8 +41,9 @@ async function bashComplete(words: string[]): Promise<string[]> {
 
 describe('bash completion (run in bash)', () => {
   it('offers the top-level commands, then a group\'s subcommands', async () => {
-    expect(await bashComplete(['arena', ''])).toEqual(['regress', 'describe', 'scenario', 'survival', 'serve', 'replay', 'flight', 'evolve', 'proxy', 'target', 'worker', 'completion']);
-    expect(await bashComplete(['arena', 'sc'])).toEqual(['scenario']);
+    expect(await bashComplete(['arena', ''])).toEqual(['regress', 'describe', 'scenario', 'survival', 'serve', 'replay', 'flight', 'evolve', 'proxy', 'target', 'schema', 'worker', 'completion']);
+    expect(await bashComplete(['arena', 'sc'])).toEqual(['scenario', 'schema']);
+    expect(await bashComplete(['arena', 'scen'])).toEqual(['scenario']);
     expect(await bashComplete(['arena', 'scenario', ''])).toEqual(['validate', 'run', 'list']);
   });
 
