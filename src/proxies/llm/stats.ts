@@ -7,7 +7,7 @@
  * user agent. The request that follows an error on the same client is taken
  * as its retry, unless it says it is a first attempt (`x-stainless-retry-count: 0`,
  * sent by the official SDKs). A client that sends unrelated calls
- * concurrently can blur this (documented in notes/llm-proxy.md).
+ * concurrently can blur this (documented in the README's LLM proxy section).
  */
 import type { IncomingMessage } from 'node:http';
 import type { LlmErrorType } from './fault-spec.js';
