@@ -39,6 +39,15 @@ function isNeeded(project: TestProject): boolean {
   return files.some((file) => filters.some((f) => typeof f !== 'string' || file.includes(f) || relative(ROOT, file).includes(f.replace(/^\.\//, ''))));
 }
 
+/**
+ * Both projects (unit, e2e) run this setup in the same main process; the
+ * first starts the cluster and the last teardown stops it. A global, not a
+ * module variable: each project loads this file through its own module runner.
+ */
+type Shared = { cluster: Promise<{ url: string; stop(): Promise<void> }>; users: number };
+const SHARED = Symbol.for('arena.test.postgres-cluster');
+const holder = globalThis as unknown as { [SHARED]?: Shared };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const given = process.env.ARENA_TEST_POSTGRES_URL;
   if (given) {
@@ -49,7 +58,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresUrl', '');
     return async () => undefined;
   }
-  const cluster = (await startCluster()) as { url: string; stop(): Promise<void> };
+  const shared = (holder[SHARED] ??= { cluster: startCluster() as Shared['cluster'], users: 0 });
+  shared.users += 1;
+  const cluster = await shared.cluster;
   project.provide('postgresUrl', cluster.url);
-  return () => cluster.stop();
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder[SHARED];
+    await cluster.stop();
+  };
 }
