@@ -17,6 +17,8 @@ export default defineConfig({
     // one throwaway PostgreSQL cluster for the PostgreSQL store's tests (fails the run if it cannot start);
     // both projects run this setup, which starts the cluster once and shares it
     globalSetup: ['test/helpers/postgres-global-setup.ts'],
+    // ARENA_TEST_CPU=/tmp/cpu.jsonl: each file's CPU, its children's too (test/helpers/cpu-per-file.ts)
+    setupFiles: process.env.ARENA_TEST_CPU ? ['test/helpers/cpu-per-file.ts'] : [],
     benchmark: { include: ['test/bench/**/*.bench.ts'] },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'], isolate: false } },
