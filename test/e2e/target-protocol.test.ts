@@ -181,7 +181,7 @@ describe('regress and evolve with target files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-regress-'));
     writeFileSync(join(dir, 'off.yaml'), `kind: embedded\nname: release-1\nstrategy: ${join(REPO_ROOT, 'strategies/recovery-off.yaml')}\n`);
     writeFileSync(join(dir, 'on.yaml'), 'kind: embedded\nname: release-2\n');
-    const r = await arena(['regress', '--baseline-target', join(dir, 'off.yaml'), '--candidate-target', join(dir, 'on.yaml'), '--survival', '1s', '--interval', '200ms', '--runs', '3', '--seed', '4', '--json'], { timeout: 120_000 });
+    const r = await arena(['regress', '--baseline-target', join(dir, 'off.yaml'), '--candidate-target', join(dir, 'on.yaml'), '--survival', '1s', '--interval', '200ms', '--recovery-deadline', '1s', '--runs', '3', '--seed', '4', '--json'], { timeout: 120_000 });
     expect(r.exitCode, r.stderr).toBe(0);
     const { regression } = JSON.parse(r.stdout) as { regression: { baseline: { mean: number }; candidate: { mean: number }; baseline_name: string } };
     expect(regression.baseline_name).toContain('off.yaml');
