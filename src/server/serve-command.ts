@@ -1,5 +1,6 @@
 /** What `arena serve` does once its options are parsed (kept out of the command file so it loads lazily). */
 import { UsageError } from '../shared/errors.js';
+import { keepAliveWhile } from '../shared/keep-alive.js';
 import { bootstrap, type BootstrapConfig } from '../bootstrap/index.js';
 import { loadStrategyFile } from '../runtime/strategy.js';
 import { checkBind, parsePort, serveRoot } from './serve.js';
@@ -89,14 +90,11 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   io.stderr.write('arena: stopping: closing streams, reverting faults\n');
   // the runtime's timers are unref'd: once the server is closed nothing else would keep
   // the process alive until the stop sequence (which waits on those timers) has finished
-  const keepAlive = setInterval(() => undefined, 60_000);
   const failures: unknown[] = [];
-  try {
+  await keepAliveWhile(async () => {
     await server.close('server is shutting down').catch((e: unknown) => failures.push(e));
     await root.stop().catch((e: unknown) => failures.push(e));
-  } finally {
-    clearInterval(keepAlive);
-  }
+  });
   if (failures.length > 0) throw failures[0];
   io.stdout.write('arena: stopped\n');
 }

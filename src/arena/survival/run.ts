@@ -3,18 +3,19 @@
  * like a scenario. Scheduling is absolute (tick i is planned at warmup + i ×
  * interval, never "interval after the previous one finished"), so lateness
  * does not accumulate; a late tick still runs and its lateness is recorded as
- * drift — no tick is skipped. No printing: progress goes out as RunEvents.
+ * drift — no tick is skipped. The shared run lifecycle (../run/lifecycle.ts)
+ * measures, reverts on every exit path and gates; this file supplies the
+ * random plan (or a replayed timeline) and the report's shape.
  */
 import type { Action, ActionType } from '../action.js';
 import type { ArenaService } from '../service.js';
-import type { ActiveFault } from '../providers.js';
-import type { GateOutcome, RunEvent, RunEventListener, RunStatus, SurvivalReport, SurvivalTick } from '../report.js';
-import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '../measure/index.js';
+import type { RunEventListener, SurvivalReport, SurvivalTick } from '../report.js';
 import { createAction } from '../actions.js';
 import type { Clock } from '../../shared/clock.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import { durationProblem, tryParseDuration } from '../../shared/duration.js';
-import { gateOutcome, type GateOn } from '../score.js';
+import type { GateOn } from '../score.js';
+import { runLifecycle } from '../run/lifecycle.js';
 import type { EventStore } from '../event-store.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
 import { parseActionKinds, planAction, type TargetView } from './plan.js';
@@ -51,7 +52,7 @@ export interface SurvivalOptions {
   clock?: Clock;
   /** replay: run exactly these actions at these offsets instead of drawing random ones */
   timeline?: readonly SurvivalTimelineEntry[];
-  /** how often a `snapshot` event is emitted (default 200 ms) */
+  /** how often a `snapshot` event is emitted (default DEFAULT_SNAPSHOT_INTERVAL_MS) */
   snapshotIntervalMs?: number;
   recoveryDeadlineMs?: number;
   pollIntervalMs?: number;
@@ -107,40 +108,8 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
   if (!observer) throw new RuntimeError('survival needs a target observer to measure the score: build the ArenaService with `observer`', 'no_observer');
   const clock = options.clock ?? service.clock;
   const injector = service.injector;
-  const signal = options.signal;
   const random = createRandom(config.seed);
-  const start = clock.now();
-  const startedAt = clock.wallNow().toISOString();
-  const rel = () => Math.round((clock.now() - start) * 100) / 100;
-  const totalMs = config.warmupMs + config.durationMs + config.cooldownMs;
-  const emit = (event: RunEvent) => {
-    try {
-      options.onEvent?.(event);
-    } catch {
-      /* a listener's failure never stops the run */
-    }
-  };
   const timeline: SurvivalTick[] = [];
-  let status: RunStatus = 'passed';
-  let error: string | undefined;
-
-  emit({ type: 'run.started', at_ms: 0, kind: 'survival', name: options.timeline ? 'replay' : 'survival', seed: config.seed, planned_ms: totalMs });
-  const measurement = await startMeasurement({
-    observer,
-    clock,
-    recoveryDeadlineMs: options.recoveryDeadlineMs,
-    pollIntervalMs: options.pollIntervalMs,
-    onRecovery: (recovery) => emit({ type: 'recovery', at_ms: rel(), recovery }),
-  });
-  const snapshots = startSnapshots({
-    clock,
-    injector,
-    measurement,
-    everyMs: Math.max(10, options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS),
-    rel,
-    progress: () => Math.min(1, rel() / totalMs),
-    emit,
-  });
 
   const view = async (): Promise<TargetView> => {
     const [agents, nodes, edges] = await Promise.all([injector.agents(), injector.dagNodes(), injector.dagEdges()]);
@@ -148,90 +117,62 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
     return { agents, available, nodes, edges };
   };
 
-  try {
-    if (config.warmupMs > 0) {
-      emit({ type: 'phase', at_ms: rel(), phase: 'warmup' });
-      await clock.sleep(config.warmupMs, signal);
-    }
-    emit({ type: 'phase', at_ms: rel(), phase: 'chaos' });
-    for (let i = 0; ; i++) {
-      const entry = options.timeline?.[i];
-      if (options.timeline ? !entry : i * config.intervalMs >= config.durationMs) break;
-      const plannedAt = entry ? entry.planned_at : config.warmupMs + i * config.intervalMs;
-      // timers may fire a fraction of a millisecond early: never run a tick before its planned time
-      for (let wait = plannedAt - (clock.now() - start); wait > 0; wait = plannedAt - (clock.now() - start)) {
-        await clock.sleep(wait, signal);
+  const run = await runLifecycle(
+    {
+      kind: 'survival',
+      name: options.timeline ? 'replay' : 'survival',
+      seed: config.seed,
+      service,
+      observer,
+      clock,
+      signal: options.signal,
+      onEvent: options.onEvent,
+      warmupMs: config.warmupMs,
+      cooldownMs: config.cooldownMs,
+      plannedMs: config.warmupMs + config.durationMs + config.cooldownMs,
+      pollIntervalMs: options.pollIntervalMs,
+      recoveryDeadlineMs: options.recoveryDeadlineMs,
+      snapshotIntervalMs: options.snapshotIntervalMs,
+      minScore: options.minScore,
+      gate: options.gate,
+    },
+    async ({ signal, elapsed, action }) => {
+      for (let i = 0; ; i++) {
+        const entry = options.timeline?.[i];
+        if (options.timeline ? !entry : i * config.intervalMs >= config.durationMs) break;
+        const plannedAt = entry ? entry.planned_at : config.warmupMs + i * config.intervalMs;
+        // timers may fire a fraction of a millisecond early: never run a tick before its planned time
+        for (let wait = plannedAt - elapsed(); wait > 0; wait = plannedAt - elapsed()) await clock.sleep(wait, signal);
+        if (signal.aborted) break;
+        const at = Math.round(elapsed() * 100) / 100;
+        const planned = entry ? replayAction(entry.action, i, clock) : planAction(await view(), { random, kinds: config.kinds, intervalMs: config.intervalMs, now: () => clock.wallNow(), index: i });
+        const result = await service.execute(planned);
+        timeline.push({ index: i, planned_at: plannedAt, at, drift_ms: Math.round((at - plannedAt) * 100) / 100, action: planned, result });
+        action(`#${i}`, result, at, true);
       }
-      if (signal?.aborted) break;
-      const at = rel();
-      const action = entry ? replayAction(entry.action, i, clock) : planAction(await view(), { random, kinds: config.kinds, intervalMs: config.intervalMs, now: () => clock.wallNow(), index: i });
-      const result = await service.execute(action);
-      measurement.faultInjected(result, `#${i}`);
-      timeline.push({ index: i, planned_at: plannedAt, at, drift_ms: Math.round((at - plannedAt) * 100) / 100, action, result });
-      emit({ type: 'action', at_ms: at, label: `#${i}`, result });
-    }
-    if (!signal?.aborted && config.cooldownMs > 0) {
-      emit({ type: 'phase', at_ms: rel(), phase: 'cooldown' });
-      await clock.sleep(config.cooldownMs, signal);
-    }
-  } catch (err) {
-    if (!signal?.aborted) {
-      status = 'error';
-      error = errorMessage(err);
-    }
-  } finally {
-    await snapshots.stop();
-  }
-  if (signal?.aborted) {
-    status = 'interrupted';
-    error = `interrupted (${String(signal.reason ?? 'aborted')}) after ${timeline.length} action(s)`;
-  }
+    },
+  );
 
-  emit({ type: 'phase', at_ms: rel(), phase: 'checks' });
-  let reverted: ActiveFault[] = [];
-  const revert = async () => {
-    reverted = await injector.activeFaults().catch(() => []);
-    try {
-      await service.revertAll();
-    } catch (err) {
-      status = 'error';
-      error = `${error ? `${error}; ` : ''}reverting faults failed: ${errorMessage(err)}`;
-    }
-    for (const fault of reverted) emit({ type: 'fault.reverted', at_ms: rel(), fault });
-  };
-  const score = await measurement.finish({
-    signal: status === 'passed' ? undefined : signal,
-    waitForRecovery: status === 'passed',
-    beforeChecks: revert,
-  });
-
-  let gate: GateOutcome | undefined;
-  if (options.minScore !== undefined) {
-    gate = gateOutcome(score, options.minScore, options.gate);
-    if (!gate.passed && status === 'passed') status = 'failed';
-  }
   const succeeded = timeline.filter((t) => t.result.success).length;
   const report: SurvivalReport = {
     seed: config.seed,
-    status,
-    started_at: startedAt,
+    status: run.status,
+    started_at: run.started_at,
     duration_ms: config.durationMs,
-    elapsed_ms: Math.round(rel()),
+    elapsed_ms: run.elapsed_ms,
     interval_ms: config.intervalMs,
     action_kinds: config.kinds,
     actions_run: timeline.length,
     actions_succeeded: succeeded,
     actions_failed: timeline.length - succeeded,
-    score,
+    score: run.score,
     drift: driftStats(timeline.map((t) => t.drift_ms)),
     timeline,
     strategy: options.strategy ?? {},
-    reverted_faults: reverted,
+    reverted_faults: run.reverted,
   };
-  if (gate) report.gate = gate;
-  if (error) report.error = error;
-  await snapshots.take();
-  emit({ type: 'run.finished', at_ms: rel(), status });
+  if (run.gate) report.gate = run.gate;
+  if (run.error) report.error = run.error;
   return report;
 }
 

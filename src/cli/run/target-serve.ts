@@ -1,6 +1,7 @@
 /** `arena target serve`: start the target, serve it until Ctrl-C / SIGTERM, then revert every fault and stop it. */
 import { checkBind, parsePort } from '../../server/serve.js';
 import { randomSeed } from '../../shared/random.js';
+import { keepAliveWhile } from '../../shared/keep-alive.js';
 import type { CliContext } from '../context.js';
 import { chooseTarget } from './targets.js';
 
@@ -40,12 +41,10 @@ export async function targetServeCommand(opts: TargetServeOptions, ctx: CliConte
     else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   ctx.stderr.write('arena: stopping: reverting faults\n');
-  const keepAlive = setInterval(() => undefined, 60_000);
-  try {
+  // the target's timers are unref'd: hold the event loop open until it has stopped
+  await keepAliveWhile(async () => {
     await served.close();
     await target.stop();
-  } finally {
-    clearInterval(keepAlive);
-  }
+  });
   ctx.stdout.write('arena: stopped\n');
 }

@@ -5,6 +5,7 @@ import type { OutputMode } from '../output/mode.js';
 import { openRunOutput } from '../output/run-output.js';
 import { checkOutputPaths } from '../output/emit.js';
 import { attachPlugins, type AttachedPlugin } from '../run-plugins.js';
+import { keepAliveWhile } from '../../shared/keep-alive.js';
 
 /**
  * Opens the plugins (--serve, --store …) and then the live view or plain
@@ -19,19 +20,19 @@ export interface RunSinks {
 export async function runWithOutput<T>(ctx: CliContext, opts: object, mode: OutputMode, run: (onEvent: RunEventListener, sinks: RunSinks) => Promise<T>): Promise<T> {
   checkOutputPaths(ctx, opts);
   const plugins: AttachedPlugin[] = await attachPlugins(opts as Record<string, unknown>, ctx);
-  // the engine's clock timers are unref'd: hold the event loop open while the run is awaited
-  const keepAlive = setInterval(() => undefined, 60_000);
   try {
-    const output = await openRunOutput(ctx, mode);
-    for (const p of plugins) output.addListener(p.listener);
-    try {
-      const eventStore = plugins.find((p) => p.eventStore)?.eventStore;
-      return await run(output.listener, eventStore ? { eventStore } : {});
-    } finally {
-      await output.close();
-    }
+    // the engine's clock timers are unref'd: hold the event loop open while the run is awaited
+    return await keepAliveWhile(async () => {
+      const output = await openRunOutput(ctx, mode);
+      for (const p of plugins) output.addListener(p.listener);
+      try {
+        const eventStore = plugins.find((p) => p.eventStore)?.eventStore;
+        return await run(output.listener, eventStore ? { eventStore } : {});
+      } finally {
+        await output.close();
+      }
+    });
   } finally {
-    clearInterval(keepAlive);
     for (const p of plugins) await p.close().catch(() => undefined);
   }
 }

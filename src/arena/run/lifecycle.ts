@@ -1,0 +1,210 @@
+/**
+ * The run lifecycle that scenario and survival runs share: measure → emit →
+ * warmup → the caller's fault schedule → cooldown → recoveries settle → revert
+ * → invariant checks → gate → outcome. The caller supplies only what differs
+ * (a scripted schedule, a random plan) and builds its own report from the
+ * outcome. Every exit path (end, timeout, abort, error) reverts the faults
+ * still active and still returns an outcome; nothing is printed, progress goes
+ * out as RunEvents.
+ */
+import type { Clock, TimerHandle } from '../../shared/clock.js';
+import { errorMessage } from '../../shared/errors.js';
+import { formatDuration } from '../../shared/duration.js';
+import { keepAliveWhile } from '../../shared/keep-alive.js';
+import type { Result } from '../action.js';
+import type { ActiveFault, TargetObserver } from '../providers.js';
+import type { GateOutcome, RunEvent, RunEventListener, RunStatus, ScoreReport } from '../report.js';
+import type { ArenaService } from '../service.js';
+import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '../measure/index.js';
+import { gateOutcome, type GateOn } from '../score.js';
+
+/** snapshots never come faster than this, whatever the caller asks */
+const MIN_SNAPSHOT_INTERVAL_MS = 10;
+
+export interface RunLifecycleOptions {
+  kind: 'scenario' | 'survival';
+  name: string;
+  seed: number;
+  service: ArenaService;
+  observer: TargetObserver;
+  clock: Clock;
+  /** the caller's abort (Ctrl-C, server shutdown, a stop request): faults reverted, status `interrupted` */
+  signal?: AbortSignal | undefined;
+  onEvent?: RunEventListener | undefined;
+  /** steady state measured before the schedule starts; recovery watched after it ends */
+  warmupMs: number;
+  cooldownMs: number;
+  /** warmup + schedule + cooldown as planned: what progress is measured against */
+  plannedMs: number;
+  /** past this the run ends with status `error` */
+  timeoutMs?: number | undefined;
+  pollIntervalMs?: number | undefined;
+  recoveryDeadlineMs?: number | undefined;
+  /** how often a `snapshot` event is emitted (default DEFAULT_SNAPSHOT_INTERVAL_MS) */
+  snapshotIntervalMs?: number | undefined;
+  /** the gate: below it the run fails */
+  minScore?: number | undefined;
+  gate?: GateOn | undefined;
+  /** the caller's own verdict beyond the gate (a scenario expectation that did not hold) */
+  failed?: () => boolean;
+}
+
+/** what the caller's schedule works with */
+export interface RunContext {
+  /** aborted by the caller's signal, the timeout, or an error: stop scheduling */
+  signal: AbortSignal;
+  /** ms since the run started, unrounded (survival measures its drift from it) */
+  elapsed(): number;
+  /** ms since the run started, whole: what the lifecycle's events carry */
+  rel(): number;
+  /** one action ran (or was skipped, `injected` false): told to the listener and, when injected, to the recovery measurement */
+  action(label: string, result: Result, atMs: number, injected: boolean): void;
+}
+
+export interface RunOutcome {
+  status: RunStatus;
+  /** set when the run was interrupted, timed out, hit an error, or could not revert */
+  error?: string;
+  score: ScoreReport;
+  gate?: GateOutcome;
+  /** faults still active when the run ended, reverted by it ([] when none were) */
+  reverted: ActiveFault[];
+  started_at: string;
+  /** ms since the run started, whole, when the outcome was settled */
+  elapsed_ms: number;
+}
+
+export function runLifecycle(options: RunLifecycleOptions, schedule: (ctx: RunContext) => Promise<void>): Promise<RunOutcome> {
+  // the clock's timers do not hold the process open; a run being awaited must
+  return keepAliveWhile(() => lifecycle(options, schedule));
+}
+
+async function lifecycle(options: RunLifecycleOptions, schedule: (ctx: RunContext) => Promise<void>): Promise<RunOutcome> {
+  const { clock, service } = options;
+  const t0 = clock.now();
+  const startedAt = clock.wallNow().toISOString();
+  const elapsed = () => clock.now() - t0;
+  const rel = () => Math.max(0, Math.round(elapsed()));
+  let actions = 0;
+  const emit = (event: RunEvent) => {
+    if (event.type === 'action') actions += 1;
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // a broken listener must not break the run (or leave faults behind)
+    }
+  };
+
+  // one internal signal: the caller's abort, the timeout, or an error
+  const ac = new AbortController();
+  let stopCause: 'interrupted' | 'timeout' | undefined;
+  const onAbort = () => {
+    stopCause ??= 'interrupted';
+    ac.abort(options.signal?.reason);
+  };
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  let timeoutTimer: TimerHandle | undefined;
+  if (options.timeoutMs !== undefined) {
+    timeoutTimer = clock.setTimer(options.timeoutMs, () => {
+      stopCause ??= 'timeout';
+      ac.abort(new Error('timeout'));
+    });
+  }
+
+  emit({ type: 'run.started', at_ms: 0, kind: options.kind, name: options.name, seed: options.seed, planned_ms: options.plannedMs });
+  const measurement = await startMeasurement({
+    observer: options.observer,
+    clock,
+    pollIntervalMs: options.pollIntervalMs,
+    recoveryDeadlineMs: options.recoveryDeadlineMs,
+    onRecovery: (recovery) => emit({ type: 'recovery', at_ms: rel(), recovery }),
+  });
+  const snapshots = startSnapshots({
+    clock,
+    injector: service.injector,
+    measurement,
+    everyMs: Math.max(MIN_SNAPSHOT_INTERVAL_MS, options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS),
+    rel,
+    progress: () => (options.plannedMs > 0 ? Math.min(1, rel() / options.plannedMs) : 1),
+    emit,
+  });
+
+  const ctx: RunContext = {
+    signal: ac.signal,
+    elapsed,
+    rel,
+    action(label, result, atMs, injected) {
+      if (injected) measurement.faultInjected(result, label);
+      emit({ type: 'action', at_ms: atMs, label, result });
+    },
+  };
+  let failure: string | undefined;
+  try {
+    if (options.warmupMs > 0) {
+      emit({ type: 'phase', at_ms: rel(), phase: 'warmup' });
+      await clock.sleep(options.warmupMs, ac.signal);
+    }
+    emit({ type: 'phase', at_ms: rel(), phase: 'chaos' });
+    await schedule(ctx);
+    if (!ac.signal.aborted && options.cooldownMs > 0) {
+      emit({ type: 'phase', at_ms: rel(), phase: 'cooldown' });
+      await clock.sleep(options.cooldownMs, ac.signal);
+    }
+  } catch (err) {
+    // an abort's rejection is the abort itself; anything else is the run's error, and ends it
+    if (!ac.signal.aborted) {
+      failure = errorMessage(err);
+      ac.abort(err);
+    }
+  }
+
+  emit({ type: 'phase', at_ms: rel(), phase: 'checks' });
+  let reverted: ActiveFault[] = [];
+  let revertFailure: string | undefined;
+  let revertTried = false;
+  const revert = async () => {
+    revertTried = true;
+    reverted = await service.injector.activeFaults().catch(() => []);
+    try {
+      await service.revertAll();
+    } catch (err) {
+      revertFailure = `reverting faults failed: ${errorMessage(err)}`;
+    }
+    for (const fault of reverted) emit({ type: 'fault.reverted', at_ms: rel(), fault });
+  };
+  let score: ScoreReport;
+  try {
+    // a finished run lets recoveries settle first; an abort (now or while waiting) stops the wait
+    score = await measurement.finish({ signal: ac.signal, beforeChecks: revert });
+  } finally {
+    await snapshots.stop();
+    timeoutTimer?.cancel();
+    options.signal?.removeEventListener('abort', onAbort);
+    // the measurement failed before its checks: the faults are reverted all the same
+    if (!revertTried) await revert().catch(() => undefined);
+  }
+  await snapshots.take();
+
+  const stopped = stopCause === 'timeout' ? `timed out after ${formatDuration(options.timeoutMs!)}` : stopCause === 'interrupted' ? interruptedText(options.signal?.reason, actions) : undefined;
+  const errors = [stopped, failure, revertFailure].filter((e): e is string => e !== undefined);
+  const gate = options.minScore === undefined ? undefined : gateOutcome(score, options.minScore, options.gate);
+  let status: RunStatus;
+  if (stopCause === 'interrupted') status = 'interrupted';
+  else if (errors.length > 0) status = 'error';
+  else if (options.failed?.() || (gate && !gate.passed)) status = 'failed';
+  else status = 'passed';
+
+  const outcome: RunOutcome = { status, score, reverted, started_at: startedAt, elapsed_ms: rel() };
+  if (errors.length > 0) outcome.error = errors.join('; ');
+  if (gate) outcome.gate = gate;
+  emit({ type: 'phase', at_ms: rel(), phase: 'done' });
+  emit({ type: 'run.finished', at_ms: rel(), status });
+  return outcome;
+}
+
+/** "interrupted (SIGINT) after 3 action(s): faults reverted, partial report" */
+function interruptedText(reason: unknown, actions: number): string {
+  const why = typeof reason === 'string' ? reason : reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'aborted';
+  return `interrupted (${why}) after ${actions} action(s): faults reverted, partial report`;
+}

@@ -1,0 +1,73 @@
+/**
+ * A run on a whole target (embedded, process, remote alike): build its arena
+ * service, start it, check that it can apply the faults the run will ask for,
+ * run, then revert every fault and stop it whatever happened in between. A
+ * target that cannot start or cannot take the run is stopped before the error
+ * goes up; a revert or stop that fails after the run is told in its report.
+ */
+import type { Clock } from '../../shared/clock.js';
+import { RuntimeError, errorMessage, isArenaError } from '../../shared/errors.js';
+import type { EvidenceStore, EvolutionBridge, FlightBridge } from '../bridges.js';
+import type { EventStore } from '../event-store.js';
+import { Injector } from '../injector.js';
+import type { Target } from '../providers.js';
+import type { RunStatus } from '../report.js';
+import { ArenaService } from '../service.js';
+
+export interface TargetRunOptions {
+  clock?: Clock | undefined;
+  eventStore?: EventStore | undefined;
+  evidenceStore?: EvidenceStore | undefined;
+  flightBridge?: FlightBridge | undefined;
+  evolutionBridge?: EvolutionBridge | undefined;
+  /** the strategy in force; default what the started target describes */
+  strategy?: Record<string, unknown> | undefined;
+}
+
+interface TargetRunReport {
+  status: RunStatus;
+  error?: string;
+}
+
+export interface TargetRunSteps<R extends TargetRunReport> {
+  /** once the target started (a remote one says only then what it supports): throws when it cannot take the run */
+  check(): void;
+  run(service: ArenaService, strategy: Record<string, unknown>): Promise<R>;
+}
+
+export async function runOnTarget<R extends TargetRunReport>(target: Target, options: TargetRunOptions, steps: TargetRunSteps<R>): Promise<R> {
+  const service = new ArenaService({
+    injector: new Injector(target.runtime, target.dag),
+    observer: target.observer,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.eventStore ? { eventStore: options.eventStore } : {}),
+    ...(options.evidenceStore ? { evidenceStore: options.evidenceStore } : {}),
+  });
+  service.setFlightBridge(options.flightBridge);
+  service.setEvolutionBridge(options.evolutionBridge);
+  try {
+    await target.start();
+    steps.check();
+  } catch (err) {
+    await target.stop().catch(() => undefined);
+    throw isArenaError(err) ? err : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, 'target_start_failed', { cause: err });
+  }
+  let report: R | undefined;
+  try {
+    report = await steps.run(service, options.strategy ?? (await target.describe()).strategy);
+  } finally {
+    // reverted and stopped whatever happened; a failure here is told in the report, not lost with it
+    // (when the run itself threw, that error is the one the caller sees)
+    const problems = new Set<string>();
+    await target.runtime.revertAll().catch((err: unknown) => problems.add(errorMessage(err)));
+    // stopping reverts too: the same failure is said once
+    await target.stop().catch((err: unknown) => problems.add(errorMessage(err)));
+    if (report && problems.size > 0) {
+      const said = report.error ?? '';
+      const fresh = [...problems].filter((p) => !said.includes(p));
+      if (fresh.length > 0) report.error = [said, ...fresh].filter(Boolean).join('; ');
+      if (report.status !== 'interrupted') report.status = 'error';
+    }
+  }
+  return report;
+}
