@@ -53,7 +53,9 @@ function segmentProblems(error: z.ZodError, wording: ProblemWording): SegmentPro
         problems.push({ segments: [...at, key], atKey: true, message });
       }
     } else {
-      problems.push({ segments: at, atKey: false, message: issue.message });
+      // a custom check may report a key itself (an unknown parameter): `params: { atKey: true }`
+      const atKey = issue.code === 'custom' && (issue.params as { atKey?: unknown } | undefined)?.atKey === true;
+      problems.push({ segments: at, atKey, message: issue.message });
     }
   }
   return problems;

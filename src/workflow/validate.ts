@@ -41,8 +41,13 @@ export function validateWorkflow(value: unknown, options: ValidateOptions = {}):
   }
   const { problems } = parseProblems(workflowSchema, value, { unknownKey: workflowUnknownKey });
   const errors: WorkflowProblem[] = problems.map((p) => ({ path: formatSegments(p.segments), message: p.message }));
-  if (isRecord(value) && Array.isArray(value.steps)) errors.push(...relationProblems(value.steps, value.output_step, options));
+  errors.push(...workflowRelationProblems(value, options));
   return { valid: errors.length === 0, errors };
+}
+
+/** What the schema cannot check, on whatever can be read of `value` (a client config checks its workflows with it too). */
+export function workflowRelationProblems(value: unknown, options: ValidateOptions = {}): WorkflowProblem[] {
+  return isRecord(value) && Array.isArray(value.steps) ? relationProblems(value.steps, value.output_step, options) : [];
 }
 
 /** Relations between steps, on every step whose id and dependencies can be read, even when other parts are invalid. */
