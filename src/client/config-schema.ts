@@ -57,7 +57,8 @@ const agentSchema = mapping(
   'an agent must be an object with an `id`',
 );
 
-const strings = (message: string) => z.array(z.string(), says(message));
+const strings = (message: string) => z.array(z.string(says(message)), says(message));
+const stringMap = (message: string) => z.record(z.string(), z.string(says(message)), says(message));
 const serverWords = 'must be an object with `transport: stdio | http`';
 const serverSchema = z.discriminatedUnion(
   'transport',
@@ -67,14 +68,14 @@ const serverSchema = z.discriminatedUnion(
       name: text.optional(),
       command: z.string(says('required for a stdio server: the command to spawn')).min(1, 'required for a stdio server: the command to spawn'),
       args: strings('must be a list of strings').optional(),
-      env: z.record(z.string(), z.string(), says('must map names to strings')).optional().describe("added to the SDK's safe default environment (PATH, HOME...)"),
+      env: stringMap('must map names to strings').optional().describe("added to the SDK's safe default environment (PATH, HOME...)"),
       cwd: text.optional(),
     }),
     z.strictObject({
       transport: z.literal('http'),
       name: text.optional(),
       url: z.string(says('required for an http server: an http(s) URL')).regex(/^https?:\/\/\S+$/, 'required for an http server: an http(s) URL'),
-      headers: z.record(z.string(), z.string(), says('must map names to strings')).optional(),
+      headers: stringMap('must map names to strings').optional(),
     }),
   ],
   {
@@ -121,7 +122,7 @@ function fileShape<W extends z.ZodType>(workflow: W) {
       {
         documents: z
           .array(
-            z.looseObject({ id: z.string().optional(), text: z.string(), metadata: z.record(z.string(), z.unknown()).optional() }, says('must be an object with a `text` string')),
+            z.looseObject({ id: z.string().optional(), text: z.string(says('must be an object with a `text` string')), metadata: z.record(z.string(), z.unknown()).optional() }, says('must be an object with a `text` string')),
             says('must be a list of {id?, text, metadata?}'),
           )
           .optional(),

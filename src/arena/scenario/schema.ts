@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { ACTION_PARAMETERS, actionProblems, isPlainObject } from '../actions.js';
 import { ACTION_TYPES, LLM_ERROR_TYPES, SELF_TARGETING, type ActionType } from '../action.js';
+import { publishedJsonSchema } from '../../shared/json-schema.js';
 import { durationSchema, says } from '../../shared/zod-problems.js';
 import { RANDOM_TARGET } from './schedule.js';
 
@@ -33,13 +34,13 @@ function actionShape(type: ActionType) {
   const node = type === 'remove_node' || type === 'remove_edge';
   return z.strictObject({
     type: z.literal(type),
-    ...(needsTarget
-      ? { target_id: z.string().min(1).describe(node ? 'a DAG node id' : `an agent id, or "${RANDOM_TARGET}" (a seeded pick among the running workers)`) }
-      : {}),
+    target_id: needsTarget
+      ? z.string().min(1).describe(node ? 'a DAG node id' : `an agent id, or "${RANDOM_TARGET}" (a seeded pick among the running workers)`)
+      : z.literal('').optional().describe('the arena finds the target itself'),
     ...(type === 'remove_edge' ? { source_id: z.string().min(1).describe('the edge goes source_id → target_id') } : {}),
     id: z.string().optional(),
     created_at: z.string().optional(),
-    metadata: z.strictObject(parameters).optional(),
+    metadata: z.strictObject(parameters).nullable().optional(),
   });
 }
 const publishedAction = z.discriminatedUnion('type', ACTION_TYPES.map(actionShape) as unknown as [ReturnType<typeof actionShape>]);
@@ -140,5 +141,11 @@ export function scenarioUnknownKey(key: string, allowed: string[]): string {
   return `unknown key "${key}" (allowed: ${allowed.join(', ')})`;
 }
 
-/** the published action shape stands in for the gate, which a JSON Schema cannot run */
-export const SCENARIO_JSON_REPLACEMENTS = new Map<z.ZodType, z.ZodType>([[scenarioAction, publishedAction]]);
+/** `arena schema scenario`: the published JSON Schema of scenario files; the action shape stands in for the gate, which a JSON Schema cannot run. */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  return publishedJsonSchema(
+    { name: 'scenario', title: 'Chaos Arena scenario', description: 'Faults to inject, when, and what score to expect (DESIGN §4)' },
+    scenarioSchema,
+    new Map<z.ZodType, z.ZodType>([[scenarioAction, publishedAction]]),
+  );
+}
