@@ -7,12 +7,12 @@
  * Durations are fields ending in `_ms`; in YAML they may be written with units
  * (`lease_ms: 300ms`) or as integer milliseconds.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { readSmallFile } from '../shared/files.js';
 import { UsageError } from '../shared/errors.js';
 import { formatSourceProblems, MAX_YAML_BYTES, pathSegments, readYamlDocument, type SourcePosition, type SourceProblem } from '../shared/yaml-source.js';
 import { formatSegments, parseProblems } from '../shared/zod-problems.js';
-import { strategyPatchSchema, strategySchema, strategyUnknownKey, WORKFLOW_RECOVERY } from './strategy-schema.js';
+import { strategyPatchSchema, type strategySchema, strategyUnknownKey, WORKFLOW_RECOVERY } from './strategy-schema.js';
 
 export { WORKFLOW_RECOVERY };
 export type WorkflowRecovery = (typeof WORKFLOW_RECOVERY)[number];
