@@ -4,7 +4,7 @@
  * labels are optional (generated), `depends_on` optional.
  */
 import type { z } from 'zod';
-import { parseProblems } from '../../shared/zod-problems.js';
+import { formatSegments, parseProblems } from '../../shared/zod-problems.js';
 import { isPlainObject } from '../actions.js';
 import { MAX_SCENARIO_ACTIONS, scenarioSchema, scenarioUnknownKey } from './schema.js';
 import { DEFAULT_MAX_CONCURRENT, type Scenario, type ScenarioProblem, type ScenarioStep, type ScenarioValidation } from './types.js';
@@ -20,9 +20,7 @@ export interface RawProblem {
 export { MAX_SCENARIO_ACTIONS };
 
 export function formatPath(segments: ReadonlyArray<string | number>): string {
-  let out = '';
-  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out === '' ? s : `.${s}`;
-  return out || '(root)';
+  return formatSegments(segments) || '(root)';
 }
 
 export function validateScenario(input: unknown, file?: string): ScenarioValidation {
