@@ -7,36 +7,18 @@
  * Durations are fields ending in `_ms`; in YAML they may be written with units
  * (`lease_ms: 300ms`) or as integer milliseconds.
  */
+import type { z } from 'zod';
 import { readSmallFile } from '../shared/files.js';
-import { durationProblem, tryParseDuration } from '../shared/duration.js';
 import { UsageError } from '../shared/errors.js';
 import { formatSourceProblems, MAX_YAML_BYTES, pathSegments, readYamlDocument, type SourcePosition, type SourceProblem } from '../shared/yaml-source.js';
+import { formatSegments, parseProblems } from '../shared/zod-problems.js';
+import { strategyPatchSchema, type strategySchema, strategyUnknownKey, WORKFLOW_RECOVERY } from './strategy-schema.js';
 
-export const WORKFLOW_RECOVERY = ['retry', 'replace_node', 'fail_fast'] as const;
+export { WORKFLOW_RECOVERY };
 export type WorkflowRecovery = (typeof WORKFLOW_RECOVERY)[number];
 
-export interface Strategy {
-  /** resurrects killed agents after a backoff, at most `max_restarts` per agent within `window_ms` */
-  supervisor: { enabled: boolean; backoff_ms: number; max_backoff_ms: number; max_restarts: number; window_ms: number };
-  /** lease-based leader election among workers; without it leadership is static (the first worker) */
-  election: { enabled: boolean; lease_ms: number; renew_interval_ms: number };
-  /** standby orchestrator takes over when the active one misses heartbeats; the active one routes around silent workers */
-  failover: { enabled: boolean; heartbeat_interval_ms: number; heartbeat_timeout_ms: number };
-  /** periodic memory checkpoints (plus a journal of acknowledged writes since the last one) */
-  checkpoints: { enabled: boolean; interval_ms: number };
-  /** periodic memory checksum verification; a failure restores the last checkpoint and replays the journal */
-  integrity: { enabled: boolean; check_interval_ms: number };
-  /** LLM client: retries with backoff, then the fallback provider */
-  llm: { enabled: boolean; retries: number; backoff_ms: number; fallback: boolean };
-  /** every tool call is bounded by `timeout_ms`; `retries` extra attempts when enabled */
-  tools: { enabled: boolean; timeout_ms: number; retries: number };
-  /** MCP session reconnects with exponential backoff after a disconnect */
-  mcp: { enabled: boolean; backoff_ms: number; max_backoff_ms: number };
-  /** the live DAG is restored from the workflow definition; `recovery` is the workflow engine's step strategy */
-  dag: { enabled: boolean; restore_delay_ms: number; recovery: WorkflowRecovery; step_retries: number };
-  /** the steady-state workload: `rate` workflow runs per second, each failed after `run_timeout_ms` */
-  workload: { enabled: boolean; rate: number; run_timeout_ms: number };
-}
+/** Every recovery mechanism's settings, durations in ms; the fields are described in strategy-schema.ts. */
+export type Strategy = z.output<typeof strategySchema>;
 
 export type StrategyPatch = { [K in keyof Strategy]?: Partial<Strategy[K]> };
 
@@ -68,34 +50,6 @@ export const RECOVERY_OFF_STRATEGY: Strategy = deepFreeze(
     dag: { enabled: false, recovery: 'fail_fast', step_retries: 0 },
   }),
 );
-
-type FieldKind = 'bool' | 'duration' | 'count' | 'rate' | 'recovery';
-
-const SCHEMA: { [S in keyof Strategy]: Record<keyof Strategy[S], FieldKind> } = {
-  supervisor: { enabled: 'bool', backoff_ms: 'duration', max_backoff_ms: 'duration', max_restarts: 'count', window_ms: 'duration' },
-  election: { enabled: 'bool', lease_ms: 'duration', renew_interval_ms: 'duration' },
-  failover: { enabled: 'bool', heartbeat_interval_ms: 'duration', heartbeat_timeout_ms: 'duration' },
-  checkpoints: { enabled: 'bool', interval_ms: 'duration' },
-  integrity: { enabled: 'bool', check_interval_ms: 'duration' },
-  llm: { enabled: 'bool', retries: 'count', backoff_ms: 'duration', fallback: 'bool' },
-  tools: { enabled: 'bool', timeout_ms: 'duration', retries: 'count' },
-  mcp: { enabled: 'bool', backoff_ms: 'duration', max_backoff_ms: 'duration' },
-  dag: { enabled: 'bool', restore_delay_ms: 'duration', recovery: 'recovery', step_retries: 'count' },
-  workload: { enabled: 'bool', rate: 'rate', run_timeout_ms: 'duration' },
-};
-
-/** Intervals that drive timers must be positive, or a timer would spin. */
-const POSITIVE = new Set([
-  'election.lease_ms',
-  'election.renew_interval_ms',
-  'failover.heartbeat_interval_ms',
-  'failover.heartbeat_timeout_ms',
-  'checkpoints.interval_ms',
-  'integrity.check_interval_ms',
-  'tools.timeout_ms',
-  'workload.run_timeout_ms',
-  'supervisor.window_ms',
-]);
 
 /**
  * Validates a partial strategy (sections and fields may be left out) and
@@ -148,37 +102,9 @@ function parseLocated(input: unknown, source: string, locate?: Locator): Strateg
 }
 
 function checkPatch(input: unknown): { patch: StrategyPatch; problems: SourceProblem[] } {
-  const problems: SourceProblem[] = [];
-  const out: Record<string, Record<string, unknown>> = {};
-  if (input === null || input === undefined) return { patch: {}, problems };
-  if (!isPlainObject(input)) return { patch: {}, problems: [{ path: '', message: `must be a mapping of sections, got ${typeName(input)}` }] };
-  const add = (path: string, message: string) => problems.push({ path, message });
-  for (const [section, value] of Object.entries(input)) {
-    const fields = (SCHEMA as Record<string, Record<string, FieldKind>>)[section];
-    if (!fields) {
-      add(section, `unknown section (expected one of ${Object.keys(SCHEMA).join(', ')})`);
-      continue;
-    }
-    if (!isPlainObject(value)) {
-      add(section, `must be a mapping, got ${typeName(value)}`);
-      continue;
-    }
-    const parsed: Record<string, unknown> = {};
-    for (const [key, raw] of Object.entries(value)) {
-      const path = `${section}.${key}`;
-      const kind = fields[key];
-      if (!kind) {
-        add(path, `unknown key (expected one of ${Object.keys(fields).join(', ')})`);
-        continue;
-      }
-      const result = parseField(kind, raw);
-      if (typeof result === 'string') add(path, result);
-      else if (POSITIVE.has(path) && result.value === 0) add(path, 'must be greater than 0');
-      else parsed[key] = result.value;
-    }
-    out[section] = parsed;
-  }
-  return { patch: out as StrategyPatch, problems };
+  if (input === null || input === undefined) return { patch: {}, problems: [] };
+  const { data, problems } = parseProblems(strategyPatchSchema, input, { unknownKey: strategyUnknownKey });
+  return { patch: (data ?? {}) as StrategyPatch, problems: problems.map((p) => ({ path: formatSegments(p.segments), message: p.message })) };
 }
 
 function crossProblems(s: Strategy): SourceProblem[] {
@@ -206,10 +132,13 @@ function invalidStrategy(problems: SourceProblem[], source: string, locate?: Loc
     if (problems.length === 1 && problems[0]!.path === '') return new UsageError(`${source}: ${problems[0]!.message}`, 'invalid_strategy');
     return new UsageError(`${source}: invalid strategy:\n  - ${details.join('\n  - ')}`, 'invalid_strategy', { details });
   }
-  const located = problems.map((p) => {
-    const pos = locate(p);
-    return pos ? { ...p, line: pos.line, column: pos.column } : p;
-  });
+  // in file order: the schema reports a mapping's unknown keys after its known ones
+  const located = problems
+    .map((p) => {
+      const pos = locate(p);
+      return pos ? { ...p, line: pos.line, column: pos.column } : p;
+    })
+    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
   return new UsageError(`${source}: invalid strategy: ${count}\n${formatSourceProblems(located, source)}`, 'invalid_strategy', { details });
 }
@@ -226,37 +155,6 @@ export function mergeStrategy(base: Strategy, patch: StrategyPatch): Strategy {
     for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[section]![key] = value;
   }
   return out as unknown as Strategy;
-}
-
-function parseField(kind: FieldKind, raw: unknown): { value: unknown } | string {
-  switch (kind) {
-    case 'bool':
-      return typeof raw === 'boolean' ? { value: raw } : `must be true or false, got ${typeName(raw)}`;
-    case 'duration': {
-      const ms = tryParseDuration(raw);
-      return ms === undefined ? `must be a duration such as 250ms, 2s or an integer number of milliseconds up to 24h: ${durationProblem(raw)}` : { value: ms };
-    }
-    case 'count':
-      return typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 ? { value: raw } : `must be a non-negative integer, got ${JSON.stringify(raw)}`;
-    case 'rate':
-      return typeof raw === 'number' && Number.isFinite(raw) && raw >= 0 && raw <= 10_000
-        ? { value: raw }
-        : `must be a number of runs per second between 0 and 10000, got ${JSON.stringify(raw)}`;
-    case 'recovery':
-      return typeof raw === 'string' && (WORKFLOW_RECOVERY as readonly string[]).includes(raw)
-        ? { value: raw }
-        : `must be one of ${WORKFLOW_RECOVERY.join(', ')}, got ${JSON.stringify(raw)}`;
-  }
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  return typeof v === 'object' ? 'a mapping' : `${typeof v} ${JSON.stringify(v)}`;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,6 +1,8 @@
 import { UsageError } from '../shared/errors.js';
 import { formatSourceProblems } from '../shared/yaml-source.js';
-import { RECOVERY_STRATEGY, type WorkflowDefinition } from './types.js';
+import { formatSegments, parseProblems } from '../shared/zod-problems.js';
+import { MAX_STEPS, workflowSchema, workflowUnknownKey } from './schema.js';
+import type { WorkflowDefinition } from './types.js';
 
 /** One problem in a workflow definition; `path` is like `steps[2].depends_on[0]`. */
 export interface WorkflowProblem {
@@ -20,10 +22,7 @@ export interface ValidateOptions {
   registry?: { has(type: string): boolean; types(): string[] };
 }
 
-const WORKFLOW_KEYS = new Set(['id', 'name', 'description', 'steps', 'recovery', 'max_parallel', 'timeout_ms', 'output_step']);
-export const MAX_STEPS = 500;
-const STEP_KEYS = new Set(['id', 'agent_type', 'depends_on', 'input', 'timeout_ms', 'retries']);
-const STRATEGIES = Object.values(RECOVERY_STRATEGY) as string[];
+export { MAX_STEPS };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -31,105 +30,63 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /**
  * Checks a definition (possibly straight from YAML/JSON) and reports every
- * problem at once: shape, unknown keys, duplicate step ids, unknown
- * dependencies or output step, dependency cycles, unregistered agent types.
+ * problem at once: the shape (workflowSchema: types, unknown keys, ranges),
+ * then what a shape cannot say: duplicate step ids, unknown dependencies or
+ * output step, dependency cycles, unregistered agent types.
  */
 export function validateWorkflow(value: unknown, options: ValidateOptions = {}): WorkflowValidation {
-  const errors: WorkflowProblem[] = [];
-  const add = (path: string, message: string) => errors.push({ path, message });
-  if (!isRecord(value)) {
-    add('', 'a workflow must be an object with `id` and `steps`');
-    return { valid: false, errors };
+  // a bound on the work before any is done: the schema would look at every step first
+  if (isRecord(value) && Array.isArray(value.steps) && value.steps.length > MAX_STEPS) {
+    return { valid: false, errors: [{ path: 'steps', message: `a workflow has at most ${MAX_STEPS} steps (got ${value.steps.length})` }] };
   }
-  for (const key of Object.keys(value)) {
-    if (!WORKFLOW_KEYS.has(key)) add(key, `unknown key '${key}' (allowed: ${[...WORKFLOW_KEYS].join(', ')})`);
-  }
-  if (typeof value.id !== 'string' || value.id.trim() === '') add('id', 'required: a non-empty string');
-  for (const key of ['name', 'description'] as const) {
-    if (value[key] !== undefined && typeof value[key] !== 'string') add(key, 'must be a string');
-  }
-  if (value.recovery !== undefined && !STRATEGIES.includes(value.recovery as string)) {
-    add('recovery', `must be one of ${STRATEGIES.join(', ')} (got ${JSON.stringify(value.recovery)})`);
-  }
-  checkCount(value.max_parallel, 'max_parallel', 1, add);
-  checkCount(value.timeout_ms, 'timeout_ms', 1, add);
-
-  const ids = new Map<string, number>();
-  const steps = value.steps;
-  if (!Array.isArray(steps)) {
-    add('steps', 'required: a list of steps');
-  } else {
-    if (steps.length === 0) add('steps', 'a workflow needs at least one step');
-    // a bound on the work a definition can cause: validation, cycle search and every run are per step
-    if (steps.length > MAX_STEPS) {
-      add('steps', `a workflow has at most ${MAX_STEPS} steps (got ${steps.length})`);
-      return { valid: false, errors };
-    }
-    steps.forEach((step, i) => checkStep(step, i, ids, options, add));
-    for (const [i, step] of steps.entries()) {
-      if (!isRecord(step) || !Array.isArray(step.depends_on)) continue;
-      step.depends_on.forEach((dep, j) => {
-        if (typeof dep === 'string' && !ids.has(dep)) add(`steps[${i}].depends_on[${j}]`, `unknown step '${dep}'`);
-        if (dep === step.id) add(`steps[${i}].depends_on[${j}]`, `step '${dep}' depends on itself`);
-      });
-    }
-    for (const cycle of findCycles(steps)) {
-      add(`steps[${cycle.index}].depends_on`, `dependency cycle: ${cycle.path.join(' → ')}`);
-    }
-  }
-  if (value.output_step !== undefined) {
-    if (typeof value.output_step !== 'string') add('output_step', 'must be a step id');
-    else if (Array.isArray(steps) && !ids.has(value.output_step)) add('output_step', `unknown step '${value.output_step}'`);
-  }
+  const { problems } = parseProblems(workflowSchema, value, { unknownKey: workflowUnknownKey });
+  const errors: WorkflowProblem[] = problems.map((p) => ({ path: formatSegments(p.segments), message: p.message }));
+  errors.push(...workflowRelationProblems(value, options));
   return { valid: errors.length === 0, errors };
 }
 
-function checkStep(
-  step: unknown,
-  i: number,
-  ids: Map<string, number>,
-  options: ValidateOptions,
-  add: (path: string, message: string) => void,
-): void {
-  const at = `steps[${i}]`;
-  if (!isRecord(step)) {
-    add(at, 'a step must be an object with `id` and `agent_type`');
-    return;
-  }
-  for (const key of Object.keys(step)) {
-    if (!STEP_KEYS.has(key)) add(`${at}.${key}`, `unknown key '${key}' (allowed: ${[...STEP_KEYS].join(', ')})`);
-  }
-  if (typeof step.id !== 'string' || step.id.trim() === '') {
-    add(`${at}.id`, 'required: a non-empty string');
-  } else if (ids.has(step.id)) {
-    add(`${at}.id`, `duplicate step id '${step.id}' (first used at steps[${ids.get(step.id)}])`);
-  } else {
-    ids.set(step.id, i);
-  }
-  if (typeof step.agent_type !== 'string' || step.agent_type.trim() === '') {
-    add(`${at}.agent_type`, 'required: a non-empty string');
-  } else if (options.registry && !options.registry.has(step.agent_type)) {
-    const known = options.registry.types();
-    add(`${at}.agent_type`, `unknown agent type '${step.agent_type}' (registered: ${known.join(', ') || 'none'})`);
-  }
-  if (step.depends_on !== undefined) {
-    if (!Array.isArray(step.depends_on)) add(`${at}.depends_on`, 'must be a list of step ids');
-    else {
-      const seen = new Set<string>();
-      step.depends_on.forEach((dep, j) => {
-        if (typeof dep !== 'string') add(`${at}.depends_on[${j}]`, 'must be a step id (string)');
-        else if (seen.has(dep)) add(`${at}.depends_on[${j}]`, `'${dep}' is listed twice`);
-        else seen.add(dep);
-      });
-    }
-  }
-  checkCount(step.timeout_ms, `${at}.timeout_ms`, 1, add);
-  checkCount(step.retries, `${at}.retries`, 0, add);
+/** What the schema cannot check, on whatever can be read of `value` (a client config checks its workflows with it too). */
+export function workflowRelationProblems(value: unknown, options: ValidateOptions = {}): WorkflowProblem[] {
+  return isRecord(value) && Array.isArray(value.steps) ? relationProblems(value.steps, value.output_step, options) : [];
 }
 
-function checkCount(v: unknown, path: string, min: number, add: (path: string, message: string) => void): void {
-  if (v === undefined) return;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) add(path, `must be an integer ≥ ${min} (got ${JSON.stringify(v)})`);
+/** Relations between steps, on every step whose id and dependencies can be read, even when other parts are invalid. */
+function relationProblems(steps: unknown[], outputStep: unknown, options: ValidateOptions): WorkflowProblem[] {
+  const errors: WorkflowProblem[] = [];
+  const add = (path: string, message: string) => errors.push({ path, message });
+  const ids = new Map<string, number>();
+  steps.forEach((step, i) => {
+    if (!isRecord(step)) return;
+    const at = `steps[${i}]`;
+    if (typeof step.id === 'string' && step.id.trim() !== '') {
+      if (ids.has(step.id)) add(`${at}.id`, `duplicate step id '${step.id}' (first used at steps[${ids.get(step.id)}])`);
+      else ids.set(step.id, i);
+    }
+    if (options.registry && typeof step.agent_type === 'string' && step.agent_type.trim() !== '' && !options.registry.has(step.agent_type)) {
+      const known = options.registry.types();
+      add(`${at}.agent_type`, `unknown agent type '${step.agent_type}' (registered: ${known.join(', ') || 'none'})`);
+    }
+    if (Array.isArray(step.depends_on)) {
+      const seen = new Set<string>();
+      step.depends_on.forEach((dep, j) => {
+        if (typeof dep !== 'string') return;
+        if (seen.has(dep)) add(`${at}.depends_on[${j}]`, `'${dep}' is listed twice`);
+        seen.add(dep);
+      });
+    }
+  });
+  for (const [i, step] of steps.entries()) {
+    if (!isRecord(step) || !Array.isArray(step.depends_on)) continue;
+    step.depends_on.forEach((dep, j) => {
+      if (typeof dep === 'string' && !ids.has(dep)) add(`steps[${i}].depends_on[${j}]`, `unknown step '${dep}'`);
+      if (dep === step.id) add(`steps[${i}].depends_on[${j}]`, `step '${dep}' depends on itself`);
+    });
+  }
+  for (const cycle of findCycles(steps)) {
+    add(`steps[${cycle.index}].depends_on`, `dependency cycle: ${cycle.path.join(' → ')}`);
+  }
+  if (typeof outputStep === 'string' && !ids.has(outputStep)) add('output_step', `unknown step '${outputStep}'`);
+  return errors;
 }
 
 /** cycles reported at most (each costs a path as long as the cycle) */
