@@ -17,7 +17,7 @@ import { startScoreTracker, type ScoreTracker } from './arena-score.js';
 import type { Awaitable } from './groups/input.js';
 import { body, duration, id, optionalBody, z } from './body.js';
 import { LLM_ERROR_TYPES } from '../arena/action.js';
-import type { Router } from './router.js';
+import type { Routes } from './routes.js';
 import { parseSurvivalRequest, scenarioRunOptions } from './arena-requests.js';
 
 export interface ScenarioRunner {
@@ -141,7 +141,7 @@ export class ArenaHandler {
     this.tracker = undefined;
   }
 
-  registerRoutes(router: Router): void {
+  registerRoutes(router: Routes): void {
     this.tracker ??= startScoreTracker(this.service);
     for (const prefix of ['/arena', '/api/v1/arena']) {
       const post = (path: string, h: RouteHandler) => router.post(prefix + path, this.guard(h));
