@@ -14,17 +14,7 @@ import { apiKeyCheck } from '../shared/api-key.js';
 import { DEFAULT_BODY_LIMIT } from '../shared/json-body.js';
 import type { ConsoleFiles } from './console-files.js';
 import type { RouteHandler } from './context.js';
-import { GROUP_MOUNTS, type RouteGroup, type RouteGroupServices, type RouteModule } from './groups/index.js';
-import type { EvolutionService } from './groups/evolution.js';
-import type { AgentService } from './groups/agent.js';
-import type { EvalService } from './groups/eval.js';
-import type { FlightService } from './groups/flight.js';
-import type { LLMService } from './groups/llm.js';
-import type { MemoryService } from './groups/memory.js';
-import type { RetrievalService } from './groups/retrieval.js';
-import type { RuntimeService } from './groups/runtime.js';
-import type { StreamProcessor } from './groups/stream.js';
-import type { WorkflowAPI } from './groups/workflow.js';
+import { GROUP_MOUNTS, type RouteGroup, type RouteGroupServices as Services } from './groups/index.js';
 import { stderrLogger, type Logger } from './http.js';
 import { consoleFiles, requireKey } from './middleware/auth.js';
 import { bodyLimit } from './middleware/body-limit.js';
@@ -153,7 +143,7 @@ export class Router implements Routes {
   }
 
   /** mounts one of the 12 route groups; a group mounts once */
-  mount<G extends RouteGroup>(group: G, service: RouteGroupServices[G]): this {
+  mount<G extends RouteGroup>(group: G, service: Services[G]): this {
     if (this.groups.has(group)) throw new Error(`route group ${group} registered twice`);
     GROUP_MOUNTS[group](this, service);
     this.groups.add(group);
@@ -162,44 +152,44 @@ export class Router implements Routes {
 
   // ---- the seed's public names for the 12 groups (DESIGN §7) ----
 
-  registerStreamEndpoints(processor: StreamProcessor): this {
+  registerStreamEndpoints(processor: Services['stream']): this {
     return this.mount('stream', processor);
   }
   /** alias: the stream group has one endpoint */
-  registerStreamEndpoint(processor: StreamProcessor): this {
+  registerStreamEndpoint(processor: Services['stream']): this {
     return this.mount('stream', processor);
   }
-  registerEvolutionEndpoints(service: EvolutionService): this {
+  registerEvolutionEndpoints(service: Services['evolution']): this {
     return this.mount('evolution', service);
   }
-  registerRuntimeEvolutionEndpoints(service: EvolutionService): this {
+  registerRuntimeEvolutionEndpoints(service: Services['runtime-evolution']): this {
     return this.mount('runtime-evolution', service);
   }
-  registerWorkflowEndpoints(service: WorkflowAPI): this {
+  registerWorkflowEndpoints(service: Services['workflow']): this {
     return this.mount('workflow', service);
   }
-  registerAgentEndpoints(service: AgentService): this {
+  registerAgentEndpoints(service: Services['agent']): this {
     return this.mount('agent', service);
   }
-  registerMemoryEndpoints(service: MemoryService): this {
+  registerMemoryEndpoints(service: Services['memory']): this {
     return this.mount('memory', service);
   }
-  registerArenaEndpoints(handler: RouteModule): this {
+  registerArenaEndpoints(handler: Services['arena']): this {
     return this.mount('arena', handler);
   }
-  registerRuntimeEndpoints(service: RuntimeService): this {
+  registerRuntimeEndpoints(service: Services['runtime']): this {
     return this.mount('runtime', service);
   }
-  registerRetrievalEndpoints(service: RetrievalService): this {
+  registerRetrievalEndpoints(service: Services['retrieval']): this {
     return this.mount('retrieval', service);
   }
-  registerEvalEndpoints(service: EvalService): this {
+  registerEvalEndpoints(service: Services['eval']): this {
     return this.mount('eval', service);
   }
-  registerFlightEndpoints(service: FlightService): this {
+  registerFlightEndpoints(service: Services['flight']): this {
     return this.mount('flight', service);
   }
-  registerLLMEndpoints(service: LLMService): this {
+  registerLLMEndpoints(service: Services['llm']): this {
     return this.mount('llm', service);
   }
 }
