@@ -9,6 +9,7 @@ import { Router, type RouterOptions } from './router.js';
 import type { Logger } from './http.js';
 import type { SSEOptions } from './sse.js';
 import { consoleFiles } from './console-files.js';
+import { ROUTE_GROUPS } from './groups/index.js';
 
 export interface AppOptions {
   apiKey?: string;
@@ -30,7 +31,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export const ROUTE_GROUPS = ['stream', 'evolution', 'runtime-evolution', 'workflow', 'agent', 'memory', 'arena', 'runtime', 'retrieval', 'eval', 'flight', 'llm'] as const;
+export { ROUTE_GROUPS };
 
 export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   const routerOptions: RouterOptions = {};

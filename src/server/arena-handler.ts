@@ -15,9 +15,9 @@ import { HttpError, UnauthorizedError } from './errors.js';
 import { serveArenaStream, type ArenaStreamOptions } from './arena-stream.js';
 import { startScoreTracker, type ScoreTracker } from './arena-score.js';
 import type { Awaitable } from './groups/input.js';
-import { body, duration, id, optionalBody, z } from './body.js';
-import { LLM_ERROR_TYPES } from '../arena/action.js';
-import type { Router } from './router.js';
+import { optionalBody, z } from './body.js';
+import { FAULT_ROUTES, type FaultRoute } from './arena-fault-routes.js';
+import type { Routes } from './routes.js';
 import { parseSurvivalRequest, scenarioRunOptions } from './arena-requests.js';
 
 export interface ScenarioRunner {
@@ -63,37 +63,10 @@ export interface ArenaHandlerOptions extends ArenaStreamOptions {
   liveEvolution?: { status(): unknown };
 }
 
-/** the keys that were given, or undefined when none were */
-function definedKeys(value: Record<string, unknown>): Record<string, unknown> | undefined {
-  const out = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
-  return Object.keys(out).length ? out : undefined;
-}
-
 const notConfigured = (what: string) => new HttpError(503, 'not_configured', `${what} is not configured on this server`);
 
+/** routes that take no body refuse one rather than ignore it */
 const NONE = z.strictObject({});
-const WITH_DURATION = z.strictObject({ duration: duration().optional() });
-/**
- * Each fault's agent route, `POST /arena/agent/{id}/<verb>`, and the optional body it accepts (its
- * keys become the action's metadata); null for a fault with a route of its own. A Record: a new
- * fault type does not compile until it is given a route here.
- */
-const AGENT_ROUTES: Record<ActionType, { verb: string; body: z.ZodType<Record<string, unknown>> } | null> = {
-  kill_agent: { verb: 'kill', body: NONE },
-  kill_leader: null, // POST /leader/kill
-  kill_orchestrator: null, // POST /orchestrator/kill
-  pause_agent: { verb: 'pause', body: WITH_DURATION },
-  resume_agent: { verb: 'resume', body: NONE },
-  slow_agent: { verb: 'slow', body: z.strictObject({ duration: duration().optional(), delay: duration().optional() }) },
-  network_partition: { verb: 'partition', body: WITH_DURATION },
-  tool_timeout: { verb: 'tool-timeout', body: WITH_DURATION },
-  memory_corrupt: { verb: 'memory-corrupt', body: NONE },
-  mcp_disconnect: { verb: 'mcp-disconnect', body: NONE },
-  llm_failure: { verb: 'llm-failure', body: z.strictObject({ error_type: z.enum(LLM_ERROR_TYPES).optional(), duration: duration().optional() }) },
-  remove_node: null, // POST /node/{id}/remove
-  remove_edge: null, // POST /edge/remove
-};
-const EdgeRemove = z.strictObject({ from: id(), to: id() });
 
 export class ArenaHandler {
   private keyCheck: KeyCheck | undefined;
@@ -141,36 +114,15 @@ export class ArenaHandler {
     this.tracker = undefined;
   }
 
-  registerRoutes(router: Router): void {
+  registerRoutes(router: Routes): void {
     this.tracker ??= startScoreTracker(this.service);
     for (const prefix of ['/arena', '/api/v1/arena']) {
       const post = (path: string, h: RouteHandler) => router.post(prefix + path, this.guard(h));
       const get = (path: string, h: RouteHandler) => router.get(prefix + path, this.guard(h));
 
-      // a body these routes do not take is refused before anything is injected (garbage must change nothing)
-      post('/leader/kill', async (ctx) => {
-        await optionalBody(ctx, NONE);
-        return this.run(ctx, { type: 'kill_leader' });
-      });
-      post('/orchestrator/kill', async (ctx) => {
-        await optionalBody(ctx, NONE);
-        return this.run(ctx, { type: 'kill_orchestrator' });
-      });
-      for (const [type, route] of Object.entries(AGENT_ROUTES) as [ActionType, (typeof AGENT_ROUTES)[ActionType]][]) {
-        if (!route) continue;
-        post(`/agent/{id}/${route.verb}`, async (ctx) => {
-          const metadata = definedKeys(await optionalBody(ctx, route.body));
-          return this.run(ctx, { type, target_id: ctx.params.id, ...(metadata ? { metadata } : {}) });
-        });
+      for (const [type, route] of Object.entries(FAULT_ROUTES) as Array<[ActionType, FaultRoute]>) {
+        post(route.path, async (ctx) => this.run(ctx, { type, ...(await route.action(ctx)) }));
       }
-      post('/node/{id}/remove', async (ctx) => {
-        await optionalBody(ctx, NONE);
-        return this.run(ctx, { type: 'remove_node', target_id: ctx.params.id });
-      });
-      post('/edge/remove', async (ctx) => {
-        const edge = await body(ctx, EdgeRemove);
-        return this.run(ctx, { type: 'remove_edge', source_id: edge.from, target_id: edge.to });
-      });
       post('/actions', async (ctx) => this.reply(ctx, await this.service.execute(parseAction(await ctx.json(), 'body'))));
 
       get('/history', () => ({ results: this.service.history() }));

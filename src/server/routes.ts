@@ -5,8 +5,17 @@
  * methods it allows (405 + Allow).
  */
 import { UsageError } from '../shared/errors.js';
+import type { RouteHandler } from './context.js';
 
 export type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+
+/** What a route group registers its routes on (the Router; a test may pass anything with these). */
+export interface Routes {
+  add(method: Method, pattern: string, handler: RouteHandler): unknown;
+  get(pattern: string, handler: RouteHandler): unknown;
+  post(pattern: string, handler: RouteHandler): unknown;
+  delete(pattern: string, handler: RouteHandler): unknown;
+}
 
 interface Segment {
   literal?: string;

@@ -10,7 +10,7 @@ import { createAction } from '../actions.js';
 import type { Action } from '../action.js';
 import type { Random } from '../../shared/random.js';
 import type { AgentInfo, DAGEdge } from '../providers.js';
-import { UsageError } from '../../shared/errors.js';
+import { RuntimeError, UsageError } from '../../shared/errors.js';
 
 /** Default kinds: every fault except `resume_agent`, which only means something after a pause (pauses revert themselves). */
 export const DEFAULT_SURVIVAL_ACTIONS: readonly ActionType[] = ACTION_TYPES.filter((t) => t !== 'resume_agent');
@@ -93,8 +93,15 @@ export function planAction(view: TargetView, ctx: PlanContext): Action {
       const edge = pick(edges);
       return createAction(type, edge?.to ?? '', { ...options, source_id: edge?.from ?? '' });
     }
-    default:
+    case 'kill_agent':
+    case 'memory_corrupt':
+    case 'mcp_disconnect':
       return createAction(type, agentTarget(), options);
+    default: {
+      // every fault type is planned above: a new one does not compile until it is given a case
+      const unplanned: never = type;
+      throw new RuntimeError(`survival cannot plan fault type ${String(unplanned)}`, 'unplanned_fault');
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 /** Agent group: create, list, get and delete agents of the embedded runtime. */
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { body, id, optionalBody, text, z, noBody } from '../body.js';
 import type { Awaitable } from './input.js';
 
@@ -30,7 +30,7 @@ export interface AgentService {
 const CreateAgent = z.strictObject({ id: id().optional(), role: id().optional(), instructions: text(20_000).optional() });
 const Chat = z.strictObject({ message: text(100_000) });
 
-export function registerAgentRoutes(router: Router, service: AgentService): void {
+export function registerAgentRoutes(router: Routes, service: AgentService): void {
   router.get('/api/v1/agents', async () => ({ agents: await service.list() }));
   router.post('/api/v1/agents', async (ctx) => {
     const { id, role, instructions } = await optionalBody(ctx, CreateAgent);

@@ -1,6 +1,6 @@
 /** Eval group: list evaluators and evaluate an output against them. */
 import { UsageError } from '../../shared/errors.js';
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { body, id, z } from '../body.js';
 import type { Awaitable } from './input.js';
 
@@ -48,7 +48,7 @@ const Evaluate = z.strictObject({
   options: EvalOptions.optional(),
 });
 
-export function registerEvalRoutes(router: Router, service: EvalService): void {
+export function registerEvalRoutes(router: Routes, service: EvalService): void {
   router.get('/api/v1/eval/evaluators', async () => ({ evaluators: await service.evaluators() }));
   router.post('/api/v1/eval/evaluate', async (ctx) => {
     const input = await body(ctx, Evaluate);

@@ -3,7 +3,7 @@
  * a run, one run. They differ in what evolves (the arena's scenarios vs the
  * runtime's recovery strategy), so each is mounted under its own prefix.
  */
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { optionalBody, record } from '../body.js';
 import type { Awaitable } from './input.js';
 
@@ -16,7 +16,7 @@ export interface EvolutionService {
   startRun(options: Record<string, unknown>): Awaitable<unknown>;
 }
 
-export function registerEvolutionRoutes(router: Router, base: string, service: EvolutionService): void {
+export function registerEvolutionRoutes(router: Routes, base: string, service: EvolutionService): void {
   router.get(`${base}/status`, async () => service.status());
   router.get(`${base}/runs`, async () => ({ runs: await service.runs() }));
   router.post(`${base}/runs`, async (ctx) => {

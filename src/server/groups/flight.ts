@@ -1,5 +1,5 @@
 /** Flight group: the flight recorder's timeline, one record, diagnostics and replay. */
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { body, id, int, z } from '../body.js';
 import type { Awaitable } from './input.js';
 
@@ -29,7 +29,7 @@ export interface FlightService {
   replay(request: Record<string, unknown>, signal: AbortSignal): Awaitable<unknown>;
 }
 
-export function registerFlightRoutes(router: Router, service: FlightService): void {
+export function registerFlightRoutes(router: Routes, service: FlightService): void {
   const base = '/api/v1/flight';
   router.get(`${base}/timeline`, async (ctx) => service.timeline(Object.fromEntries(ctx.query)));
   router.get(`${base}/records/{id}`, async (ctx) => service.record(ctx.params.id!));

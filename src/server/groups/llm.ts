@@ -1,5 +1,5 @@
 /** LLM group: chat and generate through the configured LLM client; its call stats. */
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { body, id, int, text, z } from '../body.js';
 import type { Awaitable } from './input.js';
 
@@ -31,7 +31,7 @@ function call(input: { model?: string | undefined; max_tokens?: number | undefin
   return out;
 }
 
-export function registerLLMRoutes(router: Router, service: LLMService): void {
+export function registerLLMRoutes(router: Routes, service: LLMService): void {
   router.post('/api/v1/llm/chat', async (ctx) => {
     const input = await body(ctx, Chat);
     return service.complete(call(input, input.messages), ctx.signal);

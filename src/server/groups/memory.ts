@@ -1,5 +1,5 @@
 /** Memory group: conversation sessions and their messages. */
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { body, id, optionalBody, record, text, z, noBody } from '../body.js';
 import { queryInt, type Awaitable } from './input.js';
 
@@ -30,7 +30,7 @@ export interface MemoryService {
 const CreateSession = z.strictObject({ session_id: id().optional(), id: id().optional(), metadata: record().optional() });
 const AddMessage = z.strictObject({ role: z.enum(['user', 'assistant', 'system', 'tool']), content: text(100_000) });
 
-export function registerMemoryRoutes(router: Router, service: MemoryService): void {
+export function registerMemoryRoutes(router: Routes, service: MemoryService): void {
   const base = '/api/v1/memory/sessions';
   router.post(base, async (ctx) => {
     const input = await optionalBody(ctx, CreateSession);

@@ -1,5 +1,5 @@
 /** Retrieval group: add documents and search them. */
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { body, id, int, parseWith, record, text, z, noBody } from '../body.js';
 import type { Awaitable } from './input.js';
 
@@ -43,7 +43,7 @@ function toDocument(d: z.infer<typeof Document>): DocumentInput {
   return doc;
 }
 
-export function registerRetrievalRoutes(router: Router, service: RetrievalService): void {
+export function registerRetrievalRoutes(router: Routes, service: RetrievalService): void {
   const base = '/api/v1/retrieval';
   router.post(`${base}/documents`, async (ctx) => {
     // the form is told by its keys, so the 400 names the field of the form that was meant

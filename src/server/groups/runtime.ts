@@ -1,5 +1,5 @@
 /** Runtime group: start/stop the embedded runtime, its stats, one agent, its strategy. */
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { body, noBody, optionalBody, record, z } from '../body.js';
 import type { Awaitable } from './input.js';
 
@@ -19,7 +19,7 @@ export interface RuntimeService {
 
 const ToolCall = z.strictObject({ arguments: record().optional() });
 
-export function registerRuntimeRoutes(router: Router, service: RuntimeService): void {
+export function registerRuntimeRoutes(router: Routes, service: RuntimeService): void {
   const base = '/api/v1/runtime';
   // a body these take none of is refused before they act: garbage must not stop the runtime
   router.post(`${base}/start`, async (ctx) => (await noBody(ctx, 'runtime/start'), service.start()));

@@ -4,7 +4,7 @@
  * frame is `event: done`. The processor is cancelled when the client leaves.
  */
 import { UsageError, errorMessage } from '../../shared/errors.js';
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { id, int, parseWith, text, z } from '../body.js';
 
 export const MAX_QUERY_BYTES = 8 * 1024;
@@ -53,7 +53,7 @@ export function parseStreamInput(value: unknown): StreamInput {
   return input;
 }
 
-export function registerStreamRoutes(router: Router, processor: StreamProcessor): void {
+export function registerStreamRoutes(router: Routes, processor: StreamProcessor): void {
   router.post('/api/v1/stream', async (ctx) => {
     const input = parseStreamInput(await ctx.json());
     const stream = ctx.sse();

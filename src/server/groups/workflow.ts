@@ -1,5 +1,5 @@
 /** Workflow group: list, get and execute workflows; their past executions. */
-import type { Router } from '../router.js';
+import type { Routes } from '../routes.js';
 import { body, optionalBody, record, z } from '../body.js';
 import type { Awaitable } from './input.js';
 
@@ -15,7 +15,7 @@ export interface WorkflowAPI {
   executions(id: string): Awaitable<unknown[]>;
 }
 
-export function registerWorkflowRoutes(router: Router, service: WorkflowAPI): void {
+export function registerWorkflowRoutes(router: Routes, service: WorkflowAPI): void {
   const base = '/api/v1/workflows';
   router.get(base, async () => ({ workflows: await service.list() }));
   // the workflow validator reports every unknown key and wrong type of a definition, with its path

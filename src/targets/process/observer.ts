@@ -5,6 +5,8 @@
  * consistency from the invariant requests plus one check of its own: no
  * process of the fleet is left stopped.
  */
+import type { ActionType } from '../../arena/action.js';
+import type { AgentHealthAspect } from '../../arena/providers.js';
 import type { AgentFleet, TrackedAgent } from './agents.js';
 import type { HealthReport, HealthScope, InvariantCheck, TargetObserver, WorkloadCounters } from './contract.js';
 import type { FaultBook } from './fault-book.js';
@@ -26,7 +28,7 @@ export interface ObserverContext {
 }
 
 /** the fault kinds that keep an aspect of an agent unhealthy while they last */
-const ASPECT_FAULTS: Record<string, string[]> = {
+const ASPECT_FAULTS: Partial<Record<AgentHealthAspect, readonly ActionType[]>> = {
   network: ['network_partition'],
   llm: ['llm_failure'],
   mcp: ['tool_timeout'],
@@ -53,7 +55,7 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
       switch (scope.kind) {
         case 'agent': {
           const agent = fleet.get(scope.id);
-          const during = (ASPECT_FAULTS[scope.aspect ?? ''] ?? []).filter((kind) => ctx.book.has(kind, scope.id));
+          const during = ((scope.aspect ? ASPECT_FAULTS[scope.aspect] : undefined) ?? []).filter((kind) => ctx.book.has(kind, scope.id));
           const problems = [...during.map((kind) => `${scope.id}: ${kind} is active`), ...agentProblems(agent)];
           if (scope.aspect === 'mcp' && agent.mcpSessionsAtDisconnect !== undefined) {
             const sessions = ctx.mcpSessions(scope.id);

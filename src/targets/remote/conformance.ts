@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import type { ActionType } from '../../arena/action.js';
 import { checkTargetDocument, type TargetDocument } from './client.js';
 
 export interface CheckResult {
@@ -34,7 +35,22 @@ interface Answer {
 
 /** agent faults that stay until reverted, in the order the kit prefers them */
 const REVERSIBLE = ['pause_agent', 'network_partition', 'slow_agent', 'tool_timeout', 'llm_failure'] as const;
-const PARAMS: Record<string, Record<string, unknown>> = { slow_agent: { delay_ms: 100 }, llm_failure: { error_type: 'rate_limit' } };
+/** the params the kit sends with each fault type (a new type needs its sample here to be checked) */
+const PARAMS: Record<ActionType, Record<string, unknown>> = {
+  kill_agent: {},
+  kill_leader: {},
+  kill_orchestrator: {},
+  pause_agent: {},
+  resume_agent: {},
+  slow_agent: { delay_ms: 100 },
+  network_partition: {},
+  tool_timeout: {},
+  memory_corrupt: {},
+  mcp_disconnect: {},
+  llm_failure: { error_type: 'rate_limit' },
+  remove_node: {},
+  remove_edge: {},
+};
 
 export async function checkConformance(options: ConformanceOptions): Promise<CheckResult[]> {
   const base = options.url.replace(/\/+$/, '');
@@ -104,7 +120,7 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
       // 2. apply, list, repeat, delete
       const id = nextId();
       created.add(id);
-      const fault = { id, type, target_id: agent, params: PARAMS[type] ?? {}, duration_ms: 60_000 };
+      const fault = { id, type, target_id: agent, params: PARAMS[type], duration_ms: 60_000 };
       const first = await post(fault);
       const firstOk = record(`POST /v1/faults applies ${type} on ${agent} (201 {id, report})`, first.status === 201 && (first.json as { id?: unknown })?.id === id && typeof (first.json as { report?: unknown }).report === 'object', `201 {"id":"${id}","report":{…}}`, () => show(first));
       if (firstOk) {
@@ -130,7 +146,7 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
       // 3. leases: renewal keeps a fault, silence reverts it
       const leased = nextId();
       created.add(leased);
-      const applied = await post({ id: leased, type, target_id: agent, params: PARAMS[type] ?? {}, lease_ms: leaseMs });
+      const applied = await post({ id: leased, type, target_id: agent, params: PARAMS[type], lease_ms: leaseMs });
       if (applied.status === 201) {
         await sleep(Math.round(leaseMs / 2));
         const renew = await call('POST', '/v1/leases', { ids: [leased, `${run}-never-applied`], lease_ms: leaseMs });
@@ -151,7 +167,7 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
     const before = (await listed()).length;
     const ghost = nextId();
     created.add(ghost);
-    const unknownAgent = await post({ id: ghost, type: type ?? 'kill_agent', target_id: `${run}-no-such-agent`, params: type ? (PARAMS[type] ?? {}) : {} });
+    const unknownAgent = await post({ id: ghost, type: type ?? 'kill_agent', target_id: `${run}-no-such-agent`, params: type ? PARAMS[type] : {} });
     record('a fault on an unknown agent answers 404 not_found', unknownAgent.status === 404 && isErrorBody(unknownAgent, 'not_found'), '404 {"error":…,"code":"not_found"}', () => show(unknownAgent));
     const unsupportedType = ['kill_agent', 'pause_agent', 'slow_agent', 'network_partition', 'tool_timeout', 'memory_corrupt', 'mcp_disconnect', 'llm_failure', 'remove_node', 'remove_edge'].find((t) => !doc.faults.includes(t)) ?? 'arena_check_no_such_fault';
     const unsupportedId = nextId();

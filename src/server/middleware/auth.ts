@@ -1,0 +1,23 @@
+/**
+ * The API key (DESIGN §7): every route needs `X-API-Key` when a key is set.
+ * The web console's static files come just before the check: they hold no
+ * data, and they are the only paths answered without a key (DESIGN §11).
+ */
+import { UnauthorizedError } from '../errors.js';
+import type { Middleware, PipelineSettings } from '../pipeline.js';
+
+/** serves the console's files when one is configured and the path is one of them */
+export function consoleFiles(settings: PipelineSettings): Middleware {
+  return (ex, next) => {
+    if (settings.consoleFiles?.(ex.req, ex.res, ex.path)) return;
+    return next(ex);
+  };
+}
+
+/** 401 unless the key matches (constant-time, see shared/api-key.ts); no key configured lets all through */
+export function requireKey(settings: PipelineSettings): Middleware {
+  return (ex, next) => {
+    if (settings.keyCheck && !settings.keyCheck(ex.req.headers['x-api-key'])) throw new UnauthorizedError();
+    return next(ex);
+  };
+}
