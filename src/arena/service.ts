@@ -118,7 +118,8 @@ export class ArenaService {
       result = { success: false, action, error: errorMessage(err), duration_ms: this.elapsed(started) };
     }
     this.record(result);
-    await this.publish(result, before);
+    const pending = this.publish(result, before);
+    if (pending) await pending;
     return result;
   }
 
@@ -216,10 +217,16 @@ export class ArenaService {
     this.metricsCollector.recordActionResult(result);
   }
 
-  private async publish(result: Result, before: TargetState | undefined): Promise<void> {
+  /** tells listeners and sinks; returns a promise only when a sink really has to be waited for */
+  private publish(result: Result, before: TargetState | undefined): Promise<unknown> | undefined {
     const type: ArenaEventType = result.success ? 'arena.action.executed' : 'arena.action.failed';
-    const event: ArenaEvent = { seq: ++this.seq, type, at: this.clock.wallNow().toISOString(), result };
-    for (const l of this.listeners) l.push(event);
+    const seq = ++this.seq;
+    // the timestamp only when someone reads it: a Date and its ISO string per action add up
+    const at = this.listeners.size > 0 || (this.evidenceStore && before) ? this.clock.wallNow().toISOString() : '';
+    if (this.listeners.size > 0) {
+      const event: ArenaEvent = { seq, type, at, result };
+      for (const l of this.listeners) l.push(event);
+    }
     // sinks that finish synchronously (an in-process flight recorder) cost no promise; only
     // what really waits is awaited, and one pending sink is awaited without Promise.all
     const sinks: Array<Promise<void>> = [];
@@ -232,11 +239,10 @@ export class ArenaService {
     if (evidence && before) {
       this.settle(async () => {
         const after = await this.observe();
-        await evidence.save({ action_id: result.action.id, action: result.action, success: result.success, at: event.at, before, after });
+        await evidence.save({ action_id: result.action.id, action: result.action, success: result.success, at, before, after });
       }, sinks);
     }
-    if (sinks.length === 1) await sinks[0];
-    else if (sinks.length > 1) await Promise.all(sinks);
+    return sinks.length === 0 ? undefined : sinks.length === 1 ? sinks[0] : Promise.all(sinks);
   }
 
   /**
