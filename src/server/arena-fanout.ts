@@ -1,10 +1,10 @@
 /**
  * One event-store subscription per stream, shared by every SSE client of that
  * stream. With a subscription per client, each event woke 1,000 async
- * iterators, one microtask and one corked write each; here the events that
- * arrive in one tick are encoded once, joined into one Buffer, and written to
- * every client in one synchronous pass: one socket write per client per tick,
- * whatever the number of events. Each client keeps its own backpressure (its
+ * iterators, one microtask and one corked write each; here each event is
+ * encoded once and written to every client in one synchronous pass (node
+ * corks a response's socket until the next tick, so the events of one tick
+ * still leave as one socket write per client). Each client keeps its own backpressure (its
  * SSEStream queues while its socket is full and is dropped past the cap), so a
  * slow client neither holds the others back nor loses or reorders frames.
  *
@@ -76,8 +76,6 @@ export function deliver(client: FanoutClient, events: readonly StoredEvent[], ba
 class StreamFanout {
   private readonly clients = new Set<FanoutClient>();
   private readonly controller = new AbortController();
-  private pending: StoredEvent[] = [];
-  private isScheduled = false;
   private isEnded = false;
   /** the last version received from the store */
   lastVersion = 0;
@@ -110,30 +108,18 @@ class StreamFanout {
     try {
       for await (const e of this.store.subscribe({ stream_id: this.streamId }, from, { signal: this.controller.signal })) {
         this.lastVersion = e.version;
-        this.pending.push(e);
-        // the events the store hands over in one tick leave together
-        if (!this.isScheduled) {
-          this.isScheduled = true;
-          process.nextTick(this.flush);
-        }
+        // written at once, as the per-client subscriptions did: a shutdown right after the last
+        // append must find it written. Events of one tick still leave as one socket write each,
+        // since node corks a response's socket from its first write in a tick to the next tick.
+        const frame = encodedEvent(e);
+        const events = [e];
+        for (const client of this.clients) deliver(client, events, frame);
       }
       this.end();
     } catch (err) {
       this.end(err);
     }
   }
-
-  private readonly flush = (): void => {
-    this.isScheduled = false;
-    const events = this.pending;
-    this.pending = [];
-    if (events.length === 0 || this.isEnded) return;
-    const first = events[0]!.version;
-    const isContiguous = events[events.length - 1]!.version - first === events.length - 1;
-    // one Buffer for every client that is in step; a client that is not sorts it out event by event
-    const batch = !isContiguous ? undefined : events.length === 1 ? encodedEvent(events[0]!) : Buffer.concat(events.map(encodedEvent));
-    for (const client of this.clients) deliver(client, events, batch);
-  };
 
   private end(err?: unknown): void {
     if (this.isEnded) return;
