@@ -33,7 +33,7 @@ export function faultText(f: FaultView): string {
 }
 
 /** exactly `width` columns: padded, or cut with an ellipsis as ink's truncate-end does */
-export function fit(text: string, width: number): string {
+function padCell(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
@@ -51,15 +51,15 @@ export function AgentsPanel({ agents, faults = [] }: { agents: AgentInfo[]; faul
         const own = faults.filter((f) => f.target === a.id);
         return (
           <Text key={a.id} wrap="truncate-end">
-            {fit(a.id, ID_WIDTH)} <Text color={a.role === 'leader' || a.role === 'orchestrator' ? 'cyan' : undefined}>{fit(a.role, ROLE_WIDTH)}</Text>{' '}
-            <Text color={STATUS_COLOR[a.status]}>{fit(a.status, STATUS_WIDTH)}</Text> <Text dimColor>{fit(`restarts ${a.restarts}`, RESTARTS_WIDTH)}</Text>{' '}
+            {padCell(a.id, ID_WIDTH)} <Text color={a.role === 'leader' || a.role === 'orchestrator' ? 'cyan' : undefined}>{padCell(a.role, ROLE_WIDTH)}</Text>{' '}
+            <Text color={STATUS_COLOR[a.status]}>{padCell(a.status, STATUS_WIDTH)}</Text> <Text dimColor>{padCell(`restarts ${a.restarts}`, RESTARTS_WIDTH)}</Text>{' '}
             <Text color="red">{own.map(faultText).join(', ')}</Text>
           </Text>
         );
       })}
       {other.slice(0, MAX_OTHER_ROWS).map((f) => (
         <Text key={f.id} wrap="truncate-end">
-          {fit(f.target, ID_WIDTH)} <Text color="red">{faultText(f)}</Text>
+          {padCell(f.target, ID_WIDTH)} <Text color="red">{faultText(f)}</Text>
         </Text>
       ))}
       {other.length > MAX_OTHER_ROWS && <Text dimColor>+{other.length - MAX_OTHER_ROWS} more</Text>}
