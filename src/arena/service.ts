@@ -19,6 +19,9 @@ import { SurvivalController, type SurvivalStatus } from './survival/controller.j
 import type { SurvivalOptions } from './survival/run.js';
 
 export const ARENA_STREAM = 'arena';
+
+const noop = (): void => {};
+const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 
 export type ArenaEventType = 'arena.action.executed' | 'arena.action.failed';
@@ -74,7 +77,9 @@ export class ArenaService {
   readonly evidenceStore?: EvidenceStore;
   private readonly historyLimit: number;
   private readonly streamId: string;
+  /** history; entries before `historyStart` were dropped (trimmed in chunks, not one splice per action) */
   private results: Result[] = [];
+  private historyStart = 0;
   private counters!: ArenaStats;
   private readonly metricsCollector = new MetricsCollector();
   private flight?: FlightBridge;
@@ -83,7 +88,10 @@ export class ArenaService {
   private seq = 0;
   private survivalController?: SurvivalController;
   /** appends are serialised so expected versions follow one another */
-  private appendChain: Promise<unknown> = Promise.resolve();
+  private appendChain: Promise<void> = Promise.resolve();
+  private appendsInFlight = 0;
+  /** the stream version after our last append; re-read only when another writer got in between */
+  private knownVersion: number | undefined;
 
   constructor(options: ArenaServiceOptions) {
     this.injector = options.injector;
@@ -110,12 +118,13 @@ export class ArenaService {
       result = { success: false, action, error: errorMessage(err), duration_ms: this.elapsed(started) };
     }
     this.record(result);
-    await this.publish(result, before);
+    const pending = this.publish(result, before);
+    if (pending) await pending;
     return result;
   }
 
   history(): Result[] {
-    return [...this.results];
+    return this.results.slice(this.historyStart);
   }
 
   stats(): ArenaStats {
@@ -131,6 +140,7 @@ export class ArenaService {
   /** clears history, stats and metrics (not the event stream, which is append-only) */
   reset(): void {
     this.results = [];
+    this.historyStart = 0;
     this.metricsCollector.reset();
     this.resetCounters();
   }
@@ -183,10 +193,14 @@ export class ArenaService {
 
   private record(result: Result): void {
     this.results.push(result);
-    if (this.results.length > this.historyLimit) {
-      const drop = this.results.length - this.historyLimit;
-      this.results.splice(0, drop);
-      this.counters.dropped += drop;
+    if (this.results.length - this.historyStart > this.historyLimit) {
+      this.historyStart += 1;
+      this.counters.dropped += 1;
+      // a splice per action moved the whole history (10,000 entries by default) every time
+      if (this.historyStart >= this.historyLimit) {
+        this.results = this.results.slice(this.historyStart);
+        this.historyStart = 0;
+      }
     }
     const c = this.counters;
     c.total += 1;
@@ -203,51 +217,83 @@ export class ArenaService {
     this.metricsCollector.recordActionResult(result);
   }
 
-  private async publish(result: Result, before: TargetState | undefined): Promise<void> {
+  /** tells listeners and sinks; returns a promise only when a sink really has to be waited for */
+  private publish(result: Result, before: TargetState | undefined): Promise<unknown> | undefined {
     const type: ArenaEventType = result.success ? 'arena.action.executed' : 'arena.action.failed';
-    const event: ArenaEvent = { seq: ++this.seq, type, at: this.clock.wallNow().toISOString(), result };
-    for (const l of this.listeners) l.push(event);
-    const sinks: Array<Promise<unknown>> = [];
-    if (this.eventStore) sinks.push(this.appendEvent(type, result));
-    if (this.flight) sinks.push(this.guard(() => this.flight!.record(result)));
-    if (!result.success && this.evolution) sinks.push(this.guard(() => this.evolution!.onFailure(result)));
-    if (this.evidenceStore && before) {
-      sinks.push(
-        this.guard(async () => {
-          const after = await this.observe();
-          await this.evidenceStore!.save({ action_id: result.action.id, action: result.action, success: result.success, at: event.at, before, after });
-        }),
-      );
+    const seq = ++this.seq;
+    // the timestamp only when someone reads it: a Date and its ISO string per action add up
+    const at = this.listeners.size > 0 || (this.evidenceStore && before) ? this.clock.wallNow().toISOString() : '';
+    if (this.listeners.size > 0) {
+      const event: ArenaEvent = { seq, type, at, result };
+      for (const l of this.listeners) l.push(event);
     }
-    await Promise.all(sinks);
+    // sinks that finish synchronously (an in-process flight recorder) cost no promise; only
+    // what really waits is awaited, and one pending sink is awaited without Promise.all
+    const sinks: Array<Promise<void>> = [];
+    if (this.eventStore) sinks.push(this.appendEvent(type, result));
+    const flight = this.flight;
+    if (flight) this.settle(() => flight.record(result), sinks);
+    const evolution = this.evolution;
+    if (!result.success && evolution) this.settle(() => evolution.onFailure(result), sinks);
+    const evidence = this.evidenceStore;
+    if (evidence && before) {
+      this.settle(async () => {
+        const after = await this.observe();
+        await evidence.save({ action_id: result.action.id, action: result.action, success: result.success, at, before, after });
+      }, sinks);
+    }
+    return sinks.length === 0 ? undefined : sinks.length === 1 ? sinks[0] : Promise.all(sinks);
   }
 
-  /** appends with the expected version; another writer on the stream → re-read and retry */
-  private appendEvent(type: ArenaEventType, result: Result): Promise<unknown> {
-    const store = this.eventStore!;
-    const run = async () => {
-      for (let attempt = 0; ; attempt++) {
-        const version = await store.streamVersion(this.streamId);
-        try {
-          await store.append(this.streamId, [{ type, data: result }], version);
-          return;
-        } catch (err) {
-          if (!(err instanceof ConflictError) || attempt >= 4) throw err;
-        }
+  /**
+   * Appends with the expected version: the one our last append left, so the usual case is
+   * one store call; another writer on the stream → re-read and retry. Appends are chained,
+   * so versions follow one another; with none in flight the append starts at once.
+   */
+  private appendEvent(type: ArenaEventType, result: Result): Promise<void> {
+    const run = async (): Promise<void> => {
+      try {
+        await this.appendWithRetry(type, result);
+      } catch (err) {
+        this.sinkFailed(err);
+      } finally {
+        this.appendsInFlight -= 1;
       }
     };
-    const next = this.appendChain.then(() => this.guard(run));
+    this.appendsInFlight += 1;
+    const next = this.appendsInFlight === 1 ? run() : this.appendChain.then(run);
     this.appendChain = next;
     return next;
   }
 
-  private async guard(fn: () => unknown): Promise<void> {
-    try {
-      await fn();
-    } catch (err) {
-      this.counters.sink_errors += 1;
-      this.counters.last_error = errorMessage(err);
+  private async appendWithRetry(type: ArenaEventType, result: Result): Promise<void> {
+    const store = this.eventStore!;
+    for (let attempt = 0; ; attempt++) {
+      const version = this.knownVersion ?? (await store.streamVersion(this.streamId));
+      try {
+        const stored = await store.append(this.streamId, [{ type, data: result }], version);
+        this.knownVersion = stored.at(-1)?.version;
+        return;
+      } catch (err) {
+        this.knownVersion = undefined;
+        if (!(err instanceof ConflictError) || attempt >= 4) throw err;
+      }
     }
+  }
+
+  /** runs a sink; a failure is counted, not thrown (the fault was applied); a pending one joins `pending` */
+  private settle(fn: () => unknown, pending: Array<Promise<void>>): void {
+    try {
+      const out = fn();
+      if (isThenable(out)) pending.push(Promise.resolve(out).then(noop, (err: unknown) => this.sinkFailed(err)));
+    } catch (err) {
+      this.sinkFailed(err);
+    }
+  }
+
+  private sinkFailed(err: unknown): void {
+    this.counters.sink_errors += 1;
+    this.counters.last_error = errorMessage(err);
   }
 
   private async observe(): Promise<TargetState> {

@@ -6,9 +6,9 @@
  * explicit `reset` event before the stream goes on.
  */
 import { UsageError } from '../shared/errors.js';
-import type { EventStore, StoredEvent } from '../arena/event-store.js';
+import type { EventStore } from '../arena/event-store.js';
 import type { RequestContext } from './context.js';
-import { encodeFrame } from './sse.js';
+import { deliver, fanoutFor, type FanoutClient } from './arena-fanout.js';
 
 export interface ArenaStreamOptions {
   /** at most this many missed events are replayed; older ids get a `reset` */
@@ -25,27 +25,9 @@ function parseLastEventId(ctx: RequestContext): number | undefined {
   return Number(raw.trim());
 }
 
-export function eventFrameData(e: StoredEvent): Record<string, unknown> {
-  return { id: e.version, type: e.type, at: e.at, data: e.data };
-}
-
-// Every subscriber receives the same StoredEvent object from the store: its frame is
-// serialised once and shared. Weak, so the cache lives exactly as long as the event.
-const encodedFrames = new WeakMap<StoredEvent, Buffer>();
-
-function encodedEvent(e: StoredEvent): Buffer {
-  let frame = encodedFrames.get(e);
-  if (!frame) {
-    frame = encodeFrame({ event: e.type, id: e.version, data: eventFrameData(e) });
-    encodedFrames.set(e, frame);
-  }
-  return frame;
-}
-
 export async function serveArenaStream(ctx: RequestContext, store: EventStore, streamId: string, options: ArenaStreamOptions = {}): Promise<void> {
   const lastId = parseLastEventId(ctx);
   const replayLimit = options.replayLimit ?? DEFAULT_REPLAY_LIMIT;
-  const signal = ctx.signal;
   const stream = ctx.sse();
   const current = await store.streamVersion(streamId);
   let from = current;
@@ -61,15 +43,25 @@ export async function serveArenaStream(ctx: RequestContext, store: EventStore, s
   // no id: live only, but anything appended since the version was read is still delivered
   stream.send({ event: 'ready', data: { stream: streamId, current_id: current, resumed_from: lastId ?? null } });
   if (reset) stream.send({ event: 'reset', data: reset });
-  let expected = from + 1;
-  for await (const e of store.subscribe({ stream_id: streamId }, from, { signal })) {
-    if (stream.closed) break;
-    if (e.version > expected && !reset) {
-      // the store no longer holds what the client missed
-      stream.send({ event: 'reset', data: { reason: 'last_event_id_too_old', last_event_id: from, current_id: e.version, replay_from: e.version, detail: 'events in between are no longer stored' } });
-      reset = {};
-    }
-    expected = e.version + 1;
-    stream.sendEncoded(encodedEvent(e));
-  }
+  const fanout = fanoutFor(store, streamId);
+  await new Promise<void>((resolve, reject) => {
+    const client: FanoutClient = { stream, from, next: from + 1, isReset: reset !== undefined, held: [], fail: reject };
+    // the request lasts as long as the stream: it ends when the client leaves or the server shuts down
+    stream.onClose(resolve);
+    if (stream.closed) return;
+    // registered before reading the store: whatever is appended from now on reaches it live (held for now)
+    fanout.add(client);
+    void catchUp(client, store, streamId, fanout.started, () => fanout.lastVersion).catch(reject);
+  });
+}
+
+/** sends what the client missed from the store, then what was held meanwhile, then lets it go live */
+async function catchUp(client: FanoutClient, store: EventStore, streamId: string, started: Promise<void>, lastVersion: () => number): Promise<void> {
+  await started;
+  // anything after the fan-out's last version reaches the client live; before it, only the store has it
+  const missed = client.from < lastVersion() ? await store.read(streamId, client.from) : [];
+  const held = client.held ?? [];
+  client.held = undefined;
+  deliver(client, missed);
+  deliver(client, held);
 }

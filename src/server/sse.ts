@@ -34,7 +34,6 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 
 export class SSEStream {
   private queue: Array<string | Buffer> = [];
-  private isCorked = false;
   private blocked = false;
   private isClosed = false;
   private readonly heartbeat: NodeJS.Timeout | undefined;
@@ -100,7 +99,6 @@ export class SSEStream {
     if (final) this.send(final);
     const rest = Buffer.concat(this.queue.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
     this.queue = [];
-    this.uncork();
     this.res.end(rest.length > 0 ? rest : undefined);
     this.cleanup();
   }
@@ -117,24 +115,15 @@ export class SSEStream {
       }
       return true;
     }
-    if (!this.isCorked) {
-      // frames written in this tick (ready + reset, a replay, a burst of events) leave as one write
-      this.isCorked = true;
-      this.res.cork();
-      process.nextTick(this.uncork);
-    }
+    // No cork of our own: node's first write to a response in a tick corks its socket until the
+    // next tick, so frames written in one tick (ready + reset, a replay) already leave as one
+    // write; a second cork cost one more nextTick per client per event (1,000 of them per event).
     if (!this.res.write(chunk)) {
       this.blocked = true;
       this.res.once('drain', this.flush);
     }
     return true;
   }
-
-  private readonly uncork = (): void => {
-    if (!this.isCorked) return;
-    this.isCorked = false;
-    this.res.uncork();
-  };
 
   private readonly flush = (): void => {
     this.blocked = false;

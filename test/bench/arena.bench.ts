@@ -5,6 +5,8 @@
  * history, stats, metrics, an event appended to an in-memory store, a flight
  * bridge). vitest prints the ratio between the two in its summary.
  *   npx vitest bench --run test/bench/arena.bench.ts
+ * Wall time per call on a shared machine is noisy (vitest's rme is often ±30 %);
+ * test/bench/arena-execute.mjs measures the same pair in CPU time, batches alternating.
  */
 import { afterAll, bench, describe } from 'vitest';
 import { createEmbeddedTarget } from '../../src/targets/embedded/index.js';

@@ -4,6 +4,7 @@
 // 10× faster than the engine sends snapshots (every 10 ms) to show the throttle at work.
 // Usage: npm run build && node test/bench/cli-view-cpu.mjs [seconds]
 import { Writable } from 'node:stream';
+import { availableParallelism, loadavg } from 'node:os';
 import { createPlainReporter } from '../../dist/cli/output/plain-reporter.js';
 
 // the CLI sets this before it loads React (src/cli/output/run-output.ts); a static import here would
@@ -47,7 +48,7 @@ view.listener({ type: 'run.started', at_ms: 0, kind: 'survival', name: 'warm-up'
 await new Promise((r) => setTimeout(r, 500));
 const live = await drive(view.listener);
 await view.close();
-console.log(`events: ~${Math.round(base.events / seconds)} snapshots/s plus an action every 100 ms, ${seconds}s each`);
+console.log(`events: ~${Math.round(base.events / seconds)} snapshots/s plus an action every 100 ms, ${seconds}s each; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`);
 console.log(`no consumer (baseline)   ${base.cpuMsPerSecond.toFixed(1)} ms CPU per second of run`);
 console.log(`plain line reporter      ${plain.cpuMsPerSecond.toFixed(1)} ms CPU/s  ratio ${(plain.cpuMsPerSecond / base.cpuMsPerSecond).toFixed(2)}x`);
 console.log(`live ink view            ${live.cpuMsPerSecond.toFixed(1)} ms CPU/s  ratio ${(live.cpuMsPerSecond / base.cpuMsPerSecond).toFixed(2)}x  (view cost ${(live.cpuMsPerSecond - base.cpuMsPerSecond).toFixed(1)} ms/s)`);

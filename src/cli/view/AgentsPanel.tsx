@@ -4,6 +4,10 @@
  * row i of the other). Faults on targets that are not agents (DAG nodes,
  * edges) follow in their own rows. Every column has a fixed width, so the
  * frame keeps its width from one redraw to the next.
+ *
+ * A row is one <Text> with padded, coloured spans rather than a <Box> per
+ * cell: a redraw lays out and measures every node, and with a box per cell the
+ * agents alone were ~60 nodes of a ~90-node frame.
  */
 import { Box, Text } from 'ink';
 import type { AgentInfo } from '../../arena/providers.js';
@@ -18,9 +22,19 @@ const STATUS_COLOR: Record<AgentInfo['status'], string> = {
 };
 
 const MAX_OTHER_ROWS = 4;
+/** column widths: id, role, status, restarts; one space between columns */
+const ID_WIDTH = 15;
+const ROLE_WIDTH = 12;
+const STATUS_WIDTH = 10;
+const RESTARTS_WIDTH = 12;
 
 export function faultText(f: FaultView): string {
   return `${f.kind} ${f.left_ms === undefined ? 'until reverted' : `${(f.left_ms / 1000).toFixed(1)}s left`}`;
+}
+
+/** exactly `width` columns: padded, or cut with an ellipsis as ink's truncate-end does */
+function padCell(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
 export function AgentsPanel({ agents, faults = [] }: { agents: AgentInfo[]; faults?: FaultView[] }) {
@@ -28,28 +42,25 @@ export function AgentsPanel({ agents, faults = [] }: { agents: AgentInfo[]; faul
   const other = faults.filter((f) => !ids.has(f.target));
   return (
     <Box flexDirection="column">
-      <Box>
+      <Text>
         <Text bold underline>Agents</Text>
         <Text dimColor> · active faults: {faults.length}</Text>
-      </Box>
+      </Text>
       {agents.length === 0 && <Text dimColor>waiting for the first snapshot…</Text>}
       {agents.map((a) => {
         const own = faults.filter((f) => f.target === a.id);
         return (
-          <Box key={a.id} columnGap={1}>
-            <Box width={15} flexShrink={0}><Text wrap="truncate-end">{a.id}</Text></Box>
-            <Box width={12} flexShrink={0}><Text color={a.role === 'leader' || a.role === 'orchestrator' ? 'cyan' : undefined}>{a.role}</Text></Box>
-            <Box width={10} flexShrink={0}><Text color={STATUS_COLOR[a.status]}>{a.status}</Text></Box>
-            <Box width={12} flexShrink={0}><Text dimColor>restarts {a.restarts}</Text></Box>
-            <Box flexGrow={1} flexShrink={1}><Text color="red" wrap="truncate-end">{own.map(faultText).join(', ')}</Text></Box>
-          </Box>
+          <Text key={a.id} wrap="truncate-end">
+            {padCell(a.id, ID_WIDTH)} <Text color={a.role === 'leader' || a.role === 'orchestrator' ? 'cyan' : undefined}>{padCell(a.role, ROLE_WIDTH)}</Text>{' '}
+            <Text color={STATUS_COLOR[a.status]}>{padCell(a.status, STATUS_WIDTH)}</Text> <Text dimColor>{padCell(`restarts ${a.restarts}`, RESTARTS_WIDTH)}</Text>{' '}
+            <Text color="red">{own.map(faultText).join(', ')}</Text>
+          </Text>
         );
       })}
       {other.slice(0, MAX_OTHER_ROWS).map((f) => (
-        <Box key={f.id} columnGap={1}>
-          <Box width={15} flexShrink={0}><Text wrap="truncate-end">{f.target}</Text></Box>
-          <Box flexGrow={1} flexShrink={1}><Text color="red" wrap="truncate-end">{faultText(f)}</Text></Box>
-        </Box>
+        <Text key={f.id} wrap="truncate-end">
+          {padCell(f.target, ID_WIDTH)} <Text color="red">{faultText(f)}</Text>
+        </Text>
       ))}
       {other.length > MAX_OTHER_ROWS && <Text dimColor>+{other.length - MAX_OTHER_ROWS} more</Text>}
     </Box>

@@ -1,19 +1,17 @@
-import { Box, Text } from 'ink';
+import { Text } from 'ink';
 import { runTitle, type ViewState } from './view-state.js';
 
 const BAR_WIDTH = 24;
 
+/** one <Text> with spans: a line of nested text is one node to lay out, not one per item */
 export function Header({ state }: { state: ViewState }) {
   const filled = Math.round(Math.min(1, Math.max(0, state.progress)) * BAR_WIDTH);
   const bar = '█'.repeat(filled) + '░'.repeat(BAR_WIDTH - filled);
   return (
-    <Box columnGap={1}>
+    <Text wrap="truncate-end">
       <Text bold>{runTitle(state.kind, state.name)}</Text>
-      {state.seed !== null && <Text dimColor>seed {state.seed}</Text>}
-      <Text color="cyan">{state.phase ?? 'starting'}</Text>
-      <Text>{bar}</Text>
-      <Text>{Math.round(state.progress * 100)}%</Text>
-      <Text dimColor>{(state.at_ms / 1000).toFixed(1)}s</Text>
-    </Box>
+      {state.seed !== null && <Text dimColor> seed {state.seed}</Text>} <Text color="cyan">{state.phase ?? 'starting'}</Text> {bar}{' '}
+      {Math.round(state.progress * 100)}% <Text dimColor>{(state.at_ms / 1000).toFixed(1)}s</Text>
+    </Text>
   );
 }

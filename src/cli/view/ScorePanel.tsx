@@ -8,30 +8,34 @@ function colorFor(n: number): string {
 
 function Dimension({ label, value }: { label: string; value: number | null }) {
   return (
-    <Text>
+    <>
       {label} <Text color={value === null ? undefined : colorFor(value)}>{value === null ? '  -  ' : value.toFixed(1).padStart(5)}</Text>
-    </Text>
+    </>
   );
 }
 
+/** each line one <Text> with spans (two spaces between items), so a redraw lays out a handful of nodes */
 export function ScorePanel({ state }: { state: ViewState }) {
   const live = state.live;
   return (
     <Box flexDirection="column">
-      <Box columnGap={2}>
+      <Text wrap="truncate-end">
         <Text bold>
           score <Text color={live?.score != null ? colorFor(live.score) : undefined}>{live?.score != null ? live.score.toFixed(1) : '-'}</Text>
         </Text>
+        {'  '}
         <Dimension label="availability" value={live?.availability ?? null} />
+        {'  '}
         {live && (live.pending_recoveries ?? 0) > 0 ? (
-          <Text>
+          <>
             recovery <Text color="yellow">{liveRecoveryText(live)}</Text>
-          </Text>
+          </>
         ) : (
           <Dimension label="recovery" value={live?.recovery ?? null} />
         )}
+        {'  '}
         <Dimension label="consistency" value={live?.consistency ?? null} />
-      </Box>
+      </Text>
       {state.status === null && <Text dimColor wrap="truncate-end">{LIVE_SCORE_NOTE}</Text>}
       <Text dimColor>
         actions {state.actions.ok} ok, {state.actions.failed} failed · recoveries {state.recoveries.recovered} ok, {state.recoveries.missed} missed

@@ -15,16 +15,18 @@ export interface MountedView {
 }
 
 /**
- * Redraws a second of the live view. A redraw is ink's whole pipeline (React commit, yoga
- * layout, ANSI tokenising of every line, diffing), ~15 ms of CPU on a loaded 2-core machine
- * whatever changed: at 5 a second the view cost ~85 ms CPU per second of run, at 2 about a
- * third of that (test/bench/cli-view-cpu.mjs). Nothing is lost in between: the store folds
- * every event, each redraw shows the latest aggregates, and feed lines all print.
+ * How often the live region is redrawn. A redraw is ink's whole pipeline (React commit, yoga
+ * layout, a grid of styled cells for the frame, ANSI tokenising of every line), 10–20 ms of CPU
+ * on a loaded 2-core machine whatever changed, so the cost is redraws × that
+ * (test/bench/cli-view-cpu.mjs). Nothing is lost in between: the store folds every event and
+ * each redraw shows the latest aggregates; finished lines (actions, recoveries) do not wait for
+ * a redraw and print every FEED_INTERVAL_MS.
  */
-export const LIVE_VIEW_INTERVAL_MS = 500;
+export const LIVE_VIEW_INTERVAL_MS = 1000;
+const FEED_INTERVAL_MS = 250;
 
 export function mountLiveView(stdout: Writer, stderr: Writer): MountedView {
-  const store = createViewStore({ intervalMs: LIVE_VIEW_INTERVAL_MS });
+  const store = createViewStore({ intervalMs: LIVE_VIEW_INTERVAL_MS, feedIntervalMs: FEED_INTERVAL_MS });
   // a pseudo-terminal may report 0 columns; ink would then wrap every character onto its own line
   const out = stdout as NodeJS.WriteStream;
   if (out.isTTY && !out.columns) out.columns = 100;

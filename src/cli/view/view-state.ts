@@ -76,7 +76,7 @@ export class ViewReducer {
         s.kind = event.kind;
         s.name = event.name;
         s.seed = event.seed;
-        this.feed(event.at_ms, `${runTitle(event.kind, event.name)} started (seed ${event.seed})`, 'info');
+        this.addLine(event.at_ms, `${runTitle(event.kind, event.name)} started (seed ${event.seed})`, 'info');
         break;
       case 'phase':
         s.phase = event.phase;
@@ -87,18 +87,18 @@ export class ViewReducer {
         if (r.success) s.actions.ok++;
         else s.actions.failed++;
         const text = r.success ? `${event.label}: ${r.action.type}${target}` : `${event.label}: ${r.action.type}${target} failed: ${r.error ?? 'unknown error'}`;
-        this.feed(event.at_ms, text, r.success ? 'info' : 'bad');
+        this.addLine(event.at_ms, text, r.success ? 'info' : 'bad');
         break;
       }
       case 'fault.reverted':
         this.rawFaults = this.rawFaults.filter((f) => f.id !== event.fault.id);
-        this.feed(event.at_ms, `reverted ${event.fault.kind} on ${event.fault.target}`, 'info');
+        this.addLine(event.at_ms, `reverted ${event.fault.kind} on ${event.fault.target}`, 'info');
         break;
       case 'recovery': {
         const r = event.recovery;
         if (r.recovered) s.recoveries.recovered++;
         else s.recoveries.missed++;
-        this.feed(
+        this.addLine(
           event.at_ms,
           r.recovered ? `recovered from ${r.type} on ${r.target} in ${r.recovery_ms}ms` : `NOT recovered from ${r.type} on ${r.target}`,
           r.recovered ? 'ok' : 'bad',
@@ -116,7 +116,7 @@ export class ViewReducer {
         s.status = event.status;
         s.phase = 'done';
         s.progress = event.status === 'passed' || event.status === 'failed' ? 1 : s.progress;
-        this.feed(event.at_ms, `finished: ${event.status}`, event.status === 'passed' ? 'ok' : 'bad');
+        this.addLine(event.at_ms, `finished: ${event.status}`, event.status === 'passed' ? 'ok' : 'bad');
         break;
     }
   }
@@ -135,7 +135,12 @@ export class ViewReducer {
     return { ...s, agents: [...s.agents], faults, actions: { ...s.actions }, recoveries: { ...s.recoveries }, feed: [...s.feed] };
   }
 
-  private feed(at_ms: number, text: string, tone: Tone): void {
+  /** every finished line so far (the live array: lines are only ever appended) */
+  feed(): readonly FeedItem[] {
+    return this.state.feed;
+  }
+
+  private addLine(at_ms: number, text: string, tone: Tone): void {
     this.state.feed.push({ id: this.nextId++, at_ms, text, tone });
   }
 }

@@ -66,6 +66,26 @@ describe('ArenaService', () => {
     expect((events[1]!.data as Result).action.target_id).toBe('agent-2');
   });
 
+  it('keeps the history bound over many trims, in order', async () => {
+    const service = setup({ historyLimit: 3 });
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await service.execute(createAction('kill_agent', `nope-${i}`))).action.id);
+    expect(service.history().map((r) => r.action.id)).toEqual(ids.slice(-3));
+    expect(service.stats()).toMatchObject({ total: 20, dropped: 17 });
+  });
+
+  it('another writer appending between two executes, and executes in parallel, lose no event and keep versions consecutive', async () => {
+    const store = new MemoryEventStore();
+    const service = setup({ eventStore: store });
+    await service.execute(createAction('kill_agent', 'nope-1'));
+    await store.append('arena', [{ type: 'other', data: 2 }], 1); // the version the service last saw is now stale
+    await Promise.all([3, 4, 5].map((i) => service.execute(createAction('kill_agent', `nope-${i}`))));
+    const events = await store.read('arena');
+    expect(events.map((e) => e.version)).toEqual([1, 2, 3, 4, 5]);
+    expect(events.map((e) => (e.type === 'other' ? 'other' : (e.data as Result).action.target_id))).toEqual(['nope-1', 'other', 'nope-3', 'nope-4', 'nope-5']);
+    expect(service.stats().sink_errors).toBe(0);
+  });
+
   it('forwards every result to the flight bridge and failures to the evolution bridge; a throwing bridge does not break execute', async () => {
     const service = setup();
     const flight: Result[] = [];
