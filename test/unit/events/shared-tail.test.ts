@@ -56,7 +56,7 @@ describe('shared catch-up reads', () => {
     const onlyA = Array.from({ length: 4 }, () => collect(reader.subscribe({ stream_id: 'a' }), APPENDS / 2));
     const onlyY = Array.from({ length: 4 }, () => collect(reader.subscribe({ types: ['y'] }), APPENDS / 3));
     // every subscription has taken its snapshot (appends from this process wait for that; the writer's do not)
-    await reader.append('warmup', [{ type: 'w' }]);
+    await reader.append('warmup', [{ type: 'w', data: null }]);
     await expect.poll(() => all.every((c) => c.seen.length === 1), { timeout: 5000 }).toBe(true);
     const readsBefore = reader.tailReads;
     for (let i = 0; i < APPENDS; i++) await writer.append(i % 2 === 0 ? 'a' : 'b', [{ type: i % 3 === 0 ? 'y' : 'x', data: { i } }]);
@@ -76,14 +76,14 @@ describe('shared catch-up reads', () => {
   it('PostgreSQL: a subscriber that joins while the tail is ahead reads the gap on its own, even when nothing in it matches its filter', async () => {
     const { reader, writer } = await postgresPair();
     const live = collect(reader.subscribe({}), 6);
-    await reader.append('warmup', [{ type: 'w' }]);
-    await writer.append('a', [{ type: 'x' }, { type: 'x' }]);
+    await reader.append('warmup', [{ type: 'w', data: null }]);
+    await writer.append('a', [{ type: 'x', data: null }, { type: 'x', data: null }]);
     await expect.poll(() => live.seen.length, { timeout: 5000 }).toBe(3);
     // replays stream b from the start: b's first event comes after events (a's) it does not want, which the tail has read
-    await writer.append('b', [{ type: 'x' }]);
+    await writer.append('b', [{ type: 'x', data: null }]);
     const late = collect(reader.subscribe({ stream_id: 'b' }, 0), 2);
-    await writer.append('b', [{ type: 'x' }]);
-    await writer.append('a', [{ type: 'x' }]);
+    await writer.append('b', [{ type: 'x', data: null }]);
+    await writer.append('a', [{ type: 'x', data: null }]);
     await Promise.all([late.done, live.done]);
     expect(late.seen.map((e) => [e.stream_id, e.version])).toEqual([
       ['b', 1],
@@ -97,13 +97,13 @@ describe('shared catch-up reads', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const store = new SqliteEventStore({ path: join(dir, 'arena.db') });
     cleanups.push(() => store.close());
-    await store.append('p-1', [{ type: 'x' }]);
+    await store.append('p-1', [{ type: 'x', data: null }]);
     const subs = [
       collect(store.subscribe({}), 20),
       collect(store.subscribe({ stream_prefix: 'p-' }, 0), 11),
       collect(store.subscribe({ types: ['y'] }), 10),
     ];
-    for (let i = 0; i < 20; i++) await store.append(i % 2 === 0 ? 'p-1' : 'q-1', [{ type: i % 2 === 0 ? 'y' : 'x' }]);
+    for (let i = 0; i < 20; i++) await store.append(i % 2 === 0 ? 'p-1' : 'q-1', [{ type: i % 2 === 0 ? 'y' : 'x', data: null }]);
     await Promise.all(subs.map((c) => c.done));
     const positions = (c: { seen: Seen[] }) => c.seen.map((e) => e.position);
     expect(positions(subs[0]!)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
