@@ -14,31 +14,9 @@
  */
 import type { PostgresEventStore } from './postgres.js';
 import type { RegressionEvent, SequentialLookRecord } from '../arena/regression/types.js';
+import type { ArmProgress, RegressJob, RegressOutcome, RegressPlan } from './regress-job.js';
 
 export const REGRESS_STREAM_PREFIX = 'regress:';
-
-export interface RegressPlan {
-  baseline: string;
-  candidate: string;
-  seed: number;
-  adaptive: boolean;
-  /** runs per arm: the fixed number, or the adaptive maximum */
-  max_runs: number;
-  min_runs?: number;
-  alpha: number;
-}
-
-/** the parts of a regress result the console shows */
-export interface RegressOutcome {
-  decision: string;
-  difference: number;
-  p_value: number;
-  ci: [number, number];
-  runs_used: number;
-  undecided_reason?: string;
-  stopped?: string;
-  interrupted?: boolean;
-}
 
 export interface RegressRecorder {
   started(plan: RegressPlan): void;
@@ -78,32 +56,6 @@ export function createRegressRecorder(store: Pick<PostgresEventStore, 'append'>,
       await chain;
     },
   };
-}
-
-export interface ArmProgress {
-  queued: number;
-  running: number;
-  done: number;
-  failed: number;
-  /** runs put on the queue so far (cancelled ones included) */
-  total: number;
-}
-
-export interface RegressJob {
-  batch: string;
-  plan?: RegressPlan;
-  /** running: no verdict yet; finished: a verdict; failed: regress stopped without one */
-  status: 'running' | 'finished' | 'failed';
-  arms: { baseline: ArmProgress; candidate: ArmProgress };
-  /** workers that took runs of this job */
-  workers: string[];
-  /** candidate − baseline, mean over the pairs both of whose runs regress has counted */
-  estimate?: { pairs: number; difference: number; baseline_mean: number; candidate_mean: number };
-  looks: SequentialLookRecord[];
-  outcome?: RegressOutcome;
-  error?: string;
-  started_at: string;
-  updated_at: string;
 }
 
 const emptyArm = (): ArmProgress => ({ queued: 0, running: 0, done: 0, failed: 0, total: 0 });

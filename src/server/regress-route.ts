@@ -9,6 +9,7 @@
 import { UsageError } from '../shared/errors.js';
 import type { EventStore } from '../arena/event-store.js';
 import type { PostgresEventStore } from '../events/postgres.js';
+import type { RegressReply } from '../events/regress-job.js';
 import type { Router } from './router.js';
 
 const DEFAULT_LIMIT = 20;
@@ -28,7 +29,7 @@ function parseLimit(text: string | null): number {
 
 export function registerRegressRoutes(router: Router, store: EventStore): void {
   for (const prefix of ['/arena', '/api/v1/arena']) {
-    router.get(`${prefix}/regress`, async (ctx) => {
+    router.get(`${prefix}/regress`, async (ctx): Promise<RegressReply> => {
       const limit = parseLimit(ctx.query.get('limit'));
       if (!isPostgres(store)) {
         return { available: false, reason: 'regress --workers needs a PostgreSQL store: start arena serve with --store postgres://… (the database the workers use)', jobs: [] };

@@ -56,26 +56,4 @@ export interface Diagnostic {
 }
 
 /** GET /arena/regress: the `regress --workers` jobs on the server's PostgreSQL database */
-export type RegressReply = { available: false; reason: string; jobs: [] } | { available: true; store: string; jobs: RegressJob[] };
-
-export interface RegressArm {
-  queued: number;
-  running: number;
-  done: number;
-  failed: number;
-  total: number;
-}
-
-export interface RegressJob {
-  batch: string;
-  plan?: { baseline: string; candidate: string; seed: number; adaptive: boolean; max_runs: number; min_runs?: number; alpha: number };
-  status: 'running' | 'finished' | 'failed';
-  arms: { baseline: RegressArm; candidate: RegressArm };
-  workers: string[];
-  estimate?: { pairs: number; difference: number; baseline_mean: number; candidate_mean: number };
-  looks: Array<{ index: number; n: number; p_value: number; nominal_p: number; decision: string }>;
-  outcome?: { decision: string; difference: number; p_value: number; runs_used: number; undecided_reason?: string; interrupted?: boolean };
-  error?: string;
-  started_at: string;
-  updated_at: string;
-}
+export type { ArmProgress as RegressArm, RegressJob, RegressReply } from '../events/regress-job.js';
