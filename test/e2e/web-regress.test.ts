@@ -59,26 +59,33 @@ describe('web console: Regress panel', () => {
     });
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(server.url);
-    await expect.poll(() => page.getByTestId('regress-empty').textContent(), { timeout: 15_000 }).toContain('no regress --workers job on postgres://');
+    await expect.poll(() => page.getByTestId('regress-empty').textContent(), { timeout: 30_000 }).toContain('no regress --workers job on postgres://');
 
     // no worker yet: the runs wait on the queue, and the page says so
     const regress = arena(['regress', ...STRATEGIES, ...FAST, '--runs', '3', '--seed', '11', '--json', '--workers', db.url], { timeout: 90_000 });
+    cleanups.push(async () => {
+      regress.kill('SIGINT');
+      await regress;
+    });
     const job = page.locator('[data-testid=regress] li.regress-job').first();
     const arm = (name: string) => job.locator(`tr[data-arm=${name}]`);
-    await expect.poll(() => arm('candidate').getAttribute('data-total'), { timeout: 15_000 }).toBe('3');
+    await expect.poll(() => arm('candidate').getAttribute('data-total'), { timeout: 30_000 }).toBe('3');
     expect(await job.getAttribute('data-status')).toBe('running');
-    await expect.poll(() => job.locator('.regress-head strong').textContent(), { timeout: 15_000 }).toBe('strategies/default.yaml vs strategies/recovery-off.yaml');
-    await expect.poll(() => arm('baseline').locator('td').nth(3).textContent(), { timeout: 15_000 }).toBe('3');
+    await expect.poll(() => job.locator('.regress-head strong').textContent(), { timeout: 30_000 }).toBe('strategies/default.yaml vs strategies/recovery-off.yaml');
+    await expect.poll(() => arm('baseline').locator('td').nth(3).textContent(), { timeout: 30_000 }).toBe('3');
     expect(await arm('baseline').getAttribute('data-done')).toBe('0');
     expect(await job.getByTestId('regress-estimate').textContent()).toBe('estimate: no complete pair yet');
 
     // 2 workers take the runs: what the page shows only ever climbs, up to the verdict
     const seen: number[] = [];
+    const sample = async () => {
+      const done = await Promise.all(['baseline', 'candidate'].map((a) => arm(a).getAttribute('data-done', { timeout: 1000 }).catch(() => null)));
+      if (done.every((d) => d !== null)) seen.push(Number(done[0]) + Number(done[1]));
+    };
     let watching = true;
     const watcher = (async () => {
       while (watching) {
-        const done = await Promise.all(['baseline', 'candidate'].map((a) => arm(a).getAttribute('data-done', { timeout: 1000 }).catch(() => null)));
-        if (done.every((d) => d !== null)) seen.push(Number(done[0]) + Number(done[1]));
+        await sample();
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
@@ -87,9 +94,11 @@ describe('web console: Regress panel', () => {
     const r = await regress;
     expect(r.exitCode, r.stderr).toBe(0);
     const verdict = (JSON.parse(r.stdout) as { regression: { decision: string; runs_used: number } }).regression;
-    await expect.poll(() => job.getAttribute('data-status'), { timeout: 15_000 }).toBe('finished');
+    await expect.poll(() => job.getAttribute('data-status'), { timeout: 30_000 }).toBe('finished');
     watching = false;
     await watcher;
+    // the watcher's last look may predate the page's last render
+    await sample();
     expect(await job.getByTestId('regress-decision').getAttribute('data-decision')).toBe(verdict.decision);
     expect(await job.getByTestId('regress-decision').textContent()).toContain(`${verdict.runs_used} runs per arm`);
     for (const a of ['baseline', 'candidate']) {
