@@ -5,6 +5,7 @@
  * the latest sequential look, then the verdict. Polls GET /arena/regress once
  * a second: the queue is in the database, not in this server's event stream.
  */
+import { useEffect, useState } from 'preact/hooks';
 import { describeFailure, type Api } from '../api.js';
 import { usePoll } from '../use-poll.js';
 import { clockTime, formatNumber } from '../format.js';
@@ -96,8 +97,11 @@ function Job(props: { job: RegressJob }) {
 }
 
 export function RegressPanel(props: { api: Api }) {
-  const poll = usePoll(() => props.api.get<RegressReply>('/arena/regress'), 1000);
+  const [unavailable, setUnavailable] = useState(false);
+  // a server without PostgreSQL will not grow a run queue: ask again rarely (it may be restarted with one)
+  const poll = usePoll(() => props.api.get<RegressReply>('/arena/regress'), unavailable ? 30_000 : 1000);
   const reply = poll.data;
+  useEffect(() => setUnavailable(reply?.available === false), [reply]);
   return (
     <section class="card wide" aria-labelledby="regress-h" data-testid="regress">
       <h2 id="regress-h">Regress</h2>
