@@ -14,7 +14,8 @@
  *   value taken by a transaction that commits later can never be skipped by a
  *   reader that already moved past it.
  * - `subscribe` replays by SQL, then follows: postgres-follow.ts wakes the
- *   subscribers (NOTIFY after commit, and a cheap poll) of every server.
+ *   store (NOTIFY after commit, and a cheap poll) on every server, and one
+ *   catch-up read per wake-up feeds all its live subscribers (shared-tail.ts).
  */
 import type pg from 'pg';
 import { ConflictError, UsageError } from '../shared/errors.js';
@@ -23,7 +24,8 @@ import { ANY_VERSION, type EventFilter, type EventQuery, type NewEvent, type Que
 import { recordSelect, recordWhere, type SqlDialect } from './record-query.js';
 import { connectionError, parsePostgresUrl, redact, type PostgresTarget } from './postgres-url.js';
 import { migrate } from './postgres-schema.js';
-import { createAsyncSubscription, type AsyncSubscription, type Page } from './postgres-subscription.js';
+import { createSubscription, type Page, type Subscription } from './store-subscription.js';
+import { SharedTail, type TailPage } from './shared-tail.js';
 import { PostgresFollower } from './postgres-follow.js';
 
 export interface PostgresEventStoreOptions {
@@ -68,7 +70,9 @@ export class PostgresEventStore implements QueryableEventStore {
   private readonly options: PostgresEventStoreOptions;
   private readyPromise: Promise<pg.Pool> | undefined;
   private readonly follower: PostgresFollower;
-  private readonly subscriptions = new Set<AsyncSubscription<unknown>>();
+  private readonly subscriptions = new Set<Subscription<unknown>>();
+  /** the one catch-up read per wake-up shared by every live subscriber of this store */
+  private readonly tail: SharedTail<PostgresStoredEvent, Cursor>;
   /** subscription heads being taken: appends from this process wait for them, so "live" means after subscribe() */
   private readonly pendingHeads = new Set<Promise<unknown>>();
   private closed = false;
@@ -84,6 +88,16 @@ export class PostgresEventStore implements QueryableEventStore {
       pollIntervalMs: options.pollIntervalMs ?? 250,
       connectTimeoutMs: options.connectTimeoutMs ?? 5000,
     });
+    this.tail = new SharedTail({
+      fetch: (cursor) => this.tailPage(cursor),
+      compare: compareCursors,
+      onWake: (wake) => this.follower.add(wake),
+    });
+  }
+
+  /** catch-up reads the shared tail made (for tests and benchmarks) */
+  get tailReads(): number {
+    return this.tail.reads;
   }
 
   /** connects and creates or migrates the schema; every operation awaits it, callers may too to fail early */
@@ -214,36 +228,58 @@ export class PostgresEventStore implements QueryableEventStore {
           const { snap, xmin } = rows[0]!;
           return { snap, cursor: replay ? { tx: '0', pos: '0' } : { tx: xmin, pos: '0' } };
         });
-        let snap = '';
+        let snap: Snapshot | undefined;
+        let snapText = '';
         const source = {
-          fetch: async (cursor: Cursor): Promise<Page<PostgresStoredEvent, Cursor>> => this.page(filter, cursor, snap, replay, minVersion),
-          onWake: (wake: () => void) => this.follower.add(wake),
+          fetch: (cursor: Cursor, until: Cursor | undefined) => this.page(filter, cursor, until, snapText, replay, minVersion),
+          // the same test as page()'s WHERE, on an event the shared tail read for everyone
+          accept: (e: PostgresStoredEvent, at: Cursor) =>
+            (filter.stream_id === undefined || e.stream_id === filter.stream_id) &&
+            (!filter.types || filter.types.length === 0 || filter.types.includes(e.type)) &&
+            ((replay && e.version > minVersion) || !visibleIn(snap!, BigInt(at.tx))),
+          compare: compareCursors,
+          tail: this.tail,
           isClosed: () => this.closed,
         };
         const cursorStart = start.then((s) => {
-          snap = s.snap;
+          snapText = s.snap;
+          snap = parseSnapshot(s.snap);
           return s.cursor;
         });
         cursorStart.catch(() => undefined);
-        const sub: AsyncSubscription<PostgresStoredEvent> = createAsyncSubscription(source, cursorStart, options.signal, () => this.subscriptions.delete(sub as AsyncSubscription<unknown>));
-        this.subscriptions.add(sub as AsyncSubscription<unknown>);
+        const sub: Subscription<PostgresStoredEvent> = createSubscription(source, cursorStart, options.signal, () => this.subscriptions.delete(sub as Subscription<unknown>));
+        this.subscriptions.add(sub as Subscription<unknown>);
         return sub;
       },
     };
   }
 
-  /** one page after `cursor`, in global order, only from transactions no reader can see overtaken */
-  private async page(filter: EventFilter, cursor: Cursor, snap: string, replay: boolean, minVersion: number): Promise<Page<PostgresStoredEvent, Cursor>> {
+  /** one page after `cursor` (up to `until`), in global order, only from transactions no reader can see overtaken */
+  private async page(filter: EventFilter, cursor: Cursor, until: Cursor | undefined, snap: string, replay: boolean, minVersion: number): Promise<Page<PostgresStoredEvent, Cursor>> {
     const where = ['(transaction_id, position) > ($1::xid8, $2::bigint)', 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())'];
     const args: unknown[] = [cursor.tx, cursor.pos];
     // replay: versions after fromVersion among what the head snapshot saw; live: only what it did not
     args.push(snap);
     where.push(replay ? `(version > $${args.push(minVersion)} OR NOT pg_visible_in_snapshot(transaction_id, $3::pg_snapshot))` : 'NOT pg_visible_in_snapshot(transaction_id, $3::pg_snapshot)');
+    if (until) where.push(`(transaction_id, position) <= ($${args.push(until.tx)}::xid8, $${args.push(until.pos)}::bigint)`);
     if (filter.stream_id !== undefined) where.push(`stream_id = $${args.push(filter.stream_id)}`);
     if (filter.types && filter.types.length > 0) where.push(`type = ANY($${args.push([...filter.types])}::text[])`);
     const rows = await this.query<Row>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY transaction_id, position LIMIT ${PAGE}`, args);
+    const more = rows.length === PAGE;
     const last = rows[rows.length - 1];
-    return { events: rows.map(rowToEvent), cursor: last ? { tx: last.tx, pos: last.position } : cursor };
+    // a short page read everything up to `until`: the subscriber is there, even if nothing matched
+    const next = !more && until ? until : last ? { tx: last.tx, pos: last.position } : cursor;
+    return { events: rows.map(rowToEvent), cursor: next, more };
+  }
+
+  /** the shared tail's read: everything readable after `cursor`, every stream, each event with its cursor */
+  private async tailPage(cursor: Cursor): Promise<TailPage<PostgresStoredEvent, Cursor>> {
+    const rows = await this.query<Row>(
+      `${SELECT} WHERE (transaction_id, position) > ($1::xid8, $2::bigint) AND transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY transaction_id, position LIMIT ${PAGE}`,
+      [cursor.tx, cursor.pos],
+    );
+    const items = rows.map((r) => ({ cursor: { tx: r.tx, pos: r.position }, event: rowToEvent(r) }));
+    return { items, cursor: items[items.length - 1]?.cursor ?? cursor, more: rows.length === PAGE };
   }
 
   /** ends every subscription and the pool; idempotent */
@@ -270,6 +306,30 @@ const PG_DIALECT: SqlDialect = {
   equals: (f, v, push) => `(data::jsonb -> '${f}') = ${push(JSON.stringify(v))}::jsonb`,
   isNull: (f) => `COALESCE(jsonb_typeof(data::jsonb -> '${f}'), 'null') = 'null'`,
 };
+
+function compareCursors(a: Cursor, b: Cursor): number {
+  const tx = BigInt(a.tx) - BigInt(b.tx);
+  if (tx !== 0n) return tx < 0n ? -1 : 1;
+  const pos = BigInt(a.pos) - BigInt(b.pos);
+  return pos === 0n ? 0 : pos < 0n ? -1 : 1;
+}
+
+/** a pg_snapshot's text form, `xmin:xmax:xip,…` */
+interface Snapshot {
+  xmin: bigint;
+  xmax: bigint;
+  running: Set<bigint>;
+}
+
+function parseSnapshot(text: string): Snapshot {
+  const [xmin = '0', xmax = '0', xip = ''] = text.split(':');
+  return { xmin: BigInt(xmin), xmax: BigInt(xmax), running: new Set(xip ? xip.split(',').map(BigInt) : []) };
+}
+
+/** pg_visible_in_snapshot: the transaction had committed when the snapshot was taken */
+function visibleIn(snap: Snapshot, tx: bigint): boolean {
+  return tx < snap.xmin || (tx < snap.xmax && !snap.running.has(tx));
+}
 
 function rowToEvent(row: Row): PostgresStoredEvent {
   return { position: Number(row.position), stream_id: row.stream_id, version: Number(row.version), type: row.type, data: JSON.parse(row.data), at: row.at };

@@ -15,6 +15,7 @@ import type { ScoreReport } from '../arena/report.js';
 import type { ClaimedRun, QueuedRequest, RunOutcome, RunQueue } from '../arena/regression/queue.js';
 import type { RegressionArena } from '../arena/regression/types.js';
 import type { PostgresEventStore } from './postgres.js';
+import type { RegressRecorder } from './regress-progress.js';
 
 export const MAX_LAPSES = 3;
 
@@ -99,12 +100,15 @@ export class PostgresRunQueue implements RunQueue {
 
 /**
  * `regress --workers postgres://…`: a RegressionArena whose runs go on the
- * queue in that database, for `arena worker` processes to execute. `close`
- * withdraws runs nobody took (an interrupted regress) and closes the pool.
+ * queue in that database, for `arena worker` processes to execute, and a
+ * recorder of the regression's progress there for the web console
+ * (regress-progress.ts). `close` withdraws runs nobody took (an interrupted
+ * regress), waits for the progress to be written and closes the pool.
  */
-export async function openQueueArena(url: string, batch: string): Promise<{ arena: RegressionArena; location: string; close(): Promise<void> }> {
+export async function openQueueArena(url: string, batch: string): Promise<{ arena: RegressionArena; progress: RegressRecorder; location: string; close(): Promise<void> }> {
   const { PostgresEventStore } = await import('./postgres.js');
   const { createQueueArena } = await import('../arena/regression/queue.js');
+  const { createRegressRecorder } = await import('./regress-progress.js');
   const store = new PostgresEventStore({ url, poolSize: 4 });
   try {
     await store.ready();
@@ -113,13 +117,16 @@ export async function openQueueArena(url: string, batch: string): Promise<{ aren
     throw err;
   }
   const arena = createQueueArena({ queue: new PostgresRunQueue(store), batch });
+  const progress = createRegressRecorder(store, batch);
   return {
     arena,
+    progress,
     location: store.location,
     async close() {
       try {
         await arena.close();
       } finally {
+        await progress.flush();
         await store.close();
       }
     },

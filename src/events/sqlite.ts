@@ -15,7 +15,8 @@
  * - `subscribe` replays from SQL, then follows live: appends through any store
  *   on the same file in this process wake subscribers at once; appends from
  *   other processes are noticed by polling `PRAGMA data_version` (one cheap
- *   pragma per interval, only while someone subscribes).
+ *   pragma per interval, only while someone subscribes). Live subscribers
+ *   share one read per wake-up (shared-tail.ts).
  */
 import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
@@ -23,7 +24,8 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { ConflictError, UsageError, errorMessage } from '../shared/errors.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { createSubscription } from './sqlite-subscription.js';
+import { createSubscription, type Subscription } from './store-subscription.js';
+import { SharedTail } from './shared-tail.js';
 import { ANY_VERSION, type EventQuery, type QueryableEventStore, type SubscribeOptions } from '../arena/event-store.js';
 import { recordSelect, recordWhere } from './record-query.js';
 import {
@@ -40,6 +42,9 @@ import {
 export type { AppendEvent, SqliteEventFilter, SqliteStoredEvent } from './sqlite-schema.js';
 
 export const DEFAULT_DB_PATH = '.arena/arena.db';
+
+/** rows per subscription read */
+const PAGE = 500;
 
 // better-sqlite3 is a native module: required when a store opens, so importing the package
 // (or running a command with --store memory) never loads it
@@ -67,7 +72,16 @@ export class SqliteEventStore implements QueryableEventStore {
   private readonly db: Database.Database;
   private readonly clock: Clock;
   private readonly pollIntervalMs: number;
-  private readonly subscriptions = new Set<{ close(): void }>();
+  private readonly subscriptions = new Set<Subscription<SqliteStoredEvent>>();
+  /** the one read per wake-up shared by every live subscriber of this store */
+  private readonly tail = new SharedTail<SqliteStoredEvent, number>({
+    fetch: (after) => {
+      const events = this.closed ? [] : this.readAll({}, after, PAGE);
+      return { items: events.map((event) => ({ cursor: event.position, event })), cursor: events[events.length - 1]?.position ?? after, more: events.length === PAGE };
+    },
+    compare: (a, b) => a - b,
+    onWake: (wake) => this.addWaker(wake),
+  });
   private readonly wakers = new Set<() => void>();
   private pollTimer: ReturnType<typeof setInterval> | undefined;
   private lastDataVersion = 0;
@@ -170,11 +184,15 @@ export class SqliteEventStore implements QueryableEventStore {
    * `minVersion` skips events whose per-stream version is ≤ it, up to position
    * `minVersionUntil` (the replay part of a subscription).
    */
-  readAll(filter: SqliteEventFilter | string = {}, afterPosition = 0, limit = 1000, minVersion = 0, minVersionUntil = 0): SqliteStoredEvent[] {
+  readAll(filter: SqliteEventFilter | string = {}, afterPosition = 0, limit = 1000, minVersion = 0, minVersionUntil = 0, untilPosition?: number): SqliteStoredEvent[] {
     this.assertOpen();
     const f = normaliseFilter(filter);
     const where: string[] = ['position > ?'];
     const args: unknown[] = [afterPosition];
+    if (untilPosition !== undefined) {
+      where.push('position <= ?');
+      args.push(untilPosition);
+    }
     if (minVersion > 0) {
       where.push('(version > ? OR position > ?)');
       args.push(minVersion, minVersionUntil);
@@ -248,13 +266,24 @@ export class SqliteEventStore implements QueryableEventStore {
         const start = replay ? 0 : livePosition;
         const minVersion = replay ? Math.max(0, fromVersion) : 0;
         const source = {
-          fetch: (after: number) => (this.closed ? [] : this.readAll(f, after, 500, minVersion, livePosition)),
-          onWake: (wake: () => void) => this.addWaker(wake),
+          fetch: (after: number, until: number | undefined) => {
+            const events = this.closed ? [] : this.readAll(f, after, PAGE, minVersion, livePosition, until);
+            const more = events.length === PAGE;
+            // a short page read everything up to `until`: the subscriber is there, even if nothing matched
+            return { events, cursor: !more && until !== undefined ? until : (events[events.length - 1]?.position ?? after), more };
+          },
+          // the same test as readAll's WHERE, on an event the shared tail read for everyone
+          accept: (e: SqliteStoredEvent) =>
+            (f.stream_id === undefined || e.stream_id === f.stream_id) &&
+            (f.stream_prefix === undefined || e.stream_id.startsWith(f.stream_prefix)) &&
+            (!f.types || f.types.length === 0 || f.types.includes(e.type)) &&
+            (minVersion <= 0 || e.version > minVersion || e.position > livePosition),
+          compare: (a: number, b: number) => a - b,
+          tail: this.tail,
           isClosed: () => this.closed,
         };
-        const sub = createSubscription(source, start, options.signal);
+        const sub: Subscription<SqliteStoredEvent> = createSubscription(source, start, options.signal, () => this.subscriptions.delete(sub));
         this.subscriptions.add(sub);
-        sub.onClose(() => this.subscriptions.delete(sub));
         return sub;
       },
     };

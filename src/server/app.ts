@@ -10,6 +10,7 @@ import type { Logger } from './http.js';
 import type { SSEOptions } from './sse.js';
 import { consoleFiles } from './console-files.js';
 import { ROUTE_GROUPS } from './groups/index.js';
+import { registerRegressRoutes } from './regress-route.js';
 
 export interface AppOptions {
   apiKey?: string;
@@ -58,6 +59,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     replay: (request, signal) => x.flight.replay(request, signal),
   });
   router.registerStreamEndpoints(x.stream);
+  registerRegressRoutes(router, x.eventStore);
 
   router.registerAgentEndpoints({
     list: async () => [...(await x.target.runtime.listAgents()).map((a) => ({ ...a, kind: 'runtime' })), ...x.assistants.list()],

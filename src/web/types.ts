@@ -54,3 +54,6 @@ export interface Diagnostic {
   suggested_fixes?: string[];
   failure_reason?: string;
 }
+
+/** GET /arena/regress: the `regress --workers` jobs on the server's PostgreSQL database */
+export type { ArmProgress as RegressArm, RegressJob, RegressReply } from '../events/regress-job.js';

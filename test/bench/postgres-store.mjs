@@ -10,8 +10,13 @@
  *    another `arena serve` process on the same database ("server B"), p50/p99,
  *    against a bare NOTIFY → LISTEN round trip on the same database.
  *
+ *    With BENCH_CLIENTS SSE clients on server B (default 1) it also counts
+ *    the reads of arena_events server B made meanwhile (pg_stat_user_tables):
+ *    one catch-up read per wake-up shared by all clients, not one per client.
+ *
  * Run: npm run build && node test/bench/postgres-store.mjs
- * (BENCH_SECONDS per measurement, default 3; BENCH_EVENTS latency samples, default 300)
+ * (BENCH_SECONDS per measurement, default 3; BENCH_EVENTS latency samples, default 300;
+ * BENCH_CLIENTS SSE clients, default 1; BENCH_SKIP_THROUGHPUT=1 measures the latency only)
  */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
@@ -21,6 +26,7 @@ import { startCluster } from '../../scripts/pg-cluster.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1);
 const ARENA = fileURLToPath(new URL('../../bin/arena.js', import.meta.url));
 const now = () => performance.timeOrigin + performance.now();
 const pct = (xs, p) => {
@@ -68,7 +74,7 @@ try {
   console.log(`appends per second (${SECONDS}s each, fsync on)`);
   console.log('writers | raw INSERT/s | store append/s | store / raw');
   let round = 0;
-  for (const writers of [1, 4, 16]) {
+  for (const writers of process.env.BENCH_SKIP_THROUGHPUT ? [] : [1, 4, 16]) {
     round++;
     const rawRate = await measure(writers, (w, i) =>
       raw.query('INSERT INTO raw_events (stream_id, version, type, data, at) VALUES ($1, $2, $3, $4, $5)', [`raw-${round}-${w}`, i + 1, 'tick', JSON.stringify(data), new Date().toISOString()]),
@@ -93,27 +99,34 @@ try {
     });
     serve.once('exit', (code) => reject(new Error(`arena serve exited ${code}`)));
   });
-  const arrivals = new Map();
-  let ready;
-  const isReady = new Promise((r) => {
-    ready = r;
-  });
-  request(`${serveUrl}/arena/stream`, { headers: { Accept: 'text/event-stream' } }, (res) => {
-    res.setEncoding('utf8');
-    let buf = '';
-    res.on('data', (chunk) => {
-      const t = now();
-      buf += chunk;
-      for (let idx = buf.indexOf('\n\n'); idx !== -1; idx = buf.indexOf('\n\n')) {
-        const frame = buf.slice(0, idx);
-        buf = buf.slice(idx + 2);
-        if (frame.includes('event: ready')) ready();
-        const m = /^data: (.*)$/m.exec(frame);
-        if (m && frame.includes('event: bench')) arrivals.set(JSON.parse(m[1]).data.i, t);
-      }
+  // every client's arrival time per event; the latency of an event is its last client's
+  const arrivals = Array.from({ length: CLIENTS }, () => new Map());
+  const connect = (seen) =>
+    new Promise((ready) => {
+      request(`${serveUrl}/arena/stream`, { headers: { Accept: 'text/event-stream' } }, (res) => {
+        res.setEncoding('utf8');
+        let buf = '';
+        res.on('data', (chunk) => {
+          const t = now();
+          buf += chunk;
+          for (let idx = buf.indexOf('\n\n'); idx !== -1; idx = buf.indexOf('\n\n')) {
+            const frame = buf.slice(0, idx);
+            buf = buf.slice(idx + 2);
+            if (frame.includes('event: ready')) ready();
+            const m = /^data: (.*)$/m.exec(frame);
+            if (m && frame.includes('event: bench')) seen.set(JSON.parse(m[1]).data.i, t);
+          }
+        });
+      }).end();
     });
-  }).end();
-  await isReady;
+  await Promise.all(arrivals.map(connect));
+  const reads = async () => {
+    // statistics reach the shared view within a second of a backend going idle
+    await sleep(1500);
+    const rows = await store.query("SELECT COALESCE(seq_scan, 0) + COALESCE(idx_scan, 0) AS n FROM pg_stat_user_tables WHERE relname = 'arena_events'");
+    return Number(rows[0].n);
+  };
+  const readsBefore = await reads();
   const sent = [];
   let version = await store.streamVersion('arena');
   for (let i = 0; i < EVENTS; i++) {
@@ -123,8 +136,9 @@ try {
     await sleep(5);
   }
   const deadline = Date.now() + 10_000;
-  while (arrivals.size < EVENTS && Date.now() < deadline) await sleep(20);
-  const sse = sent.map((t, i) => arrivals.get(i) - t).filter((x) => Number.isFinite(x));
+  while (arrivals.some((a) => a.size < EVENTS) && Date.now() < deadline) await sleep(20);
+  const readsDuring = (await reads()) - readsBefore;
+  const sse = sent.map((t, i) => Math.max(...arrivals.map((a) => a.get(i) ?? Number.NaN)) - t).filter((x) => Number.isFinite(x));
 
   // baseline: a bare NOTIFY from one connection to a LISTEN on another
   const listener = new pg.Client({ connectionString: url });
@@ -142,11 +156,12 @@ try {
   await Promise.all([listener.end(), notifier.end()]);
   await store.close();
 
-  console.log(`\nappend → SSE client of another arena serve (${sse.length}/${EVENTS} delivered)`);
+  console.log(`\nappend → ${CLIENTS} SSE client(s) of another arena serve (${sse.length}/${EVENTS} delivered to all; the last client's arrival counts)`);
   console.log('                      |   p50 ms |   p99 ms');
   console.log(`bare NOTIFY → LISTEN  | ${pct(rtts, 50).toFixed(2).padStart(8)} | ${pct(rtts, 99).toFixed(2).padStart(8)}`);
   console.log(`store append → SSE    | ${pct(sse, 50).toFixed(2).padStart(8)} | ${pct(sse, 99).toFixed(2).padStart(8)}`);
   console.log(`ratio                 | ${(pct(sse, 50) / pct(rtts, 50)).toFixed(1).padStart(8)} | ${(pct(sse, 99) / pct(rtts, 99)).toFixed(1).padStart(8)}`);
+  console.log(`reads of arena_events meanwhile (all processes): ${readsDuring} for ${EVENTS} appends, ${(readsDuring / EVENTS).toFixed(2)} per append`);
 } finally {
   for (const c of cleanups.reverse()) await c();
 }

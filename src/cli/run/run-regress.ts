@@ -165,6 +165,8 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
   ctx.stderr.write(`regress: ${candidateName} vs ${baselineName}, ${options.adaptive ? `adaptive, ${minRuns}..${maxRuns}` : runs} runs per arm, seed ${seed}\n`);
   const queue = options.workers === undefined ? undefined : await openWorkerQueue(options.workers, seed);
   if (queue) ctx.stderr.write(`regress: runs go on the queue in ${queue.location} for arena worker processes\n`);
+  // the web console of any `arena serve` on that database shows this progress (src/events/regress-progress.ts)
+  queue?.progress.started({ baseline: baselineName, candidate: candidateName, seed, adaptive: options.adaptive === true, max_runs: options.adaptive ? maxRuns : runs, ...(options.adaptive ? { min_runs: minRuns } : {}), alpha });
   const result = await new RegressionTester(queue?.arena ?? arena, scorer).run({
     baseline,
     candidate,
@@ -183,8 +185,22 @@ async function compareStrategies(options: RegressOptions, ctx: CliContext, alpha
     seed,
     minimumEffect,
     signal: ctx.signal,
-    onEvent: (event) => ctx.stderr.write(progressLine(event)),
-  }).finally(() => queue?.close());
+    onEvent: (event) => {
+      ctx.stderr.write(progressLine(event));
+      queue?.progress.event(event);
+    },
+  })
+    .then(
+      (r) => {
+        queue?.progress.finished({ ...r, ...(r.sequential ? { stopped: r.sequential.stopped } : {}) });
+        return r;
+      },
+      (err: unknown) => {
+        queue?.progress.failed(err);
+        throw err;
+      },
+    )
+    .finally(() => queue?.close());
   return { mode: 'strategies', ...result };
 }
 

@@ -16,6 +16,7 @@ import { SurvivalPanel } from './SurvivalPanel.js';
 import { ScenarioPanel } from './ScenarioPanel.js';
 import { TimelinePanel } from './TimelinePanel.js';
 import { DiagnosticsPanel } from './DiagnosticsPanel.js';
+import { RegressPanel } from './RegressPanel.js';
 
 /** the timeline keeps this many events on screen */
 const TIMELINE_CAP = 500;
@@ -94,6 +95,7 @@ export function Console(props: { apiKey: string; onUnauthorized(): void; onSignO
         <ScenarioPanel api={api} />
         <TimelinePanel items={timeline} />
         <DiagnosticsPanel api={api} failures={failures} />
+        <RegressPanel api={api} />
       </main>
     </div>
   );

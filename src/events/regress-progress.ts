@@ -1,0 +1,127 @@
+/**
+ * What a `regress --workers` run leaves in its PostgreSQL database for the
+ * web console (GET /arena/regress), besides the runs on the queue:
+ *
+ * - the queue itself (arena_runs) says, per arm, how many runs are queued,
+ *   running on a worker, done or failed, and which workers took them;
+ * - stream `regress:<batch>` in arena_events carries what only regress knows:
+ *   the plan (`regress.started`), each score as regress counted it
+ *   (`regress.run`), each sequential look (`regress.look`) and the verdict
+ *   (`regress.finished`) or why there is none (`regress.failed`).
+ *
+ * The console shows runs done/total per arm, the current paired estimate
+ * (candidate − baseline over the complete pairs) and the look or decision.
+ */
+import type { PostgresEventStore } from './postgres.js';
+import type { RegressionEvent, SequentialLookRecord } from '../arena/regression/types.js';
+import type { ArmProgress, RegressJob, RegressOutcome, RegressPlan } from './regress-job.js';
+
+export const REGRESS_STREAM_PREFIX = 'regress:';
+
+export interface RegressRecorder {
+  started(plan: RegressPlan): void;
+  event(event: RegressionEvent): void;
+  finished(outcome: RegressOutcome): void;
+  failed(error: unknown): void;
+  /** resolves when everything recorded so far is written (or failed to be) */
+  flush(): Promise<void>;
+}
+
+/** appends in order, in the background: recording progress never slows or fails the regression itself */
+export function createRegressRecorder(store: Pick<PostgresEventStore, 'append'>, batch: string): RegressRecorder {
+  const stream = REGRESS_STREAM_PREFIX + batch;
+  let chain: Promise<unknown> = Promise.resolve();
+  const record = (type: string, data: unknown) => {
+    chain = chain.then(() => store.append(stream, [{ type, data }])).catch(() => undefined);
+  };
+  return {
+    started: (plan) => record('regress.started', plan),
+    event(event) {
+      if (event.type === 'run') record('regress.run', { arm: event.arm, run: event.run, seed: event.seed, score: event.score });
+      else record('regress.look', event.look);
+    },
+    finished: (outcome) =>
+      record('regress.finished', {
+        decision: outcome.decision,
+        difference: outcome.difference,
+        p_value: outcome.p_value,
+        ci: outcome.ci,
+        runs_used: outcome.runs_used,
+        ...(outcome.undecided_reason ? { undecided_reason: outcome.undecided_reason } : {}),
+        ...(outcome.stopped ? { stopped: outcome.stopped } : {}),
+        ...(outcome.interrupted ? { interrupted: true } : {}),
+      }),
+    failed: (error) => record('regress.failed', { error: error instanceof Error ? error.message : String(error) }),
+    flush: async () => {
+      await chain;
+    },
+  };
+}
+
+const emptyArm = (): ArmProgress => ({ queued: 0, running: 0, done: 0, failed: 0, total: 0 });
+
+/** the `limit` most recent jobs on the queue, newest first */
+export async function readRegressJobs(store: PostgresEventStore, limit: number): Promise<RegressJob[]> {
+  const counts = await store.query<{ batch: string; arm: string; state: string; n: number; first: Date; last: Date; workers: string[] | null; newest: string }>(
+    `WITH recent AS (SELECT batch, max(id) AS newest FROM arena_runs GROUP BY batch ORDER BY max(id) DESC LIMIT $1)
+     SELECT r.batch, split_part(r.run_key, ':', 1) AS arm, r.state, count(*)::int AS n, min(r.created_at) AS first,
+            max(COALESCE(r.finished_at, r.created_at)) AS last, array_agg(DISTINCT r.worker) FILTER (WHERE r.worker IS NOT NULL) AS workers,
+            max(recent.newest)::text AS newest
+     FROM arena_runs r JOIN recent USING (batch)
+     GROUP BY r.batch, arm, r.state`,
+    [limit],
+  );
+  const jobs = new Map<string, RegressJob & { newest: number }>();
+  for (const row of counts) {
+    let job = jobs.get(row.batch);
+    if (!job) {
+      job = { batch: row.batch, status: 'running', arms: { baseline: emptyArm(), candidate: emptyArm() }, workers: [], looks: [], started_at: iso(row.first), updated_at: iso(row.last), newest: Number(row.newest) };
+      jobs.set(row.batch, job);
+    }
+    if (iso(row.first) < job.started_at) job.started_at = iso(row.first);
+    if (iso(row.last) > job.updated_at) job.updated_at = iso(row.last);
+    job.workers = [...new Set([...job.workers, ...(row.workers ?? [])])].sort();
+    const arm = row.arm === 'baseline' || row.arm === 'candidate' ? job.arms[row.arm] : undefined;
+    if (!arm) continue;
+    arm.total += row.n;
+    if (row.state === 'queued' || row.state === 'running' || row.state === 'done' || row.state === 'failed') arm[row.state] += row.n;
+  }
+  if (jobs.size === 0) return [];
+  const events = await store.query<{ stream_id: string; type: string; data: string; at: string }>(
+    'SELECT stream_id, type, data, at FROM arena_events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, version',
+    [[...jobs.keys()].map((b) => REGRESS_STREAM_PREFIX + b)],
+  );
+  const scores = new Map<string, { baseline: Map<number, number>; candidate: Map<number, number> }>();
+  for (const e of events) {
+    const job = jobs.get(e.stream_id.slice(REGRESS_STREAM_PREFIX.length));
+    if (!job) continue;
+    const data = JSON.parse(e.data) as Record<string, unknown>;
+    if (e.at > job.updated_at) job.updated_at = e.at;
+    if (e.type === 'regress.started') job.plan = data as unknown as RegressPlan;
+    else if (e.type === 'regress.look') job.looks.push(data as unknown as SequentialLookRecord);
+    else if (e.type === 'regress.finished') {
+      job.status = 'finished';
+      job.outcome = data as unknown as RegressOutcome;
+    } else if (e.type === 'regress.failed') {
+      job.status = 'failed';
+      job.error = String(data.error);
+    } else if (e.type === 'regress.run' && (data.arm === 'baseline' || data.arm === 'candidate')) {
+      let s = scores.get(job.batch);
+      if (!s) scores.set(job.batch, (s = { baseline: new Map(), candidate: new Map() }));
+      s[data.arm].set(Number(data.run), Number(data.score));
+    }
+  }
+  for (const [batch, s] of scores) {
+    const pairs = [...s.baseline].filter(([run]) => s.candidate.has(run)).map(([run, b]) => [b, s.candidate.get(run)!] as const);
+    if (pairs.length === 0) continue;
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const baselineMean = mean(pairs.map((p) => p[0]));
+    const candidateMean = mean(pairs.map((p) => p[1]));
+    jobs.get(batch)!.estimate = { pairs: pairs.length, difference: candidateMean - baselineMean, baseline_mean: baselineMean, candidate_mean: candidateMean };
+  }
+  return [...jobs.values()].sort((a, b) => b.newest - a.newest).map(({ newest: _, ...job }) => job);
+}
+
+function iso(d: Date | string): string {
+  return d instanceof Date ? d.toISOString() : new Date(d).toISOString();
+}

@@ -1,0 +1,73 @@
+/** What the web console's Regress panel reads: the queue's per-arm counts and what regress recorded, on a real database. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { PostgresEventStore } from '../../../src/events/postgres.js';
+import { PostgresRunQueue } from '../../../src/events/run-queue.js';
+import { createRegressRecorder, readRegressJobs } from '../../../src/events/regress-progress.js';
+import type { QueuedRequest } from '../../../src/arena/regression/queue.js';
+import type { ScoreReport } from '../../../src/arena/report.js';
+import { createDatabase } from '../../helpers/postgres.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const request = (arm: 'baseline' | 'candidate', run: number): QueuedRequest => ({ arm, run, seed: 100 + run, strategy: { name: arm }, workload: { survival: { duration_ms: 10, interval_ms: 5 } } });
+const PLAN = { baseline: 'b.yaml', candidate: 'c.yaml', seed: 7, adaptive: false, max_runs: 3, alpha: 0.05 };
+
+describe('regress progress', () => {
+  it('per arm: queued, on a worker, done, failed; the paired estimate over complete pairs; looks, then the verdict; newest job first', async () => {
+    const db = await createDatabase('progress');
+    cleanups.push(() => db.drop());
+    const store = new PostgresEventStore({ url: db.url });
+    cleanups.push(() => store.close());
+    const queue = new PostgresRunQueue(store);
+
+    // an older job that stopped without a verdict (its run withdrawn, as an interrupted regress does)
+    await queue.enqueue('old', 'baseline:0', request('baseline', 0));
+    await queue.cancel('old');
+    const oldRecorder = createRegressRecorder(store, 'old');
+    oldRecorder.started(PLAN);
+    oldRecorder.failed(new Error('run interrupted'));
+    await oldRecorder.flush();
+
+    for (let run = 0; run < 3; run++) for (const arm of ['baseline', 'candidate'] as const) await queue.enqueue('job', `${arm}:${run}`, request(arm, run));
+    const recorder = createRegressRecorder(store, 'job');
+    recorder.started(PLAN);
+    // worker w1 finishes baseline 0 and candidate 0, w2 holds baseline 1, baseline 2's run fails
+    for (const score of [40, 70]) {
+      const run = (await queue.claim('w1', 60_000))!;
+      await queue.complete(run, { score } as ScoreReport);
+      recorder.event({ type: 'run', arm: run.request.arm, run: run.request.run, seed: run.request.seed, score });
+    }
+    // regress counted a baseline score for run 1 whose candidate is missing: not a pair yet
+    recorder.event({ type: 'run', arm: 'baseline', run: 1, seed: 101, score: 10 });
+    await queue.claim('w2', 60_000);
+    await queue.claim('w2', 60_000);
+    const failing = (await queue.claim('w1', 60_000))!;
+    await queue.fail(failing, 'target crashed');
+    await recorder.flush();
+
+    let [job, old] = await readRegressJobs(store, 20);
+    expect(job).toMatchObject({
+      batch: 'job',
+      plan: PLAN,
+      status: 'running',
+      workers: ['w1', 'w2'],
+      estimate: { pairs: 1, difference: 30, baseline_mean: 40, candidate_mean: 70 },
+      looks: [],
+    });
+    expect(job!.arms).toEqual({
+      baseline: { queued: 0, running: 1, done: 1, failed: 1, total: 3 },
+      candidate: { queued: 1, running: 1, done: 1, failed: 0, total: 3 },
+    });
+    expect(old).toMatchObject({ batch: 'old', status: 'failed', error: 'run interrupted', arms: { baseline: { queued: 0, running: 0, done: 0, total: 1 } } });
+
+    recorder.event({ type: 'look', look: { index: 0, n: 2, p_value: 0.2, nominal_p: 0.01, z_boundary: 2.5, decision: 'continue' } });
+    recorder.finished({ decision: 'candidate better', difference: 30, p_value: 0.001, ci: [20, 40], runs_used: 3, stopped: 'efficacy' });
+    await recorder.flush();
+    [job] = await readRegressJobs(store, 1);
+    expect(job).toMatchObject({ status: 'finished', looks: [{ n: 2, decision: 'continue' }], outcome: { decision: 'candidate better', runs_used: 3, ci: [20, 40], stopped: 'efficacy' } });
+    expect(await readRegressJobs(store, 1)).toHaveLength(1);
+  });
+});
