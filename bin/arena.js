@@ -1,13 +1,23 @@
 #!/usr/bin/env node
 // Thin launcher: everything lives in dist/cli (built by `npm ci` / `npm run build`).
-import { run } from '../dist/cli/main.js';
+// `--version` is answered here, before commander and dist load: scripts call it often and it needs
+// nothing but package.json.
+import { readFileSync } from 'node:fs';
 
-run(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`arena: unexpected error: ${err?.stack ?? err}\n`);
-    process.exitCode = 3;
-  },
-);
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${pkg.version}\n`);
+} else {
+  import('../dist/cli/main.js')
+    .then(({ run }) => run(argv))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err) => {
+        process.stderr.write(`arena: unexpected error: ${err?.stack ?? err}\n`);
+        process.exitCode = 3;
+      },
+    );
+}
