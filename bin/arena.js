@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Thin launcher: everything lives in dist/cli (built by `npm ci` / `npm run build`).
-// `--version` is answered here, before commander and dist load: scripts call it often and it needs
-// nothing but package.json.
-import { readFileSync } from 'node:fs';
+// CommonJS (bin/package.json) because a CommonJS entry starts a few ms sooner than an ES module one,
+// and `--version` is answered here, before commander and dist load: it needs only package.json.
+'use strict';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  process.stdout.write(`${pkg.version}\n`);
+  const { readFileSync } = require('node:fs');
+  const { join } = require('node:path');
+  process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else {
   import('../dist/cli/main.js')
     .then(({ run }) => run(argv))
