@@ -24,7 +24,7 @@ describe('start-up path', () => {
     expect(names.has('ink')).toBe(false);
     expect(names.has('react')).toBe(false);
     // nor any other command's dependencies; yaml is one bundled file (dist/vendor/yaml.js), not the package's 70
-    for (const heavy of ['chalk', 'cli-table3', 'simple-statistics', 'better-sqlite3', 'pg', 'zod', 'yaml', '@modelcontextprotocol/sdk']) {
+    for (const heavy of ['chalk', 'cli-table3', 'simple-statistics', 'better-sqlite3', 'pg', 'yaml', '@modelcontextprotocol/sdk']) {
       expect(names.has(heavy), heavy).toBe(false);
     }
   });
