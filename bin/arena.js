@@ -1,13 +1,24 @@
 #!/usr/bin/env node
 // Thin launcher: everything lives in dist/cli (built by `npm ci` / `npm run build`).
-import { run } from '../dist/cli/main.js';
+// CommonJS (bin/package.json) because a CommonJS entry starts a few ms sooner than an ES module one,
+// and `--version` is answered here, before commander and dist load: it needs only package.json.
+'use strict';
 
-run(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`arena: unexpected error: ${err?.stack ?? err}\n`);
-    process.exitCode = 3;
-  },
-);
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  const { readFileSync } = require('node:fs');
+  const { join } = require('node:path');
+  process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+} else {
+  import('../dist/cli/main.js')
+    .then(({ run }) => run(argv))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err) => {
+        process.stderr.write(`arena: unexpected error: ${err?.stack ?? err}\n`);
+        process.exitCode = 3;
+      },
+    );
+}

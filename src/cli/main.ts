@@ -12,7 +12,11 @@ import { examples } from './commands/options.js';
 const require = createRequire(import.meta.url);
 const pkg = require('../../package.json') as { version: string };
 
-export function buildProgram(ctx: CliContext): Command {
+/**
+ * The program with the commands `argv` needs declared (see registerCommands); all of them when argv
+ * is undefined.
+ */
+export async function buildProgram(ctx: CliContext, argv?: readonly string[]): Promise<Command> {
   const program = new Command('arena')
     .description('Inject real faults into an agent runtime, measure how it recovers, score its resilience')
     .version(pkg.version, '-v, --version')
@@ -22,7 +26,8 @@ export function buildProgram(ctx: CliContext): Command {
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
     });
-  registerCommands(program, ctx);
+  // `--version` is answered by the root before any command is looked at
+  if (!(argv !== undefined && VERSION_FLAGS.has(argv[0] ?? ''))) await registerCommands(program, ctx, argv);
   examples(program, [
     'arena scenario run scenarios/leader-failover.yaml',
     'arena survival --duration 60s --min-score 80 --json > report.json',
@@ -32,6 +37,8 @@ export function buildProgram(ctx: CliContext): Command {
   program.addHelpText('after', ROOT_HELP_FOOTER);
   return program;
 }
+
+const VERSION_FLAGS = new Set(['-v', '--version']);
 
 /** what a CI script needs to know without reading the README */
 const ROOT_HELP_FOOTER = `
@@ -53,8 +60,8 @@ Shell completion: arena completion bash|zsh|fish
 `;
 
 export async function runWith(argv: string[], ctx: CliContext): Promise<number> {
-  const program = buildProgram(ctx);
   try {
+    const program = await buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (err) {

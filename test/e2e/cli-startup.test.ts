@@ -23,6 +23,17 @@ describe('start-up path', () => {
     expect(names.has('commander')).toBe(true); // the trace works
     expect(names.has('ink')).toBe(false);
     expect(names.has('react')).toBe(false);
+    // nor any other command's dependencies; yaml is one bundled file (dist/vendor/yaml.js), not the package's 70
+    for (const heavy of ['chalk', 'cli-table3', 'simple-statistics', 'better-sqlite3', 'pg', 'yaml', '@modelcontextprotocol/sdk']) {
+      expect(names.has(heavy), heavy).toBe(false);
+    }
+  });
+
+  it('`arena --version` imports no package at all and prints the version', async () => {
+    const r = await tracedImports(['--version']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(imported(r.stderr).size).toBe(0);
   });
 
   it('a plain-mode run does not load ink either (no terminal, CI set)', async () => {

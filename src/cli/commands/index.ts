@@ -1,34 +1,28 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { registerScenarioCommand } from './scenario.js';
-import { registerSurvivalCommand } from './survival.js';
-import { registerReplayCommand } from './replay.js';
-import { registerRegressCommand } from './regress.js';
-import { registerDescribeCommand } from './describe.js';
-import { registerFlightCommand } from './flight.js';
-import { registerEvolveCommand } from './evolve.js';
-import { registerServeCommand } from './serve.js';
-import { registerProxyCommand } from './proxy.js';
-import { registerTargetCommand } from './target.js';
-import { registerSchemaCommand } from './schema.js';
-import { registerWorkerCommand } from './worker.js';
-import { registerCompletionCommand } from './completion.js';
+import { type CommandEntry, registerTable } from './lazy.js';
 
-/** Each command lives in its own file and registers itself here. */
-export function registerCommands(program: Command, ctx: CliContext): void {
-  void program;
-  void ctx;
-  registerRegressCommand(program, ctx);
-  registerDescribeCommand(program, ctx);
-  registerScenarioCommand(program, ctx);
-  registerSurvivalCommand(program, ctx);
-  registerServeCommand(program, ctx);
-  registerReplayCommand(program, ctx);
-  registerFlightCommand(program, ctx);
-  registerEvolveCommand(program, ctx);
-  registerProxyCommand(program, ctx);
-  registerTargetCommand(program, ctx);
-  registerSchemaCommand(program, ctx);
-  registerWorkerCommand(program, ctx);
-  registerCompletionCommand(program, ctx);
+/** Each command lives in its own file; this table names it and says how to load it (help order). */
+const COMMANDS: readonly CommandEntry[] = [
+  { name: 'regress', load: async () => (await import('./regress.js')).registerRegressCommand },
+  { name: 'describe', load: async () => (await import('./describe.js')).registerDescribeCommand },
+  { name: 'scenario', load: async () => (await import('./scenario.js')).registerScenarioCommand },
+  { name: 'survival', load: async () => (await import('./survival.js')).registerSurvivalCommand },
+  { name: 'serve', load: async () => (await import('./serve.js')).registerServeCommand },
+  { name: 'replay', load: async () => (await import('./replay.js')).registerReplayCommand },
+  { name: 'flight', load: async () => (await import('./flight.js')).registerFlightCommand },
+  { name: 'evolve', load: async () => (await import('./evolve.js')).registerEvolveCommand },
+  { name: 'proxy', load: async () => (await import('./proxy.js')).registerProxyCommand },
+  { name: 'target', load: async () => (await import('./target.js')).registerTargetCommand },
+  { name: 'schema', load: async () => (await import('./schema.js')).registerSchemaCommand },
+  { name: 'worker', load: async () => (await import('./worker.js')).registerWorkerCommand },
+  { name: 'completion', load: async () => (await import('./completion.js')).registerCompletionCommand, needsAll: true },
+];
+
+/**
+ * Declares the commands `argv` (the user's words) needs: the invoked command only, or all of them
+ * when argv is undefined or names none (root help, completion, suggestions for a typo).
+ */
+export async function registerCommands(program: Command, ctx: CliContext, argv?: readonly string[]): Promise<void> {
+  await registerTable(program, ctx, COMMANDS, argv);
 }

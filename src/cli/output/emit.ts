@@ -30,7 +30,8 @@ export function emitDocument(
   if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
 }
 
-function tryWrite(ctx: Pick<CliContext, 'stderr' | 'cwd'>, file: string, text: string, what: string, problems: string[]): void {
+/** writes one output file; a failure is collected in `problems` so the other outputs still go out */
+export function tryWrite(ctx: Pick<CliContext, 'stderr' | 'cwd'>, file: string, text: string, what: string, problems: string[]): void {
   const path = resolve(ctx.cwd, file);
   try {
     mkdirSync(dirname(path), { recursive: true });

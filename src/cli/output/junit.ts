@@ -1,9 +1,11 @@
 /**
- * JUnit XML for CI: one <testsuite> per scenario or survival run, one <testcase>
- * per action (its expectation) and one for the score gate. Failures carry their
- * message; an interrupted or crashed run is an <error> on the gate testcase.
+ * The JUnit XML writer for CI, the only one: one <testsuite> per scenario or survival run, one
+ * <testcase> per action (its expectation) and one for the score gate; a regression verdict is one
+ * suite with one case. Failures carry their message; an interrupted or crashed run is an <error>
+ * on the gate testcase.
  */
 import type { ActionOutcome, ScenarioReport, SurvivalReport, SurvivalTick, GateOutcome, ScoreReport, RunStatus } from '../../arena/report.js';
+import { gateFailure, verdictSummary, type RegressionVerdict } from '../../arena/regression/verdict.js';
 import { attrs, escapeXml } from './xml.js';
 import { gateText } from './table.js';
 
@@ -19,7 +21,8 @@ interface Case {
 
 interface Suite {
   name: string;
-  timestamp: string;
+  /** when the run started (a verdict on recorded scores has none) */
+  timestamp?: string;
   timeMs: number;
   properties: Record<string, string | number>;
   cases: Case[];
@@ -31,6 +34,15 @@ export function scenarioJUnit(reports: ScenarioReport[]): string {
 
 export function survivalJUnit(report: SurvivalReport): string {
   return renderSuites([survivalSuite(report)]);
+}
+
+/** one case, failed when the verdict fails the gate (the same rule as the exit code) */
+export function regressionJUnit(v: RegressionVerdict, failOnNoImprovement: boolean): string {
+  const failure = gateFailure(v, failOnNoImprovement);
+  const timeMs = v.mode === 'strategies' ? v.duration_ms : 0;
+  const c: Case = { classname: 'regress', name: 'candidate vs baseline', timeMs, out: verdictSummary(v) };
+  if (failure) c.failure = { type: 'regression', message: failure };
+  return renderSuites([{ name: 'regress', timeMs, properties: { decision: v.decision, p_value: v.p_value, difference: v.difference, test: v.test }, cases: [c] }]);
 }
 
 function scenarioSuite(r: ScenarioReport): Suite {

@@ -9,7 +9,7 @@ import { completionTree } from '../../../src/cli/completion/tree.js';
 import { completionScript } from '../../../src/cli/completion/scripts.js';
 
 const sink = { write: () => true };
-const program = buildProgram({ stdout: sink, stderr: sink, env: {}, cwd: process.cwd(), signal: new AbortController().signal });
+const program = await buildProgram({ stdout: sink, stderr: sink, env: {}, cwd: process.cwd(), signal: new AbortController().signal });
 const tree = completionTree(program);
 const node = (path: string) => tree.find((n) => n.path === path)!;
 
