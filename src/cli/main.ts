@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
 import { isArenaError, errorMessage } from '../shared/errors.js';
+import { keepAliveWhile } from '../shared/keep-alive.js';
 import type { CliContext } from './context.js';
 import { registerCommands } from './commands/index.js';
 import { examples } from './commands/options.js';
@@ -103,17 +104,17 @@ export async function run(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   // Runtime and clock timers are unref'd so a library user's process can exit; the CLI,
   // though, must stay alive until its command settles, or node exits 0 mid-run.
-  const keepAlive = setInterval(() => {}, 1 << 30);
   try {
-    return await runWith(argv, {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      env: process.env,
-      cwd: process.cwd(),
-      signal: controller.signal,
-    });
+    return await keepAliveWhile(() =>
+      runWith(argv, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: process.env,
+        cwd: process.cwd(),
+        signal: controller.signal,
+      }),
+    );
   } finally {
-    clearInterval(keepAlive);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
