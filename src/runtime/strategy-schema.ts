@@ -76,8 +76,6 @@ export const strategyPatchSchema = z.strictObject(
   { error: (iss) => (iss.code === 'invalid_type' ? `must be a mapping of sections, got ${typeName(iss.input)}` : undefined) },
 );
 
-export const SECTION_NAMES = Object.keys(SECTIONS);
-
 /** `unknown section (expected …)` at the top, `unknown key (expected …)` inside a section */
 export function strategyUnknownKey(_key: string, allowed: string[], at: Array<string | number>): string {
   return at.length === 0 ? `unknown section (expected one of ${allowed.join(', ')})` : `unknown key (expected one of ${allowed.join(', ')})`;

@@ -135,8 +135,6 @@ export const scenarioSchema = z.strictObject(
   notMapping('a scenario must be a mapping with at least "name" and "actions"'),
 );
 
-export type ScenarioFile = z.input<typeof scenarioSchema>;
-
 export function scenarioUnknownKey(key: string, allowed: string[]): string {
   return `unknown key "${key}" (allowed: ${allowed.join(', ')})`;
 }
