@@ -44,10 +44,14 @@ function call(worker, method, path, body, timeoutMs) {
   });
 }
 
-// health checks every 100 ms; the leader stays leader while healthy, else the first healthy worker takes over
+// health checks every 100 ms; the leader stays leader while healthy, else the first healthy worker takes over.
+// A refused connection (a dead worker) counts at once; a timeout (a stopped worker, or this process itself
+// starved of CPU for a moment) only on the second in a row, so one slow tick does not depose every worker.
 setInterval(async () => {
   await Promise.all(workers.map(async (w) => {
-    w.healthy = await call(w, 'GET', '/healthz', undefined, 300).then(() => true, () => false);
+    const ok = await call(w, 'GET', '/healthz', undefined, 300).then(() => true, (err) => (err.refused ? 'refused' : false));
+    w.timeouts = ok === false ? (w.timeouts ?? 0) + 1 : 0;
+    w.healthy = ok === true || (ok === false && w.timeouts < 2 && w.healthy);
   }));
   const current = workers.find((w) => w.id === leader);
   if (!current?.healthy) leader = workers.find((w) => w.healthy)?.id;
