@@ -13,6 +13,8 @@ import type { RequestContext } from './context.js';
 export interface FaultRoute {
   /** after the /arena or /api/v1/arena prefix */
   path: string;
+  /** the body it takes (absent: it takes none), published by `arena schema http` */
+  body?: z.ZodType;
   /** the action's fields besides its type, read from the path and the body */
   action(ctx: RequestContext): Promise<Record<string, unknown>>;
 }
@@ -36,6 +38,7 @@ function selfTargeting(path: string): FaultRoute {
 function agentFault(verb: string, accepts: z.ZodType<Record<string, unknown>> = NONE): FaultRoute {
   return {
     path: `/agent/{id}/${verb}`,
+    ...(accepts === NONE ? {} : { body: accepts }),
     async action(ctx) {
       const metadata = definedKeys(await optionalBody(ctx, accepts));
       return { target_id: ctx.params.id, ...(metadata ? { metadata } : {}) };
@@ -62,6 +65,7 @@ export const FAULT_ROUTES: Record<ActionType, FaultRoute> = {
   },
   remove_edge: {
     path: '/edge/remove',
+    body: EdgeRemove,
     async action(ctx) {
       const edge = await body(ctx, EdgeRemove);
       return { source_id: edge.from, target_id: edge.to };

@@ -21,7 +21,7 @@ export function scenarioRunOptions(query: URLSearchParams): { seed?: number; tim
   return options;
 }
 
-const Survival = z.strictObject({
+export const Survival = z.strictObject({
   duration: duration().optional(),
   interval: duration().optional(),
   seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),

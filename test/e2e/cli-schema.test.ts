@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { arena, REPO_ROOT } from '../helpers/cli.js';
 
 describe('arena schema', () => {
-  it.each(['scenario', 'strategy', 'target', 'workflow', 'client-config'])('prints schemas/%s.schema.json', async (name) => {
+  it.each(['scenario', 'strategy', 'target', 'workflow', 'client-config', 'http'])('prints schemas/%s.schema.json', async (name) => {
     const r = await arena(['schema', name]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(join(REPO_ROOT, 'schemas', `${name}.schema.json`), 'utf8')));
@@ -15,13 +15,13 @@ describe('arena schema', () => {
     const r = await arena(['schema', 'scenarios']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("'scenarios' is invalid");
-    expect(r.stderr).toContain('scenario, strategy, target, workflow, client-config');
+    expect(r.stderr).toContain('scenario, strategy, target, workflow, client-config, http');
     expect(r.stdout).toBe('');
   });
 
   it('the shell completion offers the names', async () => {
     const r = await arena(['completion', 'bash']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('scenario strategy target workflow client-config');
+    expect(r.stdout).toContain('scenario strategy target workflow client-config http');
   });
 });

@@ -27,8 +27,8 @@ export interface AgentService {
   chat(id: string, message: string, signal: AbortSignal): Awaitable<unknown>;
 }
 
-const CreateAgent = z.strictObject({ id: id().optional(), role: id().optional(), instructions: text(20_000).optional() });
-const Chat = z.strictObject({ message: text(100_000) });
+export const CreateAgent = z.strictObject({ id: id().optional(), role: id().optional(), instructions: text(20_000).optional() });
+export const AgentChat = z.strictObject({ message: text(100_000) });
 
 export function registerAgentRoutes(router: Routes, service: AgentService): void {
   router.get('/api/v1/agents', async () => ({ agents: await service.list() }));
@@ -42,7 +42,7 @@ export function registerAgentRoutes(router: Routes, service: AgentService): void
   });
   router.get('/api/v1/agents/{id}', async (ctx) => ({ agent: await service.get(ctx.params.id!) }));
   router.post('/api/v1/agents/{id}/chat', async (ctx) => {
-    const { message } = await body(ctx, Chat);
+    const { message } = await body(ctx, AgentChat);
     return service.chat(ctx.params.id!, message, ctx.signal);
   });
   router.delete('/api/v1/agents/{id}', async (ctx) => {

@@ -40,7 +40,7 @@ const EvalOptions = z.strictObject({
   max: z.number().int().min(0).optional(),
   threshold: z.number().min(0).max(1).optional(),
 });
-const Evaluate = z.strictObject({
+export const Evaluate = z.strictObject({
   evaluator: id().optional(),
   evaluators: z.array(id()).min(1, 'must name at least one evaluator').max(50).optional(),
   output: z.string().max(1_000_000),

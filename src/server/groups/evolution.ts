@@ -16,12 +16,15 @@ export interface EvolutionService {
   startRun(options: Record<string, unknown>): Awaitable<unknown>;
 }
 
+/** a run's options; the service's own parser checks them */
+export const RunOptions = record();
+
 export function registerEvolutionRoutes(router: Routes, base: string, service: EvolutionService): void {
   router.get(`${base}/status`, async () => service.status());
   router.get(`${base}/runs`, async () => ({ runs: await service.runs() }));
   router.post(`${base}/runs`, async (ctx) => {
     // the service's own parser rejects unknown fields and wrong types, naming them
-    const run = await service.startRun(await optionalBody(ctx, record()));
+    const run = await service.startRun(await optionalBody(ctx, RunOptions));
     ctx.send(201, run);
   });
   router.get(`${base}/runs/{id}`, async (ctx) => service.run(ctx.params.id!));

@@ -5,7 +5,7 @@ import type { Awaitable } from './input.js';
 
 const bound = () => z.union([z.string().max(100), z.number().int().min(0)]);
 /** a replay names what it replays: a body without a selection (or with anything else) is refused */
-const Replay = z.strictObject({
+export const Replay = z.strictObject({
   all: z.literal(true).optional(),
   ids: z.array(id()).min(1, 'must name at least one action id').max(1000).optional(),
   since: bound().optional(),

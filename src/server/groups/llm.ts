@@ -21,8 +21,8 @@ export interface LLMService {
 
 const common = { model: id().optional(), max_tokens: int(1, 1_000_000).optional() };
 const Message = z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: text(200_000) });
-const Chat = z.strictObject({ messages: z.array(Message).min(1, 'must hold at least one {role, content}').max(1000), ...common });
-const Generate = z.strictObject({ prompt: text(200_000), system: z.string().max(200_000).optional(), ...common });
+export const LLMChat = z.strictObject({ messages: z.array(Message).min(1, 'must hold at least one {role, content}').max(1000), ...common });
+export const Generate = z.strictObject({ prompt: text(200_000), system: z.string().max(200_000).optional(), ...common });
 
 function call(input: { model?: string | undefined; max_tokens?: number | undefined }, messages: ChatMessage[]): LLMCall {
   const out: LLMCall = { messages };
@@ -33,7 +33,7 @@ function call(input: { model?: string | undefined; max_tokens?: number | undefin
 
 export function registerLLMRoutes(router: Routes, service: LLMService): void {
   router.post('/api/v1/llm/chat', async (ctx) => {
-    const input = await body(ctx, Chat);
+    const input = await body(ctx, LLMChat);
     return service.complete(call(input, input.messages), ctx.signal);
   });
   router.post('/api/v1/llm/generate', async (ctx) => {

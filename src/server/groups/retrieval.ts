@@ -31,10 +31,10 @@ export interface RetrievalService {
   search(query: string, topK?: number): Awaitable<SearchHit[]>;
 }
 
-const Document = z.strictObject({ text: text(200_000), id: id().optional(), metadata: record().optional() });
+export const Document = z.strictObject({ text: text(200_000), id: id().optional(), metadata: record().optional() });
 /** one document, or `{documents: [...]}` with up to 1000 */
-const Documents = z.strictObject({ documents: z.array(Document).min(1, 'must hold at least one document').max(1000) });
-const Search = z.strictObject({ query: text(10_000), top_k: int(1, 1000).optional() });
+export const Documents = z.strictObject({ documents: z.array(Document).min(1, 'must hold at least one document').max(1000) });
+export const Search = z.strictObject({ query: text(10_000), top_k: int(1, 1000).optional() });
 
 function toDocument(d: z.infer<typeof Document>): DocumentInput {
   const doc: DocumentInput = { text: d.text };

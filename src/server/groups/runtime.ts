@@ -17,7 +17,9 @@ export interface RuntimeService {
   callMCPTool?(name: string, args: Record<string, unknown>): Awaitable<unknown>;
 }
 
-const ToolCall = z.strictObject({ arguments: record().optional() });
+/** a partial strategy; the strategy parser checks every section and field */
+export const StrategyPatch = record();
+export const ToolCall = z.strictObject({ arguments: record().optional() });
 
 export function registerRuntimeRoutes(router: Routes, service: RuntimeService): void {
   const base = '/api/v1/runtime';
@@ -28,7 +30,7 @@ export function registerRuntimeRoutes(router: Routes, service: RuntimeService): 
   router.get(`${base}/agents/{id}`, async (ctx) => service.agent(ctx.params.id!));
   router.get(`${base}/strategy`, async () => ({ strategy: await service.strategy() }));
   // the strategy parser checks every section and field (unknown ones included) before anything is applied
-  router.post(`${base}/strategy`, async (ctx) => ({ strategy: await service.updateStrategy(await body(ctx, record())) }));
+  router.post(`${base}/strategy`, async (ctx) => ({ strategy: await service.updateStrategy(await body(ctx, StrategyPatch)) }));
   const { mcpTools, callMCPTool } = service;
   if (mcpTools && callMCPTool) {
     router.get(`${base}/mcp/tools`, async () => ({ tools: await mcpTools.call(service) }));

@@ -38,7 +38,7 @@ const StreamOptions = z.strictObject({
   system: z.string().max(20_000).optional(),
   remember: z.boolean().optional(),
 });
-const StreamBody = z.strictObject({ query: text(1_000_000), session_id: id().optional(), options: StreamOptions.optional() });
+export const StreamBody = z.strictObject({ query: text(1_000_000), session_id: id().optional(), options: StreamOptions.optional() });
 
 export function parseStreamInput(value: unknown): StreamInput {
   const body = parseWith(StreamBody, value);

@@ -3,7 +3,9 @@ import type { Routes } from '../routes.js';
 import { body, optionalBody, record, z } from '../body.js';
 import type { Awaitable } from './input.js';
 
-const Execute = z.strictObject({ input: z.unknown().optional() });
+/** a definition; the workflow validator then reports every unknown key and wrong type, with its path */
+export const WorkflowDefinition = record();
+export const Execute = z.strictObject({ input: z.unknown().optional() });
 
 export interface WorkflowAPI {
   list(): Awaitable<unknown[]>;
@@ -19,7 +21,7 @@ export function registerWorkflowRoutes(router: Routes, service: WorkflowAPI): vo
   const base = '/api/v1/workflows';
   router.get(base, async () => ({ workflows: await service.list() }));
   // the workflow validator reports every unknown key and wrong type of a definition, with its path
-  router.post(base, async (ctx) => ctx.send(201, { workflow: await service.register(await body(ctx, record())) }));
+  router.post(base, async (ctx) => ctx.send(201, { workflow: await service.register(await body(ctx, WorkflowDefinition)) }));
   router.get(`${base}/{id}`, async (ctx) => ({ workflow: await service.get(ctx.params.id!) }));
   router.post(`${base}/{id}/execute`, async (ctx) => {
     const { input } = await optionalBody(ctx, Execute);

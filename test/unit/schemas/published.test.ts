@@ -26,6 +26,7 @@ import { checkTargetText } from '../../../src/targets/file.js';
 import { workflowJsonSchema } from '../../../src/workflow/schema.js';
 import { validateWorkflow } from '../../../src/workflow/validate.js';
 import { SCHEMA_NAMES } from '../../../src/cli/commands/schema.js';
+import { httpJsonSchema } from '../../../src/server/http-schema.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -40,6 +41,7 @@ const GENERATORS: Record<string, () => Record<string, unknown>> = {
   target: targetJsonSchema,
   workflow: workflowJsonSchema,
   'client-config': clientConfigJsonSchema,
+  http: httpJsonSchema,
 };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
