@@ -59,33 +59,42 @@ export function parseFrame(raw: string): ParsedFrame {
   return frame;
 }
 
+/** Splits a stream's text into frames as chunks arrive, handing each parsed frame to `onFrame`. */
+export function frameReader(onFrame: (frame: ParsedFrame) => void): (chunk: string) => void {
+  let buffer = '';
+  return (chunk) => {
+    buffer += chunk;
+    let idx: number;
+    while ((idx = buffer.indexOf('\n\n')) !== -1) {
+      const raw = buffer.slice(0, idx + 2);
+      buffer = buffer.slice(idx + 2);
+      onFrame(parseFrame(raw));
+    }
+  };
+}
+
 /** Opens a stream; resolves once the status line and headers arrived (non-2xx responses resolve too). */
 export function openSSE(req: SSERequest): Promise<SSEConnection> {
   return new Promise((resolve, reject) => {
     const r = request(req.url, { method: req.method ?? 'GET', headers: { Accept: 'text/event-stream', ...req.headers } }, (res) => {
       res.setEncoding('utf8');
       let all = '';
-      let buffer = '';
       const frames: ParsedFrame[] = [];
       const waiters: Array<{ predicate: (f: ParsedFrame) => boolean; resolve: (f: ParsedFrame) => void }> = [];
       let endResolve!: () => void;
       const ended = new Promise<void>((r2) => (endResolve = r2));
-      res.on('data', (chunk: string) => {
-        all += chunk;
-        buffer += chunk;
-        let idx: number;
-        while ((idx = buffer.indexOf('\n\n')) !== -1) {
-          const raw = buffer.slice(0, idx + 2);
-          buffer = buffer.slice(idx + 2);
-          const frame = parseFrame(raw);
-          frames.push(frame);
-          for (const w of [...waiters]) {
-            if (w.predicate(frame)) {
-              waiters.splice(waiters.indexOf(w), 1);
-              w.resolve(frame);
-            }
+      const read = frameReader((frame) => {
+        frames.push(frame);
+        for (const w of [...waiters]) {
+          if (w.predicate(frame)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(frame);
           }
         }
+      });
+      res.on('data', (chunk: string) => {
+        all += chunk;
+        read(chunk);
       });
       res.on('end', endResolve);
       res.on('close', endResolve);

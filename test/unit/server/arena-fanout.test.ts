@@ -10,6 +10,7 @@ import { Router } from '../../../src/server/router.js';
 import { serveArenaStream } from '../../../src/server/arena-stream.js';
 import { MemoryEventStore } from '../../../src/events/memory.js';
 import type { EventFilter, SubscribeOptions } from '../../../src/arena/event-store.js';
+import { frameReader } from '../../helpers/sse.js';
 import { serve } from './helpers.js';
 
 const responses: IncomingMessage[] = [];
@@ -48,21 +49,16 @@ function connect(url: string, headers: Record<string, string> = {}): Promise<{ r
       res.setEncoding('utf8');
       const ids: number[] = [];
       const waiters: Array<() => void> = [];
-      let buf = '';
       let isReady = false;
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let end: number;
-        while ((end = buf.indexOf('\n\n')) !== -1) {
-          const frame = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          const id = /^id: (\d+)$/m.exec(frame);
-          if (id) ids.push(Number(id[1]));
-          if (frame.includes('event: ready') && !isReady) {
-            isReady = true;
-            resolve({ res, ids: until });
-          }
+      const read = frameReader((frame) => {
+        if (frame.id !== undefined && /^\d+$/.test(frame.id)) ids.push(Number(frame.id));
+        if (frame.event === 'ready' && !isReady) {
+          isReady = true;
+          resolve({ res, ids: until });
         }
+      });
+      res.on('data', (chunk: string) => {
+        read(chunk);
         for (const w of waiters.splice(0)) w();
       });
       function until(count: number): Promise<number[]> {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Router } from '../../../src/server/router.js';
 import { encodeFrame, formatFrame, type SSEStream } from '../../../src/server/sse.js';
 import { serve } from './helpers.js';
+import { frameReader } from '../../helpers/sse.js';
 
 const responses: IncomingMessage[] = [];
 afterEach(() => {
@@ -29,17 +30,12 @@ function connect(url: string): Promise<IncomingMessage> {
 function readIds(res: IncomingMessage, count: number): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const ids: number[] = [];
-    let buf = '';
+    const read = frameReader((frame) => {
+      if (frame.event === 'tick' && frame.id !== undefined && /^\d+$/.test(frame.id)) ids.push(Number(frame.id));
+    });
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => {
-      buf += chunk;
-      let end: number;
-      while ((end = buf.indexOf('\n\n')) !== -1) {
-        const frame = buf.slice(0, end);
-        buf = buf.slice(end + 2);
-        const id = /^id: (\d+)$/m.exec(frame);
-        if (frame.includes('event: tick') && id) ids.push(Number(id[1]));
-      }
+      read(chunk);
       if (ids.length >= count) resolve(ids);
     });
     res.on('error', reject);
