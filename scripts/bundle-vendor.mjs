@@ -11,9 +11,23 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const VENDORED = ['yaml'];
+/**
+ * zod's `locales` namespace re-exports its 50-odd message translations, which is half of the
+ * bundle; the arena only ever speaks English (zod's default), so its bundle keeps `locales.en` only.
+ */
+const enOnlyLocales = {
+  name: 'zod-en-only-locales',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (a) => ({ path: a.path, namespace: 'zod-en-only' }));
+    b.onLoad({ filter: /.*/, namespace: 'zod-en-only' }, () => ({ contents: "export { default as en } from 'zod/v4/locales/en.js';", resolveDir: root }));
+  },
+};
+const VENDORED = [
+  { name: 'yaml', plugins: [] },
+  { name: 'zod', plugins: [enOnlyLocales] },
+];
 
-for (const name of VENDORED) {
+for (const { name, plugins } of VENDORED) {
   const out = join(root, 'dist/vendor', `${name}.js`);
   await stat(out); // tsc emitted the re-export: the bundle replaces exactly that module
   // esbuild cannot see a CommonJS module's export names, so they are listed from the package itself
@@ -33,6 +47,7 @@ for (const name of VENDORED) {
     outfile: out,
     allowOverwrite: true,
     logLevel: 'warning',
+    plugins,
     // the package's own require() of node builtins needs a require in an ES module
     banner: {
       js: [

@@ -10,7 +10,7 @@ import type { AgentRegistry } from '../workflow/registry.js';
 import type { WorkflowDefinition } from '../workflow/types.js';
 import { workflowRelationProblems, type WorkflowProblem } from '../workflow/validate.js';
 import { clientConfigCodeSchema, configUnknownKey, LLM_PROVIDERS, type clientConfigFileSchema } from './config-schema.js';
-import type { z } from 'zod';
+import type { z } from '../vendor/zod.js';
 
 export { LLM_PROVIDERS };
 export type LLMProviderKind = (typeof LLM_PROVIDERS)[number];

@@ -7,7 +7,7 @@
  * Durations are fields ending in `_ms`; in YAML they may be written with units
  * (`lease_ms: 300ms`) or as integer milliseconds.
  */
-import type { z } from 'zod';
+import type { z } from '../vendor/zod.js';
 import { readSmallFile } from '../shared/files.js';
 import { UsageError } from '../shared/errors.js';
 import { formatSourceProblems, MAX_YAML_BYTES, pathSegments, readYamlDocument, type SourcePosition, type SourceProblem } from '../shared/yaml-source.js';

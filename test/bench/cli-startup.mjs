@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Start-up cost of `arena --version` and `arena scenario validate` against a bare `node -e 0`, measured
 // in the same run, with the floor `validate` cannot go under: node importing the bundled yaml and
-// parsing the same file. Two figures each: the median wall time, and the mean CPU time (user + sys of
+// parsing the same file, and that plus loading the bundled zod the validator's schema is written in. Two figures each: the median wall time, and the mean CPU time (user + sys of
 // the child, all its threads, from /proc/self/stat), which a busy machine disturbs much less.
 // Usage: npm run build && node test/bench/cli-startup.mjs [runs]
 import { execFileSync } from 'node:child_process';
@@ -14,12 +14,16 @@ const env = { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' };
 const FILE = 'test/fixtures/scenarios/quick-pass.yaml';
 const FLOOR = `import { readFileSync } from 'node:fs'; import { LineCounter, parseDocument } from './dist/vendor/yaml.js';
 parseDocument(readFileSync('${FILE}', 'utf8'), { lineCounter: new LineCounter() }).toJS();`;
+// the validator is a zod schema (one schema source for checks, types and JSON Schema), so zod's own
+// load is part of what validate cannot go under
+const FLOOR_ZOD = `${FLOOR} await import('./dist/vendor/zod.js');`;
 
 const CASES = {
   'node -e 0': ['-e', '0'],
   'arena --version': ['bin/arena.js', '--version'],
   'arena scenario validate FILE': ['bin/arena.js', 'scenario', 'validate', FILE],
   'floor: node + yaml + parse FILE': ['--input-type=module', '-e', FLOOR],
+  'floor: ... + load zod': ['--input-type=module', '-e', FLOOR_ZOD],
 };
 
 /** user + sys ms of the children this process has waited for (Linux; undefined elsewhere) */

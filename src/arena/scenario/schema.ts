@@ -6,7 +6,7 @@
  * the same per-fault tables. Labels, `depends_on` references and cycles are
  * checked after the schema, in validate.ts.
  */
-import { z } from 'zod';
+import { z } from '../../vendor/zod.js';
 import { ACTION_PARAMETERS, actionProblems, isPlainObject } from '../actions.js';
 import { ACTION_TYPES, LLM_ERROR_TYPES, SELF_TARGETING, type ActionType } from '../action.js';
 import { publishedJsonSchema } from '../../shared/json-schema.js';
@@ -43,7 +43,8 @@ function actionShape(type: ActionType) {
     metadata: z.strictObject(parameters).nullable().optional(),
   });
 }
-const publishedAction = z.discriminatedUnion('type', ACTION_TYPES.map(actionShape) as unknown as [ReturnType<typeof actionShape>]);
+/** built on demand: only `arena schema scenario` needs it, and its 20-odd objects cost every `validate` start-up */
+const publishedAction = () => z.discriminatedUnion('type', ACTION_TYPES.map(actionShape) as unknown as [ReturnType<typeof actionShape>]);
 
 export interface ScenarioActionInput {
   type: ActionType;
@@ -144,6 +145,6 @@ export function scenarioJsonSchema(): Record<string, unknown> {
   return publishedJsonSchema(
     { name: 'scenario', title: 'Chaos Arena scenario', description: 'Faults to inject, when, and what score to expect (DESIGN §4)' },
     scenarioSchema,
-    new Map<z.ZodType, z.ZodType>([[scenarioAction, publishedAction]]),
+    new Map<z.ZodType, z.ZodType>([[scenarioAction, publishedAction()]]),
   );
 }

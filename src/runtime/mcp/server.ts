@@ -7,7 +7,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { z } from 'zod';
+import { z } from '../../vendor/zod.js';
 import { evaluateExpression } from '../tools/expression.js';
 
 export interface InProcessMCPServerOptions {

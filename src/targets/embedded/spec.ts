@@ -1,5 +1,5 @@
 /** `kind: embedded` in a target file: the built-in runtime, optionally with a strategy file. */
-import { z } from 'zod';
+import { z } from '../../vendor/zod.js';
 
 export const embeddedTargetSchema = z.strictObject({
   kind: z.literal('embedded'),
