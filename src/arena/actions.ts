@@ -3,6 +3,7 @@
  * action passes on its way in (HTTP bodies, scenario files), so its problems
  * carry paths such as `action.metadata.duration`.
  */
+import { isoAt } from '../shared/iso-time.js';
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../shared/errors.js';
 import { durationProblem, tryParseDuration } from '../shared/duration.js';
@@ -43,12 +44,24 @@ export const ACTION_PARAMETERS: Record<ActionType, readonly string[]> = {
 
 const DURATION_PARAMS = new Set(['duration', 'delay']);
 
+/**
+ * A new action id. Node builds a UUID by concatenating 20 pieces, which V8 keeps as a tree of 14
+ * string nodes (some 450 bytes) until something reads a character; reading one flattens it to one
+ * 36-character string. An id lives as long as the action's event, so this is a third of what an
+ * in-memory event costs.
+ */
+function newActionId(): string {
+  const id = randomUUID();
+  id.charCodeAt(0);
+  return id;
+}
+
 export function createAction(type: ActionType, target_id = '', options: CreateActionOptions = {}): Action {
   const action: Action = {
-    id: options.id ?? randomUUID(),
+    id: options.id ?? newActionId(),
     type,
     target_id,
-    created_at: options.created_at ?? new Date().toISOString(),
+    created_at: options.created_at ?? isoAt(Date.now()),
   };
   if (options.source_id !== undefined) action.source_id = options.source_id;
   if (options.metadata !== undefined) action.metadata = { ...options.metadata };

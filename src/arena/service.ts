@@ -14,6 +14,7 @@ import type { Injector } from './injector.js';
 import { MetricsCollector, type MetricsSnapshot } from './metrics.js';
 import type { ActiveFault, AgentInfo, TargetObserver } from './providers.js';
 import { createAsyncQueue, type AsyncQueue } from '../shared/async-queue.js';
+import { isoAt } from '../shared/iso-time.js';
 import type { SurvivalReport } from './report.js';
 import { SurvivalController, type SurvivalStatus } from './survival/controller.js';
 import type { SurvivalOptions } from './survival/run.js';
@@ -222,7 +223,7 @@ export class ArenaService {
     const type: ArenaEventType = result.success ? 'arena.action.executed' : 'arena.action.failed';
     const seq = ++this.seq;
     // the timestamp only when someone reads it: a Date and its ISO string per action add up
-    const at = this.listeners.size > 0 || (this.evidenceStore && before) ? this.clock.wallNow().toISOString() : '';
+    const at = this.listeners.size > 0 || (this.evidenceStore && before) ? isoAt(this.clock.wallNow().getTime()) : '';
     if (this.listeners.size > 0) {
       const event: ArenaEvent = { seq, type, at, result };
       for (const l of this.listeners) l.push(event);

@@ -1,5 +1,6 @@
 /** An in-memory EventStore: streams in arrays, live subscribers fed on append. */
 import { ConflictError, UsageError } from '../shared/errors.js';
+import { isoAt } from '../shared/iso-time.js';
 import { createAsyncQueue, type AsyncQueue } from '../shared/async-queue.js';
 import {
   ANY_VERSION,
@@ -45,7 +46,7 @@ export class MemoryEventStore implements QueryableEventStore {
         details: { stream_id: streamId, expected: expectedVersion, actual: current },
       });
     }
-    const at = this.now().toISOString();
+    const at = isoAt(this.now().getTime());
     const stored = events.map((e, i) => ({ stream_id: streamId, version: current + i + 1, type: e.type, data: e.data, at }));
     if (stored.length === 0) return [];
     // the version check and the push happen in one synchronous step: nothing can interleave

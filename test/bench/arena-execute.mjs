@@ -36,6 +36,16 @@ async function direct() {
   await target.runtime.resumeAgent('agent-2');
 }
 
+// the floor: what any front door that keeps its events must do on top of the fault (a new action,
+// its result appended to an in-memory store); its own store, so both stores grow alike
+const floorStore = new MemoryEventStore();
+async function directAndStored() {
+  await target.runtime.pauseAgent('agent-2');
+  await floorStore.append('floor', [{ type: 'arena.action.executed', data: { success: true, action: createAction('pause_agent', 'agent-2'), duration_ms: 0 } }], -1);
+  await target.runtime.resumeAgent('agent-2');
+  await floorStore.append('floor', [{ type: 'arena.action.executed', data: { success: true, action: createAction('resume_agent', 'agent-2'), duration_ms: 0 } }], -1);
+}
+
 async function viaService() {
   const paused = await service.execute(createAction('pause_agent', 'agent-2'));
   const resumed = await service.execute(createAction('resume_agent', 'agent-2'));
@@ -53,13 +63,16 @@ async function batch(fn) {
 // warm-up: JIT both paths before measuring
 for (let i = 0; i < 3; i++) {
   await batch(direct);
+  await batch(directAndStored);
   await batch(viaService);
 }
 const a = [];
+const f = [];
 const b = [];
 const cpu0 = process.cpuUsage();
 for (let r = 0; r < ROUNDS; r++) {
   a.push(await batch(direct));
+  f.push(await batch(directAndStored));
   b.push(await batch(viaService));
 }
 const cpu = process.cpuUsage(cpu0);
@@ -68,7 +81,8 @@ await consuming;
 await target.stop();
 
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-const [ma, mb] = [median(a), median(b)];
+const [ma, mf, mb] = [median(a), median(f), median(b)];
 console.log(`pause + resume, ${ROUNDS} rounds × ${BATCH} pairs each, median of the batches' CPU time per pair (process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)`);
 console.log(`provider directly (baseline)  ${ma.toFixed(2)} µs`);
+console.log(`floor: + action, stored   ${mf.toFixed(2)} µs  ratio ${(mf / ma).toFixed(2)}x`);
 console.log(`ArenaService.execute          ${mb.toFixed(2)} µs  ratio ${(mb / ma).toFixed(2)}x  (the service adds ${(mb - ma).toFixed(2)} µs per pair; ${recorded} flight records, ${seen} events seen live)`);
