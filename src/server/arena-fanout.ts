@@ -2,8 +2,8 @@
  * One event-store subscription per stream, shared by every SSE client of that
  * stream. With a subscription per client, each event woke 1,000 async
  * iterators, one microtask and one corked write each; here each event is
- * encoded once and written to every client in one synchronous pass (node
- * corks a response's socket until the next tick, so the events of one tick
+ * encoded once and written to every client in one synchronous pass (every
+ * client's socket is corked until the next tick, so the events of one tick
  * still leave as one socket write per client). Each client keeps its own backpressure (its
  * SSEStream queues while its socket is full and is dropped past the cap), so a
  * slow client neither holds the others back nor loses or reorders frames.
@@ -77,6 +77,8 @@ class StreamFanout {
   private readonly clients = new Set<FanoutClient>();
   private readonly controller = new AbortController();
   private isEnded = false;
+  /** every client's socket is corked until the next tick (one nextTick for all of them) */
+  private isHolding = false;
   /** the last version received from the store */
   lastVersion = 0;
   /** resolves once the subscription is open: every event after `lastVersion` then reaches the clients */
@@ -109,10 +111,10 @@ class StreamFanout {
       for await (const e of this.store.subscribe({ stream_id: this.streamId }, from, { signal: this.controller.signal })) {
         this.lastVersion = e.version;
         // written at once, as the per-client subscriptions did: a shutdown right after the last
-        // append must find it written. Events of one tick still leave as one socket write each,
-        // since node corks a response's socket from its first write in a tick to the next tick.
+        // append must find it written (in the socket's buffer, uncorked at the next tick).
         const frame = encodedEvent(e);
         const events = [e];
+        this.holdUntilNextTick();
         for (const client of this.clients) deliver(client, events, frame);
       }
       this.end();
@@ -120,6 +122,19 @@ class StreamFanout {
       this.end(err);
     }
   }
+
+  /** the events of one tick leave as one socket write per client, for one nextTick in all */
+  private holdUntilNextTick(): void {
+    if (this.isHolding) return;
+    this.isHolding = true;
+    for (const client of this.clients) client.stream.hold();
+    process.nextTick(this.releaseAll);
+  }
+
+  private readonly releaseAll = (): void => {
+    this.isHolding = false;
+    for (const client of this.clients) client.stream.release();
+  };
 
   private end(err?: unknown): void {
     if (this.isEnded) return;

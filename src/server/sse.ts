@@ -6,11 +6,17 @@
  *
  * Fan-out cost: with 1,000 subscribers, serialising and UTF-8 encoding each
  * frame once per client and one syscall per frame dominated the profile. A
- * frame can be encoded once (`encodeFrame`) and handed to every stream as the
- * same Buffer (`sendEncoded`), and frames written in one tick go out corked,
- * as one write.
+ * frame is encoded once (`encodeFrame`) and handed to every stream as the
+ * same Buffer (`sendEncoded`). The body is not chunk-encoded: an event stream
+ * ends when its connection closes, which delimits the body (RFC 9112 §6.3),
+ * so a frame is one write to the socket itself. `ServerResponse.write` cost a
+ * cork, a nextTick and four writes (size, CRLF, frame, CRLF) per client per
+ * event. Frames written in one tick still leave as one socket write: the
+ * first write of a tick corks the socket until the next tick, unless the
+ * caller holds it already (`hold`, one nextTick for a whole fan-out).
  */
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 export interface SSEOptions {
   /** heartbeat comment interval; DESIGN §7 asks for at least every 15 s */
@@ -39,6 +45,9 @@ export class SSEStream {
   private readonly heartbeat: NodeJS.Timeout | undefined;
   private readonly closeListeners: Array<() => void> = [];
   private readonly maxQueue: number;
+  private readonly socket: Socket | null;
+  /** the socket is corked until a nextTick uncorks it (ours, or a fan-out's `release`) */
+  private isHeld = false;
   /** true when the stream was dropped because the client could not keep up */
   dropped = false;
 
@@ -47,16 +56,19 @@ export class SSEStream {
     options: SSEOptions = {},
   ) {
     this.maxQueue = options.maxQueue ?? 1000;
+    // the body runs until the connection closes: no chunk framing, frames go to the socket as they are
+    res.useChunkedEncodingByDefault = false;
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
+      Connection: 'close',
       'X-Accel-Buffering': 'no',
       ...options.headers,
     });
     res.flushHeaders();
+    this.socket = res.socket;
     // Nagle would hold small frames back; an event stream wants them out now
-    res.socket?.setNoDelay(true);
+    this.socket?.setNoDelay(true);
     this.write(`retry: ${options.retryMs ?? 3000}\n\n`);
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (heartbeatMs > 0) {
@@ -83,6 +95,22 @@ export class SSEStream {
   sendEncoded(frame: Buffer): boolean {
     return this.write(frame);
   }
+
+  /**
+   * Corks the socket until `release`: a fan-out holds all its streams for a tick with one
+   * nextTick, instead of one per stream, and what it writes meanwhile leaves as one write each.
+   */
+  hold(): void {
+    if (this.isHeld || this.isClosed || !this.socket) return;
+    this.isHeld = true;
+    this.socket.cork();
+  }
+
+  release = (): void => {
+    if (!this.isHeld) return;
+    this.isHeld = false;
+    this.socket?.uncork();
+  };
 
   comment(text: string): boolean {
     return this.write(`: ${stripLineBreaks(text)}\n\n`);
@@ -115,23 +143,28 @@ export class SSEStream {
       }
       return true;
     }
-    // No cork of our own: node's first write to a response in a tick corks its socket until the
-    // next tick, so frames written in one tick (ready + reset, a replay) already leave as one
-    // write; a second cork cost one more nextTick per client per event (1,000 of them per event).
-    if (!this.res.write(chunk)) {
+    const socket = this.socket;
+    if (!socket || socket.destroyed) return false;
+    // frames of one tick (ready + reset, a replay) leave as one write
+    if (!this.isHeld) {
+      this.hold();
+      process.nextTick(this.release);
+    }
+    if (!socket.write(chunk)) {
       this.blocked = true;
-      this.res.once('drain', this.flush);
+      socket.once('drain', this.flush);
     }
     return true;
   }
 
   private readonly flush = (): void => {
     this.blocked = false;
-    while (this.queue.length > 0 && !this.isClosed) {
+    const socket = this.socket;
+    while (socket && this.queue.length > 0 && !this.isClosed) {
       const chunk = this.queue.shift()!;
-      if (!this.res.write(chunk)) {
+      if (!socket.write(chunk)) {
         this.blocked = true;
-        this.res.once('drain', this.flush);
+        socket.once('drain', this.flush);
         return;
       }
     }
@@ -141,7 +174,8 @@ export class SSEStream {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    this.res.off('drain', this.flush);
+    this.socket?.off('drain', this.flush);
+    this.release();
     for (const listener of this.closeListeners.splice(0)) {
       try {
         listener();

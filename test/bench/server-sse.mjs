@@ -9,11 +9,15 @@
  * clients run in a child process; both processes read the system's monotonic
  * clock (process.hrtime) so times are comparable.
  * Baseline in the same run: the same event delivered to 1 subscriber.
+ * Floor in the same run: the same frame written by a bare node:net server to N raw TCP sockets
+ * (no HTTP, no arena: one write per socket) and read by the same clients; what the arena's
+ * fan-out cannot go under on this machine, since each subscriber costs one socket write.
  * Run: npm run build && node test/bench/server-sse.mjs
  * BENCH_DIST=/path/to/another/dist runs the same bench on another build (A/B of two versions).
  */
 import { fork } from 'node:child_process';
 import { request, Agent } from 'node:http';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism, loadavg } from 'node:os';
 
@@ -29,8 +33,12 @@ if (process.argv[2] === 'clients') {
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const arrivals = []; // [id, time]
   let ready = 0;
+  // tcp://host:port: the floor's raw sockets, read the same way as the HTTP responses
+  const open = url.startsWith('tcp:')
+    ? (onStream) => onStream(connect(Number(new URL(url).port), '127.0.0.1'))
+    : (onStream) => request(url, { agent, headers: { Accept: 'text/event-stream' } }, onStream).end();
   for (let i = 0; i < n; i++) {
-    request(url, { agent, headers: { Accept: 'text/event-stream' } }, (res) => {
+    open((res) => {
       res.setEncoding('utf8');
       let buf = '';
       res.on('data', (chunk) => {
@@ -48,7 +56,7 @@ if (process.argv[2] === 'clients') {
           if (m) arrivals.push([Number(m[1]), t]);
         }
       });
-    }).end();
+    });
   }
   process.on('message', (m) => {
     if (m === 'report') process.send({ arrivals });
@@ -93,6 +101,10 @@ if (process.argv[2] === 'clients') {
     child.kill();
     await server.close();
     await handler.close();
+    return summary(subscribers, fanout, arrivals, sent, cpuPerEvent);
+  };
+
+  const summary = (subscribers, fanout, arrivals, sent, cpuPerEvent) => {
     fanout.sort((a, b) => a - b);
     const latencies = arrivals.filter(([id]) => id > 1).map(([id, t]) => t - sent.get(id)).sort((a, b) => a - b);
     const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
@@ -100,15 +112,53 @@ if (process.argv[2] === 'clients') {
     return { subscribers, deliveries: latencies.length, expected: subscribers * EVENTS, p50: q(0.5), p99: q(0.99), max: latencies.at(-1), cpuPerEvent, fanP50: qf(0.5), fanP99: qf(0.99) };
   };
 
+  /** the floor: a bare TCP server writes the same frame to every socket, one write each */
+  const runRawTcp = async (subscribers) => {
+    const sockets = new Set();
+    const server = createServer((socket) => {
+      socket.setNoDelay(true);
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+      socket.write('event: ready\ndata: {}\n\n');
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const child = fork(fileURLToPath(import.meta.url), ['clients', `tcp://127.0.0.1:${server.address().port}`, String(subscribers)]);
+    await new Promise((resolve) => child.once('message', resolve));
+    const sent = new Map();
+    const cpuBefore = process.cpuUsage();
+    const fanout = [];
+    for (let i = 1; i <= EVENTS + 1; i++) {
+      const t0 = now();
+      sent.set(i, t0);
+      const frame = Buffer.from(`event: arena.action.failed\nid: ${i}\ndata: ${JSON.stringify({ id: i, type: 'arena.action.failed', data: { success: false, error: 'x'.repeat(200) } })}\n\n`);
+      for (const socket of sockets) socket.write(frame);
+      await new Promise((r) => setImmediate(r));
+      if (i > 1) fanout.push(now() - t0);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const cpu = process.cpuUsage(cpuBefore);
+    await new Promise((r) => setTimeout(r, 200));
+    child.send('report');
+    const { arrivals } = await new Promise((resolve) => child.once('message', resolve));
+    child.kill();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((r) => server.close(r));
+    return summary(subscribers, fanout, arrivals, sent, (cpu.user + cpu.system) / 1000 / (EVENTS + 1));
+  };
+
   const one = await run(1);
   const many = await run(SUBSCRIBERS);
+  const floor = await runRawTcp(SUBSCRIBERS);
   const fmt = (r) =>
     `${String(r.subscribers).padStart(5)} subscriber(s): in-process fan-out p50 ${r.fanP50.toFixed(2)} ms, p99 ${r.fanP99.toFixed(2)} ms · ` +
     `delivered to the clients ${r.deliveries}/${r.expected}, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(2)} ms · server CPU ${r.cpuPerEvent.toFixed(2)} ms/event`;
   console.log(fmt(one));
   console.log(fmt(many));
+  console.log(`floor, bare TCP: ${fmt(floor)}`);
   console.log(
     `ratio ${SUBSCRIBERS}/1: in-process fan-out p99 ${(many.fanP99 / one.fanP99).toFixed(1)}x; delivery p50 ${(many.p50 / one.p50).toFixed(1)}x, p99 ${(many.p99 / one.p99).toFixed(1)}x; ` +
-      `server CPU per event ${(many.cpuPerEvent / one.cpuPerEvent).toFixed(1)}x  [${EVENTS} events each; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores]`,
+      `server CPU per event ${(many.cpuPerEvent / one.cpuPerEvent).toFixed(1)}x; ` +
+      `arena over the bare-TCP floor: fan-out p99 ${(many.fanP99 / floor.fanP99).toFixed(2)}x, delivery p99 ${(many.p99 / floor.p99).toFixed(2)}x, CPU ${(many.cpuPerEvent / floor.cpuPerEvent).toFixed(2)}x  [${EVENTS} events each; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores]`,
   );
 }

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Router } from '../../../src/server/router.js';
 import { formatFrame, type SSEStream } from '../../../src/server/sse.js';
@@ -42,6 +43,34 @@ describe('SSEStream', () => {
     expect(stream!.closed).toBe(true);
     expect(stream!.send({ data: 1 })).toBe(false);
     expect(router.openStreams).toBe(0);
+  });
+
+  it('sends frames as the body itself, up to the close (no chunk framing)', async () => {
+    const router = new Router({ log: () => {}, sse: { heartbeatMs: 0 } });
+    let stream: SSEStream | undefined;
+    router.get('/events', (ctx) => {
+      stream = ctx.sse();
+    });
+    const s = await serve(router);
+    const socket = connect(Number(new URL(s.url).port), '127.0.0.1');
+    const reads: string[] = [];
+    socket.setEncoding('latin1').on('data', (chunk: string) => reads.push(chunk));
+    socket.write('GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n');
+    const until = async (cond: () => boolean) => {
+      for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    await until(() => reads.join('').includes('retry: '));
+    const head = reads.join('');
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head.toLowerCase()).not.toContain('transfer-encoding');
+    expect(head.toLowerCase()).toContain('connection: close');
+    reads.length = 0;
+    stream!.send({ event: 'a', id: 1, data: 1 });
+    stream!.send({ event: 'b', id: 2, data: 2 });
+    stream!.close({ event: 'end', data: 'bye' });
+    await new Promise((r) => socket.once('close', r));
+    // raw frames, nothing around them: the body ends where the connection does
+    expect(reads.join('')).toBe('event: a\nid: 1\ndata: 1\n\nevent: b\nid: 2\ndata: 2\n\nevent: end\ndata: bye\n\n');
   });
 
   it('drops a client that falls too far behind instead of buffering without bound', async () => {
