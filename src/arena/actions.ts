@@ -4,7 +4,6 @@
  * carry paths such as `action.metadata.duration`.
  */
 import { isoAt } from '../shared/iso-time.js';
-import { randomUUID } from 'node:crypto';
 import { UsageError } from '../shared/errors.js';
 import { durationProblem, tryParseDuration } from '../shared/duration.js';
 import { ACTION_TYPES, LLM_ERROR_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from './action.js';
@@ -50,7 +49,12 @@ const DURATION_PARAMS = new Set(['duration', 'delay']);
  * 36-character string. An id lives as long as the action's event, so this is a third of what an
  * in-memory event costs.
  */
+let randomUUID: (() => string) | undefined;
+
 function newActionId(): string {
+  // the global Web Crypto, not node:crypto: importing that costs 6-10 ms at every start-up,
+  // `scenario validate`'s included, which creates no action. Looked up once: the global is a getter.
+  randomUUID ??= globalThis.crypto.randomUUID.bind(globalThis.crypto);
   const id = randomUUID();
   id.charCodeAt(0);
   return id;

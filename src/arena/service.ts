@@ -252,20 +252,22 @@ export class ArenaService {
    * so versions follow one another; with none in flight the append starts at once.
    */
   private appendEvent(type: ArenaEventType, result: Result): Promise<void> {
-    const run = async (): Promise<void> => {
-      try {
-        await this.appendWithRetry(type, result);
-      } catch (err) {
-        this.sinkFailed(err);
-      } finally {
-        this.appendsInFlight -= 1;
-      }
-    };
+    // a promise chain, not an async wrapper: one promise and one microtask fewer per action
+    const run = (): Promise<void> => this.appendWithRetry(type, result).then(this.appended, this.appendFailed);
     this.appendsInFlight += 1;
     const next = this.appendsInFlight === 1 ? run() : this.appendChain.then(run);
     this.appendChain = next;
     return next;
   }
+
+  private readonly appended = (): void => {
+    this.appendsInFlight -= 1;
+  };
+
+  private readonly appendFailed = (err: unknown): void => {
+    this.appendsInFlight -= 1;
+    this.sinkFailed(err);
+  };
 
   private async appendWithRetry(type: ArenaEventType, result: Result): Promise<void> {
     const store = this.eventStore!;

@@ -27,10 +27,11 @@ interface Subscriber {
 export class MemoryEventStore implements QueryableEventStore {
   private streams = new Map<string, StoredEvent[]>();
   private subscribers = new Set<Subscriber>();
-  private readonly now: () => Date;
+  private readonly nowMs: () => number;
 
   constructor(options: MemoryEventStoreOptions = {}) {
-    this.now = options.now ?? (() => new Date());
+    const { now } = options;
+    this.nowMs = now ? () => now().getTime() : Date.now;
   }
 
   async append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<StoredEvent[]> {
@@ -46,7 +47,7 @@ export class MemoryEventStore implements QueryableEventStore {
         details: { stream_id: streamId, expected: expectedVersion, actual: current },
       });
     }
-    const at = isoAt(this.now().getTime());
+    const at = isoAt(this.nowMs());
     const stored = events.map((e, i) => ({ stream_id: streamId, version: current + i + 1, type: e.type, data: e.data, at }));
     if (stored.length === 0) return [];
     // the version check and the push happen in one synchronous step: nothing can interleave
