@@ -30,7 +30,8 @@ describe('shipped scenarios', () => {
     expect([...used].sort()).toEqual([...ACTION_TYPES].sort());
   });
 
-  it.each(FILES)('%s runs against the embedded target', async (file) => {
+  // each run has its own embedded target and mostly waits on the scenario's (scaled) delays: they run side by side
+  it.concurrent.for(FILES)('%s runs against the embedded target', async (file, { expect }) => {
     const scenario = await loadScenarioFile(join(DIR, file));
     const target = createEmbeddedTarget({ workloadRate: 50 });
     // the gate (expect.min_score) is checked at full speed by `npm start`; here, on a
