@@ -11,7 +11,8 @@ import { DEFAULT_STRATEGY, RECOVERY_OFF_STRATEGY } from '../../../../src/runtime
 const file = (name: string) => fileURLToPath(new URL(`../../../../scenarios/${name}`, import.meta.url));
 
 describe('recovery strategy vs measured score', () => {
-  it.each(['leader-failover.yaml', 'memory-corruption.yaml'])('%s: recovery off scores clearly lower than the default', async (name) => {
+  // independent runs on their own embedded targets, mostly waiting on scaled delays: the two files side by side
+  it.concurrent.for(['leader-failover.yaml', 'memory-corruption.yaml'])('%s: recovery off scores clearly lower than the default', async (name, { expect }) => {
     const scenario = await loadScenarioFile(file(name));
     const run = (strategy: unknown) =>
       runScenarioOnTarget(createEmbeddedTarget({ strategy, workloadRate: 50 }), scenario, { timeScale: 0.3, recoveryDeadlineMs: 1500 });
