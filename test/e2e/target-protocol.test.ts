@@ -70,14 +70,16 @@ describe('arena target serve + arena target check', () => {
     expect(doc.passed).toBeGreaterThanOrEqual(18);
   });
 
-  it.each([
+  // three independent servers and checks that mostly wait on leases: side by side, each stopping its own servers
+  it.concurrent.for([
     ['ignore-lease', 'a fault whose lease runs out is reverted by the target'],
     ['double-apply', 'the same fault id again applies nothing twice'],
     ['accept-unknown', 'a fault on an unknown agent answers 404 not_found'],
-  ])('catches a server that breaks the rules (%s) by name', async (mode, check) => {
-    const toy = await toyTarget();
+  ] as const)('catches a server that breaks the rules (%s) by name', async ([mode, check], { expect, onTestFinished }) => {
+    const toy = await startListening('node', ['examples/remote-target/server.mjs'], { env: { PORT: '0' } });
+    onTestFinished(() => toy.stop());
     const broken = await startListening('node', ['test/fixtures/broken-target.mjs', mode, toy.url]);
-    started.push(broken);
+    onTestFinished(() => broken.stop());
     const r = await arena(['target', 'check', broken.url]);
     expect(r.exitCode, r.stdout).toBe(1);
     expect(r.stdout).toContain(`FAIL ${check}: expected`);
