@@ -64,7 +64,7 @@ describe('arena serve on PostgreSQL', () => {
   it('arena flight reads a PostgreSQL store that a run recorded into', async () => {
     const db = await createDatabase('flight');
     cleanups.push(() => db.drop());
-    const run = await runCli(['scenario', 'run', 'scenarios/leader-failover.yaml', '--seed', '3', '--json'], { env: { ARENA_STORE: db.url } });
+    const run = await runCli(['scenario', 'run', 'test/fixtures/scenarios/quick-pass.yaml', '--seed', '3', '--json'], { env: { ARENA_STORE: db.url } });
     expect(run.exitCode, run.stderr).toBe(0);
     const flight = await runCli(['flight', '--store', db.url, '--json']);
     expect(flight.exitCode, flight.stderr).toBe(0);
