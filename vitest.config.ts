@@ -14,6 +14,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     maxWorkers: 2,
+    // concurrent tests (a file's independent runs that mostly wait on real time) at most 3 at once in a worker
+    maxConcurrency: 3,
     // one throwaway PostgreSQL cluster for the PostgreSQL store's tests (fails the run if it cannot start);
     // both projects run this setup, which starts the cluster once and shares it
     globalSetup: ['test/helpers/postgres-global-setup.ts'],

@@ -88,12 +88,18 @@ describe('process target: bad input is refused with a reason and leaves nothing 
       name: 'pidfile',
       agents: [{ id, pid: { file: join(dir, 'w.pid') }, health: { http: `http://127.0.0.1:${port}/`, interval: '50ms', timeout: '300ms' } }],
     };
-    const target = () => createProcessTarget(processTargetSchema.parse(input), { baseDir: FLEET_DIR });
-    await expect(target().start()).rejects.toThrow(`agent ${id}: pid file ${join(dir, 'w.pid')} does not exist`);
+    const target = (file: string) => {
+      const agent = { ...input.agents[0]!, pid: { file: join(dir, file) } };
+      return createProcessTarget(processTargetSchema.parse({ ...input, agents: [agent] }), { baseDir: FLEET_DIR });
+    };
     const dead = spawn(process.execPath, ['-e', '0']);
     await new Promise((r) => dead.once('exit', r));
-    writeFileSync(join(dir, 'w.pid'), `${dead.pid}\n`);
-    await expect(target().start()).rejects.toThrow(`names pid ${dead.pid}, which is not running`);
+    writeFileSync(join(dir, 'dead.pid'), `${dead.pid}\n`);
+    // each refusal waits out the time a running fleet gets to be up (~1.5 s): both at once
+    await Promise.all([
+      expect(target('w.pid').start()).rejects.toThrow(`agent ${id}: pid file ${join(dir, 'w.pid')} does not exist`),
+      expect(target('dead.pid').start()).rejects.toThrow(`pid file ${join(dir, 'dead.pid')} names pid ${dead.pid}, which is not running`),
+    ]);
     expect(processesMatching(id)).toHaveLength(1); // the user's own worker is never touched
   });
 
@@ -102,11 +108,14 @@ describe('process target: bad input is refused with a reason and leaves nothing 
     const id = nextTag();
     await ownWorker(id, port!);
     const base = { kind: 'process' as const, name: 'ports' };
-    await expect(
-      createProcessTarget(processTargetSchema.parse({ ...base, agents: [{ id, pid: { port: free! }, health: { http: `http://127.0.0.1:${port}/`, interval: '50ms', timeout: '300ms' } }] }), { baseDir: FLEET_DIR }).start(),
-    ).rejects.toThrow(`agent ${id}: nothing listens on port ${free}`);
     const refused = createProcessTarget(processTargetSchema.parse({ ...base, agents: [{ id, pid: { port: port! }, health: { http: `http://127.0.0.1:${free}/healthz`, interval: '50ms', timeout: '300ms' } }] }), { baseDir: FLEET_DIR });
-    await expect(refused.start()).rejects.toThrow(new RegExp(`agent ${id}: health probe GET http://127.0.0.1:${free}/healthz is not passing \\(.*connection refused\\)`));
+    // two independent refusals, each waiting out the fleet's time to be up: both at once
+    await Promise.all([
+      expect(
+        createProcessTarget(processTargetSchema.parse({ ...base, agents: [{ id, pid: { port: free! }, health: { http: `http://127.0.0.1:${port}/`, interval: '50ms', timeout: '300ms' } }] }), { baseDir: FLEET_DIR }).start(),
+      ).rejects.toThrow(`agent ${id}: nothing listens on port ${free}`),
+      expect(refused.start()).rejects.toThrow(new RegExp(`agent ${id}: health probe GET http://127.0.0.1:${free}/healthz is not passing \\(.*connection refused\\)`)),
+    ]);
   });
 
   it('a match that finds two processes, and one that finds none (matches end at a word end)', async () => {
@@ -119,12 +128,15 @@ describe('process target: bad input is refused with a reason and leaves nothing 
       name: 'ambiguous',
       agents: [{ id: 'w', pid: { match: `tiny-agent ${id}` }, health: { tcp: `127.0.0.1:${p1}`, interval: '50ms', timeout: '300ms' } }],
     };
-    const err = await startOrStop(input);
+    const prefix: ProcessTargetInput = { ...input, agents: [{ ...input.agents[0]!, pid: { match: `tiny-agent ${id.slice(0, -1)}` } }] };
+    // two independent refusals, each waiting out the fleet's time to be up: both at once
+    const [err] = await Promise.all([
+      startOrStop(input),
+      expect(createProcessTarget(processTargetSchema.parse(prefix), { baseDir: FLEET_DIR }).start()).rejects.toThrow(
+        `agent w: no running process's command line matches "tiny-agent ${id.slice(0, -1)}"`,
+      ),
+    ]);
     expect((err as Error).message).toMatch(new RegExp(`agent w: match "tiny-agent ${id}" finds 2 processes: \\d+ \\(tiny-agent ${id}\\), \\d+ \\(tiny-agent ${id}\\); make it name exactly one`));
-    input.agents[0]!.pid = { match: `tiny-agent ${id.slice(0, -1)}` };
-    await expect(createProcessTarget(processTargetSchema.parse(input), { baseDir: FLEET_DIR }).start()).rejects.toThrow(
-      `agent w: no running process's command line matches "tiny-agent ${id.slice(0, -1)}"`,
-    );
     expect(processesMatching(`tiny-agent ${id}`)).toHaveLength(2);
   });
 

@@ -64,7 +64,7 @@ describe('arena serve on PostgreSQL', () => {
   it('arena flight reads a PostgreSQL store that a run recorded into', async () => {
     const db = await createDatabase('flight');
     cleanups.push(() => db.drop());
-    const run = await runCli(['scenario', 'run', 'scenarios/leader-failover.yaml', '--seed', '3', '--json'], { env: { ARENA_STORE: db.url } });
+    const run = await runCli(['scenario', 'run', 'test/fixtures/scenarios/quick-pass.yaml', '--seed', '3', '--json'], { env: { ARENA_STORE: db.url } });
     expect(run.exitCode, run.stderr).toBe(0);
     const flight = await runCli(['flight', '--store', db.url, '--json']);
     expect(flight.exitCode, flight.stderr).toBe(0);
@@ -107,7 +107,7 @@ describe('arena serve on PostgreSQL', () => {
       execa('node', ['--import', './test/fixtures/trace-imports.mjs', ...args], { cwd: REPO_ROOT, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' } });
     const loadsPg = (stderr: string) => /^IMPORT pg$/m.test(stderr);
     const pkg = await trace(['--input-type=module', '-e', "await import('./dist/index.js')"]);
-    expect(pkg.stderr).toMatch(/^IMPORT zod$/m); // the trace works (yaml, once the marker, is now a bundled file)
+    expect(pkg.stderr).toMatch(/^IMPORT simple-statistics$/m); // the trace works (yaml and zod, once the markers, are now bundled files)
     expect(loadsPg(pkg.stderr)).toBe(false);
     const sqlite = await trace(['bin/arena.js', 'flight', '--store', 'memory']);
     expect(loadsPg(sqlite.stderr)).toBe(false);

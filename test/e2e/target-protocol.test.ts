@@ -7,7 +7,7 @@
  * Regress and evolve with target files: target-regress.test.ts (its own file so
  * the two halves run in parallel).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,16 +21,19 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((p) => p.stop()));
 });
 
-async function serveTarget(args: string[] = [], env: Record<string, string> = {}) {
-  const p = await startListening('node', [ARENA_BIN, 'target', 'serve', '--port', '0', '--seed', '7', ...args], { env, pattern: /served on (http:\/\/[^\s]+)/ });
-  started.push(p);
+/** stopped after the test: by the file's afterEach, or by the test itself when given its context (concurrent tests) */
+function stopAfter(p: Listening, ctx?: TestContext): Listening {
+  if (ctx) ctx.onTestFinished(() => p.stop());
+  else started.push(p);
   return p;
 }
 
-async function toyTarget() {
-  const p = await startListening('node', ['examples/remote-target/server.mjs'], { env: { PORT: '0' } });
-  started.push(p);
-  return p;
+async function serveTarget(args: string[] = [], ctx?: TestContext) {
+  return stopAfter(await startListening('node', [ARENA_BIN, 'target', 'serve', '--port', '0', '--seed', '7', ...args], { pattern: /served on (http:\/\/[^\s]+)/ }), ctx);
+}
+
+async function toyTarget(ctx?: TestContext) {
+  return stopAfter(await startListening('node', ['examples/remote-target/server.mjs'], { env: { PORT: '0' } }), ctx);
 }
 
 function targetFile(url: string, extra = ''): string {
@@ -70,14 +73,15 @@ describe('arena target serve + arena target check', () => {
     expect(doc.passed).toBeGreaterThanOrEqual(18);
   });
 
-  it.each([
+  // three independent servers and checks that mostly wait on leases: side by side, each stopping its own servers
+  it.concurrent.for([
     ['ignore-lease', 'a fault whose lease runs out is reverted by the target'],
     ['double-apply', 'the same fault id again applies nothing twice'],
     ['accept-unknown', 'a fault on an unknown agent answers 404 not_found'],
-  ])('catches a server that breaks the rules (%s) by name', async (mode, check) => {
-    const toy = await toyTarget();
-    const broken = await startListening('node', ['test/fixtures/broken-target.mjs', mode, toy.url]);
-    started.push(broken);
+  ] as const)('catches a server that breaks the rules (%s) by name', async ([mode, check], ctx) => {
+    const { expect } = ctx;
+    const toy = await toyTarget(ctx);
+    const broken = stopAfter(await startListening('node', ['test/fixtures/broken-target.mjs', mode, toy.url]), ctx);
     const r = await arena(['target', 'check', broken.url]);
     expect(r.exitCode, r.stdout).toBe(1);
     expect(r.stdout).toContain(`FAIL ${check}: expected`);
@@ -91,10 +95,14 @@ describe('arena target serve + arena target check', () => {
   });
 });
 
-describe('scenario runs on a remote target', () => {
-  it('every shipped scenario reaches the same verdict as on the embedded target', async () => {
-    const served = await serveTarget();
-    const files = ['cascading-storm', 'dag-damage', 'leader-failover', 'llm-outage', 'memory-corruption', 'orchestrator-failover'].map((n) => `scenarios/${n}.yaml`);
+// each test has its own served target and stops it itself; they mostly wait (scenario delays, leases), so they
+// run side by side: the three short ones inside the time of the long one
+describe('scenario runs on a remote target', { concurrent: true }, () => {
+  // every shipped scenario, in two halves side by side (each its own served target, remote and embedded run at once)
+  it.for(['cascading-storm dag-damage leader-failover', 'llm-outage memory-corruption orchestrator-failover'])('every shipped scenario reaches the same verdict as on the embedded target: %s', { timeout: 150_000 }, async (names, ctx) => {
+    const { expect } = ctx;
+    const served = await serveTarget([], ctx);
+    const files = names.split(' ').map((n) => `scenarios/${n}.yaml`);
     const args = ['scenario', 'run', ...files, '--json', '--seed', '11', '--time-scale', '0.5'];
     const [remote, embedded] = await Promise.all([arena([...args, '--target', targetFile(served.url)], { timeout: 120_000 }), arena(args, { timeout: 120_000 })]);
     expect(remote.exitCode, remote.stderr).toBe(embedded.exitCode);
@@ -106,10 +114,11 @@ describe('scenario runs on a remote target', () => {
     // repeated embedded runs of one seed spread by a few points (README); the remote one stays inside that band
     for (const [i, s] of r.scenarios.entries()) expect(Math.abs(s.score.score - e.scenarios[i]!.score.score), s.name).toBeLessThanOrEqual(12);
     expect(await faults(served.url)).toEqual([]);
-  }, 150_000);
+  });
 
-  it('a SIGKILLed arena leaves no fault behind once the lease has passed', async () => {
-    const served = await serveTarget();
+  it('a SIGKILLed arena leaves no fault behind once the lease has passed', async (ctx) => {
+    const { expect } = ctx;
+    const served = await serveTarget([], ctx);
     const dir = mkdtempSync(join(tmpdir(), 'arena-kill-'));
     const scenario = join(dir, 'long-pause.yaml');
     writeFileSync(scenario, 'name: long-pause\nactions:\n  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 10m } } }\n  - { delay: 10m, action: { type: resume_agent, target_id: agent-2 } }\n');
@@ -127,8 +136,9 @@ describe('scenario runs on a remote target', () => {
     expect(served.output()).toMatch(/reverted \(lease\)/);
   }, 40_000);
 
-  it('a target that goes away mid-run: the run still ends with its report and says what it could not revert', async () => {
-    const served = await serveTarget();
+  it('a target that goes away mid-run: the run still ends with its report and says what it could not revert', async (ctx) => {
+    const { expect } = ctx;
+    const served = await serveTarget([], ctx);
     const dir = mkdtempSync(join(tmpdir(), 'arena-away-'));
     const scenario = join(dir, 'pause.yaml');
     writeFileSync(scenario, 'name: pause-then-gone\nconfig: { cooldown: 2s }\nactions:\n  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 1m } } }\n');
@@ -145,8 +155,9 @@ describe('scenario runs on a remote target', () => {
     expect(doc.scenarios[0]!.error).toMatch(/could not revert/);
   }, 40_000);
 
-  it('bad input: one clear message, the right exit code, nothing injected', async () => {
-    const toy = await toyTarget();
+  it('bad input: one clear message, the right exit code, nothing injected', async (ctx) => {
+    const { expect } = ctx;
+    const toy = await toyTarget(ctx);
     // a fault the target does not offer
     const unsupported = await arena(['scenario', 'run', 'scenarios/memory-corruption.yaml', '--target', targetFile(toy.url)]);
     expect(unsupported.exitCode).toBe(2);
@@ -159,7 +170,7 @@ describe('scenario runs on a remote target', () => {
     expect(down.stderr).toContain(`http://127.0.0.1:${closed}`);
     expect(down.stderr).toContain('ECONNREFUSED');
     // a wrong token
-    const served = await serveTarget(['--token', 'right']);
+    const served = await serveTarget(['--token', 'right'], ctx);
     const wrong = await arena(['describe', '--target', targetFile(served.url, 'token_env: MY_TOKEN\n')], { env: { MY_TOKEN: 'wrong' } });
     expect(wrong.exitCode).toBe(3);
     expect(wrong.stderr).toMatch(/refused the request \(401\)/);

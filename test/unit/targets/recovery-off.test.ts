@@ -3,21 +3,17 @@
  * the workload and the target stays broken. This is what makes scores and A/B
  * comparisons of strategies meaningful.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import type { Target } from '../../../src/arena/providers.js';
 import { createEmbeddedTarget, getEmbeddedRuntime } from '../../../src/targets/embedded/index.js';
 import { RECOVERY_OFF_STRATEGY } from '../../../src/runtime/strategy.js';
 import type { AgentRuntime } from '../../../src/runtime/runtime.js';
 import { sleep, waitFor } from './wait.js';
 
-let target: Target | undefined;
-afterEach(async () => {
-  await target?.stop();
-  target = undefined;
-});
-
-async function started(): Promise<{ t: Target; rt: AgentRuntime }> {
-  target = createEmbeddedTarget({ strategy: RECOVERY_OFF_STRATEGY, workloadRate: 100 });
+/** a started target of the test's own, stopped when the test finishes (the tests run concurrently) */
+async function started(ctx: TestContext): Promise<{ t: Target; rt: AgentRuntime }> {
+  const target = createEmbeddedTarget({ strategy: RECOVERY_OFF_STRATEGY, workloadRate: 100 });
+  ctx.onTestFinished(() => target.stop());
   await target.start();
   const rt = getEmbeddedRuntime(target)!;
   await waitFor(() => rt.stats().succeeded >= 3, 'the workload to serve its first runs');
@@ -25,7 +21,7 @@ async function started(): Promise<{ t: Target; rt: AgentRuntime }> {
 }
 
 /** availability of the runs that finish during `ms` */
-async function availabilityOver(rt: AgentRuntime, ms: number): Promise<number> {
+async function availabilityOver(rt: AgentRuntime, ms: number, expect: TestContext['expect']): Promise<number> {
   const before = rt.stats();
   await sleep(ms);
   const after = rt.stats();
@@ -34,42 +30,48 @@ async function availabilityOver(rt: AgentRuntime, ms: number): Promise<number> {
   return (after.succeeded - before.succeeded) / requests;
 }
 
-describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', () => {
-  it('serves fully while no fault is active', async () => {
-    const { rt } = await started();
-    expect(await availabilityOver(rt, 200)).toBe(1);
+// each test has its own target and mostly waits for a fault's effect to show and stay: they run side by side
+describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { concurrent: true }, () => {
+  it('serves fully while no fault is active', async (ctx) => {
+    const { expect } = ctx;
+    const { rt } = await started(ctx);
+    expect(await availabilityOver(rt, 200, expect)).toBe(1);
   });
 
-  it('kill_agent: nobody resurrects it and runs dispatched to it fail', async () => {
-    const { t, rt } = await started();
+  it('kill_agent: nobody resurrects it and runs dispatched to it fail', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     await t.runtime.stopAgent('agent-2');
     await sleep(300);
     expect(rt.agent('agent-2').state).toBe('stopped');
     expect((await t.observer.health({ kind: 'agent', id: 'agent-2' })).healthy).toBe(false);
-    const availability = await availabilityOver(rt, 300);
+    const availability = await availabilityOver(rt, 300, expect);
     expect(availability).toBeLessThan(0.8);
     expect(rt.recentRuns(20).some((r) => !r.ok && r.worker === 'agent-2')).toBe(true);
   });
 
-  it('kill_leader: no new leader, so no run can be planned', async () => {
-    const { t, rt } = await started();
+  it('kill_leader: no new leader, so no run can be planned', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     const leader = rt.leaderId()!;
     await t.runtime.stopAgent(leader);
     await sleep(400);
     expect((await t.observer.health({ kind: 'leader' })).healthy).toBe(false);
-    expect(await availabilityOver(rt, 200)).toBe(0);
+    expect(await availabilityOver(rt, 200, expect)).toBe(0);
   });
 
-  it('kill_orchestrator: no standby takeover, so nothing is dispatched', async () => {
-    const { t, rt } = await started();
+  it('kill_orchestrator: no standby takeover, so nothing is dispatched', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     await t.runtime.stopAgent('orchestrator-1');
     await sleep(300);
     expect(rt.activeOrchestratorId()).toBe('orchestrator-1');
-    expect(await availabilityOver(rt, 200)).toBe(0);
+    expect(await availabilityOver(rt, 200, expect)).toBe(0);
   });
 
-  it('memory_corrupt: the damage stays, recalls read it, outputs go wrong and the invariants fail', async () => {
-    const { t, rt } = await started();
+  it('memory_corrupt: the damage stays, recalls read it, outputs go wrong and the invariants fail', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     await waitFor(() => rt.agent('agent-1').memory.size > 3, 'agent-1 to have written memory');
     await t.runtime.corruptMemory('agent-1');
     await sleep(300);
@@ -82,47 +84,53 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', () 
     await waitFor(() => rt.stats().mismatched > 0, 'a run to recall damaged memory');
   });
 
-  it('mcp_disconnect: the session stays closed and fetches fail', async () => {
-    const { t, rt } = await started();
+  it('mcp_disconnect: the session stays closed and fetches fail', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     await t.runtime.disconnectMCP('agent-3');
     await sleep(200);
     expect(rt.agent('agent-3').subsystems.mcp.isConnected()).toBe(false);
-    expect(await availabilityOver(rt, 300)).toBeLessThan(0.8);
+    expect(await availabilityOver(rt, 300, expect)).toBeLessThan(0.8);
     expect(rt.recentRuns(30).some((r) => !r.ok && /MCP/.test(r.error ?? ''))).toBe(true);
   });
 
-  it('llm_failure: without retries or fallback the agent’s LLM steps fail', async () => {
-    const { t, rt } = await started();
+  it('llm_failure: without retries or fallback the agent’s LLM steps fail', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     await t.runtime.injectLLMFailure('agent-2', 'rate_limit');
     expect((await t.observer.health({ kind: 'agent', id: 'agent-2' })).healthy).toBe(false);
-    expect(await availabilityOver(rt, 300)).toBeLessThan(0.8);
+    expect(await availabilityOver(rt, 300, expect)).toBeLessThan(0.8);
   });
 
-  it('remove_node: the DAG stays broken and every run fails', async () => {
-    const { t, rt } = await started();
+  it('remove_node: the DAG stays broken and every run fails', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     await t.dag!.removeNode('tool');
     await sleep(200);
     expect((await t.dag!.listNodes())).not.toContain('tool');
-    expect(await availabilityOver(rt, 200)).toBe(0);
+    expect(await availabilityOver(rt, 200, expect)).toBe(0);
   });
 
-  it('remove_edge: the dependency stays missing and runs fail', async () => {
-    const { t, rt } = await started();
+  it('remove_edge: the dependency stays missing and runs fail', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     await t.dag!.removeEdge('fetch', 'plan');
     await sleep(200);
     expect((await t.observer.health({ kind: 'dag' })).healthy).toBe(false);
-    expect(await availabilityOver(rt, 200)).toBe(0);
+    expect(await availabilityOver(rt, 200, expect)).toBe(0);
   });
 
-  it('network_partition: dispatch keeps sending to the partitioned worker, those runs time out', async () => {
-    const { t, rt } = await started();
+  it('network_partition: dispatch keeps sending to the partitioned worker, those runs time out', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     await t.runtime.partitionNetwork('agent-3');
     await sleep(1200); // runs sent into the partition fail at their timeout
-    expect(await availabilityOver(rt, 300)).toBeLessThan(0.8);
+    expect(await availabilityOver(rt, 300, expect)).toBeLessThan(0.8);
   });
 
-  it('tool_timeout and pause_agent: failures without retries or rerouting', async () => {
-    const { t, rt } = await started();
+  it('tool_timeout and pause_agent: failures without retries or rerouting', async (ctx) => {
+    const { expect } = ctx;
+    const { t, rt } = await started(ctx);
     await t.runtime.toolTimeout('agent-1');
     await sleep(200);
     expect(rt.recentRuns(30).some((r) => !r.ok && /timed out/.test(r.error ?? ''))).toBe(true);

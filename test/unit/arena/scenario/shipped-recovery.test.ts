@@ -3,7 +3,7 @@
  * recovery mechanism off scores clearly lower than with the default strategy.
  */
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { loadScenarioFile, runScenarioOnTarget } from '../../../../src/arena/scenario/index.js';
 import { createEmbeddedTarget } from '../../../../src/targets/embedded/index.js';
 import { DEFAULT_STRATEGY, RECOVERY_OFF_STRATEGY } from '../../../../src/runtime/strategy.js';
@@ -11,7 +11,8 @@ import { DEFAULT_STRATEGY, RECOVERY_OFF_STRATEGY } from '../../../../src/runtime
 const file = (name: string) => fileURLToPath(new URL(`../../../../scenarios/${name}`, import.meta.url));
 
 describe('recovery strategy vs measured score', () => {
-  it.each(['leader-failover.yaml', 'memory-corruption.yaml'])('%s: recovery off scores clearly lower than the default', async (name) => {
+  // independent runs on their own embedded targets, mostly waiting on scaled delays: the two files side by side
+  it.concurrent.for(['leader-failover.yaml', 'memory-corruption.yaml'])('%s: recovery off scores clearly lower than the default', { timeout: 15_000 }, async (name, { expect }) => {
     const scenario = await loadScenarioFile(file(name));
     const run = (strategy: unknown) =>
       runScenarioOnTarget(createEmbeddedTarget({ strategy, workloadRate: 50 }), scenario, { timeScale: 0.3, recoveryDeadlineMs: 1500 });
@@ -21,5 +22,5 @@ describe('recovery strategy vs measured score', () => {
     expect(on.score.score).toBeGreaterThan(off.score.score + 20);
     expect(off.score.measurements.recovery.recovered).toBeLessThan(off.score.measurements.recovery.disruptive_faults);
     expect(off.status).toBe('failed');
-  }, 15_000);
+  });
 });

@@ -30,7 +30,8 @@ describe('shipped scenarios', () => {
     expect([...used].sort()).toEqual([...ACTION_TYPES].sort());
   });
 
-  it.each(FILES)('%s runs against the embedded target', async (file) => {
+  // each run has its own embedded target and mostly waits on the scenario's (scaled) delays: they run side by side
+  it.concurrent.for(FILES)('%s runs against the embedded target', { timeout: 15_000 }, async (file, { expect }) => {
     const scenario = await loadScenarioFile(join(DIR, file));
     const target = createEmbeddedTarget({ workloadRate: 50 });
     // the gate (expect.min_score) is checked at full speed by `npm start`; here, on a
@@ -42,5 +43,5 @@ describe('shipped scenarios', () => {
     expect(report.score.score).toBeGreaterThan(50);
     expect(report.score.measurements.requests.total).toBeGreaterThan(0);
     expect((await target.runtime.activeFaults())).toEqual([]);
-  }, 15_000);
+  });
 });
