@@ -71,23 +71,22 @@ if (process.argv[2] === 'clients') {
   const { createAction } = await import(`${dist}arena/actions.js`);
   const { MemoryEventStore } = await import(`${dist}events/memory.js`);
 
-  const run = async (subscribers) => {
-    // no target: every action fails fast, which still publishes an arena event
-    const service = new ArenaService({ injector: new Injector(), eventStore: new MemoryEventStore() });
-    const handler = new ArenaHandler(service);
-    const router = new Router({ log: () => {}, sse: { heartbeatMs: 15_000 } }).registerArenaEndpoints(handler);
-    const server = await listen(router, { port: 0 });
-    const child = fork(fileURLToPath(import.meta.url), ['clients', `${server.url}/arena/stream`, String(subscribers)]);
+  /**
+   * Opens `subscribers` clients on `url` in a child process, emits EVENTS + 1 events through `emit(i)`
+   * (event 1 warms the path: JIT, socket buffers, and is left out of the figures), and collects
+   * the server-side fan-out times, the clients' arrivals and the server CPU per event.
+   */
+  const measure = async (url, subscribers, emit) => {
+    const child = fork(fileURLToPath(import.meta.url), ['clients', url, String(subscribers)]);
     await new Promise((resolve) => child.once('message', resolve));
     const sent = new Map();
     // server CPU per event: less sensitive than latency to a loaded machine (other processes' time is not counted)
     const cpuBefore = process.cpuUsage();
-    // event 1 warms the path (JIT, socket buffers) and is left out of the figures
     const fanout = [];
     for (let i = 1; i <= EVENTS + 1; i++) {
       const t0 = now();
       sent.set(i, t0);
-      await service.execute(createAction('kill_agent', `agent-${i}`));
+      await emit(i);
       // by the check phase every subscriber's frame has been handed to its socket (microtasks and ticks ran)
       await new Promise((r) => setImmediate(r));
       if (i > 1) fanout.push(now() - t0);
@@ -99,17 +98,24 @@ if (process.argv[2] === 'clients') {
     child.send('report');
     const { arrivals } = await new Promise((resolve) => child.once('message', resolve));
     child.kill();
-    await server.close();
-    await handler.close();
-    return summary(subscribers, fanout, arrivals, sent, cpuPerEvent);
-  };
-
-  const summary = (subscribers, fanout, arrivals, sent, cpuPerEvent) => {
-    fanout.sort((a, b) => a - b);
-    const latencies = arrivals.filter(([id]) => id > 1).map(([id, t]) => t - sent.get(id)).sort((a, b) => a - b);
+    fanout.sort((x, y) => x - y);
+    const latencies = arrivals.filter(([id]) => id > 1).map(([id, t]) => t - sent.get(id)).sort((x, y) => x - y);
     const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
     const qf = (p) => fanout[Math.min(fanout.length - 1, Math.floor(p * fanout.length))];
     return { subscribers, deliveries: latencies.length, expected: subscribers * EVENTS, p50: q(0.5), p99: q(0.99), max: latencies.at(-1), cpuPerEvent, fanP50: qf(0.5), fanP99: qf(0.99) };
+  };
+
+  /** the arena: an event from ArenaService.execute to every GET /arena/stream client */
+  const run = async (subscribers) => {
+    // no target: every action fails fast, which still publishes an arena event
+    const service = new ArenaService({ injector: new Injector(), eventStore: new MemoryEventStore() });
+    const handler = new ArenaHandler(service);
+    const router = new Router({ log: () => {}, sse: { heartbeatMs: 15_000 } }).registerArenaEndpoints(handler);
+    const server = await listen(router, { port: 0 });
+    const result = await measure(`${server.url}/arena/stream`, subscribers, (i) => service.execute(createAction('kill_agent', `agent-${i}`)));
+    await server.close();
+    await handler.close();
+    return result;
   };
 
   /** the floor: a bare TCP server writes the same frame to every socket, one write each */
@@ -123,28 +129,13 @@ if (process.argv[2] === 'clients') {
       socket.write('event: ready\ndata: {}\n\n');
     });
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
-    const child = fork(fileURLToPath(import.meta.url), ['clients', `tcp://127.0.0.1:${server.address().port}`, String(subscribers)]);
-    await new Promise((resolve) => child.once('message', resolve));
-    const sent = new Map();
-    const cpuBefore = process.cpuUsage();
-    const fanout = [];
-    for (let i = 1; i <= EVENTS + 1; i++) {
-      const t0 = now();
-      sent.set(i, t0);
+    const result = await measure(`tcp://127.0.0.1:${server.address().port}`, subscribers, (i) => {
       const frame = Buffer.from(`event: arena.action.failed\nid: ${i}\ndata: ${JSON.stringify({ id: i, type: 'arena.action.failed', data: { success: false, error: 'x'.repeat(200) } })}\n\n`);
       for (const socket of sockets) socket.write(frame);
-      await new Promise((r) => setImmediate(r));
-      if (i > 1) fanout.push(now() - t0);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const cpu = process.cpuUsage(cpuBefore);
-    await new Promise((r) => setTimeout(r, 200));
-    child.send('report');
-    const { arrivals } = await new Promise((resolve) => child.once('message', resolve));
-    child.kill();
+    });
     for (const socket of sockets) socket.destroy();
     await new Promise((r) => server.close(r));
-    return summary(subscribers, fanout, arrivals, sent, (cpu.user + cpu.system) / 1000 / (EVENTS + 1));
+    return result;
   };
 
   const one = await run(1);
