@@ -53,7 +53,8 @@ export class Injector {
 
   async pauseAgent(agentId: string, durationMs?: number): Promise<InjectionReport> {
     const options: FaultOptions = durationMs === undefined ? {} : { durationMs };
-    return { ...withDuration(durationMs), ...(await this.rt('pause_agent').pauseAgent(agentId, options)) };
+    const report = await this.rt('pause_agent').pauseAgent(agentId, options);
+    return durationMs === undefined ? { ...report } : { duration_ms: durationMs, ...report };
   }
 
   async resumeAgent(agentId: string): Promise<InjectionReport> {
@@ -102,6 +103,12 @@ export class Injector {
 
   /** Applies any action; metadata is read per DESIGN §3 (durations with units or ms). */
   async apply(action: Action): Promise<InjectionReport> {
+    // awaited here, not returned: an async function resolved with a promise takes two more ticks
+    return await this.dispatch(action);
+  }
+
+  /** the fault's own method; may throw synchronously (bad metadata), which `apply` turns into a rejection */
+  private dispatch(action: Action): Promise<InjectionReport> {
     const md = action.metadata ?? {};
     const id = action.target_id;
     switch (action.type) {
@@ -188,10 +195,6 @@ export class Injector {
     if (!found) throw new RuntimeError(`${what} cannot be applied: there is no running ${label} right now`, 'no_target_found');
     return found;
   }
-}
-
-function withDuration(durationMs: number | undefined): InjectionReport {
-  return durationMs === undefined ? {} : { duration_ms: durationMs };
 }
 
 function durationParam(md: Record<string, unknown>, key: string): number | undefined {

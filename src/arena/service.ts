@@ -22,6 +22,11 @@ import type { SurvivalOptions } from './survival/run.js';
 export const ARENA_STREAM = 'arena';
 
 const noop = (): void => {};
+/** without the array Object.keys would allocate per action */
+const hasKeys = (o: object): boolean => {
+  for (const _ in o) return true;
+  return false;
+};
 const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 
@@ -114,7 +119,7 @@ export class ArenaService {
     try {
       const report = await this.injector.apply(action);
       result = { success: true, action, duration_ms: this.elapsed(started) };
-      if (report && Object.keys(report).length > 0) result.metadata = report;
+      if (report && hasKeys(report)) result.metadata = report;
     } catch (err) {
       result = { success: false, action, error: errorMessage(err), duration_ms: this.elapsed(started) };
     }
@@ -233,16 +238,11 @@ export class ArenaService {
     const sinks: Array<Promise<void>> = [];
     if (this.eventStore) sinks.push(this.appendEvent(type, result));
     const flight = this.flight;
-    if (flight) this.settle(() => flight.record(result), sinks);
+    if (flight) this.settle(flight.record, flight, result, sinks);
     const evolution = this.evolution;
-    if (!result.success && evolution) this.settle(() => evolution.onFailure(result), sinks);
+    if (!result.success && evolution) this.settle(evolution.onFailure, evolution, result, sinks);
     const evidence = this.evidenceStore;
-    if (evidence && before) {
-      this.settle(async () => {
-        const after = await this.observe();
-        await evidence.save({ action_id: result.action.id, action: result.action, success: result.success, at, before, after });
-      }, sinks);
-    }
+    if (evidence && before) this.settle(this.saveEvidence, this, { evidence, result, at, before }, sinks);
     return sinks.length === 0 ? undefined : sinks.length === 1 ? sinks[0] : Promise.all(sinks);
   }
 
@@ -252,13 +252,35 @@ export class ArenaService {
    * so versions follow one another; with none in flight the append starts at once.
    */
   private appendEvent(type: ArenaEventType, result: Result): Promise<void> {
-    // a promise chain, not an async wrapper: one promise and one microtask fewer per action
-    const run = (): Promise<void> => this.appendWithRetry(type, result).then(this.appended, this.appendFailed);
+    const run = (): Promise<void> => this.appendOnce(type, result);
     this.appendsInFlight += 1;
     const next = this.appendsInFlight === 1 ? run() : this.appendChain.then(run);
     this.appendChain = next;
     return next;
   }
+
+  /**
+   * The usual case in one store call and one `then`: the version our last append left. A conflict
+   * (another writer got in between) re-reads and retries; any other failure is counted.
+   */
+  private appendOnce(type: ArenaEventType, result: Result): Promise<void> {
+    const version = this.knownVersion;
+    if (version === undefined) return this.appendWithRetry(type, result, 0).then(this.appended, this.appendFailed);
+    return this.eventStore!.append(this.streamId, [{ type, data: result }], version).then(this.storedOne, (err: unknown) => {
+      this.knownVersion = undefined;
+      if (!(err instanceof ConflictError)) return this.appendFailed(err);
+      return this.appendWithRetry(type, result, 1).then(this.appended, this.appendFailed);
+    });
+  }
+
+  private readonly storedOne = (events: Array<{ version: number }>): void => {
+    this.stored(events);
+    this.appended();
+  };
+
+  private readonly stored = (events: Array<{ version: number }>): void => {
+    this.knownVersion = events.at(-1)?.version;
+  };
 
   private readonly appended = (): void => {
     this.appendsInFlight -= 1;
@@ -269,13 +291,12 @@ export class ArenaService {
     this.sinkFailed(err);
   };
 
-  private async appendWithRetry(type: ArenaEventType, result: Result): Promise<void> {
+  private async appendWithRetry(type: ArenaEventType, result: Result, firstAttempt: number): Promise<void> {
     const store = this.eventStore!;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = firstAttempt; ; attempt++) {
       const version = this.knownVersion ?? (await store.streamVersion(this.streamId));
       try {
-        const stored = await store.append(this.streamId, [{ type, data: result }], version);
-        this.knownVersion = stored.at(-1)?.version;
+        this.stored(await store.append(this.streamId, [{ type, data: result }], version));
         return;
       } catch (err) {
         this.knownVersion = undefined;
@@ -284,14 +305,23 @@ export class ArenaService {
     }
   }
 
-  /** runs a sink; a failure is counted, not thrown (the fault was applied); a pending one joins `pending` */
-  private settle(fn: () => unknown, pending: Array<Promise<void>>): void {
+  /**
+   * runs `fn` on `arg` with `self` as this (no closure per action); a failure is counted, not thrown
+   * (the fault was applied); a pending one joins `pending`
+   */
+  private settle<T>(fn: (this: unknown, arg: T) => unknown, self: unknown, arg: T, pending: Array<Promise<void>>): void {
     try {
-      const out = fn();
+      const out = fn.call(self, arg);
       if (isThenable(out)) pending.push(Promise.resolve(out).then(noop, (err: unknown) => this.sinkFailed(err)));
     } catch (err) {
       this.sinkFailed(err);
     }
+  }
+
+  private async saveEvidence(job: { evidence: EvidenceStore; result: Result; at: string; before: TargetState }): Promise<void> {
+    const { evidence, result, at, before } = job;
+    const after = await this.observe();
+    await evidence.save({ action_id: result.action.id, action: result.action, success: result.success, at, before, after });
   }
 
   private sinkFailed(err: unknown): void {
