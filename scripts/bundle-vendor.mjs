@@ -24,6 +24,7 @@ const enOnlyLocales = {
 };
 const VENDORED = [
   { name: 'yaml', plugins: [] },
+  { name: 'commander', plugins: [] },
   { name: 'zod', plugins: [enOnlyLocales] },
 ];
 

@@ -2,7 +2,7 @@
  * The one exit site: parses argv, runs a command, maps every outcome to an
  * exit code (0 ok, 1 gate failed, 2 usage, 3 runtime, 130 interrupted).
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError } from '../vendor/commander.js';
 import { createRequire } from 'node:module';
 import { isArenaError, errorMessage } from '../shared/errors.js';
 import { keepAliveWhile } from '../shared/keep-alive.js';
