@@ -80,7 +80,7 @@ describe('arena proxy mcp: start-up', () => {
     const r = await execa('node', ['--import', './test/fixtures/trace-imports.mjs', ARENA_BIN, 'proxy', 'mcp', '--help'], { cwd: REPO_ROOT, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '' } });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('--upstream');
-    expect(r.stderr).toContain('IMPORT commander'); // the trace works
+    expect(r.stderr).toContain('VENDOR commander'); // the trace works
     expect(r.stderr).not.toContain('IMPORT @modelcontextprotocol');
   });
 });
