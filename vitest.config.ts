@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  *   global state between files (timers are restored in afterEach, nothing chdirs or stubs globals).
  *   Forks, not threads: some files look for their children under process.pid.
  * - e2e: test/e2e, isolated; they spawn `node bin/arena.js` and mostly wait on real time, so three
- *   workers share the 2 cores (the suite kept the machine half idle with two: 167 s -> 127 s).
+ *   workers share the 2 cores (two left them about a third idle: 167 s -> 146 s for the suite).
  * - e2e-alone: the pm2 fleet compares the scores of two real runs, which CPU contention moves by a
  *   few points; it runs after the rest (groupOrder 1), on a quiet machine.
  */
