@@ -7,7 +7,8 @@
  * fresh stores, so a noisy neighbour hits all alike; the figure is the median over rounds of CPU
  * time per pair.
  * Run: npm run build && node test/bench/arena-execute.mjs [rounds]
- * BENCH_DIST=/path/to/another/dist runs the same bench on another build (A/B).
+ * BENCH_DIST=/path/to/another/dist runs the same bench on another build (A/B); BENCH_ROUNDS=1 also
+ * prints every round's figure, to see the spread behind the medians.
  */
 const dist = process.env.BENCH_DIST ? `file://${process.env.BENCH_DIST.replace(/\/?$/, '/')}` : new URL('../../dist/', import.meta.url).href;
 const { createEmbeddedTarget } = await import(`${dist}targets/embedded/index.js`);
