@@ -4,6 +4,12 @@
 // and `--version` is answered here, before commander and dist load: it needs only package.json.
 'use strict';
 
+// a reader that went away (`arena … | head`) is not a failure: later writes to it are dropped and the
+// command runs to its end, so faults are still reverted, reports written and the exit code is the command's
+process.stdout.on('error', (err) => {
+  if (err.code !== 'EPIPE') throw err;
+});
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const { readFileSync } = require('node:fs');
