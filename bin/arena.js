@@ -16,7 +16,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const { join } = require('node:path');
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else {
-  import('../dist/cli/main.js')
+  // the compile cache first: it must be on before main.js loads the vendor bundles
+  import('../dist/vendor/compile-cache.js')
+    .then(({ enableCompileCache }) => {
+      enableCompileCache();
+      return import('../dist/cli/main.js');
+    })
     .then(({ run }) => run(argv))
     .then(
       (code) => {

@@ -1,0 +1,136 @@
+/**
+ * Loads our one-file vendor bundles (dist/vendor/<name>.cjs, scripts/bundle-vendor.mjs) with a V8
+ * code cache, so a CLI start does not compile yaml, zod and commander again every time: about
+ * 15 ms of `arena scenario validate`'s start-up (test/bench/cli-startup.mjs).
+ *
+ * Only the CLI turns the cache on (`enableCompileCache`, from bin/arena.js); `import 'chaos-arena'`
+ * never touches the disk. The cache is written at exit, after the run, because only then does it
+ * hold the functions V8 compiled lazily while the command ran; a cache taken right after compiling
+ * saves almost nothing. Node 22's `module.enableCompileCache` does this for every module; Node 20
+ * has no such thing, and our bundles are most of the code a command compiles.
+ *
+ * Where: `$NODE_COMPILE_CACHE/chaos-arena` (the directory a user gave Node for its own cache), else
+ * `<tmpdir>/chaos-arena-compile-cache-<uid>`. `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as it does
+ * Node's. A cache is code, so it is read only from a directory that belongs to this user and nobody
+ * else can write to. V8 rejects a cache made by another V8 version or other flags; its check of the
+ * source is by length only, so the file name carries a hash of the bundle's content.
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+export type CompileCacheState = 'off' | 'hit' | 'miss' | 'rejected';
+
+interface Loaded {
+  key: string;
+  script: Script;
+  state: CompileCacheState;
+}
+
+let cacheDir: string | undefined;
+let writeAtExit = false;
+const loaded: Loaded[] = [];
+
+/**
+ * Turns the cache on for bundles loaded from now on and writes what is new at exit. Returns the
+ * directory, or undefined when it is off (disabled, or no directory that is safe to use).
+ */
+export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const uid = process.getuid?.();
+  const dir = env.NODE_COMPILE_CACHE ? join(env.NODE_COMPILE_CACHE, 'chaos-arena') : join(tmpdir(), `chaos-arena-compile-cache-${uid ?? 'user'}`);
+  if (!ownDirectory(dir, uid)) return undefined;
+  cacheDir = dir;
+  if (!writeAtExit) {
+    writeAtExit = true;
+    process.once('exit', writeCompileCache);
+  }
+  return dir;
+}
+
+/**
+ * The module.exports of a CommonJS bundle, run from its code cache when there is a good one.
+ * @public called by the dist/vendor/<name>.js doors that scripts/bundle-vendor.mjs writes
+ */
+export function loadBundle(url: URL, key: string): Record<string, unknown> {
+  const file = fileURLToPath(url);
+  const source = readFileSync(file, 'utf8');
+  const cachedData = cacheDir ? readCache(cacheFile(cacheDir, key)) : undefined;
+  // the same wrapper Node gives a CommonJS module, so the bundle's require and module work as usual
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const state: CompileCacheState = !cacheDir ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+  loaded.push({ key, script, state });
+  const module = { exports: {} as Record<string, unknown> };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  return module.exports;
+}
+
+/**
+ * Which bundles this process loaded and whether V8 took their cache.
+ * @public for tests and diagnostics (test/e2e/cli-compile-cache.test.ts reads it in a new process)
+ */
+export function compileCacheStates(): Array<{ key: string; state: CompileCacheState }> {
+  return loaded.map(({ key, state }) => ({ key, state }));
+}
+
+/** writes a cache for each bundle that had none or a rejected one; never throws (a cache is optional) */
+export function writeCompileCache(): void {
+  const dir = cacheDir;
+  if (!dir) return;
+  for (const entry of loaded) {
+    if (entry.state !== 'miss' && entry.state !== 'rejected') continue;
+    const file = cacheFile(dir, entry.key);
+    const partial = `${file}.${process.pid}.tmp`;
+    try {
+      writeFileSync(partial, entry.script.createCachedData(), { mode: 0o600 });
+      renameSync(partial, file); // whole or not at all, whatever other arena processes do meanwhile
+      entry.state = 'hit';
+      pruneOlder(dir, entry.key, file);
+    } catch {
+      // a full disk, a vanished directory or a file another process removed first costs a cache, nothing more
+    }
+  }
+}
+
+/**
+ * A new build's cache replaces older builds' caches of the same bundle for this V8, so rebuilds do
+ * not pile up; another Node version's cache stays (someone switching versions keeps both).
+ */
+function pruneOlder(dir: string, key: string, keep: string): void {
+  const prefix = `${key.split('-')[0]}-`;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (name.startsWith(prefix) && name.endsWith(CACHE_SUFFIX) && path !== keep) unlinkSync(path);
+  }
+}
+
+/** V8 refuses another version's cache anyway; in the name, two Node versions do not overwrite each other's */
+const CACHE_SUFFIX = `-v8-${process.versions.v8}-${process.arch}.cache`;
+
+function cacheFile(dir: string, key: string): string {
+  return join(dir, `${key}${CACHE_SUFFIX}`);
+}
+
+function readCache(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** creates the directory (mode 700) if needed; true only when it is ours and no one else can write to it */
+function ownDirectory(dir: string, uid: number | undefined): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return false;
+    if (uid === undefined) return true; // Windows: the temporary directory is the user's own
+    return st.uid === uid && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}

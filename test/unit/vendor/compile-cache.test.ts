@@ -1,0 +1,103 @@
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+type CompileCache = typeof import('../../../src/vendor/compile-cache.js');
+
+/** each test gets the module's state fresh: whether the cache is on is module-wide */
+async function freshModule(): Promise<CompileCache> {
+  vi.resetModules();
+  return import('../../../src/vendor/compile-cache.js');
+}
+
+let dir: string;
+let bundle: URL;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'arena-compile-cache-'));
+  // a CommonJS bundle with a lazily compiled function, a require of a builtin and module.exports
+  const file = join(dir, 'tiny.cjs');
+  writeFileSync(file, "const { sep } = require('node:path');\nfunction twice(x) { return x * 2; }\nmodule.exports = { twice, sep, file: __filename };\n");
+  bundle = pathToFileURL(file);
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const cacheFiles = (d: string) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.cache')) : []);
+
+describe('vendor bundle compile cache', () => {
+  it('is off until the CLI turns it on: the bundle loads and nothing is written', async () => {
+    const cc = await freshModule();
+    const m = cc.loadBundle(bundle, 'tiny-1') as { twice(x: number): number; file: string };
+    expect(m.twice(21)).toBe(42);
+    expect(m.file).toBe(join(dir, 'tiny.cjs'));
+    expect(cc.compileCacheStates()).toEqual([{ key: 'tiny-1', state: 'off' }]);
+    cc.writeCompileCache();
+    expect(cacheFiles(dir)).toEqual([]);
+  });
+
+  it('a miss is written at the end, in a directory of its own (mode 700, files 600)', async () => {
+    const cc = await freshModule();
+    const cacheDir = cc.enableCompileCache({ NODE_COMPILE_CACHE: dir });
+    expect(cacheDir).toBe(join(dir, 'chaos-arena'));
+    expect(statSync(cacheDir!).mode & 0o777).toBe(0o700);
+    const m = cc.loadBundle(bundle, 'tiny-1') as { twice(x: number): number };
+    expect(m.twice(2)).toBe(4); // compiles twice() before the cache is taken
+    expect(cc.compileCacheStates()).toEqual([{ key: 'tiny-1', state: 'miss' }]);
+    cc.writeCompileCache();
+    const [file] = cacheFiles(cacheDir!);
+    expect(file).toMatch(/^tiny-1-v8-[\d.]+(-node\.\d+)?-\w+\.cache$/);
+    expect(statSync(join(cacheDir!, file!)).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(cacheDir!, file!)).length).toBeGreaterThan(0);
+    // (a cache is only ever read by a new process: V8 answers a second compile in the same one from
+    // memory. test/e2e/cli-compile-cache.test.ts reads it back.)
+  });
+
+  it('another key (a rebuilt bundle) never reads an old cache', async () => {
+    const cc = await freshModule();
+    cc.enableCompileCache({ NODE_COMPILE_CACHE: dir });
+    cc.loadBundle(bundle, 'tiny-1');
+    cc.writeCompileCache();
+    const next = await freshModule();
+    next.enableCompileCache({ NODE_COMPILE_CACHE: dir });
+    next.loadBundle(bundle, 'tiny-2');
+    expect(next.compileCacheStates()).toEqual([{ key: 'tiny-2', state: 'miss' }]);
+  });
+
+  it("a rebuilt bundle's cache replaces the old build's, and leaves other bundles' and other Node versions' alone", async () => {
+    const cc = await freshModule();
+    const cacheDir = cc.enableCompileCache({ NODE_COMPILE_CACHE: dir })!;
+    const suffix = `-v8-${process.versions.v8}-${process.arch}.cache`;
+    writeFileSync(join(cacheDir, `tiny-1.0.0-aaaa${suffix}`), 'old build');
+    writeFileSync(join(cacheDir, `tiny-1.0.0-aaaa-v8-1.2.3-${process.arch}.cache`), 'another node');
+    writeFileSync(join(cacheDir, `other-2.0.0-bbbb${suffix}`), 'another bundle');
+    cc.loadBundle(bundle, 'tiny-1.0.1-cccc');
+    cc.writeCompileCache();
+    expect(cacheFiles(cacheDir).sort()).toEqual([`other-2.0.0-bbbb${suffix}`, `tiny-1.0.0-aaaa-v8-1.2.3-${process.arch}.cache`, `tiny-1.0.1-cccc${suffix}`].sort());
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE turns it off, as it does for Node', async () => {
+    const cc = await freshModule();
+    expect(cc.enableCompileCache({ NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '1' })).toBeUndefined();
+    cc.loadBundle(bundle, 'tiny-1');
+    cc.writeCompileCache();
+    expect(existsSync(join(dir, 'chaos-arena'))).toBe(false);
+  });
+
+  it.runIf(process.getuid !== undefined)('refuses a directory others can write to: a cache is code', async () => {
+    const shared = join(dir, 'chaos-arena');
+    const cc = await freshModule();
+    cc.enableCompileCache({ NODE_COMPILE_CACHE: dir }); // creates it, mode 700
+    chmodSync(shared, 0o777);
+    const next = await freshModule();
+    expect(next.enableCompileCache({ NODE_COMPILE_CACHE: dir })).toBeUndefined();
+    next.loadBundle(bundle, 'tiny-1');
+    next.writeCompileCache();
+    expect(cacheFiles(shared)).toEqual([]);
+    expect(next.compileCacheStates()).toEqual([{ key: 'tiny-1', state: 'off' }]);
+  });
+});
