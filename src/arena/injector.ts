@@ -7,7 +7,7 @@
 import { RuntimeError, UsageError } from '../shared/errors.js';
 import { parseDuration } from '../shared/duration.js';
 import { LLM_ERROR_TYPES, type Action, type LLMErrorType } from './action.js';
-import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, FaultOptions, RuntimeProvider } from './providers.js';
+import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, FaultReport, RuntimeProvider } from './providers.js';
 
 /** Default length of a timed fault (DESIGN §3). */
 export const DEFAULT_FAULT_DURATION_MS = 5000;
@@ -51,14 +51,19 @@ export class Injector {
     return { killed_orchestrator_id: active.id, ...(await this.rt('kill_orchestrator').stopAgent(active.id)) };
   }
 
-  async pauseAgent(agentId: string, durationMs?: number): Promise<InjectionReport> {
-    const options: FaultOptions = durationMs === undefined ? {} : { durationMs };
-    const report = await this.rt('pause_agent').pauseAgent(agentId, options);
-    return durationMs === undefined ? { ...report } : { duration_ms: durationMs, ...report };
+  // pause and resume are the pair survival runs and most scenarios repeat: each is one `then` on the
+  // provider's promise, not an async function of its own around it (and, like one, they never throw)
+  pauseAgent(agentId: string, durationMs?: number): Promise<InjectionReport> {
+    const runtime = this.runtime;
+    if (!runtime) return Promise.reject(noRuntime('pause_agent'));
+    if (durationMs === undefined) return runtime.pauseAgent(agentId, {}).then(copyReport);
+    return runtime.pauseAgent(agentId, { durationMs }).then((report) => ({ duration_ms: durationMs, ...report }));
   }
 
-  async resumeAgent(agentId: string): Promise<InjectionReport> {
-    return { ...(await this.rt('resume_agent').resumeAgent(agentId)) };
+  resumeAgent(agentId: string): Promise<InjectionReport> {
+    const runtime = this.runtime;
+    if (!runtime) return Promise.reject(noRuntime('resume_agent'));
+    return runtime.resumeAgent(agentId).then(copyReport);
   }
 
   async slowAgent(agentId: string, options: SlowAgentOptions = {}): Promise<InjectionReport> {
@@ -101,13 +106,20 @@ export class Injector {
     return { removed_edge: { from: sourceId, to: targetId }, ...(await this.dg('remove_edge').removeEdge(sourceId, targetId)) };
   }
 
-  /** Applies any action; metadata is read per DESIGN §3 (durations with units or ms). */
-  async apply(action: Action): Promise<InjectionReport> {
-    // awaited here, not returned: an async function resolved with a promise takes two more ticks
-    return await this.dispatch(action);
+  /**
+   * Applies any action; metadata is read per DESIGN §3 (durations with units or ms). Never throws:
+   * a fault that cannot be applied is a rejected promise. Not an async function: that would add a
+   * promise and a tick around the fault's own on every action.
+   */
+  apply(action: Action): Promise<InjectionReport> {
+    try {
+      return this.dispatch(action);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
-  /** the fault's own method; may throw synchronously (bad metadata), which `apply` turns into a rejection */
+  /** the fault's own method; may throw synchronously (bad metadata, no provider), which `apply` turns into a rejection */
   private dispatch(action: Action): Promise<InjectionReport> {
     const md = action.metadata ?? {};
     const id = action.target_id;
@@ -177,7 +189,7 @@ export class Injector {
   }
 
   private rt(what: string): RuntimeProvider {
-    if (!this.runtime) throw new RuntimeError(`${what} cannot be applied: this target has no runtime provider`, 'no_runtime_provider');
+    if (!this.runtime) throw noRuntime(what);
     return this.runtime;
   }
 
@@ -195,6 +207,15 @@ export class Injector {
     if (!found) throw new RuntimeError(`${what} cannot be applied: there is no running ${label} right now`, 'no_target_found');
     return found;
   }
+}
+
+function noRuntime(what: string): RuntimeError {
+  return new RuntimeError(`${what} cannot be applied: this target has no runtime provider`, 'no_runtime_provider');
+}
+
+/** a report of the caller's own: the provider may hand out an object it keeps */
+function copyReport(report: FaultReport): InjectionReport {
+  return { ...report };
 }
 
 function durationParam(md: Record<string, unknown>, key: string): number | undefined {

@@ -88,6 +88,10 @@ describe('Injector', () => {
     await expect(injector.killAgent('agent-1')).rejects.toThrow(RuntimeError);
     await expect(injector.killAgent('agent-1')).rejects.toThrow(/no runtime provider/);
     await expect(injector.removeNode('plan')).rejects.toThrow(/no workflow DAG provider/);
+    // pause and resume are not async functions: they still reject rather than throw
+    await expect(injector.pauseAgent('agent-1', 100)).rejects.toThrow(/pause_agent cannot be applied: this target has no runtime provider/);
+    await expect(injector.resumeAgent('agent-1')).rejects.toThrow(/resume_agent cannot be applied/);
+    await expect(injector.apply(createAction('pause_agent', 'agent-1', { metadata: { duration: 'soon' } }))).rejects.toThrow(/metadata.duration/);
     expect((await injector.availableAgentIds())).toEqual([]);
     expect((await injector.dagNodes())).toEqual([]);
   });
