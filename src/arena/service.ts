@@ -27,6 +27,9 @@ const hasKeys = (o: object): boolean => {
   for (const _ in o) return true;
   return false;
 };
+/** waits for whichever of the two is pending */
+const both = (a: Promise<unknown> | undefined, b: Promise<unknown> | undefined): Promise<unknown> | undefined =>
+  !a ? b : !b ? a : Promise.all([a, b]);
 const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 
@@ -233,17 +236,16 @@ export class ArenaService {
       const event: ArenaEvent = { seq, type, at, result };
       for (const l of this.listeners) l.push(event);
     }
-    // sinks that finish synchronously (an in-process flight recorder) cost no promise; only
-    // what really waits is awaited, and one pending sink is awaited without Promise.all
-    const sinks: Array<Promise<void>> = [];
-    if (this.eventStore) sinks.push(this.appendEvent(type, result));
+    // sinks that finish synchronously (an in-process flight recorder) cost no promise; only what
+    // really waits is awaited, and the usual case (one store append) allocates nothing for it
+    let pending: Promise<unknown> | undefined = this.eventStore ? this.appendEvent(type, result) : undefined;
     const flight = this.flight;
-    if (flight) this.settle(flight.record, flight, result, sinks);
+    if (flight) pending = both(pending, this.settle(flight.record, flight, result));
     const evolution = this.evolution;
-    if (!result.success && evolution) this.settle(evolution.onFailure, evolution, result, sinks);
+    if (!result.success && evolution) pending = both(pending, this.settle(evolution.onFailure, evolution, result));
     const evidence = this.evidenceStore;
-    if (evidence && before) this.settle(this.saveEvidence, this, { evidence, result, at, before }, sinks);
-    return sinks.length === 0 ? undefined : sinks.length === 1 ? sinks[0] : Promise.all(sinks);
+    if (evidence && before) pending = both(pending, this.settle(this.saveEvidence, this, { evidence, result, at, before }));
+    return pending;
   }
 
   /**
@@ -252,9 +254,8 @@ export class ArenaService {
    * so versions follow one another; with none in flight the append starts at once.
    */
   private appendEvent(type: ArenaEventType, result: Result): Promise<void> {
-    const run = (): Promise<void> => this.appendOnce(type, result);
     this.appendsInFlight += 1;
-    const next = this.appendsInFlight === 1 ? run() : this.appendChain.then(run);
+    const next = this.appendsInFlight === 1 ? this.appendOnce(type, result) : this.appendChain.then(() => this.appendOnce(type, result));
     this.appendChain = next;
     return next;
   }
@@ -307,15 +308,16 @@ export class ArenaService {
 
   /**
    * runs `fn` on `arg` with `self` as this (no closure per action); a failure is counted, not thrown
-   * (the fault was applied); a pending one joins `pending`
+   * (the fault was applied); returns a promise only when the sink has not finished
    */
-  private settle<T>(fn: (this: unknown, arg: T) => unknown, self: unknown, arg: T, pending: Array<Promise<void>>): void {
+  private settle<T>(fn: (this: unknown, arg: T) => unknown, self: unknown, arg: T): Promise<void> | undefined {
     try {
       const out = fn.call(self, arg);
-      if (isThenable(out)) pending.push(Promise.resolve(out).then(noop, (err: unknown) => this.sinkFailed(err)));
+      if (isThenable(out)) return Promise.resolve(out).then(noop, this.sinkFailed);
     } catch (err) {
       this.sinkFailed(err);
     }
+    return undefined;
   }
 
   private async saveEvidence(job: { evidence: EvidenceStore; result: Result; at: string; before: TargetState }): Promise<void> {
@@ -324,10 +326,10 @@ export class ArenaService {
     await evidence.save({ action_id: result.action.id, action: result.action, success: result.success, at, before, after });
   }
 
-  private sinkFailed(err: unknown): void {
+  private readonly sinkFailed = (err: unknown): void => {
     this.counters.sink_errors += 1;
     this.counters.last_error = errorMessage(err);
-  }
+  };
 
   private async observe(): Promise<TargetState> {
     const [agents, faults] = await Promise.all([this.injector.agents(), this.injector.activeFaults()]);

@@ -101,6 +101,21 @@ describe('ArenaService', () => {
     expect(service.stats()).toMatchObject({ sink_errors: 1, last_error: 'disk full' });
   });
 
+  it('waits for every sink that has not finished (store, flight, evolution) and counts one that fails later', async () => {
+    const store = new MemoryEventStore();
+    const service = setup({ eventStore: store });
+    const done: string[] = [];
+    const later = (name: string, fail = false) => () =>
+      new Promise<void>((resolve, reject) => setTimeout(() => (done.push(name), fail ? reject(new Error(`${name} lost`)) : resolve()), 5));
+    service.setFlightBridge({ record: later('flight') });
+    service.setEvolutionBridge({ onFailure: later('evolution', true) });
+    const result = await service.execute(createAction('kill_agent', 'agent-9'));
+    expect(result.success).toBe(false);
+    expect(done.sort()).toEqual(['evolution', 'flight']);
+    expect(await store.streamVersion('arena')).toBe(1);
+    expect(service.stats()).toMatchObject({ sink_errors: 1, last_error: 'evolution lost' });
+  });
+
   it('saves evidence of the state before and after', async () => {
     const saved: Evidence[] = [];
     const service = setup({ evidenceStore: { save: (e) => void saved.push(e) } });
