@@ -89,7 +89,8 @@ export class ArenaService {
   /** history; entries before `historyStart` were dropped (trimmed in chunks, not one splice per action) */
   private results: Result[] = [];
   private historyStart = 0;
-  private counters!: ArenaStats;
+  /** what only the service counts; the per-action counts are the metrics collector's */
+  private counters!: Pick<ArenaStats, 'dropped' | 'sink_errors' | 'last_error'>;
   private readonly metricsCollector = new MetricsCollector();
   private flight?: FlightBridge;
   private evolution?: EvolutionBridge;
@@ -136,10 +137,15 @@ export class ArenaService {
     return this.results.slice(this.historyStart);
   }
 
+  /** the counts are the metrics' own (one counter per action), in the names this view has always used */
   stats(): ArenaStats {
+    const m = this.metricsCollector.snapshot();
     const by_type: ArenaStats['by_type'] = {};
-    for (const [k, v] of Object.entries(this.counters.by_type)) by_type[k] = { ...v };
-    return { ...this.counters, by_type };
+    for (const [k, v] of Object.entries(m.by_type)) by_type[k] = { total: v.total, succeeded: v.successes, failed: v.failures };
+    const { dropped, sink_errors, last_error } = this.counters;
+    const stats: ArenaStats = { total: m.total, succeeded: m.successes, failed: m.failures, success_rate: m.total === 0 ? 0 : m.successes / m.total, by_type, dropped, sink_errors };
+    if (last_error !== undefined) stats.last_error = last_error;
+    return stats;
   }
 
   metrics(): MetricsSnapshot {
@@ -211,18 +217,6 @@ export class ArenaService {
         this.historyStart = 0;
       }
     }
-    const c = this.counters;
-    c.total += 1;
-    const t = (c.by_type[result.action.type] ??= { total: 0, succeeded: 0, failed: 0 });
-    t.total += 1;
-    if (result.success) {
-      c.succeeded += 1;
-      t.succeeded += 1;
-    } else {
-      c.failed += 1;
-      t.failed += 1;
-    }
-    c.success_rate = c.succeeded / c.total;
     this.metricsCollector.recordActionResult(result);
   }
 
@@ -341,6 +335,6 @@ export class ArenaService {
   }
 
   private resetCounters(): void {
-    this.counters = { total: 0, succeeded: 0, failed: 0, success_rate: 0, by_type: {}, dropped: 0, sink_errors: 0 };
+    this.counters = { dropped: 0, sink_errors: 0 };
   }
 }

@@ -26,9 +26,20 @@ describe('ArenaService', () => {
     expect(service.history()).toHaveLength(2);
     expect(service.stats()).toMatchObject({ total: 2, succeeded: 1, failed: 1, success_rate: 0.5, by_type: { kill_agent: { total: 2 } } });
     expect(service.metrics().by_type.kill_agent).toMatchObject({ total: 2, successes: 1, failures: 1 });
+    await service.execute(createAction('pause_agent', 'agent-3', { metadata: { duration: '1s' } }));
+    expect(service.stats()).toEqual({
+      total: 3,
+      succeeded: 2,
+      failed: 1,
+      success_rate: 2 / 3,
+      by_type: { kill_agent: { total: 2, succeeded: 1, failed: 1 }, pause_agent: { total: 1, succeeded: 1, failed: 0 } },
+      dropped: 0,
+      sink_errors: 0,
+    });
     service.reset();
     expect(service.history()).toEqual([]);
-    expect(service.stats().total).toBe(0);
+    expect(service.stats()).toEqual({ total: 0, succeeded: 0, failed: 0, success_rate: 0, by_type: {}, dropped: 0, sink_errors: 0 });
+    expect(service.metrics()).toEqual({ total: 0, successes: 0, failures: 0, by_type: {} });
   });
 
   it('reports leader id in result metadata', async () => {
