@@ -3,15 +3,21 @@
 // in the same run, with the floor `validate` cannot go under: node importing the bundled yaml and
 // parsing the same file, and that plus loading the bundled zod the validator's schema is written in. Two figures each: the median wall time, and the mean CPU time (user + sys of
 // the child, all its threads, from /proc/self/stat), which a busy machine disturbs much less.
-// The CLI and the floors all run with the vendor bundles' code cache, written by the warm-up run.
+// The CLI and the floors run with the vendor bundles' code cache (a directory of the bench's own, written
+// by the warm-up run), and validate once more with it off (NODE_DISABLE_COMPILE_CACHE): what it saves.
 // Usage: npm run build && node test/bench/cli-startup.mjs [runs]
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const runs = Number(process.argv[2] ?? 15);
-const env = { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' };
+// a compile cache of the bench's own, written by the warm-up run below
+const cacheDir = mkdtempSync(join(tmpdir(), 'arena-bench-cache-'));
+process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH, NO_COLOR: '1', CI: '1', NODE_COMPILE_CACHE: cacheDir };
 const FILE = 'test/fixtures/scenarios/quick-pass.yaml';
 // the floors load the bundles as the CLI does, from the same V8 code cache (dist/vendor/compile-cache.js)
 const CACHE_ON = "import { enableCompileCache } from './dist/vendor/compile-cache.js'; enableCompileCache();";
@@ -25,9 +31,12 @@ const CASES = {
   'node -e 0': ['-e', '0'],
   'arena --version': ['bin/arena.js', '--version'],
   'arena scenario validate FILE': ['bin/arena.js', 'scenario', 'validate', FILE],
+  'validate, no compile cache': ['bin/arena.js', 'scenario', 'validate', FILE],
   'floor: node + yaml + parse FILE': ['--input-type=module', '-e', FLOOR],
   'floor: ... + load zod': ['--input-type=module', '-e', FLOOR_ZOD],
 };
+// the same command without the cache, in the same run: what the cache saves
+const CASE_ENV = { 'validate, no compile cache': { NODE_DISABLE_COMPILE_CACHE: '1' } };
 
 /** user + sys ms of the children this process has waited for (Linux; undefined elsewhere) */
 function childCpuMs() {
@@ -47,7 +56,7 @@ for (let i = 0; i < runs; i++) {
   for (const [name, args] of Object.entries(CASES)) {
     const c0 = childCpuMs();
     const t = process.hrtime.bigint();
-    execFileSync(process.execPath, args, { cwd: root, env, stdio: 'ignore' });
+    execFileSync(process.execPath, args, { cwd: root, env: { ...env, ...CASE_ENV[name] }, stdio: 'ignore' });
     wall[name].push(Number(process.hrtime.bigint() - t) / 1e6);
     const c1 = childCpuMs();
     if (c0 !== undefined && c1 !== undefined) cpu[name] += c1 - c0;
