@@ -1,106 +1,114 @@
 #!/usr/bin/env node
 /**
- * What ArenaService.execute costs on top of the fault itself: the same pause → resume pair
- * on the embedded target, once through the provider directly (baseline) and once through the
- * service (createAction, metadata parsing, history, stats, metrics, an event appended to an
- * in-memory store with a live subscriber, a flight bridge). Each round runs a batch of each on
- * fresh stores, so a noisy neighbour hits all alike; the figure is the median over rounds of CPU
- * time per pair.
- * Run: npm run build && node test/bench/arena-execute.mjs [rounds]
+ * What ArenaService.execute costs on top of the fault itself: the same pause → resume pair on the
+ * embedded target, once through the provider directly (baseline), once as the floor any front door
+ * that keeps and streams its events pays (a new action, its event appended to an in-memory store a
+ * live subscriber reads), and once through the service (createAction, metadata parsing, history,
+ * stats and metrics, an event appended to an in-memory store with a live subscriber, a flight bridge).
+ *
+ * How, and why so: each set is a process of its own, run with V8's --single-threaded, so a batch's GC
+ * and JIT work is done, and counted, on the thread that caused it rather than on helper threads whose
+ * CPU lands in whatever batch is running. In it the three variants take turns batch by batch (the
+ * order turns each round), so a slow spell of the machine hits all three alike, and each batch starts
+ * with 300 untimed pairs on its fresh stores, which collect the garbage the previous batch left. The
+ * ratios are taken within each process; the median over processes is printed. Before, with no untimed
+ * start and GC on helper threads, the baseline came out at 1.5 or 3 µs from run to run.
+ * Run: npm run build && node test/bench/arena-execute.mjs [rounds] [sets]
  * BENCH_DIST=/path/to/another/dist runs the same bench on another build (A/B); BENCH_ROUNDS=1 also
- * prints every round's figure, to see the spread behind the medians.
+ * prints every set's figures, to see the spread behind the medians.
  */
-const dist = process.env.BENCH_DIST ? `file://${process.env.BENCH_DIST.replace(/\/?$/, '/')}` : new URL('../../dist/', import.meta.url).href;
-const { createEmbeddedTarget } = await import(`${dist}targets/embedded/index.js`);
-const { ArenaService } = await import(`${dist}arena/service.js`);
-const { Injector } = await import(`${dist}arena/injector.js`);
-const { createAction } = await import(`${dist}arena/actions.js`);
-const { MemoryEventStore } = await import(`${dist}events/memory.js`);
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-const ROUNDS = Number(process.argv[2] ?? 30);
+const VARIANTS = ['direct', 'floor', 'service'];
 const BATCH = 2000;
+const WARM = 300;
 
-const target = createEmbeddedTarget({ workloadRate: 5 });
-await target.start();
-const injector = new Injector(target.runtime, target.dag);
-let recorded = 0;
-let seen = 0;
+if (process.argv[2] === '--set') {
+  const rounds = Number(process.argv[3]);
+  process.stdout.write(`${JSON.stringify(await measureSet(rounds))}\n`);
+} else {
+  const rounds = Number(process.argv[2] ?? 30);
+  const sets = Number(process.argv[3] ?? 5);
+  const results = [];
+  for (let s = 0; s < sets; s++) {
+    const out = execFileSync(process.execPath, ['--single-threaded', fileURLToPath(import.meta.url), '--set', String(rounds)], { encoding: 'utf8', env: process.env });
+    results.push(JSON.parse(out));
+  }
+  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const of = (f) => median(results.map(f));
+  const events = results[0].events;
+  console.log(`pause + resume, ${sets} processes × (${rounds} rounds × ${BATCH} pairs per variant) on fresh stores; medians over the processes of CPU time per pair (GC included) and of the ratios within each`);
+  console.log(`provider directly (baseline)  ${of((r) => r.direct.median).toFixed(2)} µs`);
+  console.log(`floor: + action, stored       ${of((r) => r.floor.median).toFixed(2)} µs  ratio ${of((r) => r.floor.median / r.direct.median).toFixed(2)}x`);
+  console.log(
+    `ArenaService.execute          ${of((r) => r.service.median).toFixed(2)} µs  ratio ${of((r) => r.service.median / r.direct.median).toFixed(2)}x  (${of((r) => r.service.median / r.floor.median).toFixed(2)}x its floor; ${events} events seen live)`,
+  );
+  if (process.env.BENCH_ROUNDS) for (const v of VARIANTS) console.log(v.padEnd(8), results.map((r) => r[v].median.toFixed(2)).join(' '));
+}
 
-/**
- * One round's fresh state: a service whose store has a live subscriber (as the SSE stream and the web
- * console do), and the floor's own store with one too, so every round starts from the same heap and a
- * round's figure includes the garbage collection its own events cause.
- */
-function freshRound() {
-  const store = new MemoryEventStore();
-  const service = new ArenaService({ injector, eventStore: store, historyLimit: 1000 });
-  service.setFlightBridge({ record: () => void recorded++ });
-  const floorStore = new MemoryEventStore();
-  const controller = new AbortController();
-  const consume = async (events, counts) => {
-    for await (const _ of events) if (counts) seen++;
+/** one process: the three variants in turns, round by round; each variant's median of CPU µs per pair */
+async function measureSet(rounds) {
+  const dist = process.env.BENCH_DIST ? `file://${process.env.BENCH_DIST.replace(/\/?$/, '/')}` : new URL('../../dist/', import.meta.url).href;
+  const { createEmbeddedTarget } = await import(`${dist}targets/embedded/index.js`);
+  const { ArenaService } = await import(`${dist}arena/service.js`);
+  const { Injector } = await import(`${dist}arena/injector.js`);
+  const { createAction } = await import(`${dist}arena/actions.js`);
+  const { MemoryEventStore } = await import(`${dist}events/memory.js`);
+
+  const target = createEmbeddedTarget({ workloadRate: 5 });
+  await target.start();
+  const injector = new Injector(target.runtime, target.dag);
+  let events = 0;
+
+  const pairs = {
+    async direct() {
+      await target.runtime.pauseAgent('agent-2');
+      await target.runtime.resumeAgent('agent-2');
+    },
+    async floor({ store }) {
+      await target.runtime.pauseAgent('agent-2');
+      await store.append('arena', [{ type: 'arena.action.executed', data: { success: true, action: createAction('pause_agent', 'agent-2'), duration_ms: 0 } }], -1);
+      await target.runtime.resumeAgent('agent-2');
+      await store.append('arena', [{ type: 'arena.action.executed', data: { success: true, action: createAction('resume_agent', 'agent-2'), duration_ms: 0 } }], -1);
+    },
+    async service({ service }) {
+      const paused = await service.execute(createAction('pause_agent', 'agent-2'));
+      const resumed = await service.execute(createAction('resume_agent', 'agent-2'));
+      if (!paused.success || !resumed.success) throw new Error(paused.error ?? resumed.error);
+    },
   };
-  const consuming = Promise.all([
-    consume(store.subscribe({ stream_id: 'arena' }, undefined, { signal: controller.signal }), true),
-    consume(floorStore.subscribe({ stream_id: 'floor' }, undefined, { signal: controller.signal }), false),
-  ]);
-  return { service, floorStore, stop: () => (controller.abort(), consuming) };
-}
 
-async function direct() {
-  await target.runtime.pauseAgent('agent-2');
-  await target.runtime.resumeAgent('agent-2');
-}
+  /** one batch of a variant on fresh state: a store with a live subscriber (as the SSE stream and the web console read it), and the service over it */
+  async function batch(variant) {
+    const store = new MemoryEventStore();
+    const service = new ArenaService({ injector, eventStore: store, historyLimit: 1000 });
+    service.setFlightBridge({ record: () => {} });
+    const controller = new AbortController();
+    const consuming = (async () => {
+      for await (const _ of store.subscribe({ stream_id: 'arena' }, undefined, { signal: controller.signal })) events++;
+    })();
+    const pair = pairs[variant];
+    // untimed: the batch before this one left garbage, which is collected here rather than in the timing
+    for (let i = 0; i < WARM; i++) await pair({ store, service });
+    const cpu0 = process.cpuUsage();
+    for (let i = 0; i < BATCH; i++) await pair({ store, service });
+    const cpu = process.cpuUsage(cpu0);
+    controller.abort();
+    await consuming;
+    return (cpu.user + cpu.system) / BATCH;
+  }
 
-// the floor: what any front door that keeps its events and streams them live must do on top of the
-// fault (a new action, its result appended to an in-memory store that a subscriber reads)
-async function directAndStored({ floorStore }) {
-  await target.runtime.pauseAgent('agent-2');
-  await floorStore.append('floor', [{ type: 'arena.action.executed', data: { success: true, action: createAction('pause_agent', 'agent-2'), duration_ms: 0 } }], -1);
-  await target.runtime.resumeAgent('agent-2');
-  await floorStore.append('floor', [{ type: 'arena.action.executed', data: { success: true, action: createAction('resume_agent', 'agent-2'), duration_ms: 0 } }], -1);
+  const figures = Object.fromEntries(VARIANTS.map((v) => [v, []]));
+  for (let r = -3; r < rounds; r++) {
+    // the order turns each round, so no variant always follows the same one
+    for (let k = 0; k < VARIANTS.length; k++) {
+      const v = VARIANTS[(r + 3 + k) % VARIANTS.length];
+      const x = await batch(v);
+      if (r >= 0) figures[v].push(x); // the first three rounds warm the JIT up
+    }
+  }
+  await target.stop();
+  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  return { ...Object.fromEntries(VARIANTS.map((v) => [v, { median: median(figures[v]) }])), events };
 }
-
-async function viaService({ service }) {
-  const paused = await service.execute(createAction('pause_agent', 'agent-2'));
-  const resumed = await service.execute(createAction('resume_agent', 'agent-2'));
-  if (!paused.success || !resumed.success) throw new Error(paused.error ?? resumed.error);
-}
-
-/** CPU µs per pause + resume, the batch's garbage collection included: on a shared machine, wall time also counts other processes' turns */
-async function batch(fn, round) {
-  const cpu0 = process.cpuUsage();
-  for (let i = 0; i < BATCH; i++) await fn(round);
-  const cpu = process.cpuUsage(cpu0);
-  return (cpu.user + cpu.system) / BATCH;
-}
-
-async function oneRound() {
-  const round = freshRound();
-  const figures = [await batch(direct, round), await batch(directAndStored, round), await batch(viaService, round)];
-  await round.stop();
-  return figures;
-}
-
-// warm-up: JIT every path before measuring
-for (let i = 0; i < 3; i++) await oneRound();
-const a = [];
-const f = [];
-const b = [];
-const cpu0 = process.cpuUsage();
-for (let r = 0; r < ROUNDS; r++) {
-  const [x, y, z] = await oneRound();
-  a.push(x);
-  f.push(y);
-  b.push(z);
-}
-const cpu = process.cpuUsage(cpu0);
-await target.stop();
-
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-const [ma, mf, mb] = [median(a), median(f), median(b)];
-console.log(`pause + resume, ${ROUNDS} rounds × ${BATCH} pairs each on fresh stores, median of the rounds' CPU time per pair, garbage collection included (process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)`);
-console.log(`provider directly (baseline)  ${ma.toFixed(2)} µs`);
-console.log(`floor: + action, stored   ${mf.toFixed(2)} µs  ratio ${(mf / ma).toFixed(2)}x`);
-console.log(`ArenaService.execute          ${mb.toFixed(2)} µs  ratio ${(mb / ma).toFixed(2)}x  (the service adds ${(mb - ma).toFixed(2)} µs per pair; ${recorded} flight records, ${seen} events seen live)`);
-if (process.env.BENCH_ROUNDS) for (const [k, xs] of [['direct', a], ['floor', f], ['service', b]]) console.log(k.padEnd(8), xs.map((x) => x.toFixed(1)).join(' '));
