@@ -1,7 +1,7 @@
 /**
  * Loads our one-file vendor bundles (dist/vendor/<name>.cjs, scripts/bundle-vendor.mjs) with a V8
- * code cache, so a CLI start does not compile yaml, zod and commander again every time: about
- * 15 ms of `arena scenario validate`'s start-up (test/bench/cli-startup.mjs).
+ * code cache, so a CLI start does not compile yaml, zod and commander again every time: some
+ * 20 ms of `arena scenario validate`'s start-up (test/bench/cli-startup.mjs).
  *
  * Only the CLI turns the cache on (`enableCompileCache`, from bin/arena.js); `import 'chaos-arena'`
  * never touches the disk. The cache is written at exit, after the run, because only then does it
@@ -97,7 +97,8 @@ export function writeCompileCache(): void {
 
 /**
  * A new build's cache replaces older builds' caches of the same bundle for this V8, so rebuilds do
- * not pile up; another Node version's cache stays (someone switching versions keeps both).
+ * not pile up; another Node version's cache stays (someone switching versions keeps both). A key
+ * starts with the bundle's name and a '-' (`zod-4.6.7-<hash>`, scripts/bundle-vendor.mjs).
  */
 function pruneOlder(dir: string, key: string, keep: string): void {
   const prefix = `${key.split('-')[0]}-`;
