@@ -51,11 +51,13 @@ Exit codes:
   130  interrupted (faults reverted, partial report written)
 
 Environment:
-  NO_COLOR       no colours
-  FORCE_COLOR    colours even when output is piped (0 turns them off)
-  CI             no live view, no spinners: one plain line per event
-  ARENA_API_KEY  the API key of \`arena serve\`
-  ARENA_DEBUG    print the stack of an unexpected error
+  NO_COLOR                    no colours
+  FORCE_COLOR                 colours even when output is piped (0 turns them off)
+  CI                          no live view, no spinners: one plain line per event
+  ARENA_API_KEY               the API key of \`arena serve\`
+  ARENA_DEBUG                 print the stack of an unexpected error
+  NODE_COMPILE_CACHE          where the start-up code cache lives (default: a directory of yours in the temp dir)
+  NODE_DISABLE_COMPILE_CACHE  no start-up code cache
 
 Shell completion: arena completion bash|zsh|fish
 `;

@@ -63,6 +63,12 @@ describe('the CLI keeps a V8 code cache of its vendor bundles', () => {
     expect((await statesInNewProcess()).zod).toBe('rejected');
   });
 
+  it('`arena --help` names both variables', async () => {
+    const r = await arena(['--help']);
+    expect(r.stdout).toMatch(/^ {2}NODE_COMPILE_CACHE +where the start-up code cache lives/m);
+    expect(r.stdout).toMatch(/^ {2}NODE_DISABLE_COMPILE_CACHE +no start-up code cache/m);
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE=1 writes nothing', async () => {
     const r = await validate({ NODE_DISABLE_COMPILE_CACHE: '1' });
     expect(r.exitCode).toBe(0);
