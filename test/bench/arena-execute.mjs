@@ -10,9 +10,10 @@
  * and JIT work is done, and counted, on the thread that caused it rather than on helper threads whose
  * CPU lands in whatever batch is running. In it the three variants take turns batch by batch (the
  * order turns each round), so a slow spell of the machine hits all three alike, and each batch starts
- * with 300 untimed pairs on its fresh stores, which collect the garbage the previous batch left. The
- * ratios are taken within each process; the median over processes is printed. Before, with no untimed
- * start and GC on helper threads, the baseline came out at 1.5 or 3 µs from run to run.
+ * with 300 untimed pairs on its fresh stores, during which a collection of what the previous batch
+ * left mostly falls. The ratios are taken within each process; the median over processes is printed.
+ * Before, with no untimed start and GC on helper threads, the baseline came out at 1.5 or 3 µs from
+ * run to run.
  * Run: npm run build && node test/bench/arena-execute.mjs [rounds] [sets]
  * BENCH_DIST=/path/to/another/dist runs the same bench on another build (A/B); BENCH_ROUNDS=1 also
  * prints every set's figures, to see the spread behind the medians.
@@ -89,7 +90,7 @@ async function measureSet(rounds) {
       for await (const _ of store.subscribe({ stream_id: 'arena' }, undefined, { signal: controller.signal })) events++;
     })();
     const pair = pairs[variant];
-    // untimed: the batch before this one left garbage, which is collected here rather than in the timing
+    // untimed: a collection of what the previous batch left mostly falls here rather than in the timing
     for (let i = 0; i < WARM; i++) await pair({ store, service });
     const cpu0 = process.cpuUsage();
     for (let i = 0; i < BATCH; i++) await pair({ store, service });
