@@ -44,20 +44,40 @@ export const ACTION_PARAMETERS: Record<ActionType, readonly string[]> = {
 const DURATION_PARAMS = new Set(['duration', 'delay']);
 
 /**
- * A new action id. Node builds a UUID by concatenating 20 pieces, which V8 keeps as a tree of 14
- * string nodes (some 450 bytes) until something reads a character; reading one flattens it to one
- * 36-character string. An id lives as long as the action's event, so this is a third of what an
- * in-memory event costs.
+ * A new action id: a random (version 4) UUID. Node's `crypto.randomUUID` builds its string from 20
+ * concatenated pieces, which V8 keeps as a tree of string nodes until something reads a character;
+ * flattening it then costs a copy and leaves the tree as garbage. Here the 36 characters are written
+ * into one buffer and read out as one flat string: half the time per id (85 vs 170 ns here), and
+ * ArenaService.execute about 6% cheaper per action (an A/B in one process). The bytes come from Web Crypto's
+ * getRandomValues, the same CSPRNG, drawn 256 ids at a time as Node itself buffers them. Not a
+ * module of its own: each module on `scenario validate`'s path costs its start-up about a millisecond.
  */
-let randomUUID: (() => string) | undefined;
+const HEX = new Uint8Array(16);
+for (let i = 0; i < 16; i++) HEX[i] = '0123456789abcdef'.charCodeAt(i);
+const DASH = 0x2d;
+const IDS_PER_DRAW = 256;
 
-function newActionId(): string {
-  // the global Web Crypto, not node:crypto: importing that costs 6-10 ms at every start-up,
-  // `scenario validate`'s included, which creates no action. Looked up once: the global is a getter.
-  randomUUID ??= globalThis.crypto.randomUUID.bind(globalThis.crypto);
-  const id = randomUUID();
-  id.charCodeAt(0);
-  return id;
+const entropy = new Uint8Array(16 * IDS_PER_DRAW);
+let next = entropy.length;
+const text = Buffer.alloc(36);
+
+export function newActionId(): string {
+  if (next === entropy.length) {
+    // the global Web Crypto, not node:crypto: importing that costs 6-10 ms at every start-up
+    globalThis.crypto.getRandomValues(entropy);
+    next = 0;
+  }
+  let at = 0;
+  for (let i = 0; i < 16; i++) {
+    if (at === 8 || at === 13 || at === 18 || at === 23) text[at++] = DASH;
+    let byte = entropy[next + i]!;
+    if (i === 6) byte = (byte & 0x0f) | 0x40; // version 4
+    else if (i === 8) byte = (byte & 0x3f) | 0x80; // variant 10xx (RFC 9562)
+    text[at++] = HEX[byte >> 4]!;
+    text[at++] = HEX[byte & 15]!;
+  }
+  next += 16;
+  return text.toString('latin1', 0, 36);
 }
 
 export function createAction(type: ActionType, target_id = '', options: CreateActionOptions = {}): Action {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionProblems, createAction, parseAction } from '../../../src/arena/actions.js';
+import { actionProblems, createAction, newActionId, parseAction } from '../../../src/arena/actions.js';
 import { UsageError } from '../../../src/shared/errors.js';
 
 describe('createAction / parseAction', () => {
@@ -40,5 +40,32 @@ describe('createAction / parseAction', () => {
   it('rejects non-JSON text and non-objects', () => {
     expect(() => parseAction('{nope')).toThrow(/invalid action JSON/);
     expect(() => parseAction([1])).toThrow(UsageError);
+  });
+});
+
+describe('newActionId', () => {
+  const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it('gives version 4 UUIDs (RFC 9562), all distinct, across many draws of randomness', () => {
+    const ids = Array.from({ length: 5000 }, () => newActionId()); // about 20 draws of 256
+    for (const id of ids) expect(id).toMatch(V4);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(createAction('kill_agent', 'agent-1').id).toMatch(V4);
+  });
+
+  it('every random digit takes many values: the bytes are used, not a pattern', () => {
+    const ids = Array.from({ length: 2000 }, () => newActionId().replaceAll('-', ''));
+    for (let pos = 0; pos < 32; pos++) {
+      if (pos === 12) continue; // the version digit
+      const seen = new Set(ids.map((id) => id[pos]));
+      expect(seen.size, `hex digit ${pos}`).toBe(pos === 16 ? 4 : 16); // the variant digit is 8, 9, a or b
+    }
+  });
+
+  it('an id is a string of its own: the next id does not change it', () => {
+    const first = newActionId();
+    const copy = `${first}`;
+    for (let i = 0; i < 300; i++) newActionId();
+    expect(first).toBe(copy);
   });
 });
