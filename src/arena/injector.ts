@@ -121,7 +121,7 @@ export class Injector {
 
   /** the fault's own method; may throw synchronously (bad metadata, no provider), which `apply` turns into a rejection */
   private dispatch(action: Action): Promise<InjectionReport> {
-    const md = action.metadata ?? {};
+    const md = action.metadata ?? NO_METADATA;
     const id = action.target_id;
     switch (action.type) {
       case 'kill_agent':
@@ -208,6 +208,9 @@ export class Injector {
     return found;
   }
 }
+
+/** what an action without metadata is read from: no empty object per action */
+const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function noRuntime(what: string): RuntimeError {
   return new RuntimeError(`${what} cannot be applied: this target has no runtime provider`, 'no_runtime_provider');

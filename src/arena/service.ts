@@ -102,6 +102,9 @@ export class ArenaService {
   private appendsInFlight = 0;
   /** the stream version after our last append; re-read only when another writer got in between */
   private knownVersion: number | undefined;
+  /** the event of the append in flight (one at a time), for its retry: fields, not a closure per action */
+  private appendingType: ArenaEventType = 'arena.action.executed';
+  private appendingResult: Result | undefined;
 
   constructor(options: ArenaServiceOptions) {
     this.injector = options.injector;
@@ -122,8 +125,9 @@ export class ArenaService {
     let result: Result;
     try {
       const report = await this.injector.apply(action);
-      result = { success: true, action, duration_ms: this.elapsed(started) };
-      if (report && hasKeys(report)) result.metadata = report;
+      const duration_ms = this.elapsed(started);
+      // built whole: a metadata key added afterwards costs the object a second store for its properties
+      result = report && hasKeys(report) ? { success: true, action, duration_ms, metadata: report } : { success: true, action, duration_ms };
     } catch (err) {
       result = { success: false, action, error: errorMessage(err), duration_ms: this.elapsed(started) };
     }
@@ -261,12 +265,17 @@ export class ArenaService {
   private appendOnce(type: ArenaEventType, result: Result): Promise<void> {
     const version = this.knownVersion;
     if (version === undefined) return this.appendWithRetry(type, result, 0).then(this.appended, this.appendFailed);
-    return this.eventStore!.append(this.streamId, [{ type, data: result }], version).then(this.storedOne, (err: unknown) => {
-      this.knownVersion = undefined;
-      if (!(err instanceof ConflictError)) return this.appendFailed(err);
-      return this.appendWithRetry(type, result, 1).then(this.appended, this.appendFailed);
-    });
+    this.appendingType = type;
+    this.appendingResult = result;
+    return this.eventStore!.append(this.streamId, [{ type, data: result }], version).then(this.storedOne, this.appendRejected);
   }
+
+  /** a conflict (another writer got in between) re-reads the version and retries; any other failure is counted */
+  private readonly appendRejected = (err: unknown): Promise<void> | void => {
+    this.knownVersion = undefined;
+    if (!(err instanceof ConflictError)) return this.appendFailed(err);
+    return this.appendWithRetry(this.appendingType, this.appendingResult!, 1).then(this.appended, this.appendFailed);
+  };
 
   private readonly storedOne = (events: Array<{ version: number }>): void => {
     this.stored(events);

@@ -34,7 +34,20 @@ export class MemoryEventStore implements QueryableEventStore {
     this.nowMs = now ? () => now().getTime() : Date.now;
   }
 
-  async append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<StoredEvent[]> {
+  /**
+   * Not an async function, and no callback per event: every action ArenaService executes appends
+   * one event here, and an async wrapper costs a promise of its own and a tick. A bad call or a
+   * version conflict is still a rejected promise, never a throw.
+   */
+  append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<StoredEvent[]> {
+    try {
+      return Promise.resolve(this.appendNow(streamId, events, expectedVersion));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  private appendNow(streamId: string, events: readonly NewEvent[], expectedVersion: number): StoredEvent[] {
     if (typeof streamId !== 'string' || streamId === '') throw new UsageError('stream id must be a non-empty string');
     let stream = this.streams.get(streamId);
     if (!stream) {
@@ -48,10 +61,15 @@ export class MemoryEventStore implements QueryableEventStore {
       });
     }
     const at = isoAt(this.nowMs());
-    const stored = events.map((e, i) => ({ stream_id: streamId, version: current + i + 1, type: e.type, data: e.data, at }));
-    if (stored.length === 0) return [];
+    // sized up front: an empty array's first push reserves room for 17
+    const stored = new Array<StoredEvent>(events.length);
     // the version check and the push happen in one synchronous step: nothing can interleave
-    for (const e of stored) stream.push(e);
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      const event: StoredEvent = { stream_id: streamId, version: current + i + 1, type: e.type, data: e.data, at };
+      stored[i] = event;
+      stream.push(event);
+    }
     for (const sub of this.subscribers) {
       for (const e of stored) if (matchesFilter(e, sub.filter)) sub.queue.push(e);
     }

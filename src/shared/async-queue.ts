@@ -27,11 +27,15 @@ export function createAsyncQueue<T>(onClose?: () => void, signal?: AbortSignal):
   if (signal?.aborted) queueMicrotask(close);
   else signal?.addEventListener('abort', close, { once: true });
 
+  // one executor for every wait, not a closure per value
+  const wait = (resolve: (r: IteratorResult<T>) => void): void => {
+    waiting = resolve;
+  };
   const iterator: AsyncIterator<T> = {
     next() {
       if (buffer.length > 0) return Promise.resolve({ value: buffer.shift()!, done: false });
       if (closed) return Promise.resolve({ value: undefined, done: true });
-      return new Promise((resolve) => (waiting = resolve));
+      return new Promise(wait);
     },
     return() {
       close();

@@ -65,7 +65,14 @@ describe.each(factories)('EventStore contract: %s', (name, make) => {
   it('a wrong expected version is a ConflictError and appends nothing; ANY_VERSION skips the check', async () => {
     const store = make();
     await store.append('s', [{ type: 'a', data: 1 }], 0);
-    await expect(store.append('s', [{ type: 'b', data: 2 }, { type: 'c', data: 3 }], 0)).rejects.toThrow(ConflictError);
+    // a rejected promise, never a synchronous throw: callers chain on it (ArenaService does)
+    let conflicting: Promise<unknown> | undefined;
+    expect(() => {
+      conflicting = store.append('s', [{ type: 'b', data: 2 }, { type: 'c', data: 3 }], 0);
+    }).not.toThrow();
+    await expect(conflicting).rejects.toThrow(ConflictError);
+    expect(() => void store.append('', [{ type: 'b', data: 2 }], ANY_VERSION).catch(() => {})).not.toThrow();
+    await expect(store.append('', [{ type: 'b', data: 2 }], ANY_VERSION)).rejects.toThrow(/stream id/);
     expect(await store.streamVersion('s')).toBe(1);
     await store.append('s', [{ type: 'd', data: 4 }], ANY_VERSION);
     expect(await store.streamVersion('s')).toBe(2);
