@@ -11,7 +11,7 @@
  *
  * How, and why so: each set is a process of its own, run with V8's --single-threaded, so a batch's GC
  * and JIT work is done, and counted, on the thread that caused it rather than on helper threads whose
- * CPU lands in whatever batch is running. In it the three variants take turns batch by batch (the
+ * CPU lands in whatever batch is running. In it the four variants take turns batch by batch (the
  * order turns each round), so a slow spell of the machine hits all three alike, and each batch starts
  * with 300 untimed pairs on its fresh stores, during which a collection of what the previous batch
  * left mostly falls. The ratios are taken within each process; the median over processes is printed.
@@ -57,7 +57,7 @@ if (process.argv[2] === '--set') {
   if (process.env.BENCH_ROUNDS) for (const v of VARIANTS) console.log(v.padEnd(8), results.map((r) => r[v].median.toFixed(2)).join(' '));
 }
 
-/** one process: the three variants in turns, round by round; each variant's median of CPU µs per pair */
+/** one process: the four variants in turns, round by round; each variant's median of CPU µs per pair */
 async function measureSet(rounds) {
   const dist = process.env.BENCH_DIST ? `${pathToFileURL(resolve(process.env.BENCH_DIST)).href}/` : new URL('../../dist/', import.meta.url).href;
   const { createEmbeddedTarget } = await import(`${dist}targets/embedded/index.js`);
