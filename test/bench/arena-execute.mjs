@@ -12,7 +12,7 @@
  * How, and why so: each set is a process of its own, run with V8's --single-threaded, so a batch's GC
  * and JIT work is done, and counted, on the thread that caused it rather than on helper threads whose
  * CPU lands in whatever batch is running. In it the four variants take turns batch by batch (the
- * order turns each round), so a slow spell of the machine hits all three alike, and each batch starts
+ * order turns each round), so a slow spell of the machine hits all of them alike, and each batch starts
  * with 300 untimed pairs on its fresh stores, during which a collection of what the previous batch
  * left mostly falls. The ratios are taken within each process; the median over processes is printed.
  * Before, with no untimed start and GC on helper threads, the baseline came out at 1.5 or 3 µs from
