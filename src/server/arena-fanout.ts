@@ -2,9 +2,10 @@
  * One event-store subscription per stream, shared by every SSE client of that
  * stream. With a subscription per client, each event woke 1,000 async
  * iterators, one microtask and one corked write each; here each event is
- * encoded once and written to every client in one synchronous pass (every
- * client's socket is corked until the next tick, so the events of one tick
- * still leave as one socket write per client). Each client keeps its own backpressure (its
+ * encoded once and written to every client in one synchronous pass. The first
+ * event of a tick goes to each socket at once; a second one in the same tick
+ * corks every client until the next tick, so the rest of that tick leaves as
+ * one socket write per client. Each client keeps its own backpressure (its
  * SSEStream queues while its socket is full and is dropped past the cap), so a
  * slow client neither holds the others back nor loses or reorders frames.
  *
@@ -46,15 +47,18 @@ export interface FanoutClient {
   fail(err: unknown): void;
 }
 
-/** sends the client what it does not have yet, in order, telling it once when versions jump */
-export function deliver(client: FanoutClient, events: readonly StoredEvent[], batch?: Buffer): void {
+/**
+ * Sends the client what it does not have yet, in order, telling it once when versions jump.
+ * `now`: the shared frame goes to the socket at once rather than corked for the rest of the tick.
+ */
+export function deliver(client: FanoutClient, events: readonly StoredEvent[], batch?: Buffer, now = false): void {
   if (client.held) {
     client.held.push(...events);
     return;
   }
   // the usual case: the client is exactly where the batch starts, so the shared Buffer goes as is
   if (batch && events[0]?.version === client.next) {
-    client.stream.sendEncoded(batch);
+    client.stream.sendEncoded(batch, now);
     client.next = events[events.length - 1]!.version + 1;
     return;
   }
@@ -77,7 +81,9 @@ class StreamFanout {
   private readonly clients = new Set<FanoutClient>();
   private readonly controller = new AbortController();
   private isEnded = false;
-  /** every client's socket is corked until the next tick (one nextTick for all of them) */
+  /** an event went out this tick (a nextTick ends it) */
+  private isInTick = false;
+  /** every client's socket is corked until the tick ends (one nextTick for all of them) */
   private isHolding = false;
   /** the last version received from the store */
   lastVersion = 0;
@@ -114,8 +120,12 @@ class StreamFanout {
         // append must find it written (in the socket's buffer, uncorked at the next tick).
         const frame = encodedEvent(e);
         const events = [e];
-        this.holdUntilNextTick();
-        for (const client of this.clients) deliver(client, events, frame);
+        // the first event of a tick goes out at once, one write per client; only a second event in
+        // the same tick corks every client, so the rest of the tick leaves as one write each
+        const now = !this.isInTick;
+        if (now) this.startTick();
+        else this.holdUntilNextTick();
+        for (const client of this.clients) deliver(client, events, frame, now);
       }
       this.end();
     } catch (err) {
@@ -123,15 +133,22 @@ class StreamFanout {
     }
   }
 
-  /** the events of one tick leave as one socket write per client, for one nextTick in all */
+  /** an event was written this tick; the next tick ends it (and uncorks the clients if they were held) */
+  private startTick(): void {
+    this.isInTick = true;
+    process.nextTick(this.endTick);
+  }
+
+  /** the later events of this tick leave as one socket write per client, uncorked by the one nextTick */
   private holdUntilNextTick(): void {
     if (this.isHolding) return;
     this.isHolding = true;
     for (const client of this.clients) client.stream.hold();
-    process.nextTick(this.releaseAll);
   }
 
-  private readonly releaseAll = (): void => {
+  private readonly endTick = (): void => {
+    this.isInTick = false;
+    if (!this.isHolding) return;
     this.isHolding = false;
     for (const client of this.clients) client.stream.release();
   };
