@@ -9,16 +9,21 @@
  * clients run in a child process; both processes read the system's monotonic
  * clock (process.hrtime) so times are comparable.
  * Baseline in the same run: the same event delivered to 1 subscriber.
- * Floor in the same run: the same frame written by a bare node:net server to N raw TCP sockets
- * (no HTTP, no arena: one write per socket) and read by the same clients; what the arena's
- * fan-out cannot go under on this machine, since each subscriber costs one socket write.
+ * Floors in the same run, the same frame written with one write per socket, what the arena's fan-out
+ * cannot go under on this machine, since each subscriber costs one socket write:
+ * - bare TCP: a node:net server, N raw sockets (no HTTP, no arena), read the same way;
+ * - bare HTTP: a node:http server answering each GET with the same event-stream head, then writing
+ *   the frame to the sockets as the arena does, read by the same HTTP clients as the arena's (their
+ *   response parsing is in the delivery time; the bare TCP clients have none).
+ * Many runs' figures come out in one: BENCH_EVENTS=60 gives p99s of 60,000 deliveries.
  * Run: npm run build && node test/bench/server-sse.mjs
  * BENCH_DIST=/path/to/another/dist runs the same bench on another build (A/B of two versions).
  */
 import { fork } from 'node:child_process';
-import { request, Agent } from 'node:http';
+import { request, Agent, createServer as createHttpServer } from 'node:http';
 import { connect, createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { availableParallelism, loadavg } from 'node:os';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
@@ -62,7 +67,7 @@ if (process.argv[2] === 'clients') {
     if (m === 'report') process.send({ arrivals });
   });
 } else {
-  const dist = process.env.BENCH_DIST ? `file://${process.env.BENCH_DIST.replace(/\/?$/, '/')}` : new URL('../../dist/', import.meta.url).href;
+  const dist = process.env.BENCH_DIST ? `${pathToFileURL(resolve(process.env.BENCH_DIST)).href}/` : new URL('../../dist/', import.meta.url).href;
   const { Router } = await import(`${dist}server/router.js`);
   const { listen } = await import(`${dist}server/listen.js`);
   const { ArenaHandler } = await import(`${dist}server/arena-handler.js`);
@@ -138,18 +143,45 @@ if (process.argv[2] === 'clients') {
     return result;
   };
 
+  /** the like-for-like floor: a bare HTTP server, the arena's response head, the frame straight to each socket */
+  const runRawHttp = async (subscribers) => {
+    const sockets = new Set();
+    const server = createHttpServer((req, res) => {
+      res.useChunkedEncodingByDefault = false;
+      res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'close' });
+      res.flushHeaders();
+      const socket = res.socket;
+      socket.setNoDelay(true);
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.write('event: ready\ndata: {}\n\n');
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const result = await measure(`http://127.0.0.1:${server.address().port}/`, subscribers, (i) => {
+      const frame = Buffer.from(`event: arena.action.failed\nid: ${i}\ndata: ${JSON.stringify({ id: i, type: 'arena.action.failed', data: { success: false, error: 'x'.repeat(200) } })}\n\n`);
+      for (const socket of sockets) socket.write(frame);
+    });
+    for (const socket of sockets) socket.destroy();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    return result;
+  };
+
   const one = await run(1);
   const many = await run(SUBSCRIBERS);
   const floor = await runRawTcp(SUBSCRIBERS);
+  const httpFloor = await runRawHttp(SUBSCRIBERS);
   const fmt = (r) =>
     `${String(r.subscribers).padStart(5)} subscriber(s): in-process fan-out p50 ${r.fanP50.toFixed(2)} ms, p99 ${r.fanP99.toFixed(2)} ms · ` +
     `delivered to the clients ${r.deliveries}/${r.expected}, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, max ${r.max.toFixed(2)} ms · server CPU ${r.cpuPerEvent.toFixed(2)} ms/event`;
   console.log(fmt(one));
   console.log(fmt(many));
   console.log(`floor, bare TCP: ${fmt(floor)}`);
+  console.log(`floor, bare HTTP: ${fmt(httpFloor)}`);
   console.log(
     `ratio ${SUBSCRIBERS}/1: in-process fan-out p99 ${(many.fanP99 / one.fanP99).toFixed(1)}x; delivery p50 ${(many.p50 / one.p50).toFixed(1)}x, p99 ${(many.p99 / one.p99).toFixed(1)}x; ` +
       `server CPU per event ${(many.cpuPerEvent / one.cpuPerEvent).toFixed(1)}x; ` +
-      `arena over the bare-TCP floor: fan-out p99 ${(many.fanP99 / floor.fanP99).toFixed(2)}x, delivery p99 ${(many.p99 / floor.p99).toFixed(2)}x, CPU ${(many.cpuPerEvent / floor.cpuPerEvent).toFixed(2)}x  [${EVENTS} events each; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores]`,
+      `arena over the bare-TCP floor: fan-out p99 ${(many.fanP99 / floor.fanP99).toFixed(2)}x, delivery p99 ${(many.p99 / floor.p99).toFixed(2)}x, CPU ${(many.cpuPerEvent / floor.cpuPerEvent).toFixed(2)}x; ` +
+      `over the bare-HTTP floor: fan-out p99 ${(many.fanP99 / httpFloor.fanP99).toFixed(2)}x, delivery p99 ${(many.p99 / httpFloor.p99).toFixed(2)}x, CPU ${(many.cpuPerEvent / httpFloor.cpuPerEvent).toFixed(2)}x  [${EVENTS} events each; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores]`,
   );
 }
