@@ -146,7 +146,7 @@ if (process.argv[2] === 'clients') {
   /** the like-for-like floor: a bare HTTP server, the arena's response head, the frame straight to each socket */
   const runRawHttp = async (subscribers) => {
     const sockets = new Set();
-    const server = createHttpServer((req, res) => {
+    const server = createHttpServer((_req, res) => {
       res.useChunkedEncodingByDefault = false;
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'close' });
       res.flushHeaders();
