@@ -39,7 +39,12 @@ export function sha256(text: string): string {
 
 /** digest of one entry: binds the key to its value so swapping values between keys is detected */
 export function entryDigest(key: string, value: unknown): string {
-  return sha256(`${JSON.stringify(key)}=${canonicalize(value)}`);
+  return entryDigestOfText(key, canonicalize(value));
+}
+
+/** `entryDigest` from the value's canonical text, for a caller that has it already */
+export function entryDigestOfText(key: string, canonicalText: string): string {
+  return sha256(`${JSON.stringify(key)}=${canonicalText}`);
 }
 
 /** root checksum over every entry digest, in key order */

@@ -73,6 +73,24 @@ describe('createAgentMemory', () => {
     }
   });
 
+  it('a memory verified clean many times still catches the next corruption, and stays caught until repaired', () => {
+    for (let seed = 0; seed < 100; seed++) {
+      const { memory } = filled();
+      memory.checkpoint();
+      for (let i = 0; i < 3; i++) expect(memory.verify().ok).toBe(true);
+      const damaged = memory.corrupt(createRandom(seed));
+      const first = memory.verify();
+      expect(first.ok, `seed ${seed}`).toBe(false);
+      expect([...first.problems].sort()).toEqual(damaged.map((k) => `entry "${k}" does not match its checksum`).sort());
+      expect(memory.verify()).toEqual(first);
+      expect(memory.restoreFromCheckpoint()).toBe(true);
+      expect(memory.verify().ok, `seed ${seed}`).toBe(true);
+      // the restored entries are the checkpoint's: damaging them again is caught again
+      memory.corrupt(createRandom(seed + 1000));
+      expect(memory.verify().ok, `seed ${seed}`).toBe(false);
+    }
+  });
+
   it('corrupting an empty memory plants an entry the checksum does not cover', () => {
     const memory = createAgentMemory();
     const [key] = memory.corrupt(createRandom(1));
