@@ -8,8 +8,8 @@
  * (which is what the fault does). `verify()` therefore hashes again only the
  * entries whose value is not the one it last found sound: the embedded runtime
  * checks every agent's memory every 50 ms, and hashing all 64 entries each time
- * was half of what the idle runtime allocated (5 of 10 MB/s), in scavenges of
- * 3-5 ms that made survival ticks late. Checkpoints share the frozen values.
+ * was half of what the idle runtime allocated (5 of 10 MB/s) and a quarter of
+ * its CPU. Checkpoints share the frozen values.
  */
 import type { Clock } from '../../shared/clock.js';
 import { systemClock } from '../../shared/clock.js';
