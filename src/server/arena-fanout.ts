@@ -116,12 +116,12 @@ class StreamFanout {
     try {
       for await (const e of this.store.subscribe({ stream_id: this.streamId }, from, { signal: this.controller.signal })) {
         this.lastVersion = e.version;
-        // written at once, as the per-client subscriptions did: a shutdown right after the last
-        // append must find it written (in the socket's buffer, uncorked at the next tick).
+        // handed to the sockets at once, as the per-client subscriptions did: a shutdown right after
+        // the last append must find it written. The first event of a tick goes out as one write per
+        // client; only a second event in the same tick corks every client (uncorked at the next
+        // tick), so the rest of the tick leaves as one write each
         const frame = encodedEvent(e);
         const events = [e];
-        // the first event of a tick goes out at once, one write per client; only a second event in
-        // the same tick corks every client, so the rest of the tick leaves as one write each
         const now = !this.isInTick;
         if (now) this.startTick();
         else this.holdUntilNextTick();
