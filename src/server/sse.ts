@@ -13,7 +13,8 @@
  * cork, a nextTick and four writes (size, CRLF, frame, CRLF) per client per
  * event. Frames written in one tick still leave as one socket write: the
  * first write of a tick corks the socket until the next tick, unless the
- * caller holds it already (`hold`, one nextTick for a whole fan-out).
+ * caller holds it already (`hold`, one nextTick for a whole fan-out) or sends
+ * it `now` (a fan-out's first event of a tick, usually its only one).
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
