@@ -10,6 +10,7 @@
 import type { z } from '../vendor/zod.js';
 import { readSmallFile } from '../shared/files.js';
 import { UsageError } from '../shared/errors.js';
+import { deepFreeze } from '../shared/deep-freeze.js';
 import { formatSourceProblems, MAX_YAML_BYTES, pathSegments, readYamlDocument, type SourcePosition, type SourceProblem } from '../shared/yaml-source.js';
 import { formatSegments, parseProblems } from '../shared/zod-problems.js';
 import { strategyPatchSchema, type strategySchema, strategyUnknownKey, WORKFLOW_RECOVERY } from './strategy-schema.js';
@@ -155,12 +156,4 @@ export function mergeStrategy(base: Strategy, patch: StrategyPatch): Strategy {
     for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[section]![key] = value;
   }
   return out as unknown as Strategy;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }

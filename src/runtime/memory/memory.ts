@@ -15,6 +15,7 @@ import type { Clock } from '../../shared/clock.js';
 import { systemClock } from '../../shared/clock.js';
 import type { Random } from '../../shared/random.js';
 import { UsageError } from '../../shared/errors.js';
+import { deepFreeze } from '../../shared/deep-freeze.js';
 import { canonicalize, entryDigest, entryDigestOfText, rootChecksum, type JsonValue } from './canonical.js';
 import { corruptValue } from './corrupt.js';
 
@@ -55,15 +56,6 @@ interface Snapshot {
   digests: Map<string, string>;
   sound: Map<string, JsonValue>;
   root: string;
-}
-
-/** freezes a JSON value all the way down, so it can only be replaced, never changed in place */
-function deepFreeze(value: JsonValue): JsonValue {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Array.isArray(value) ? value : Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 export function createAgentMemory(options: AgentMemoryOptions = {}): AgentMemory {
