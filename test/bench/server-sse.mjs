@@ -123,6 +123,10 @@ if (process.argv[2] === 'clients') {
     return result;
   };
 
+  /** the floors' frame: an arena event's size and shape, built by hand */
+  const floorFrame = (i) =>
+    Buffer.from(`event: arena.action.failed\nid: ${i}\ndata: ${JSON.stringify({ id: i, type: 'arena.action.failed', data: { success: false, error: 'x'.repeat(200) } })}\n\n`);
+
   /** the floor: a bare TCP server writes the same frame to every socket, one write each */
   const runRawTcp = async (subscribers) => {
     const sockets = new Set();
@@ -135,7 +139,7 @@ if (process.argv[2] === 'clients') {
     });
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     const result = await measure(`tcp://127.0.0.1:${server.address().port}`, subscribers, (i) => {
-      const frame = Buffer.from(`event: arena.action.failed\nid: ${i}\ndata: ${JSON.stringify({ id: i, type: 'arena.action.failed', data: { success: false, error: 'x'.repeat(200) } })}\n\n`);
+      const frame = floorFrame(i);
       for (const socket of sockets) socket.write(frame);
     });
     for (const socket of sockets) socket.destroy();
@@ -158,7 +162,7 @@ if (process.argv[2] === 'clients') {
     });
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     const result = await measure(`http://127.0.0.1:${server.address().port}/`, subscribers, (i) => {
-      const frame = Buffer.from(`event: arena.action.failed\nid: ${i}\ndata: ${JSON.stringify({ id: i, type: 'arena.action.failed', data: { success: false, error: 'x'.repeat(200) } })}\n\n`);
+      const frame = floorFrame(i);
       for (const socket of sockets) socket.write(frame);
     });
     for (const socket of sockets) socket.destroy();
