@@ -10,16 +10,41 @@ import { processTargetSchema, type ProcessTargetInput, type ProcessTargetSpec } 
 
 export const FLEET_DIR = fileURLToPath(new URL('../fixtures/process-fleet/', import.meta.url));
 
+/*
+ * Ports from below the kernel's ephemeral range (ip_local_port_range, 32768-60999 by default). A
+ * port taken with listen(0) and closed again is free for the kernel to hand out as the local end
+ * of any outgoing connection on the machine before the child binds it; under the suite's load that
+ * happened (a supervisor failed with EADDRINUSE). Each vitest worker slot takes its own slice, and a
+ * process walks its slice from a random start, so concurrent workers and files do not pick alike.
+ */
+const PORTS_FROM = 20_000;
+const SLICE = 3_000;
+let cursor = -1;
+
+function listensOn(port: number): Promise<net.Server | undefined> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(undefined));
+    s.listen(port, '127.0.0.1', () => resolve(s));
+  });
+}
+
+/** `n` distinct loopback ports nothing listens on now and the kernel will not give to a connection */
 export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise<net.Server>((resolve) => {
-      const s = net.createServer();
-      s.listen(0, '127.0.0.1', () => resolve(s));
-    })),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
+  const slot = (Number(process.env.VITEST_POOL_ID) || 1) - 1;
+  const first = PORTS_FROM + (slot % 4) * SLICE;
+  if (cursor < 0) cursor = Math.floor(Math.random() * SLICE);
+  const held: net.Server[] = [];
+  try {
+    for (let tries = 0; held.length < n; tries++) {
+      if (tries >= SLICE) throw new Error(`no ${n} free ports in ${first}-${first + SLICE - 1}`);
+      const s = await listensOn(first + (cursor++ % SLICE));
+      if (s) held.push(s);
+    }
+    return held.map((s) => (s.address() as net.AddressInfo).port);
+  } finally {
+    await Promise.all(held.map((s) => new Promise((r) => s.close(r))));
+  }
 }
 
 export interface TinyFleet {
