@@ -6,11 +6,15 @@
 // A second loop runs at the same time beside an embedded target of its own (same seed, started, no
 // faults): the embedded target shares the arena's event loop, and its own timers and workload make
 // ticks late by a few ms whatever schedules them. Against that loop, what survival itself adds shows.
+// Then the same survival run against the same embedded runtime served in a process of its own
+// (`arena target serve`, through the Arena Target Protocol), beside a bare loop of its own: what the
+// scheduler does when the target does not share its event loop, as with a process or remote target.
 // Usage: npm run build && node test/bench/cli-survival-drift.mjs [seconds] [repeats]
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { quantileSorted } from 'simple-statistics';
 import { createEmbeddedTarget } from '../../dist/targets/embedded/index.js';
+import { createRemoteTarget } from '../../dist/targets/remote/target.js';
 import { runSurvivalOnTarget } from '../../dist/arena/survival/index.js';
 
 const isChild = process.argv[2] === 'baseline';
@@ -55,6 +59,21 @@ const loop = (...args) => {
   return new Promise((resolve) => child.once('message', resolve));
 };
 const ratio = (a, b) => a / Math.max(b, 0.01);
+/** `arena target serve` on a free port: the embedded runtime in a process of its own */
+async function servedRuntime() {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/arena.js', import.meta.url)), 'target', 'serve', '--port', '0', '--seed', '1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /served on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`arena target serve exited with ${code}`)));
+  });
+  return { url, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGINT'))) };
+}
+const remoteRatios = [];
 for (let r = 0; r < repeats; r++) {
   const bareDrifts = loop();
   const besideDrifts = loop('beside-target');
@@ -69,9 +88,22 @@ for (let r = 0; r < repeats; r++) {
   console.log(`  ratio survival/baseline    p50 ${ratio(arena.p50, base.p50).toFixed(2)}x  p99 ${ratio(arena.p99, base.p99).toFixed(2)}x; survival/the loop beside a target p99 ${ratio(arena.p99, beside.p99).toFixed(2)}x`);
   ratios.push(ratio(arena.p99, base.p99));
   besideRatios.push(ratio(arena.p99, beside.p99));
+
+  const served = await servedRuntime();
+  const remoteBareDrifts = loop();
+  const remoteReport = await runSurvivalOnTarget(createRemoteTarget({ kind: 'remote', name: 'served', url: served.url }), { duration: seconds * 1000, interval: intervalMs, seed: 1, cooldown: 200 });
+  await served.stop();
+  const remoteBase = stats(await remoteBareDrifts);
+  const remote = stats(remoteReport.timeline.map((t) => t.drift_ms));
+  console.log(`  then, the target in its own process (${remoteReport.actions_run} ticks run, ${remoteReport.actions_succeeded} faults applied):`);
+  console.log(`  baseline setTimeout loop   p50 ${fmt(remoteBase.p50)}  p99 ${fmt(remoteBase.p99)}  max ${fmt(remoteBase.max)}`);
+  console.log(`  survival (served target)   p50 ${fmt(remote.p50)}  p99 ${fmt(remote.p99)}  max ${fmt(remote.max)}`);
+  console.log(`  ratio survival/baseline    p99 ${ratio(remote.p99, remoteBase.p99).toFixed(2)}x`);
+  remoteRatios.push(ratio(remote.p99, remoteBase.p99));
 }
 const summary = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return `median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}x (${sorted.map((x) => x.toFixed(2)).join(', ')})`;
 };
 console.log(`p99 ratio over ${repeats} runs: against the bare loop ${summary(ratios)}; against the loop beside a target ${summary(besideRatios)}`);
+console.log(`p99 ratio with the target in its own process, against the bare loop: ${summary(remoteRatios)}`);
