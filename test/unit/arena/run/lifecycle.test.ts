@@ -114,6 +114,22 @@ describe('runLifecycle', () => {
     expect(s.target.agent('agent-2').status).toBe('running');
   });
 
+  it("the run's time starts once the steady state is sampled, so a fault planned at 0 is not late by the sampling", async () => {
+    const s = await setup();
+    // a target whose workload counters take 40 ms to answer (a round trip to a remote target, say)
+    const observer = { ...s.target.observer, workload: async () => (await s.clock.sleep(40), s.target.observer.workload()) };
+    let atStart: number | undefined;
+    const outcome = await drive(
+      s.clock,
+      runLifecycle(options(s, [], { observer }), async (ctx) => {
+        atStart = ctx.elapsed();
+      }),
+    );
+    expect(outcome.status).toBe('passed');
+    // before, the schedule began 40 ms into the run, and survival's first tick, planned at 0, was 40 ms late
+    expect(atStart).toBe(0);
+  });
+
   it("the caller's own verdict fails a run that the gate passed", async () => {
     const s = await setup();
     const outcome = await drive(s.clock, runLifecycle(options(s, [], { failed: () => true }), async () => undefined));
