@@ -74,13 +74,21 @@ async function servedRuntime() {
   return { url, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGINT'))) };
 }
 const remoteRatios = [];
+// every round's ticks together: a p99 of 200 ticks is their third latest, of 600 their sixth
+const pooled = { bare: [], beside: [], arena: [], remoteBare: [], remote: [] };
 for (let r = 0; r < repeats; r++) {
   const bareDrifts = loop();
   const besideDrifts = loop('beside-target');
   const report = await runSurvivalOnTarget(createEmbeddedTarget({ seed: 1 }), { duration: seconds * 1000, interval: intervalMs, seed: 1, cooldown: 200 });
-  const base = stats(await bareDrifts);
-  const beside = stats(await besideDrifts);
-  const arena = stats(report.timeline.map((t) => t.drift_ms));
+  const bareTicks = await bareDrifts;
+  const besideTicks = await besideDrifts;
+  const arenaTicks = report.timeline.map((t) => t.drift_ms);
+  pooled.bare.push(...bareTicks);
+  pooled.beside.push(...besideTicks);
+  pooled.arena.push(...arenaTicks);
+  const base = stats(bareTicks);
+  const beside = stats(besideTicks);
+  const arena = stats(arenaTicks);
   console.log(`run ${r + 1}: interval ${intervalMs} ms, ${ticks} ticks planned, ${report.actions_run} run (none skipped: ${report.actions_run === ticks})`);
   console.log(`  baseline setTimeout loop   p50 ${fmt(base.p50)}  p99 ${fmt(base.p99)}  max ${fmt(base.max)}`);
   console.log(`  the loop beside a target   p50 ${fmt(beside.p50)}  p99 ${fmt(beside.p99)}  max ${fmt(beside.max)}`);
@@ -93,8 +101,12 @@ for (let r = 0; r < repeats; r++) {
   const remoteBareDrifts = loop();
   const remoteReport = await runSurvivalOnTarget(createRemoteTarget({ kind: 'remote', name: 'served', url: served.url }), { duration: seconds * 1000, interval: intervalMs, seed: 1, cooldown: 200 });
   await served.stop();
-  const remoteBase = stats(await remoteBareDrifts);
-  const remote = stats(remoteReport.timeline.map((t) => t.drift_ms));
+  const remoteBareTicks = await remoteBareDrifts;
+  const remoteTicks = remoteReport.timeline.map((t) => t.drift_ms);
+  pooled.remoteBare.push(...remoteBareTicks);
+  pooled.remote.push(...remoteTicks);
+  const remoteBase = stats(remoteBareTicks);
+  const remote = stats(remoteTicks);
   console.log(`  then, the target in its own process (${remoteReport.actions_run} ticks run, ${remoteReport.actions_succeeded} faults applied):`);
   console.log(`  baseline setTimeout loop   p50 ${fmt(remoteBase.p50)}  p99 ${fmt(remoteBase.p99)}  max ${fmt(remoteBase.max)}`);
   console.log(`  survival (served target)   p50 ${fmt(remote.p50)}  p99 ${fmt(remote.p99)}  max ${fmt(remote.max)}`);
@@ -107,3 +119,9 @@ const summary = (xs) => {
 };
 console.log(`p99 ratio over ${repeats} runs: against the bare loop ${summary(ratios)}; against the loop beside a target ${summary(besideRatios)}`);
 console.log(`p99 ratio with the target in its own process, against the bare loop: ${summary(remoteRatios)}`);
+const p99 = (xs) => stats(xs).p99;
+console.log(
+  `pooled over the ${repeats} rounds: embedded ${ratio(p99(pooled.arena), p99(pooled.bare)).toFixed(2)}x the bare loop (p99 ${fmt(p99(pooled.arena))} vs ${fmt(p99(pooled.bare))}), ` +
+    `${ratio(p99(pooled.arena), p99(pooled.beside)).toFixed(2)}x the loop beside a target (${fmt(p99(pooled.beside))}); ` +
+    `served ${ratio(p99(pooled.remote), p99(pooled.remoteBare)).toFixed(2)}x its bare loop (p99 ${fmt(p99(pooled.remote))} vs ${fmt(p99(pooled.remoteBare))})`,
+);
