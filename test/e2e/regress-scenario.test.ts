@@ -10,11 +10,13 @@ const SCENARIO = ['--scenario', 'test/fixtures/regress/tiny-scenario.yaml', '--p
 describe('arena regress --scenario', () => {
   it('recovery on vs off on a scenario: candidate better, JUnit passes', async () => {
     const junit = join(mkdtempSync(join(tmpdir(), 'regress-')), 'regress.xml');
-    const r = await arena(['regress', '--baseline', 'strategies/recovery-off.yaml', '--candidate', 'strategies/default.yaml', ...SCENARIO, '--runs', '3', '--seed', '5', '--json', '--junit', junit]);
+    const r = await arena(['regress', '--baseline', 'strategies/recovery-off.yaml', '--candidate', 'strategies/default.yaml', ...SCENARIO, '--runs', '5', '--seed', '5', '--json', '--junit', junit]);
     expect(r.exitCode, r.stderr).toBe(0);
     const v = JSON.parse(r.stdout).regression;
+    // five pairs, not three: scores take few distinct values here, and three pairs with one and the same
+    // difference (baseline 23 23 23, candidate 86.6 86.6 86.6) leave the paired test no variation: "cannot decide"
     expect(v.decision).toBe('candidate better');
-    expect(v.runs_used).toBe(3);
+    expect(v.runs_used).toBe(5);
     // the measured score, not injection success: recovery off leaves the faults unrecovered
     expect(v.baseline.mean).toBeLessThan(60);
     expect(v.candidate.mean).toBeGreaterThan(70);
