@@ -14,7 +14,7 @@ describe('arena regress --scenario', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const v = JSON.parse(r.stdout).regression;
     // five pairs, not three: scores take few distinct values here, and three pairs with one and the same
-    // difference (baseline 23 23 23, candidate 86.6 86.6 86.6) leave the paired test no variation: "cannot decide"
+    // difference (say baseline 23 23 23, candidate 86.6 86.6 86.6) leave the paired test no variation: "cannot decide"
     expect(v.decision).toBe('candidate better');
     expect(v.runs_used).toBe(5);
     // the measured score, not injection success: recovery off leaves the faults unrecovered
