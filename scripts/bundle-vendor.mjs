@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 /**
- * Bundles each vendored package into one file, dist/vendor/<pkg>.cjs, and replaces tsc's
- * dist/vendor/<pkg>.js (`export * from '<pkg>'`) with a door exporting the same names from it. A
+ * Bundles each vendored package into one file, dist/vendor/<name>.cjs, and replaces tsc's
+ * dist/vendor/<name>.js (the door, src/vendor/<name>.ts) with one exporting the same names from it. A
  * package spread over many files costs the CLI a module resolution, read and compile per file at
  * every start; one file costs one. The bundle is CommonJS because node:vm can give a script a V8
  * code cache and Node 20 cannot give an ES module one (dist/vendor/compile-cache.js); the cache key
- * carries a hash of the bundle, so a rebuilt bundle never meets an old cache.
+ * carries a hash of the bundle, so a rebuilt bundle never meets an old cache. Each bundle's head
+ * carries the licence of every package whose code it holds.
  * Run after tsc: `npm run build` does.
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,23 +27,54 @@ const enOnlyLocales = {
     b.onLoad({ filter: /.*/, namespace: 'zod-en-only' }, () => ({ contents: "export { default as en } from 'zod/v4/locales/en.js';", resolveDir: root }));
   },
 };
+/**
+ * name: the door, src/vendor/<name>.ts. pkg: the package it opens. A door that only re-exports its
+ * package (`export * from 'yaml'`) is bundled from the package, with the package's export names
+ * (esbuild cannot see a CommonJS module's, such as commander's). A door with code of its own
+ * (mcp-sdk: a few of the SDK's modules, and a function that loads its transports on first use) is
+ * bundled from tsc's output of it, so the bundle exports what the door does.
+ */
 const VENDORED = [
-  { name: 'yaml', plugins: [] },
-  { name: 'commander', plugins: [] },
-  { name: 'zod', plugins: [enOnlyLocales] },
+  { name: 'yaml', pkg: 'yaml', plugins: [] },
+  { name: 'commander', pkg: 'commander', plugins: [] },
+  { name: 'zod', pkg: 'zod', plugins: [enOnlyLocales] },
+  { name: 'mcp-sdk', pkg: '@modelcontextprotocol/sdk', fromDoor: true, plugins: [] },
 ];
 
-for (const { name, plugins } of VENDORED) {
+/** the package a bundled file belongs to: its directory under the last node_modules/ of its path */
+function packageDir(input) {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return undefined;
+  const parts = input.slice(at + 'node_modules/'.length).split('/');
+  return input.slice(0, at + 'node_modules/'.length) + parts.slice(0, parts[0].startsWith('@') ? 2 : 1).join('/');
+}
+
+/** name@version (licence) and the licence text of every package with code in the bundle, the door's own first */
+async function licences(metafile, pkg) {
+  const dirs = [...new Set(Object.keys(metafile.inputs).map(packageDir).filter(Boolean))];
+  const notes = [];
+  for (const dir of dirs) {
+    const meta = JSON.parse(await readFile(join(root, dir, 'package.json'), 'utf8'));
+    const file = (await readdir(join(root, dir))).find((f) => /^licen[cs]e(\.md|\.txt)?$/i.test(f));
+    if (!file) throw new Error(`bundle-vendor: ${dir} has no licence file to ship with its code`);
+    const text = (await readFile(join(root, dir, file), 'utf8')).trim().replaceAll('*/', '* /');
+    notes.push({ first: meta.name === pkg, text: `${meta.name}@${meta.version} (${meta.license}):\n${text}` });
+  }
+  return notes.sort((a, b) => Number(b.first) - Number(a.first)).map((n) => n.text);
+}
+
+for (const { name, pkg, fromDoor, plugins } of VENDORED) {
   const door = join(root, 'dist/vendor', `${name}.js`);
   const out = join(root, 'dist/vendor', `${name}.cjs`);
-  await stat(door); // tsc emitted the re-export: the bundle replaces exactly that module
-  // esbuild cannot see a CommonJS module's export names, so they are listed from the package itself
-  const exported = Object.keys(await import(name)).filter((n) => n !== 'default' && n !== 'module.exports');
-  const pkgDir = join(root, 'node_modules', name);
-  const { version, license } = JSON.parse(await readFile(join(pkgDir, 'package.json'), 'utf8'));
-  const licenseText = await readFile(join(pkgDir, 'LICENSE'), 'utf8');
-  await build({
-    stdin: { contents: `import * as pkg from '${name}';\nexport const { ${exported.join(', ')} } = pkg;\n`, resolveDir: root, sourcefile: `vendor-${name}.js` },
+  await stat(door); // tsc emitted the door: the bundle replaces exactly that module
+  const names = Object.keys(await import(fromDoor ? door : pkg));
+  const exported = names.filter((n) => n !== 'default' && n !== 'module.exports');
+  const { version } = JSON.parse(await readFile(join(root, 'node_modules', pkg, 'package.json'), 'utf8'));
+  const entry = fromDoor
+    ? { entryPoints: [door] }
+    : { stdin: { contents: `import * as pkg from '${pkg}';\nexport const { ${exported.join(', ')} } = pkg;\n`, resolveDir: root, sourcefile: `vendor-${name}.js` } };
+  const { metafile } = await build({
+    ...entry,
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -53,16 +85,19 @@ for (const { name, plugins } of VENDORED) {
     outfile: out,
     allowOverwrite: true,
     logLevel: 'warning',
+    metafile: true,
     plugins,
-    banner: { js: [`/* ${name}@${version} (${license}), bundled by scripts/bundle-vendor.mjs. Its licence:`, licenseText.trim().replaceAll('*/', '* /'), '*/'].join('\n') },
   });
+  const notes = await licences(metafile, pkg);
+  const banner = `/* ${pkg}@${version}, bundled by scripts/bundle-vendor.mjs with the code of ${notes.length} package(s). Their licences:\n\n${notes.join('\n\n')}\n*/\n`;
+  await writeFile(out, banner + (await readFile(out, 'utf8')));
   const hash = createHash('sha256').update(await readFile(out)).digest('hex').slice(0, 16);
   // zod exports names such as `catch` and `null`, which cannot be bindings: each is taken under a
   // `$` name and exported as itself
   await writeFile(
     door,
     [
-      `// ${name}@${version}, one file (${name}.cjs), loaded through the CLI's compile cache; scripts/bundle-vendor.mjs writes this`,
+      `// ${pkg}@${version}, one file (${name}.cjs), loaded through the CLI's compile cache; scripts/bundle-vendor.mjs writes this`,
       "import { loadBundle } from './compile-cache.js';",
       `const { ${exported.map((n) => `${n}: $${n}`).join(', ')} } = loadBundle(new URL('./${name}.cjs', import.meta.url), '${name}-${version}-${hash}');`,
       `export { ${exported.map((n) => `$${n} as ${n}`).join(', ')} };`,
@@ -70,5 +105,5 @@ for (const { name, plugins } of VENDORED) {
     ].join('\n'),
   );
   const { size } = await stat(out);
-  console.log(`bundle-vendor: dist/vendor/${name}.cjs ${name}@${version}, ${exported.length} exports, ${(size / 1024).toFixed(1)} kB`);
+  console.log(`bundle-vendor: dist/vendor/${name}.cjs ${pkg}@${version} and ${notes.length - 1} other package(s), ${exported.length} exports, ${(size / 1024).toFixed(1)} kB`);
 }

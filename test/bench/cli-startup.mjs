@@ -5,6 +5,8 @@
 // the child, all its threads, from /proc/self/stat), which a busy machine disturbs much less.
 // The CLI and the floors run with the vendor bundles' code cache (a directory of the bench's own, written
 // by the warm-up run), and validate once more with it off (NODE_DISABLE_COMPILE_CACHE): what it saves.
+// Two more rows load the MCP SDK, which every process running the embedded runtime needs (`scenario run`,
+// `regress`, `target serve`...): the package's own modules against our one-file bundle of them.
 // Usage: npm run build && node test/bench/cli-startup.mjs [runs]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +29,9 @@ parseDocument(readFileSync('${FILE}', 'utf8'), { lineCounter: new LineCounter() 
 // load is part of what validate cannot go under
 const FLOOR_ZOD = `${FLOOR} await import('./dist/vendor/zod.js');`;
 
+// the SDK's modules the embedded runtime uses, from node_modules, against the same modules in our bundle (dist/vendor/mcp-sdk.cjs)
+const MCP_PACKAGE = "await Promise.all(['server/mcp.js', 'client/index.js', 'inMemory.js'].map((m) => import('@modelcontextprotocol/sdk/' + m)));";
+
 const CASES = {
   'node -e 0': ['-e', '0'],
   'arena --version': ['bin/arena.js', '--version'],
@@ -34,6 +39,9 @@ const CASES = {
   'validate, no compile cache': ['bin/arena.js', 'scenario', 'validate', FILE],
   'floor: node + yaml + parse FILE': ['--input-type=module', '-e', FLOOR],
   'floor: ... + load zod': ['--input-type=module', '-e', FLOOR_ZOD],
+  // what every process that runs the embedded runtime loads (its agents talk to an in-process MCP server)
+  'MCP SDK, the package': ['--input-type=module', '-e', MCP_PACKAGE],
+  'MCP SDK, one-file bundle': ['--input-type=module', '-e', `${CACHE_ON} await import('./dist/vendor/mcp-sdk.js');`],
 };
 // the same command without the cache, in the same run: what the cache saves
 const CASE_ENV = { 'validate, no compile cache': { NODE_DISABLE_COMPILE_CACHE: '1' } };
@@ -50,7 +58,8 @@ function childCpuMs() {
 
 const wall = Object.fromEntries(Object.keys(CASES).map((k) => [k, []]));
 const cpu = Object.fromEntries(Object.keys(CASES).map((k) => [k, 0]));
-execFileSync(process.execPath, ['bin/arena.js', 'scenario', 'validate', FILE], { cwd: root, env, stdio: 'ignore' }); // warm the disk cache and write the compile cache
+// warm the disk cache and write the compile caches: each case once, untimed
+for (const [name, args] of Object.entries(CASES)) execFileSync(process.execPath, args, { cwd: root, env: { ...env, ...CASE_ENV[name] }, stdio: 'ignore' });
 // interleaved, so a burst of load elsewhere hits every case alike
 for (let i = 0; i < runs; i++) {
   for (const [name, args] of Object.entries(CASES)) {

@@ -18,7 +18,7 @@ export interface InProcessMCPServerOptions {
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
 export async function createInProcessMCPServer(options: InProcessMCPServerOptions = {}): Promise<McpServer> {
-  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { McpServer } = await import('../../vendor/mcp-sdk.js');
   const server = new McpServer({ name: options.name ?? 'chaos-arena-in-process', version: options.version ?? '1.0.0' });
   // per-server notes: state that survives reconnects, so a reconnected session sees earlier writes
   const notes = new Map<string, string>();
@@ -74,7 +74,7 @@ export function inProcessConnector(given?: McpServer | Promise<McpServer>): () =
   let pending: Promise<McpServer> | undefined;
   return async () => {
     pending ??= Promise.resolve(given ?? createInProcessMCPServer());
-    const [server, { InMemoryTransport }] = await Promise.all([pending, import('@modelcontextprotocol/sdk/inMemory.js')]);
+    const [server, { InMemoryTransport }] = await Promise.all([pending, import('../../vendor/mcp-sdk.js')]);
     // a server serves one transport at a time; drop a stale one left by an abrupt disconnect
     if (server.isConnected()) await server.close();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

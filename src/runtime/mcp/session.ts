@@ -112,7 +112,7 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
     let established = false;
     let lost = false;
     // loaded on the first connect, so importing the package does not load the SDK
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { Client } = await import('../../vendor/mcp-sdk.js');
     const next = new Client({ name: options.name ?? 'chaos-arena-agent', version: '1.0.0' });
     next.onclose = () => {
       // a superseded connection closing late, or a handshake that failed (reported by open's caller)
