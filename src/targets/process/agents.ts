@@ -21,6 +21,8 @@ export interface TrackedAgent {
   restarts: number;
   /** the pids this arena stopped, exactly as they were stopped (resumed by these, not by a fresh lookup) */
   paused?: TrackedPid[];
+  /** pid specs by port: the listening sockets the pid held when found (src/targets/process/pid.ts) */
+  readonly sockets: { inodes?: ReadonlySet<string> };
   /** after an mcp_disconnect through the proxy: its session count then; recovered once a new session opens */
   mcpSessionsAtDisconnect?: number;
 }
@@ -43,7 +45,7 @@ export class AgentFleet {
   constructor(specs: readonly AgentSpec[], private readonly options: FleetOptions) {
     this.clock = options.clock ?? systemClock;
     for (const spec of specs) {
-      this.agents.set(spec.id, { spec, monitor: new ProbeMonitor(spec.health, { cwd: options.baseDir, env: { ...options.env, ARENA_AGENT: spec.id } }, this.clock), restarts: 0 });
+      this.agents.set(spec.id, { spec, monitor: new ProbeMonitor(spec.health, { cwd: options.baseDir, env: { ...options.env, ARENA_AGENT: spec.id } }, this.clock), restarts: 0, sockets: {} });
     }
   }
 
@@ -63,7 +65,7 @@ export class AgentFleet {
 
   /** the agent's pid now; throws RuntimeError naming the agent and the cause */
   resolve(agent: TrackedAgent): TrackedPid {
-    const pid = resolvePid(agent.spec.pid, { agentId: agent.spec.id, baseDir: this.options.baseDir, exclude: this.options.exclude(), lastPid: agent.pid });
+    const pid = resolvePid(agent.spec.pid, { agentId: agent.spec.id, baseDir: this.options.baseDir, exclude: this.options.exclude(), lastPid: agent.pid, sockets: agent.sockets });
     const start = readStat(pid)?.startTime ?? 0;
     if (agent.pid !== undefined && (agent.pid !== pid || agent.pidStart !== start)) agent.restarts++;
     agent.pid = pid;

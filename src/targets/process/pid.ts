@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RuntimeError } from '../../shared/errors.js';
-import { holdsSocket, isAlive, isAncestor, listeningInodes, processTable, readCmdline, type ProcInfo } from './proc.js';
+import { ancestorsOf, holdsSocket, isAlive, isAncestor, listeningInodes, listPids, processTable, readCmdline, type ProcInfo } from './proc.js';
 import type { PidSpec } from './spec.js';
 
 export interface ResolveContext {
@@ -17,6 +17,12 @@ export interface ResolveContext {
   exclude?: ReadonlySet<number>;
   /** the last pid found, tried first (a port scan over every process is the slow path) */
   lastPid?: number;
+  /**
+   * port specs: the listening sockets (inodes) lastPid held when it was found, which this call
+   * updates. Kept by the caller from call to call, so that while the same process still holds one
+   * of them nothing is read from /proc/net.
+   */
+  sockets?: { inodes?: ReadonlySet<string> };
 }
 
 export function resolvePid(spec: PidSpec, ctx: ResolveContext): number {
@@ -51,7 +57,12 @@ function fromFile(file: string, ctx: ResolveContext): number {
 }
 
 function fromPort(port: number, ctx: ResolveContext): number {
+  // a listening socket keeps its port until it is closed, and an inode names one socket while it
+  // lives: a process still holding one it listened on is still the one listening on the port
+  const known = ctx.sockets?.inodes;
+  if (ctx.lastPid !== undefined && known && isAlive(ctx.lastPid) && holdsSocket(ctx.lastPid, known)) return ctx.lastPid;
   const inodes = listeningInodes(port);
+  if (ctx.sockets) ctx.sockets.inodes = inodes;
   if (inodes.size === 0) throw new RuntimeError(`agent ${ctx.agentId}: nothing listens on port ${port}`, 'pid_not_found');
   if (ctx.lastPid !== undefined && isAlive(ctx.lastPid) && holdsSocket(ctx.lastPid, inodes)) return ctx.lastPid;
   const table = processTable();
@@ -63,17 +74,19 @@ function fromPort(port: number, ctx: ResolveContext): number {
 }
 
 function fromMatch(pattern: string, ctx: ResolveContext): number {
-  const table = processTable();
   const self = process.pid;
+  // never ourselves, nor a shell or runner above us whose command line quotes the pattern
+  const above = ancestorsOf(self);
   const matches: number[] = [];
-  for (const pid of table.keys()) {
-    // never ourselves, nor a shell or runner above us whose command line quotes the pattern
-    if (pid === self || ctx.exclude?.has(pid) || isAncestor(pid, self, table)) continue;
+  for (const pid of listPids()) {
+    if (pid === self || ctx.exclude?.has(pid) || above.has(pid)) continue;
     const cmdline = readCmdline(pid);
+    // a zombie's command line is empty: it matches nothing
     if (cmdline !== undefined && matchesWords(cmdline, pattern)) matches.push(pid);
   }
   if (matches.length === 0) throw new RuntimeError(`agent ${ctx.agentId}: no running process's command line matches ${JSON.stringify(pattern)}`, 'pid_not_found');
-  return pickOne(matches, table, ctx, `match ${JSON.stringify(pattern)}`);
+  // the whole process table only when there is more than one to choose from
+  return matches.length === 1 ? matches[0]! : pickOne(matches, processTable(), ctx, `match ${JSON.stringify(pattern)}`);
 }
 
 /**
