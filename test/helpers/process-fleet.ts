@@ -16,9 +16,11 @@ export const FLEET_DIR = fileURLToPath(new URL('../fixtures/process-fleet/', imp
  * of any outgoing connection on the machine before the child binds it; under the suite's load that
  * happened (a supervisor failed with EADDRINUSE). Each vitest worker slot takes its own slice, and a
  * process walks its slice from a random start, so concurrent workers and files do not pick alike.
+ * Six slices of 2,000 in 20000-31999: one for each of up to six workers (vitest.config.ts runs five).
  */
 const PORTS_FROM = 20_000;
-const SLICE = 3_000;
+const SLICES = 6;
+const SLICE = 2_000;
 let cursor = -1;
 
 function listensOn(port: number): Promise<net.Server | undefined> {
@@ -32,7 +34,7 @@ function listensOn(port: number): Promise<net.Server | undefined> {
 /** `n` distinct loopback ports nothing listens on now and the kernel will not give to a connection */
 export async function freePorts(n: number): Promise<number[]> {
   const slot = (Number(process.env.VITEST_POOL_ID) || 1) - 1;
-  const first = PORTS_FROM + (slot % 4) * SLICE;
+  const first = PORTS_FROM + (slot % SLICES) * SLICE;
   if (cursor < 0) cursor = Math.floor(Math.random() * SLICE);
   const held: net.Server[] = [];
   try {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Client as ClientType } from '../../../src/index.js';
 import { pkg } from './pkg.js';
 
@@ -123,7 +123,8 @@ describe('Client', () => {
     client = new Client({ llm: {}, workflow: {} });
     const runtime = client.runtime({ seed: 7 });
     expect(runtime.isRunning).toBe(true);
-    expect((await client.health()).services['runtime-1']).toMatchObject({ status: 'ok' });
+    // healthy once its agents' MCP sessions have connected, which a loaded machine can delay past the first look
+    await vi.waitFor(async () => expect((await client!.health()).services['runtime-1']).toMatchObject({ status: 'ok' }), { timeout: 5000, interval: 20 });
     client.workflow();
     await client.close();
     expect(runtime.isRunning).toBe(false);
