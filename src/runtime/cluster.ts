@@ -6,6 +6,7 @@
 import type { Clock, TimerHandle } from '../shared/clock.js';
 import type { Random } from '../shared/random.js';
 import { NotFoundError } from '../shared/errors.js';
+import { linkSignals } from '../shared/signals.js';
 import type { Agent } from './agent.js';
 import type { RecoveryLog } from './events.js';
 import type { Strategy } from './strategy.js';
@@ -61,7 +62,14 @@ export function send<T>(from: Agent | undefined, to: Agent, fn: (signal: AbortSi
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
   }
-  return to.submit((loopSignal) => fn(AbortSignal.any([loopSignal, signal])), signal);
+  return to.submit(async (loopSignal) => {
+    const linked = linkSignals(loopSignal, signal);
+    try {
+      return await fn(linked.signal);
+    } finally {
+      linked.dispose();
+    }
+  }, signal);
 }
 
 /** a repeating timer whose interval is re-read from the strategy each time, so updates apply live */
