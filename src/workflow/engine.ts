@@ -37,6 +37,10 @@ export interface ExecuteWorkflowOptions {
 
 export const DEFAULT_MAX_PARALLEL = 8;
 
+/** an event without what every event of a run shares (its ids and time), which emit adds */
+type Body<E> = E extends WorkflowEvent ? Omit<E, 'execution_id' | 'workflow_id' | 'at'> : never;
+type WorkflowEventBody = Body<WorkflowEvent>;
+
 /** Thrown into a step's signal when its attempt exceeds `timeout_ms`. */
 export class StepTimeoutError extends Error {
   constructor(readonly stepId: string, readonly timeoutMs: number) {
@@ -68,10 +72,13 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
   const caps = [options.maxParallel, def.max_parallel].filter((n): n is number => typeof n === 'number');
   const limit = caps.length > 0 ? Math.max(1, Math.min(...caps)) : DEFAULT_MAX_PARALLEL;
   const executionId = options.executionId ?? randomUUID();
-  const base = () => ({ execution_id: executionId, workflow_id: def.id, at: clock.wallNow().toISOString() });
-  const emit = (event: WorkflowEvent) => {
+  const { onEvent } = options;
+  // the event is built only for a listener: the embedded runtime's workload has none, and a timestamp
+  // and an object per step event were a share of its garbage
+  const emit = (event: WorkflowEventBody) => {
+    if (!onEvent) return;
     try {
-      options.onEvent?.(event);
+      onEvent({ execution_id: executionId, workflow_id: def.id, at: clock.wallNow().toISOString(), ...event } as WorkflowEvent);
     } catch {
       // a broken listener must not break the run
     }
@@ -101,7 +108,7 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
     if (st.result.status !== STEP_STATUS.pending) return;
     st.result.status = STEP_STATUS.skipped;
     st.result.error = reason;
-    emit({ ...base(), type: 'step.skipped', step_id: id, reason });
+    emit({ type: 'step.skipped', step_id: id, reason });
     for (const d of dependents.get(id) ?? []) skip(d, `dependency '${id}' was skipped`);
   };
 
@@ -148,19 +155,19 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
 
     for (let attempt = 1; ; attempt++) {
       result.attempts = attempt;
-      emit({ ...base(), type: 'step.started', step_id: step.id, agent_type: step.agent_type, attempt });
+      emit({ type: 'step.started', step_id: step.id, agent_type: step.agent_type, attempt });
       try {
         st.agent ??= registry.create(step);
         const output = await runAttempt(st, attempt, inputs, timeoutMs);
         result.status = STEP_STATUS.completed;
         result.output = output;
         result.duration_ms = clock.now() - st.startedAt;
-        emit({ ...base(), type: 'step.completed', step_id: step.id, output, attempts: attempt, duration_ms: result.duration_ms });
+        emit({ type: 'step.completed', step_id: step.id, output, attempts: attempt, duration_ms: result.duration_ms });
         return;
       } catch (err) {
         const message = errorMessage(err);
         const willRetry = !halt && attempt <= retries;
-        emit({ ...base(), type: 'step.failed', step_id: step.id, error: message, attempt, will_retry: willRetry });
+        emit({ type: 'step.failed', step_id: step.id, error: message, attempt, will_retry: willRetry });
         if (!willRetry) {
           result.status = STEP_STATUS.failed;
           result.error = message;
@@ -207,7 +214,7 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
     });
   };
 
-  emit({ ...base(), type: 'workflow.started', input: options.input });
+  emit({ type: 'workflow.started', input: options.input });
   const onAbort = () => stopAll(WORKFLOW_STATUS.cancelled, `cancelled: ${errorMessage(options.signal?.reason ?? 'aborted')}`);
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -225,9 +232,9 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
   const status: WorkflowStatus = halt?.status ?? (firstFailure ? WORKFLOW_STATUS.failed : WORKFLOW_STATUS.completed);
   const error = halt?.error ?? firstFailure;
   const output = status === WORKFLOW_STATUS.completed ? workflowOutput(def, states) : null;
-  if (status === WORKFLOW_STATUS.completed) emit({ ...base(), type: 'workflow.completed', output, duration_ms });
-  else if (status === WORKFLOW_STATUS.cancelled) emit({ ...base(), type: 'workflow.cancelled', error: error!, duration_ms });
-  else emit({ ...base(), type: 'workflow.failed', error: error!, duration_ms });
+  if (status === WORKFLOW_STATUS.completed) emit({ type: 'workflow.completed', output, duration_ms });
+  else if (status === WORKFLOW_STATUS.cancelled) emit({ type: 'workflow.cancelled', error: error!, duration_ms });
+  else emit({ type: 'workflow.failed', error: error!, duration_ms });
   return {
     execution_id: executionId,
     workflow_id: def.id,
