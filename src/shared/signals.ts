@@ -4,7 +4,7 @@
  * reference and a finalizer each) and lets go only after a major GC. Composed on an agent's
  * long-lived loop signal once per message, it was a third of the embedded runtime's garbage that
  * outlives a young-generation collection; without it, an idle served runtime's scavenges took
- * 28-29 ms in 20 s instead of 46-49, the longest 2.2-2.8 ms instead of 3.4-5.1 (`--trace-gc`).
+ * 28-44 ms in 20 s instead of 46-56, the longest 2.2-4.2 ms instead of 3.4-5.4 (`--trace-gc`).
  */
 export interface LinkedSignal {
   readonly signal: AbortSignal;
