@@ -13,9 +13,12 @@
  * `<tmpdir>/chaos-arena-compile-cache-<uid>`. `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as it does
  * Node's. A cache is code, so it is read only from a directory that belongs to this user and nobody
  * else can write to. V8 rejects a cache made by another V8 version or other flags; its check of the
- * source is by length only, so the file name carries a hash of the bundle's content.
+ * source is by length only, so the file name carries a hash of the bundle's content. It also carries
+ * a hash of the bundle's path: a cache keeps the file name of the script it was made from, so two
+ * installs of one version sharing a cache would print each other's paths in stack traces.
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,6 +29,8 @@ export type CompileCacheState = 'off' | 'hit' | 'miss' | 'rejected';
 
 interface Loaded {
   key: string;
+  /** the bundle's own file */
+  file: string;
   script: Script;
   state: CompileCacheState;
 }
@@ -58,11 +63,11 @@ export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): string
 export function loadBundle(url: URL, key: string): Record<string, unknown> {
   const file = fileURLToPath(url);
   const source = readFileSync(file, 'utf8');
-  const cachedData = cacheDir ? readCache(cacheFile(cacheDir, key)) : undefined;
+  const cachedData = cacheDir ? readCache(cacheFile(cacheDir, key, file)) : undefined;
   // the same wrapper Node gives a CommonJS module, so the bundle's require and module work as usual
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const state: CompileCacheState = !cacheDir ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
-  loaded.push({ key, script, state });
+  loaded.push({ key, file, script, state });
   const module = { exports: {} as Record<string, unknown> };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
@@ -82,13 +87,13 @@ export function writeCompileCache(): void {
   if (!dir) return;
   for (const entry of loaded) {
     if (entry.state !== 'miss' && entry.state !== 'rejected') continue;
-    const file = cacheFile(dir, entry.key);
+    const file = cacheFile(dir, entry.key, entry.file);
     const partial = `${file}.${process.pid}.tmp`;
     try {
       writeFileSync(partial, entry.script.createCachedData(), { mode: 0o600 });
       renameSync(partial, file); // whole or not at all, whatever other arena processes do meanwhile
       entry.state = 'hit';
-      pruneOlder(dir, entry.key, file);
+      pruneOlder(dir, entry.key, entry.file, file);
     } catch {
       // a full disk, a vanished directory or a file another process removed first costs a cache, nothing more
     }
@@ -96,23 +101,31 @@ export function writeCompileCache(): void {
 }
 
 /**
- * A new build's cache replaces older builds' caches of the same bundle for this V8, so rebuilds do
- * not pile up; another Node version's cache stays (someone switching versions keeps both). A key
- * starts with the bundle's name and a '-' (`zod-4.6.7-<hash>`, scripts/bundle-vendor.mjs).
+ * A new build's cache replaces older builds' caches of the same bundle at the same path for this V8,
+ * so rebuilds do not pile up; another install's cache and another Node version's stay (someone
+ * switching versions keeps both), and caches named before they carried a path (older arenas) go.
+ * A key starts with the bundle's name and a '-' (`zod-4.6.7-<hash>`, scripts/bundle-vendor.mjs).
  */
-function pruneOlder(dir: string, key: string, keep: string): void {
+function pruneOlder(dir: string, key: string, bundle: string, keep: string): void {
   const prefix = `${key.split('-')[0]}-`;
+  const ours = `${pathTag(bundle)}${CACHE_SUFFIX}`;
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (name.startsWith(prefix) && name.endsWith(CACHE_SUFFIX) && path !== keep) unlinkSync(path);
+    if (path === keep || !name.startsWith(prefix) || !name.endsWith(CACHE_SUFFIX)) continue;
+    if (name.endsWith(ours) || !name.includes('-at-')) unlinkSync(path);
   }
 }
 
 /** V8 refuses another version's cache anyway; in the name, two Node versions do not overwrite each other's */
 const CACHE_SUFFIX = `-v8-${process.versions.v8}-${process.arch}.cache`;
 
-function cacheFile(dir: string, key: string): string {
-  return join(dir, `${key}${CACHE_SUFFIX}`);
+/** `-at-<hash of the bundle's path>`: each install has its own cache (see the top of this file) */
+function pathTag(bundle: string): string {
+  return `-at-${createHash('sha256').update(bundle).digest('hex').slice(0, 12)}`;
+}
+
+function cacheFile(dir: string, key: string, bundle: string): string {
+  return join(dir, `${key}${pathTag(bundle)}${CACHE_SUFFIX}`);
 }
 
 function readCache(file: string): Buffer | undefined {

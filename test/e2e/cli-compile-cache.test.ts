@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -61,6 +61,32 @@ describe('the CLI keeps a V8 code cache of its vendor bundles', () => {
     // and a cache V8 cannot use is reported as such, not as a hit
     writeFileSync(zod, Buffer.alloc(size, 0x5a));
     expect((await statesInNewProcess()).zod).toBe('rejected');
+  });
+
+  it('two installs of the same version do not share a cache: stack traces name their own files', async () => {
+    // the same bundle at two paths, as two checkouts or a global and a local install have it
+    const installs = ['one', 'two'].map((name) => {
+      const file = join(dir, name, 'thrower.cjs');
+      mkdirSync(join(dir, name));
+      writeFileSync(file, "module.exports = { boom() { throw new Error('from the bundle'); } };\n");
+      return file;
+    });
+    const run = async (bundle: string) => {
+      const script = `
+        import { enableCompileCache, loadBundle, compileCacheStates } from './dist/vendor/compile-cache.js';
+        import { pathToFileURL } from 'node:url';
+        enableCompileCache();
+        const m = loadBundle(pathToFileURL(${JSON.stringify(bundle)}), 'thrower-1.0.0-aaaa');
+        try { m.boom(); } catch (err) { console.log(JSON.stringify({ at: err.stack.split('\\n')[1], state: compileCacheStates()[0].state })); }`;
+      const r = await execa('node', ['--input-type=module', '-e', script], { cwd: REPO_ROOT, extendEnv: false, env: { PATH: process.env.PATH ?? '', NODE_COMPILE_CACHE: dir } });
+      return JSON.parse(r.stdout) as { at: string; state: string };
+    };
+    const [one, two] = installs as [string, string];
+    expect(await run(one)).toEqual({ at: expect.stringContaining(`${one}:1:`), state: 'miss' });
+    expect(await run(one)).toEqual({ at: expect.stringContaining(`${one}:1:`), state: 'hit' });
+    expect(await run(two)).toEqual({ at: expect.stringContaining(`${two}:1:`), state: 'miss' });
+    expect(await run(two)).toEqual({ at: expect.stringContaining(`${two}:1:`), state: 'hit' });
+    expect(await run(one)).toEqual({ at: expect.stringContaining(`${one}:1:`), state: 'hit' });
   });
 
   it('`arena --help` names both variables', async () => {

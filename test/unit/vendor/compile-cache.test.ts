@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,7 +50,7 @@ describe('vendor bundle compile cache', () => {
     expect(cc.compileCacheStates()).toEqual([{ key: 'tiny-1', state: 'miss' }]);
     cc.writeCompileCache();
     const [file] = cacheFiles(cacheDir!);
-    expect(file).toMatch(/^tiny-1-v8-[\d.]+(-node\.\d+)?-\w+\.cache$/);
+    expect(file).toMatch(/^tiny-1-at-[0-9a-f]{12}-v8-[\d.]+(-node\.\d+)?-\w+\.cache$/);
     expect(statSync(join(cacheDir!, file!)).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(cacheDir!, file!)).length).toBeGreaterThan(0);
     // (a cache is only ever read by a new process: V8 answers a second compile in the same one from
@@ -68,16 +68,44 @@ describe('vendor bundle compile cache', () => {
     expect(next.compileCacheStates()).toEqual([{ key: 'tiny-2', state: 'miss' }]);
   });
 
-  it("a rebuilt bundle's cache replaces the old build's, and leaves other bundles' and other Node versions' alone", async () => {
+  it("a rebuilt bundle's cache replaces the old build's at the same path, and leaves other installs', other bundles' and other Node versions' alone", async () => {
     const cc = await freshModule();
     const cacheDir = cc.enableCompileCache({ NODE_COMPILE_CACHE: dir })!;
     const suffix = `-v8-${process.versions.v8}-${process.arch}.cache`;
-    writeFileSync(join(cacheDir, `tiny-1.0.0-aaaa${suffix}`), 'old build');
-    writeFileSync(join(cacheDir, `tiny-1.0.0-aaaa-v8-1.2.3-${process.arch}.cache`), 'another node');
-    writeFileSync(join(cacheDir, `other-2.0.0-bbbb${suffix}`), 'another bundle');
-    cc.loadBundle(bundle, 'tiny-1.0.1-cccc');
+    // the tag of this bundle's path, as the first write shows
+    cc.loadBundle(bundle, 'tiny-1.0.0-aaaa');
     cc.writeCompileCache();
-    expect(cacheFiles(cacheDir).sort()).toEqual([`other-2.0.0-bbbb${suffix}`, `tiny-1.0.0-aaaa-v8-1.2.3-${process.arch}.cache`, `tiny-1.0.1-cccc${suffix}`].sort());
+    const [first] = cacheFiles(cacheDir);
+    const at = /-at-[0-9a-f]{12}-/.exec(first!)![0].slice(0, -1);
+    writeFileSync(join(cacheDir, `tiny-1.0.0-aaaa${at}-v8-1.2.3-${process.arch}.cache`), 'another node');
+    writeFileSync(join(cacheDir, `tiny-1.0.0-aaaa-at-0123456789ab${suffix}`), 'another install');
+    writeFileSync(join(cacheDir, `tiny-0.9.0-ffff${suffix}`), 'an older arena, before caches carried a path');
+    writeFileSync(join(cacheDir, `other-2.0.0-bbbb${at}${suffix}`), 'another bundle');
+    const next = await freshModule();
+    next.enableCompileCache({ NODE_COMPILE_CACHE: dir });
+    next.loadBundle(bundle, 'tiny-1.0.1-cccc');
+    next.writeCompileCache();
+    expect(cacheFiles(cacheDir).sort()).toEqual(
+      [`other-2.0.0-bbbb${at}${suffix}`, `tiny-1.0.0-aaaa-at-0123456789ab${suffix}`, `tiny-1.0.0-aaaa${at}-v8-1.2.3-${process.arch}.cache`, `tiny-1.0.1-cccc${at}${suffix}`].sort(),
+    );
+  });
+
+  it('the same bundle at another path (another install of the same version) has a cache of its own', async () => {
+    const copy = join(dir, 'copy');
+    mkdirSync(copy);
+    const other = join(copy, 'tiny.cjs');
+    writeFileSync(other, readFileSync(bundle, 'utf8'));
+    const cc = await freshModule();
+    const cacheDir = cc.enableCompileCache({ NODE_COMPILE_CACHE: dir })!;
+    cc.loadBundle(bundle, 'tiny-1');
+    cc.writeCompileCache();
+    const next = await freshModule();
+    next.enableCompileCache({ NODE_COMPILE_CACHE: dir });
+    next.loadBundle(pathToFileURL(other), 'tiny-1');
+    // (V8 answers a second compile in one process from memory, so 'miss' here says only that no file was found)
+    expect(next.compileCacheStates()).toEqual([{ key: 'tiny-1', state: 'miss' }]);
+    next.writeCompileCache();
+    expect(cacheFiles(cacheDir)).toHaveLength(2);
   });
 
   it('NODE_DISABLE_COMPILE_CACHE turns it off, as it does for Node', async () => {
