@@ -129,6 +129,20 @@ export function createAgent(options: AgentOptions): Agent {
     while (agent.state === 'running' && inFlight.size < concurrency && queue.length > 0) runTask(queue.shift()!);
   };
 
+  // A task submitted to the agent starts in a later turn of the event loop, as a message on a network
+  // would: one workload run (a message to the orchestrator, then one per step) ran to its end in a
+  // single turn, 2-4 ms in which nothing else in the process could run, and an embedded target shares
+  // the arena's event loop (its fault schedule; test/bench/cli-survival-drift.mjs). One pump per turn.
+  let pumpScheduled = false;
+  const pumpNextTurn = () => {
+    if (pumpScheduled) return;
+    pumpScheduled = true;
+    setImmediate(() => {
+      pumpScheduled = false;
+      pump();
+    });
+  };
+
   const agent: Agent = {
     id: options.id,
     kind: options.kind,
@@ -158,7 +172,7 @@ export function createAgent(options: AgentOptions): Agent {
           },
           { once: true },
         );
-        pump();
+        pumpNextTurn();
       });
     },
     kill() {

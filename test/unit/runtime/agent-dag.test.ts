@@ -13,12 +13,34 @@ function agent(clock = new ManualClock()) {
   return { clock, agent: createAgent({ id: 'a', kind: 'worker', clock, memory: createAgentMemory({ clock }), subsystems, concurrency: 2 }) };
 }
 
+/** one turn of the event loop: an agent starts what was submitted to it in the next one */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('agent task loop', () => {
+  it('starts a submitted task in a later turn of the event loop, as a message on a network arrives', async () => {
+    const { agent: a } = agent();
+    const order: string[] = [];
+    const tasks = ['one', 'two', 'three'].map((name) => a.submit(async () => order.push(name)));
+    order.push('submitted');
+    await Promise.resolve();
+    expect(order).toEqual(['submitted']);
+    expect(a.load).toBe(3);
+    await Promise.all(tasks);
+    expect(order).toEqual(['submitted', 'one', 'two', 'three']);
+    // killed before the next turn: the queued tasks are lost, none runs
+    const lost = a.submit(async () => order.push('never'));
+    a.kill();
+    await expect(lost).rejects.toThrow(/killed/);
+    await nextTurn();
+    expect(order).not.toContain('never');
+  });
+
   it('runs tasks with bounded concurrency, delays each by the slow fault', async () => {
     const { clock, agent: a } = agent();
     const order: string[] = [];
     a.slowMs = 100;
     const one = a.submit(async () => order.push('one'));
+    await nextTurn(); // a submitted task starts in a later turn of the event loop
     await clock.advance(99);
     expect(order).toEqual([]);
     await clock.advance(1);
@@ -45,6 +67,7 @@ describe('agent task loop', () => {
     const { clock, agent: a } = agent();
     a.slowMs = 600_000;
     const slowed = a.submit(async () => 'late');
+    await nextTurn();
     expect(clock.pendingTimers()).toBeGreaterThan(0);
     a.halt();
     await expect(slowed).rejects.toThrow(/stopping with its runtime/);
