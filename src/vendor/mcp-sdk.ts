@@ -9,9 +9,24 @@
  * Import this module dynamically, never statically: it is the SDK, and `import 'chaos-arena'` or a
  * command that does not speak MCP must not pay for it (test/unit/proxies/mcp/lazy-sdk.test.ts).
  */
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+/**
+ * The SDK's own JSON Schema validator (Ajv), built when a schema is first checked rather than with
+ * the client or server. The SDK builds one in every Client and Server constructor, about 1 ms of
+ * blocking work each, and the embedded runtime opens a client and a server on every agent restart
+ * and MCP reconnect; its in-process tools declare no output schema, so it never needs one. One per
+ * client or server, as the SDK has it: Ajv keeps every schema it compiled.
+ */
+export function lazySchemaValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
 
 /**
  * The transports to an MCP server in another process or behind a URL, which the embedded runtime

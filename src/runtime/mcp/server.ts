@@ -17,50 +17,48 @@ export interface InProcessMCPServerOptions {
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
+/**
+ * The tools' input schemas, built once per process: a server is created for every agent (and again on
+ * each restart), and building them anew each time was most of what creating one cost.
+ */
+let inputSchemas: ReturnType<typeof buildInputSchemas> | undefined;
+function buildInputSchemas() {
+  return {
+    calculate: z.object({ expression: z.string() }),
+    echo: z.object({ message: z.string() }),
+    note_put: z.object({ key: z.string().min(1), value: z.string() }),
+    note_get: z.object({ key: z.string().min(1) }),
+    word_count: z.object({ text: z.string() }),
+  };
+}
+
 export async function createInProcessMCPServer(options: InProcessMCPServerOptions = {}): Promise<McpServer> {
-  const { McpServer } = await import('../../vendor/mcp-sdk.js');
-  const server = new McpServer({ name: options.name ?? 'chaos-arena-in-process', version: options.version ?? '1.0.0' });
+  const { McpServer, lazySchemaValidator } = await import('../../vendor/mcp-sdk.js');
+  const server = new McpServer({ name: options.name ?? 'chaos-arena-in-process', version: options.version ?? '1.0.0' }, { jsonSchemaValidator: lazySchemaValidator() });
+  const input = (inputSchemas ??= buildInputSchemas());
   // per-server notes: state that survives reconnects, so a reconnected session sees earlier writes
   const notes = new Map<string, string>();
 
-  server.registerTool(
-    'calculate',
-    { description: 'Evaluates an arithmetic expression such as "2 * (3 + 4)"', inputSchema: { expression: z.string() } },
-    async ({ expression }) => {
-      try {
-        const value = evaluateExpression(expression);
-        return { ...text(String(value)), structuredContent: { value } };
-      } catch (error) {
-        return { ...text((error as Error).message), isError: true };
-      }
-    },
+  server.registerTool('calculate', { description: 'Evaluates an arithmetic expression such as "2 * (3 + 4)"', inputSchema: input.calculate }, async ({ expression }) => {
+    try {
+      const value = evaluateExpression(expression);
+      return { ...text(String(value)), structuredContent: { value } };
+    } catch (error) {
+      return { ...text((error as Error).message), isError: true };
+    }
+  });
+  server.registerTool('echo', { description: 'Returns its message unchanged', inputSchema: input.echo }, async ({ message }) => text(message));
+  server.registerTool('note_put', { description: 'Stores a note under a key on the server', inputSchema: input.note_put }, async ({ key, value }) => {
+    notes.set(key, value);
+    return text(`stored ${key}`);
+  });
+  server.registerTool('note_get', { description: 'Reads a note stored with note_put', inputSchema: input.note_get }, async ({ key }) =>
+    notes.has(key) ? text(notes.get(key)!) : { ...text(`no note "${key}"`), isError: true },
   );
-  server.registerTool(
-    'echo',
-    { description: 'Returns its message unchanged', inputSchema: { message: z.string() } },
-    async ({ message }) => text(message),
-  );
-  server.registerTool(
-    'note_put',
-    { description: 'Stores a note under a key on the server', inputSchema: { key: z.string().min(1), value: z.string() } },
-    async ({ key, value }) => {
-      notes.set(key, value);
-      return text(`stored ${key}`);
-    },
-  );
-  server.registerTool(
-    'note_get',
-    { description: 'Reads a note stored with note_put', inputSchema: { key: z.string().min(1) } },
-    async ({ key }) => (notes.has(key) ? text(notes.get(key)!) : { ...text(`no note "${key}"`), isError: true }),
-  );
-  server.registerTool(
-    'word_count',
-    { description: 'Counts the words in a text', inputSchema: { text: z.string() } },
-    async (args) => {
-      const count = args.text.trim() === '' ? 0 : args.text.trim().split(/\s+/).length;
-      return { ...text(String(count)), structuredContent: { count } };
-    },
-  );
+  server.registerTool('word_count', { description: 'Counts the words in a text', inputSchema: input.word_count }, async (args) => {
+    const count = args.text.trim() === '' ? 0 : args.text.trim().split(/\s+/).length;
+    return { ...text(String(count)), structuredContent: { count } };
+  });
   return server;
 }
 

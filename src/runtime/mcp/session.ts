@@ -112,8 +112,8 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
     let established = false;
     let lost = false;
     // loaded on the first connect, so importing the package does not load the SDK
-    const { Client } = await import('../../vendor/mcp-sdk.js');
-    const next = new Client({ name: options.name ?? 'chaos-arena-agent', version: '1.0.0' });
+    const { Client, lazySchemaValidator } = await import('../../vendor/mcp-sdk.js');
+    const next = new Client({ name: options.name ?? 'chaos-arena-agent', version: '1.0.0' }, { jsonSchemaValidator: lazySchemaValidator() });
     next.onclose = () => {
       // a superseded connection closing late, or a handshake that failed (reported by open's caller)
       // (the SDK's in-memory transport reports one close twice: handle it once)

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createInProcessMCPServer, createMCPSession, inProcessConnector, MCPError, type MCPSession, type MCPSessionEvent } from '../../../../src/runtime/mcp/index.js';
 import { ManualClock } from '../../../../src/shared/clock.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, lazySchemaValidator } from '../../../../src/vendor/mcp-sdk.js';
 
 let session: MCPSession | undefined;
 afterEach(async () => {
@@ -22,6 +25,31 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
     const bad = await session.callTool('echo', { message: 5 });
     expect(bad).toMatchObject({ isError: true, text: expect.stringMatching(/Input validation error/) });
     expect((await session.callTool('nope')).text).toMatch(/Tool nope not found/);
+  });
+
+  it("checks a tool's structured output against its output schema, though no JSON Schema validator is built until one is needed", async () => {
+    // a low-level server that advertises an output schema and does not keep to it: only the client's check can catch it
+    const server = new Server({ name: 'liar', version: '1.0.0' }, { capabilities: { tools: {} } });
+    const outputSchema = { type: 'object' as const, properties: { sum: { type: 'number' } }, required: ['sum'] };
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'add', inputSchema: { type: 'object' as const }, outputSchema }] }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const { a, b } = request.params.arguments as { a: number; b: number };
+      return { content: [{ type: 'text' as const, text: String(a + b) }], structuredContent: a === b ? { sum: 'same' } : { sum: a + b } };
+    });
+    const connect = async () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      return clientSide;
+    };
+    session = createMCPSession({ connect, clock: new ManualClock() });
+    await session.connect();
+    await session.listTools(); // the client learns the output schemas here
+    expect(await session.callTool('add', { a: 2, b: 3 })).toMatchObject({ structuredContent: { sum: 5 }, isError: false });
+    await expect(session.callTool('add', { a: 2, b: 2 })).rejects.toThrow(/Structured content does not match the tool's output schema/);
+    // and the validator itself, as the session and the in-process server are given it
+    const check = lazySchemaValidator().getValidator({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] });
+    expect(check({ n: 1 }).valid).toBe(true);
+    expect(check({ n: 'one' })).toMatchObject({ valid: false, errorMessage: expect.stringMatching(/must be number/) });
   });
 
   it('disconnect closes the live transport: calls fail, then reconnect with backoff restores service and server state', async () => {
