@@ -16,6 +16,7 @@ import { quantileSorted } from 'simple-statistics';
 import { createEmbeddedTarget } from '../../dist/targets/embedded/index.js';
 import { createRemoteTarget } from '../../dist/targets/remote/target.js';
 import { runSurvivalOnTarget } from '../../dist/arena/survival/index.js';
+import { printedUrl } from './printed-url.mjs';
 
 const isChild = process.argv[2] === 'baseline';
 const seconds = Number(process.argv[isChild ? 3 : 2] ?? 10);
@@ -62,15 +63,7 @@ const ratio = (a, b) => a / Math.max(b, 0.01);
 /** `arena target serve` on a free port: the embedded runtime in a process of its own */
 async function servedRuntime() {
   const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/arena.js', import.meta.url)), 'target', 'serve', '--port', '0', '--seed', '1'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /served on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`arena target serve exited with ${code}`)));
-  });
+  const url = await printedUrl(child, /served on (http:\/\/\S+)/);
   return { url, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGINT'))) };
 }
 const remoteRatios = [];

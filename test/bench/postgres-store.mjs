@@ -23,6 +23,7 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startCluster } from '../../scripts/pg-cluster.mjs';
+import { printedUrl } from './printed-url.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
@@ -90,15 +91,7 @@ try {
     serve.kill('SIGTERM');
     await new Promise((r) => serve.once('exit', r));
   });
-  const serveUrl = await new Promise((resolve, reject) => {
-    let out = '';
-    serve.stdout.on('data', (c) => {
-      out += c;
-      const m = /serving on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    serve.once('exit', (code) => reject(new Error(`arena serve exited ${code}`)));
-  });
+  const serveUrl = await printedUrl(serve, /serving on (http:\/\/\S+)/);
   // every client's arrival time per event; the latency of an event is its last client's
   const arrivals = Array.from({ length: CLIENTS }, () => new Map());
   const connect = (seen) =>
