@@ -17,7 +17,7 @@
  * a hash of the bundle's path: a cache keeps the file name of the script it was made from, so two
  * installs of one version sharing a cache would print each other's paths in stack traces.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -104,17 +104,25 @@ export function writeCompileCache(): void {
  * A new build's cache replaces older builds' caches of the same bundle at the same path for this V8,
  * so rebuilds do not pile up; another install's cache and another Node version's stay (someone
  * switching versions keeps both), and caches named before they carried a path (older arenas) go.
- * A key starts with the bundle's name and a '-' (`zod-4.6.7-<hash>`, scripts/bundle-vendor.mjs).
+ * What no run has written for a month goes too, whatever made it: the cache of a checkout since
+ * deleted would otherwise stay in the temporary directory for good (one still in use is written
+ * again by its next run). A key starts with the bundle's name and a '-' (`zod-4.6.7-<hash>`,
+ * scripts/bundle-vendor.mjs).
  */
-function pruneOlder(dir: string, key: string, bundle: string, keep: string): void {
+function pruneOlder(dir: string, key: string, bundle: string, keep: string, now = Date.now()): void {
   const prefix = `${key.split('-')[0]}-`;
   const ours = `${pathTag(bundle)}${CACHE_SUFFIX}`;
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (path === keep || !name.startsWith(prefix) || !name.endsWith(CACHE_SUFFIX)) continue;
-    if (name.endsWith(ours) || !name.includes('-at-')) unlinkSync(path);
+    if (path === keep) continue;
+    const replaced = name.startsWith(prefix) && name.endsWith(CACHE_SUFFIX) && (name.endsWith(ours) || !name.includes('-at-'));
+    const stale = (name.endsWith('.cache') || name.endsWith('.tmp')) && now - statSync(path).mtimeMs > STALE_MS;
+    if (replaced || stale) unlinkSync(path);
   }
 }
+
+/** a cache file no run has written for this long is removed by the next write */
+const STALE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** V8 refuses another version's cache anyway; in the name, two Node versions do not overwrite each other's */
 const CACHE_SUFFIX = `-v8-${process.versions.v8}-${process.arch}.cache`;

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,6 +88,25 @@ describe('vendor bundle compile cache', () => {
     expect(cacheFiles(cacheDir).sort()).toEqual(
       [`other-2.0.0-bbbb${at}${suffix}`, `tiny-1.0.0-aaaa-at-0123456789ab${suffix}`, `tiny-1.0.0-aaaa${at}-v8-1.2.3-${process.arch}.cache`, `tiny-1.0.1-cccc${at}${suffix}`].sort(),
     );
+  });
+
+  it('a write also removes any cache file no run has written for a month (a deleted checkout leaves no litter)', async () => {
+    const cc = await freshModule();
+    const cacheDir = cc.enableCompileCache({ NODE_COMPILE_CACHE: dir })!;
+    const suffix = `-v8-${process.versions.v8}-${process.arch}.cache`;
+    const monthAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+    for (const name of [`other-1.0.0-aaaa-at-0123456789ab${suffix}`, `tiny-1.0.0-aaaa-at-0123456789ab-v8-1.2.3-x64.cache`, `zod-1-at-0123456789ab${suffix}.4242.tmp`]) {
+      writeFileSync(join(cacheDir, name), 'old');
+      utimesSync(join(cacheDir, name), monthAgo, monthAgo);
+    }
+    writeFileSync(join(cacheDir, `other-1.0.0-aaaa-at-ba9876543210${suffix}`), 'written yesterday by another install');
+    utimesSync(join(cacheDir, `other-1.0.0-aaaa-at-ba9876543210${suffix}`), new Date(Date.now() - 86_400_000), new Date(Date.now() - 86_400_000));
+    cc.loadBundle(bundle, 'tiny-2.0.0-bbbb');
+    cc.writeCompileCache();
+    const left = readdirSync(cacheDir).sort();
+    expect(left).toHaveLength(2);
+    expect(left).toContain(`other-1.0.0-aaaa-at-ba9876543210${suffix}`);
+    expect(left.find((f) => f.startsWith('tiny-2.0.0-bbbb-at-'))).toBeDefined();
   });
 
   it('the same bundle at another path (another install of the same version) has a cache of its own', async () => {
