@@ -18,7 +18,6 @@
  * installs of one version sharing a cache would print each other's paths in stack traces.
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -127,9 +126,20 @@ const STALE_MS = 30 * 24 * 60 * 60 * 1000;
 /** V8 refuses another version's cache anyway; in the name, two Node versions do not overwrite each other's */
 const CACHE_SUFFIX = `-v8-${process.versions.v8}-${process.arch}.cache`;
 
-/** `-at-<hash of the bundle's path>`: each install has its own cache (see the top of this file) */
+/**
+ * `-at-<hash of the bundle's path>`: each install has its own cache (see the top of this file). Two
+ * 32-bit FNV-1a hashes with different offsets: a name for a path, not a secret, and node:crypto
+ * would cost every CLI start its ~2 ms of loading (`scenario validate` does not load it otherwise).
+ */
 function pathTag(bundle: string): string {
-  return `-at-${createHash('sha256').update(bundle).digest('hex').slice(0, 12)}`;
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < bundle.length; i++) {
+    const c = bundle.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
+  }
+  return `-at-${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`;
 }
 
 function cacheFile(dir: string, key: string, bundle: string): string {

@@ -27,6 +27,9 @@ describe('start-up path', () => {
     for (const heavy of ['chalk', 'cli-table3', 'simple-statistics', 'better-sqlite3', 'pg', 'yaml', 'zod', 'commander', '@modelcontextprotocol/sdk']) {
       expect(names.has(heavy), heavy).toBe(false);
     }
+    // nor node:crypto, ~2 ms to load (action ids use Web Crypto; the compile cache names files with FNV-1a)
+    expect(r.stderr).toMatch(/^BUILTIN fs$/m);
+    expect(r.stderr).not.toMatch(/^BUILTIN crypto$/m);
   });
 
   it('`arena --version` imports no package at all and prints the version', async () => {

@@ -50,7 +50,7 @@ describe('vendor bundle compile cache', () => {
     expect(cc.compileCacheStates()).toEqual([{ key: 'tiny-1', state: 'miss' }]);
     cc.writeCompileCache();
     const [file] = cacheFiles(cacheDir!);
-    expect(file).toMatch(/^tiny-1-at-[0-9a-f]{12}-v8-[\d.]+(-node\.\d+)?-\w+\.cache$/);
+    expect(file).toMatch(/^tiny-1-at-[0-9a-f]{16}-v8-[\d.]+(-node\.\d+)?-\w+\.cache$/);
     expect(statSync(join(cacheDir!, file!)).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(cacheDir!, file!)).length).toBeGreaterThan(0);
     // (a cache is only ever read by a new process: V8 answers a second compile in the same one from
@@ -76,9 +76,9 @@ describe('vendor bundle compile cache', () => {
     cc.loadBundle(bundle, 'tiny-1.0.0-aaaa');
     cc.writeCompileCache();
     const [first] = cacheFiles(cacheDir);
-    const at = /-at-[0-9a-f]{12}-/.exec(first!)![0].slice(0, -1);
+    const at = /-at-[0-9a-f]{16}-/.exec(first!)![0].slice(0, -1);
     writeFileSync(join(cacheDir, `tiny-1.0.0-aaaa${at}-v8-1.2.3-${process.arch}.cache`), 'another node');
-    writeFileSync(join(cacheDir, `tiny-1.0.0-aaaa-at-0123456789ab${suffix}`), 'another install');
+    writeFileSync(join(cacheDir, `tiny-1.0.0-aaaa-at-0123456789abcdef${suffix}`), 'another install');
     writeFileSync(join(cacheDir, `tiny-0.9.0-ffff${suffix}`), 'an older arena, before caches carried a path');
     writeFileSync(join(cacheDir, `other-2.0.0-bbbb${at}${suffix}`), 'another bundle');
     const next = await freshModule();
@@ -86,7 +86,7 @@ describe('vendor bundle compile cache', () => {
     next.loadBundle(bundle, 'tiny-1.0.1-cccc');
     next.writeCompileCache();
     expect(cacheFiles(cacheDir).sort()).toEqual(
-      [`other-2.0.0-bbbb${at}${suffix}`, `tiny-1.0.0-aaaa-at-0123456789ab${suffix}`, `tiny-1.0.0-aaaa${at}-v8-1.2.3-${process.arch}.cache`, `tiny-1.0.1-cccc${at}${suffix}`].sort(),
+      [`other-2.0.0-bbbb${at}${suffix}`, `tiny-1.0.0-aaaa-at-0123456789abcdef${suffix}`, `tiny-1.0.0-aaaa${at}-v8-1.2.3-${process.arch}.cache`, `tiny-1.0.1-cccc${at}${suffix}`].sort(),
     );
   });
 
@@ -95,17 +95,17 @@ describe('vendor bundle compile cache', () => {
     const cacheDir = cc.enableCompileCache({ NODE_COMPILE_CACHE: dir })!;
     const suffix = `-v8-${process.versions.v8}-${process.arch}.cache`;
     const monthAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
-    for (const name of [`other-1.0.0-aaaa-at-0123456789ab${suffix}`, `tiny-1.0.0-aaaa-at-0123456789ab-v8-1.2.3-x64.cache`, `zod-1-at-0123456789ab${suffix}.4242.tmp`]) {
+    for (const name of [`other-1.0.0-aaaa-at-0123456789abcdef${suffix}`, `tiny-1.0.0-aaaa-at-0123456789abcdef-v8-1.2.3-x64.cache`, `zod-1-at-0123456789abcdef${suffix}.4242.tmp`]) {
       writeFileSync(join(cacheDir, name), 'old');
       utimesSync(join(cacheDir, name), monthAgo, monthAgo);
     }
-    writeFileSync(join(cacheDir, `other-1.0.0-aaaa-at-ba9876543210${suffix}`), 'written yesterday by another install');
-    utimesSync(join(cacheDir, `other-1.0.0-aaaa-at-ba9876543210${suffix}`), new Date(Date.now() - 86_400_000), new Date(Date.now() - 86_400_000));
+    writeFileSync(join(cacheDir, `other-1.0.0-aaaa-at-fedcba9876543210${suffix}`), 'written yesterday by another install');
+    utimesSync(join(cacheDir, `other-1.0.0-aaaa-at-fedcba9876543210${suffix}`), new Date(Date.now() - 86_400_000), new Date(Date.now() - 86_400_000));
     cc.loadBundle(bundle, 'tiny-2.0.0-bbbb');
     cc.writeCompileCache();
     const left = readdirSync(cacheDir).sort();
     expect(left).toHaveLength(2);
-    expect(left).toContain(`other-1.0.0-aaaa-at-ba9876543210${suffix}`);
+    expect(left).toContain(`other-1.0.0-aaaa-at-fedcba9876543210${suffix}`);
     expect(left.find((f) => f.startsWith('tiny-2.0.0-bbbb-at-'))).toBeDefined();
   });
 
