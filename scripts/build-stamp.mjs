@@ -22,9 +22,8 @@ function filesOf(path) {
   const full = join(root, path);
   if (!existsSync(full)) return [];
   if (!statSync(full).isDirectory()) return [full];
-  return readdirSync(full, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath ?? e.path, e.name));
+  // walked by hand: readdirSync's `recursive` came in Node 20.1, and package.json allows any Node 20
+  return readdirSync(full, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(join(path, e.name)) : e.isFile() ? [join(full, e.name)] : []));
 }
 
 /** one digest of the files' paths and contents, in a fixed order */
