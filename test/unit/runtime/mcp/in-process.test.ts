@@ -27,7 +27,7 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
     expect((await session.callTool('nope')).text).toMatch(/Tool nope not found/);
   });
 
-  it("checks a tool's structured output against its output schema, though no JSON Schema validator is built until one is needed", async () => {
+  it("a session, whose JSON Schema validator is built on first use, still rejects structured output that breaks a tool's output schema", async () => {
     // a low-level server that advertises an output schema and does not keep to it: only the client's check can catch it
     const server = new Server({ name: 'liar', version: '1.0.0' }, { capabilities: { tools: {} } });
     const outputSchema = { type: 'object' as const, properties: { sum: { type: 'number' } }, required: ['sum'] };
