@@ -1,7 +1,10 @@
 /**
  * The live copy of the steady-state workflow DAG. Faults remove nodes and
  * edges from the live copy only; DAG restore rebuilds it from the definition.
+ * Each live copy is frozen and replaced, never changed, so the workflow engine
+ * checks it once rather than on every run (assertValidWorkflow).
  */
+import { deepFreeze } from '../shared/deep-freeze.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { WorkflowDefinition } from '../workflow/index.js';
 
@@ -32,7 +35,7 @@ export function edgesOf(def: WorkflowDefinition): DagEdge[] {
 
 export function createLiveDag(definition: WorkflowDefinition): LiveDag {
   const pristine = structuredClone(definition);
-  let live = structuredClone(definition);
+  let live = deepFreeze(structuredClone(definition));
   const dag: LiveDag = {
     definition: pristine,
     current: () => live,
@@ -43,11 +46,12 @@ export function createLiveDag(definition: WorkflowDefinition): LiveDag {
         throw new NotFoundError(`unknown DAG node "${id}" (nodes: ${dag.nodes().join(', ') || 'none'})`, 'unknown_node');
       }
       const removed = dag.edges().filter((e) => e.from === id || e.to === id);
-      live = {
+      const next: WorkflowDefinition = {
         ...live,
         steps: live.steps.filter((s) => s.id !== id).map((s) => ({ ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== id) })),
       };
-      if (live.output_step === id) delete live.output_step;
+      if (next.output_step === id) delete next.output_step;
+      live = deepFreeze(next);
       return removed;
     },
     removeEdge(from, to) {
@@ -55,7 +59,7 @@ export function createLiveDag(definition: WorkflowDefinition): LiveDag {
         const edges = dag.edges().map((e) => `${e.from}→${e.to}`).join(', ') || 'none';
         throw new NotFoundError(`unknown DAG edge "${from}→${to}" (edges: ${edges})`, 'unknown_edge');
       }
-      live = { ...live, steps: live.steps.map((s) => (s.id === to ? { ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== from) } : s)) };
+      live = deepFreeze({ ...live, steps: live.steps.map((s) => (s.id === to ? { ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== from) } : s)) });
     },
     isDamaged: () => dag.damage().length > 0,
     damage() {
@@ -69,7 +73,7 @@ export function createLiveDag(definition: WorkflowDefinition): LiveDag {
       ];
     },
     restore() {
-      live = structuredClone(pristine);
+      live = deepFreeze(structuredClone(pristine));
     },
   };
   return dag;

@@ -6,3 +6,9 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** true when the value and everything in it is frozen, so it cannot have changed since it was checked */
+export function isDeepFrozen(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.isFrozen(value) && Object.values(value).every(isDeepFrozen);
+}
