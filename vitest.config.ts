@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -13,11 +14,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   85-87 s -> 75-81 s with five, 75 s with six).
  * - e2e-fleet: the pm2 fleet compares the scores of two real runs, which CPU contention moves by a
  *   few points. It used to run alone after the rest (30 s with the cores mostly idle). Now every
- *   other file runs at a low CPU priority (test/helpers/yield-cpu.ts), so the fleet, at normal
- *   priority, gets the cores when it asks while the rest of the suite goes on beside it.
+ *   other worker runs at a low CPU priority from its first line (test/helpers/yield-cpu.mjs, loaded
+ *   with --import), so the fleet, at normal priority, gets the cores when it asks while the rest of
+ *   the suite goes on beside it. Chromium would raise itself above it: test/helpers/chromium.ts.
  */
 const FLEET = ['test/e2e/process-example-fleet.test.ts'];
-const YIELD = ['test/helpers/yield-cpu.ts'];
+const YIELD = ['--import', fileURLToPath(new URL('test/helpers/yield-cpu.mjs', import.meta.url))];
 
 /**
  * vitest runs the projects' files one project after another, by name (e2e, e2e-fleet, unit), so the
@@ -49,8 +51,8 @@ export default defineConfig({
     setupFiles: process.env.ARENA_TEST_CPU ? ['test/helpers/cpu-per-file.ts'] : [],
     benchmark: { include: ['test/bench/**/*.bench.ts'] },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'], isolate: false, setupFiles: YIELD } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: FLEET, setupFiles: YIELD } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'], isolate: false, execArgv: YIELD } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: FLEET, execArgv: YIELD } },
       { extends: true, test: { name: 'e2e-fleet', include: FLEET } },
     ],
   },

@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { startCutProxy, type CutProxy } from '../helpers/cut-proxy.js';
 import { http, startServe, type ServeProcess } from './serve-helpers.js';
 
-const CHROMIUM = process.env.ARENA_CHROMIUM ?? '/usr/bin/chromium';
 const KEY = 'console-test-key-7f3a';
 const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
 const DESKTOP = { width: 1280, height: 800 };
@@ -59,16 +59,12 @@ async function timelineIds(p: Page): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the web console tests need Debian's chromium package. Run scripts/ensure-chromium.sh (npm test does it in pretest).`);
-  }
   if (!existsSync(join(REPO_ROOT, 'dist/web/index.html'))) throw new Error('dist/web is not built: run npm run build');
   mkdirSync(ARTIFACTS, { recursive: true });
   server = await startServe(['--api-key', KEY]);
   proxy = await startCutProxy(Number(new URL(server.url).port));
   profile = mkdtempSync(join(tmpdir(), 'arena-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+  context = await launchChromium(profile, {
     headless: true,
     viewport: DESKTOP,
     acceptDownloads: true,

@@ -7,16 +7,15 @@
  * a bad limit.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { ARENA_BIN, REPO_ROOT, arena } from '../helpers/cli.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { http, startServe } from './serve-helpers.js';
 
-const CHROMIUM = process.env.ARENA_CHROMIUM ?? '/usr/bin/chromium';
 const FAST = ['--survival', '500ms', '--interval', '100ms', '--recovery-deadline', '1s', '--cooldown', '300ms'];
 const STRATEGIES = ['--baseline', 'strategies/recovery-off.yaml', '--candidate', 'strategies/default.yaml'];
 
@@ -42,14 +41,12 @@ function worker(url: string): ResultPromise {
 
 describe('web console: Regress panel', () => {
   it('a regress with 2 workers on PostgreSQL: queued, then runs done per arm climbing, then the verdict regress printed', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (npm test does it in pretest)`);
     const db = await createDatabase('webregress');
     cleanups.push(() => db.drop());
     const server = await startServe(['--store', db.url]);
     cleanups.push(() => server.stop());
     const profile = mkdtempSync(join(tmpdir(), 'arena-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+    const context = await launchChromium(profile, {
       headless: true,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
