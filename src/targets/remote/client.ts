@@ -1,5 +1,5 @@
 /**
- * An Arena Target Protocol v1 client over `fetch`. Every failure says which
+ * An Arena Target Protocol v1 client over node:http with a keep-alive agent. Every failure says which
  * URL and why: unreachable (with the cause), timed out, a non-JSON answer, or
  * the target's own `{error, code}` mapped to the arena's typed errors
  * (404 → NotFoundError, 401 → a token problem, anything else → RuntimeError).

@@ -11,6 +11,7 @@ import type { ActionType, LLMErrorType } from '../../arena/action.js';
 import { ACTION_TYPES } from '../../arena/action.js';
 import type { ActiveFault, DAGProvider, FaultOptions, FaultReport, HealthScope, RuntimeProvider, Target, UnsupportedFaults } from '../../arena/providers.js';
 import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
+import { deepFreeze } from '../../shared/deep-freeze.js';
 import { RuntimeError, errorMessage } from '../../shared/errors.js';
 import { DEFAULT_LEASE_MS, type FaultRequest } from '../../protocol/wire.js';
 import { createProtocolClient, type TargetDocument } from './client.js';
@@ -34,6 +35,19 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
   const applied = new Map<string, { type: string; target?: string }>();
   let renewTimer: TimerHandle | undefined;
   let stopped = false;
+  /**
+   * Concurrent reads of the target document share one GET: survival reads agents, DAG nodes and
+   * edges at once on every tick, which was three requests for one document. Frozen, since the
+   * readers share it.
+   */
+  let reading: Promise<TargetDocument> | undefined;
+  const readTarget = (): Promise<TargetDocument> =>
+    (reading ??= client
+      .target()
+      .then(deepFreeze)
+      .finally(() => {
+        reading = undefined;
+      }));
 
   const renewLoop = () => {
     renewTimer = clock.setTimer(Math.max(50, Math.floor(leaseMs / 3)), () => {
@@ -74,7 +88,7 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
   };
 
   const runtime: RuntimeProvider = {
-    listAgents: async () => (await client.target()).agents,
+    listAgents: async () => (await readTarget()).agents,
     stopAgent: (id) => apply('kill_agent', { target_id: id }),
     pauseAgent: (id, opts) => apply('pause_agent', { target_id: id }, opts),
     async resumeAgent(id) {
@@ -111,8 +125,8 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
   };
 
   const dag: DAGProvider = {
-    listNodes: async () => (await client.target()).dag?.nodes ?? [],
-    listEdges: async () => (await client.target()).dag?.edges ?? [],
+    listNodes: async () => (await readTarget()).dag?.nodes ?? [],
+    listEdges: async () => (await readTarget()).dag?.edges ?? [],
     removeNode: (id) => apply('remove_node', { target_id: id }),
     removeEdge: (from, to) => apply('remove_edge', { source_id: from, target_id: to }),
   };
