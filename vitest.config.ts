@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -19,7 +18,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   the suite goes on beside it. Chromium would raise itself above it: test/helpers/chromium.ts.
  */
 const FLEET = ['test/e2e/process-example-fleet.test.ts'];
-const YIELD = ['--import', fileURLToPath(new URL('test/helpers/yield-cpu.mjs', import.meta.url))];
+const YIELD = ['--import', new URL('test/helpers/yield-cpu.mjs', import.meta.url).href];
 
 /**
  * vitest runs the projects' files one project after another, by name (e2e, e2e-fleet, unit), so the
