@@ -17,6 +17,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   with --import), so the fleet, at normal priority, gets the cores when it asks while the rest of
  *   the suite goes on beside it. Chromium would raise itself above it: test/helpers/chromium.ts.
  */
+// Node 20 reads the NODE_EXTRA_CA_CERTS bundle at every start, ~35 ms of CPU for Debian's 140-odd
+// certificates, and some 160 of the suite's node processes (workers, fixtures, servers) inherited it
+// from this one on machines that set it. No test makes a TLS connection, so they go without it.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 const FLEET = ['test/e2e/process-example-fleet.test.ts'];
 const YIELD = ['--import', new URL('test/helpers/yield-cpu.mjs', import.meta.url).href];
 
