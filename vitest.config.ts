@@ -7,10 +7,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   src/ afresh for each of ~130 files was the largest single cost of the suite. Unit files keep no
  *   global state between files (timers are restored in afterEach, nothing chdirs or stubs globals).
  *   Forks, not threads: some files look for their children under process.pid.
- * - e2e: test/e2e, isolated; they spawn `node bin/arena.js` and mostly wait on real time, so five
+ * - e2e: test/e2e, isolated; they spawn `node bin/arena.js` and mostly wait on real time, so six
  *   workers share the 2 cores (three left a third of the CPU idle while e2e files ran: 130 s -> 120 s
  *   with four; once the suite's CPU fell from ~164 to ~131 CPU-s, four left a quarter idle:
- *   85-87 s -> 75-81 s with five, 75 s with six).
+ *   85-87 s -> 75-81 s with five; five left 15-17% idle: 73-75 s -> 69-71 s with six, cores 91-93%
+ *   busy). Isolation off for e2e saved ~17 CPU-s but made two regress tests, which compare real-time
+ *   runs' decisions, fail in two runs of four.
  * - e2e-fleet: the pm2 fleet compares the scores of two real runs, which CPU contention moves by a
  *   few points. It used to run alone after the rest (30 s with the cores mostly idle). Now every
  *   other worker runs at a low CPU priority from its first line (test/helpers/yield-cpu.mjs, loaded
@@ -44,7 +46,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    maxWorkers: 5,
+    maxWorkers: 6,
     // concurrent tests (a file's independent runs that mostly wait on real time) at most 3 at once in a worker
     maxConcurrency: 3,
     sequence: { sequencer: FleetFirst },
