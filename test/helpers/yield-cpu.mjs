@@ -3,8 +3,8 @@
  * vitest itself: the worker, and every process it starts, runs at a low CPU priority (nice 10). The
  * fleet compares the scores of two real runs, which CPU contention moves by a few points; at normal
  * priority beside niced neighbours it gets the cores whenever it asks, so it need not run alone at the
- * end. Loaded as a setup file instead, a worker spent its start-up (~0.3 CPU-s, some 8 CPU-s over the
- * fleet's 30 s) at normal priority.
+ * end. Loaded as a setup file instead, each worker loaded vitest at normal priority first: ~2 CPU-s
+ * beside the fleet in its first 38 s.
  */
 import { constants, setPriority } from 'node:os';
 
