@@ -26,7 +26,6 @@ function machineBusyS() {
   return (user + nice + system + irq + softirq) / 100;
 }
 
-
 /** kinds of process, first match wins, by command line */
 const KINDS = [
   ['vitest workers', /vitest\/(dist\/workers|suppress-warnings)/],
