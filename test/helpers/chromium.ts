@@ -3,15 +3,15 @@
  *
  * Run as root, Chromium raises its own priority: its browser and GPU processes to nice -8, renderers
  * to 0 or 5. That put it above the pm2 fleet, which every other test yields to (yield-cpu.mjs), and
- * moved the fleet's scores. As root it is started through setpriv without CAP_SYS_NICE, so it keeps
- * the nice 10 it inherits; a user without that capability cannot raise a priority anyway.
+ * moved the fleet's scores. It is started through a wrapper that drops CAP_SYS_NICE first, so it keeps
+ * the nice 10 it inherits; where that cannot be dropped (not root, or no CAP_SETPCAP) the wrapper starts
+ * it as it is, and without the capability it cannot raise a priority anyway.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM = process.env.ARENA_CHROMIUM ?? '/usr/bin/chromium';
-const SETPRIV = '/usr/bin/setpriv';
 const WITHOUT_CAP_SYS_NICE = fileURLToPath(new URL('../fixtures/chromium-without-cap-sys-nice.sh', import.meta.url));
 
 type ContextOptions = NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]>;
@@ -20,10 +20,5 @@ export function launchChromium(profile: string, options: Omit<ContextOptions, 'e
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: the web console tests need Debian's chromium package. Run scripts/ensure-chromium.sh (npm test does it in pretest).`);
   }
-  const asRoot = process.getuid?.() === 0 && existsSync(SETPRIV);
-  return chromium.launchPersistentContext(profile, {
-    ...options,
-    executablePath: asRoot ? WITHOUT_CAP_SYS_NICE : CHROMIUM,
-    env: { ...process.env, ARENA_CHROMIUM_BIN: CHROMIUM },
-  });
+  return chromium.launchPersistentContext(profile, { ...options, executablePath: WITHOUT_CAP_SYS_NICE, env: { ...process.env, ARENA_CHROMIUM_BIN: CHROMIUM } });
 }
