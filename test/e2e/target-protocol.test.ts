@@ -73,9 +73,10 @@ describe('arena target serve + arena target check', () => {
     expect(doc.passed).toBeGreaterThanOrEqual(18);
   });
 
-  // three independent servers and checks that mostly wait on leases: side by side, each stopping its own servers
+  // four independent servers and checks that mostly wait on leases: side by side, each stopping its own servers
   it.concurrent.for([
     ['ignore-lease', 'a fault whose lease runs out is reverted by the target'],
+    ['ignore-renewal', 'a renewed fault outlives its first lease'],
     ['double-apply', 'the same fault id again applies nothing twice'],
     ['accept-unknown', 'a fault on an unknown agent answers 404 not_found'],
   ] as const)('catches a server that breaks the rules (%s) by name', async ([mode, check], ctx) => {

@@ -25,6 +25,8 @@ export interface ConformanceOptions {
   leaseMs?: number;
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** ms, for the lease checks' waits (default performance.now) */
+  now?: () => number;
 }
 
 interface Answer {
@@ -56,6 +58,7 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
   const base = options.url.replace(/\/+$/, '');
   const leaseMs = options.leaseMs ?? 400;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = options.now ?? (() => performance.now());
   const results: CheckResult[] = [];
   const created = new Set<string>();
   const run = `check-${randomUUID().slice(0, 8)}`;
@@ -143,21 +146,35 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
       const unknownDel = await call('DELETE', `/v1/faults/${run}-never-applied`);
       record('DELETE of an unknown id answers reverted:false', unknownDel.status === 200 && (unknownDel.json as { reverted?: unknown })?.reverted === false, '200 {"reverted":false}', () => show(unknownDel));
 
-      // 3. leases: renewal keeps a fault, silence reverts it
+      // 3. leases: renewal keeps a fault, silence reverts it. Each wait is measured from when a request
+      // was sent or answered, so a slow machine or server makes the kit wait longer, not fail: the
+      // renewal goes out at once, for three leases, and the listing has the two leases between the
+      // first lease's end and the renewed one's to land in.
       const leased = nextId();
       created.add(leased);
       const applied = await post({ id: leased, type, target_id: agent, params: PARAMS[type], lease_ms: leaseMs });
+      const appliedAt = now();
       if (applied.status === 201) {
-        await sleep(Math.round(leaseMs / 2));
-        const renew = await call('POST', '/v1/leases', { ids: [leased, `${run}-never-applied`], lease_ms: leaseMs });
+        const renewedMs = 3 * leaseMs;
+        const renewSentAt = now();
+        const renew = await call('POST', '/v1/leases', { ids: [leased, `${run}-never-applied`], lease_ms: renewedMs });
+        const renewedAt = now();
         record('POST /v1/leases renews active faults only', renew.status === 200 && isDeepStrictEqual(renew.json, { renewed: [leased] }), `200 {"renewed":["${leased}"]}`, () => show(renew));
-        await sleep(Math.round(leaseMs * 0.75));
-        // past the first lease, inside the renewed one
+        // past the first lease however late the server started it (no later than its answer)
+        await sleep(Math.max(0, Math.ceil(appliedAt + leaseMs + 50 - now())));
+        const listSentAt = now();
         const kept = (await listed()).some((f) => f.id === leased);
-        record('a renewed fault outlives its first lease', kept, `it still listed ${Math.round(leaseMs * 1.25)} ms after a ${leaseMs} ms lease renewed at ${Math.round(leaseMs / 2)} ms`, () => 'it gone');
-        await sleep(leaseMs + 300);
+        const listedAt = now();
+        record(
+          'a renewed fault outlives its first lease',
+          kept,
+          `it still listed ${Math.round(listSentAt - appliedAt)} ms after its ${leaseMs} ms lease began, renewed for ${renewedMs} ms`,
+          // inside the renewed lease however early the server renewed it (no sooner than the request was sent)
+          () => (listedAt < renewSentAt + renewedMs ? 'it gone' : `it gone, in an answer that came ${Math.round(listedAt - renewSentAt)} ms after the renewal was sent, past the renewed lease`),
+        );
+        await sleep(Math.max(0, Math.ceil(renewedAt + renewedMs + 300 - now())));
         const expired = !(await listed()).some((f) => f.id === leased);
-        record('a fault whose lease runs out is reverted by the target', expired, `it gone once its ${leaseMs} ms lease ran out unrenewed`, () => `it still listed ${leaseMs + 300} ms after the last renewal ended`);
+        record('a fault whose lease runs out is reverted by the target', expired, `it gone once its ${renewedMs} ms lease ran out unrenewed`, () => `it still listed 300 ms after the renewed lease ended`);
       } else {
         record(`POST /v1/faults with lease_ms ${leaseMs}`, false, '201', () => show(applied));
       }
