@@ -16,9 +16,10 @@ if (!id || !Number.isInteger(port)) {
   console.error('usage: worker.mjs --id ID --port PORT [--pid-file FILE]');
   process.exit(2);
 }
-// a name in the process list that says which worker this is (`pid: { match: "fleet-worker worker-3" }`);
+// a name in the process list that says which worker this is, and on which port, so two copies of the
+// fleet on other ports are told apart (`pid: { match: "fleet-worker worker-3 port 7103" }`);
 // pm2 rewrites the command line of the processes it forks, dropping their arguments
-process.title = `fleet-worker ${id}`;
+process.title = `fleet-worker ${id} port ${port}`;
 const here = dirname(fileURLToPath(import.meta.url));
 const runDir = join(here, 'run');
 mkdirSync(runDir, { recursive: true });

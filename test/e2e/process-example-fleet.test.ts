@@ -1,6 +1,6 @@
 /**
  * The shipped example fleet (examples/fleet) under real pm2-runtime, run
- * with `arena scenario run --target` (bin/arena.js, so dist must be built): a copy on free ports, so the test does
+ * with `arena scenario run --target` (bin/arena.js, so dist must be built): copies on free ports, so the test does
  * not depend on 7000-7103 being free. With pm2's restart policy the fleet
  * recovers from every kill within the restart delay's range; with
  * autorestart off the same scenario scores visibly worse.
@@ -16,13 +16,13 @@ import { freePorts, processesMatching } from '../helpers/process-fleet.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 let root = '';
-let fleetDir = '';
+const fleets = { healed: '', broken: '' };
 
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'arena-example-fleet-'));
-  fleetDir = join(root, 'examples', 'fleet');
+/** a copy of examples/fleet on free ports under root/NAME, so two copies can run side by side */
+async function fleetCopy(name: string): Promise<string> {
+  const fleetDir = join(root, name, 'examples', 'fleet');
   cpSync(join(REPO, 'examples', 'fleet'), fleetDir, { recursive: true, filter: (src) => !src.includes(`${join('fleet', 'run')}`) });
-  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
+  symlinkSync(join(REPO, 'node_modules'), join(root, name, 'node_modules'));
   const ports = await freePorts(7);
   const fixed = ['7000', '7001', '7002', '7003', '7101', '7102', '7103'];
   const map: Record<string, number> = Object.fromEntries(fixed.map((p, i) => [p, ports[i]!]));
@@ -31,6 +31,13 @@ beforeAll(async () => {
     const path = join(fleetDir, file);
     writeFileSync(path, readFileSync(path, 'utf8').replace(/\b(7000|7001|7002|7003|7101|7102|7103)\b/g, (p) => String(map[p])));
   }
+  return fleetDir;
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'arena-example-fleet-'));
+  fleets.healed = await fleetCopy('healed');
+  fleets.broken = await fleetCopy('broken');
 });
 
 afterAll(() => {
@@ -38,7 +45,7 @@ afterAll(() => {
 });
 
 /** `arena scenario run … --target … --json`, as a user runs it */
-async function run(targetFile: string, scenarioFile: string, exitCodes = [0]): Promise<ScenarioReport> {
+async function run(fleetDir: string, targetFile: string, scenarioFile: string, exitCodes = [0]): Promise<ScenarioReport> {
   const result = await arena(['scenario', 'run', join(fleetDir, 'scenarios', scenarioFile), '--target', join(fleetDir, targetFile), '--json'], { timeout: 90_000 });
   expect(exitCodes, result.stderr).toContain(result.exitCode);
   // pm2 and every worker are gone, and nothing is stopped
@@ -46,11 +53,20 @@ async function run(targetFile: string, scenarioFile: string, exitCodes = [0]): P
   return (JSON.parse(result.stdout) as { scenarios: ScenarioReport[] }).scenarios[0]!;
 }
 
-describe('example fleet under pm2', () => {
-  let healed: ScenarioReport;
+/**
+ * kill-and-pause on the healed fleet and, side by side on its own copy, with autorestart off: both
+ * meet the same load from the rest of the machine, so their scores compare fairly. One after the
+ * other, a busy spell during the healed run alone cost it enough to close the gap (87 vs 94.6).
+ * Without restarts the fleet may have no healthy leader left to kill: an unmet expectation (exit 1)
+ * is a fair outcome for the broken one.
+ */
+let sideBySide: Promise<{ healed: ScenarioReport; broken: ScenarioReport }> | undefined;
+const killAndPause = () =>
+  (sideBySide ??= Promise.all([run(fleets.healed, 'target.yaml', 'kill-and-pause.yaml'), run(fleets.broken, 'target-no-restart.yaml', 'kill-and-pause.yaml', [0, 1])]).then(([healed, broken]) => ({ healed, broken })));
 
+describe('example fleet under pm2', () => {
   it('kill-and-pause: every fault applied, recovery within the restart delay range, availability under 100', async () => {
-    healed = await run('target.yaml', 'kill-and-pause.yaml');
+    const { healed } = await killAndPause();
     expect(healed.results.map((r) => [r.result.action.type, r.result.success])).toEqual([
       ['kill_agent', true],
       ['pause_agent', true],
@@ -77,17 +93,17 @@ describe('example fleet under pm2', () => {
   }, 90_000);
 
   it('the same fleet with autorestart off scores visibly worse', async () => {
-    // without restarts the fleet may have no healthy leader left to kill: an unmet expectation (exit 1) is a fair outcome
-    const broken = await run('target-no-restart.yaml', 'kill-and-pause.yaml', [0, 1]);
+    const { healed, broken } = await killAndPause();
     const faults = broken.score.measurements.recovery.faults;
     // nothing brings the killed worker back; only the leader's role is taken over by election
     expect(faults.find((f) => f.type === 'kill_agent')).toMatchObject({ recovered: false });
     expect(broken.score.recovery).toBeLessThan(healed.score.recovery - 25);
-    expect(broken.score.score).toBeLessThan(healed.score.score - 8);
+    const parts = (r: ScenarioReport) => `score ${r.score.score} (availability ${r.score.availability}, recovery ${r.score.recovery}, consistency ${r.score.consistency})`;
+    expect(broken.score.score, `healed ${parts(healed)}, autorestart off ${parts(broken)}`).toBeLessThan(healed.score.score - 8);
   }, 120_000);
 
   it('slow-and-partition through the TCP proxies: both applied, the front door feels them, the partition heals', async () => {
-    const report = await run('target.yaml', 'slow-and-partition.yaml');
+    const report = await run(fleets.healed, 'target.yaml', 'slow-and-partition.yaml');
     expect(report.results.map((r) => [r.result.action.type, r.result.success])).toEqual([
       ['slow_agent', true],
       ['network_partition', true],
