@@ -5,11 +5,13 @@
  *
  *   ARENA_TEST_CPU=/tmp/cpu.jsonl npx vitest run
  *
- * Each line: {file, cpu_ms, children_ms, wall_ms, handles}. cpu_ms is the worker's own
+ * Each line: {file, cpu_ms, children_ms, wall_ms, started_at, handles}. cpu_ms is the worker's own
  * CPU, children_ms the CPU of the processes it spawned and waited for (the
  * `node bin/arena.js` runs of the e2e files); both from /proc/self/stat, so
- * Linux only. handles: what the worker still has open after the file's own
- * afterAll hooks (a file that leaks a timer or server shows it here).
+ * Linux only. started_at (epoch ms) and wall_ms lay the files out on a
+ * timeline: which ran beside which, and which ended the run. handles: what the
+ * worker still has open after the file's own afterAll hooks (a file that leaks
+ * a timer or server shows it here).
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -37,6 +39,6 @@ afterAll(() => {
   const end = ticks();
   // what the file left running: with `isolate: false` it keeps running in the worker for the next files
   const handles = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap');
-  const line = { file, cpu_ms: end.own - start.own, children_ms: end.children - start.children, wall_ms: Math.round(performance.now() - startedAt), handles };
+  const line = { file, cpu_ms: end.own - start.own, children_ms: end.children - start.children, wall_ms: Math.round(performance.now() - startedAt), started_at: Math.round(performance.timeOrigin + startedAt), handles };
   appendFileSync(process.env.ARENA_TEST_CPU!, `${JSON.stringify(line)}\n`);
 });
