@@ -7,14 +7,18 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   src/ afresh for each of ~130 files was the largest single cost of the suite. Unit files keep no
  *   global state between files (timers are restored in afterEach, nothing chdirs or stubs globals).
  *   Forks, not threads: some files look for their children under process.pid.
- * - e2e: test/e2e, isolated; they spawn `node bin/arena.js` and mostly wait on real time, so six
- *   workers share the 2 cores (three left a third of the CPU idle while e2e files ran: 130 s -> 120 s
- *   with four; once the suite's CPU fell from ~164 to ~131 CPU-s, four left a quarter idle:
- *   85-87 s -> 75-81 s with five; five left 15-17% idle: 73-75 s -> 69-71 s with six, cores 91-93%
- *   busy). Isolation off for e2e saved ~17 CPU-s but made two regress tests, which compare real-time
- *   runs' decisions, fail in two runs of four.
- * - e2e-fleet: the pm2 fleet compares the scores of two real runs, which CPU contention moves by a
- *   few points. It used to run alone after the rest (30 s with the cores mostly idle). Now every
+ * - e2e: test/e2e; they spawn `node bin/arena.js` and mostly wait on real time, so six workers share
+ *   the 2 cores (three left a third of the CPU idle while e2e files ran: 130 s -> 120 s with four;
+ *   once the suite's CPU fell from ~164 to ~131 CPU-s, four left a quarter idle: 85-87 s -> 75-81 s
+ *   with five; five left 15-17% idle: 73-75 s -> 69-71 s with six, cores 91-93% busy). Not isolated
+ *   either: a worker's start and its import of vitest, execa and the helpers was paid per file,
+ *   65.3-67.0 s -> 59.9-61.0 s in runs interleaved with the isolated config. The e2e files set no
+ *   env, timers, mocks or cwd, and stop what they start in their own hooks (ARENA_TEST_CPU lists what
+ *   a file leaves open). Tried once before, two regress tests that compare real-time runs failed in
+ *   two runs of four; regress-workers now compares only what real time cannot move, and fourteen
+ *   whole-suite runs passed every e2e test but the fleet's once (now run side by side).
+ * - e2e-fleet: the pm2 fleet compares the scores of two real runs (side by side), which CPU
+ *   contention moves by a few points. It used to run alone after the rest (30 s with the cores mostly idle). Now every
  *   other worker runs at a low CPU priority from its first line (test/helpers/yield-cpu.mjs, loaded
  *   with --import), so the fleet, at normal priority, gets the cores when it asks while the rest of
  *   the suite goes on beside it. Chromium would raise itself above it: test/helpers/chromium.ts.
@@ -58,7 +62,7 @@ export default defineConfig({
     benchmark: { include: ['test/bench/**/*.bench.ts'] },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'], isolate: false, execArgv: YIELD } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: FLEET, execArgv: YIELD } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: FLEET, isolate: false, execArgv: YIELD } },
       { extends: true, test: { name: 'e2e-fleet', include: FLEET } },
     ],
   },
