@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -29,6 +32,27 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 delete process.env.NODE_EXTRA_CA_CERTS;
 
 const FLEET = ['test/e2e/process-example-fleet.test.ts'];
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+/**
+ * Unit files that take seconds, waiting on real time or type-checking. Without vitest's results cache
+ * (a fresh clone, CI) files start largest first, and these began last and ended the run on their own:
+ * the cores were ~0.35 busy over its last 5 s. They go first in their project when the cache cannot
+ * order them by duration: 61.3, 64.9, 65.8 s -> 58.6, 59.2, 63.8 s, interleaved. ARENA_TEST_CPU's
+ * started_at and wall_ms show which files end a run.
+ */
+const LONG_FIRST = new Set([
+  'test/unit/fault-tables.test.ts',
+  'test/unit/arena/regression/sequential-simulation.test.ts',
+  'test/unit/arena/scenario/shipped.test.ts',
+  'test/unit/arena/scenario/shipped-recovery.test.ts',
+  'test/unit/evolution/ga.test.ts',
+  'test/unit/targets/scenario-score.test.ts',
+  'test/unit/proxies/mcp/http-proxy.test.ts',
+  'test/unit/runtime/mcp/stdio.test.ts',
+  'test/unit/events/postgres-processes.test.ts',
+  'test/unit/events/run-queue.test.ts',
+]);
+for (const file of LONG_FIRST) if (!existsSync(new URL(file, import.meta.url))) throw new Error(`vitest.config.ts: LONG_FIRST names ${file}, which does not exist`);
 const YIELD = ['--import', new URL('test/helpers/yield-cpu.mjs', import.meta.url).href];
 
 /**
@@ -41,7 +65,13 @@ class FleetFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const isFleet = (f: TestSpecification) => f.project.name === 'e2e-fleet';
-    return [...sorted.filter(isFleet), ...sorted.filter((f) => !isFleet(f))];
+    const rest = sorted.filter((f) => !isFleet(f));
+    const path = (f: TestSpecification) => relative(ROOT, f.moduleId);
+    const knownLong = (f: TestSpecification) => LONG_FIRST.has(path(f)) && !this.ctx.cache.getFileTestResults(`${f.project.name}:${path(f)}`);
+    // a stable sort: within each project the known long files go first, the rest keep vitest's order
+    const rank = (f: TestSpecification) => (knownLong(f) ? 0 : 1);
+    const projects = [...new Set(rest.map((f) => f.project.name))];
+    return [...sorted.filter(isFleet), ...projects.flatMap((name) => rest.filter((f) => f.project.name === name).sort((a, b) => rank(a) - rank(b)))];
   }
 }
 
