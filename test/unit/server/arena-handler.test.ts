@@ -34,7 +34,9 @@ describe('ArenaHandler', () => {
     const kill = await raw(s.url, 'POST', '/arena/leader/kill');
     expect(kill.status).toBe(200);
     expect(kill.json()).toMatchObject({ success: true, action: { type: 'kill_leader' }, metadata: { killed_leader_id: 'agent-1' } });
-    expect(target!.agent('agent-1').status).not.toBe('running');
+    // killed: still down, or on a starved machine already brought back by the fake's restart
+    const leader = target!.agent('agent-1');
+    expect(leader.status !== 'running' || leader.restarts > 0, `${leader.status} after ${leader.restarts} restart(s)`).toBe(true);
     const slow = await raw(s.url, 'POST', '/api/v1/arena/agent/agent-2/slow', { body: '{"duration":"2s"}' });
     expect(slow.status).toBe(200);
     expect(slow.json().action).toMatchObject({ type: 'slow_agent', target_id: 'agent-2', metadata: { duration: '2s' } });

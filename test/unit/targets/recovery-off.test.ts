@@ -139,11 +139,9 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { c
     const { expect } = ctx;
     const { t, rt } = await started(ctx);
     await t.runtime.toolTimeout('agent-1');
-    await sleep(200);
-    expect(rt.recentRuns(30).some((r) => !r.ok && /timed out/.test(r.error ?? ''))).toBe(true);
+    await waitFor(() => rt.recentRuns(30).some((r) => !r.ok && /timed out/.test(r.error ?? '')), 'a run whose tool timed out');
     await t.runtime.revertAll();
     await t.runtime.pauseAgent('agent-2');
-    await sleep(1200);
-    expect(rt.recentRuns(40).some((r) => !r.ok && r.worker === 'agent-2')).toBe(true);
+    await waitFor(() => rt.recentRuns(40).some((r) => !r.ok && r.worker === 'agent-2'), 'a run sent to the paused agent-2 to fail');
   });
 });
