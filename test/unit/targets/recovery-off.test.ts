@@ -136,7 +136,7 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { c
   });
 
   it('tool_timeout and pause_agent: failures without retries or rerouting', async (ctx) => {
-    const { expect } = ctx;
+    // each wait fails the test when the failure it waits for does not come
     const { t, rt } = await started(ctx);
     await t.runtime.toolTimeout('agent-1');
     await waitFor(() => rt.recentRuns(30).some((r) => !r.ok && /timed out/.test(r.error ?? '')), 'a run whose tool timed out');
