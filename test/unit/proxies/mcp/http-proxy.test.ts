@@ -139,8 +139,10 @@ describe('MCP proxy over streamable HTTP', () => {
 
   it('a call held by tool_timeout is forwarded when the fault\'s duration ends', async () => {
     const client = await connect();
-    await inject({ id: 'hold-2', type: 'tool_timeout', duration_ms: 300 });
+    // timed from before the fault is asked for: its 300 ms start no sooner (the answer to the inject
+    // itself came 35 ms late on a starved machine)
     const started = performance.now();
+    await inject({ id: 'hold-2', type: 'tool_timeout', duration_ms: 300 });
     expect(await echo(client, 'late', 5000)).toEqual({ content: [{ type: 'text', text: 'Echo: late' }] });
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
