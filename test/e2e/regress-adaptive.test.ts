@@ -49,5 +49,6 @@ describe('arena regress --adaptive and invalid input', () => {
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }
-  });
+    // thirteen CLI starts one after another: 20 s ran out on a starved machine
+  }, 60_000);
 });
