@@ -108,9 +108,11 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
       await agent.submit(async () => undefined);
       return performance.now() - start;
     };
-    const normal = await time();
+    expect(await time()).toBeLessThan(100);
     await t.runtime.slowAgent('agent-1', 150, { durationMs: 400 });
-    expect(await time()).toBeGreaterThanOrEqual(normal + 145);
+    // the delay, less the 5 ms of timer rounding allowed before; adding a baseline measured under load
+    // (7 ms once) asked for more than the fault adds
+    expect(await time()).toBeGreaterThanOrEqual(145);
     expect((await t.observer.health({ kind: 'agent', id: 'agent-1' })).problems).toContain('agent-1 is slowed by 150ms per task');
     await waitFor(() => agent.slowMs === 0, 'the slowdown to end', 1000);
     expect(await time()).toBeLessThan(100);
