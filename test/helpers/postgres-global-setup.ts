@@ -1,7 +1,10 @@
 /**
  * Vitest global setup: one throwaway PostgreSQL 15 cluster for the whole run
- * (scripts/pg-cluster.mjs), its URL provided to tests as `postgresUrl`. It
- * fails the run when PostgreSQL cannot start: those tests never skip.
+ * (scripts/pg-cluster.mjs), its URL provided to tests as `postgresUrl`. The
+ * cluster starts in the background (initdb and the server's start, ~1.5 s, had
+ * held up every worker's start); test/helpers/postgres.ts waits until it
+ * accepts connections. It fails the run when PostgreSQL cannot start: those
+ * tests never skip.
  * ARENA_TEST_POSTGRES_URL reuses a cluster you already run instead.
  *
  * A run whose file filters select no test that uses the cluster (one file of
@@ -12,7 +15,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error plain ESM script without types, shared with the benchmarks
-import { startCluster } from '../../scripts/pg-cluster.mjs';
+import { launchCluster } from '../../scripts/pg-cluster.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,7 +47,7 @@ function isNeeded(project: TestProject): boolean {
  * first starts the cluster and the last teardown stops it. A global, not a
  * module variable: each project loads this file through its own module runner.
  */
-type Shared = { cluster: Promise<{ url: string; stop(): Promise<void> }>; users: number };
+type Shared = { cluster: Promise<{ url: string; ready: Promise<void>; stop(): Promise<void> }>; users: number };
 const SHARED = Symbol.for('arena.test.postgres-cluster');
 const holder = globalThis as unknown as { [SHARED]?: Shared };
 
@@ -58,7 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresUrl', '');
     return async () => undefined;
   }
-  const shared = (holder[SHARED] ??= { cluster: startCluster() as Shared['cluster'], users: 0 });
+  const shared = (holder[SHARED] ??= { cluster: launchCluster() as Shared['cluster'], users: 0 });
   shared.users += 1;
   const cluster = await shared.cluster;
   project.provide('postgresUrl', cluster.url);
@@ -66,6 +69,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     shared.users -= 1;
     if (shared.users > 0) return;
     delete holder[SHARED];
+    const failed = await cluster.ready.then(() => undefined, (err: unknown) => err);
     await cluster.stop();
+    // the tests that needed it failed waiting for it; this names why
+    if (failed) throw failed;
   };
 }

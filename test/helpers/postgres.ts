@@ -5,6 +5,28 @@
 import { inject } from 'vitest';
 import pg from 'pg';
 
+/** until the run's cluster, started in the background by the global setup, accepts connections */
+async function untilAccepting(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      // not listening yet, or listening and still starting up
+      const starting = ['ECONNREFUSED', '57P03'].includes((err as { code?: string }).code ?? '');
+      if (!starting || performance.now() > deadline) throw new Error(`the PostgreSQL test cluster does not accept connections: ${(err as Error).message} (if it failed to start, the end of the run says why)`, { cause: err });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+const started = inject('postgresUrl');
+if (started) await untilAccepting(started);
+
 export function clusterUrl(): string {
   const url = inject('postgresUrl');
   if (!url) throw new Error('the PostgreSQL test cluster was not started: postgres-global-setup.ts found no test of this run importing test/helpers/postgres.js');
