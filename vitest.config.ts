@@ -21,10 +21,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   two runs of four; regress-workers now compares only what real time cannot move, and fourteen
  *   whole-suite runs passed every e2e test but the fleet's once (now run side by side).
  * - e2e-fleet: the pm2 fleet compares the scores of two real runs (side by side), which CPU
- *   contention moves by a few points. It used to run alone after the rest (30 s with the cores mostly idle). Now every
- *   other worker runs at a low CPU priority from its first line (test/helpers/yield-cpu.mjs, loaded
- *   with --import), so the fleet, at normal priority, gets the cores when it asks while the rest of
- *   the suite goes on beside it. Chromium would raise itself above it: test/helpers/chromium.ts.
+ *   contention moves by a few points. It used to run alone after the rest (30 s with the cores
+ *   mostly idle). Now every other worker runs at a low CPU priority from its first line
+ *   (test/helpers/yield-cpu.mjs, loaded with --import), so the fleet, at normal priority, gets the
+ *   cores when it asks while the rest of the suite goes on beside it. Chromium would raise itself
+ *   above it: test/helpers/chromium.ts.
  */
 // Node 20 reads the NODE_EXTRA_CA_CERTS bundle at every start, ~35 ms of CPU for Debian's 140-odd
 // certificates, and some 160 of the suite's node processes (workers, fixtures, servers) inherited it

@@ -21,7 +21,7 @@ export interface CheckResult {
 export interface ConformanceOptions {
   url: string;
   token?: string;
-  /** the lease used to test expiry (default 400 ms) */
+  /** the lease the kit's test fault starts with (default 400 ms); it renews it for three times that */
   leaseMs?: number;
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
