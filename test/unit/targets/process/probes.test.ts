@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProbeMonitor, probeOnce } from '../../../../src/targets/process/probes.js';
 import { createWorkload } from '../../../../src/targets/process/workload.js';
-import { waitFor } from '../../../helpers/process-fleet.js';
+import { waitFor } from '../wait.js';
 
 let server: http.Server | undefined;
 let monitor: ProbeMonitor | undefined;
@@ -92,7 +92,7 @@ describe('probes', () => {
     const w = createWorkload({ rate: 200, request: { method: 'POST', url, timeout: 1000, json: { q: 1 } }, expect: { json: { path: '$.ok', equals: true } } });
     w.start();
     // until enough requests have been answered, not a fixed 150 ms: a loaded machine sent only 4 in that time
-    await waitFor(() => n > 5, 10_000, 'six requests');
+    await waitFor(() => n > 5, 'six requests');
     await w.stop();
     const c = w.counters();
     expect(c.requests).toBe(n);
