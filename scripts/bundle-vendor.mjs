@@ -11,9 +11,10 @@
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { licences } from './bundle-licences.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
@@ -41,28 +42,6 @@ const VENDORED = [
   { name: 'mcp-sdk', pkg: '@modelcontextprotocol/sdk', fromDoor: true, plugins: [] },
 ];
 
-/** the package a bundled file belongs to: its directory under the last node_modules/ of its path */
-function packageDir(input) {
-  const at = input.lastIndexOf('node_modules/');
-  if (at < 0) return undefined;
-  const parts = input.slice(at + 'node_modules/'.length).split('/');
-  return input.slice(0, at + 'node_modules/'.length) + parts.slice(0, parts[0].startsWith('@') ? 2 : 1).join('/');
-}
-
-/** name@version (licence) and the licence text of every package with code in the bundle, the door's own first */
-async function licences(metafile, pkg) {
-  const dirs = [...new Set(Object.keys(metafile.inputs).map(packageDir).filter(Boolean))];
-  const notes = [];
-  for (const dir of dirs) {
-    const meta = JSON.parse(await readFile(join(root, dir, 'package.json'), 'utf8'));
-    const file = (await readdir(join(root, dir))).find((f) => /^licen[cs]e(\.md|\.txt)?$/i.test(f));
-    if (!file) throw new Error(`bundle-vendor: ${dir} has no licence file to ship with its code`);
-    const text = (await readFile(join(root, dir, file), 'utf8')).trim().replaceAll('*/', '* /');
-    notes.push({ first: meta.name === pkg, text: `${meta.name}@${meta.version} (${meta.license}):\n${text}` });
-  }
-  return notes.sort((a, b) => Number(b.first) - Number(a.first)).map((n) => n.text);
-}
-
 for (const { name, pkg, fromDoor, plugins } of VENDORED) {
   const door = join(root, 'dist/vendor', `${name}.js`);
   const out = join(root, 'dist/vendor', `${name}.cjs`);
@@ -88,7 +67,7 @@ for (const { name, pkg, fromDoor, plugins } of VENDORED) {
     metafile: true,
     plugins,
   });
-  const notes = await licences(metafile, pkg);
+  const notes = await licences(root, metafile, pkg);
   const banner = `/* ${pkg}@${version}, bundled by scripts/bundle-vendor.mjs with the code of ${notes.length} package(s). Their licences:\n\n${notes.join('\n\n')}\n*/\n`;
   await writeFile(out, banner + (await readFile(out, 'utf8')));
   const hash = createHash('sha256').update(await readFile(out)).digest('hex').slice(0, 16);

@@ -1,13 +1,15 @@
 /**
- * Loads our one-file vendor bundles (dist/vendor/<name>.cjs, scripts/bundle-vendor.mjs) with a V8
- * code cache, so a CLI start does not compile yaml, zod and commander again every time: some
- * 20 ms of `arena scenario validate`'s start-up (test/bench/cli-startup.mjs).
+ * Loads our one-file bundles with a V8 code cache: the CLI itself (dist/cli-bundle.cjs,
+ * scripts/bundle-cli.mjs) and the packages it vendors (dist/vendor/<name>.cjs,
+ * scripts/bundle-vendor.mjs), so a CLI start does not compile them again every time
+ * (test/bench/cli-startup.mjs).
  *
- * Only the CLI turns the cache on (`enableCompileCache`, from bin/arena.js); `import 'chaos-arena'`
- * never touches the disk. The cache is written at exit, after the run, because only then does it
- * hold the functions V8 compiled lazily while the command ran; a cache taken right after compiling
- * saves almost nothing. Node 22's `module.enableCompileCache` does this for every module; Node 20
- * has no such thing, and our bundles are most of the code a command compiles.
+ * Only the CLI turns the cache on (`enableCompileCache`, from bin/arena.js, which loads this module's
+ * CommonJS build, dist/vendor/compile-cache.cjs); `import 'chaos-arena'` never touches the disk.
+ * The cache is written at exit, after the run, because only then does it hold the functions V8
+ * compiled lazily while the command ran; a cache taken right after compiling saves almost nothing.
+ * Node 22's `module.enableCompileCache` does this for every module; Node 20 has no such thing, and
+ * no code cache at all for an ES module.
  *
  * Where: `$NODE_COMPILE_CACHE/chaos-arena` (the directory a user gave Node for its own cache), else
  * `<tmpdir>/chaos-arena-compile-cache-<uid>`. `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as it does
@@ -28,6 +30,8 @@ export type CompileCacheState = 'off' | 'hit' | 'miss' | 'rejected';
 
 interface Loaded {
   key: string;
+  /** the key, and the variant after a '+' when there is one: what the cache file is named after */
+  name: string;
   /** the bundle's own file */
   file: string;
   script: Script;
@@ -41,6 +45,7 @@ const loaded: Loaded[] = [];
 /**
  * Turns the cache on for bundles loaded from now on and writes what is new at exit. Returns the
  * directory, or undefined when it is off (disabled, or no directory that is safe to use).
+ * @public called by bin/arena.js, through this module's CommonJS build (dist/vendor/compile-cache.cjs)
  */
 export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
@@ -57,19 +62,38 @@ export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): string
 
 /**
  * The module.exports of a CommonJS bundle, run from its code cache when there is a good one.
- * @public called by the dist/vendor/<name>.js doors that scripts/bundle-vendor.mjs writes
+ * `variant`: a bundle whose callers run different parts of it keeps one cache per variant, since
+ * a cache holds only what the run that wrote it compiled (the CLI's bundle, one per command).
+ * @public called by the dist/vendor/<name>.js doors that scripts/bundle-vendor.mjs writes, and by
+ * dist/cli.cjs (scripts/bundle-cli.mjs)
  */
-export function loadBundle(url: URL, key: string): Record<string, unknown> {
+export function loadBundle(url: URL, key: string, variant?: string): Record<string, unknown> {
   const file = fileURLToPath(url);
   const source = readFileSync(file, 'utf8');
-  const cachedData = cacheDir ? readCache(cacheFile(cacheDir, key, file)) : undefined;
+  const name = variant ? `${key}+${variant}` : key;
+  const cachedData = cacheDir ? readCache(cacheFile(cacheDir, name, file)) : undefined;
   // the same wrapper Node gives a CommonJS module, so the bundle's require and module work as usual
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const state: CompileCacheState = !cacheDir ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
-  loaded.push({ key, file, script, state });
+  loaded.push({ key, name, file, script, state });
   const module = { exports: {} as Record<string, unknown> };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
+}
+
+/**
+ * The variant of the CLI's cache for a command line: its leading command words (`scenario-run`,
+ * `serve`), at most two, up to the first option or file. Anything else is no word of a command, so
+ * it cannot name a file: a typo makes at most one cache more, which the month's pruning removes.
+ * @public called by bin/arena.js, as enableCompileCache is
+ */
+export function commandVariant(argv: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (const arg of argv.slice(0, 2)) {
+    if (!/^[a-z][a-z0-9-]{0,31}$/.test(arg)) break;
+    words.push(arg);
+  }
+  return words.length > 0 ? words.join('-') : undefined;
 }
 
 /**
@@ -86,7 +110,7 @@ export function writeCompileCache(): void {
   if (!dir) return;
   for (const entry of loaded) {
     if (entry.state !== 'miss' && entry.state !== 'rejected') continue;
-    const file = cacheFile(dir, entry.key, entry.file);
+    const file = cacheFile(dir, entry.name, entry.file);
     const partial = `${file}.${process.pid}.tmp`;
     try {
       writeFileSync(partial, entry.script.createCachedData(), { mode: 0o600 });
@@ -111,10 +135,12 @@ export function writeCompileCache(): void {
 function pruneOlder(dir: string, key: string, bundle: string, keep: string, now = Date.now()): void {
   const prefix = `${key.split('-')[0]}-`;
   const ours = `${pathTag(bundle)}${CACHE_SUFFIX}`;
+  // this build's caches: its own, and each command's of a bundle with variants (`<key>+<variant>`)
+  const thisBuild = (name: string) => name.startsWith(`${key}+`) || name.startsWith(`${key}-at-`);
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (path === keep) continue;
-    const replaced = name.startsWith(prefix) && name.endsWith(CACHE_SUFFIX) && (name.endsWith(ours) || !name.includes('-at-'));
+    const replaced = name.startsWith(prefix) && name.endsWith(CACHE_SUFFIX) && !thisBuild(name) && (name.endsWith(ours) || !name.includes('-at-'));
     const stale = (name.endsWith('.cache') || name.endsWith('.tmp')) && now - statSync(path).mtimeMs > STALE_MS;
     if (replaced || stale) unlinkSync(path);
   }

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism, loadavg } from 'node:os';
+import chalk from 'chalk';
 import { createPlainReporter } from '../../dist/cli/output/plain-reporter.js';
 
 // the CLI sets this before it loads React (src/cli/output/run-output.ts); a static import here would
@@ -51,7 +52,7 @@ async function drive(listener, seconds) {
 /** one turn of a variant, in this process: a second untimed (JIT, first renders, yoga's WebAssembly), then `seconds` measured */
 async function turn(variant) {
   const listener =
-    variant === 'base' ? undefined : variant === 'plain' ? createPlainReporter(fakeTty()) : mountLiveView(fakeTty(), fakeTty()).listener;
+    variant === 'base' ? undefined : variant === 'plain' ? createPlainReporter(fakeTty()) : mountLiveView(fakeTty(), fakeTty(), chalk.level).listener;
   await drive(listener, 1);
   return drive(listener, seconds);
 }

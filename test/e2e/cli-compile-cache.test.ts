@@ -33,11 +33,13 @@ async function statesInNewProcess(): Promise<Record<string, string>> {
   return Object.fromEntries(states.map(({ key, state }) => [key.split('-')[0], state]));
 }
 
-describe('the CLI keeps a V8 code cache of its vendor bundles', () => {
+describe('the CLI keeps a V8 code cache of its own bundle and its vendor bundles', () => {
   it('the first run writes one per bundle it loaded, and later runs read it, with the same result', async () => {
     const first = await validate();
     expect(first.exitCode).toBe(0);
-    expect(cacheFiles().map((f) => f.split('-')[0])).toEqual(['commander', 'yaml', 'zod']);
+    // the CLI's own, for this command (scripts/bundle-cli.mjs), and the three vendor bundles validate uses
+    expect(cacheFiles().map((f) => f.split('-')[0])).toEqual(['cli', 'commander', 'yaml', 'zod']);
+    expect(cacheFiles()[0]).toMatch(/^cli-\d+\.\d+\.\d+-[0-9a-f]{16}\+scenario-validate-at-/);
     const written = Object.fromEntries(cacheFiles().map((f) => [f, statSync(join(cacheDir(), f)).mtimeMs]));
 
     const second = await validate();
@@ -46,6 +48,11 @@ describe('the CLI keeps a V8 code cache of its vendor bundles', () => {
     // a cache V8 took is not written again
     for (const [f, mtime] of Object.entries(written)) expect(statSync(join(cacheDir(), f)).mtimeMs, f).toBe(mtime);
     expect(await statesInNewProcess()).toEqual({ yaml: 'hit', zod: 'hit' });
+
+    // another command keeps a cache of the CLI of its own (what it compiles is not what validate did)
+    const list = await arena(['scenario', 'list'], { env: { NODE_COMPILE_CACHE: dir } });
+    expect(list.exitCode).toBe(0);
+    expect(cacheFiles().filter((f) => f.startsWith('cli-')).map((f) => f.split('+')[1]!.split('-at-')[0])).toEqual(['scenario-list', 'scenario-validate']);
   });
 
   it('a damaged cache costs nothing but its use: the run is the same, V8 rejects it, and it is written anew', async () => {

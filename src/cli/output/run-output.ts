@@ -3,6 +3,7 @@
  * imported), or plain lines on stderr (plain and json). Extra listeners (an SSE
  * publisher for `--serve`) plug in through `addListener`.
  */
+import chalk from 'chalk';
 import type { RunEvent, RunEventListener } from '../../arena/report.js';
 import type { CliContext } from '../context.js';
 import type { OutputMode } from './mode.js';
@@ -27,7 +28,8 @@ export async function openRunOutput(ctx: Pick<CliContext, 'stdout' | 'stderr'>, 
     // React's development build costs several times more CPU per redraw; a CLI user never needs it
     process.env.NODE_ENV ??= 'production';
     const { mountLiveView } = await import('../view/mount.js');
-    const view = mountLiveView(ctx.stdout, ctx.stderr);
+    // the level applyColor gave the CLI's chalk, for the view's (see mountLiveView)
+    const view = mountLiveView(ctx.stdout, ctx.stderr, chalk.level);
     listeners.push(view.listener);
     closeView = view.close;
   } else {

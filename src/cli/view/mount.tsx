@@ -2,6 +2,7 @@
  * Mounts the live view. Only imported (lazily) by commands that draw, so ink
  * and React stay out of the start-up path of everything else.
  */
+import chalk, { type ColorSupportLevel } from 'chalk';
 import { render } from 'ink';
 import type { RunEventListener } from '../../arena/report.js';
 import type { Writer } from '../context.js';
@@ -25,7 +26,13 @@ export interface MountedView {
 export const LIVE_VIEW_INTERVAL_MS = 1000;
 const FEED_INTERVAL_MS = 250;
 
-export function mountLiveView(stdout: Writer, stderr: Writer): MountedView {
+/**
+ * `colorLevel`: the CLI's (output/mode.ts: --no-color, NO_COLOR, FORCE_COLOR). The CLI runs from its
+ * bundle, with a chalk of its own; this module, like ink, is an ES module using the package's chalk,
+ * whose level is set here.
+ */
+export function mountLiveView(stdout: Writer, stderr: Writer, colorLevel: ColorSupportLevel): MountedView {
+  chalk.level = colorLevel;
   const store = createViewStore({ intervalMs: LIVE_VIEW_INTERVAL_MS, feedIntervalMs: FEED_INTERVAL_MS });
   // a pseudo-terminal may report 0 columns; ink would then wrap every character onto its own line
   const out = stdout as NodeJS.WriteStream;

@@ -127,6 +127,40 @@ describe('vendor bundle compile cache', () => {
     expect(cacheFiles(cacheDir)).toHaveLength(2);
   });
 
+  it('a bundle with variants (the CLI, one per command) keeps a cache per variant, and a rebuild replaces them all', async () => {
+    const cc = await freshModule();
+    const cacheDir = cc.enableCompileCache({ NODE_COMPILE_CACHE: dir })!;
+    cc.loadBundle(bundle, 'tiny-1.0.0-aaaa', 'scenario-run');
+    cc.writeCompileCache();
+    const other = await freshModule();
+    other.enableCompileCache({ NODE_COMPILE_CACHE: dir });
+    // another command does not read the first one's cache, and its own leaves the first one's alone
+    expect((other.loadBundle(bundle, 'tiny-1.0.0-aaaa', 'scenario-validate') as { twice(x: number): number }).twice(2)).toBe(4);
+    expect(other.compileCacheStates()).toEqual([{ key: 'tiny-1.0.0-aaaa', state: 'miss' }]);
+    other.writeCompileCache();
+    const names = cacheFiles(cacheDir).sort();
+    expect(names.map((f) => f.split('-at-')[0])).toEqual(['tiny-1.0.0-aaaa+scenario-run', 'tiny-1.0.0-aaaa+scenario-validate']);
+    const again = await freshModule();
+    again.enableCompileCache({ NODE_COMPILE_CACHE: dir });
+    again.loadBundle(bundle, 'tiny-1.0.0-aaaa', 'scenario-run');
+    expect(again.compileCacheStates()).toEqual([{ key: 'tiny-1.0.0-aaaa', state: 'hit' }]);
+    // a rebuilt bundle's first write removes the old build's caches, whatever their variant
+    const rebuilt = await freshModule();
+    rebuilt.enableCompileCache({ NODE_COMPILE_CACHE: dir });
+    rebuilt.loadBundle(bundle, 'tiny-1.0.1-bbbb', 'serve');
+    rebuilt.writeCompileCache();
+    expect(cacheFiles(cacheDir).map((f) => f.split('-at-')[0])).toEqual(['tiny-1.0.1-bbbb+serve']);
+  });
+
+  it("a command line's variant is its leading command words, never a path, an option or a value", async () => {
+    const { commandVariant } = await freshModule();
+    expect(commandVariant(['scenario', 'run', 'scenarios/leader-failover.yaml'])).toBe('scenario-run');
+    expect(commandVariant(['serve', '--port', '8080'])).toBe('serve');
+    expect(commandVariant(['regress', '--baseline', 'a.yaml'])).toBe('regress');
+    expect(commandVariant(['target', 'check', 'http://127.0.0.1:1'])).toBe('target-check');
+    for (const argv of [[], ['--help'], ['../etc/passwd'], ['Scenario'], ['a'.repeat(40)], ['x/y']]) expect(commandVariant(argv), argv.join(' ')).toBeUndefined();
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE turns it off, as it does for Node', async () => {
     const cc = await freshModule();
     expect(cc.enableCompileCache({ NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '1' })).toBeUndefined();
