@@ -19,6 +19,7 @@
  * a hash of the bundle's path: a cache keeps the file name of the script it was made from, so two
  * installs of one version sharing a cache would print each other's paths in stack traces.
  */
+import { isAscii } from 'node:buffer';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -69,7 +70,7 @@ export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): string
  */
 export function loadBundle(url: URL, key: string, variant?: string): Record<string, unknown> {
   const file = fileURLToPath(url);
-  const source = readFileSync(file, 'utf8');
+  const source = decode(readFileSync(file));
   const name = variant ? `${key}+${variant}` : key;
   const cachedData = cacheDir ? readCache(cacheFile(cacheDir, name, file)) : undefined;
   // the same wrapper Node gives a CommonJS module, so the bundle's require and module work as usual
@@ -79,6 +80,15 @@ export function loadBundle(url: URL, key: string, variant?: string): Record<stri
   const module = { exports: {} as Record<string, unknown> };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
+}
+
+/**
+ * The bundle's text. Our bundles are ASCII (scripts/bundle-cli.mjs makes sure of the CLI's), and ASCII
+ * read as latin1 is the same text: 0.1 ms for the CLI's 1.4 MB against 1.3 ms through the UTF-8
+ * decoder, and 3 ms when a single character is not ASCII.
+ */
+function decode(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /**

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // Start-up cost of `arena --version` and `arena scenario validate` against a bare `node -e 0`, measured
-// in the same run, with the floor `validate` cannot go under: node importing the bundled yaml and
-// parsing the same file, and that plus loading the bundled zod the validator's schema is written in. Two figures each: the median wall time, and the mean CPU time (user + sys of
-// the child, all its threads, from /proc/self/stat), which a busy machine disturbs much less.
-// The CLI and the floors run with the vendor bundles' code cache (a directory of the bench's own, written
-// by the warm-up run), and validate once more with it off (NODE_DISABLE_COMPILE_CACHE): what it saves.
-// Two more rows load the MCP SDK, which every process running the embedded runtime needs (`scenario run`,
-// `regress`, `target serve`...): the package's own modules against our one-file bundle of them.
+// in the same run, with the floor `validate` cannot go under: node loading the bundled yaml and parsing
+// the same file, and that plus loading the bundled zod the validator's schema is written in. Two figures
+// each: the median wall time, and the mean CPU time (user + sys of the child, all its threads, from
+// /proc/self/stat), which a busy machine disturbs much less.
+// The CLI and the floors run with the compile cache (a directory of the bench's own, written by the
+// warm-up run), as bin/arena.js does: CommonJS, the bundles through dist/vendor/compile-cache.cjs.
+// validate runs once more with the cache off (NODE_DISABLE_COMPILE_CACHE), and the CLI once more from
+// its ES modules (dist/cli/main.js, as bin/arena.js ran it before scripts/bundle-cli.mjs): what the
+// cache and the CLI's bundle save. A short `scenario run` shows the same for a command that loads the
+// engine. Two more rows load the MCP SDK, which every process running the embedded runtime needs:
+// the package's own modules against our one-file bundle of them.
 // Usage: npm run build && node test/bench/cli-startup.mjs [runs]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,27 +25,43 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'arena-bench-cache-'));
 process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
 const env = { PATH: process.env.PATH, NO_COLOR: '1', CI: '1', NODE_COMPILE_CACHE: cacheDir };
 const FILE = 'test/fixtures/scenarios/quick-pass.yaml';
-// the floors load the bundles as the CLI does, from the same V8 code cache (dist/vendor/compile-cache.js)
-const CACHE_ON = "import { enableCompileCache } from './dist/vendor/compile-cache.js'; enableCompileCache();";
-const FLOOR = `${CACHE_ON} import { readFileSync } from 'node:fs'; const { LineCounter, parseDocument } = await import('./dist/vendor/yaml.js');
-parseDocument(readFileSync('${FILE}', 'utf8'), { lineCounter: new LineCounter() }).toJS();`;
+
+/** the key scripts/bundle-vendor.mjs gave a vendor bundle, from its door */
+const keyOf = (name) => /'([\w-]+-\d[^']*)'\)/.exec(readFileSync(join(root, 'dist/vendor', `${name}.js`), 'utf8'))[1];
+// the floors load the bundles as the CLI does: CommonJS, through the compile cache's CommonJS build
+const LOAD = `const cc = require('./dist/vendor/compile-cache.cjs'); cc.enableCompileCache();
+const load = (name, key) => cc.loadBundle(require('node:url').pathToFileURL(require('node:path').resolve('dist/vendor', name + '.cjs')), key);`;
+const FLOOR = `${LOAD} const { LineCounter, parseDocument } = load('yaml', '${keyOf('yaml')}');
+parseDocument(require('node:fs').readFileSync('${FILE}', 'utf8'), { lineCounter: new LineCounter() }).toJS();`;
 // the validator is a zod schema (one schema source for checks, types and JSON Schema), so zod's own
 // load is part of what validate cannot go under
-const FLOOR_ZOD = `${FLOOR} await import('./dist/vendor/zod.js');`;
+const FLOOR_ZOD = `${FLOOR} load('zod', '${keyOf('zod')}');`;
+/** the CLI from its ES modules, with the vendor bundles' cache, as bin/arena.js ran it before the CLI was bundled */
+const esModules = (argv) => [
+  '--input-type=module',
+  '-e',
+  `import { enableCompileCache } from './dist/vendor/compile-cache.js'; enableCompileCache(); const { run } = await import('./dist/cli/main.js'); process.exitCode = await run(${JSON.stringify(argv)});`,
+];
 
 // the SDK's modules the embedded runtime uses, from node_modules, against the same modules in our bundle (dist/vendor/mcp-sdk.cjs)
 const MCP_PACKAGE = "await Promise.all(['server/mcp.js', 'client/index.js', 'inMemory.js'].map((m) => import('@modelcontextprotocol/sdk/' + m)));";
+const VALIDATE = ['scenario', 'validate', FILE];
+const RUN = ['scenario', 'run', FILE];
 
 const CASES = {
   'node -e 0': ['-e', '0'],
   'arena --version': ['bin/arena.js', '--version'],
-  'arena scenario validate FILE': ['bin/arena.js', 'scenario', 'validate', FILE],
-  'validate, no compile cache': ['bin/arena.js', 'scenario', 'validate', FILE],
-  'floor: node + yaml + parse FILE': ['--input-type=module', '-e', FLOOR],
-  'floor: ... + load zod': ['--input-type=module', '-e', FLOOR_ZOD],
+  'arena scenario validate FILE': ['bin/arena.js', ...VALIDATE],
+  'validate, no compile cache': ['bin/arena.js', ...VALIDATE],
+  'validate, the CLI as ES modules': esModules(VALIDATE),
+  'floor: node + yaml + parse FILE': ['-e', FLOOR],
+  'floor: ... + load zod': ['-e', FLOOR_ZOD],
+  // a command that loads the engine, the embedded target and the MCP SDK (its wall time is mostly the scenario's own)
+  'arena scenario run FILE': ['bin/arena.js', ...RUN],
+  'run, the CLI as ES modules': esModules(RUN),
   // what every process that runs the embedded runtime loads (its agents talk to an in-process MCP server)
   'MCP SDK, the package': ['--input-type=module', '-e', MCP_PACKAGE],
-  'MCP SDK, one-file bundle': ['--input-type=module', '-e', `${CACHE_ON} await import('./dist/vendor/mcp-sdk.js');`],
+  'MCP SDK, one-file bundle': ['-e', `${LOAD} load('mcp-sdk', '${keyOf('mcp-sdk')}');`],
 };
 // the same command without the cache, in the same run: what the cache saves
 const CASE_ENV = { 'validate, no compile cache': { NODE_DISABLE_COMPILE_CACHE: '1' } };

@@ -161,6 +161,13 @@ describe('vendor bundle compile cache', () => {
     for (const argv of [[], ['--help'], ['../etc/passwd'], ['Scenario'], ['a'.repeat(40)], ['x/y']]) expect(commandVariant(argv), argv.join(' ')).toBeUndefined();
   });
 
+  it('reads a bundle that is not ASCII as UTF-8 (an ASCII one is read as latin1, the same text, faster)', async () => {
+    const cc = await freshModule();
+    const file = join(dir, 'unicode.cjs');
+    writeFileSync(file, "module.exports = { text: '→ été 😀' };\n");
+    expect(cc.loadBundle(pathToFileURL(file), 'unicode-1')).toEqual({ text: '→ été 😀' });
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE turns it off, as it does for Node', async () => {
     const cc = await freshModule();
     expect(cc.enableCompileCache({ NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: '1' })).toBeUndefined();
