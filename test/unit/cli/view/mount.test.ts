@@ -41,6 +41,7 @@ describe('mountLiveView', () => {
       await view.close();
       return out.text();
     };
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts a colour sequence
     const sgr = /\x1b\[[\d;]*m/;
     expect(await paint(1)).toMatch(sgr);
     const plain = await paint(0);
