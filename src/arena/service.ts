@@ -126,8 +126,9 @@ export class ArenaService {
     try {
       const report = await this.injector.apply(action);
       const duration_ms = this.elapsed(started);
-      // built whole: a metadata key added afterwards costs the object a second store for its properties
-      result = report && hasKeys(report) ? { success: true, action, duration_ms, metadata: report } : { success: true, action, duration_ms };
+      // built whole: a metadata key added afterwards costs the object a second store for its properties.
+      // A copy: the report may be an object the provider keeps (Injector.apply)
+      result = report && hasKeys(report) ? { success: true, action, duration_ms, metadata: { ...report } } : { success: true, action, duration_ms };
     } catch (err) {
       result = { success: false, action, error: errorMessage(err), duration_ms: this.elapsed(started) };
     }

@@ -109,7 +109,8 @@ async function applyFault(target: Target, injector: Injector, request: FaultRequ
     metadata,
     created_at: new Date().toISOString(),
   };
-  const report = await mapErrors(() => injector.apply(action));
+  // a copy of the report, since it is kept with the fault (it may be the provider's own object)
+  const report: Record<string, unknown> = { ...(await mapErrors(() => injector.apply(action))) };
   const faultId = typeof report.fault_id === 'string' ? report.fault_id : undefined;
   return faultId === undefined ? { report } : { report, revert: async () => void (await target.runtime.revertFault(faultId)) };
 }

@@ -48,6 +48,19 @@ describe('ArenaService', () => {
     expect(r.metadata).toMatchObject({ killed_leader_id: 'agent-1' });
   });
 
+  it("keeps a report of its own: a provider that reuses its report object does not change a Result already kept", async () => {
+    target = createFakeTarget();
+    const kept = { paused_agent_id: 'agent-2', fault_id: 'f-1' };
+    // a provider that hands out the one object it keeps, and rewrites it for the next call
+    const runtime = { ...target.runtime, pauseAgent: async (id: string) => Object.assign(kept, { paused_agent_id: id }), resumeAgent: async () => Object.assign(kept, { resumed: true }) };
+    const service = new ArenaService({ injector: new Injector(runtime, target.dag) });
+    const paused = await service.execute(createAction('pause_agent', 'agent-2'));
+    await service.execute(createAction('resume_agent', 'agent-2'));
+    await service.execute(createAction('pause_agent', 'agent-3'));
+    expect(paused.metadata).toEqual({ paused_agent_id: 'agent-2', fault_id: 'f-1' });
+    expect(service.history()[0]!.metadata).toEqual({ paused_agent_id: 'agent-2', fault_id: 'f-1' });
+  });
+
   it('never throws when a provider is missing', async () => {
     const service = new ArenaService({ injector: new Injector() });
     const r = await service.execute(createAction('remove_node', 'plan'));
