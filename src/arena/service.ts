@@ -235,8 +235,8 @@ export class ArenaService {
       const event: ArenaEvent = { seq, type, at, result };
       for (const l of this.listeners) l.push(event);
     }
-    // sinks that finish synchronously (an in-process flight recorder) cost no promise; only what
-    // really waits is awaited, and the usual case (one store append) allocates nothing for it
+    // sinks that finish synchronously (an in-process flight recorder, an append to a store in memory
+    // or SQLite) cost no promise; only what really waits is awaited
     let pending: Promise<unknown> | undefined = this.eventStore ? this.appendEvent(type, result) : undefined;
     const flight = this.flight;
     if (flight) pending = both(pending, this.settle(flight.record, flight, result));
@@ -250,9 +250,26 @@ export class ArenaService {
   /**
    * Appends with the expected version: the one our last append left, so the usual case is
    * one store call; another writer on the stream → re-read and retry. Appends are chained,
-   * so versions follow one another; with none in flight the append starts at once.
+   * so versions follow one another; with none in flight the append starts at once, and with
+   * a store that appends synchronously it is done before this returns (nothing to wait for).
    */
-  private appendEvent(type: ArenaEventType, result: Result): Promise<void> {
+  private appendEvent(type: ArenaEventType, result: Result): Promise<void> | undefined {
+    if (this.appendsInFlight === 0 && this.knownVersion !== undefined && this.eventStore!.appendSync) {
+      try {
+        this.stored(this.eventStore!.appendSync(this.streamId, [{ type, data: result }], this.knownVersion));
+        return undefined;
+      } catch (err) {
+        this.knownVersion = undefined;
+        if (!(err instanceof ConflictError)) {
+          this.sinkFailed(err);
+          return undefined;
+        }
+        // another writer got in between: re-read and retry, as after a rejected append
+        this.appendsInFlight = 1;
+        this.appendChain = this.appendWithRetry(type, result, 1).then(this.appended, this.appendFailed);
+        return this.appendChain;
+      }
+    }
     this.appendsInFlight += 1;
     const next = this.appendsInFlight === 1 ? this.appendOnce(type, result) : this.appendChain.then(() => this.appendOnce(type, result));
     this.appendChain = next;

@@ -41,13 +41,14 @@ export class MemoryEventStore implements QueryableEventStore {
    */
   append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<StoredEvent[]> {
     try {
-      return Promise.resolve(this.appendNow(streamId, events, expectedVersion));
+      return Promise.resolve(this.appendSync(streamId, events, expectedVersion));
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
-  private appendNow(streamId: string, events: readonly NewEvent[], expectedVersion: number): StoredEvent[] {
+  /** `append`, done before it returns; throws where `append` rejects */
+  appendSync(streamId: string, events: readonly NewEvent[], expectedVersion: number): StoredEvent[] {
     if (typeof streamId !== 'string' || streamId === '') throw new UsageError('stream id must be a non-empty string');
     let stream = this.streams.get(streamId);
     if (!stream) {

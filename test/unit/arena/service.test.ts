@@ -90,6 +90,27 @@ describe('ArenaService', () => {
     expect((events[1]!.data as Result).action.target_id).toBe('agent-2');
   });
 
+  it('a store that appends synchronously: the event is stored before execute resolves, and a failed append is counted, not thrown', async () => {
+    const store = new MemoryEventStore();
+    const service = setup({ eventStore: store });
+    await service.execute(createAction('kill_agent', 'nope-1'));
+    // the version is known from now on, so the next appends go through appendSync
+    const appendSync = store.appendSync.bind(store);
+    let failures = 1;
+    store.appendSync = (...args) => {
+      if (failures-- > 0) throw new Error('disk full');
+      return appendSync(...args);
+    };
+    const failed = await service.execute(createAction('kill_agent', 'nope-2'));
+    expect(failed.success).toBe(false); // the action's own outcome, not the store's
+    expect(service.stats()).toMatchObject({ sink_errors: 1, last_error: 'disk full' });
+    // the next ones re-read the version and append again
+    await service.execute(createAction('kill_agent', 'nope-3'));
+    await service.execute(createAction('kill_agent', 'nope-4'));
+    expect(service.stats().sink_errors).toBe(1);
+    expect((await store.read('arena')).map((e) => (e.data as Result).action.target_id)).toEqual(['nope-1', 'nope-3', 'nope-4']);
+  });
+
   it('keeps the history bound over many trims, in order', async () => {
     const service = setup({ historyLimit: 3 });
     const ids: string[] = [];
