@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
  * Bundles the CLI (tsc's dist/cli/main.js and everything it imports) into one CommonJS file,
- * dist/cli-bundle.cjs, which bin/arena.js runs from a V8 code cache (dist/vendor/compile-cache.js).
+ * dist/cli-bundle.cjs, which bin/arena.js runs from a V8 code cache (src/vendor/compile-cache.ts).
  * Node 20 has no code cache for ES modules, and resolving, reading and compiling each of the ~150
- * modules a `scenario run` loads cost it about as much CPU as the run itself
- * (test/bench/cli-startup.mjs). A module reached only by a dynamic import stays lazy in the bundle:
- * its code runs when the command that needs it does.
+ * modules a short `scenario run` loads cost it ~90 of its ~210 ms of CPU (test/bench/cli-startup.mjs).
+ * A module reached only by a dynamic import stays lazy in the bundle: its code runs when the command
+ * that needs it does.
  *
  * Writes:
  * - dist/cli-bundle.cjs, with the licences of the packages whose code it holds;
