@@ -16,11 +16,11 @@ export const FLEET_DIR = fileURLToPath(new URL('../fixtures/process-fleet/', imp
  * of any outgoing connection on the machine before the child binds it; under the suite's load that
  * happened (a supervisor failed with EADDRINUSE). Each vitest worker slot takes its own slice, and a
  * process walks its slice from a random start, so concurrent workers and files do not pick alike.
- * Six slices of 2,000 in 20000-31999: one for each of up to six workers (vitest.config.ts runs six).
+ * Seven slices of 1,700 in 20000-31899: one for each of up to seven workers (vitest.config.ts runs seven).
  */
 const PORTS_FROM = 20_000;
-const SLICES = 6;
-const SLICE = 2_000;
+const SLICES = 7;
+const SLICE = 1_700;
 let cursor = -1;
 
 function listensOn(port: number): Promise<net.Server | undefined> {
