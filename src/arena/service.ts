@@ -259,15 +259,14 @@ export class ArenaService {
         this.stored(this.eventStore!.appendSync(this.streamId, [{ type, data: result }], this.knownVersion));
         return undefined;
       } catch (err) {
-        this.knownVersion = undefined;
-        if (!(err instanceof ConflictError)) {
-          this.sinkFailed(err);
-          return undefined;
-        }
-        // another writer got in between: re-read and retry, as after a rejected append
+        // handled as a rejected append is: counted, or re-read and retried after a conflict
         this.appendsInFlight = 1;
-        this.appendChain = this.appendWithRetry(type, result, 1).then(this.appended, this.appendFailed);
-        return this.appendChain;
+        this.appendingType = type;
+        this.appendingResult = result;
+        const retry = this.appendRejected(err);
+        if (!retry) return undefined;
+        this.appendChain = retry;
+        return retry;
       }
     }
     this.appendsInFlight += 1;
