@@ -54,7 +54,9 @@ const LONG_FIRST = new Set([
   'test/unit/events/postgres-processes.test.ts',
   'test/unit/events/run-queue.test.ts',
 ]);
-for (const file of LONG_FIRST) if (!existsSync(new URL(file, import.meta.url))) throw new Error(`vitest.config.ts: LONG_FIRST names ${file}, which does not exist`);
+for (const file of LONG_FIRST)
+  if (!existsSync(new URL(file, import.meta.url)))
+    throw new Error(`vitest.config.ts: LONG_FIRST names ${file}, which does not exist`);
 const YIELD = ['--import', new URL('test/helpers/yield-cpu.mjs', import.meta.url).href];
 
 /**
@@ -69,11 +71,15 @@ class FleetFirst extends BaseSequencer {
     const isFleet = (f: TestSpecification) => f.project.name === 'e2e-fleet';
     const rest = sorted.filter((f) => !isFleet(f));
     const path = (f: TestSpecification) => relative(ROOT, f.moduleId);
-    const knownLong = (f: TestSpecification) => LONG_FIRST.has(path(f)) && !this.ctx.cache.getFileTestResults(`${f.project.name}:${path(f)}`);
+    const knownLong = (f: TestSpecification) =>
+      LONG_FIRST.has(path(f)) && !this.ctx.cache.getFileTestResults(`${f.project.name}:${path(f)}`);
     // a stable sort: within each project the known long files go first, the rest keep vitest's order
     const rank = (f: TestSpecification) => (knownLong(f) ? 0 : 1);
     const projects = [...new Set(rest.map((f) => f.project.name))];
-    return [...sorted.filter(isFleet), ...projects.flatMap((name) => rest.filter((f) => f.project.name === name).sort((a, b) => rank(a) - rank(b)))];
+    return [
+      ...sorted.filter(isFleet),
+      ...projects.flatMap((name) => rest.filter((f) => f.project.name === name).sort((a, b) => rank(a) - rank(b))),
+    ];
   }
 }
 
@@ -93,8 +99,19 @@ export default defineConfig({
     setupFiles: process.env.ARENA_TEST_CPU ? ['test/helpers/cpu-per-file.ts'] : [],
     benchmark: { include: ['test/bench/**/*.bench.ts'] },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'], isolate: false, execArgv: YIELD } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: FLEET, isolate: false, execArgv: YIELD } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
+          isolate: false,
+          execArgv: YIELD,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: FLEET, isolate: false, execArgv: YIELD },
+      },
       { extends: true, test: { name: 'e2e-fleet', include: FLEET } },
     ],
   },

@@ -15,7 +15,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = join(root, 'node_modules', '.cache', 'chaos-arena', 'build-stamp.json');
 // node_modules/.package-lock.json is npm's record of the installed tree: the vendor bundles are built from it
-const INPUTS = ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'node_modules/.package-lock.json'];
+const INPUTS = [
+  'src',
+  'scripts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'node_modules/.package-lock.json',
+];
 
 /** every file under `path` (or `path` itself), absolute; nothing when it does not exist */
 function filesOf(path) {
@@ -23,7 +31,9 @@ function filesOf(path) {
   if (!existsSync(full)) return [];
   if (!statSync(full).isDirectory()) return [full];
   // walked by hand: readdirSync's `recursive` came in Node 20.1, and package.json allows any Node 20
-  return readdirSync(full, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(join(path, e.name)) : e.isFile() ? [join(full, e.name)] : []));
+  return readdirSync(full, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesOf(join(path, e.name)) : e.isFile() ? [join(full, e.name)] : [],
+  );
 }
 
 /** one digest of the files' paths and contents, in a fixed order */

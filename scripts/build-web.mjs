@@ -41,7 +41,8 @@ const result = await build({
 const files = Object.keys(result.metafile.outputs).map((p) => join(root, p));
 const js = files.find((f) => f.endsWith('.js'));
 const css = files.find((f) => f.endsWith('.css'));
-if (!js || !css) throw new Error(`build-web: expected one .js and one .css, got ${files.map((f) => relative(root, f)).join(', ')}`);
+if (!js || !css)
+  throw new Error(`build-web: expected one .js and one .css, got ${files.map((f) => relative(root, f)).join(', ')}`);
 
 const template = await readFile(join(src, 'index.html'), 'utf8');
 const html = template.replace('%JS%', js.slice(assets.length + 1)).replace('%CSS%', css.slice(assets.length + 1));
@@ -65,8 +66,12 @@ async function pageWeight(dir = out) {
 
 const weight = await pageWeight();
 const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
-process.stdout.write(`build-web: dist/web ${weight.rows.map((r) => `${r.file} ${kb(r.raw)} (${kb(r.gzip)} gz)`).join(', ')}; page weight ${kb(weight.gzip)} gzipped\n`);
+process.stdout.write(
+  `build-web: dist/web ${weight.rows.map((r) => `${r.file} ${kb(r.raw)} (${kb(r.gzip)} gz)`).join(', ')}; page weight ${kb(weight.gzip)} gzipped\n`,
+);
 if (weight.gzip > BUDGET_BYTES) {
-  process.stderr.write(`build-web: the console weighs ${kb(weight.gzip)} gzipped, over the ${kb(BUDGET_BYTES)} budget\n`);
+  process.stderr.write(
+    `build-web: the console weighs ${kb(weight.gzip)} gzipped, over the ${kb(BUDGET_BYTES)} budget\n`,
+  );
   process.exit(1);
 }

@@ -49,13 +49,26 @@ const cliPlugin = {
   name: 'arena-cli',
   setup(b) {
     // the compile cache: the CommonJS instance bin/arena.js turned on
-    b.onResolve({ filter: /\/vendor\/compile-cache\.c?js$/ }, () => ({ path: './vendor/compile-cache.cjs', external: true }));
+    b.onResolve({ filter: /\/vendor\/compile-cache\.c?js$/ }, () => ({
+      path: './vendor/compile-cache.cjs',
+      external: true,
+    }));
     // a vendor door: a loadBundle of its own file, under the key scripts/bundle-vendor.mjs gave it
-    b.onResolve({ filter: /\/vendor\/[\w-]+\.js$/ }, (a) => ({ path: join(a.resolveDir, a.path), namespace: 'vendor-door' }));
+    b.onResolve({ filter: /\/vendor\/[\w-]+\.js$/ }, (a) => ({
+      path: join(a.resolveDir, a.path),
+      namespace: 'vendor-door',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'vendor-door' }, async (a) => {
       const door = await readFile(a.path, 'utf8');
       const found = /loadBundle\(new URL\('\.\/([\w-]+\.cjs)', import\.meta\.url\), '([^']+)'\)/.exec(door);
-      if (!found) return { errors: [{ text: `${relative(root, a.path)} is not a door scripts/bundle-vendor.mjs wrote (no loadBundle of a .cjs file)` }] };
+      if (!found)
+        return {
+          errors: [
+            {
+              text: `${relative(root, a.path)} is not a door scripts/bundle-vendor.mjs wrote (no loadBundle of a .cjs file)`,
+            },
+          ],
+        };
       return {
         contents: `module.exports = require('./vendor/compile-cache.cjs').loadBundle(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'vendor', ${JSON.stringify(found[1])})), ${JSON.stringify(found[2])});`,
         loader: 'js',
@@ -63,13 +76,23 @@ const cliPlugin = {
     });
     // the live view: an ES module of its own, imported when a run shows it
     b.onResolve({ filter: /\/view\/mount\.js$/ }, (a) => {
-      if (a.kind !== 'dynamic-import') return { errors: [{ text: `${a.importer} imports the live view statically; only import() can load an ES module from the bundle` }] };
+      if (a.kind !== 'dynamic-import')
+        return {
+          errors: [
+            {
+              text: `${a.importer} imports the live view statically; only import() can load an ES module from the bundle`,
+            },
+          ],
+        };
       return { path: `./${relative(dist, join(a.resolveDir, a.path))}`, external: true };
     });
     b.onLoad({ filter: /\/dist\/.*\.js$/ }, async (a) => {
       const source = await readFile(a.path, 'utf8');
       if (!source.includes('import.meta.url')) return undefined;
-      return { contents: source.replaceAll('import.meta.url', `__moduleUrl(${JSON.stringify(relative(dist, a.path))})`), loader: 'js' };
+      return {
+        contents: source.replaceAll('import.meta.url', `__moduleUrl(${JSON.stringify(relative(dist, a.path))})`),
+        loader: 'js',
+      };
     });
   },
 };
@@ -91,8 +114,13 @@ const { metafile } = await build({
   metafile: true,
   plugins: [cliPlugin],
 });
-const stray = Object.keys(metafile.inputs).filter((input) => VIEW_PACKAGES.some((p) => input.includes(`node_modules/${p}/`)));
-if (stray.length > 0) throw new Error(`bundle-cli: the live view's packages reached the bundle (${stray.slice(0, 3).join(', ')}): import the view only through import() of view/mount.js`);
+const stray = Object.keys(metafile.inputs).filter((input) =>
+  VIEW_PACKAGES.some((p) => input.includes(`node_modules/${p}/`)),
+);
+if (stray.length > 0)
+  throw new Error(
+    `bundle-cli: the live view's packages reached the bundle (${stray.slice(0, 3).join(', ')}): import the view only through import() of view/mount.js`,
+  );
 
 // the import()s of what stays outside (the live view, pg) through the door's, checked by their count
 const dynamic = metafile.outputs[relative(root, out)].imports.filter((i) => i.kind === 'dynamic-import' && i.external);
@@ -101,7 +129,8 @@ const code = (await readFile(out, 'utf8')).replace(/\bimport\(("[^"]+")\)/g, (_,
   replaced += 1;
   return `__import(${specifier})`;
 });
-if (replaced !== dynamic.length) throw new Error(`bundle-cli: ${dynamic.length} import() of modules outside the bundle, ${replaced} rewritten`);
+if (replaced !== dynamic.length)
+  throw new Error(`bundle-cli: ${dynamic.length} import() of modules outside the bundle, ${replaced} rewritten`);
 
 // esbuild writes code as ASCII, but keeps some comments as they are: escaped, the whole file is ASCII,
 // which loadBundle reads without the UTF-8 decoder (3 ms of every start for a 1.4 MB file with one arrow in it)
@@ -110,11 +139,14 @@ const ascii = (text) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCode
 const notes = await licences(root, metafile, undefined);
 const head = `/* chaos-arena@${version}: the CLI, bundled by scripts/bundle-cli.mjs with the code of ${notes.length} package(s). Their licences:\n\n${notes.join('\n\n')}\n*/\n`;
 await writeFile(out, ascii(head + code));
-const hash = createHash('sha256').update(await readFile(out)).digest('hex').slice(0, 16);
+const hash = createHash('sha256')
+  .update(await readFile(out))
+  .digest('hex')
+  .slice(0, 16);
 await writeFile(
   join(dist, 'cli.cjs'),
   [
-    "// the CLI, one file (cli-bundle.cjs), loaded through its compile cache; scripts/bundle-cli.mjs writes this",
+    '// the CLI, one file (cli-bundle.cjs), loaded through its compile cache; scripts/bundle-cli.mjs writes this',
     "'use strict';",
     "const { loadBundle } = require('./vendor/compile-cache.cjs');",
     "const { pathToFileURL } = require('node:url');",
@@ -139,4 +171,6 @@ await build({
 });
 
 const { size } = await stat(out);
-console.log(`bundle-cli: dist/cli-bundle.cjs ${Object.keys(metafile.inputs).length} modules, ${notes.length} package(s), ${(size / 1024).toFixed(1)} kB`);
+console.log(
+  `bundle-cli: dist/cli-bundle.cjs ${Object.keys(metafile.inputs).length} modules, ${notes.length} package(s), ${(size / 1024).toFixed(1)} kB`,
+);

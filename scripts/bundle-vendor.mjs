@@ -25,7 +25,10 @@ const enOnlyLocales = {
   name: 'zod-en-only-locales',
   setup(b) {
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (a) => ({ path: a.path, namespace: 'zod-en-only' }));
-    b.onLoad({ filter: /.*/, namespace: 'zod-en-only' }, () => ({ contents: "export { default as en } from 'zod/v4/locales/en.js';", resolveDir: root }));
+    b.onLoad({ filter: /.*/, namespace: 'zod-en-only' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: root,
+    }));
   },
 };
 /**
@@ -51,7 +54,13 @@ for (const { name, pkg, fromDoor, plugins } of VENDORED) {
   const { version } = JSON.parse(await readFile(join(root, 'node_modules', pkg, 'package.json'), 'utf8'));
   const entry = fromDoor
     ? { entryPoints: [door] }
-    : { stdin: { contents: `import * as pkg from '${pkg}';\nexport const { ${exported.join(', ')} } = pkg;\n`, resolveDir: root, sourcefile: `vendor-${name}.js` } };
+    : {
+        stdin: {
+          contents: `import * as pkg from '${pkg}';\nexport const { ${exported.join(', ')} } = pkg;\n`,
+          resolveDir: root,
+          sourcefile: `vendor-${name}.js`,
+        },
+      };
   const { metafile } = await build({
     ...entry,
     bundle: true,
@@ -70,7 +79,10 @@ for (const { name, pkg, fromDoor, plugins } of VENDORED) {
   const notes = await licences(root, metafile, pkg);
   const banner = `/* ${pkg}@${version}, bundled by scripts/bundle-vendor.mjs with the code of ${notes.length} package(s). Their licences:\n\n${notes.join('\n\n')}\n*/\n`;
   await writeFile(out, banner + (await readFile(out, 'utf8')));
-  const hash = createHash('sha256').update(await readFile(out)).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(await readFile(out))
+    .digest('hex')
+    .slice(0, 16);
   // zod exports names such as `catch` and `null`, which cannot be bindings: each is taken under a
   // `$` name and exported as itself
   await writeFile(
@@ -84,5 +96,7 @@ for (const { name, pkg, fromDoor, plugins } of VENDORED) {
     ].join('\n'),
   );
   const { size } = await stat(out);
-  console.log(`bundle-vendor: dist/vendor/${name}.cjs ${pkg}@${version} and ${notes.length - 1} other package(s), ${exported.length} exports, ${(size / 1024).toFixed(1)} kB`);
+  console.log(
+    `bundle-vendor: dist/vendor/${name}.cjs ${pkg}@${version} and ${notes.length - 1} other package(s), ${exported.length} exports, ${(size / 1024).toFixed(1)} kB`,
+  );
 }

@@ -36,8 +36,13 @@ function freePort() {
 
 function postgresUser() {
   if (process.getuid?.() !== 0) return undefined;
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
-  if (!line) throw new Error('pg-cluster: running as root and there is no postgres user to run PostgreSQL as (install the postgresql package)');
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
+  if (!line)
+    throw new Error(
+      'pg-cluster: running as root and there is no postgres user to run PostgreSQL as (install the postgresql package)',
+    );
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }
@@ -55,7 +60,8 @@ function failure(cmd, args, error, status, output) {
 /** for the exit hook, which cannot wait */
 function runSync(user, cmd, args) {
   const result = spawnSync(...command(user, cmd, args), { encoding: 'utf8' });
-  if (result.error || result.status !== 0) throw failure(cmd, args, result.error, result.status, `${result.stdout}${result.stderr}`);
+  if (result.error || result.status !== 0)
+    throw failure(cmd, args, result.error, result.status, `${result.stdout}${result.stderr}`);
   return result.stdout;
 }
 
@@ -66,7 +72,9 @@ function run(user, cmd, args) {
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.once('error', (error) => reject(failure(cmd, args, error)));
-    child.once('close', (status) => (status === 0 ? resolve(output) : reject(failure(cmd, args, undefined, status, output))));
+    child.once('close', (status) =>
+      status === 0 ? resolve(output) : reject(failure(cmd, args, undefined, status, output)),
+    );
   });
 }
 
@@ -92,7 +100,8 @@ export async function startCluster(options = {}) {
  * @param {{ durable?: boolean }} [options] as startCluster's
  */
 export async function launchCluster(options = {}) {
-  if (!existsSync(join(BIN, 'initdb'))) throw new Error(`pg-cluster: ${BIN}/initdb is missing: run sh scripts/ensure-postgres.sh`);
+  if (!existsSync(join(BIN, 'initdb')))
+    throw new Error(`pg-cluster: ${BIN}/initdb is missing: run sh scripts/ensure-postgres.sh`);
   const user = postgresUser();
   const dir = mkdtempSync(join(tmpdir(), 'arena-pg-'));
   const password = randomBytes(12).toString('hex');
@@ -116,10 +125,34 @@ export async function launchCluster(options = {}) {
   process.once('exit', stopNow);
   const port = await freePort();
   const ready = (async () => {
-    await run(user, 'initdb', ['-D', data, '-U', 'arena', '--pwfile', pwfile, '-A', 'scram-sha-256', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-    const settings = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", '-c max_connections=200'];
+    await run(user, 'initdb', [
+      '-D',
+      data,
+      '-U',
+      'arena',
+      '--pwfile',
+      pwfile,
+      '-A',
+      'scram-sha-256',
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--no-instructions',
+    ]);
+    const settings = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200'];
     if (!options.durable) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
-    await run(user, 'pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', settings.join(' '), '-w', '-t', '30', 'start']);
+    await run(user, 'pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      settings.join(' '),
+      '-w',
+      '-t',
+      '30',
+      'start',
+    ]);
   })();
   ready.catch(() => undefined); // the caller sees a failure through ready or stop
   return {

@@ -11,10 +11,13 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({ options: { port: { type: 'string' }, workers: { type: 'string' } } });
 const port = Number(values.port);
-const workers = (values.workers ?? '').split(',').filter(Boolean).map((w) => {
-  const [id, p] = w.split('=');
-  return { id, port: Number(p), healthy: false };
-});
+const workers = (values.workers ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((w) => {
+    const [id, p] = w.split('=');
+    return { id, port: Number(p), healthy: false };
+  });
 if (!Number.isInteger(port) || workers.length === 0) {
   console.error('usage: front.mjs --port PORT --workers ID=PORT,…');
   process.exit(2);
@@ -29,11 +32,23 @@ let turn = 0;
 
 function call(worker, method, path, body, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: worker.port, method, path, agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${worker.id}: ${res.statusCode}`))));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: worker.port,
+        method,
+        path,
+        agent: false,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${worker.id}: ${res.statusCode}`)),
+        );
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`${worker.id}: timeout`)));
     req.on('error', (err) => {
       // refused: the request never reached the worker, so trying another one cannot duplicate the job
@@ -48,11 +63,16 @@ function call(worker, method, path, body, timeoutMs) {
 // A refused connection (a dead worker) counts at once; a timeout (a stopped worker, or this process itself
 // starved of CPU for a moment) only on the second in a row, so one slow tick does not depose every worker.
 setInterval(async () => {
-  await Promise.all(workers.map(async (w) => {
-    const ok = await call(w, 'GET', '/healthz', undefined, 300).then(() => true, (err) => (err.refused ? 'refused' : false));
-    w.timeouts = ok === false ? (w.timeouts ?? 0) + 1 : 0;
-    w.healthy = ok === true || (ok === false && w.timeouts < 2 && w.healthy);
-  }));
+  await Promise.all(
+    workers.map(async (w) => {
+      const ok = await call(w, 'GET', '/healthz', undefined, 300).then(
+        () => true,
+        (err) => (err.refused ? 'refused' : false),
+      );
+      w.timeouts = ok === false ? (w.timeouts ?? 0) + 1 : 0;
+      w.healthy = ok === true || (ok === false && w.timeouts < 2 && w.healthy);
+    }),
+  );
   const current = workers.find((w) => w.id === leader);
   if (!current?.healthy) leader = workers.find((w) => w.healthy)?.id;
 }, 100).unref();
@@ -105,27 +125,29 @@ function send(res, status, body) {
   res.end(JSON.stringify(body));
 }
 
-http.createServer((req, res) => {
-  if (req.method === 'GET' && req.url === '/healthz') return send(res, 200, { ok: true });
-  if (req.method === 'GET' && req.url === '/leader') return send(res, 200, { leader_id: leader ?? null });
-  if (req.method === 'GET' && req.url === '/audit') return send(res, 200, audit());
-  if (req.method === 'POST' && req.url === '/task') {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      let input;
-      try {
-        input = JSON.parse(body || '{}');
-      } catch {
-        return send(res, 400, { ok: false, error: 'body is not JSON' });
-      }
-      runTask(input).then(
-        (done) => send(res, 200, { ok: true, job: done.job, worker: done.worker }),
-        (err) => send(res, 503, { ok: false, error: err.message }),
-      );
-    });
-    return;
-  }
-  send(res, 404, { ok: false, error: 'not found' });
-}).listen(port, '127.0.0.1');
+http
+  .createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/healthz') return send(res, 200, { ok: true });
+    if (req.method === 'GET' && req.url === '/leader') return send(res, 200, { leader_id: leader ?? null });
+    if (req.method === 'GET' && req.url === '/audit') return send(res, 200, audit());
+    if (req.method === 'POST' && req.url === '/task') {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        let input;
+        try {
+          input = JSON.parse(body || '{}');
+        } catch {
+          return send(res, 400, { ok: false, error: 'body is not JSON' });
+        }
+        runTask(input).then(
+          (done) => send(res, 200, { ok: true, job: done.job, worker: done.worker }),
+          (err) => send(res, 503, { ok: false, error: err.message }),
+        );
+      });
+      return;
+    }
+    send(res, 404, { ok: false, error: 'not found' });
+  })
+  .listen(port, '127.0.0.1');
 process.on('SIGTERM', () => process.exit(0));

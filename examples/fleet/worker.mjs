@@ -9,7 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { id: { type: 'string' }, port: { type: 'string' }, 'pid-file': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { id: { type: 'string' }, port: { type: 'string' }, 'pid-file': { type: 'string' } },
+});
 const id = values.id;
 const port = Number(values.port);
 if (!id || !Number.isInteger(port)) {
@@ -52,10 +54,12 @@ function send(res, status, body) {
 }
 
 const server = http.createServer(async (req, res) => {
-  if (req.method === 'GET' && req.url === '/healthz') return send(res, 200, { ok: true, id, pid: process.pid, uptime_ms: Math.round(process.uptime() * 1000) });
+  if (req.method === 'GET' && req.url === '/healthz')
+    return send(res, 200, { ok: true, id, pid: process.pid, uptime_ms: Math.round(process.uptime() * 1000) });
   if (req.method === 'POST' && req.url === '/work') {
     const task = await readJson(req);
-    if (!task || typeof task.job !== 'number') return send(res, 400, { ok: false, error: 'expected {"job": number, "input": any}' });
+    if (!task || typeof task.job !== 'number')
+      return send(res, 400, { ok: false, error: 'expected {"job": number, "input": any}' });
     const digest = work(`${task.job}:${JSON.stringify(task.input ?? null)}`, 2000);
     // durable before acknowledged: the audit checks that every acknowledged job is here
     appendFileSync(journal, `${JSON.stringify({ run: task.run, job: task.job, worker: id, digest })}\n`);

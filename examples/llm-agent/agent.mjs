@@ -45,7 +45,8 @@ function send(res, status, body) {
 
 const server = http.createServer(async (req, res) => {
   if (req.method === 'GET' && req.url === '/healthz') return send(res, 200, { ok: true });
-  if (req.method !== 'POST' || req.url !== '/task') return send(res, 404, { ok: false, error: `no route ${req.method} ${req.url}` });
+  if (req.method !== 'POST' || req.url !== '/task')
+    return send(res, 404, { ok: false, error: `no route ${req.method} ${req.url}` });
   const task = await readJson(req);
   if (!task || typeof task !== 'object') return send(res, 400, { ok: false, error: 'body: expected a JSON object' });
   try {

@@ -29,7 +29,16 @@ const server = http.createServer((req, res) => {
     stats.requests++;
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `no route ${req.method} ${url.pathname}`, type: 'invalid_request_error', param: null, code: null } }));
+      res.end(
+        JSON.stringify({
+          error: {
+            message: `no route ${req.method} ${url.pathname}`,
+            type: 'invalid_request_error',
+            param: null,
+            code: null,
+          },
+        }),
+      );
       return;
     }
     let body;
@@ -37,7 +46,11 @@ const server = http.createServer((req, res) => {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'body is not JSON', type: 'invalid_request_error', param: null, code: null } }));
+      res.end(
+        JSON.stringify({
+          error: { message: 'body is not JSON', type: 'invalid_request_error', param: null, code: null },
+        }),
+      );
       return;
     }
     stats.completions++;
@@ -46,14 +59,23 @@ const server = http.createServer((req, res) => {
     stats.clients[client] = (stats.clients[client] ?? 0) + 1;
     const last = Array.isArray(body.messages) ? body.messages.at(-1)?.content : undefined;
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_fake_${stats.completions}` });
-    res.end(JSON.stringify({
-      id: `chatcmpl-fake-${stats.completions}`,
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: body.model ?? 'fake-model',
-      choices: [{ index: 0, message: { role: 'assistant', content: `echo: ${String(last ?? '')}` }, finish_reason: 'stop', logprobs: null }],
-      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-    }));
+    res.end(
+      JSON.stringify({
+        id: `chatcmpl-fake-${stats.completions}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: body.model ?? 'fake-model',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: `echo: ${String(last ?? '')}` },
+            finish_reason: 'stop',
+            logprobs: null,
+          },
+        ],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
+    );
   });
 });
 

@@ -72,7 +72,8 @@ export function newActionId(): string {
   for (let i = 0; i < 16; i++) {
     if (at === 8 || at === 13 || at === 18 || at === 23) text[at++] = DASH;
     let byte = entropy[next + i]!;
-    if (i === 6) byte = (byte & 0x0f) | 0x40; // version 4
+    if (i === 6)
+      byte = (byte & 0x0f) | 0x40; // version 4
     else if (i === 8) byte = (byte & 0x3f) | 0x80; // variant 10xx (RFC 9562)
     text[at++] = HEX[byte >> 4]!;
     text[at++] = HEX[byte & 15]!;
@@ -111,7 +112,10 @@ export function actionProblems(value: unknown, base = 'action', requireIdentity 
   if (type === undefined) {
     problems.push({ path: at('type'), message: `missing action type (one of ${ACTION_TYPES.join(', ')})` });
   } else if (!isActionType(type)) {
-    problems.push({ path: at('type'), message: `unknown action type ${JSON.stringify(type)} (one of ${ACTION_TYPES.join(', ')})` });
+    problems.push({
+      path: at('type'),
+      message: `unknown action type ${JSON.stringify(type)} (one of ${ACTION_TYPES.join(', ')})`,
+    });
   }
   for (const key of ['id', 'created_at', 'source_id'] as const) {
     if (value[key] !== undefined && typeof value[key] !== 'string') {
@@ -134,13 +138,19 @@ export function actionProblems(value: unknown, base = 'action', requireIdentity 
     // a parameter the fault would ignore is refused: validate must accept exactly what runs
     if (!needsTarget && typeof target === 'string' && target !== '') {
       const whom = type === 'kill_leader' ? 'the current leader' : 'the active orchestrator';
-      problems.push({ path: at('target_id'), message: `${type} finds its own target (${whom}); remove target_id ${JSON.stringify(target)}` });
+      problems.push({
+        path: at('target_id'),
+        message: `${type} finds its own target (${whom}); remove target_id ${JSON.stringify(target)}`,
+      });
     }
     if (type !== 'remove_edge' && typeof value.source_id === 'string' && value.source_id !== '') {
       problems.push({ path: at('source_id'), message: `only remove_edge takes source_id; ${type} would ignore it` });
     }
     if (type === 'remove_edge' && (typeof value.source_id !== 'string' || value.source_id.trim() === '')) {
-      problems.push({ path: at('source_id'), message: 'missing source: remove_edge needs source_id (the edge goes source_id → target_id)' });
+      problems.push({
+        path: at('source_id'),
+        message: 'missing source: remove_edge needs source_id (the edge goes source_id → target_id)',
+      });
     }
     problems.push(...metadataProblems(type, value.metadata, at('metadata')));
     if (type === 'slow_agent') problems.push(...slowDelayProblems(value.metadata, at('metadata')));
@@ -167,7 +177,10 @@ function metadataProblems(type: ActionType, metadata: unknown, base: string): Ac
         if (problem !== undefined) problems.push({ path, message: problem });
       }
     } else if (key === 'error_type' && !(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
-      problems.push({ path, message: `unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})` });
+      problems.push({
+        path,
+        message: `unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})`,
+      });
     }
   }
   return problems;
@@ -180,7 +193,13 @@ function slowDelayProblems(metadata: unknown, base: string): ActionProblem[] {
   const ms = delay === null ? tryParseDuration(metadata.duration ?? null) : tryParseDuration(delay);
   if (ms !== 0) return [];
   return delay === null
-    ? [{ path: `${base}.duration`, message: 'slow_agent takes its delay from duration when no delay is given, and a delay of 0 slows nothing: give a positive delay or duration' }]
+    ? [
+        {
+          path: `${base}.duration`,
+          message:
+            'slow_agent takes its delay from duration when no delay is given, and a delay of 0 slows nothing: give a positive delay or duration',
+        },
+      ]
     : [{ path: `${base}.delay`, message: 'must be greater than 0 (a delay of 0 slows nothing)' }];
 }
 

@@ -100,7 +100,8 @@ export function isQueryable(store: EventStore): store is QueryableEventStore {
 
 /** data field names a store may put into SQL: plain identifiers only */
 export function assertFieldName(field: string): void {
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(field)) throw new TypeError(`invalid data field name ${JSON.stringify(field)}`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(field))
+    throw new TypeError(`invalid data field name ${JSON.stringify(field)}`);
 }
 
 /** the same query evaluated in memory: what every store's SQL must agree with */

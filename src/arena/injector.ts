@@ -74,7 +74,10 @@ export class Injector {
   }
 
   async networkPartition(agentId: string, durationMs = DEFAULT_FAULT_DURATION_MS): Promise<InjectionReport> {
-    return { duration_ms: durationMs, ...(await this.rt('network_partition').partitionNetwork(agentId, { durationMs })) };
+    return {
+      duration_ms: durationMs,
+      ...(await this.rt('network_partition').partitionNetwork(agentId, { durationMs })),
+    };
   }
 
   async toolTimeout(agentId: string, durationMs = DEFAULT_FAULT_DURATION_MS): Promise<InjectionReport> {
@@ -103,7 +106,10 @@ export class Injector {
   }
 
   async removeEdge(sourceId: string, targetId: string): Promise<InjectionReport> {
-    return { removed_edge: { from: sourceId, to: targetId }, ...(await this.dg('remove_edge').removeEdge(sourceId, targetId)) };
+    return {
+      removed_edge: { from: sourceId, to: targetId },
+      ...(await this.dg('remove_edge').removeEdge(sourceId, targetId)),
+    };
   }
 
   /**
@@ -157,7 +163,8 @@ export class Injector {
       case 'remove_node':
         return this.removeNode(id);
       case 'remove_edge':
-        if (!action.source_id) throw new UsageError('remove_edge needs source_id (the edge goes source_id → target_id)');
+        if (!action.source_id)
+          throw new UsageError('remove_edge needs source_id (the edge goes source_id → target_id)');
         return this.removeEdge(action.source_id, id);
       default: {
         const unknown: never = action.type;
@@ -202,7 +209,8 @@ export class Injector {
   }
 
   private dg(what: string): DAGProvider {
-    if (!this.dag) throw new RuntimeError(`${what} cannot be applied: this target has no workflow DAG provider`, 'no_dag_provider');
+    if (!this.dag)
+      throw new RuntimeError(`${what} cannot be applied: this target has no workflow DAG provider`, 'no_dag_provider');
     return this.dag;
   }
 
@@ -212,7 +220,8 @@ export class Injector {
       .filter((a) => a.role === role && a.status === 'running')
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const found = candidates[0];
-    if (!found) throw new RuntimeError(`${what} cannot be applied: there is no running ${label} right now`, 'no_target_found');
+    if (!found)
+      throw new RuntimeError(`${what} cannot be applied: there is no running ${label} right now`, 'no_target_found');
     return found;
   }
 }
@@ -243,7 +252,10 @@ function errorTypeParam(md: Record<string, unknown>): LLMErrorType {
   const raw = md.error_type;
   if (raw === undefined || raw === null) return 'rate_limit';
   if (!(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
-    throw new UsageError(`metadata.error_type: unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})`, 'invalid_action');
+    throw new UsageError(
+      `metadata.error_type: unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})`,
+      'invalid_action',
+    );
   }
   return raw as LLMErrorType;
 }

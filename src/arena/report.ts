@@ -145,7 +145,14 @@ export const LIVE_SCORE_NOTE = 'live score: availability and recovery so far; co
 export type RunPhase = 'warmup' | 'chaos' | 'cooldown' | 'checks' | 'done';
 
 export type RunEvent =
-  | { type: 'run.started'; at_ms: number; kind: 'scenario' | 'survival'; name: string; seed: number; planned_ms?: number }
+  | {
+      type: 'run.started';
+      at_ms: number;
+      kind: 'scenario' | 'survival';
+      name: string;
+      seed: number;
+      planned_ms?: number;
+    }
   | { type: 'phase'; at_ms: number; phase: RunPhase }
   | { type: 'action'; at_ms: number; label: string; result: Result }
   | { type: 'fault.reverted'; at_ms: number; fault: ActiveFault }

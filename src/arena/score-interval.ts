@@ -39,16 +39,21 @@ export function wilsonInterval(successes: number, n: number, z = Z): Bounds {
   const p = successes / n;
   const z2 = z * z;
   const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const half = ((z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n)));
+  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
 /** unrounded bounds of each dimension and of the score; `consistency` is the (exact) consistency dimension */
-export function scoreInterval(m: ScoreMeasurements, consistency: number, weights: { availability: number; recovery: number; consistency: number }): ScoreInterval {
+export function scoreInterval(
+  m: ScoreMeasurements,
+  consistency: number,
+  weights: { availability: number; recovery: number; consistency: number },
+): ScoreInterval {
   const a = wilsonInterval(m.requests.succeeded, m.requests.total);
   const availability = { low: a.low * 100, high: a.high * 100 };
   const { recovery, times } = recoveryBounds(m);
-  const combine = (av: number, rec: number) => weights.availability * av + weights.recovery * rec + weights.consistency * consistency;
+  const combine = (av: number, rec: number) =>
+    weights.availability * av + weights.recovery * rec + weights.consistency * consistency;
   return {
     confidence: CONFIDENCE,
     availability,

@@ -82,7 +82,11 @@ export function calculateScore(
 
 /** 0.40 × availability + 0.30 × recovery + 0.30 × consistency, unrounded */
 export function combineDimensions(d: { availability: number; recovery: number; consistency: number }): number {
-  return SCORE_WEIGHTS.availability * d.availability + SCORE_WEIGHTS.recovery * d.recovery + SCORE_WEIGHTS.consistency * d.consistency;
+  return (
+    SCORE_WEIGHTS.availability * d.availability +
+    SCORE_WEIGHTS.recovery * d.recovery +
+    SCORE_WEIGHTS.consistency * d.consistency
+  );
 }
 
 /**
@@ -99,7 +103,12 @@ export type GateOn = 'score' | 'lower';
 
 export function gateOutcome(report: ScoreReport, minScore: number, on: GateOn = 'score'): GateOutcome {
   const value = on === 'lower' ? (report.interval?.score.low ?? report.score) : report.score;
-  return { min_score: minScore, score: report.score, passed: value >= minScore, ...(on === 'lower' ? { on, value } : {}) };
+  return {
+    min_score: minScore,
+    score: report.score,
+    passed: value >= minScore,
+    ...(on === 'lower' ? { on, value } : {}),
+  };
 }
 
 export interface InjectionStats {

@@ -30,7 +30,8 @@ const hasKeys = (o: object): boolean => {
 /** waits for whichever of the two is pending */
 const both = (a: Promise<unknown> | undefined, b: Promise<unknown> | undefined): Promise<unknown> | undefined =>
   !a ? b : !b ? a : Promise.all([a, b]);
-const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 
 export type ArenaEventType = 'arena.action.executed' | 'arena.action.failed';
@@ -128,7 +129,10 @@ export class ArenaService {
       const duration_ms = this.elapsed(started);
       // built whole: a metadata key added afterwards costs the object a second store for its properties.
       // A copy: the report may be an object the provider keeps (Injector.apply)
-      result = report && hasKeys(report) ? { success: true, action, duration_ms, metadata: { ...report } } : { success: true, action, duration_ms };
+      result =
+        report && hasKeys(report)
+          ? { success: true, action, duration_ms, metadata: { ...report } }
+          : { success: true, action, duration_ms };
     } catch (err) {
       result = { success: false, action, error: errorMessage(err), duration_ms: this.elapsed(started) };
     }
@@ -146,9 +150,18 @@ export class ArenaService {
   stats(): ArenaStats {
     const m = this.metricsCollector.snapshot();
     const by_type: ArenaStats['by_type'] = {};
-    for (const [k, v] of Object.entries(m.by_type)) by_type[k] = { total: v.total, succeeded: v.successes, failed: v.failures };
+    for (const [k, v] of Object.entries(m.by_type))
+      by_type[k] = { total: v.total, succeeded: v.successes, failed: v.failures };
     const { dropped, sink_errors, last_error } = this.counters;
-    const stats: ArenaStats = { total: m.total, succeeded: m.successes, failed: m.failures, success_rate: m.total === 0 ? 0 : m.successes / m.total, by_type, dropped, sink_errors };
+    const stats: ArenaStats = {
+      total: m.total,
+      succeeded: m.successes,
+      failed: m.failures,
+      success_rate: m.total === 0 ? 0 : m.successes / m.total,
+      by_type,
+      dropped,
+      sink_errors,
+    };
     if (last_error !== undefined) stats.last_error = last_error;
     return stats;
   }
@@ -167,7 +180,10 @@ export class ArenaService {
 
   /** live arena events, from now on; ends when the signal aborts or the consumer stops */
   subscribe(options: { signal?: AbortSignal } = {}): AsyncIterable<ArenaEvent> {
-    const queue: AsyncQueue<ArenaEvent> = createAsyncQueue<ArenaEvent>(() => this.listeners.delete(queue), options.signal);
+    const queue: AsyncQueue<ArenaEvent> = createAsyncQueue<ArenaEvent>(
+      () => this.listeners.delete(queue),
+      options.signal,
+    );
     if (!queue.closed) this.listeners.add(queue);
     return queue;
   }
@@ -243,7 +259,8 @@ export class ArenaService {
     const evolution = this.evolution;
     if (!result.success && evolution) pending = both(pending, this.settle(evolution.onFailure, evolution, result));
     const evidence = this.evidenceStore;
-    if (evidence && before) pending = both(pending, this.settle(this.saveEvidence, this, { evidence, result, at, before }));
+    if (evidence && before)
+      pending = both(pending, this.settle(this.saveEvidence, this, { evidence, result, at, before }));
     return pending;
   }
 
@@ -270,7 +287,10 @@ export class ArenaService {
       }
     }
     this.appendsInFlight += 1;
-    const next = this.appendsInFlight === 1 ? this.appendOnce(type, result) : this.appendChain.then(() => this.appendOnce(type, result));
+    const next =
+      this.appendsInFlight === 1
+        ? this.appendOnce(type, result)
+        : this.appendChain.then(() => this.appendOnce(type, result));
     this.appendChain = next;
     return next;
   }
@@ -284,7 +304,10 @@ export class ArenaService {
     if (version === undefined) return this.appendWithRetry(type, result, 0).then(this.appended, this.appendFailed);
     this.appendingType = type;
     this.appendingResult = result;
-    return this.eventStore!.append(this.streamId, [{ type, data: result }], version).then(this.storedOne, this.appendRejected);
+    return this.eventStore!.append(this.streamId, [{ type, data: result }], version).then(
+      this.storedOne,
+      this.appendRejected,
+    );
   }
 
   /** a conflict (another writer got in between) re-reads the version and retries; any other failure is counted */
@@ -340,10 +363,22 @@ export class ArenaService {
     return undefined;
   }
 
-  private async saveEvidence(job: { evidence: EvidenceStore; result: Result; at: string; before: TargetState }): Promise<void> {
+  private async saveEvidence(job: {
+    evidence: EvidenceStore;
+    result: Result;
+    at: string;
+    before: TargetState;
+  }): Promise<void> {
     const { evidence, result, at, before } = job;
     const after = await this.observe();
-    await evidence.save({ action_id: result.action.id, action: result.action, success: result.success, at, before, after });
+    await evidence.save({
+      action_id: result.action.id,
+      action: result.action,
+      success: result.success,
+      at,
+      before,
+      after,
+    });
   }
 
   private readonly sinkFailed = (err: unknown): void => {

@@ -20,6 +20,10 @@ export function unsupportedProblems(target: Target, types: Iterable<ActionType>)
 export function assertSupported(target: Target, types: Iterable<ActionType>, what: string): void {
   const problems = unsupportedProblems(target, types);
   if (problems.length > 0) {
-    throw new UsageError(`${what} needs faults target ${target.name} (${target.kind}) cannot apply; nothing was injected:\n  ${problems.join('\n  ')}`, 'unsupported_fault', { details: problems });
+    throw new UsageError(
+      `${what} needs faults target ${target.name} (${target.kind}) cannot apply; nothing was injected:\n  ${problems.join('\n  ')}`,
+      'unsupported_fault',
+      { details: problems },
+    );
   }
 }

@@ -30,7 +30,11 @@ export async function runEvolvePlan(plan: EvolvePlan, env: EvolveEnvironment): P
   const initial = plan.from ? await loadStrategyFile(resolve(env.cwd, plan.from)) : DEFAULT_STRATEGY;
   const fitness = createSurvivalFitness({ durationMs: plan.durationMs, intervalMs: plan.intervalMs });
   let bestSoFar: { strategy: Strategy; fitness: number; generation: number } | undefined;
-  const writeBest = async (best: { strategy: Strategy; fitness: number }, initialFitness: number | undefined, note?: string): Promise<string | undefined> => {
+  const writeBest = async (
+    best: { strategy: Strategy; fitness: number },
+    initialFitness: number | undefined,
+    note?: string,
+  ): Promise<string | undefined> => {
     if (!plan.out) return undefined;
     const path = resolve(env.cwd, plan.out);
     try {
@@ -51,7 +55,8 @@ export async function runEvolvePlan(plan: EvolvePlan, env: EvolveEnvironment): P
       fitness,
       ...(env.signal ? { signal: env.signal } : {}),
       onGeneration: (g) => {
-        if (!bestSoFar || g.best > bestSoFar.fitness) bestSoFar = { strategy: g.best_strategy, fitness: g.best, generation: g.generation };
+        if (!bestSoFar || g.best > bestSoFar.fitness)
+          bestSoFar = { strategy: g.best_strategy, fitness: g.best, generation: g.generation };
         env.onGeneration?.(g);
       },
     });
@@ -59,7 +64,9 @@ export async function runEvolvePlan(plan: EvolvePlan, env: EvolveEnvironment): P
     // interrupted: keep what the finished generations found
     if (isArenaError(err) && err.exitCode === 130 && bestSoFar && plan.out) {
       await writeBest(bestSoFar, undefined, ', interrupted');
-      env.onNotice?.(`evolve: interrupted; best strategy so far (${bestSoFar.fitness.toFixed(1)}, generation ${bestSoFar.generation + 1}) written to ${plan.out}`);
+      env.onNotice?.(
+        `evolve: interrupted; best strategy so far (${bestSoFar.fitness.toFixed(1)}, generation ${bestSoFar.generation + 1}) written to ${plan.out}`,
+      );
     }
     throw err;
   }

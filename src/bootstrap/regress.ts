@@ -28,15 +28,30 @@ export async function runRegressPlan(plan: RegressPlan, env: RegressEnvironment)
 }
 
 async function compareRecorded(plan: ScoresPlan, cwd: string): Promise<RegressionVerdict> {
-  const baseline = (await Promise.all(plan.baselineFiles.map((f) => readScoresFile(resolve(cwd, f), 'baseline scores', f)))).flat();
-  const candidate = (await Promise.all(plan.candidateFiles.map((f) => readScoresFile(resolve(cwd, f), 'candidate scores', f)))).flat();
-  for (const [name, scores] of [['baseline', baseline], ['candidate', candidate]] as const) {
-    if (scores.length < 2) throw new UsageError(`${name} scores: need at least 2 scores to compare, got ${scores.length}`, 'invalid_scores');
+  const baseline = (
+    await Promise.all(plan.baselineFiles.map((f) => readScoresFile(resolve(cwd, f), 'baseline scores', f)))
+  ).flat();
+  const candidate = (
+    await Promise.all(plan.candidateFiles.map((f) => readScoresFile(resolve(cwd, f), 'candidate scores', f)))
+  ).flat();
+  for (const [name, scores] of [
+    ['baseline', baseline],
+    ['candidate', candidate],
+  ] as const) {
+    if (scores.length < 2)
+      throw new UsageError(`${name} scores: need at least 2 scores to compare, got ${scores.length}`, 'invalid_scores');
   }
   if (plan.paired && baseline.length !== candidate.length) {
-    throw new UsageError(`--paired needs as many baseline as candidate scores (${baseline.length} vs ${candidate.length})`, 'invalid_scores');
+    throw new UsageError(
+      `--paired needs as many baseline as candidate scores (${baseline.length} vs ${candidate.length})`,
+      'invalid_scores',
+    );
   }
-  const analysis = analyzeScores(baseline, candidate, { alpha: plan.alpha, paired: plan.paired, minimumEffect: plan.minimumEffect });
+  const analysis = analyzeScores(baseline, candidate, {
+    alpha: plan.alpha,
+    paired: plan.paired,
+    minimumEffect: plan.minimumEffect,
+  });
   return { mode: 'scores', baseline_files: plan.baselineFiles, candidate_files: plan.candidateFiles, ...analysis };
 }
 
@@ -48,20 +63,33 @@ async function compareRuns(plan: RunsPlan, env: RegressEnvironment): Promise<Reg
   const { createTargetArena } = await import('../arena/regression/target-arena.js');
   if (plan.arms === 'targets') {
     const { loadTargetFile } = await import('../targets/file.js');
-    const [b, c] = await Promise.all([loadTargetFile(resolve(cwd, plan.baseline), plan.baseline), loadTargetFile(resolve(cwd, plan.candidate), plan.candidate)]);
+    const [b, c] = await Promise.all([
+      loadTargetFile(resolve(cwd, plan.baseline), plan.baseline),
+      loadTargetFile(resolve(cwd, plan.candidate), plan.candidate),
+    ]);
     // the arms differ by system, not by strategy: each run builds a fresh target from its arm's file
     baseline = { target: plan.baseline };
     candidate = { target: plan.candidate };
-    arena = createTargetArena({ createTarget: (request) => (request.arm === 'baseline' ? b : c).create({ seed: request.seed, env: env.env }) });
+    arena = createTargetArena({
+      createTarget: (request) => (request.arm === 'baseline' ? b : c).create({ seed: request.seed, env: env.env }),
+    });
   } else {
-    const [{ loadStrategyFile }, { embeddedTargetFactory }] = await Promise.all([import('../runtime/strategy.js'), import('../targets/embedded/index.js')]);
-    [baseline, candidate] = await Promise.all([loadStrategyFile(resolve(cwd, plan.baseline)), loadStrategyFile(resolve(cwd, plan.candidate))]);
+    const [{ loadStrategyFile }, { embeddedTargetFactory }] = await Promise.all([
+      import('../runtime/strategy.js'),
+      import('../targets/embedded/index.js'),
+    ]);
+    [baseline, candidate] = await Promise.all([
+      loadStrategyFile(resolve(cwd, plan.baseline)),
+      loadStrategyFile(resolve(cwd, plan.candidate)),
+    ]);
     // every run on a fresh embedded target
     arena = createTargetArena({ targetFactory: embeddedTargetFactory });
   }
   const workload = await loadWorkload(plan, cwd);
   const { RegressionTester } = await import('../arena/regression/tester.js');
-  env.onNotice?.(`regress: ${plan.candidate} vs ${plan.baseline}, ${plan.adaptive ? `adaptive, ${plan.minRuns}..${plan.maxRuns}` : plan.runs} runs per arm, seed ${plan.seed}`);
+  env.onNotice?.(
+    `regress: ${plan.candidate} vs ${plan.baseline}, ${plan.adaptive ? `adaptive, ${plan.minRuns}..${plan.maxRuns}` : plan.runs} runs per arm, seed ${plan.seed}`,
+  );
   const queue = plan.workers === undefined ? undefined : await openWorkerQueue(plan.workers, plan.seed);
   if (queue) env.onNotice?.(`regress: runs go on the queue in ${queue.location} for arena worker processes`);
   // the web console of any `arena serve` on that database shows this progress (src/events/regress-progress.ts)
@@ -127,7 +155,13 @@ async function loadWorkload(plan: RunsPlan, cwd: string): Promise<RegressionWork
 /** `--workers postgres://…`: the runs of this invocation on the queue there (src/events/run-queue.ts) */
 async function openWorkerQueue(url: string, seed: number) {
   const { storeKind } = await import('../events/store-spec.js');
-  if (storeKind(url) !== 'postgres') throw new UsageError(`--workers takes a postgres:// URL (the database arena worker processes take runs from), got ${JSON.stringify(url)}`);
-  const [{ openQueueArena }, { randomUUID }] = await Promise.all([import('../events/run-queue.js'), import('node:crypto')]);
+  if (storeKind(url) !== 'postgres')
+    throw new UsageError(
+      `--workers takes a postgres:// URL (the database arena worker processes take runs from), got ${JSON.stringify(url)}`,
+    );
+  const [{ openQueueArena }, { randomUUID }] = await Promise.all([
+    import('../events/run-queue.js'),
+    import('node:crypto'),
+  ]);
   return openQueueArena(url, `regress-${seed}-${randomUUID().slice(0, 8)}`);
 }

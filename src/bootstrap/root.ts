@@ -19,7 +19,12 @@ import { createRetrievalIndex } from '../runtime/services/retrieval.js';
 import { createEvalRunner } from '../runtime/services/eval.js';
 import { createAssistants } from '../runtime/services/assistants.js';
 import { runAssistantTurn } from '../runtime/services/assistant.js';
-import { createLLMClient, createLocalModel, createOpenAICompatibleProvider, type LLMProvider } from '../runtime/llm/index.js';
+import {
+  createLLMClient,
+  createLocalModel,
+  createOpenAICompatibleProvider,
+  type LLMProvider,
+} from '../runtime/llm/index.js';
 import { createMCPSession, inProcessConnector } from '../runtime/mcp/index.js';
 import { Lifecycle, RootLifecycleError } from './lifecycle.js';
 import { createRuntimePort } from './runtime-port.js';
@@ -30,9 +35,24 @@ import { createScenariosPort } from './scenarios.js';
 import { createDashboard, type DashboardPort } from './dashboard.js';
 import { setRootInternals } from './internals.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
-import { EvolutionService, createRuntimeEvolution, runtimeIdleProbe, startLiveEvolution, type LiveEvolution } from '../evolution/index.js';
+import {
+  EvolutionService,
+  createRuntimeEvolution,
+  runtimeIdleProbe,
+  startLiveEvolution,
+  type LiveEvolution,
+} from '../evolution/index.js';
 import { createSurvivalFitness } from './survival-fitness.js';
-import type { ArenaPort, BootstrapConfig, LLMPort, MCPPort, Result, RootStatus, RuntimePort, StreamPort } from './types.js';
+import type {
+  ArenaPort,
+  BootstrapConfig,
+  LLMPort,
+  MCPPort,
+  Result,
+  RootStatus,
+  RuntimePort,
+  StreamPort,
+} from './types.js';
 
 export { RootLifecycleError };
 
@@ -82,18 +102,33 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
 
   const target = config.targetFactory
     ? config.targetFactory({ seed, strategy: config.strategy })
-    : createEmbeddedTarget({ seed, strategy: config.strategy, clock, random: random.fork('target'), ...(config.workloadRate !== undefined ? { workloadRate: config.workloadRate } : {}) });
+    : createEmbeddedTarget({
+        seed,
+        strategy: config.strategy,
+        clock,
+        random: random.fork('target'),
+        ...(config.workloadRate !== undefined ? { workloadRate: config.workloadRate } : {}),
+      });
   const runtime = getEmbeddedRuntime(target);
   // what a state change on the runtime would disturb: a scenario or survival run going on it (409 then)
-  const busy = (): string | undefined => (survival.isRunning ? 'a survival run' : scenarios.isRunning ? 'a scenario run' : undefined);
-  const runtimePort = createRuntimePort(target, runtime, () => running, busy) as RuntimePort & { markStarted(on: boolean): void };
+  const busy = (): string | undefined =>
+    survival.isRunning ? 'a survival run' : scenarios.isRunning ? 'a scenario run' : undefined;
+  const runtimePort = createRuntimePort(target, runtime, () => running, busy) as RuntimePort & {
+    markStarted(on: boolean): void;
+  };
   components.push(`target:${target.name}`);
 
   const injector = new Injector(
     refuseWhileStopped(target.runtime, () => runtimePort.isRunning),
     target.dag ? refuseWhileStopped(target.dag, () => runtimePort.isRunning) : undefined,
   );
-  const service = new ArenaService({ injector, observer: target.observer, eventStore, clock, random: random.fork('arena') });
+  const service = new ArenaService({
+    injector,
+    observer: target.observer,
+    eventStore,
+    clock,
+    random: random.fork('arena'),
+  });
   const survival = createSurvivalPort(service, target, () => scenarios.isRunning);
   const scenarios = createScenariosPort(service, target, () => survival.isRunning);
   const dashboard = createDashboard({ service, target, isScenarioRunning: () => scenarios.isRunning });
@@ -179,23 +214,50 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   });
   const llm: LLMPort = {
     async complete(call, signal) {
-      const r = await llmClient.complete({ messages: call.messages, ...(call.model ? { model: call.model } : {}), ...(call.max_tokens ? { maxTokens: call.max_tokens } : {}), ...(signal ? { signal } : {}) });
-      return { text: r.text, provider: r.provider, model: r.model, usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens, total_tokens: r.usage.totalTokens } };
+      const r = await llmClient.complete({
+        messages: call.messages,
+        ...(call.model ? { model: call.model } : {}),
+        ...(call.max_tokens ? { maxTokens: call.max_tokens } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      return {
+        text: r.text,
+        provider: r.provider,
+        model: r.model,
+        usage: {
+          prompt_tokens: r.usage.promptTokens,
+          completion_tokens: r.usage.completionTokens,
+          total_tokens: r.usage.totalTokens,
+        },
+      };
     },
     stats: () => ({ ...llmClient.stats(), config: llmClient.config(), failure_active: llmClient.failureActive }),
   };
   components.push('llm');
 
-  const mcpSession = createMCPSession({ connect: inProcessConnector(), clock, reconnect: { enabled: true, backoffMs: 50, maxBackoffMs: 2000 }, name: 'root' });
+  const mcpSession = createMCPSession({
+    connect: inProcessConnector(),
+    clock,
+    reconnect: { enabled: true, backoffMs: 50, maxBackoffMs: 2000 },
+    name: 'root',
+  });
   const mcp: MCPPort = {
     isConnected: () => mcpSession.isConnected(),
-    listTools: async () => (await mcpSession.listTools()).map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}) })),
+    listTools: async () =>
+      (await mcpSession.listTools()).map((t) => ({
+        name: t.name,
+        ...(t.description ? { description: t.description } : {}),
+      })),
     callTool: (name, args) => mcpSession.callTool(name, args),
   };
   lifecycle.add({ name: 'mcp', start: () => mcpSession.connect(), stop: () => mcpSession.close() });
   components.push('mcp');
 
-  const assistantDeps = { memory, retrieval, llm: { complete: (req: Parameters<typeof llmClient.complete>[0]) => llmClient.complete(req) } };
+  const assistantDeps = {
+    memory,
+    retrieval,
+    llm: { complete: (req: Parameters<typeof llmClient.complete>[0]) => llmClient.complete(req) },
+  };
   const reserved = (id: string) => agentIds.has(id);
   const assistants = createAssistants({ ...assistantDeps, clock, reserved });
   const stream: StreamPort = { processStream: (input, signal) => runAssistantTurn(assistantDeps, input, signal) };
@@ -239,10 +301,20 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
       })());
     },
     async executeArenaAction(input) {
-      if (!running) throw new ConflictError(stopping ? 'the arena is shutting down' : 'the arena is not started: call start() first', 'not_running');
+      if (!running)
+        throw new ConflictError(
+          stopping ? 'the arena is shutting down' : 'the arena is not started: call start() first',
+          'not_running',
+        );
       return track(service.execute(parseAction(input)));
     },
-    status: () => ({ running, started_at: startedAt, target: target.name, in_flight_actions: inFlight.size, components: [...components] }),
+    status: () => ({
+      running,
+      started_at: startedAt,
+      target: target.name,
+      in_flight_actions: inFlight.size,
+      components: [...components],
+    }),
     arena,
     runtime: runtimePort,
     llm,
@@ -251,16 +323,45 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     dashboard,
   };
   setRootInternals(root, {
-    liveEvolution: () => liveEvolution?.status() ?? { enabled: false, learns_from: null, hint: 'start arena serve with --evolve to let applied faults the runtime did not recover from patch its strategy' },
-    service, eventStore, target, runtime, memory, retrieval, eval: evaluators, assistants, workflows, llm, mcp, runtimePort, stream, survival, flight, scenarios, evolution, runtimeEvolution });
+    liveEvolution: () =>
+      liveEvolution?.status() ?? {
+        enabled: false,
+        learns_from: null,
+        hint: 'start arena serve with --evolve to let applied faults the runtime did not recover from patch its strategy',
+      },
+    service,
+    eventStore,
+    target,
+    runtime,
+    memory,
+    retrieval,
+    eval: evaluators,
+    assistants,
+    workflows,
+    llm,
+    mcp,
+    runtimePort,
+    stream,
+    survival,
+    flight,
+    scenarios,
+    evolution,
+    runtimeEvolution,
+  });
   return root;
 }
 
 function llmProvider(config: BootstrapConfig, clock: BootstrapConfig['clock']): LLMProvider {
   if (!config.llm) return createLocalModel({ name: 'local', clock });
   const { baseUrl, model, apiKeyEnv, timeoutMs } = config.llm;
-  if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`llm.baseUrl must be an http(s) URL, got "${baseUrl}"`, 'invalid_config');
-  return createOpenAICompatibleProvider({ baseUrl, model, ...(apiKeyEnv ? { apiKeyEnv } : {}), timeoutMs: timeoutMs ?? 30_000 });
+  if (!/^https?:\/\//.test(baseUrl))
+    throw new UsageError(`llm.baseUrl must be an http(s) URL, got "${baseUrl}"`, 'invalid_config');
+  return createOpenAICompatibleProvider({
+    baseUrl,
+    model,
+    ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    timeoutMs: timeoutMs ?? 30_000,
+  });
 }
 
 async function openEventStore(config: BootstrapConfig): Promise<EventStore & { close?: () => void | Promise<void> }> {
@@ -274,7 +375,10 @@ async function openEventStore(config: BootstrapConfig): Promise<EventStore & { c
   }
   if (kind === 'postgres') {
     const { PostgresEventStore } = await import('../events/postgres.js');
-    const store = new PostgresEventStore({ url: (config.eventStore as { url: string }).url, ...(config.clock ? { clock: config.clock } : {}) });
+    const store = new PostgresEventStore({
+      url: (config.eventStore as { url: string }).url,
+      ...(config.clock ? { clock: config.clock } : {}),
+    });
     // reach the server and migrate now: a wrong URL fails the start, not the first action
     try {
       await store.ready();
@@ -284,5 +388,8 @@ async function openEventStore(config: BootstrapConfig): Promise<EventStore & { c
     }
     return store;
   }
-  throw new UsageError(`eventStore.kind must be "memory", "sqlite" or "postgres", got "${String(kind)}"`, 'invalid_config');
+  throw new UsageError(
+    `eventStore.kind must be "memory", "sqlite" or "postgres", got "${String(kind)}"`,
+    'invalid_config',
+  );
 }

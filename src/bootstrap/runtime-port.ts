@@ -9,11 +9,20 @@ import type { RuntimePort } from './types.js';
  * starting, stopping or re-configuring the runtime under it would make its
  * report meaningless, so those are refused with 409 while it lasts.
  */
-export function createRuntimePort(target: Target, runtime: AgentRuntime | undefined, isRootRunning: () => boolean, busy: () => string | undefined = () => undefined): RuntimePort {
+export function createRuntimePort(
+  target: Target,
+  runtime: AgentRuntime | undefined,
+  isRootRunning: () => boolean,
+  busy: () => string | undefined = () => undefined,
+): RuntimePort {
   let targetRunning = false;
   const refuseWhileBusy = (what: string) => {
     const run = busy();
-    if (run) throw new ConflictError(`cannot ${what} while ${run} is going on it; stop the run first or wait for its end`, 'arena_busy');
+    if (run)
+      throw new ConflictError(
+        `cannot ${what} while ${run} is going on it; stop the run first or wait for its end`,
+        'arena_busy',
+      );
   };
   const running = () => (runtime ? runtime.isRunning : targetRunning && isRootRunning());
   const port: RuntimePort & { markStarted(on: boolean): void } = {
@@ -47,7 +56,12 @@ export function createRuntimePort(target: Target, runtime: AgentRuntime | undefi
     },
     async stats() {
       const [agents, activeFaults] = await Promise.all([target.runtime.listAgents(), target.runtime.activeFaults()]);
-      const base: Record<string, unknown> = { running: running(), target: target.name, agents, active_faults: activeFaults };
+      const base: Record<string, unknown> = {
+        running: running(),
+        target: target.name,
+        agents,
+        active_faults: activeFaults,
+      };
       if (!runtime) return { ...base, workload: await target.observer.workload() };
       return {
         ...base,
@@ -61,16 +75,26 @@ export function createRuntimePort(target: Target, runtime: AgentRuntime | undefi
     async agent(id) {
       const [agents, active] = await Promise.all([target.runtime.listAgents(), target.runtime.activeFaults()]);
       const info = agents.find((a) => a.id === id);
-      if (!info) throw new NotFoundError(`agent "${id}" not found in the runtime (agents: ${agents.map((a) => a.id).join(', ')})`, 'agent_not_found');
+      if (!info)
+        throw new NotFoundError(
+          `agent "${id}" not found in the runtime (agents: ${agents.map((a) => a.id).join(', ')})`,
+          'agent_not_found',
+        );
       const faults = active.filter((f) => f.target === id);
-      const events = runtime ? runtime.events().filter((e) => e.agent_id === id).slice(-20) : [];
+      const events = runtime
+        ? runtime
+            .events()
+            .filter((e) => e.agent_id === id)
+            .slice(-20)
+        : [];
       return { ...info, active_faults: faults, recent_recovery_events: events };
     },
     async strategy() {
       return (await target.describe()).strategy;
     },
     updateStrategy(patch) {
-      if (!runtime) throw new RuntimeError(`target "${target.name}" does not take strategy changes at run time`, 'not_supported');
+      if (!runtime)
+        throw new RuntimeError(`target "${target.name}" does not take strategy changes at run time`, 'not_supported');
       refuseWhileBusy('change the recovery strategy');
       return runtime.updateStrategy(patch) as unknown as Record<string, unknown>;
     },

@@ -21,7 +21,11 @@ export interface ScenariosPort {
   stop(): Promise<void>;
 }
 
-export function createScenariosPort(service: ArenaService, target: Target, isSurvivalRunning: () => boolean): ScenariosPort {
+export function createScenariosPort(
+  service: ArenaService,
+  target: Target,
+  isSurvivalRunning: () => boolean,
+): ScenariosPort {
   let running = false;
   let current: { controller: AbortController; done: Promise<unknown> } | undefined;
   return {
@@ -34,8 +38,13 @@ export function createScenariosPort(service: ArenaService, target: Target, isSur
     },
     async run(text, signal, options = {}) {
       const scenario = loadScenario(text);
-      if (running) throw new ConflictError('a scenario run is already going on this arena; wait for it to end', 'scenario_running');
-      if (isSurvivalRunning()) throw new ConflictError('a survival run is going on this arena; stop it first', 'survival_running');
+      if (running)
+        throw new ConflictError(
+          'a scenario run is already going on this arena; wait for it to end',
+          'scenario_running',
+        );
+      if (isSurvivalRunning())
+        throw new ConflictError('a survival run is going on this arena; stop it first', 'survival_running');
       running = true;
       const controller = new AbortController();
       try {

@@ -11,7 +11,10 @@ import type { DAGProvider, RuntimeProvider } from '../arena/providers.js';
 const PASS_THROUGH = new Set<PropertyKey>(['listAgents', 'activeFaults', 'revertAll', 'listNodes', 'listEdges']);
 
 export function stoppedRuntimeError(): RuntimeError {
-  return new RuntimeError('the runtime is stopped: the fault cannot be applied (start it with POST /api/v1/runtime/start)', 'runtime_stopped');
+  return new RuntimeError(
+    'the runtime is stopped: the fault cannot be applied (start it with POST /api/v1/runtime/start)',
+    'runtime_stopped',
+  );
 }
 
 /** `provider` with every fault method refused while `isRunning()` is false */
@@ -19,7 +22,8 @@ export function refuseWhileStopped<T extends RuntimeProvider | DAGProvider>(prov
   return new Proxy(provider, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
-      if (typeof value !== 'function' || PASS_THROUGH.has(key)) return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function' || PASS_THROUGH.has(key))
+        return typeof value === 'function' ? value.bind(target) : value;
       return (...args: unknown[]) => {
         if (!isRunning()) return Promise.reject(stoppedRuntimeError());
         return (value as (...a: unknown[]) => unknown).apply(target, args);

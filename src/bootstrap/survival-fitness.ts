@@ -27,13 +27,24 @@ export interface SurvivalFitnessOptions {
   /** a fault not recovered within this is counted as not recovered (ms) */
   recoveryDeadlineMs?: number;
   /** called with every finished measurement (progress, logging) */
-  onMeasured?: (m: { strategy: Strategy; ctx: FitnessContext; score: number; availability: number; recovery: number; consistency: number }) => void;
+  onMeasured?: (m: {
+    strategy: Strategy;
+    ctx: FitnessContext;
+    score: number;
+    availability: number;
+    recovery: number;
+    consistency: number;
+  }) => void;
 }
 
 export function createSurvivalFitness(options: SurvivalFitnessOptions = {}): FitnessFunction {
   const intervalMs = options.intervalMs ?? 150;
   return async (strategy, ctx) => {
-    const target = createEmbeddedTarget({ strategy, seed: ctx.seed, ...(options.workloadRate !== undefined ? { workloadRate: options.workloadRate } : {}) });
+    const target = createEmbeddedTarget({
+      strategy,
+      seed: ctx.seed,
+      ...(options.workloadRate !== undefined ? { workloadRate: options.workloadRate } : {}),
+    });
     const report = await runSurvivalOnTarget(target, {
       duration: options.durationMs ?? 1000,
       interval: intervalMs,
@@ -46,7 +57,14 @@ export function createSurvivalFitness(options: SurvivalFitnessOptions = {}): Fit
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     const s = report.score;
-    options.onMeasured?.({ strategy, ctx, score: s.score, availability: s.availability, recovery: s.recovery, consistency: s.consistency });
+    options.onMeasured?.({
+      strategy,
+      ctx,
+      score: s.score,
+      availability: s.availability,
+      recovery: s.recovery,
+      consistency: s.consistency,
+    });
     return s.score;
   };
 }

@@ -7,7 +7,12 @@ import type { ArenaService } from '../arena/service.js';
 import type { Target } from '../arena/providers.js';
 
 export interface SurvivalPort {
-  start(request: { duration: string | number; interval: string | number; seed?: number; actions?: string[] }): Promise<unknown>;
+  start(request: {
+    duration: string | number;
+    interval: string | number;
+    seed?: number;
+    actions?: string[];
+  }): Promise<unknown>;
   status(): unknown;
   stop(): Promise<unknown>;
   report(): unknown;
@@ -16,7 +21,11 @@ export interface SurvivalPort {
   settled(): Promise<void>;
 }
 
-export function createSurvivalPort(service: ArenaService, target: Target, isScenarioRunning: () => boolean = () => false): SurvivalPort {
+export function createSurvivalPort(
+  service: ArenaService,
+  target: Target,
+  isScenarioRunning: () => boolean = () => false,
+): SurvivalPort {
   let running: Promise<unknown> | undefined;
   let lastError: string | undefined;
   return {
@@ -25,10 +34,14 @@ export function createSurvivalPort(service: ArenaService, target: Target, isScen
     },
     async start(request) {
       if (service.getSurvivalStatus().running) {
-        throw new ConflictError('a survival run is already going; stop it with POST /arena/survival/stop or wait for it to end', 'survival_running');
+        throw new ConflictError(
+          'a survival run is already going; stop it with POST /arena/survival/stop or wait for it to end',
+          'survival_running',
+        );
       }
       // two runs on one target would each count the other's faults as their own
-      if (isScenarioRunning()) throw new ConflictError('a scenario run is going on this arena; wait for it to end', 'scenario_running');
+      if (isScenarioRunning())
+        throw new ConflictError('a scenario run is going on this arena; wait for it to end', 'scenario_running');
       lastError = undefined;
       const promise = target.describe().then((d) => service.runSurvival({ ...request, strategy: d.strategy }));
       running = promise.then(
@@ -51,7 +64,8 @@ export function createSurvivalPort(service: ArenaService, target: Target, isScen
       return lastError ? { ...status, last_error: lastError } : status;
     },
     async stop() {
-      if (!service.getSurvivalStatus().running) throw new ConflictError('no survival run is going', 'survival_not_running');
+      if (!service.getSurvivalStatus().running)
+        throw new ConflictError('no survival run is going', 'survival_not_running');
       const report = await service.stopSurvival();
       return report ?? service.getSurvivalStatus();
     },

@@ -57,7 +57,14 @@ export interface MCPPort {
 }
 
 export interface LLMPort {
-  complete(call: { messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>; model?: string; max_tokens?: number }, signal?: AbortSignal): Promise<{
+  complete(
+    call: {
+      messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;
+      model?: string;
+      max_tokens?: number;
+    },
+    signal?: AbortSignal,
+  ): Promise<{
     text: string;
     provider: string;
     model: string;
@@ -67,7 +74,10 @@ export interface LLMPort {
 }
 
 export interface StreamPort {
-  processStream(input: { query: string; session_id?: string; options?: Record<string, unknown> }, signal: AbortSignal): AsyncIterable<{ event: string; data?: unknown; error?: string }>;
+  processStream(
+    input: { query: string; session_id?: string; options?: Record<string, unknown> },
+    signal: AbortSignal,
+  ): AsyncIterable<{ event: string; data?: unknown; error?: string }>;
 }
 
 export interface RootStatus {

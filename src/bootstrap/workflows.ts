@@ -27,7 +27,12 @@ export const ANSWER_WORKFLOW: WorkflowDefinition = {
   steps: [
     { id: 'retrieve', agent_type: 'retrieve', input: { top_k: 3 } },
     { id: 'answer', agent_type: 'llm', depends_on: ['retrieve'] },
-    { id: 'check', agent_type: 'evaluate', depends_on: ['answer'], input: { evaluators: ['length'], options: { min: 1 } } },
+    {
+      id: 'check',
+      agent_type: 'evaluate',
+      depends_on: ['answer'],
+      input: { evaluators: ['length'], options: { min: 1 } },
+    },
   ],
   recovery: 'retry',
   output_step: 'check',
@@ -36,7 +41,8 @@ export const ANSWER_WORKFLOW: WorkflowDefinition = {
 function question(ctx: StepContext): string {
   const input = ctx.workflowInput as { question?: unknown; query?: unknown } | undefined;
   const q = input?.question ?? input?.query;
-  if (typeof q !== 'string' || q.trim() === '') throw new UsageError(`step ${ctx.step.id}: workflow input needs "question" (a string)`, 'invalid_input');
+  if (typeof q !== 'string' || q.trim() === '')
+    throw new UsageError(`step ${ctx.step.id}: workflow input needs "question" (a string)`, 'invalid_input');
   return q;
 }
 
@@ -44,12 +50,20 @@ function stepInput(ctx: StepContext): Record<string, unknown> {
   return (ctx.step.input && typeof ctx.step.input === 'object' ? ctx.step.input : {}) as Record<string, unknown>;
 }
 
-export function createWorkflows(deps: { clock: Clock; retrieval: RetrievalIndex; llm: LLMPort; evaluators: EvalRunner }): WorkflowsPort {
+export function createWorkflows(deps: {
+  clock: Clock;
+  retrieval: RetrievalIndex;
+  llm: LLMPort;
+  evaluators: EvalRunner;
+}): WorkflowsPort {
   const registry = new AgentRegistry();
   registry.register('retrieve', () => ({
     async execute(ctx) {
       const topK = Number(stepInput(ctx).top_k ?? 3);
-      return { question: question(ctx), hits: deps.retrieval.search(question(ctx), topK).map(({ id, score, text }) => ({ id, score, text })) };
+      return {
+        question: question(ctx),
+        hits: deps.retrieval.search(question(ctx), topK).map(({ id, score, text }) => ({ id, score, text })),
+      };
     },
   }));
   registry.register('llm', () => ({
@@ -59,7 +73,12 @@ export function createWorkflows(deps: { clock: Clock; retrieval: RetrievalIndex;
         .join('\n');
       const prompt = typeof stepInput(ctx).prompt === 'string' ? (stepInput(ctx).prompt as string) : question(ctx);
       const response = await deps.llm.complete(
-        { messages: [{ role: 'system', content: context ? `Answer using this context:\n${context}` : 'Answer briefly.' }, { role: 'user', content: prompt }] },
+        {
+          messages: [
+            { role: 'system', content: context ? `Answer using this context:\n${context}` : 'Answer briefly.' },
+            { role: 'user', content: prompt },
+          ],
+        },
         ctx.signal,
       );
       return { text: response.text, provider: response.provider, model: response.model };
@@ -68,10 +87,18 @@ export function createWorkflows(deps: { clock: Clock; retrieval: RetrievalIndex;
   registry.register('evaluate', () => ({
     async execute(ctx) {
       const input = stepInput(ctx);
-      const previous = Object.values(ctx.inputs).find((o) => typeof (o as { text?: unknown })?.text === 'string') as { text: string } | undefined;
-      if (!previous) throw new UsageError(`step ${ctx.step.id}: evaluate needs a dependency that produced {text}`, 'invalid_input');
+      const previous = Object.values(ctx.inputs).find((o) => typeof (o as { text?: unknown })?.text === 'string') as
+        | { text: string }
+        | undefined;
+      if (!previous)
+        throw new UsageError(`step ${ctx.step.id}: evaluate needs a dependency that produced {text}`, 'invalid_input');
       const evaluators = Array.isArray(input.evaluators) ? (input.evaluators as string[]) : ['length'];
-      const result = deps.evaluators.evaluate({ evaluators, output: previous.text, expected: input.expected, options: (input.options ?? {}) as Record<string, unknown> });
+      const result = deps.evaluators.evaluate({
+        evaluators,
+        output: previous.text,
+        expected: input.expected,
+        options: (input.options ?? {}) as Record<string, unknown>,
+      });
       return { text: previous.text, evaluation: result };
     },
   }));

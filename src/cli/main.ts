@@ -99,7 +99,9 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write('arena: interrupted again, exiting now\n');
       process.exit(130);
     }
-    process.stderr.write(`arena: ${signal} received, stopping and reverting active faults (press Ctrl-C again to exit now)\n`);
+    process.stderr.write(
+      `arena: ${signal} received, stopping and reverting active faults (press Ctrl-C again to exit now)\n`,
+    );
     controller.abort(signal);
   };
   process.on('SIGINT', onSignal);

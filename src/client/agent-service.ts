@@ -51,7 +51,11 @@ export function createAgentService(options: AgentServiceOptions): AgentService {
   const defaultAgentId = options.defaultAgent ?? options.agents[0].id;
   const get = (id: string) => {
     const agent = agents.get(id);
-    if (!agent) throw new NotFoundError(`unknown agent '${id}' (configured: ${[...agents.keys()].join(', ')})`, 'agent_not_found');
+    if (!agent)
+      throw new NotFoundError(
+        `unknown agent '${id}' (configured: ${[...agents.keys()].join(', ')})`,
+        'agent_not_found',
+      );
     return agent;
   };
 
@@ -61,7 +65,8 @@ export function createAgentService(options: AgentServiceOptions): AgentService {
     get: (id) => ({ ...get(id) }),
     async execute(agentId, query, opts = {}) {
       const agent = get(agentId);
-      if (typeof query !== 'string' || query.trim() === '') throw new UsageError('query must be a non-empty string', 'invalid_query');
+      if (typeof query !== 'string' || query.trim() === '')
+        throw new UsageError('query must be a non-empty string', 'invalid_query');
       const t0 = clock.now();
       const messages: LLMMessage[] = [];
       if (agent.system_prompt) messages.push({ role: 'system', content: agent.system_prompt });
@@ -69,7 +74,8 @@ export function createAgentService(options: AgentServiceOptions): AgentService {
       if (agent.retrieval && options.retrieval) {
         const hits = options.retrieval().search(query, typeof agent.retrieval === 'number' ? agent.retrieval : 3);
         sources = hits.map((h) => h.id);
-        if (hits.length > 0) messages.push({ role: 'system', content: `Context:\n${hits.map((h) => `[${h.id}] ${h.text}`).join('\n')}` });
+        if (hits.length > 0)
+          messages.push({ role: 'system', content: `Context:\n${hits.map((h) => `[${h.id}] ${h.text}`).join('\n')}` });
       }
       let sessionId: string | undefined;
       const memory = agent.memory && options.memory ? options.memory() : undefined;
@@ -85,7 +91,9 @@ export function createAgentService(options: AgentServiceOptions): AgentService {
         }
       }
       messages.push({ role: 'user', content: query });
-      const response = await options.llm().complete({ messages, model: agent.model, maxTokens: agent.max_tokens, signal: opts.signal });
+      const response = await options
+        .llm()
+        .complete({ messages, model: agent.model, maxTokens: agent.max_tokens, signal: opts.signal });
       if (memory && sessionId) {
         memory.addMessage(sessionId, { role: 'user', content: query });
         memory.addMessage(sessionId, { role: 'assistant', content: response.text });

@@ -47,7 +47,11 @@ export class Client {
   constructor(config: ClientConfig = {}) {
     const problems = validateClientConfig(config);
     if (problems.length > 0) {
-      throw new UsageError(`invalid client config: ${problems.length} problem(s)\n${formatConfigProblems(problems)}`, 'invalid_client_config', { details: { errors: problems } });
+      throw new UsageError(
+        `invalid client config: ${problems.length} problem(s)\n${formatConfigProblems(problems)}`,
+        'invalid_client_config',
+        { details: { errors: problems } },
+      );
     }
     this.config = config;
     this.clock = config.clock ?? systemClock;
@@ -139,8 +143,14 @@ export class Client {
     if (!mcp) return Promise.reject(new NotConfiguredError('mcp'));
     const names = this.mcpServers();
     const key = name ?? (names.length === 1 ? names[0] : undefined);
-    if (key === undefined) return Promise.reject(new UsageError(`several MCP servers are configured (${names.join(', ')}): name one`, 'mcp_server_ambiguous'));
-    if (!mcp.servers[key]) return Promise.reject(new NotFoundError(`unknown MCP server '${key}' (configured: ${names.join(', ')})`, 'mcp_server_not_found'));
+    if (key === undefined)
+      return Promise.reject(
+        new UsageError(`several MCP servers are configured (${names.join(', ')}): name one`, 'mcp_server_ambiguous'),
+      );
+    if (!mcp.servers[key])
+      return Promise.reject(
+        new NotFoundError(`unknown MCP server '${key}' (configured: ${names.join(', ')})`, 'mcp_server_not_found'),
+      );
     const existing = this.mcpSessions.get(key);
     if (existing) return existing;
     const session = createMCPSession({
@@ -151,7 +161,9 @@ export class Client {
       reconnect: {
         ...(mcp.reconnect?.enabled !== undefined ? { enabled: mcp.reconnect.enabled } : {}),
         ...(mcp.reconnect?.backoff_ms !== undefined ? { backoffMs: durationMs(mcp.reconnect.backoff_ms) } : {}),
-        ...(mcp.reconnect?.max_backoff_ms !== undefined ? { maxBackoffMs: durationMs(mcp.reconnect.max_backoff_ms) } : {}),
+        ...(mcp.reconnect?.max_backoff_ms !== undefined
+          ? { maxBackoffMs: durationMs(mcp.reconnect.max_backoff_ms) }
+          : {}),
         ...(mcp.reconnect?.max_attempts !== undefined ? { maxAttempts: mcp.reconnect.max_attempts } : {}),
       },
     });
@@ -176,7 +188,10 @@ export class Client {
     this.assertOpen('runtime()');
     const runtime = createRuntime({ clock: this.clock, ...config });
     runtime.start();
-    const entry = { name: `runtime-${this.order.filter((b) => b.name.startsWith('runtime')).length + 1}`, service: runtime };
+    const entry = {
+      name: `runtime-${this.order.filter((b) => b.name.startsWith('runtime')).length + 1}`,
+      service: runtime,
+    };
     this.order.push(entry);
     return runtime;
   }

@@ -29,7 +29,10 @@ const mapping = <S extends z.core.$ZodLooseShape>(shape: S, message: string) =>
 
 const providerShape = {
   provider: z
-    .enum(LLM_PROVIDERS, says((v) => `must be one of ${LLM_PROVIDERS.join(', ')} (got ${JSON.stringify(v)})`))
+    .enum(
+      LLM_PROVIDERS,
+      says((v) => `must be one of ${LLM_PROVIDERS.join(', ')} (got ${JSON.stringify(v)})`),
+    )
     .optional()
     .describe('default local (deterministic, offline)'),
   model: nonEmpty.optional(),
@@ -50,9 +53,15 @@ const agentSchema = mapping(
     model: text.optional(),
     max_tokens: atLeast(1).optional(),
     memory: bool.optional().describe('keep the conversation in the memory service (needs a memory section)'),
-    retrieval: z.union([z.boolean(), atLeast(1)], says((v) => `must be an integer ≥ 1 (got ${JSON.stringify(v)})`))
+    retrieval: z
+      .union(
+        [z.boolean(), atLeast(1)],
+        says((v) => `must be an integer ≥ 1 (got ${JSON.stringify(v)})`),
+      )
       .optional()
-      .describe('add the best matching documents from the retrieval service (needs a retrieval section); a number sets top_k'),
+      .describe(
+        'add the best matching documents from the retrieval service (needs a retrieval section); a number sets top_k',
+      ),
   },
   'an agent must be an object with an `id`',
 );
@@ -66,21 +75,28 @@ const serverSchema = z.discriminatedUnion(
     z.strictObject({
       transport: z.literal('stdio'),
       name: text.optional(),
-      command: z.string(says('required for a stdio server: the command to spawn')).min(1, 'required for a stdio server: the command to spawn'),
+      command: z
+        .string(says('required for a stdio server: the command to spawn'))
+        .min(1, 'required for a stdio server: the command to spawn'),
       args: strings('must be a list of strings').optional(),
-      env: stringMap('must map names to strings').optional().describe("added to the SDK's safe default environment (PATH, HOME...)"),
+      env: stringMap('must map names to strings')
+        .optional()
+        .describe("added to the SDK's safe default environment (PATH, HOME...)"),
       cwd: text.optional(),
     }),
     z.strictObject({
       transport: z.literal('http'),
       name: text.optional(),
-      url: z.string(says('required for an http server: an http(s) URL')).regex(/^https?:\/\/\S+$/, 'required for an http server: an http(s) URL'),
+      url: z
+        .string(says('required for an http server: an http(s) URL'))
+        .regex(/^https?:\/\/\S+$/, 'required for an http server: an http(s) URL'),
       headers: stringMap('must map names to strings').optional(),
     }),
   ],
   {
     error: (iss) => {
-      if (iss.code === 'invalid_union') return `must be stdio or http (got ${JSON.stringify((iss.input as { transport?: unknown } | undefined)?.transport)})`;
+      if (iss.code === 'invalid_union')
+        return `must be stdio or http (got ${JSON.stringify((iss.input as { transport?: unknown } | undefined)?.transport)})`;
       return iss.code === 'invalid_type' ? serverWords : undefined;
     },
   },
@@ -91,14 +107,25 @@ const serversWords = 'required: at least one server by name';
 const workflowSection = {
   max_parallel: atLeast(1).optional(),
   default_step_timeout_ms: duration.optional(),
-  workflows: z.array(workflowSchema, says('must be a list of workflow definitions')).optional().describe('registered on the service when it is built'),
+  workflows: z
+    .array(workflowSchema, says('must be a list of workflow definitions'))
+    .optional()
+    .describe('registered on the service when it is built'),
 };
 const sectionWords = 'must be an object (may be empty: {})';
 
 /** the sections a file may hold; code passes a workflow section that may also hold a registry */
 function fileShape<W extends z.ZodType>(workflow: W) {
   return {
-    llm: mapping({ ...providerShape, retries: atLeast(0).optional(), backoff_ms: duration.optional(), fallback: mapping(providerShape, llmWords).optional() }, llmWords).optional(),
+    llm: mapping(
+      {
+        ...providerShape,
+        retries: atLeast(0).optional(),
+        backoff_ms: duration.optional(),
+        fallback: mapping(providerShape, llmWords).optional(),
+      },
+      llmWords,
+    ).optional(),
     mcp: mapping(
       {
         servers: z
@@ -107,7 +134,12 @@ function fileShape<W extends z.ZodType>(workflow: W) {
           .describe('by name: { transport: stdio, command, args?, env?, cwd? } or { transport: http, url, headers? }'),
         request_timeout_ms: duration.optional().describe('per-request deadline (default 10s)'),
         reconnect: mapping(
-          { enabled: bool.optional(), backoff_ms: duration.optional(), max_backoff_ms: duration.optional(), max_attempts: atLeast(1).optional() },
+          {
+            enabled: bool.optional(),
+            backoff_ms: duration.optional(),
+            max_backoff_ms: duration.optional(),
+            max_attempts: atLeast(1).optional(),
+          },
           'must be an object',
         ).optional(),
       },
@@ -116,13 +148,26 @@ function fileShape<W extends z.ZodType>(workflow: W) {
       .optional()
       .describe('MCP servers the client connects to on first use'),
     agents: z.array(agentSchema, says('must be a list of agents')).optional(),
-    default_agent: z.string(says('must be the id of one of the agents')).optional().describe('id of the agent SimpleClient.execute uses; default the first'),
-    memory: mapping({ max_messages_per_session: atLeast(1).optional(), max_sessions: atLeast(1).optional() }, 'must be an object (may be empty: {})').optional(),
+    default_agent: z
+      .string(says('must be the id of one of the agents'))
+      .optional()
+      .describe('id of the agent SimpleClient.execute uses; default the first'),
+    memory: mapping(
+      { max_messages_per_session: atLeast(1).optional(), max_sessions: atLeast(1).optional() },
+      'must be an object (may be empty: {})',
+    ).optional(),
     retrieval: mapping(
       {
         documents: z
           .array(
-            z.looseObject({ id: z.string().optional(), text: z.string(says('must be an object with a `text` string')), metadata: z.record(z.string(), z.unknown()).optional() }, says('must be an object with a `text` string')),
+            z.looseObject(
+              {
+                id: z.string().optional(),
+                text: z.string(says('must be an object with a `text` string')),
+                metadata: z.record(z.string(), z.unknown()).optional(),
+              },
+              says('must be an object with a `text` string'),
+            ),
             says('must be a list of {id?, text, metadata?}'),
           )
           .optional(),
@@ -156,7 +201,11 @@ export function configUnknownKey(key: string, allowed: string[]): string {
 /** `arena schema client-config`: the published JSON Schema of client config files. */
 export function clientConfigJsonSchema(): Record<string, unknown> {
   return publishedJsonSchema(
-    { name: 'client-config', title: 'Chaos Arena client config', description: 'LLM, MCP servers, agents, memory, retrieval and workflows of SimpleClient.fromConfigFile' },
+    {
+      name: 'client-config',
+      title: 'Chaos Arena client config',
+      description: 'LLM, MCP servers, agents, memory, retrieval and workflows of SimpleClient.fromConfigFile',
+    },
     clientConfigFileSchema,
   );
 }

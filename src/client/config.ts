@@ -9,7 +9,12 @@ import type { MCPServerConfig } from '../runtime/mcp/index.js';
 import type { AgentRegistry } from '../workflow/registry.js';
 import type { WorkflowDefinition } from '../workflow/types.js';
 import { workflowRelationProblems, type WorkflowProblem } from '../workflow/validate.js';
-import { clientConfigCodeSchema, configUnknownKey, LLM_PROVIDERS, type clientConfigFileSchema } from './config-schema.js';
+import {
+  clientConfigCodeSchema,
+  configUnknownKey,
+  LLM_PROVIDERS,
+  type clientConfigFileSchema,
+} from './config-schema.js';
 import type { z } from '../vendor/zod.js';
 
 export { LLM_PROVIDERS };
@@ -70,7 +75,12 @@ export interface MCPClientConfig {
   servers: Record<string, MCPServerConfig>;
   /** per-request deadline (default 10s) */
   request_timeout_ms?: number | string;
-  reconnect?: { enabled?: boolean; backoff_ms?: number | string; max_backoff_ms?: number | string; max_attempts?: number };
+  reconnect?: {
+    enabled?: boolean;
+    backoff_ms?: number | string;
+    max_backoff_ms?: number | string;
+    max_attempts?: number;
+  };
 }
 
 export interface ClientConfig {
@@ -123,8 +133,10 @@ function relationProblems(value: Record<string, unknown>): ConfigProblem[] {
         if (agentIds.has(agent.id)) add(`${at}.id`, `duplicate agent id '${agent.id}'`);
         else agentIds.add(agent.id);
       }
-      if (agent.memory === true && value.memory === undefined) add(`${at}.memory`, 'needs a `memory` section in the config');
-      if (agent.retrieval && value.retrieval === undefined) add(`${at}.retrieval`, 'needs a `retrieval` section in the config');
+      if (agent.memory === true && value.memory === undefined)
+        add(`${at}.memory`, 'needs a `memory` section in the config');
+      if (agent.retrieval && value.retrieval === undefined)
+        add(`${at}.retrieval`, 'needs a `retrieval` section in the config');
     });
   }
   if (typeof value.default_agent === 'string' && !agentIds.has(value.default_agent)) {
@@ -132,7 +144,8 @@ function relationProblems(value: Record<string, unknown>): ConfigProblem[] {
   }
   if (isRecord(value.workflow) && Array.isArray(value.workflow.workflows)) {
     value.workflow.workflows.forEach((def: unknown, i: number) => {
-      for (const p of workflowRelationProblems(def)) add(`workflow.workflows[${i}]${p.path ? `.${p.path}` : ''}`, p.message);
+      for (const p of workflowRelationProblems(def))
+        add(`workflow.workflows[${i}]${p.path ? `.${p.path}` : ''}`, p.message);
     });
   }
   return problems;
@@ -142,7 +155,8 @@ function relationProblems(value: Record<string, unknown>): ConfigProblem[] {
 function providerProblems(v: Record<string, unknown>, at: string, add: (p: string, m: string) => void): void {
   if (v.provider !== 'openai-compatible') return;
   if (v.base_url === undefined) add(`${at}.base_url`, 'required for provider openai-compatible');
-  else if (typeof v.base_url === 'string' && !/^https?:\/\/[^\s]+$/.test(v.base_url)) add(`${at}.base_url`, `must be an http(s) URL (got ${JSON.stringify(v.base_url)})`);
+  else if (typeof v.base_url === 'string' && !/^https?:\/\/[^\s]+$/.test(v.base_url))
+    add(`${at}.base_url`, `must be an http(s) URL (got ${JSON.stringify(v.base_url)})`);
   if (v.model === undefined) add(`${at}.model`, 'required for provider openai-compatible');
 }
 

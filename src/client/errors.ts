@@ -2,7 +2,10 @@ import { ArenaError } from '../shared/errors.js';
 
 /** The client was asked for a service its config does not describe. */
 export class NotConfiguredError extends ArenaError {
-  constructor(readonly service: string, hint?: string) {
+  constructor(
+    readonly service: string,
+    hint?: string,
+  ) {
     super(`the '${service}' service is not configured${hint ? `: ${hint}` : ''}`, 'not_configured', 2, 503, {
       hint: `add a '${service}' section to the client config`,
     });
@@ -27,8 +30,15 @@ export class ClientCloseError extends ArenaError {
   readonly failures: ServiceCloseFailure[];
 
   constructor(failures: ServiceCloseFailure[]) {
-    const list = failures.map((f) => `${f.service}: ${f.error instanceof Error ? f.error.message : String(f.error)}`).join('; ');
-    super(`closing the client failed for ${failures.length} service${failures.length === 1 ? '' : 's'}: ${list}`, 'close_failed', 3, 500);
+    const list = failures
+      .map((f) => `${f.service}: ${f.error instanceof Error ? f.error.message : String(f.error)}`)
+      .join('; ');
+    super(
+      `closing the client failed for ${failures.length} service${failures.length === 1 ? '' : 's'}: ${list}`,
+      'close_failed',
+      3,
+      500,
+    );
     this.failures = failures;
     this.errors = failures.map((f) => f.error);
   }

@@ -31,9 +31,13 @@ export const PROBE_TIMEOUT_MS = 5000;
 export async function probeService(name: string, get: () => unknown, clock: Clock): Promise<ClientServiceHealth> {
   const t0 = clock.now();
   const controller = new AbortController();
-  const timer = clock.setTimer(PROBE_TIMEOUT_MS, () => controller.abort(new Error(`probe timed out after ${PROBE_TIMEOUT_MS} ms`)));
+  const timer = clock.setTimer(PROBE_TIMEOUT_MS, () =>
+    controller.abort(new Error(`probe timed out after ${PROBE_TIMEOUT_MS} ms`)),
+  );
   try {
-    const timeout = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+    const timeout = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
+    );
     await Promise.race([Promise.resolve(get()).then((service) => probe(name, service, controller.signal)), timeout]);
     return { status: 'ok', latency_ms: clock.now() - t0 };
   } catch (err) {
@@ -46,7 +50,11 @@ export async function probeService(name: string, get: () => unknown, clock: Cloc
 async function probe(name: string, service: unknown, signal: AbortSignal): Promise<void> {
   switch (name) {
     case 'llm': {
-      const r = await (service as LLMClient).complete({ messages: [{ role: 'user', content: 'echo ping' }], maxTokens: 4, signal });
+      const r = await (service as LLMClient).complete({
+        messages: [{ role: 'user', content: 'echo ping' }],
+        maxTokens: 4,
+        signal,
+      });
       if (typeof r.text !== 'string') throw new Error('LLM answered without text');
       return;
     }
@@ -77,8 +85,12 @@ async function probe(name: string, service: unknown, signal: AbortSignal): Promi
       workflows.listWorkflows();
       // runs the engine end to end on a private registry, leaving the service's state untouched
       const registry = new AgentRegistry().register('probe', () => ({ execute: async (ctx) => ctx.workflowInput }));
-      const r = await executeWorkflow({ id: 'health-probe', steps: [{ id: 'ping', agent_type: 'probe' }] }, { registry, input: 'pong', signal });
-      if (r.status !== 'completed' || r.output !== 'pong') throw new Error(`workflow engine probe ${r.status}: ${r.error ?? 'wrong output'}`);
+      const r = await executeWorkflow(
+        { id: 'health-probe', steps: [{ id: 'ping', agent_type: 'probe' }] },
+        { registry, input: 'pong', signal },
+      );
+      if (r.status !== 'completed' || r.output !== 'pong')
+        throw new Error(`workflow engine probe ${r.status}: ${r.error ?? 'wrong output'}`);
       return;
     }
     case 'mcp': {

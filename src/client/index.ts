@@ -2,7 +2,20 @@ export { Client, SERVICE_NAMES, type ClientServiceName, type ClientServices } fr
 export { SimpleClient, type SimpleClientOptions } from './simple.js';
 export { WorkflowClient } from './workflow-client.js';
 export { NotConfiguredError, ClientClosedError, ClientCloseError, type ServiceCloseFailure } from './errors.js';
-export { validateClientConfig, LLM_PROVIDERS, type ClientConfig, type LLMConfig, type LLMProviderConfig, type LLMProviderKind, type AgentConfig, type MCPClientConfig, type MemoryConfig, type RetrievalConfig, type WorkflowConfig, type ConfigProblem } from './config.js';
+export {
+  validateClientConfig,
+  LLM_PROVIDERS,
+  type ClientConfig,
+  type LLMConfig,
+  type LLMProviderConfig,
+  type LLMProviderKind,
+  type AgentConfig,
+  type MCPClientConfig,
+  type MemoryConfig,
+  type RetrievalConfig,
+  type WorkflowConfig,
+  type ConfigProblem,
+} from './config.js';
 export type { AgentService, AgentResponse, AgentExecuteOptions } from './agent-service.js';
 export { createBuiltinRegistry, renderTemplate, type BuiltinAgentServices } from './step-agents.js';
 export type { ClientHealthReport, ClientServiceHealth } from './health.js';

@@ -35,12 +35,19 @@ export class SimpleClient {
   static fromConfigText(text: string, source?: string, options: SimpleClientOptions = {}): SimpleClient {
     const parsed = parseYamlSource(text, MAX_CONFIG_BYTES);
     const value = parsed.value ?? {};
-    const problems = parsed.errors.length > 0 ? parsed.errors : [...validateClientConfig(value), ...codeOnlyKeys(value)].map((p) => parsed.locate(p));
+    const problems =
+      parsed.errors.length > 0
+        ? parsed.errors
+        : [...validateClientConfig(value), ...codeOnlyKeys(value)].map((p) => parsed.locate(p));
     if (problems.length > 0) {
       const label = source ? `invalid config ${source}` : 'invalid config';
-      throw new UsageError(`${label}: ${problems.length} problem(s)\n${formatConfigProblems(problems, source)}`, 'invalid_client_config', {
-        details: { errors: problems },
-      });
+      throw new UsageError(
+        `${label}: ${problems.length} problem(s)\n${formatConfigProblems(problems, source)}`,
+        'invalid_client_config',
+        {
+          details: { errors: problems },
+        },
+      );
     }
     return new SimpleClient({ ...(value as ClientConfig), ...options });
   }
@@ -57,12 +64,18 @@ export class SimpleClient {
   }
 
   /** a raw chat completion through the configured LLM (retries and fallback included) */
-  chat(messages: LLMMessage[], options: { model?: string; maxTokens?: number; signal?: AbortSignal } = {}): Promise<LLMResponse> {
+  chat(
+    messages: LLMMessage[],
+    options: { model?: string; maxTokens?: number; signal?: AbortSignal } = {},
+  ): Promise<LLMResponse> {
     return this.client.llm().complete({ messages, ...options });
   }
 
   agents(): string[] {
-    return this.client.agent().list().map((a) => a.id);
+    return this.client
+      .agent()
+      .list()
+      .map((a) => a.id);
   }
 
   close(): Promise<void> {
@@ -76,6 +89,10 @@ function codeOnlyKeys(value: unknown): Array<{ path: string; message: string }> 
   if (typeof v !== 'object' || v === null) return [];
   const found = ['clock', 'env'].filter((k) => k in v);
   const workflow = v.workflow as Record<string, unknown> | undefined;
-  if (typeof workflow === 'object' && workflow !== null && 'agent_registry' in workflow) found.push('workflow.agent_registry');
-  return found.map((path) => ({ path, message: `unknown key '${path.split('.').pop()}' (it can only be passed in code)` }));
+  if (typeof workflow === 'object' && workflow !== null && 'agent_registry' in workflow)
+    found.push('workflow.agent_registry');
+  return found.map((path) => ({
+    path,
+    message: `unknown key '${path.split('.').pop()}' (it can only be passed in code)`,
+  }));
 }

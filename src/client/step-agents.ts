@@ -31,7 +31,12 @@ function text(v: unknown): string {
 /** the step's text: `input` (string or `{prompt}`), rendered; else the workflow input and dependency outputs */
 function promptOf(ctx: StepContext, field = 'prompt'): string {
   const input = ctx.step.input;
-  const template = typeof input === 'string' ? input : typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[field] : undefined;
+  const template =
+    typeof input === 'string'
+      ? input
+      : typeof input === 'object' && input !== null
+        ? (input as Record<string, unknown>)[field]
+        : undefined;
   if (typeof template === 'string') return renderTemplate(template, ctx);
   const deps = Object.values(ctx.inputs).map(text);
   return [text(ctx.workflowInput), ...deps].filter(Boolean).join('\n');
@@ -44,7 +49,9 @@ function option(ctx: StepContext, key: string): unknown {
 
 export function createBuiltinRegistry(services: BuiltinAgentServices): AgentRegistry {
   const registry = new AgentRegistry();
-  registry.register('echo', () => ({ execute: async (ctx) => (ctx.step.input !== undefined ? renderAny(ctx.step.input, ctx) : ctx.workflowInput) }));
+  registry.register('echo', () => ({
+    execute: async (ctx) => (ctx.step.input !== undefined ? renderAny(ctx.step.input, ctx) : ctx.workflowInput),
+  }));
   if (services.llm) {
     const llm = services.llm;
     registry.register('llm', () => ({
@@ -55,7 +62,13 @@ export function createBuiltinRegistry(services: BuiltinAgentServices): AgentRegi
           { role: 'user' as const, content: promptOf(ctx) || 'hello' },
         ];
         const maxTokens = option(ctx, 'max_tokens');
-        return (await llm().complete({ messages, signal: ctx.signal, maxTokens: typeof maxTokens === 'number' ? maxTokens : undefined })).text;
+        return (
+          await llm().complete({
+            messages,
+            signal: ctx.signal,
+            maxTokens: typeof maxTokens === 'number' ? maxTokens : undefined,
+          })
+        ).text;
       },
     }));
   }
@@ -65,8 +78,15 @@ export function createBuiltinRegistry(services: BuiltinAgentServices): AgentRegi
       async execute(ctx) {
         const service = agents();
         const agentId = option(ctx, 'agent');
-        const query = typeof option(ctx, 'query') === 'string' ? renderTemplate(option(ctx, 'query') as string, ctx) : promptOf(ctx);
-        return (await service.execute(typeof agentId === 'string' ? agentId : service.defaultAgentId, query, { signal: ctx.signal })).text;
+        const query =
+          typeof option(ctx, 'query') === 'string'
+            ? renderTemplate(option(ctx, 'query') as string, ctx)
+            : promptOf(ctx);
+        return (
+          await service.execute(typeof agentId === 'string' ? agentId : service.defaultAgentId, query, {
+            signal: ctx.signal,
+          })
+        ).text;
       },
     }));
   }
@@ -75,7 +95,10 @@ export function createBuiltinRegistry(services: BuiltinAgentServices): AgentRegi
     registry.register('retrieve', () => ({
       async execute(ctx) {
         const topK = option(ctx, 'top_k');
-        const query = typeof option(ctx, 'query') === 'string' ? renderTemplate(option(ctx, 'query') as string, ctx) : promptOf(ctx, 'query');
+        const query =
+          typeof option(ctx, 'query') === 'string'
+            ? renderTemplate(option(ctx, 'query') as string, ctx)
+            : promptOf(ctx, 'query');
         if (!query) throw new UsageError(`step '${ctx.step.id}': retrieve needs a query`, 'invalid_step_input');
         return retrieval().search(query, typeof topK === 'number' ? topK : 3);
       },
@@ -88,6 +111,7 @@ export function createBuiltinRegistry(services: BuiltinAgentServices): AgentRegi
 function renderAny(v: unknown, ctx: StepContext): unknown {
   if (typeof v === 'string') return renderTemplate(v, ctx);
   if (Array.isArray(v)) return v.map((x) => renderAny(x, ctx));
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renderAny(x, ctx)]));
+  if (typeof v === 'object' && v !== null)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renderAny(x, ctx)]));
   return v;
 }

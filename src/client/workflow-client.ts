@@ -8,7 +8,8 @@ import type { Client } from './client.js';
 /** Runs workflow definitions (objects or YAML files) through a client's workflow service. */
 export class WorkflowClient {
   constructor(readonly client: Client) {
-    if (!client || typeof client.workflow !== 'function') throw new UsageError('WorkflowClient needs a Client', 'invalid_argument');
+    if (!client || typeof client.workflow !== 'function')
+      throw new UsageError('WorkflowClient needs a Client', 'invalid_argument');
   }
 
   /** loads and validates a YAML file, agent types included; errors name file:line:column */
@@ -21,7 +22,11 @@ export class WorkflowClient {
    * definition is registered first; a different definition under an id already
    * registered is a ConflictError.
    */
-  async execute(workflow: WorkflowDefinition | string, input?: unknown, options: { signal?: AbortSignal; execution_id?: string } = {}): Promise<WorkflowResponse> {
+  async execute(
+    workflow: WorkflowDefinition | string,
+    input?: unknown,
+    options: { signal?: AbortSignal; execution_id?: string } = {},
+  ): Promise<WorkflowResponse> {
     const service = this.client.workflow();
     let id: string;
     if (typeof workflow === 'string') id = workflow;
@@ -35,7 +40,11 @@ export class WorkflowClient {
     return service.execute({ workflow_id: id, input, ...options });
   }
 
-  async executeFromFile(path: string, input?: unknown, options: { signal?: AbortSignal; execution_id?: string } = {}): Promise<WorkflowResponse> {
+  async executeFromFile(
+    path: string,
+    input?: unknown,
+    options: { signal?: AbortSignal; execution_id?: string } = {},
+  ): Promise<WorkflowResponse> {
     return this.execute(await this.loadWorkflow(path), input, options);
   }
 }

@@ -48,10 +48,18 @@ export function openEventStore(spec: string | undefined, options: OpenEventStore
   }
   if (kind === 'postgres') {
     const store = new PostgresEventStore({ url: value, ...(options.clock ? { clock: options.clock } : {}) });
-    return { store, kind, location: store.location, ready: async () => void (await store.ready()), close: () => store.close() };
+    return {
+      store,
+      kind,
+      location: store.location,
+      ready: async () => void (await store.ready()),
+      close: () => store.close(),
+    };
   }
   if (value.endsWith('/') || value.endsWith('\\')) {
-    throw new UsageError(`--store ${JSON.stringify(spec)} is a directory: give a database file path (e.g. .arena/arena.db), a postgres:// URL or "memory"`);
+    throw new UsageError(
+      `--store ${JSON.stringify(spec)} is a directory: give a database file path (e.g. .arena/arena.db), a postgres:// URL or "memory"`,
+    );
   }
   const path = resolve(options.cwd ?? process.cwd(), value);
   const store = new SqliteEventStore({ path, clock: options.clock, synchronous: options.synchronous });

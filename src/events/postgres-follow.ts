@@ -80,7 +80,11 @@ export class PostgresFollower {
     this.polling = true;
     this.options
       .pool()
-      .then((pool) => pool.query<{ mark: string }>("SELECT pg_snapshot_xmin(pg_current_snapshot())::text || '/' || COALESCE((SELECT MAX(position) FROM arena_events), 0)::text AS mark"))
+      .then((pool) =>
+        pool.query<{ mark: string }>(
+          "SELECT pg_snapshot_xmin(pg_current_snapshot())::text || '/' || COALESCE((SELECT MAX(position) FROM arena_events), 0)::text AS mark",
+        ),
+      )
       .then(({ rows }) => {
         const mark = rows[0]?.mark ?? '';
         if (mark !== this.lastMark) {
@@ -108,7 +112,10 @@ export class PostgresFollower {
   private async listen(): Promise<void> {
     await this.options.pool();
     const { default: pgModule } = await import('pg');
-    const client = new pgModule.Client({ connectionString: this.options.url, connectionTimeoutMillis: this.options.connectTimeoutMs });
+    const client = new pgModule.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: this.options.connectTimeoutMs,
+    });
     client.on('error', () => {
       if (this.listener === client) {
         this.listener = undefined;

@@ -24,14 +24,25 @@ export function parsePostgresUrl(spec: string): PostgresTarget {
   try {
     url = new URL(spec.trim());
   } catch {
-    throw new UsageError(`--store: ${redact(spec)} is not a valid postgres:// URL (postgres://user:password@host:port/database)`, 'invalid_store');
+    throw new UsageError(
+      `--store: ${redact(spec)} is not a valid postgres:// URL (postgres://user:password@host:port/database)`,
+      'invalid_store',
+    );
   }
   const host = url.hostname || 'localhost';
   const port = url.port ? Number(url.port) : 5432;
-  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
+  const database =
+    decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
   const user = decodeURIComponent(url.username) || process.env.PGUSER || 'postgres';
   const password = url.password ? decodeURIComponent(url.password) : undefined;
-  return { host, port, database, user, label: `${user}@${host}:${port}/${database}`, ...(password !== undefined ? { password } : {}) };
+  return {
+    host,
+    port,
+    database,
+    user,
+    label: `${user}@${host}:${port}/${database}`,
+    ...(password !== undefined ? { password } : {}),
+  };
 }
 
 /** the URL with its password replaced by *** (for messages and `location`) */
@@ -49,16 +60,28 @@ export function connectionError(err: unknown, target: PostgresTarget): Error {
   const where = `PostgreSQL at ${target.host}:${target.port}`;
   const clean = (text: string) => (target.password ? text.split(target.password).join('***') : text);
   if (code === '28P01' || code === '28000') {
-    return new UsageError(`${where} refused user "${target.user}": wrong password or no access (${code})`, 'store_auth_failed', {
-      hint: 'check the user and password in the postgres:// URL',
-    });
+    return new UsageError(
+      `${where} refused user "${target.user}": wrong password or no access (${code})`,
+      'store_auth_failed',
+      {
+        hint: 'check the user and password in the postgres:// URL',
+      },
+    );
   }
   if (code === '3D000') {
     return new UsageError(`${where} has no database "${target.database}"`, 'store_database_missing', {
       hint: `create it first: createdb -h ${target.host} -p ${target.port} -U ${target.user} ${target.database}`,
     });
   }
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ECONNRESET' || /timeout/i.test(errorMessage(err))) {
+  if (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    code === 'ETIMEDOUT' ||
+    code === 'EHOSTUNREACH' ||
+    code === 'ECONNRESET' ||
+    /timeout/i.test(errorMessage(err))
+  ) {
     return new RuntimeError(`cannot reach ${where}: ${code ?? clean(errorMessage(err))}`, 'store_unreachable', {
       hint: 'is the server running and listening on that address?',
     });

@@ -20,7 +20,15 @@
 import type pg from 'pg';
 import { ConflictError, UsageError } from '../shared/errors.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { ANY_VERSION, type EventFilter, type EventQuery, type NewEvent, type QueryableEventStore, type StoredEvent, type SubscribeOptions } from '../arena/event-store.js';
+import {
+  ANY_VERSION,
+  type EventFilter,
+  type EventQuery,
+  type NewEvent,
+  type QueryableEventStore,
+  type StoredEvent,
+  type SubscribeOptions,
+} from '../arena/event-store.js';
 import { recordSelect, recordWhere, type SqlDialect } from './record-query.js';
 import { connectionError, parsePostgresUrl, redact, type PostgresTarget } from './postgres-url.js';
 import { migrate } from './postgres-schema.js';
@@ -146,12 +154,23 @@ export class PostgresEventStore implements QueryableEventStore {
     } catch (err) {
       const code = (err as { code?: string }).code;
       // SQL errors (a class-2 code and up) are ours to handle; the rest is the connection
-      if (code && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08') && !code.startsWith('28') && !code.startsWith('57')) throw err;
+      if (
+        code &&
+        /^[0-9A-Z]{5}$/.test(code) &&
+        !code.startsWith('08') &&
+        !code.startsWith('28') &&
+        !code.startsWith('57')
+      )
+        throw err;
       throw connectionError(err, this.target);
     }
   }
 
-  async append(streamId: string, events: readonly NewEvent[], expectedVersion: number = ANY_VERSION): Promise<PostgresStoredEvent[]> {
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expectedVersion: number = ANY_VERSION,
+  ): Promise<PostgresStoredEvent[]> {
     validateAppend(streamId, events, expectedVersion);
     this.assertOpen();
     if (events.length === 0) return [];
@@ -171,9 +190,13 @@ export class PostgresEventStore implements QueryableEventStore {
       const e = err as { code?: string; detail?: string };
       if (e.code === 'AR409') {
         const actual = Number(e.detail);
-        throw new ConflictError(`stream ${streamId} is at version ${actual}, expected ${expectedVersion}`, 'version_conflict', {
-          details: { stream_id: streamId, expected_version: expectedVersion, actual_version: actual },
-        });
+        throw new ConflictError(
+          `stream ${streamId} is at version ${actual}, expected ${expectedVersion}`,
+          'version_conflict',
+          {
+            details: { stream_id: streamId, expected_version: expectedVersion, actual_version: actual },
+          },
+        );
       }
       throw err;
     }
@@ -190,12 +213,18 @@ export class PostgresEventStore implements QueryableEventStore {
   }
 
   async streamVersion(streamId: string): Promise<number> {
-    const rows = await this.query<{ v: string | null }>('SELECT MAX(version) AS v FROM arena_events WHERE stream_id = $1', [streamId]);
+    const rows = await this.query<{ v: string | null }>(
+      'SELECT MAX(version) AS v FROM arena_events WHERE stream_id = $1',
+      [streamId],
+    );
     return Number(rows[0]?.v ?? 0);
   }
 
   async read(streamId: string, fromVersion = 0): Promise<PostgresStoredEvent[]> {
-    const rows = await this.query<Row>(`${SELECT} WHERE stream_id = $1 AND version > $2 ORDER BY version`, [streamId, fromVersion]);
+    const rows = await this.query<Row>(`${SELECT} WHERE stream_id = $1 AND version > $2 ORDER BY version`, [
+      streamId,
+      fromVersion,
+    ]);
     return rows.map(rowToEvent);
   }
 
@@ -203,7 +232,15 @@ export class PostgresEventStore implements QueryableEventStore {
   async queryEvents(query: EventQuery): Promise<PostgresStoredEvent[]> {
     const args: unknown[] = [];
     const where = recordWhere(query, PG_DIALECT, (v) => `$${args.push(v)}`);
-    const rows = await this.query<Row>(recordSelect('position, transaction_id::text AS tx, stream_id, version, type, data, at', 'arena_events', where, query.last), args);
+    const rows = await this.query<Row>(
+      recordSelect(
+        'position, transaction_id::text AS tx, stream_id, version, type, data, at',
+        'arena_events',
+        where,
+        query.last,
+      ),
+      args,
+    );
     return rows.map(rowToEvent);
   }
 
@@ -212,10 +249,18 @@ export class PostgresEventStore implements QueryableEventStore {
    * > `fromVersion` (no replay when undefined), then follows new ones, from
    * any process on the database. Events appended after this call are live.
    */
-  subscribe(filter: EventFilter = {}, fromVersion?: number, options: SubscribeOptions = {}): AsyncIterable<PostgresStoredEvent> {
+  subscribe(
+    filter: EventFilter = {},
+    fromVersion?: number,
+    options: SubscribeOptions = {},
+  ): AsyncIterable<PostgresStoredEvent> {
     this.assertOpen();
     // the snapshot now: what it sees is replay (or skipped), what it does not is live
-    const head = this.ready().then((pool) => pool.query<{ snap: string; xmin: string }>('SELECT pg_current_snapshot()::text AS snap, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin'));
+    const head = this.ready().then((pool) =>
+      pool.query<{ snap: string; xmin: string }>(
+        'SELECT pg_current_snapshot()::text AS snap, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
+      ),
+    );
     this.pendingHeads.add(head);
     const settle = () => this.pendingHeads.delete(head);
     head.then(settle, settle);
@@ -231,7 +276,8 @@ export class PostgresEventStore implements QueryableEventStore {
         let snap: Snapshot | undefined;
         let snapText = '';
         const source = {
-          fetch: (cursor: Cursor, until: Cursor | undefined) => this.page(filter, cursor, until, snapText, replay, minVersion),
+          fetch: (cursor: Cursor, until: Cursor | undefined) =>
+            this.page(filter, cursor, until, snapText, replay, minVersion),
           // the same test as page()'s WHERE, on an event the shared tail read for everyone
           accept: (e: PostgresStoredEvent, at: Cursor) =>
             (filter.stream_id === undefined || e.stream_id === filter.stream_id) &&
@@ -247,7 +293,9 @@ export class PostgresEventStore implements QueryableEventStore {
           return s.cursor;
         });
         cursorStart.catch(() => undefined);
-        const sub: Subscription<PostgresStoredEvent> = createSubscription(source, cursorStart, options.signal, () => this.subscriptions.delete(sub as Subscription<unknown>));
+        const sub: Subscription<PostgresStoredEvent> = createSubscription(source, cursorStart, options.signal, () =>
+          this.subscriptions.delete(sub as Subscription<unknown>),
+        );
         this.subscriptions.add(sub as Subscription<unknown>);
         return sub;
       },
@@ -255,16 +303,34 @@ export class PostgresEventStore implements QueryableEventStore {
   }
 
   /** one page after `cursor` (up to `until`), in global order, only from transactions no reader can see overtaken */
-  private async page(filter: EventFilter, cursor: Cursor, until: Cursor | undefined, snap: string, replay: boolean, minVersion: number): Promise<Page<PostgresStoredEvent, Cursor>> {
-    const where = ['(transaction_id, position) > ($1::xid8, $2::bigint)', 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())'];
+  private async page(
+    filter: EventFilter,
+    cursor: Cursor,
+    until: Cursor | undefined,
+    snap: string,
+    replay: boolean,
+    minVersion: number,
+  ): Promise<Page<PostgresStoredEvent, Cursor>> {
+    const where = [
+      '(transaction_id, position) > ($1::xid8, $2::bigint)',
+      'transaction_id < pg_snapshot_xmin(pg_current_snapshot())',
+    ];
     const args: unknown[] = [cursor.tx, cursor.pos];
     // replay: versions after fromVersion among what the head snapshot saw; live: only what it did not
     args.push(snap);
-    where.push(replay ? `(version > $${args.push(minVersion)} OR NOT pg_visible_in_snapshot(transaction_id, $3::pg_snapshot))` : 'NOT pg_visible_in_snapshot(transaction_id, $3::pg_snapshot)');
-    if (until) where.push(`(transaction_id, position) <= ($${args.push(until.tx)}::xid8, $${args.push(until.pos)}::bigint)`);
+    where.push(
+      replay
+        ? `(version > $${args.push(minVersion)} OR NOT pg_visible_in_snapshot(transaction_id, $3::pg_snapshot))`
+        : 'NOT pg_visible_in_snapshot(transaction_id, $3::pg_snapshot)',
+    );
+    if (until)
+      where.push(`(transaction_id, position) <= ($${args.push(until.tx)}::xid8, $${args.push(until.pos)}::bigint)`);
     if (filter.stream_id !== undefined) where.push(`stream_id = $${args.push(filter.stream_id)}`);
     if (filter.types && filter.types.length > 0) where.push(`type = ANY($${args.push([...filter.types])}::text[])`);
-    const rows = await this.query<Row>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY transaction_id, position LIMIT ${PAGE}`, args);
+    const rows = await this.query<Row>(
+      `${SELECT} WHERE ${where.join(' AND ')} ORDER BY transaction_id, position LIMIT ${PAGE}`,
+      args,
+    );
     const more = rows.length === PAGE;
     const last = rows[rows.length - 1];
     // a short page read everything up to `until`: the subscriber is there, even if nothing matched
@@ -332,7 +398,14 @@ function visibleIn(snap: Snapshot, tx: bigint): boolean {
 }
 
 function rowToEvent(row: Row): PostgresStoredEvent {
-  return { position: Number(row.position), stream_id: row.stream_id, version: Number(row.version), type: row.type, data: JSON.parse(row.data), at: row.at };
+  return {
+    position: Number(row.position),
+    stream_id: row.stream_id,
+    version: Number(row.version),
+    type: row.type,
+    data: JSON.parse(row.data),
+    at: row.at,
+  };
 }
 
 function validateAppend(streamId: unknown, events: unknown, expected: unknown): void {
@@ -344,6 +417,8 @@ function validateAppend(streamId: unknown, events: unknown, expected: unknown): 
     }
   });
   if (!(typeof expected === 'number' && Number.isInteger(expected) && expected >= ANY_VERSION)) {
-    throw new UsageError(`expected version for stream ${streamId} must be a non-negative integer or ANY_VERSION (-1), got ${JSON.stringify(expected)}`);
+    throw new UsageError(
+      `expected version for stream ${streamId} must be a non-negative integer or ANY_VERSION (-1), got ${JSON.stringify(expected)}`,
+    );
   }
 }

@@ -38,7 +38,9 @@ export function recordWhere(query: EventQuery, dialect: SqlDialect, push: (v: un
   for (const c of query.where ?? []) {
     c.fields.forEach(assertFieldName);
     // the stream in each branch too: so each one can use its (stream_id, field) index (a union of lookups)
-    const any = c.fields.map((f) => (c.fields.length > 1 ? `(${stream} AND ${dialect.equals(f, c.equals, push)})` : dialect.equals(f, c.equals, push)));
+    const any = c.fields.map((f) =>
+      c.fields.length > 1 ? `(${stream} AND ${dialect.equals(f, c.equals, push)})` : dialect.equals(f, c.equals, push),
+    );
     if (c.orMissing) any.push(`(${c.fields.map((f) => dialect.isNull(f)).join(' AND ')})`);
     where.push(`(${any.join(' OR ')})`);
   }
@@ -48,7 +50,13 @@ export function recordWhere(query: EventQuery, dialect: SqlDialect, push: (v: un
 }
 
 /** SELECT … in stream order, or the most recent `last` of them (still oldest first) */
-export function recordSelect(columns: string, table: string, where: string, last: number | undefined, order = 'version'): string {
+export function recordSelect(
+  columns: string,
+  table: string,
+  where: string,
+  last: number | undefined,
+  order = 'version',
+): string {
   if (last === undefined) return `SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${order}`;
   if (!(Number.isInteger(last) && last > 0)) throw new TypeError(`last must be a positive integer, got ${last}`);
   return `SELECT * FROM (SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY ${order} DESC LIMIT ${last}) AS recent ORDER BY version`;

@@ -55,4 +55,6 @@ export interface RegressJob {
 }
 
 /** the route's answer: the jobs, or why this server cannot have any */
-export type RegressReply = { available: false; reason: string; jobs: [] } | { available: true; store: string; jobs: RegressJob[] };
+export type RegressReply =
+  | { available: false; reason: string; jobs: [] }
+  | { available: true; store: string; jobs: RegressJob[] };

@@ -37,7 +37,8 @@ export function createRegressRecorder(store: Pick<PostgresEventStore, 'append'>,
   return {
     started: (plan) => record('regress.started', plan),
     event(event) {
-      if (event.type === 'run') record('regress.run', { arm: event.arm, run: event.run, seed: event.seed, score: event.score });
+      if (event.type === 'run')
+        record('regress.run', { arm: event.arm, run: event.run, seed: event.seed, score: event.score });
       else record('regress.look', event.look);
     },
     finished: (outcome) =>
@@ -62,7 +63,16 @@ const emptyArm = (): ArmProgress => ({ queued: 0, running: 0, done: 0, failed: 0
 
 /** the `limit` most recent jobs on the queue, newest first */
 export async function readRegressJobs(store: PostgresEventStore, limit: number): Promise<RegressJob[]> {
-  const counts = await store.query<{ batch: string; arm: string; state: string; n: number; first: Date; last: Date; workers: string[] | null; newest: string }>(
+  const counts = await store.query<{
+    batch: string;
+    arm: string;
+    state: string;
+    n: number;
+    first: Date;
+    last: Date;
+    workers: string[] | null;
+    newest: string;
+  }>(
     `WITH recent AS (SELECT batch, max(id) AS newest FROM arena_runs GROUP BY batch ORDER BY max(id) DESC LIMIT $1)
      SELECT r.batch, split_part(r.run_key, ':', 1) AS arm, r.state, count(*)::int AS n, min(r.created_at) AS first,
             max(COALESCE(r.finished_at, r.created_at)) AS last, array_agg(DISTINCT r.worker) FILTER (WHERE r.worker IS NOT NULL) AS workers,
@@ -75,7 +85,16 @@ export async function readRegressJobs(store: PostgresEventStore, limit: number):
   for (const row of counts) {
     let job = jobs.get(row.batch);
     if (!job) {
-      job = { batch: row.batch, status: 'running', arms: { baseline: emptyArm(), candidate: emptyArm() }, workers: [], looks: [], started_at: iso(row.first), updated_at: iso(row.last), newest: Number(row.newest) };
+      job = {
+        batch: row.batch,
+        status: 'running',
+        arms: { baseline: emptyArm(), candidate: emptyArm() },
+        workers: [],
+        looks: [],
+        started_at: iso(row.first),
+        updated_at: iso(row.last),
+        newest: Number(row.newest),
+      };
       jobs.set(row.batch, job);
     }
     if (iso(row.first) < job.started_at) job.started_at = iso(row.first);
@@ -84,7 +103,8 @@ export async function readRegressJobs(store: PostgresEventStore, limit: number):
     const arm = row.arm === 'baseline' || row.arm === 'candidate' ? job.arms[row.arm] : undefined;
     if (!arm) continue;
     arm.total += row.n;
-    if (row.state === 'queued' || row.state === 'running' || row.state === 'done' || row.state === 'failed') arm[row.state] += row.n;
+    if (row.state === 'queued' || row.state === 'running' || row.state === 'done' || row.state === 'failed')
+      arm[row.state] += row.n;
   }
   if (jobs.size === 0) return [];
   const events = await store.query<{ stream_id: string; type: string; data: string; at: string }>(
@@ -112,12 +132,19 @@ export async function readRegressJobs(store: PostgresEventStore, limit: number):
     }
   }
   for (const [batch, s] of scores) {
-    const pairs = [...s.baseline].filter(([run]) => s.candidate.has(run)).map(([run, b]) => [b, s.candidate.get(run)!] as const);
+    const pairs = [...s.baseline]
+      .filter(([run]) => s.candidate.has(run))
+      .map(([run, b]) => [b, s.candidate.get(run)!] as const);
     if (pairs.length === 0) continue;
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const baselineMean = mean(pairs.map((p) => p[0]));
     const candidateMean = mean(pairs.map((p) => p[1]));
-    jobs.get(batch)!.estimate = { pairs: pairs.length, difference: candidateMean - baselineMean, baseline_mean: baselineMean, candidate_mean: candidateMean };
+    jobs.get(batch)!.estimate = {
+      pairs: pairs.length,
+      difference: candidateMean - baselineMean,
+      baseline_mean: baselineMean,
+      candidate_mean: candidateMean,
+    };
   }
   return [...jobs.values()].sort((a, b) => b.newest - a.newest).map(({ newest: _, ...job }) => job);
 }

@@ -23,7 +23,10 @@ export class PostgresRunQueue implements RunQueue {
   constructor(private readonly store: PostgresEventStore) {}
 
   async enqueue(batch: string, key: string, request: QueuedRequest): Promise<void> {
-    await this.store.query('INSERT INTO arena_runs (batch, run_key, request) VALUES ($1, $2, $3) ON CONFLICT (batch, run_key) DO NOTHING', [batch, key, JSON.stringify(request)]);
+    await this.store.query(
+      'INSERT INTO arena_runs (batch, run_key, request) VALUES ($1, $2, $3) ON CONFLICT (batch, run_key) DO NOTHING',
+      [batch, key, JSON.stringify(request)],
+    );
   }
 
   async outcomes(batch: string, keys: readonly string[]): Promise<RunOutcome[]> {
@@ -33,17 +36,27 @@ export class PostgresRunQueue implements RunQueue {
        WHERE batch = $1 AND state = 'running' AND lease_until < now() AND lapses + 1 >= $2`,
       [batch, MAX_LAPSES],
     );
-    const rows = await this.store.query<{ run_key: string; state: string; result: string | null; error: string | null }>(
+    const rows = await this.store.query<{
+      run_key: string;
+      state: string;
+      result: string | null;
+      error: string | null;
+    }>(
       "SELECT run_key, state, result, error FROM arena_runs WHERE batch = $1 AND run_key = ANY($2::text[]) AND state IN ('done', 'failed')",
       [batch, [...keys]],
     );
     return rows.map((r) =>
-      r.state === 'done' ? { key: r.run_key, state: 'done', report: JSON.parse(r.result!) as ScoreReport } : { key: r.run_key, state: 'failed', error: r.error ?? 'unknown error' },
+      r.state === 'done'
+        ? { key: r.run_key, state: 'done', report: JSON.parse(r.result!) as ScoreReport }
+        : { key: r.run_key, state: 'failed', error: r.error ?? 'unknown error' },
     );
   }
 
   async cancel(batch: string): Promise<void> {
-    await this.store.query("UPDATE arena_runs SET state = 'cancelled', finished_at = now() WHERE batch = $1 AND state = 'queued'", [batch]);
+    await this.store.query(
+      "UPDATE arena_runs SET state = 'cancelled', finished_at = now() WHERE batch = $1 AND state = 'queued'",
+      [batch],
+    );
   }
 
   async claim(worker: string, leaseMs: number): Promise<ClaimedRun | undefined> {
@@ -60,7 +73,9 @@ export class PostgresRunQueue implements RunQueue {
       [worker, leaseMs, MAX_LAPSES],
     );
     const row = rows[0];
-    return row ? { id: String(row.id), attempt: row.attempts, request: JSON.parse(row.request) as QueuedRequest } : undefined;
+    return row
+      ? { id: String(row.id), attempt: row.attempts, request: JSON.parse(row.request) as QueuedRequest }
+      : undefined;
   }
 
   async renew(run: ClaimedRun, worker: string, leaseMs: number): Promise<boolean> {
@@ -105,7 +120,10 @@ export class PostgresRunQueue implements RunQueue {
  * (regress-progress.ts). `close` withdraws runs nobody took (an interrupted
  * regress), waits for the progress to be written and closes the pool.
  */
-export async function openQueueArena(url: string, batch: string): Promise<{ arena: RegressionArena; progress: RegressRecorder; location: string; close(): Promise<void> }> {
+export async function openQueueArena(
+  url: string,
+  batch: string,
+): Promise<{ arena: RegressionArena; progress: RegressRecorder; location: string; close(): Promise<void> }> {
   const { PostgresEventStore } = await import('./postgres.js');
   const { createQueueArena } = await import('../arena/regression/queue.js');
   const { createRegressRecorder } = await import('./regress-progress.js');

@@ -15,14 +15,18 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_type ON events (type, position);
 ${RECORD_STREAMS.flatMap((stream, i) =>
-  RECORD_FIELDS.map((f) => `CREATE INDEX IF NOT EXISTS events_record_${i}_${f} ON events (stream_id, json_extract(data, '$.${f}')) WHERE stream_id = ${sqlLiteral(stream)};`),
+  RECORD_FIELDS.map(
+    (f) =>
+      `CREATE INDEX IF NOT EXISTS events_record_${i}_${f} ON events (stream_id, json_extract(data, '$.${f}')) WHERE stream_id = ${sqlLiteral(stream)};`,
+  ),
 ).join('\n')}
 `;
 
 /** record queries (record-query.ts): json_extract, so the partial expression indexes above apply */
 export const SQLITE_DIALECT: SqlDialect = {
   text: (f) => `json_extract(data, '$.${f}')`,
-  equals: (f, v, push) => (typeof v === 'boolean' ? `json_type(data, '$.${f}') = '${v}'` : `json_extract(data, '$.${f}') = ${push(v)}`),
+  equals: (f, v, push) =>
+    typeof v === 'boolean' ? `json_type(data, '$.${f}') = '${v}'` : `json_extract(data, '$.${f}') = ${push(v)}`,
   isNull: (f) => `json_extract(data, '$.${f}') IS NULL`,
 };
 
@@ -53,13 +57,21 @@ export interface StoredRow {
 }
 
 export function rowToEvent(row: StoredRow): SqliteStoredEvent {
-  return { position: row.position, stream_id: row.stream_id, version: row.version, type: row.type, data: JSON.parse(row.data), at: row.at };
+  return {
+    position: row.position,
+    stream_id: row.stream_id,
+    version: row.version,
+    type: row.type,
+    data: JSON.parse(row.data),
+    at: row.at,
+  };
 }
 
 export function normaliseFilter(filter: SqliteEventFilter | string | undefined): SqliteEventFilter {
   if (filter === undefined) return {};
   if (typeof filter === 'string') return { stream_id: filter };
-  if (typeof filter !== 'object' || filter === null) throw new UsageError('event filter must be a stream id or an object');
+  if (typeof filter !== 'object' || filter === null)
+    throw new UsageError('event filter must be a stream id or an object');
   const out: { stream_id?: string; stream_prefix?: string; types?: string[] } = {};
   const f = filter as SqliteEventFilter & { streamId?: string; stream?: string; type?: string };
   const stream = f.stream_id ?? f.streamId ?? f.stream;

@@ -77,7 +77,11 @@ export class SqliteEventStore implements QueryableEventStore {
   private readonly tail = new SharedTail<SqliteStoredEvent, number>({
     fetch: (after) => {
       const events = this.closed ? [] : this.readAll({}, after, PAGE);
-      return { items: events.map((event) => ({ cursor: event.position, event })), cursor: events[events.length - 1]?.position ?? after, more: events.length === PAGE };
+      return {
+        items: events.map((event) => ({ cursor: event.position, event })),
+        cursor: events[events.length - 1]?.position ?? after,
+        more: events.length === PAGE,
+      };
     },
     compare: (a, b) => a - b,
     onWake: (wake) => this.addWaker(wake),
@@ -93,7 +97,11 @@ export class SqliteEventStore implements QueryableEventStore {
     read: Database.Statement<[string, number, number], StoredRow>;
     dataVersion: Database.Statement<[], { data_version: number }>;
   };
-  private readonly appendTx: (streamId: string, events: readonly AppendEvent[], expected: number) => SqliteStoredEvent[];
+  private readonly appendTx: (
+    streamId: string,
+    events: readonly AppendEvent[],
+    expected: number,
+  ) => SqliteStoredEvent[];
 
   constructor(options: SqliteEventStoreOptions = {}) {
     const path = options.path ?? DEFAULT_DB_PATH;
@@ -111,7 +119,9 @@ export class SqliteEventStore implements QueryableEventStore {
       this.db.pragma(`synchronous = ${synchronous}`);
       this.db.exec(SCHEMA);
     } catch (err) {
-      throw new UsageError(`cannot open event store ${this.path}: ${errorMessage(err)}`, 'invalid_store', { cause: err });
+      throw new UsageError(`cannot open event store ${this.path}: ${errorMessage(err)}`, 'invalid_store', {
+        cause: err,
+      });
     }
     this.stmt = {
       version: this.db.prepare('SELECT MAX(version) AS v FROM events WHERE stream_id = ?'),
@@ -135,7 +145,14 @@ export class SqliteEventStore implements QueryableEventStore {
         const version = current + i + 1;
         const data = JSON.stringify(event.data ?? null);
         const info = this.stmt.insert.run(streamId, version, event.type, data, at);
-        return { position: Number(info.lastInsertRowid), stream_id: streamId, version, type: event.type, data: event.data ?? null, at };
+        return {
+          position: Number(info.lastInsertRowid),
+          stream_id: streamId,
+          version,
+          type: event.type,
+          data: event.data ?? null,
+          at,
+        };
       });
     });
     // IMMEDIATE: take the write lock before reading the version (no check-then-write race between processes)
@@ -146,12 +163,20 @@ export class SqliteEventStore implements QueryableEventStore {
    * Appends `events` to `streamId` atomically. `expectedVersion` is the version the
    * caller last saw (0 for a new stream) or ANY_VERSION (-1) to skip the check.
    */
-  async append(streamId: string, events: readonly AppendEvent[], expectedVersion: number = ANY_VERSION): Promise<SqliteStoredEvent[]> {
+  async append(
+    streamId: string,
+    events: readonly AppendEvent[],
+    expectedVersion: number = ANY_VERSION,
+  ): Promise<SqliteStoredEvent[]> {
     return this.appendSync(streamId, events, expectedVersion);
   }
 
   /** the same as `append`, for callers that cannot await (benchmarks, crash fixtures) */
-  appendSync(streamId: string, events: readonly AppendEvent[], expectedVersion: number = ANY_VERSION): SqliteStoredEvent[] {
+  appendSync(
+    streamId: string,
+    events: readonly AppendEvent[],
+    expectedVersion: number = ANY_VERSION,
+  ): SqliteStoredEvent[] {
     this.assertOpen();
     validateAppend(streamId, events, expectedVersion);
     if (events.length === 0) return [];
@@ -184,7 +209,14 @@ export class SqliteEventStore implements QueryableEventStore {
    * `minVersion` skips events whose per-stream version is ≤ it, up to position
    * `minVersionUntil` (the replay part of a subscription).
    */
-  readAll(filter: SqliteEventFilter | string = {}, afterPosition = 0, limit = 1000, minVersion = 0, minVersionUntil = 0, untilPosition?: number): SqliteStoredEvent[] {
+  readAll(
+    filter: SqliteEventFilter | string = {},
+    afterPosition = 0,
+    limit = 1000,
+    minVersion = 0,
+    minVersionUntil = 0,
+    untilPosition?: number,
+  ): SqliteStoredEvent[] {
     this.assertOpen();
     const f = normaliseFilter(filter);
     const where: string[] = ['position > ?'];
@@ -238,7 +270,16 @@ export class SqliteEventStore implements QueryableEventStore {
     // `+version`: without statistics SQLite would rather walk the whole stream in (stream_id, version)
     // order than sort the few rows a record index finds; the + stops the index serving the order
     const filtered = (query.where?.length ?? 0) > 0 || query.since !== undefined || query.until !== undefined;
-    return { sql: recordSelect('position, stream_id, version, type, data, at', 'events', where, query.last, filtered ? '+version' : 'version'), args };
+    return {
+      sql: recordSelect(
+        'position, stream_id, version, type, data, at',
+        'events',
+        where,
+        query.last,
+        filtered ? '+version' : 'version',
+      ),
+      args,
+    };
   }
 
   /** the highest global position in the file (0 when empty) */
@@ -254,7 +295,11 @@ export class SqliteEventStore implements QueryableEventStore {
    * version it saw gets exactly the rest. Ends when `options.signal` aborts,
    * the consumer breaks out, or the store closes.
    */
-  subscribe(filter: SqliteEventFilter | string = {}, fromVersion?: number, options: SubscribeOptions = {}): AsyncIterable<SqliteStoredEvent> {
+  subscribe(
+    filter: SqliteEventFilter | string = {},
+    fromVersion?: number,
+    options: SubscribeOptions = {},
+  ): AsyncIterable<SqliteStoredEvent> {
     const f = normaliseFilter(filter);
     this.assertOpen();
     // fixed at subscribe time, like the memory store: later appends are live, not replay
@@ -270,7 +315,11 @@ export class SqliteEventStore implements QueryableEventStore {
             const events = this.closed ? [] : this.readAll(f, after, PAGE, minVersion, livePosition, until);
             const more = events.length === PAGE;
             // a short page read everything up to `until`: the subscriber is there, even if nothing matched
-            return { events, cursor: !more && until !== undefined ? until : (events[events.length - 1]?.position ?? after), more };
+            return {
+              events,
+              cursor: !more && until !== undefined ? until : (events[events.length - 1]?.position ?? after),
+              more,
+            };
           },
           // the same test as readAll's WHERE, on an event the shared tail read for everyone
           accept: (e: SqliteStoredEvent) =>
@@ -282,7 +331,9 @@ export class SqliteEventStore implements QueryableEventStore {
           tail: this.tail,
           isClosed: () => this.closed,
         };
-        const sub: Subscription<SqliteStoredEvent> = createSubscription(source, start, options.signal, () => this.subscriptions.delete(sub));
+        const sub: Subscription<SqliteStoredEvent> = createSubscription(source, start, options.signal, () =>
+          this.subscriptions.delete(sub),
+        );
         this.subscriptions.add(sub);
         return sub;
       },
@@ -368,11 +419,16 @@ function validateAppend(streamId: unknown, events: unknown, expected: unknown): 
     }
   });
   if (!(typeof expected === 'number' && Number.isInteger(expected) && expected >= ANY_VERSION)) {
-    throw new UsageError(`expected version for stream ${streamId} must be a non-negative integer or ANY_VERSION (-1), got ${JSON.stringify(expected)}`);
+    throw new UsageError(
+      `expected version for stream ${streamId} must be a non-negative integer or ANY_VERSION (-1), got ${JSON.stringify(expected)}`,
+    );
   }
 }
 
 /** opens (creating if needed) the store at `path` */
-export function openSqliteEventStore(path = DEFAULT_DB_PATH, options: Omit<SqliteEventStoreOptions, 'path'> = {}): SqliteEventStore {
+export function openSqliteEventStore(
+  path = DEFAULT_DB_PATH,
+  options: Omit<SqliteEventStoreOptions, 'path'> = {},
+): SqliteEventStore {
   return new SqliteEventStore({ ...options, path });
 }

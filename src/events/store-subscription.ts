@@ -33,7 +33,12 @@ export interface Subscription<T> extends AsyncIterator<T> {
 /** a member whose consumer falls this far behind leaves the tail and reads on its own again (bounded memory) */
 const MAX_BUFFERED = 2000;
 
-export function createSubscription<T, C>(source: SubscriptionSource<T, C>, start: C | Promise<C>, signal?: AbortSignal, onClose?: () => void): Subscription<T> {
+export function createSubscription<T, C>(
+  source: SubscriptionSource<T, C>,
+  start: C | Promise<C>,
+  signal?: AbortSignal,
+  onClose?: () => void,
+): Subscription<T> {
   let cursor: C | undefined;
   let buffer: T[] = [];
   let done = false;
@@ -57,7 +62,8 @@ export function createSubscription<T, C>(source: SubscriptionSource<T, C>, start
     },
     deliver(items: ReadonlyArray<TailItem<T, C>>, tailCursor: C) {
       const at = cursor!;
-      for (const item of items) if (source.compare(item.cursor, at) > 0 && source.accept(item.event, item.cursor)) buffer.push(item.event);
+      for (const item of items)
+        if (source.compare(item.cursor, at) > 0 && source.accept(item.event, item.cursor)) buffer.push(item.event);
       if (source.compare(tailCursor, at) > 0) cursor = tailCursor;
       if (buffer.length > MAX_BUFFERED) {
         joined = false;

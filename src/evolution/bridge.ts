@@ -9,7 +9,14 @@ import type { Result } from '../arena/action.js';
 import type { EvolutionBridge } from '../arena/bridges.js';
 import type { EventStore } from '../arena/event-store.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { EvolutionCoordinator, type CoordinatorOptions, type CoordinatorStatus, type Decision, type DecisionPolicy, type StrategyHolder } from './coordinator.js';
+import {
+  EvolutionCoordinator,
+  type CoordinatorOptions,
+  type CoordinatorStatus,
+  type Decision,
+  type DecisionPolicy,
+  type StrategyHolder,
+} from './coordinator.js';
 import { EMERGENCY_PRIORITY, proposePatch, type PatchProposal } from './proposals.js';
 
 export class ArenaEvolutionBridge implements EvolutionBridge {
@@ -33,7 +40,10 @@ export class ArenaEvolutionBridge implements EvolutionBridge {
   async handle(result: Result): Promise<{ proposal: PatchProposal; decision: Decision }> {
     const proposal = proposePatch(result, this.coordinator.currentStrategy(), this.clock.wallNow());
     this.proposals.push(proposal);
-    const decision = proposal.priority >= EMERGENCY_PRIORITY ? await this.coordinator.applyEmergency(proposal) : await this.coordinator.submit(proposal);
+    const decision =
+      proposal.priority >= EMERGENCY_PRIORITY
+        ? await this.coordinator.applyEmergency(proposal)
+        : await this.coordinator.submit(proposal);
     return { proposal, decision };
   }
 
@@ -58,7 +68,10 @@ export interface RuntimeEvolution {
 }
 
 /** runtime evolution: failed arena actions → patches applied to this running runtime */
-export function createRuntimeEvolution(runtime: StrategyHolder, options: RuntimeEvolutionOptions = {}): RuntimeEvolution {
+export function createRuntimeEvolution(
+  runtime: StrategyHolder,
+  options: RuntimeEvolutionOptions = {},
+): RuntimeEvolution {
   const clock = options.clock ?? systemClock;
   const coordinator = new EvolutionCoordinator({
     target: runtime,

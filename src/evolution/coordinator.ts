@@ -105,7 +105,14 @@ export class EvolutionCoordinator {
       const before = this.target.strategy();
       try {
         const after = this.target.updateStrategy(proposal.patch);
-        return this.decide(proposal, 'applied', true, `emergency (priority ${proposal.priority}): applied without policy`, await this.estimate(before), await this.estimate(after));
+        return this.decide(
+          proposal,
+          'applied',
+          true,
+          `emergency (priority ${proposal.priority}): applied without policy`,
+          await this.estimate(before),
+          await this.estimate(after),
+        );
       } catch (err) {
         return this.decide(proposal, 'rejected', true, `emergency patch could not be applied: ${errorMessage(err)}`);
       }
@@ -168,7 +175,8 @@ export class EvolutionCoordinator {
 
   private async judge(proposal: PatchProposal, isRetry: boolean): Promise<Decision> {
     const before = this.target.strategy();
-    if (isNoOp(before, proposal.patch)) return this.decide(proposal, 'rejected', false, 'no change: the strategy in force already has these values');
+    if (isNoOp(before, proposal.patch))
+      return this.decide(proposal, 'rejected', false, 'no change: the strategy in force already has these values');
     let candidate: Strategy;
     try {
       candidate = mergeStrategy(before, proposal.patch);
@@ -178,25 +186,68 @@ export class EvolutionCoordinator {
     const fBefore = await this.estimate(before);
     const fAfter = await this.estimate(candidate);
     if (fAfter < this.policy.minFitness) {
-      return this.decide(proposal, 'rejected', false, `estimated fitness ${fAfter} is under the minimum ${this.policy.minFitness}`, fBefore, fAfter);
+      return this.decide(
+        proposal,
+        'rejected',
+        false,
+        `estimated fitness ${fAfter} is under the minimum ${this.policy.minFitness}`,
+        fBefore,
+        fAfter,
+      );
     }
-    if (fAfter < fBefore) return this.decide(proposal, 'rejected', false, `estimated fitness would drop from ${fBefore} to ${fAfter}`, fBefore, fAfter);
+    if (fAfter < fBefore)
+      return this.decide(
+        proposal,
+        'rejected',
+        false,
+        `estimated fitness would drop from ${fBefore} to ${fAfter}`,
+        fBefore,
+        fAfter,
+      );
     if (!this.roomInWindow()) {
       if (this.delayed.length >= this.policy.maxDelayed) {
-        return this.decide(proposal, 'rejected', false, `rate limit reached and ${this.delayed.length} proposals already wait`, fBefore, fAfter);
+        return this.decide(
+          proposal,
+          'rejected',
+          false,
+          `rate limit reached and ${this.delayed.length} proposals already wait`,
+          fBefore,
+          fAfter,
+        );
       }
       if (isRetry) this.delayed.unshift(proposal);
       else this.delayed.push(proposal);
       this.scheduleRetry();
-      return this.decide(proposal, 'delayed', false, `rate limit: ${this.policy.maxApplied} patches per ${this.policy.windowMs} ms already applied`, fBefore, fAfter);
+      return this.decide(
+        proposal,
+        'delayed',
+        false,
+        `rate limit: ${this.policy.maxApplied} patches per ${this.policy.windowMs} ms already applied`,
+        fBefore,
+        fAfter,
+      );
     }
     try {
       this.target.updateStrategy(proposal.patch);
     } catch (err) {
-      return this.decide(proposal, 'rejected', false, `the runtime refused the patch: ${errorMessage(err)}`, fBefore, fAfter);
+      return this.decide(
+        proposal,
+        'rejected',
+        false,
+        `the runtime refused the patch: ${errorMessage(err)}`,
+        fBefore,
+        fAfter,
+      );
     }
     this.appliedAt.push(this.clock.now());
-    return this.decide(proposal, 'applied', false, isRetry ? 'applied after waiting for the rate limit' : 'within policy', fBefore, fAfter);
+    return this.decide(
+      proposal,
+      'applied',
+      false,
+      isRetry ? 'applied after waiting for the rate limit' : 'within policy',
+      fBefore,
+      fAfter,
+    );
   }
 
   private roomInWindow(): boolean {
@@ -215,7 +266,14 @@ export class EvolutionCoordinator {
     });
   }
 
-  private async decide(proposal: PatchProposal, decision: DecisionOutcome, emergency: boolean, reason: string, fitness_before?: number, fitness_after?: number): Promise<Decision> {
+  private async decide(
+    proposal: PatchProposal,
+    decision: DecisionOutcome,
+    emergency: boolean,
+    reason: string,
+    fitness_before?: number,
+    fitness_after?: number,
+  ): Promise<Decision> {
     const d: Decision = {
       seq: ++this.seq,
       at: this.clock.wallNow().toISOString(),
@@ -229,7 +287,10 @@ export class EvolutionCoordinator {
     this.log.push(d);
     for (const l of this.listeners) l(d);
     // recording must not lose the decision itself: a store error is kept on the decision log only
-    if (this.store) await this.store.append(EVOLUTION_DECISIONS_STREAM, [{ type: `evolution.${decision}`, data: d }], ANY_VERSION).catch(() => undefined);
+    if (this.store)
+      await this.store
+        .append(EVOLUTION_DECISIONS_STREAM, [{ type: `evolution.${decision}`, data: d }], ANY_VERSION)
+        .catch(() => undefined);
     return d;
   }
 
@@ -242,10 +303,14 @@ export class EvolutionCoordinator {
 
 function validatePolicy(p: DecisionPolicy): DecisionPolicy {
   const problems: string[] = [];
-  if (!(Number.isInteger(p.maxApplied) && p.maxApplied >= 1)) problems.push(`maxApplied: must be a positive integer, got ${p.maxApplied}`);
+  if (!(Number.isInteger(p.maxApplied) && p.maxApplied >= 1))
+    problems.push(`maxApplied: must be a positive integer, got ${p.maxApplied}`);
   if (!(Number.isFinite(p.windowMs) && p.windowMs > 0)) problems.push(`windowMs: must be positive, got ${p.windowMs}`);
-  if (!(Number.isFinite(p.minFitness) && p.minFitness >= 0 && p.minFitness <= 100)) problems.push(`minFitness: must be from 0 to 100, got ${p.minFitness}`);
-  if (!(Number.isInteger(p.maxDelayed) && p.maxDelayed >= 0)) problems.push(`maxDelayed: must be a non-negative integer, got ${p.maxDelayed}`);
-  if (problems.length > 0) throw new UsageError(`invalid evolution policy:\n  - ${problems.join('\n  - ')}`, 'invalid_policy');
+  if (!(Number.isFinite(p.minFitness) && p.minFitness >= 0 && p.minFitness <= 100))
+    problems.push(`minFitness: must be from 0 to 100, got ${p.minFitness}`);
+  if (!(Number.isInteger(p.maxDelayed) && p.maxDelayed >= 0))
+    problems.push(`maxDelayed: must be a non-negative integer, got ${p.maxDelayed}`);
+  if (problems.length > 0)
+    throw new UsageError(`invalid evolution policy:\n  - ${problems.join('\n  - ')}`, 'invalid_policy');
   return p;
 }

@@ -88,22 +88,33 @@ export async function runEvolution(options: EvolutionOptions): Promise<Evolution
   const crossoverRate = options.crossoverRate ?? 0.7;
   const tournament = options.tournamentSize ?? 3;
   const concurrency = options.concurrency ?? 1;
-  if (!Number.isInteger(generations) || generations < 1) throw new UsageError(`generations: must be a positive integer, got ${generations}`);
+  if (!Number.isInteger(generations) || generations < 1)
+    throw new UsageError(`generations: must be a positive integer, got ${generations}`);
   if (!Number.isInteger(size) || size < 2) throw new UsageError(`population: must be an integer ≥ 2, got ${size}`);
-  if (!Number.isInteger(elitism) || elitism < 0 || elitism >= size) throw new UsageError(`elitism: must be an integer from 0 to population − 1, got ${elitism}`);
-  if (!(mutationRate >= 0 && mutationRate <= 1)) throw new UsageError(`mutationRate: must be from 0 to 1, got ${mutationRate}`);
-  if (!(crossoverRate >= 0 && crossoverRate <= 1)) throw new UsageError(`crossoverRate: must be from 0 to 1, got ${crossoverRate}`);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`concurrency: must be a positive integer, got ${concurrency}`);
+  if (!Number.isInteger(elitism) || elitism < 0 || elitism >= size)
+    throw new UsageError(`elitism: must be an integer from 0 to population − 1, got ${elitism}`);
+  if (!(mutationRate >= 0 && mutationRate <= 1))
+    throw new UsageError(`mutationRate: must be from 0 to 1, got ${mutationRate}`);
+  if (!(crossoverRate >= 0 && crossoverRate <= 1))
+    throw new UsageError(`crossoverRate: must be from 0 to 1, got ${crossoverRate}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UsageError(`concurrency: must be a positive integer, got ${concurrency}`);
   const seed = options.seed ?? options.random?.seed ?? 1;
   const random = options.random ?? createRandom(seed);
-  const initial = options.initial === undefined ? structuredClone(DEFAULT_STRATEGY) : parseStrategy(options.initial, 'initial strategy');
+  const initial =
+    options.initial === undefined
+      ? structuredClone(DEFAULT_STRATEGY)
+      : parseStrategy(options.initial, 'initial strategy');
 
   const cache = new Map<string, number>();
   let evaluations = 0;
   const fixedSeed = options.fixedFitnessSeed ?? true;
   const seedFor = (generation: number) => (fixedSeed ? seed : (seed + generation * 7919) >>> 0);
 
-  async function evaluate(population: Strategy[], generation: number): Promise<{ individuals: Individual[]; evaluated: number }> {
+  async function evaluate(
+    population: Strategy[],
+    generation: number,
+  ): Promise<{ individuals: Individual[]; evaluated: number }> {
     const out: Individual[] = new Array(population.length);
     let evaluated = 0;
     let next = 0;
@@ -119,10 +130,18 @@ export async function runEvolution(options: EvolutionOptions): Promise<Evolution
           continue;
         }
         if (options.signal?.aborted) throw new CancelledError('evolution cancelled');
-        const ctx: FitnessContext = { generation, index, seed: seedFor(generation), ...(options.signal ? { signal: options.signal } : {}) };
+        const ctx: FitnessContext = {
+          generation,
+          index,
+          seed: seedFor(generation),
+          ...(options.signal ? { signal: options.signal } : {}),
+        };
         await options.beforeEvaluation?.(ctx);
         const fitness = await options.fitness(structuredClone(strategy), ctx);
-        if (!Number.isFinite(fitness)) throw new UsageError(`fitness function returned ${fitness} for individual ${index} of generation ${generation}`);
+        if (!Number.isFinite(fitness))
+          throw new UsageError(
+            `fitness function returned ${fitness} for individual ${index} of generation ${generation}`,
+          );
         evaluations++;
         evaluated++;
         cache.set(key, fitness);
@@ -155,7 +174,8 @@ export async function runEvolution(options: EvolutionOptions): Promise<Evolution
       best_strategy: structuredClone(ranked[0]!.strategy),
     };
     history.push(stats);
-    if (!best || stats.best > best.fitness) best = { strategy: structuredClone(ranked[0]!.strategy), fitness: stats.best, generation };
+    if (!best || stats.best > best.fitness)
+      best = { strategy: structuredClone(ranked[0]!.strategy), fitness: stats.best, generation };
     options.onGeneration?.(stats);
     if (generation === generations - 1) break;
 
@@ -175,5 +195,12 @@ export async function runEvolution(options: EvolutionOptions): Promise<Evolution
     }
     population = nextPopulation;
   }
-  return { best: best!, initial: { strategy: initial, fitness: initialFitness }, generations: history, evaluations, seed, population: size };
+  return {
+    best: best!,
+    initial: { strategy: initial, fitness: initialFitness },
+    generations: history,
+    evaluations,
+    seed,
+    population: size,
+  };
 }

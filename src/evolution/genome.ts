@@ -94,8 +94,10 @@ export function crossover(a: Strategy, b: Strategy, random: Random): Strategy {
 
 /** restores the cross-field rules a mutation may have broken (renew < lease, interval < timeout, max ≥ base) */
 export function repair(s: Strategy): Strategy {
-  if (s.election.renew_interval_ms >= s.election.lease_ms) s.election.renew_interval_ms = Math.max(1, Math.floor(s.election.lease_ms / 3));
-  if (s.failover.heartbeat_interval_ms >= s.failover.heartbeat_timeout_ms) s.failover.heartbeat_interval_ms = Math.max(1, Math.floor(s.failover.heartbeat_timeout_ms / 3));
+  if (s.election.renew_interval_ms >= s.election.lease_ms)
+    s.election.renew_interval_ms = Math.max(1, Math.floor(s.election.lease_ms / 3));
+  if (s.failover.heartbeat_interval_ms >= s.failover.heartbeat_timeout_ms)
+    s.failover.heartbeat_interval_ms = Math.max(1, Math.floor(s.failover.heartbeat_timeout_ms / 3));
   if (s.supervisor.max_backoff_ms < s.supervisor.backoff_ms) s.supervisor.max_backoff_ms = s.supervisor.backoff_ms;
   if (s.mcp.max_backoff_ms < s.mcp.backoff_ms) s.mcp.max_backoff_ms = s.mcp.backoff_ms;
   const problems = crossCheck(s);
@@ -109,7 +111,8 @@ export function distance(a: Strategy, b: Strategy): number {
   for (const gene of GENES) {
     const x = get(a, gene.path);
     const y = get(b, gene.path);
-    if (gene.kind === 'ms') total += Math.abs(Math.log(x as number) - Math.log(y as number)) / Math.log(gene.max / gene.min);
+    if (gene.kind === 'ms')
+      total += Math.abs(Math.log(x as number) - Math.log(y as number)) / Math.log(gene.max / gene.min);
     else if (gene.kind === 'count') total += Math.abs((x as number) - (y as number)) / Math.max(1, gene.max - gene.min);
     else total += x === y ? 0 : 1;
   }

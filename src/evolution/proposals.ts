@@ -40,7 +40,13 @@ export const PROPOSAL_RULES: Record<ActionType, Rule> = {
     reason: 'orchestrator loss stops all routing: detect it sooner and make sure the standby takes over',
     patch: (s) => {
       const timeout = shorter(s.failover.heartbeat_timeout_ms, 0.75, 30);
-      return { failover: { enabled: true, heartbeat_timeout_ms: timeout, heartbeat_interval_ms: Math.min(s.failover.heartbeat_interval_ms, Math.max(1, Math.floor(timeout / 3))) } };
+      return {
+        failover: {
+          enabled: true,
+          heartbeat_timeout_ms: timeout,
+          heartbeat_interval_ms: Math.min(s.failover.heartbeat_interval_ms, Math.max(1, Math.floor(timeout / 3))),
+        },
+      };
     },
   },
   kill_leader: {
@@ -48,18 +54,32 @@ export const PROPOSAL_RULES: Record<ActionType, Rule> = {
     reason: 'leader loss blocks coordination until the lease expires: shorten the lease',
     patch: (s) => {
       const lease = shorter(s.election.lease_ms, 0.75, 50);
-      return { election: { enabled: true, lease_ms: lease, renew_interval_ms: Math.min(s.election.renew_interval_ms, Math.max(1, Math.floor(lease / 3))) } };
+      return {
+        election: {
+          enabled: true,
+          lease_ms: lease,
+          renew_interval_ms: Math.min(s.election.renew_interval_ms, Math.max(1, Math.floor(lease / 3))),
+        },
+      };
     },
   },
   remove_node: {
     priority: 8,
     reason: 'a missing DAG step fails every run: restore the DAG sooner and replace missing nodes',
-    patch: (s) => ({ dag: { enabled: true, restore_delay_ms: shorter(s.dag.restore_delay_ms, 0.5, 5), recovery: 'replace_node' } }),
+    patch: (s) => ({
+      dag: { enabled: true, restore_delay_ms: shorter(s.dag.restore_delay_ms, 0.5, 5), recovery: 'replace_node' },
+    }),
   },
   remove_edge: {
     priority: 7,
     reason: 'a missing dependency lets steps run without inputs: restore sooner and retry steps',
-    patch: (s) => ({ dag: { enabled: true, restore_delay_ms: shorter(s.dag.restore_delay_ms, 0.5, 5), step_retries: Math.min(5, s.dag.step_retries + 1) } }),
+    patch: (s) => ({
+      dag: {
+        enabled: true,
+        restore_delay_ms: shorter(s.dag.restore_delay_ms, 0.5, 5),
+        step_retries: Math.min(5, s.dag.step_retries + 1),
+      },
+    }),
   },
   memory_corrupt: {
     priority: 7,
@@ -74,7 +94,13 @@ export const PROPOSAL_RULES: Record<ActionType, Rule> = {
     reason: 'a partitioned agent keeps receiving work: notice missed heartbeats sooner',
     patch: (s) => {
       const timeout = shorter(s.failover.heartbeat_timeout_ms, 0.8, 30);
-      return { failover: { enabled: true, heartbeat_timeout_ms: timeout, heartbeat_interval_ms: Math.min(s.failover.heartbeat_interval_ms, Math.max(1, Math.floor(timeout / 3))) } };
+      return {
+        failover: {
+          enabled: true,
+          heartbeat_timeout_ms: timeout,
+          heartbeat_interval_ms: Math.min(s.failover.heartbeat_interval_ms, Math.max(1, Math.floor(timeout / 3))),
+        },
+      };
     },
   },
   kill_agent: {
@@ -82,7 +108,14 @@ export const PROPOSAL_RULES: Record<ActionType, Rule> = {
     reason: 'a killed agent loses its work until resurrected: restart sooner and allow more restarts',
     patch: (s) => {
       const backoff = shorter(s.supervisor.backoff_ms, 0.5, 5);
-      return { supervisor: { enabled: true, backoff_ms: backoff, max_backoff_ms: Math.max(backoff, s.supervisor.max_backoff_ms), max_restarts: Math.min(50, s.supervisor.max_restarts + 2) } };
+      return {
+        supervisor: {
+          enabled: true,
+          backoff_ms: backoff,
+          max_backoff_ms: Math.max(backoff, s.supervisor.max_backoff_ms),
+          max_restarts: Math.min(50, s.supervisor.max_restarts + 2),
+        },
+      };
     },
   },
   llm_failure: {
@@ -95,13 +128,25 @@ export const PROPOSAL_RULES: Record<ActionType, Rule> = {
     reason: 'a paused agent holds its queue: route around silent agents sooner',
     patch: (s) => {
       const timeout = shorter(s.failover.heartbeat_timeout_ms, 0.85, 30);
-      return { failover: { enabled: true, heartbeat_timeout_ms: timeout, heartbeat_interval_ms: Math.min(s.failover.heartbeat_interval_ms, Math.max(1, Math.floor(timeout / 3))) } };
+      return {
+        failover: {
+          enabled: true,
+          heartbeat_timeout_ms: timeout,
+          heartbeat_interval_ms: Math.min(s.failover.heartbeat_interval_ms, Math.max(1, Math.floor(timeout / 3))),
+        },
+      };
     },
   },
   tool_timeout: {
     priority: 5,
     reason: 'hung tool calls stall steps: time them out sooner and retry',
-    patch: (s) => ({ tools: { enabled: true, timeout_ms: shorter(s.tools.timeout_ms, 0.75, 20), retries: Math.min(5, s.tools.retries + 1) } }),
+    patch: (s) => ({
+      tools: {
+        enabled: true,
+        timeout_ms: shorter(s.tools.timeout_ms, 0.75, 20),
+        retries: Math.min(5, s.tools.retries + 1),
+      },
+    }),
   },
   slow_agent: {
     priority: 4,
@@ -128,7 +173,8 @@ export function proposePatch(result: Result, current: Strategy, now: Date = new 
   const rule = PROPOSAL_RULES[result.action.type];
   const patch = rule.patch(current);
   const problems = crossCheck(mergeStrategy(current, patch));
-  if (problems.length > 0) throw new Error(`proposal rule for ${result.action.type} produced an invalid strategy: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new Error(`proposal rule for ${result.action.type} produced an invalid strategy: ${problems.join('; ')}`);
   return {
     id: randomUUID(),
     action_id: result.action.id,

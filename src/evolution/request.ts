@@ -37,14 +37,20 @@ export interface EvolvePlan extends Omit<EvolveRequest, 'seed' | 'target'> {
 /** Checks a request; throws a UsageError saying what to do instead. */
 export function planEvolve(request: EvolveRequest, seedSource: () => number = randomSeed): EvolvePlan {
   if (request.target !== undefined) {
-    throw new UsageError(`arena evolve tunes the embedded runtime's recovery strategy only; it cannot change ${request.target}`, 'evolve_embedded_only', {
-      hint: "tune your own system's supervisor or retry settings, then compare the two releases with: arena regress --baseline-target OLD.yaml --candidate-target NEW.yaml",
-    });
+    throw new UsageError(
+      `arena evolve tunes the embedded runtime's recovery strategy only; it cannot change ${request.target}`,
+      'evolve_embedded_only',
+      {
+        hint: "tune your own system's supervisor or retry settings, then compare the two releases with: arena regress --baseline-target OLD.yaml --candidate-target NEW.yaml",
+      },
+    );
   }
-  if (request.elitism >= request.population) throw new UsageError(`--elitism (${request.elitism}) must be below --population (${request.population})`);
+  if (request.elitism >= request.population)
+    throw new UsageError(`--elitism (${request.elitism}) must be below --population (${request.population})`);
   const durationMs = parseDuration(request.duration);
   const intervalMs = parseDuration(request.interval);
-  if (intervalMs <= 0 || durationMs < intervalMs) throw new UsageError('--duration must be at least one --interval, and --interval positive');
+  if (intervalMs <= 0 || durationMs < intervalMs)
+    throw new UsageError('--duration must be at least one --interval, and --interval positive');
   return {
     generations: request.generations,
     population: request.population,
@@ -60,7 +66,12 @@ export function planEvolve(request: EvolveRequest, seedSource: () => number = ra
 }
 
 /** the strategy file `arena regress` reads, headed by how it was found and how to compare it */
-export function evolvedStrategyFile(plan: EvolvePlan, best: { strategy: Strategy; fitness: number }, initialFitness: number | undefined, note = ''): string {
+export function evolvedStrategyFile(
+  plan: EvolvePlan,
+  best: { strategy: Strategy; fitness: number },
+  initialFitness: number | undefined,
+  note = '',
+): string {
   const header = [
     `# recovery strategy evolved by \`arena evolve\` (seed ${plan.seed}, ${plan.generations} generations × ${plan.population})${note}`,
     `# measured survival score: ${best.fitness.toFixed(1)}${initialFitness !== undefined ? ` (starting strategy: ${initialFitness.toFixed(1)})` : ''}`,

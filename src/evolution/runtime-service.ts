@@ -24,7 +24,10 @@ export class RuntimeEvolutionService {
 
   /** a decision by its proposal id */
   run(id: string): Decision {
-    const found = this.coordinator.decisions().filter((d) => d.proposal.id === id).at(-1);
+    const found = this.coordinator
+      .decisions()
+      .filter((d) => d.proposal.id === id)
+      .at(-1);
     if (!found) throw new NotFoundError(`no evolution decision for proposal ${id}`);
     return found;
   }
@@ -32,7 +35,9 @@ export class RuntimeEvolutionService {
   /** body `{patch: {section: {field: value}}, priority?: 1–10, reason?}` */
   async startRun(input: Record<string, unknown>): Promise<Decision> {
     const problems: string[] = [];
-    for (const key of Object.keys(input)) if (!['patch', 'priority', 'reason'].includes(key)) problems.push(`${key}: unknown field (expected patch, priority, reason)`);
+    for (const key of Object.keys(input))
+      if (!['patch', 'priority', 'reason'].includes(key))
+        problems.push(`${key}: unknown field (expected patch, priority, reason)`);
     let patch: PatchProposal['patch'] = {};
     if (input.patch === undefined) problems.push('patch: required, e.g. {"election": {"lease_ms": 200}}');
     else {
@@ -43,9 +48,13 @@ export class RuntimeEvolutionService {
       }
     }
     const priority = input.priority ?? 5;
-    if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 1 || priority > 10) problems.push(`priority: must be an integer from 1 to 10, got ${JSON.stringify(priority)}`);
+    if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 1 || priority > 10)
+      problems.push(`priority: must be an integer from 1 to 10, got ${JSON.stringify(priority)}`);
     if (input.reason !== undefined && typeof input.reason !== 'string') problems.push('reason: must be a string');
-    if (problems.length > 0) throw new UsageError(`invalid patch proposal:\n  - ${problems.join('\n  - ')}`, 'invalid_input', { details: problems });
+    if (problems.length > 0)
+      throw new UsageError(`invalid patch proposal:\n  - ${problems.join('\n  - ')}`, 'invalid_input', {
+        details: problems,
+      });
     const proposal: PatchProposal = {
       id: randomUUID(),
       action_id: 'manual',
@@ -56,6 +65,8 @@ export class RuntimeEvolutionService {
       reason: (input.reason as string | undefined) ?? 'proposed by an operator',
       created_at: new Date().toISOString(),
     };
-    return proposal.priority >= EMERGENCY_PRIORITY ? this.coordinator.applyEmergency(proposal) : this.coordinator.submit(proposal);
+    return proposal.priority >= EMERGENCY_PRIORITY
+      ? this.coordinator.applyEmergency(proposal)
+      : this.coordinator.submit(proposal);
   }
 }

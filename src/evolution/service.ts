@@ -88,10 +88,18 @@ export class EvolutionService {
 
   /** starts a search in the background; ConflictError when one is running */
   startRun(input: Record<string, unknown> = {}): EvolutionRun {
-    if (this.current) throw new ConflictError(`evolution run ${this.current.run.id} is still running`, 'evolution_running');
+    if (this.current)
+      throw new ConflictError(`evolution run ${this.current.run.id} is still running`, 'evolution_running');
     const request = parseRunRequest(input);
-    if (request.apply && !this.options.runtime) throw new UsageError('apply: there is no running runtime to apply the best strategy to', 'invalid_input');
-    const run: EvolutionRun = { id: randomUUID().slice(0, 8), status: 'running', request, started_at: this.clock.wallNow().toISOString(), generations: [] };
+    if (request.apply && !this.options.runtime)
+      throw new UsageError('apply: there is no running runtime to apply the best strategy to', 'invalid_input');
+    const run: EvolutionRun = {
+      id: randomUUID().slice(0, 8),
+      status: 'running',
+      request,
+      started_at: this.clock.wallNow().toISOString(),
+      generations: [],
+    };
     this.runsById.set(run.id, run);
     this.trim();
     const controller = new AbortController();
@@ -130,9 +138,10 @@ export class EvolutionService {
       },
     };
     try {
-      const result = r.idle && this.options.isIdle
-        ? await runIdleEvolution({ ...common, isIdle: this.options.isIdle, clock: this.clock })
-        : await runEvolution(common);
+      const result =
+        r.idle && this.options.isIdle
+          ? await runIdleEvolution({ ...common, isIdle: this.options.isIdle, clock: this.clock })
+          : await runEvolution(common);
       run.best = result.best;
       run.initial_fitness = result.initial.fitness;
       run.evaluations = result.evaluations;
@@ -164,8 +173,20 @@ export const MAX_RUN_BUDGET_MS = 60 * 60_000;
 /** body of POST …/runs: every field optional, each checked */
 export function parseRunRequest(input: Record<string, unknown>): EvolutionRunRequest {
   const problems: string[] = [];
-  const known = new Set(['generations', 'population', 'seed', 'elitism', 'duration', 'interval', 'idle', 'apply', 'initial', 'strategy']);
-  for (const key of Object.keys(input)) if (!known.has(key)) problems.push(`${key}: unknown field (expected one of ${[...known].join(', ')})`);
+  const known = new Set([
+    'generations',
+    'population',
+    'seed',
+    'elitism',
+    'duration',
+    'interval',
+    'idle',
+    'apply',
+    'initial',
+    'strategy',
+  ]);
+  for (const key of Object.keys(input))
+    if (!known.has(key)) problems.push(`${key}: unknown field (expected one of ${[...known].join(', ')})`);
   const int = (key: string, dflt: number, min: number, max: number): number => {
     const v = input[key];
     if (v === undefined) return dflt;
@@ -180,7 +201,9 @@ export function parseRunRequest(input: Record<string, unknown>): EvolutionRunReq
     if (v === undefined) return dflt;
     const parsed = tryParseDuration(v);
     if (parsed === undefined || parsed <= 0) {
-      problems.push(`${key}: must be a positive duration ("500ms", "2s") or milliseconds up to 24h, got ${JSON.stringify(v)}`);
+      problems.push(
+        `${key}: must be a positive duration ("500ms", "2s") or milliseconds up to 24h, got ${JSON.stringify(v)}`,
+      );
       return dflt;
     }
     return parsed;
@@ -218,6 +241,9 @@ export function parseRunRequest(input: Record<string, unknown>): EvolutionRunReq
       problems.push(errorMessage(err));
     }
   }
-  if (problems.length > 0) throw new UsageError(`invalid evolution run:\n  - ${problems.join('\n  - ')}`, 'invalid_input', { details: problems });
+  if (problems.length > 0)
+    throw new UsageError(`invalid evolution run:\n  - ${problems.join('\n  - ')}`, 'invalid_input', {
+      details: problems,
+    });
   return request;
 }

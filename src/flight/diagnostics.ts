@@ -49,7 +49,8 @@ export const DIAGNOSTIC_TABLE: Record<ActionType, DiagnosticRule> = {
   },
   kill_orchestrator: {
     category: 'orchestration',
-    root_cause: 'the active orchestrator died; work is not routed until the standby notices missed heartbeats and takes over',
+    root_cause:
+      'the active orchestrator died; work is not routed until the standby notices missed heartbeats and takes over',
     suggested_fixes: [
       'shorten failover.heartbeat_timeout_ms so the standby takes over sooner',
       'send heartbeats more often (failover.heartbeat_interval_ms) while keeping them below the timeout',
@@ -67,11 +68,14 @@ export const DIAGNOSTIC_TABLE: Record<ActionType, DiagnosticRule> = {
   resume_agent: {
     category: 'scheduling',
     root_cause: 'an agent could not be resumed; it stays out of rotation',
-    suggested_fixes: ['check that the agent was paused before resuming it', 'let the supervisor restart agents that cannot resume'],
+    suggested_fixes: [
+      'check that the agent was paused before resuming it',
+      'let the supervisor restart agents that cannot resume',
+    ],
   },
   slow_agent: {
     category: 'latency',
-    root_cause: "every task on the agent is delayed; runs routed to it approach or exceed their timeout",
+    root_cause: 'every task on the agent is delayed; runs routed to it approach or exceed their timeout',
     suggested_fixes: [
       'bound runs with workload.run_timeout_ms and retry on another agent (dag.step_retries)',
       'raise dag.step_retries so slow steps are retried rather than failed',
@@ -105,22 +109,34 @@ export const DIAGNOSTIC_TABLE: Record<ActionType, DiagnosticRule> = {
   mcp_disconnect: {
     category: 'integration',
     root_cause: "the agent's MCP session was closed; MCP tools are unavailable until it reconnects",
-    suggested_fixes: ['keep mcp.enabled on and lower mcp.backoff_ms so reconnection starts sooner', 'cap mcp.max_backoff_ms so reconnects keep trying often'],
+    suggested_fixes: [
+      'keep mcp.enabled on and lower mcp.backoff_ms so reconnection starts sooner',
+      'cap mcp.max_backoff_ms so reconnects keep trying often',
+    ],
   },
   llm_failure: {
     category: 'llm',
     root_cause: "the agent's primary LLM provider fails its calls",
-    suggested_fixes: ['raise llm.retries with a short llm.backoff_ms', 'turn llm.fallback on so calls go to the fallback provider'],
+    suggested_fixes: [
+      'raise llm.retries with a short llm.backoff_ms',
+      'turn llm.fallback on so calls go to the fallback provider',
+    ],
   },
   remove_node: {
     category: 'workflow',
     root_cause: 'a step disappeared from the workflow DAG; runs that need it cannot complete',
-    suggested_fixes: ['keep dag.enabled on and lower dag.restore_delay_ms so the DAG is restored sooner', "use dag.recovery 'replace_node'"],
+    suggested_fixes: [
+      'keep dag.enabled on and lower dag.restore_delay_ms so the DAG is restored sooner',
+      "use dag.recovery 'replace_node'",
+    ],
   },
   remove_edge: {
     category: 'workflow',
     root_cause: 'a dependency disappeared from the workflow DAG; steps may run before their inputs exist',
-    suggested_fixes: ['keep dag.enabled on and lower dag.restore_delay_ms', 'raise dag.step_retries so steps missing inputs are retried'],
+    suggested_fixes: [
+      'keep dag.enabled on and lower dag.restore_delay_ms',
+      'raise dag.step_retries so steps missing inputs are retried',
+    ],
   },
 };
 
@@ -144,7 +160,8 @@ const REASONS: Array<{ reason: FailureReason; pattern: RegExp; cause: (r: Result
   {
     reason: 'target_state',
     pattern: /already|is (stopped|paused|failed|restarting|down)|not paused|not connected/i,
-    cause: (r) => `the target ${describeTarget(r)} was not in a state that accepts this fault (an earlier fault has not recovered yet)`,
+    cause: (r) =>
+      `the target ${describeTarget(r)} was not in a state that accepts this fault (an earlier fault has not recovered yet)`,
     fix: 'space faults further apart, or make recovery faster so the target is back before the next fault',
   },
   {
@@ -183,7 +200,12 @@ export function diagnose(result: Result): Diagnostic {
   const error = result.error ?? '';
   const match = REASONS.find((r) => r.pattern.test(error));
   if (!match) {
-    return { category: rule.category, root_cause: error ? `${rule.root_cause} (injection failed: ${error})` : rule.root_cause, suggested_fixes: [...rule.suggested_fixes], failure_reason: 'unknown' };
+    return {
+      category: rule.category,
+      root_cause: error ? `${rule.root_cause} (injection failed: ${error})` : rule.root_cause,
+      suggested_fixes: [...rule.suggested_fixes],
+      failure_reason: 'unknown',
+    };
   }
   return {
     category: rule.category,

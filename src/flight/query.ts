@@ -17,7 +17,11 @@ interface Filterable {
 }
 
 /** a bound in epoch ms: an ISO time, a Date, or a duration back from `now` */
-export function resolveTimeBound(value: string | number | Date | undefined, now: Date, name: string): number | undefined {
+export function resolveTimeBound(
+  value: string | number | Date | undefined,
+  now: Date,
+  name: string,
+): number | undefined {
   if (value === undefined || value === '') return undefined;
   if (value instanceof Date) return value.getTime();
   const ago = tryParseDuration(value);
@@ -26,16 +30,25 @@ export function resolveTimeBound(value: string | number | Date | undefined, now:
     const t = Date.parse(value);
     if (!Number.isNaN(t)) return t;
   }
-  throw new UsageError(`${name}: ${JSON.stringify(value)} is neither a duration ("10m", "1h") nor an ISO time`, 'invalid_query');
+  throw new UsageError(
+    `${name}: ${JSON.stringify(value)} is neither a duration ("10m", "1h") nor an ISO time`,
+    'invalid_query',
+  );
 }
 
 export function validateQuery(query: FlightQuery): void {
   if (query.category !== undefined && !(FLIGHT_CATEGORIES as readonly string[]).includes(query.category)) {
-    throw new UsageError(`category: unknown category ${JSON.stringify(query.category)} (one of ${FLIGHT_CATEGORIES.join(', ')})`, 'invalid_query');
+    throw new UsageError(
+      `category: unknown category ${JSON.stringify(query.category)} (one of ${FLIGHT_CATEGORIES.join(', ')})`,
+      'invalid_query',
+    );
   }
   // a misspelt type would otherwise quietly match nothing
   if (query.type !== undefined && !isActionType(query.type)) {
-    throw new UsageError(`type: unknown action type ${JSON.stringify(query.type)} (one of ${ACTION_TYPES.join(', ')})`, 'invalid_query');
+    throw new UsageError(
+      `type: unknown action type ${JSON.stringify(query.type)} (one of ${ACTION_TYPES.join(', ')})`,
+      'invalid_query',
+    );
   }
   if (query.limit !== undefined && !(Number.isInteger(query.limit) && query.limit > 0)) {
     throw new UsageError(`limit: must be a positive integer, got ${JSON.stringify(query.limit)}`, 'invalid_query');

@@ -129,7 +129,11 @@ export class FlightRecorder implements FlightBridge {
       ...(result.metadata ? { metadata: result.metadata } : {}),
       action: a,
     };
-    await this.store.append(FLIGHT_TIMELINE_STREAM, [{ type: result.success ? 'flight.action' : 'flight.action.failed', data: entry }], ANY_VERSION);
+    await this.store.append(
+      FLIGHT_TIMELINE_STREAM,
+      [{ type: result.success ? 'flight.action' : 'flight.action.failed', data: entry }],
+      ANY_VERSION,
+    );
     if (result.success) return;
 
     const d = diagnose(result);
@@ -153,16 +157,26 @@ export class FlightRecorder implements FlightBridge {
       at,
       ...(agent_id !== undefined ? { agent_id } : {}),
       summary: `${a.type} on ${describeTarget(result)} failed: ${result.error ?? 'unknown error'}`,
-      data: { action: a, ...(result.error !== undefined ? { error: result.error } : {}), category: d.category, root_cause: d.root_cause },
+      data: {
+        action: a,
+        ...(result.error !== undefined ? { error: result.error } : {}),
+        category: d.category,
+        root_cause: d.root_cause,
+      },
     };
     await this.store.append(FLIGHT_DIAGNOSTICS_STREAM, [{ type: 'flight.diagnostic', data: diagnostic }], ANY_VERSION);
     await this.store.append(EVIDENCE_STREAM, [{ type: 'evidence.failure', data: evidence }], ANY_VERSION);
   }
 
   /** in the store's database when it can (indexed SQL), else by filtering the whole stream */
-  private async query<T extends { at: string }>(stream: string, query: FlightQuery, extra: DataCondition[] = []): Promise<T[]> {
+  private async query<T extends { at: string }>(
+    stream: string,
+    query: FlightQuery,
+    extra: DataCondition[] = [],
+  ): Promise<T[]> {
     const now = this.clock.wallNow();
-    if (isQueryable(this.store)) return (await this.store.queryEvents(toEventQuery(stream, query, now, extra))).map((e) => e.data as T);
+    if (isQueryable(this.store))
+      return (await this.store.queryEvents(toEventQuery(stream, query, now, extra))).map((e) => e.data as T);
     const all = (await this.store.read(stream)).map((e) => e.data as T & Record<string, unknown>);
     const kept = all.filter((r) => extra.every((c) => c.fields.some((f) => r[f] === c.equals)));
     return filterRecords(kept, query, now);

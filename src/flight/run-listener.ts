@@ -29,7 +29,9 @@ export function recordRunEvents(store: EventStore, options: { clock?: Clock; ses
   const listener = (event: RunEvent) => {
     if (event.type === 'action') enqueue(() => recorder.record(event.result));
     else if (event.type === 'run.started' || event.type === 'run.finished') {
-      enqueue(() => store.append(RUNS_STREAM, [{ type: event.type, data: { session: recorder.session, ...event } }], ANY_VERSION));
+      enqueue(() =>
+        store.append(RUNS_STREAM, [{ type: event.type, data: { session: recorder.session, ...event } }], ANY_VERSION),
+      );
     }
   };
   return {
@@ -57,7 +59,8 @@ export async function listRecordedRuns(store: EventStore): Promise<RecordedRun[]
   const runs = new Map<string, RecordedRun>();
   for (const e of await store.read(RUNS_STREAM)) {
     const d = e.data as { session: string; kind?: string; name?: string; seed?: number; status?: string };
-    if (e.type === 'run.started') runs.set(d.session, { session: d.session, kind: d.kind, name: d.name, seed: d.seed, started_at: e.at });
+    if (e.type === 'run.started')
+      runs.set(d.session, { session: d.session, kind: d.kind, name: d.name, seed: d.seed, started_at: e.at });
     else if (e.type === 'run.finished') {
       const r = runs.get(d.session) ?? { session: d.session, started_at: e.at };
       r.finished_at = e.at;

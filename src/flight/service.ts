@@ -20,7 +20,19 @@ export interface FlightServiceOptions {
 export const MAX_REPLAY = 1000;
 
 /** the keys that select what a replay runs; one of them must be given */
-export const REPLAY_SELECTORS = ['all', 'ids', 'since', 'until', 'agent', 'category', 'type', 'session', 'success', 'failed_only', 'limit'] as const;
+export const REPLAY_SELECTORS = [
+  'all',
+  'ids',
+  'since',
+  'until',
+  'agent',
+  'category',
+  'type',
+  'session',
+  'success',
+  'failed_only',
+  'limit',
+] as const;
 
 export interface TimelineDocument {
   count: number;
@@ -67,16 +79,23 @@ export class FlightService {
    * has to be asked for (`all: true`) rather than be what garbage turns into.
    */
   async replay(request: Record<string, unknown> = {}, signal?: AbortSignal): Promise<ReplayDocument> {
-    if (!this.options.execute) throw new UsageError('replay needs a live target: this flight recorder is read-only', 'replay_unavailable');
+    if (!this.options.execute)
+      throw new UsageError('replay needs a live target: this flight recorder is read-only', 'replay_unavailable');
     for (const key of Object.keys(request)) {
-      if (!(REPLAY_SELECTORS as readonly string[]).includes(key)) throw new UsageError(`${key}: unknown key (replay takes ${REPLAY_SELECTORS.join(', ')})`, 'invalid_input');
+      if (!(REPLAY_SELECTORS as readonly string[]).includes(key))
+        throw new UsageError(`${key}: unknown key (replay takes ${REPLAY_SELECTORS.join(', ')})`, 'invalid_input');
     }
     if (!REPLAY_SELECTORS.some((k) => request[k] !== undefined)) {
-      throw new UsageError('say what to replay: ids, a filter (since, until, agent, category, type, session, success, failed_only, limit) or all: true', 'replay_selection_required');
+      throw new UsageError(
+        'say what to replay: ids, a filter (since, until, agent, category, type, session, success, failed_only, limit) or all: true',
+        'replay_selection_required',
+      );
     }
-    if (request.all !== undefined && request.all !== true) throw new UsageError('all: must be true when given', 'invalid_input');
+    if (request.all !== undefined && request.all !== true)
+      throw new UsageError('all: must be true when given', 'invalid_input');
     const busy = this.options.busy?.();
-    if (busy) throw new ConflictError(`${busy} is going on this target; replay recorded faults after it ends`, 'arena_busy');
+    if (busy)
+      throw new ConflictError(`${busy} is going on this target; replay recorded faults after it ends`, 'arena_busy');
     const ids = request.ids;
     if (ids !== undefined && !(Array.isArray(ids) && ids.every((i) => typeof i === 'string'))) {
       throw new UsageError('ids: must be an array of action ids', 'invalid_input');
@@ -94,7 +113,10 @@ export class FlightService {
     }
     if (request.failed_only === true) records = records.filter((r) => !r.success);
     if (records.length > MAX_REPLAY) {
-      throw new UsageError(`${records.length} recorded actions match; a replay runs at most ${MAX_REPLAY} (narrow it with limit or a filter)`, 'replay_too_large');
+      throw new UsageError(
+        `${records.length} recorded actions match; a replay runs at most ${MAX_REPLAY} (narrow it with limit or a filter)`,
+        'replay_too_large',
+      );
     }
     const results: Result[] = [];
     for (const r of records) {
@@ -112,7 +134,8 @@ export function toQuery(input: Record<string, unknown>): FlightQuery {
   const str = (key: string): string | undefined => {
     const v = input[key];
     if (v === undefined || v === null || v === '') return undefined;
-    if (typeof v !== 'string' && typeof v !== 'number') throw new UsageError(`${key}: must be a string`, 'invalid_query');
+    if (typeof v !== 'string' && typeof v !== 'number')
+      throw new UsageError(`${key}: must be a string`, 'invalid_query');
     return String(v);
   };
   const since = str('since');
@@ -130,7 +153,8 @@ export function toQuery(input: Record<string, unknown>): FlightQuery {
   const limit = str('limit');
   if (limit !== undefined) {
     const n = Number(limit);
-    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`limit: must be a positive integer, got ${JSON.stringify(input.limit)}`, 'invalid_query');
+    if (!Number.isInteger(n) || n <= 0)
+      throw new UsageError(`limit: must be a positive integer, got ${JSON.stringify(input.limit)}`, 'invalid_query');
     q.limit = n;
   }
   const success = input.success;

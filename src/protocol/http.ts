@@ -30,7 +30,11 @@ export interface ProtocolServerOptions {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
   res.end(text);
 }
 
@@ -145,18 +149,30 @@ export interface ProtocolServer {
 /** A listen failure as a usage error naming the address: a port in use, a host that is not local. */
 export function listenError(err: unknown, host: string, port: number, name = 'port'): unknown {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new UsageError(`${name} ${port} on ${host} is already in use`, 'port_in_use', { hint: 'pick another port, or 0 for a free one' });
+  if (code === 'EADDRINUSE')
+    return new UsageError(`${name} ${port} on ${host} is already in use`, 'port_in_use', {
+      hint: 'pick another port, or 0 for a free one',
+    });
   if (code === 'EACCES') return new UsageError(`not allowed to listen on port ${port} on ${host}`, 'port_denied');
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot bind ${host}: no such local address`, 'bad_host');
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new UsageError(`cannot bind ${host}: no such local address`, 'bad_host');
   return err;
 }
 
 /** Listens on host:port (port 0 = any free port); a port in use is a UsageError naming it. */
-export function listenProtocol(handler: (req: IncomingMessage, res: ServerResponse) => void, port: number, host = '127.0.0.1', name = 'port'): Promise<ProtocolServer> {
+export function listenProtocol(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  port: number,
+  host = '127.0.0.1',
+  name = 'port',
+): Promise<ProtocolServer> {
   const server = createServer(handler);
   // a malformed request gets the JSON error shape, not Node's empty 400
   server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":"malformed HTTP request","code":"bad_request"}');
+    if (socket.writable)
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":"malformed HTTP request","code":"bad_request"}',
+      );
     else socket.destroy();
   });
   return new Promise((resolve, reject) => {

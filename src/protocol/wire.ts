@@ -67,20 +67,30 @@ const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
  * keys, wrong types and out-of-range numbers are a 400 naming the field.
  */
 export function parseFaultRequest(body: unknown): FaultRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body: expected a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('body: expected a JSON object');
   const b = body as Record<string, unknown>;
-  for (const key of Object.keys(b)) if (!FAULT_KEYS.has(key)) throw badRequest(`${key}: unknown field (expected one of ${[...FAULT_KEYS].join(', ')})`);
-  if (typeof b.id !== 'string' || !ID_PATTERN.test(b.id)) throw badRequest('id: expected 1-128 characters of letters, digits, . _ : -');
+  for (const key of Object.keys(b))
+    if (!FAULT_KEYS.has(key)) throw badRequest(`${key}: unknown field (expected one of ${[...FAULT_KEYS].join(', ')})`);
+  if (typeof b.id !== 'string' || !ID_PATTERN.test(b.id))
+    throw badRequest('id: expected 1-128 characters of letters, digits, . _ : -');
   if (typeof b.type !== 'string' || b.type.length === 0) throw badRequest('type: expected a fault type');
   for (const key of ['target_id', 'source_id'] as const) {
-    if (b[key] !== undefined && (typeof b[key] !== 'string' || (b[key] as string).length === 0)) throw badRequest(`${key}: expected a non-empty string`);
+    if (b[key] !== undefined && (typeof b[key] !== 'string' || (b[key] as string).length === 0))
+      throw badRequest(`${key}: expected a non-empty string`);
   }
   const params = b.params ?? {};
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) throw badRequest('params: expected an object');
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw badRequest('params: expected an object');
   const durationMs = b.duration_ms === undefined ? undefined : wireDuration(b.duration_ms, 'duration_ms');
   const leaseMs = b.lease_ms === undefined ? DEFAULT_LEASE_MS : wireDuration(b.lease_ms, 'lease_ms');
   if (leaseMs === 0) throw badRequest('lease_ms: must be greater than 0');
-  const request: FaultRequest = { id: b.id, type: b.type, params: { ...(params as Record<string, unknown>) }, lease_ms: leaseMs };
+  const request: FaultRequest = {
+    id: b.id,
+    type: b.type,
+    params: { ...(params as Record<string, unknown>) },
+    lease_ms: leaseMs,
+  };
   if (b.target_id !== undefined) request.target_id = b.target_id as string;
   if (b.source_id !== undefined) request.source_id = b.source_id as string;
   if (durationMs !== undefined) request.duration_ms = durationMs;
@@ -89,10 +99,13 @@ export function parseFaultRequest(body: unknown): FaultRequest {
 
 /** `POST /v1/leases`: `{"ids": [...], "lease_ms"}`. */
 export function parseLeaseRequest(body: unknown): { ids: string[]; lease_ms: number } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body: expected a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('body: expected a JSON object');
   const b = body as Record<string, unknown>;
-  for (const key of Object.keys(b)) if (key !== 'ids' && key !== 'lease_ms') throw badRequest(`${key}: unknown field (expected ids, lease_ms)`);
-  if (!Array.isArray(b.ids) || b.ids.some((id) => typeof id !== 'string')) throw badRequest('ids: expected an array of fault ids');
+  for (const key of Object.keys(b))
+    if (key !== 'ids' && key !== 'lease_ms') throw badRequest(`${key}: unknown field (expected ids, lease_ms)`);
+  if (!Array.isArray(b.ids) || b.ids.some((id) => typeof id !== 'string'))
+    throw badRequest('ids: expected an array of fault ids');
   if (b.ids.length > 10_000) throw badRequest('ids: at most 10000 ids');
   const leaseMs = b.lease_ms === undefined ? DEFAULT_LEASE_MS : wireDuration(b.lease_ms, 'lease_ms');
   if (leaseMs === 0) throw badRequest('lease_ms: must be greater than 0');

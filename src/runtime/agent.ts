@@ -15,7 +15,10 @@ import type { AgentSubsystems } from './subsystems.js';
 export type AgentState = 'running' | 'paused' | 'stopped' | 'restarting' | 'failed';
 
 export class AgentUnavailableError extends RuntimeError {
-  constructor(readonly agentId: string, readonly state: string) {
+  constructor(
+    readonly agentId: string,
+    readonly state: string,
+  ) {
     super(`agent ${agentId} is ${state}`, 'agent_unavailable');
   }
 }
@@ -157,7 +160,8 @@ export function createAgent(options: AgentOptions): Agent {
     subsystems: options.subsystems,
     counters: { tasks_run: 0, tasks_failed: 0, tasks_lost: 0 },
     submit<T>(fn: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
-      if (agent.state !== 'running' && agent.state !== 'paused') return Promise.reject(new AgentUnavailableError(agent.id, agent.state));
+      if (agent.state !== 'running' && agent.state !== 'paused')
+        return Promise.reject(new AgentUnavailableError(agent.id, agent.state));
       return new Promise<T>((resolve, reject) => {
         const task: Task = { fn, resolve: resolve as (v: unknown) => void, reject, signal };
         queue.push(task);

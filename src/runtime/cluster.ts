@@ -21,7 +21,12 @@ export interface Cluster {
   workers: Agent[];
   orchestrators: Agent[];
   log: RecoveryLog;
-  leader?: { id: string; /** the incarnation (restart count) that holds the lease */ incarnation: number; expiresAt: number; term: number };
+  leader?: {
+    id: string /** the incarnation (restart count) that holds the lease */;
+    incarnation: number;
+    expiresAt: number;
+    term: number;
+  };
   activeOrchestratorId?: string;
   /** the incarnation (restart count) of the active orchestrator that holds the role, and when it last renewed it */
   activeOrchestrator?: { incarnation: number; renewedAt: number };
@@ -33,7 +38,11 @@ export interface Cluster {
 
 export function getAgent(cluster: Cluster, id: string): Agent {
   const agent = cluster.agents.get(id);
-  if (!agent) throw new NotFoundError(`unknown agent "${id}" (agents: ${[...cluster.agents.keys()].join(', ')})`, 'unknown_agent');
+  if (!agent)
+    throw new NotFoundError(
+      `unknown agent "${id}" (agents: ${[...cluster.agents.keys()].join(', ')})`,
+      'unknown_agent',
+    );
   return agent;
 }
 
@@ -55,7 +64,12 @@ export function isAlive(cluster: Cluster, agent: Agent): boolean {
  * partitioned agent is dropped: the sender hears nothing and waits until its
  * own signal gives up, exactly like a lost packet.
  */
-export function send<T>(from: Agent | undefined, to: Agent, fn: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
+export function send<T>(
+  from: Agent | undefined,
+  to: Agent,
+  fn: (signal: AbortSignal) => Promise<T>,
+  signal: AbortSignal,
+): Promise<T> {
   if (to.partitioned || from?.partitioned) {
     return new Promise<T>((_, reject) => {
       if (signal.aborted) return reject(signal.reason);

@@ -43,12 +43,17 @@ export function createLiveDag(definition: WorkflowDefinition): LiveDag {
     edges: () => edgesOf(live),
     removeNode(id) {
       if (!live.steps.some((s) => s.id === id)) {
-        throw new NotFoundError(`unknown DAG node "${id}" (nodes: ${dag.nodes().join(', ') || 'none'})`, 'unknown_node');
+        throw new NotFoundError(
+          `unknown DAG node "${id}" (nodes: ${dag.nodes().join(', ') || 'none'})`,
+          'unknown_node',
+        );
       }
       const removed = dag.edges().filter((e) => e.from === id || e.to === id);
       const next: WorkflowDefinition = {
         ...live,
-        steps: live.steps.filter((s) => s.id !== id).map((s) => ({ ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== id) })),
+        steps: live.steps
+          .filter((s) => s.id !== id)
+          .map((s) => ({ ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== id) })),
       };
       if (next.output_step === id) delete next.output_step;
       live = deepFreeze(next);
@@ -56,10 +61,19 @@ export function createLiveDag(definition: WorkflowDefinition): LiveDag {
     },
     removeEdge(from, to) {
       if (!dag.edges().some((e) => e.from === from && e.to === to)) {
-        const edges = dag.edges().map((e) => `${e.from}→${e.to}`).join(', ') || 'none';
+        const edges =
+          dag
+            .edges()
+            .map((e) => `${e.from}→${e.to}`)
+            .join(', ') || 'none';
         throw new NotFoundError(`unknown DAG edge "${from}→${to}" (edges: ${edges})`, 'unknown_edge');
       }
-      live = deepFreeze({ ...live, steps: live.steps.map((s) => (s.id === to ? { ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== from) } : s)) });
+      live = deepFreeze({
+        ...live,
+        steps: live.steps.map((s) =>
+          s.id === to ? { ...s, depends_on: (s.depends_on ?? []).filter((d) => d !== from) } : s,
+        ),
+      });
     },
     isDamaged: () => dag.damage().length > 0,
     damage() {

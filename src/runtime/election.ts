@@ -28,7 +28,13 @@ export function electionTick(cluster: Cluster): void {
   if (!strategy.election.enabled) {
     // static leadership: the first worker, whatever its state
     const first = cluster.workers[0]!;
-    if (cluster.leader?.id !== first.id) cluster.leader = { id: first.id, incarnation: first.restarts, expiresAt: Infinity, term: (cluster.leader?.term ?? 0) + 1 };
+    if (cluster.leader?.id !== first.id)
+      cluster.leader = {
+        id: first.id,
+        incarnation: first.restarts,
+        expiresAt: Infinity,
+        term: (cluster.leader?.term ?? 0) + 1,
+      };
     return;
   }
   const lease = cluster.leader;
@@ -36,7 +42,8 @@ export function electionTick(cluster: Cluster): void {
     const holder = cluster.agents.get(lease.id)!;
     if (now < lease.expiresAt) {
       // renewal is a message to the lease store: lost while the holder is partitioned, paused or dead
-      if (isReachable(holder) && holder.restarts === lease.incarnation) lease.expiresAt = now + strategy.election.lease_ms;
+      if (isReachable(holder) && holder.restarts === lease.incarnation)
+        lease.expiresAt = now + strategy.election.lease_ms;
       return;
     }
     cluster.log.record('leader_lost', `lease of term ${lease.term} expired`, lease.id);

@@ -41,7 +41,14 @@ export function createRecoveryLog(clock: Clock, limit = 1000): RecoveryLog {
   let seq = 0;
   return {
     record(kind, detail, agentId) {
-      const event: RecoveryEvent = { seq: ++seq, kind, at_ms: clock.now(), at: clock.wallNow().toISOString(), detail, ...(agentId ? { agent_id: agentId } : {}) };
+      const event: RecoveryEvent = {
+        seq: ++seq,
+        kind,
+        at_ms: clock.now(),
+        at: clock.wallNow().toISOString(),
+        detail,
+        ...(agentId ? { agent_id: agentId } : {}),
+      };
       events.push(event);
       if (events.length > limit) events.shift();
       for (const listener of listeners) {

@@ -36,5 +36,9 @@ export function failoverTick(cluster: Cluster): void {
   cluster.activeOrchestratorId = standby.id;
   cluster.activeOrchestrator = { incarnation: standby.restarts, renewedAt: now };
   cluster.orchestratorEpoch++;
-  cluster.log.record('orchestrator_failover', `took over from ${previous ?? 'nobody'} (epoch ${cluster.orchestratorEpoch})`, standby.id);
+  cluster.log.record(
+    'orchestrator_failover',
+    `took over from ${previous ?? 'nobody'} (epoch ${cluster.orchestratorEpoch})`,
+    standby.id,
+  );
 }

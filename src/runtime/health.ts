@@ -20,7 +20,11 @@ export interface RuntimeHealth {
   problems: string[];
 }
 
-export function runtimeHealth(cluster: Cluster, dag: LiveDag, scope: RuntimeHealthScope = { kind: 'target' }): RuntimeHealth {
+export function runtimeHealth(
+  cluster: Cluster,
+  dag: LiveDag,
+  scope: RuntimeHealthScope = { kind: 'target' },
+): RuntimeHealth {
   let problems: string[];
   switch (scope.kind) {
     case 'agent':
@@ -28,7 +32,13 @@ export function runtimeHealth(cluster: Cluster, dag: LiveDag, scope: RuntimeHeal
       break;
     case 'leader': {
       const leader = currentLeader(cluster);
-      problems = leaderServing(cluster) ? [] : [leader ? `leader ${leader.id} is ${leader.state === 'running' ? 'without a valid lease or unreachable' : leader.state}` : 'no leader elected'];
+      problems = leaderServing(cluster)
+        ? []
+        : [
+            leader
+              ? `leader ${leader.id} is ${leader.state === 'running' ? 'without a valid lease or unreachable' : leader.state}`
+              : 'no leader elected',
+          ];
       break;
     }
     case 'orchestrator': {
@@ -36,7 +46,11 @@ export function runtimeHealth(cluster: Cluster, dag: LiveDag, scope: RuntimeHeal
       problems =
         active && isReachable(active) && isAlive(cluster, active)
           ? []
-          : [active ? `active orchestrator ${active.id} is ${active.state === 'running' ? 'unreachable' : active.state}` : 'no active orchestrator'];
+          : [
+              active
+                ? `active orchestrator ${active.id} is ${active.state === 'running' ? 'unreachable' : active.state}`
+                : 'no active orchestrator',
+            ];
       break;
     }
     case 'dag':
@@ -64,7 +78,8 @@ function agentProblems(agent: Agent): string[] {
   const { tools, llm, mcp } = agent.subsystems;
   if (tools.isHanging) problems.push(`${agent.id} tool calls hang until their timeout`);
   // with retries exhausted the fallback provider answers: the agent still serves
-  if (llm.failureActive && !llm.config().fallbackEnabled) problems.push(`${agent.id} LLM calls fail (${llm.failureType})`);
+  if (llm.failureActive && !llm.config().fallbackEnabled)
+    problems.push(`${agent.id} LLM calls fail (${llm.failureType})`);
   if (agent.state === 'running' && !mcp.isConnected()) problems.push(`${agent.id} MCP session is disconnected`);
   return problems;
 }

@@ -182,15 +182,31 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
       electionTick(cluster);
       failoverTick(cluster);
       timers = [
-        every(cluster, () => s().failover.heartbeat_interval_ms, () => {
-          heartbeatTick(cluster);
-          failoverTick(cluster);
-          supervisor.sweep();
-          scheduleDagRestore();
-        }),
-        every(cluster, () => s().election.renew_interval_ms, () => electionTick(cluster)),
-        every(cluster, () => s().checkpoints.interval_ms, () => checkpointTick(cluster)),
-        every(cluster, () => s().integrity.check_interval_ms, () => integrityTick(cluster)),
+        every(
+          cluster,
+          () => s().failover.heartbeat_interval_ms,
+          () => {
+            heartbeatTick(cluster);
+            failoverTick(cluster);
+            supervisor.sweep();
+            scheduleDagRestore();
+          },
+        ),
+        every(
+          cluster,
+          () => s().election.renew_interval_ms,
+          () => electionTick(cluster),
+        ),
+        every(
+          cluster,
+          () => s().checkpoints.interval_ms,
+          () => checkpointTick(cluster),
+        ),
+        every(
+          cluster,
+          () => s().integrity.check_interval_ms,
+          () => integrityTick(cluster),
+        ),
         pacer(),
       ];
     },
@@ -211,7 +227,8 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     get isRunning() {
       return cluster.running;
     },
-    agents: () => [...cluster.agents.values()].map((a) => ({ id: a.id, role: roleOf(a), status: a.state, restarts: a.restarts })),
+    agents: () =>
+      [...cluster.agents.values()].map((a) => ({ id: a.id, role: roleOf(a), status: a.state, restarts: a.restarts })),
     agent: (id) => getAgent(cluster, id),
     leaderId: () => cluster.leader?.id,
     activeOrchestratorId: () => cluster.activeOrchestratorId,
@@ -219,7 +236,10 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     updateStrategy(patch) {
       const next = mergeStrategy(cluster.strategy, parseStrategyPatch(patch, 'strategy update'));
       const problems = crossCheck(next);
-      if (problems.length > 0) throw new UsageError(`strategy update: invalid strategy:\n  - ${problems.join('\n  - ')}`, 'invalid_strategy', { details: problems });
+      if (problems.length > 0)
+        throw new UsageError(`strategy update: invalid strategy:\n  - ${problems.join('\n  - ')}`, 'invalid_strategy', {
+          details: problems,
+        });
       cluster.strategy = next;
       for (const agent of cluster.agents.values()) agent.subsystems.configure(next);
       if (cluster.running) {

@@ -47,7 +47,11 @@ export function fetchText(country: string): string {
 }
 
 export function expectedOutput(input: RunInput): RunOutput {
-  return { run: input.run, answer: `${LOOKUP_TABLE[input.country]}|${input.a * input.b}|${fetchText(input.country)}`, recall_verified: true };
+  return {
+    run: input.run,
+    answer: `${LOOKUP_TABLE[input.country]}|${input.a * input.b}|${fetchText(input.country)}`,
+    recall_verified: true,
+  };
 }
 
 /** memory slot a run writes: a bounded ring, so memory does not grow without end */
@@ -65,7 +69,10 @@ function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`).join(',')}}`;
+    return `{${Object.keys(record)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'undefined';
 }

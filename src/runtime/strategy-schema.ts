@@ -12,17 +12,25 @@ import { durationSchema, says, typeName } from '../shared/zod-problems.js';
 export const WORKFLOW_RECOVERY = ['retry', 'replace_node', 'fail_fast'] as const;
 
 const bool = z.boolean(says((v) => `must be true or false, got ${typeName(v)}`));
-const durationWords = (problem: string) => `must be a duration such as 250ms, 2s or an integer number of milliseconds up to 24h: ${problem}`;
+const durationWords = (problem: string) =>
+  `must be a duration such as 250ms, 2s or an integer number of milliseconds up to 24h: ${problem}`;
 const duration = durationSchema(durationWords);
 /** intervals that drive timers must be positive, or a timer would spin */
 const positive = durationSchema(durationWords).refine((ms) => ms > 0, 'must be greater than 0');
 const countWords = says((v) => `must be a non-negative integer, got ${JSON.stringify(v)}`);
 const count = z.number(countWords).int(countWords).min(0, countWords);
 const rateWords = says((v) => `must be a number of runs per second between 0 and 10000, got ${JSON.stringify(v)}`);
-const recovery = z.enum(WORKFLOW_RECOVERY, says((v) => `must be one of ${WORKFLOW_RECOVERY.join(', ')}, got ${JSON.stringify(v)}`));
+const recovery = z.enum(
+  WORKFLOW_RECOVERY,
+  says((v) => `must be one of ${WORKFLOW_RECOVERY.join(', ')}, got ${JSON.stringify(v)}`),
+);
 
 const section = <S extends z.core.$ZodLooseShape>(description: string, shape: S) =>
-  z.strictObject(shape, { error: (iss) => (iss.code === 'invalid_type' ? `must be a mapping, got ${typeName(iss.input)}` : undefined) }).describe(description);
+  z
+    .strictObject(shape, {
+      error: (iss) => (iss.code === 'invalid_type' ? `must be a mapping, got ${typeName(iss.input)}` : undefined),
+    })
+    .describe(description);
 
 const SECTIONS = {
   supervisor: section('resurrects killed agents after a backoff, at most max_restarts per agent within window_ms', {
@@ -37,25 +45,50 @@ const SECTIONS = {
     lease_ms: positive.describe('a new leader within this time after the leader dies'),
     renew_interval_ms: positive.describe('shorter than lease_ms'),
   }),
-  failover: section('a standby orchestrator takes over when the active one misses heartbeats; dispatch routes around silent workers', {
+  failover: section(
+    'a standby orchestrator takes over when the active one misses heartbeats; dispatch routes around silent workers',
+    {
+      enabled: bool,
+      heartbeat_interval_ms: positive.describe('shorter than heartbeat_timeout_ms'),
+      heartbeat_timeout_ms: positive,
+    },
+  ),
+  checkpoints: section('periodic memory checkpoints (plus a journal of acknowledged writes since the last one)', {
     enabled: bool,
-    heartbeat_interval_ms: positive.describe('shorter than heartbeat_timeout_ms'),
-    heartbeat_timeout_ms: positive,
+    interval_ms: positive,
   }),
-  checkpoints: section('periodic memory checkpoints (plus a journal of acknowledged writes since the last one)', { enabled: bool, interval_ms: positive }),
-  integrity: section('periodic memory checksum verification; a failure restores the last checkpoint and replays the journal', {
+  integrity: section(
+    'periodic memory checksum verification; a failure restores the last checkpoint and replays the journal',
+    {
+      enabled: bool,
+      check_interval_ms: positive,
+    },
+  ),
+  llm: section('LLM client: retries with backoff, then the fallback provider', {
     enabled: bool,
-    check_interval_ms: positive,
+    retries: count,
+    backoff_ms: duration,
+    fallback: bool,
   }),
-  llm: section('LLM client: retries with backoff, then the fallback provider', { enabled: bool, retries: count, backoff_ms: duration, fallback: bool }),
-  tools: section('every tool call is bounded by timeout_ms; retries extra attempts when enabled', { enabled: bool, timeout_ms: positive, retries: count }),
-  mcp: section('MCP session reconnects with exponential backoff after a disconnect', { enabled: bool, backoff_ms: duration, max_backoff_ms: duration }),
-  dag: section("the live DAG is restored from the workflow definition; recovery is the workflow engine's step strategy", {
+  tools: section('every tool call is bounded by timeout_ms; retries extra attempts when enabled', {
     enabled: bool,
-    restore_delay_ms: duration,
-    recovery,
-    step_retries: count,
+    timeout_ms: positive,
+    retries: count,
   }),
+  mcp: section('MCP session reconnects with exponential backoff after a disconnect', {
+    enabled: bool,
+    backoff_ms: duration,
+    max_backoff_ms: duration,
+  }),
+  dag: section(
+    "the live DAG is restored from the workflow definition; recovery is the workflow engine's step strategy",
+    {
+      enabled: bool,
+      restore_delay_ms: duration,
+      recovery,
+      step_retries: count,
+    },
+  ),
   workload: section('the steady-state workload: rate workflow runs per second, each failed after run_timeout_ms', {
     enabled: bool,
     rate: z.number(rateWords).min(0, rateWords).max(10_000, rateWords),
@@ -73,12 +106,17 @@ export const strategyPatchSchema = z.strictObject(
   Object.fromEntries(Object.entries(SECTIONS).map(([name, s]) => [name, s.partial().optional()])) as {
     [K in keyof Sections]: z.ZodOptional<ReturnType<Sections[K]['partial']>>;
   },
-  { error: (iss) => (iss.code === 'invalid_type' ? `must be a mapping of sections, got ${typeName(iss.input)}` : undefined) },
+  {
+    error: (iss) =>
+      iss.code === 'invalid_type' ? `must be a mapping of sections, got ${typeName(iss.input)}` : undefined,
+  },
 );
 
 /** `unknown section (expected …)` at the top, `unknown key (expected …)` inside a section */
 export function strategyUnknownKey(_key: string, allowed: string[], at: Array<string | number>): string {
-  return at.length === 0 ? `unknown section (expected one of ${allowed.join(', ')})` : `unknown key (expected one of ${allowed.join(', ')})`;
+  return at.length === 0
+    ? `unknown section (expected one of ${allowed.join(', ')})`
+    : `unknown key (expected one of ${allowed.join(', ')})`;
 }
 
 /** `arena schema strategy`: the published JSON Schema of strategy files. */
@@ -87,7 +125,8 @@ export function strategyJsonSchema(): Record<string, unknown> {
     {
       name: 'strategy',
       title: 'Chaos Arena recovery strategy',
-      description: 'How the embedded runtime recovers (DESIGN §5); every section and field may be left out, the default fills it',
+      description:
+        'How the embedded runtime recovers (DESIGN §5); every section and field may be left out, the default fills it',
     },
     strategyPatchSchema,
   );

@@ -11,7 +11,14 @@ import type { z } from '../vendor/zod.js';
 import { readSmallFile } from '../shared/files.js';
 import { UsageError } from '../shared/errors.js';
 import { deepFreeze } from '../shared/deep-freeze.js';
-import { formatSourceProblems, MAX_YAML_BYTES, pathSegments, readYamlDocument, type SourcePosition, type SourceProblem } from '../shared/yaml-source.js';
+import {
+  formatSourceProblems,
+  MAX_YAML_BYTES,
+  pathSegments,
+  readYamlDocument,
+  type SourcePosition,
+  type SourceProblem,
+} from '../shared/yaml-source.js';
 import { formatSegments, parseProblems } from '../shared/zod-problems.js';
 import { strategyPatchSchema, type strategySchema, strategyUnknownKey, WORKFLOW_RECOVERY } from './strategy-schema.js';
 
@@ -84,10 +91,22 @@ export function parseStrategyText(text: string, source = 'strategy'): Strategy {
     const problems: SourceProblem[] =
       doc.reason === 'syntax'
         ? doc.errors
-        : [{ path: '', message: doc.reason === 'too_large' ? `text is ${doc.bytes} bytes; the limit is ${doc.limit}` : `cannot expand the document: ${doc.detail}` }];
-    throw new UsageError(`${source}: not valid YAML:\n${formatSourceProblems(problems, source)}`, 'invalid_strategy', { details: problems.map(problemText) });
+        : [
+            {
+              path: '',
+              message:
+                doc.reason === 'too_large'
+                  ? `text is ${doc.bytes} bytes; the limit is ${doc.limit}`
+                  : `cannot expand the document: ${doc.detail}`,
+            },
+          ];
+    throw new UsageError(`${source}: not valid YAML:\n${formatSourceProblems(problems, source)}`, 'invalid_strategy', {
+      details: problems.map(problemText),
+    });
   }
-  return parseLocated(doc.value ?? {}, source, (p) => doc.positionOf(pathSegments(p.path), p.message.startsWith('unknown')));
+  return parseLocated(doc.value ?? {}, source, (p) =>
+    doc.positionOf(pathSegments(p.path), p.message.startsWith('unknown')),
+  );
 }
 
 type Locator = (p: SourceProblem) => SourcePosition | undefined;
@@ -105,19 +124,30 @@ function parseLocated(input: unknown, source: string, locate?: Locator): Strateg
 function checkPatch(input: unknown): { patch: StrategyPatch; problems: SourceProblem[] } {
   if (input === null || input === undefined) return { patch: {}, problems: [] };
   const { data, problems } = parseProblems(strategyPatchSchema, input, { unknownKey: strategyUnknownKey });
-  return { patch: (data ?? {}) as StrategyPatch, problems: problems.map((p) => ({ path: formatSegments(p.segments), message: p.message })) };
+  return {
+    patch: (data ?? {}) as StrategyPatch,
+    problems: problems.map((p) => ({ path: formatSegments(p.segments), message: p.message })),
+  };
 }
 
 function crossProblems(s: Strategy): SourceProblem[] {
   const problems: SourceProblem[] = [];
   if (s.election.renew_interval_ms >= s.election.lease_ms) {
-    problems.push({ path: 'election.renew_interval_ms', message: 'must be shorter than election.lease_ms, or the leader loses its lease between renewals' });
+    problems.push({
+      path: 'election.renew_interval_ms',
+      message: 'must be shorter than election.lease_ms, or the leader loses its lease between renewals',
+    });
   }
   if (s.failover.heartbeat_interval_ms >= s.failover.heartbeat_timeout_ms) {
-    problems.push({ path: 'failover.heartbeat_interval_ms', message: 'must be shorter than failover.heartbeat_timeout_ms' });
+    problems.push({
+      path: 'failover.heartbeat_interval_ms',
+      message: 'must be shorter than failover.heartbeat_timeout_ms',
+    });
   }
-  if (s.supervisor.max_backoff_ms < s.supervisor.backoff_ms) problems.push({ path: 'supervisor.max_backoff_ms', message: 'must be at least supervisor.backoff_ms' });
-  if (s.mcp.max_backoff_ms < s.mcp.backoff_ms) problems.push({ path: 'mcp.max_backoff_ms', message: 'must be at least mcp.backoff_ms' });
+  if (s.supervisor.max_backoff_ms < s.supervisor.backoff_ms)
+    problems.push({ path: 'supervisor.max_backoff_ms', message: 'must be at least supervisor.backoff_ms' });
+  if (s.mcp.max_backoff_ms < s.mcp.backoff_ms)
+    problems.push({ path: 'mcp.max_backoff_ms', message: 'must be at least mcp.backoff_ms' });
   return problems;
 }
 
@@ -130,8 +160,11 @@ function invalidStrategy(problems: SourceProblem[], source: string, locate?: Loc
   const details = problems.map(problemText);
   if (!locate) {
     // a non-mapping input keeps its old one-line wording
-    if (problems.length === 1 && problems[0]!.path === '') return new UsageError(`${source}: ${problems[0]!.message}`, 'invalid_strategy');
-    return new UsageError(`${source}: invalid strategy:\n  - ${details.join('\n  - ')}`, 'invalid_strategy', { details });
+    if (problems.length === 1 && problems[0]!.path === '')
+      return new UsageError(`${source}: ${problems[0]!.message}`, 'invalid_strategy');
+    return new UsageError(`${source}: invalid strategy:\n  - ${details.join('\n  - ')}`, 'invalid_strategy', {
+      details,
+    });
   }
   // in file order: the schema reports a mapping's unknown keys after its known ones
   const located = problems
@@ -141,7 +174,11 @@ function invalidStrategy(problems: SourceProblem[], source: string, locate?: Loc
     })
     .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
-  return new UsageError(`${source}: invalid strategy: ${count}\n${formatSourceProblems(located, source)}`, 'invalid_strategy', { details });
+  return new UsageError(
+    `${source}: invalid strategy: ${count}\n${formatSourceProblems(located, source)}`,
+    'invalid_strategy',
+    { details },
+  );
 }
 
 function problemText(p: SourceProblem): string {

@@ -22,14 +22,23 @@ export interface AgentSubsystems {
 
 export function createSubsystems(options: { clock: Clock; strategy: Strategy; agentId: string }): AgentSubsystems {
   const { clock, strategy } = options;
-  const tools = createToolbox({ clock, timeoutMs: strategy.tools.timeout_ms, retries: strategy.tools.enabled ? strategy.tools.retries : 0 });
+  const tools = createToolbox({
+    clock,
+    timeoutMs: strategy.tools.timeout_ms,
+    retries: strategy.tools.enabled ? strategy.tools.retries : 0,
+  });
   const llm = createLLMClient({
     primary: createLocalModel({ name: 'local', clock }),
     fallback: createLocalModel({ name: 'local-fallback', model: 'local-fallback-1', clock }),
     clock,
     ...llmConfig(strategy),
   });
-  const mcp = createMCPSession({ connect: inProcessConnector(), clock, reconnect: mcpReconnect(strategy), name: options.agentId });
+  const mcp = createMCPSession({
+    connect: inProcessConnector(),
+    clock,
+    reconnect: mcpReconnect(strategy),
+    name: options.agentId,
+  });
   // the in-memory transport connects within a few microtasks; until then calls fail like any disconnected session
   const connecting = mcp.connect().catch(() => undefined);
   return {
@@ -50,7 +59,11 @@ export function createSubsystems(options: { clock: Clock; strategy: Strategy; ag
 }
 
 function llmConfig(s: Strategy) {
-  return { retries: s.llm.enabled ? s.llm.retries : 0, backoffMs: s.llm.backoff_ms, fallbackEnabled: s.llm.enabled && s.llm.fallback };
+  return {
+    retries: s.llm.enabled ? s.llm.retries : 0,
+    backoffMs: s.llm.backoff_ms,
+    fallbackEnabled: s.llm.enabled && s.llm.fallback,
+  };
 }
 
 function mcpReconnect(s: Strategy) {

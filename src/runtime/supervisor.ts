@@ -27,7 +27,11 @@ export function createSupervisor(cluster: Cluster): Supervisor {
     history.set(agent.id, recent);
     if (recent.length >= s.max_restarts) {
       agent.state = 'failed';
-      cluster.log.record('agent_failed', `restart budget spent: ${recent.length} restarts within ${s.window_ms}ms`, agent.id);
+      cluster.log.record(
+        'agent_failed',
+        `restart budget spent: ${recent.length} restarts within ${s.window_ms}ms`,
+        agent.id,
+      );
       return;
     }
     const backoff = Math.min(s.max_backoff_ms, s.backoff_ms * 2 ** recent.length);
@@ -39,7 +43,11 @@ export function createSupervisor(cluster: Cluster): Supervisor {
         if (!cluster.running || agent.state !== 'restarting') return;
         history.get(agent.id)!.push(cluster.clock.now());
         agent.restart(cluster.buildSubsystems(agent));
-        cluster.log.record('agent_restarted', `resurrected after ${backoff}ms backoff (restart ${agent.restarts})`, agent.id);
+        cluster.log.record(
+          'agent_restarted',
+          `resurrected after ${backoff}ms backoff (restart ${agent.restarts})`,
+          agent.id,
+        );
       }),
     );
   };

@@ -24,7 +24,8 @@ export interface AgentSpec {
 export function parseTopology(input: Partial<Topology> | undefined): Topology {
   const t = { ...DEFAULT_TOPOLOGY, ...(input ?? {}) };
   const problems: string[] = [];
-  if (!Number.isInteger(t.workers) || t.workers < 1 || t.workers > 64) problems.push(`topology.workers: must be an integer from 1 to 64, got ${JSON.stringify(t.workers)}`);
+  if (!Number.isInteger(t.workers) || t.workers < 1 || t.workers > 64)
+    problems.push(`topology.workers: must be an integer from 1 to 64, got ${JSON.stringify(t.workers)}`);
   if (!Number.isInteger(t.orchestrators) || t.orchestrators < 1 || t.orchestrators > 8) {
     problems.push(`topology.orchestrators: must be an integer from 1 to 8, got ${JSON.stringify(t.orchestrators)}`);
   }

@@ -13,7 +13,15 @@ import { currentLeader, leaderServing } from './election.js';
 import type { LiveDag } from './dag.js';
 import type { Ledger, Write } from './ledger.js';
 import { ensureIntegrity, journalWrite } from './maintenance.js';
-import { expectedOutput, fetchText, memoryKey, runInput, sameValue, type RunInput, type RunOutput } from './steady-state.js';
+import {
+  expectedOutput,
+  fetchText,
+  memoryKey,
+  runInput,
+  sameValue,
+  type RunInput,
+  type RunOutput,
+} from './steady-state.js';
 
 export class NoLeaderError extends RuntimeError {
   constructor(detail: string) {
@@ -39,7 +47,9 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
 
   /** the worker a run is assigned to; with failover on, only workers whose heartbeats arrive */
   const pickWorker = (avoid?: Agent): Agent => {
-    const pool = cluster.strategy.failover.enabled ? cluster.workers.filter((w) => w !== avoid && isAlive(cluster, w)) : cluster.workers;
+    const pool = cluster.strategy.failover.enabled
+      ? cluster.workers.filter((w) => w !== avoid && isAlive(cluster, w))
+      : cluster.workers;
     if (pool.length === 0) throw new RuntimeError('no live worker to dispatch to', 'no_worker');
     return pool[roundRobin++ % pool.length]!;
   };
@@ -49,7 +59,11 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
     const onWorker = (fn: (agent: Agent, ctx: StepContext, signal: AbortSignal) => Promise<unknown>): StepAgent => ({
       execute(ctx) {
         // a retry goes elsewhere when the assigned worker refused the task (it is down) or its heartbeats stopped
-        if (ctx.attempt > 1 && cluster.strategy.failover.enabled && (assigned.state !== 'running' || !isAlive(cluster, assigned))) {
+        if (
+          ctx.attempt > 1 &&
+          cluster.strategy.failover.enabled &&
+          (assigned.state !== 'running' || !isAlive(cluster, assigned))
+        ) {
           assigned = pickWorker(assigned);
         }
         const worker = assigned;
@@ -64,17 +78,30 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
       built.add(type);
       return onWorker(fn);
     };
-    registry.register('fetch', replaceable('fetch', (agent, _ctx, signal) => fetchStep(agent, input, signal)));
+    registry.register(
+      'fetch',
+      replaceable('fetch', (agent, _ctx, signal) => fetchStep(agent, input, signal)),
+    );
     registry.register('plan', () => ({
       execute(ctx) {
         const leader = currentLeader(cluster);
-        if (!leader || !leaderServing(cluster)) throw new NoLeaderError(leader ? `${leader.id} holds no valid lease or is unreachable` : 'none elected');
+        if (!leader || !leaderServing(cluster))
+          throw new NoLeaderError(leader ? `${leader.id} holds no valid lease or is unreachable` : 'none elected');
         return send(orchestrator, leader, (signal) => planStep(leader, input, ctx, signal), ctx.signal);
       },
     }));
-    registry.register('tool', replaceable('tool', (agent, ctx, signal) => toolStep(agent, input, ctx, signal)));
-    registry.register('recall', replaceable('recall', (agent) => recallStep(agent)));
-    registry.register('answer', replaceable('answer', (agent, ctx, signal) => answerStep(agent, input, ctx, signal, state)));
+    registry.register(
+      'tool',
+      replaceable('tool', (agent, ctx, signal) => toolStep(agent, input, ctx, signal)),
+    );
+    registry.register(
+      'recall',
+      replaceable('recall', (agent) => recallStep(agent)),
+    );
+    registry.register(
+      'answer',
+      replaceable('answer', (agent, ctx, signal) => answerStep(agent, input, ctx, signal, state)),
+    );
     return registry;
   };
 
@@ -87,7 +114,13 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
     return { verified: sameValue(value, last.write.value), recalled: last.write.run };
   };
 
-  const answerStep = async (agent: Agent, input: RunInput, ctx: StepContext, signal: AbortSignal, state: RunState): Promise<RunOutput> => {
+  const answerStep = async (
+    agent: Agent,
+    input: RunInput,
+    ctx: StepContext,
+    signal: AbortSignal,
+    state: RunState,
+  ): Promise<RunOutput> => {
     const tool = need<{ capital: string; product: number; doc: string }>(ctx, 'tool');
     const recall = need<{ verified: boolean }>(ctx, 'recall');
     const response = await agent.subsystems.llm.complete({
@@ -117,7 +150,9 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
     const controller = new AbortController();
     inFlight.add(controller);
     const timeoutMs = cluster.strategy.workload.run_timeout_ms;
-    const timer = cluster.clock.setTimer(timeoutMs, () => controller.abort(new RuntimeError(`run ${run} timed out after ${timeoutMs}ms`, 'run_timeout')));
+    const timer = cluster.clock.setTimer(timeoutMs, () =>
+      controller.abort(new RuntimeError(`run ${run} timed out after ${timeoutMs}ms`, 'run_timeout')),
+    );
     ledger.started();
     let worker: Agent | undefined;
     const state: RunState = {};
@@ -146,12 +181,32 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
         const mismatch = !sameValue(result.output, expected);
         // the orchestrator got the answer back: the write is acknowledged
         if (state.applied) ledger.acknowledged(state.applied.agentId, state.applied.key, state.applied.write);
-        ledger.finished({ run, ok: !mismatch, status: result.status, worker: worker?.id, mismatch, duration_ms: cluster.clock.now() - started, finished_at_ms: cluster.clock.now(), ...(mismatch ? { error: `output ${JSON.stringify(result.output)} differs from the expected ${JSON.stringify(expected)}` } : {}) });
+        ledger.finished({
+          run,
+          ok: !mismatch,
+          status: result.status,
+          worker: worker?.id,
+          mismatch,
+          duration_ms: cluster.clock.now() - started,
+          finished_at_ms: cluster.clock.now(),
+          ...(mismatch
+            ? { error: `output ${JSON.stringify(result.output)} differs from the expected ${JSON.stringify(expected)}` }
+            : {}),
+        });
         return !mismatch;
       }
       throw new RuntimeError(result.error ?? `run ${result.status}`, 'run_failed');
     } catch (error) {
-      ledger.finished({ run, ok: false, status: 'failed', worker: worker?.id, mismatch: false, error: errorMessage(error), duration_ms: cluster.clock.now() - started, finished_at_ms: cluster.clock.now() });
+      ledger.finished({
+        run,
+        ok: false,
+        status: 'failed',
+        worker: worker?.id,
+        mismatch: false,
+        error: errorMessage(error),
+        duration_ms: cluster.clock.now() - started,
+        finished_at_ms: cluster.clock.now(),
+      });
       return false;
     } finally {
       timer.cancel();
@@ -169,7 +224,11 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
 
 function need<T>(ctx: StepContext, step: string): T {
   const value = ctx.inputs[step];
-  if (value === undefined) throw new RuntimeError(`step ${ctx.step.id} is missing its input from "${step}" (the DAG lost a node or an edge)`, 'missing_input');
+  if (value === undefined)
+    throw new RuntimeError(
+      `step ${ctx.step.id} is missing its input from "${step}" (the DAG lost a node or an edge)`,
+      'missing_input',
+    );
   return value as T;
 }
 
@@ -182,9 +241,13 @@ async function fetchStep(agent: Agent, input: RunInput, signal: AbortSignal): Pr
 
 async function planStep(agent: Agent, input: RunInput, ctx: StepContext, signal: AbortSignal) {
   const fetched = need<{ doc: string }>(ctx, 'fetch');
-  const response = await agent.subsystems.llm.complete({ messages: [{ role: 'user', content: `compute ${input.a} * ${input.b}` }], signal });
+  const response = await agent.subsystems.llm.complete({
+    messages: [{ role: 'user', content: `compute ${input.a} * ${input.b}` }],
+    signal,
+  });
   const product = Number(/The answer is (-?[\d.e+]+)/.exec(response.text)?.[1]);
-  if (!Number.isFinite(product)) throw new RuntimeError(`plan: the model gave no number: ${JSON.stringify(response.text)}`, 'bad_plan');
+  if (!Number.isFinite(product))
+    throw new RuntimeError(`plan: the model gave no number: ${JSON.stringify(response.text)}`, 'bad_plan');
   return { product, doc: fetched.doc, planned_by: agent.id };
 }
 

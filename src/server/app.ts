@@ -62,7 +62,10 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   registerRegressRoutes(router, x.eventStore);
 
   router.registerAgentEndpoints({
-    list: async () => [...(await x.target.runtime.listAgents()).map((a) => ({ ...a, kind: 'runtime' })), ...x.assistants.list()],
+    list: async () => [
+      ...(await x.target.runtime.listAgents()).map((a) => ({ ...a, kind: 'runtime' })),
+      ...x.assistants.list(),
+    ],
     async get(id) {
       const runtimeAgent = (await x.target.runtime.listAgents()).find((a) => a.id === id);
       return runtimeAgent ? { ...runtimeAgent, kind: 'runtime' } : x.assistants.get(id);
@@ -70,7 +73,10 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     create: (spec) => x.assistants.create(spec),
     async remove(id) {
       if (!x.assistants.has(id) && (await x.target.runtime.listAgents()).some((a) => a.id === id)) {
-        throw new UsageError(`agent "${id}" belongs to the runtime topology and cannot be deleted; kill it with POST /api/v1/arena/agent/${id}/kill`, 'runtime_agent');
+        throw new UsageError(
+          `agent "${id}" belongs to the runtime topology and cannot be deleted; kill it with POST /api/v1/arena/agent/${id}/kill`,
+          'runtime_agent',
+        );
       }
       x.assistants.remove(id);
     },

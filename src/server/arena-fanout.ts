@@ -68,7 +68,13 @@ export function deliver(client: FanoutClient, events: readonly StoredEvent[], ba
       // the store no longer holds what the client missed
       client.stream.send({
         event: 'reset',
-        data: { reason: 'last_event_id_too_old', last_event_id: client.from, current_id: e.version, replay_from: e.version, detail: 'events in between are no longer stored' },
+        data: {
+          reason: 'last_event_id_too_old',
+          last_event_id: client.from,
+          current_id: e.version,
+          replay_from: e.version,
+          detail: 'events in between are no longer stored',
+        },
       });
       client.isReset = true;
     }
@@ -114,7 +120,9 @@ class StreamFanout {
 
   private async follow(from: number): Promise<void> {
     try {
-      for await (const e of this.store.subscribe({ stream_id: this.streamId }, from, { signal: this.controller.signal })) {
+      for await (const e of this.store.subscribe({ stream_id: this.streamId }, from, {
+        signal: this.controller.signal,
+      })) {
         this.lastVersion = e.version;
         // handed to the sockets at once, as the per-client subscriptions did: a shutdown right after
         // the last append must find it written. The first event of a tick goes out as one write per

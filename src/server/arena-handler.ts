@@ -63,7 +63,8 @@ export interface ArenaHandlerOptions extends ArenaStreamOptions {
   liveEvolution?: { status(): unknown };
 }
 
-const notConfigured = (what: string) => new HttpError(503, 'not_configured', `${what} is not configured on this server`);
+const notConfigured = (what: string) =>
+  new HttpError(503, 'not_configured', `${what} is not configured on this server`);
 
 /** routes that take no body refuse one rather than ignore it */
 const NONE = z.strictObject({});
@@ -123,7 +124,9 @@ export class ArenaHandler {
       for (const [type, route] of Object.entries(FAULT_ROUTES) as Array<[ActionType, FaultRoute]>) {
         post(route.path, async (ctx) => this.run(ctx, { type, ...(await route.action(ctx)) }));
       }
-      post('/actions', async (ctx) => this.reply(ctx, await this.service.execute(parseAction(await ctx.json(), 'body'))));
+      post('/actions', async (ctx) =>
+        this.reply(ctx, await this.service.execute(parseAction(await ctx.json(), 'body'))),
+      );
 
       get('/history', () => ({ results: this.service.history() }));
       get('/stats', () => this.service.stats());
@@ -189,7 +192,10 @@ export class ArenaHandler {
         const raw = ctx.query.get('interval_ms') ?? '1000';
         const interval = Number(raw);
         if (!(Number.isInteger(interval) && interval >= 100 && interval <= 60_000)) {
-          throw new UsageError(`query parameter interval_ms must be an integer from 100 to 60000, got "${raw}"`, 'invalid_input');
+          throw new UsageError(
+            `query parameter interval_ms must be an integer from 100 to 60000, got "${raw}"`,
+            'invalid_input',
+          );
         }
         const stream = ctx.sse();
         let id = 0;
@@ -239,7 +245,8 @@ export class ArenaHandler {
 
   private async scenarioText(ctx: RequestContext): Promise<string> {
     const text = await ctx.text();
-    if (text.trim() === '') throw new UsageError('request body is empty: send the scenario as YAML or JSON', 'invalid_scenario');
+    if (text.trim() === '')
+      throw new UsageError('request body is empty: send the scenario as YAML or JSON', 'invalid_scenario');
     return text;
   }
 }

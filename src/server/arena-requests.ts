@@ -9,13 +9,18 @@ export function scenarioRunOptions(query: URLSearchParams): { seed?: number; tim
   const options: { seed?: number; timeScale?: number } = {};
   const seed = query.get('seed');
   if (seed !== null) {
-    if (!/^\d+$/.test(seed)) throw new UsageError(`query parameter seed must be a non-negative integer, got "${seed}"`, 'invalid_input');
+    if (!/^\d+$/.test(seed))
+      throw new UsageError(`query parameter seed must be a non-negative integer, got "${seed}"`, 'invalid_input');
     options.seed = Number(seed);
   }
   const scale = query.get('time_scale');
   if (scale !== null) {
     const n = Number(scale);
-    if (!(Number.isFinite(n) && n > 0 && n <= 10)) throw new UsageError(`query parameter time_scale must be a number above 0 and at most 10, got "${scale}"`, 'invalid_input');
+    if (!(Number.isFinite(n) && n > 0 && n <= 10))
+      throw new UsageError(
+        `query parameter time_scale must be a number above 0 and at most 10, got "${scale}"`,
+        'invalid_input',
+      );
     options.timeScale = n;
   }
   return options;
@@ -24,7 +29,12 @@ export function scenarioRunOptions(query: URLSearchParams): { seed?: number; tim
 export const Survival = z.strictObject({
   duration: duration().optional(),
   interval: duration().optional(),
-  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
   actions: z.union([z.string().max(1000), z.array(z.enum(ACTION_TYPES)).max(ACTION_TYPES.length * 4)]).optional(),
 });
 
@@ -34,9 +44,19 @@ export function parseSurvivalRequest(value: unknown): SurvivalRequest {
   const request: SurvivalRequest = { duration: body.duration ?? '60s', interval: body.interval ?? '2s' };
   if (body.seed !== undefined) request.seed = body.seed;
   if (body.actions !== undefined) {
-    const actions = typeof body.actions === 'string' ? body.actions.split(',').map((a) => a.trim()).filter(Boolean) : body.actions;
+    const actions =
+      typeof body.actions === 'string'
+        ? body.actions
+            .split(',')
+            .map((a) => a.trim())
+            .filter(Boolean)
+        : body.actions;
     const unknown = actions.filter((a) => !isActionType(a));
-    if (unknown.length) throw new UsageError(`body.actions: unknown action type ${unknown.map((u) => JSON.stringify(u)).join(', ')} (one of ${ACTION_TYPES.join(', ')})`, 'invalid_input');
+    if (unknown.length)
+      throw new UsageError(
+        `body.actions: unknown action type ${unknown.map((u) => JSON.stringify(u)).join(', ')} (one of ${ACTION_TYPES.join(', ')})`,
+        'invalid_input',
+      );
     request.actions = actions;
   }
   return request;

@@ -35,7 +35,8 @@ export function startScoreTracker(service: ArenaService): ScoreTracker | undefin
       if (runChecks) {
         try {
           const results = await observer.checkInvariants();
-          consistency = results.length === 0 ? 100 : round1((results.filter((c) => c.passed).length / results.length) * 100);
+          consistency =
+            results.length === 0 ? 100 : round1((results.filter((c) => c.passed).length / results.length) * 100);
           checks = results;
         } catch (err) {
           checks = { error: errorMessage(err) };
@@ -48,7 +49,11 @@ export function startScoreTracker(service: ArenaService): ScoreTracker | undefin
           ? null
           : consistency === null
             ? live.score
-            : round1(SCORE_WEIGHTS.availability * live.availability + SCORE_WEIGHTS.recovery * live.recovery + SCORE_WEIGHTS.consistency * consistency);
+            : round1(
+                SCORE_WEIGHTS.availability * live.availability +
+                  SCORE_WEIGHTS.recovery * live.recovery +
+                  SCORE_WEIGHTS.consistency * consistency,
+              );
       const workload = await observer.workload();
       return {
         since,

@@ -21,11 +21,17 @@ function parseLastEventId(ctx: RequestContext): number | undefined {
   const header = ctx.req.headers['last-event-id'];
   const raw = (Array.isArray(header) ? header[0] : header) ?? ctx.query.get('last_event_id') ?? undefined;
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`Last-Event-ID must be a non-negative integer, got "${raw}"`, 'invalid_last_event_id');
+  if (!/^\d+$/.test(raw.trim()))
+    throw new UsageError(`Last-Event-ID must be a non-negative integer, got "${raw}"`, 'invalid_last_event_id');
   return Number(raw.trim());
 }
 
-export async function serveArenaStream(ctx: RequestContext, store: EventStore, streamId: string, options: ArenaStreamOptions = {}): Promise<void> {
+export async function serveArenaStream(
+  ctx: RequestContext,
+  store: EventStore,
+  streamId: string,
+  options: ArenaStreamOptions = {},
+): Promise<void> {
   const lastId = parseLastEventId(ctx);
   const replayLimit = options.replayLimit ?? DEFAULT_REPLAY_LIMIT;
   const stream = ctx.sse();
@@ -34,10 +40,21 @@ export async function serveArenaStream(ctx: RequestContext, store: EventStore, s
   let reset: Record<string, unknown> | undefined;
   if (lastId !== undefined) {
     if (lastId > current) {
-      reset = { reason: 'unknown_last_event_id', last_event_id: lastId, current_id: current, detail: 'the id is ahead of this stream (another server or a reset store); streaming new events only' };
+      reset = {
+        reason: 'unknown_last_event_id',
+        last_event_id: lastId,
+        current_id: current,
+        detail: 'the id is ahead of this stream (another server or a reset store); streaming new events only',
+      };
     } else if (current - lastId > replayLimit) {
       from = current - replayLimit;
-      reset = { reason: 'last_event_id_too_old', last_event_id: lastId, current_id: current, replay_from: from + 1, detail: `only the last ${replayLimit} events are replayed; events up to ${from} were missed` };
+      reset = {
+        reason: 'last_event_id_too_old',
+        last_event_id: lastId,
+        current_id: current,
+        replay_from: from + 1,
+        detail: `only the last ${replayLimit} events are replayed; events up to ${from} were missed`,
+      };
     } else from = lastId;
   }
   // no id: live only, but anything appended since the version was read is still delivered
@@ -56,7 +73,13 @@ export async function serveArenaStream(ctx: RequestContext, store: EventStore, s
 }
 
 /** sends what the client missed from the store, then what was held meanwhile, then lets it go live */
-async function catchUp(client: FanoutClient, store: EventStore, streamId: string, started: Promise<void>, lastVersion: () => number): Promise<void> {
+async function catchUp(
+  client: FanoutClient,
+  store: EventStore,
+  streamId: string,
+  started: Promise<void>,
+  lastVersion: () => number,
+): Promise<void> {
   await started;
   // anything after the fan-out's last version reaches the client live; before it, only the store has it
   const missed = client.from < lastVersion() ? await store.read(streamId, client.from) : [];

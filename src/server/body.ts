@@ -43,10 +43,19 @@ function issueText(issue: Issue, root: string, schema: z.ZodType): string {
   const at = fieldPath(issue.path, root);
   if (issue.code === 'unrecognized_keys') {
     const allowed = allowedKeys(schema, issue.path);
-    const takes = allowed === undefined ? '' : allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (this route takes no body parameters)';
+    const takes =
+      allowed === undefined
+        ? ''
+        : allowed.length
+          ? ` (allowed: ${allowed.join(', ')})`
+          : ' (this route takes no body parameters)';
     return issue.keys.map((k) => `${fieldPath([...issue.path, k], root)}: unknown key${takes}`).join('; ');
   }
-  if (issue.code === 'invalid_type' && issue.path.length === 0 && (issue.expected === 'object' || issue.expected === 'record')) {
+  if (
+    issue.code === 'invalid_type' &&
+    issue.path.length === 0 &&
+    (issue.expected === 'object' || issue.expected === 'record')
+  ) {
     return `${root} must be a JSON object, got ${describe(issue.input)}`;
   }
   // zod prefixes its own wording with "Invalid input: "; the field name says that already
@@ -89,7 +98,8 @@ export async function noBody(ctx: BodySource, route: string): Promise<void> {
   try {
     parseWith(z.strictObject({}), value);
   } catch (err) {
-    if (err instanceof UsageError) throw new UsageError(`${err.message} (${route} takes no body)`, err.code, { details: err.details });
+    if (err instanceof UsageError)
+      throw new UsageError(`${err.message} (${route} takes no body)`, err.code, { details: err.details });
     throw err;
   }
 }

@@ -57,7 +57,12 @@ export function consoleFiles(dir: string = DEFAULT_CONSOLE_DIR): ConsoleFiles {
   const load = (): Map<string, ConsoleFile> => {
     const map = new Map<string, ConsoleFile>();
     try {
-      const file = (body: Buffer, type: string, cacheControl: string): ConsoleFile => ({ body, gzipped: gzipSync(body, { level: 9 }), type, cacheControl });
+      const file = (body: Buffer, type: string, cacheControl: string): ConsoleFile => ({
+        body,
+        gzipped: gzipSync(body, { level: 9 }),
+        type,
+        cacheControl,
+      });
       map.set('/', file(readFileSync(join(dir, 'index.html')), TYPES['.html']!, 'no-cache'));
       const assets = join(dir, 'assets');
       for (const name of readdirSync(assets)) {
@@ -65,7 +70,10 @@ export function consoleFiles(dir: string = DEFAULT_CONSOLE_DIR): ConsoleFiles {
         if (!statSync(full).isFile()) continue;
         const ext = name.slice(name.lastIndexOf('.'));
         // names carry a content hash (console-3F2A9C.js), so a cached copy never goes stale
-        map.set(`/assets/${name}`, file(readFileSync(full), TYPES[ext] ?? 'application/octet-stream', 'public, max-age=31536000, immutable'));
+        map.set(
+          `/assets/${name}`,
+          file(readFileSync(full), TYPES[ext] ?? 'application/octet-stream', 'public, max-age=31536000, immutable'),
+        );
       }
     } catch {
       // not built: only `/` answers, with a hint
@@ -85,8 +93,16 @@ export function consoleFiles(dir: string = DEFAULT_CONSOLE_DIR): ConsoleFiles {
       'X-Frame-Options': 'DENY',
     };
     if (!file) {
-      const text = path === '/' || path === '/index.html' ? 'the web console is not built: run `npm run build`\n' : `no console asset ${path}\n`;
-      res.writeHead(404, { ...security, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache' });
+      const text =
+        path === '/' || path === '/index.html'
+          ? 'the web console is not built: run `npm run build`\n'
+          : `no console asset ${path}\n`;
+      res.writeHead(404, {
+        ...security,
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Length': Buffer.byteLength(text),
+        'Cache-Control': 'no-cache',
+      });
       res.end(method === 'HEAD' ? undefined : text);
       return true;
     }

@@ -101,7 +101,11 @@ class Context implements RequestContext {
   }
 
   sse(options: SSEOptions = {}): SSEStream {
-    const stream = new SSEStream(this.res, { ...this.deps.sseDefaults, ...options, headers: { ...this.deps.corsHeaders, ...options.headers } });
+    const stream = new SSEStream(this.res, {
+      ...this.deps.sseDefaults,
+      ...options,
+      headers: { ...this.deps.corsHeaders, ...options.headers },
+    });
     this.deps.openStream(stream);
     return stream;
   }

@@ -10,7 +10,6 @@ export class HttpError extends ArenaError {
   }
 }
 
-
 export class UnauthorizedError extends HttpError {
   constructor() {
     super(401, 'unauthorized', 'missing or invalid API key');

@@ -24,7 +24,9 @@ import { Execute, WorkflowDefinition } from './groups/workflow.js';
 
 /** every route that takes a body, and the schema its handler parses it with */
 export function httpBodies(): Record<string, z.ZodType> {
-  const faults = Object.values(FAULT_ROUTES).flatMap((r) => (r.body ? [[`POST /arena${r.path}`, r.body] as const] : []));
+  const faults = Object.values(FAULT_ROUTES).flatMap((r) =>
+    r.body ? [[`POST /arena${r.path}`, r.body] as const] : [],
+  );
   return {
     ...Object.fromEntries(faults),
     'POST /arena/survival': Survival,
@@ -50,7 +52,9 @@ export function httpBodies(): Record<string, z.ZodType> {
 }
 
 export function httpJsonSchema(): Record<string, unknown> {
-  const $defs = Object.fromEntries(Object.entries(httpBodies()).map(([route, schema]) => [route, jsonSchemaBody(schema)]));
+  const $defs = Object.fromEntries(
+    Object.entries(httpBodies()).map(([route, schema]) => [route, jsonSchemaBody(schema)]),
+  );
   return {
     ...publishedJsonSchema(
       {

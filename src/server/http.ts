@@ -11,7 +11,12 @@ export const stderrLogger: Logger = (line) => {
   process.stderr.write(`${line}\n`);
 };
 
-export function sendJSON(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJSON(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;

@@ -36,7 +36,9 @@ function answerMalformed(err: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const isTimeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const status = isTimeout ? 408 : 400;
-  const reason = isTimeout ? 'the request took too long to arrive' : `malformed HTTP request (${(err as { reason?: string }).reason ?? err.code ?? 'parse error'})`;
+  const reason = isTimeout
+    ? 'the request took too long to arrive'
+    : `malformed HTTP request (${(err as { reason?: string }).reason ?? err.code ?? 'parse error'})`;
   const body = JSON.stringify({ error: reason, code: isTimeout ? 'request_timeout' : 'bad_request' });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

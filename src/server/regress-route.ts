@@ -17,13 +17,21 @@ const MAX_LIMIT = 100;
 
 function isPostgres(store: EventStore): store is PostgresEventStore {
   // duck-typed: importing the class would load the PostgreSQL store into every server
-  return typeof (store as Partial<PostgresEventStore>).query === 'function' && typeof (store as Partial<PostgresEventStore>).location === 'string' && (store as Partial<PostgresEventStore>).location!.startsWith('postgres');
+  return (
+    typeof (store as Partial<PostgresEventStore>).query === 'function' &&
+    typeof (store as Partial<PostgresEventStore>).location === 'string' &&
+    (store as Partial<PostgresEventStore>).location!.startsWith('postgres')
+  );
 }
 
 function parseLimit(text: string | null): number {
   if (text === null) return DEFAULT_LIMIT;
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > MAX_LIMIT) throw new UsageError(`query parameter limit must be an integer from 1 to ${MAX_LIMIT}, got "${text}"`, 'invalid_input');
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_LIMIT)
+    throw new UsageError(
+      `query parameter limit must be an integer from 1 to ${MAX_LIMIT}, got "${text}"`,
+      'invalid_input',
+    );
   return n;
 }
 
@@ -32,7 +40,12 @@ export function registerRegressRoutes(router: Router, store: EventStore): void {
     router.get(`${prefix}/regress`, async (ctx): Promise<RegressReply> => {
       const limit = parseLimit(ctx.query.get('limit'));
       if (!isPostgres(store)) {
-        return { available: false, reason: 'regress --workers needs a PostgreSQL store: start arena serve with --store postgres://… (the database the workers use)', jobs: [] };
+        return {
+          available: false,
+          reason:
+            'regress --workers needs a PostgreSQL store: start arena serve with --store postgres://… (the database the workers use)',
+          jobs: [],
+        };
       }
       const { readRegressJobs } = await import('../events/regress-progress.js');
       return { available: true, store: store.location, jobs: await readRegressJobs(store, limit) };

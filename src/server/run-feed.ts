@@ -26,9 +26,17 @@ function eventName(event: RunEvent): string {
   return event.type.startsWith('run.') ? event.type : `run.${event.type}`;
 }
 
-export async function startRunFeed(options: { port: number; apiKey?: string; log?: Logger; heartbeatMs?: number }): Promise<RunFeed> {
+export async function startRunFeed(options: {
+  port: number;
+  apiKey?: string;
+  log?: Logger;
+  heartbeatMs?: number;
+}): Promise<RunFeed> {
   const store = new MemoryEventStore();
-  const router = new Router({ ...(options.log ? { log: options.log } : {}), sse: { heartbeatMs: options.heartbeatMs ?? 15_000 } }).withAPIKey(options.apiKey);
+  const router = new Router({
+    ...(options.log ? { log: options.log } : {}),
+    sse: { heartbeatMs: options.heartbeatMs ?? 15_000 },
+  }).withAPIKey(options.apiKey);
   let latest: { status: string; snapshot?: RunEvent; started?: RunEvent; finished?: RunEvent } = { status: 'running' };
   for (const prefix of ['/arena', '/api/v1/arena']) {
     router.get(`${prefix}/stream`, (ctx) => serveArenaStream(ctx, store, 'arena'));
@@ -36,7 +44,9 @@ export async function startRunFeed(options: { port: number; apiKey?: string; log
   }
   const handle = await listen(router, { host: '127.0.0.1', port: options.port }).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EADDRINUSE') throw err;
-    throw new UsageError(`port ${options.port} on 127.0.0.1 is already in use`, 'port_in_use', { hint: 'pick another with --serve PORT, or --serve 0 for a free one' });
+    throw new UsageError(`port ${options.port} on 127.0.0.1 is already in use`, 'port_in_use', {
+      hint: 'pick another with --serve PORT, or --serve 0 for a free one',
+    });
   });
   let appends: Promise<unknown> = Promise.resolve();
   return {
@@ -48,7 +58,9 @@ export async function startRunFeed(options: { port: number; apiKey?: string; log
       else if (event.type === 'run.started') latest = { ...latest, started: event };
       else if (event.type === 'run.finished') latest = { ...latest, status: event.status, finished: event };
       // appended in order; a failed append is not worth stopping a run for
-      appends = appends.then(() => store.append('arena', [{ type: eventName(event), data: event }], ANY_VERSION)).catch(() => undefined);
+      appends = appends
+        .then(() => store.append('arena', [{ type: eventName(event), data: event }], ANY_VERSION))
+        .catch(() => undefined);
     },
     async close() {
       await appends;

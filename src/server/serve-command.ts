@@ -36,19 +36,32 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   checkBind(opts.host, apiKey);
   let seed: number | undefined;
   if (opts.seed !== undefined) {
-    if (!/^\d+$/.test(opts.seed)) throw new UsageError(`--seed must be a non-negative integer, got "${opts.seed}"`, 'invalid_seed');
+    if (!/^\d+$/.test(opts.seed))
+      throw new UsageError(`--seed must be a non-negative integer, got "${opts.seed}"`, 'invalid_seed');
     seed = Number(opts.seed);
   }
   for (const origin of opts.allowedOrigin ?? []) {
-    if (!/^https?:\/\/[^/]+$/.test(origin)) throw new UsageError(`--allowed-origin must be an origin such as http://localhost:3000, got "${origin}"`, 'invalid_origin');
+    if (!/^https?:\/\/[^/]+$/.test(origin))
+      throw new UsageError(
+        `--allowed-origin must be an origin such as http://localhost:3000, got "${origin}"`,
+        'invalid_origin',
+      );
   }
   const strategy = opts.strategy ? await loadStrategyFile(opts.strategy) : undefined;
   let targetFactory: BootstrapConfig['targetFactory'];
   if (opts.target !== undefined) {
     const { loadTargetFile } = await import('../targets/file.js');
     const loaded = await loadTargetFile(opts.target);
-    if (strategy !== undefined && loaded.kind !== 'embedded') throw new UsageError(`--strategy applies to the embedded runtime only; ${opts.target} is kind ${loaded.kind}`, 'strategy_not_applicable');
-    const target = await loaded.create({ ...(seed !== undefined ? { seed } : {}), ...(strategy !== undefined ? { strategy } : {}), env: io.env });
+    if (strategy !== undefined && loaded.kind !== 'embedded')
+      throw new UsageError(
+        `--strategy applies to the embedded runtime only; ${opts.target} is kind ${loaded.kind}`,
+        'strategy_not_applicable',
+      );
+    const target = await loaded.create({
+      ...(seed !== undefined ? { seed } : {}),
+      ...(strategy !== undefined ? { strategy } : {}),
+      env: io.env,
+    });
     targetFactory = () => target;
   }
   const eventStore = eventStoreConfig(storeSpec(opts.store, io.env));
@@ -73,8 +86,12 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
     await root.stop().catch(() => undefined);
     throw err;
   }
-  io.stdout.write(`arena: serving on ${server.url} (auth: ${server.isAuthEnabled ? 'on, X-API-Key required' : 'off'})\n`);
-  io.stdout.write(`arena: route groups: ${server.app.groups.join(', ')}${server.app.missing.length ? `; not available in this build: ${server.app.missing.join(', ')}` : ''}\n`);
+  io.stdout.write(
+    `arena: serving on ${server.url} (auth: ${server.isAuthEnabled ? 'on, X-API-Key required' : 'off'})\n`,
+  );
+  io.stdout.write(
+    `arena: route groups: ${server.app.groups.join(', ')}${server.app.missing.length ? `; not available in this build: ${server.app.missing.join(', ')}` : ''}\n`,
+  );
   io.stdout.write(`arena: web console at ${server.url}/${server.isAuthEnabled ? ' (it asks for the API key)' : ''}\n`);
   io.stdout.write(
     opts.evolve
@@ -102,7 +119,8 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
 /** `--store` (or ARENA_STORE) as bootstrap config: none → memory, a postgres:// URL, or a SQLite file */
 function eventStoreConfig(spec: string | undefined): BootstrapConfig['eventStore'] {
   if (spec === undefined) return undefined;
-  if (spec.trim() === '') throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"', 'invalid_store');
+  if (spec.trim() === '')
+    throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"', 'invalid_store');
   const kind = storeKind(spec);
   if (kind === 'memory') return { kind };
   return kind === 'postgres' ? { kind, url: spec.trim() } : { kind, path: spec };

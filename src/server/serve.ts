@@ -35,16 +35,21 @@ export function isLoopbackHost(host: string): boolean {
 
 export function checkBind(host: string, apiKey: string | undefined): void {
   if (!isLoopbackHost(host) && !apiKey?.trim()) {
-    throw new UsageError(`refusing to bind ${host} without an API key: anyone who can reach it could inject faults`, 'unsafe_bind', {
-      hint: 'pass --api-key KEY or set ARENA_API_KEY, or bind 127.0.0.1',
-    });
+    throw new UsageError(
+      `refusing to bind ${host} without an API key: anyone who can reach it could inject faults`,
+      'unsafe_bind',
+      {
+        hint: 'pass --api-key KEY or set ARENA_API_KEY, or bind 127.0.0.1',
+      },
+    );
   }
 }
 
 export function parsePort(value: unknown): number {
   const text = String(value).trim();
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${String(value)}"`, 'invalid_port');
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${String(value)}"`, 'invalid_port');
   return port;
 }
 
@@ -58,8 +63,12 @@ export async function serveRoot(root: ArenaRoot, options: ServeOptions = {}): Pr
   } catch (err) {
     await app.close();
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} on ${host} is already in use`, 'port_in_use', { hint: 'pick another with --port, or --port 0 for a free one' });
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot bind ${host}: no such local address`, 'bad_host');
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${options.port} on ${host} is already in use`, 'port_in_use', {
+        hint: 'pick another with --port, or --port 0 for a free one',
+      });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new UsageError(`cannot bind ${host}: no such local address`, 'bad_host');
     throw err;
   }
   return {

@@ -14,7 +14,9 @@ const oneShot = (crypto as unknown as { hash?: (algorithm: string, data: string,
  * returned from C++ costs about twice the hash itself.
  */
 const sha256 = (text: string): Buffer =>
-  oneShot ? Buffer.from(oneShot('sha256', text, 'latin1'), 'latin1') : createHash('sha256').update(text, 'utf8').digest();
+  oneShot
+    ? Buffer.from(oneShot('sha256', text, 'latin1'), 'latin1')
+    : createHash('sha256').update(text, 'utf8').digest();
 
 export type KeyCheck = (given: string | string[] | undefined) => boolean;
 
@@ -24,9 +26,18 @@ export type KeyCheck = (given: string | string[] | undefined) => boolean;
  * for "a key is set" when deciding whether a public bind is safe).
  */
 export function assertUsableAPIKey(key: string, where = 'the API key'): void {
-  if (key.trim() === '') throw new UsageError(`${where} is blank: give a real key, or none to turn auth off (loopback only)`, 'invalid_api_key');
-  if (key !== key.trim()) throw new UsageError(`${where} has spaces around it; HTTP strips those from the X-API-Key header, so it could never match`, 'invalid_api_key');
-  if (/[\r\n\0]/.test(key)) throw new UsageError(`${where} contains a line break or NUL, which no header can carry`, 'invalid_api_key');
+  if (key.trim() === '')
+    throw new UsageError(
+      `${where} is blank: give a real key, or none to turn auth off (loopback only)`,
+      'invalid_api_key',
+    );
+  if (key !== key.trim())
+    throw new UsageError(
+      `${where} has spaces around it; HTTP strips those from the X-API-Key header, so it could never match`,
+      'invalid_api_key',
+    );
+  if (/[\r\n\0]/.test(key))
+    throw new UsageError(`${where} contains a line break or NUL, which no header can carry`, 'invalid_api_key');
 }
 
 export function apiKeyCheck(expected: string): KeyCheck {

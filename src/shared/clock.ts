@@ -27,7 +27,9 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export function timerDelay(ms: number): number {
   if (Number.isNaN(ms) || ms > MAX_TIMER_MS) {
-    throw new RangeError(`refusing to arm a timer for ${ms} ms: the limit is ${MAX_TIMER_MS} ms (validate durations before scheduling)`);
+    throw new RangeError(
+      `refusing to arm a timer for ${ms} ms: the limit is ${MAX_TIMER_MS} ms (validate durations before scheduling)`,
+    );
   }
   return Math.max(0, ms);
 }

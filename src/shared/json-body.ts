@@ -66,7 +66,8 @@ export function parseJSONBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown 
   if (text.trim() === '') throw new UsageError('request body is empty: expected JSON', 'invalid_json');
   // depth is checked on the text first: JSON.parse itself recurses per level
   const depth = jsonTextDepth(text);
-  if (depth > maxDepth) throw new UsageError(`request body is nested ${depth} levels deep (at most ${maxDepth})`, 'too_deep');
+  if (depth > maxDepth)
+    throw new UsageError(`request body is nested ${depth} levels deep (at most ${maxDepth})`, 'too_deep');
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -97,7 +98,6 @@ export function jsonTextDepth(text: string): number {
   return max;
 }
 
-
 function findForbiddenKey(value: unknown): string | undefined {
   const stack: Array<[unknown, string]> = [[value, '$']];
   while (stack.length > 0) {
@@ -107,7 +107,8 @@ function findForbiddenKey(value: unknown): string | undefined {
     } else if (v !== null && typeof v === 'object') {
       const keys = Object.keys(v);
       for (const key of keys) if (FORBIDDEN_KEYS.has(key)) return `${path}.${key}`;
-      for (let i = keys.length - 1; i >= 0; i--) stack.push([(v as Record<string, unknown>)[keys[i]!], `${path}.${keys[i]}`]);
+      for (let i = keys.length - 1; i >= 0; i--)
+        stack.push([(v as Record<string, unknown>)[keys[i]!], `${path}.${keys[i]}`]);
     }
   }
   return undefined;

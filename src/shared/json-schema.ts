@@ -35,8 +35,14 @@ export function jsonSchemaBody(schema: z.ZodType, standIns?: JsonSchemaStandIns)
 }
 
 /** A complete, published JSON Schema document: the head, then the schema's own body (or `oneOf` several). */
-export function publishedJsonSchema(head: JsonSchemaHead, schema: z.ZodType | z.ZodType[], standIns?: JsonSchemaStandIns): Record<string, unknown> {
-  const body = Array.isArray(schema) ? { oneOf: schema.map((s) => jsonSchemaBody(s, standIns)) } : jsonSchemaBody(schema, standIns);
+export function publishedJsonSchema(
+  head: JsonSchemaHead,
+  schema: z.ZodType | z.ZodType[],
+  standIns?: JsonSchemaStandIns,
+): Record<string, unknown> {
+  const body = Array.isArray(schema)
+    ? { oneOf: schema.map((s) => jsonSchemaBody(s, standIns)) }
+    : jsonSchemaBody(schema, standIns);
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: `urn:chaos-arena:schema:${head.name}`,

@@ -28,7 +28,11 @@ interface Frame {
   exiting: boolean;
 }
 
-export function guardDocument(doc: Document, maxDepth = MAX_YAML_DEPTH, maxExpansion = MAX_ALIAS_EXPANSION): GuardProblem | undefined {
+export function guardDocument(
+  doc: Document,
+  maxDepth = MAX_YAML_DEPTH,
+  maxExpansion = MAX_ALIAS_EXPANSION,
+): GuardProblem | undefined {
   const anchors = new Map<string, { size: number; done: boolean }>();
   let expansion = 0;
   const root: Frame = { node: doc.contents, depth: 0, parent: undefined, size: 0, exiting: false };
@@ -45,11 +49,19 @@ export function guardDocument(doc: Document, maxDepth = MAX_YAML_DEPTH, maxExpan
     if (node === null || node === undefined) continue;
     if (isAlias(node)) {
       const target = anchors.get(node.source);
-      if (!target) return { message: `alias *${node.source} refers to no anchor &${node.source} before it`, offset: offsetOf(node) };
-      if (!target.done) return { message: `alias *${node.source} refers to a node that contains it`, offset: offsetOf(node) };
+      if (!target)
+        return {
+          message: `alias *${node.source} refers to no anchor &${node.source} before it`,
+          offset: offsetOf(node),
+        };
+      if (!target.done)
+        return { message: `alias *${node.source} refers to a node that contains it`, offset: offsetOf(node) };
       expansion += target.size;
       if (expansion > maxExpansion) {
-        return { message: `aliases expand to more than ${maxExpansion} nodes: refused as a resource-exhaustion attack`, offset: offsetOf(node) };
+        return {
+          message: `aliases expand to more than ${maxExpansion} nodes: refused as a resource-exhaustion attack`,
+          offset: offsetOf(node),
+        };
       }
       if (frame.parent) frame.parent.size += target.size;
       continue;
@@ -59,7 +71,8 @@ export function guardDocument(doc: Document, maxDepth = MAX_YAML_DEPTH, maxExpan
       frame.size = 0;
     } else {
       frame.size = 1;
-      if (isCollection(node) && frame.depth >= maxDepth) return { message: `nesting is deeper than ${maxDepth} levels`, offset: offsetOf(node) };
+      if (isCollection(node) && frame.depth >= maxDepth)
+        return { message: `nesting is deeper than ${maxDepth} levels`, offset: offsetOf(node) };
     }
     const anchor = anchorOf(node);
     if (anchor) anchors.set(anchor, { size: 0, done: false });
@@ -67,7 +80,8 @@ export function guardDocument(doc: Document, maxDepth = MAX_YAML_DEPTH, maxExpan
     stack.push(frame);
     const children = isCollection(node) ? (node.items as unknown[]) : isPair(node) ? [node.key, node.value] : [];
     const childDepth = isPair(node) ? frame.depth : frame.depth + 1;
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], depth: childDepth, parent: frame, size: 0, exiting: false });
+    for (let i = children.length - 1; i >= 0; i--)
+      stack.push({ node: children[i], depth: childDepth, parent: frame, size: 0, exiting: false });
   }
   return undefined;
 }

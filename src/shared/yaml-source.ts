@@ -6,7 +6,16 @@
  * and every message is worded for a person editing one file (never the
  * library's "Maximum call stack size exceeded" or "use parseAllDocuments()").
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from '../vendor/yaml.js';
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type YAMLError,
+} from '../vendor/yaml.js';
 import { flowDepthOverflow, guardDocument, MAX_YAML_DEPTH } from './yaml-guard.js';
 
 export interface SourceProblem {
@@ -62,16 +71,25 @@ export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES): YamlD
   const tooDeep = flowDepthOverflow(normalized);
   if (tooDeep !== undefined) {
     lineCounter.addNewLine(0);
-    for (let i = normalized.indexOf('\n'); i !== -1 && i < tooDeep; i = normalized.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
+    for (let i = normalized.indexOf('\n'); i !== -1 && i < tooDeep; i = normalized.indexOf('\n', i + 1))
+      lineCounter.addNewLine(i + 1);
     const { line, col } = lineCounter.linePos(tooDeep);
-    return { ok: false, reason: 'syntax', errors: [{ path: '', message: `nesting is deeper than ${MAX_YAML_DEPTH} levels`, line, column: col }] };
+    return {
+      ok: false,
+      reason: 'syntax',
+      errors: [{ path: '', message: `nesting is deeper than ${MAX_YAML_DEPTH} levels`, line, column: col }],
+    };
   }
   const doc = parseDocument(normalized, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) return { ok: false, reason: 'syntax', errors: syntaxProblems(doc.errors) };
   const guarded = guardDocument(doc);
   if (guarded) {
     const pos = guarded.offset === undefined ? undefined : lineCounter.linePos(guarded.offset);
-    return { ok: false, reason: 'syntax', errors: [{ path: '', message: guarded.message, ...(pos ? { line: pos.line, column: pos.col } : {}) }] };
+    return {
+      ok: false,
+      reason: 'syntax',
+      errors: [{ path: '', message: guarded.message, ...(pos ? { line: pos.line, column: pos.col } : {}) }],
+    };
   }
   let value: unknown;
   try {
@@ -88,12 +106,18 @@ function syntaxProblems(errors: readonly YAMLError[]): SourceProblem[] {
   for (const e of errors) {
     const at = e.linePos ? { line: e.linePos[0].line, column: e.linePos[0].col } : {};
     let message: string;
-    if (e.code === 'MULTIPLE_DOCS') message = 'a second YAML document starts here ("---"): a file holds one document; split it into two files';
+    if (e.code === 'MULTIPLE_DOCS')
+      message = 'a second YAML document starts here ("---"): a file holds one document; split it into two files';
     else if (/Maximum call stack/i.test(e.message)) message = `nesting is deeper than ${MAX_YAML_DEPTH} levels`;
     // the library ends its first line with ':' before a code excerpt we do not show, and repeats the position
-    else message = e.message.split('\n')[0]!.replace(/:\s*$/, '').replace(/ at line \d+, column \d+$/, '');
+    else
+      message = e.message
+        .split('\n')[0]!
+        .replace(/:\s*$/, '')
+        .replace(/ at line \d+, column \d+$/, '');
     // one overflow is reported once, not once per level the parser unwound
-    if (!out.some((p) => p.message === message && message.startsWith('nesting'))) out.push({ path: '', message, ...at });
+    if (!out.some((p) => p.message === message && message.startsWith('nesting')))
+      out.push({ path: '', message, ...at });
   }
   return out;
 }
@@ -137,7 +161,12 @@ export function formatSourceProblems(problems: readonly SourceProblem[], source?
     .join('\n');
 }
 
-function positionOf(doc: Document, lc: LineCounter, segments: ReadonlyArray<string | number>, atKey: boolean): SourcePosition | undefined {
+function positionOf(
+  doc: Document,
+  lc: LineCounter,
+  segments: ReadonlyArray<string | number>,
+  atKey: boolean,
+): SourcePosition | undefined {
   let node: unknown = doc.contents;
   let offset = rangeStart(node);
   for (let i = 0; i < segments.length; i++) {
@@ -146,7 +175,8 @@ function positionOf(doc: Document, lc: LineCounter, segments: ReadonlyArray<stri
       const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
       if (!pair) break;
       const last = i === segments.length - 1;
-      offset = last && atKey ? (rangeStart(pair.key) ?? offset) : (rangeStart(pair.value) ?? rangeStart(pair.key) ?? offset);
+      offset =
+        last && atKey ? (rangeStart(pair.key) ?? offset) : (rangeStart(pair.value) ?? rangeStart(pair.key) ?? offset);
       node = pair.value;
     } else if (isSeq(node) && typeof seg === 'number' && node.items[seg] !== undefined) {
       node = node.items[seg];

@@ -30,11 +30,16 @@ export interface ProblemWording {
 const ALLOWED = '\u0000allowed:';
 
 /** Every problem of `value` against `schema`, worded by the file's conventions; `data` when there are none. */
-export function parseProblems<S extends z.ZodType>(schema: S, value: unknown, wording: ProblemWording = {}): { data?: z.output<S>; problems: SegmentProblem[] } {
+export function parseProblems<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  wording: ProblemWording = {},
+): { data?: z.output<S>; problems: SegmentProblem[] } {
   const parsed = schema.safeParse(value, {
     error: (iss) => {
       if (iss.code !== 'unrecognized_keys') return undefined;
-      const shape = (iss.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
+      const shape = (iss.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def
+        ?.shape;
       return `${ALLOWED}${Object.keys(shape ?? {}).join(', ')}`;
     },
   });
@@ -47,7 +52,9 @@ function segmentProblems(error: z.ZodError, wording: ProblemWording): SegmentPro
   for (const issue of error.issues) {
     const at = issue.path.map((s) => (typeof s === 'number' ? s : String(s)));
     if (issue.code === 'unrecognized_keys') {
-      const allowed = issue.message.startsWith(ALLOWED) ? issue.message.slice(ALLOWED.length).split(', ').filter(Boolean) : [];
+      const allowed = issue.message.startsWith(ALLOWED)
+        ? issue.message.slice(ALLOWED.length).split(', ').filter(Boolean)
+        : [];
       for (const key of issue.keys) {
         const message = wording.unknownKey ? wording.unknownKey(key, allowed, at) : `unknown key "${key}"`;
         problems.push({ segments: [...at, key], atKey: true, message });
@@ -83,7 +90,9 @@ export function says(message: string | ((input: unknown) => string)): { error: (
  */
 export function durationSchema(word: (problem: string, input: unknown) => string = (p) => p) {
   return z
-    .union([z.string(), z.number()], { error: (iss) => word(durationProblem(iss.input) ?? 'must be a duration', iss.input) })
+    .union([z.string(), z.number()], {
+      error: (iss) => word(durationProblem(iss.input) ?? 'must be a duration', iss.input),
+    })
     .transform((value, ctx) => {
       const problem = durationProblem(value);
       if (problem !== undefined) {

@@ -48,7 +48,8 @@ const KINDS: Record<string, KindEntry> = {
     async build(spec: z.output<typeof embeddedTargetSchema>, baseDir, options) {
       const { createEmbeddedTarget } = await import('./embedded/index.js');
       const { loadStrategyFile } = await import('../runtime/strategy.js');
-      const strategy = options.strategy ?? (spec.strategy ? await loadStrategyFile(resolve(baseDir, spec.strategy)) : undefined);
+      const strategy =
+        options.strategy ?? (spec.strategy ? await loadStrategyFile(resolve(baseDir, spec.strategy)) : undefined);
       return createEmbeddedTarget({
         name: spec.name,
         strategy,
@@ -73,7 +74,10 @@ const KINDS: Record<string, KindEntry> = {
     schema: remoteTargetSchema,
     async build(spec: z.output<typeof remoteTargetSchema>, _baseDir, options) {
       const { createRemoteTarget } = await import('./remote/target.js');
-      return createRemoteTarget(spec, { env: options.env ?? process.env, ...(options.clock ? { clock: options.clock } : {}) });
+      return createRemoteTarget(spec, {
+        env: options.env ?? process.env,
+        ...(options.clock ? { clock: options.clock } : {}),
+      });
     },
   },
 };
@@ -81,7 +85,10 @@ const KINDS: Record<string, KindEntry> = {
 export const TARGET_KINDS = Object.keys(KINDS);
 
 /** Validates target text; `problems` is empty when it is valid. */
-export function checkTargetText(text: string): { problems: SourceProblem[]; spec?: { kind: string; name: string } & Record<string, unknown> } {
+export function checkTargetText(text: string): {
+  problems: SourceProblem[];
+  spec?: { kind: string; name: string } & Record<string, unknown>;
+} {
   const source = parseYamlSource(text);
   if (source.errors.length > 0) return { problems: source.errors };
   const value = source.value;
@@ -89,9 +96,18 @@ export function checkTargetText(text: string): { problems: SourceProblem[]; spec
     return { problems: [{ path: '', message: 'a target file is a mapping with at least `kind` and `name`' }] };
   }
   const kind = (value as Record<string, unknown>).kind;
-  if (kind === undefined) return { problems: [source.locate({ path: 'kind', message: `required: one of ${TARGET_KINDS.join(', ')}` })] };
+  if (kind === undefined)
+    return { problems: [source.locate({ path: 'kind', message: `required: one of ${TARGET_KINDS.join(', ')}` })] };
   const entry = typeof kind === 'string' ? KINDS[kind] : undefined;
-  if (!entry) return { problems: [source.locate({ path: 'kind', message: `unknown kind ${JSON.stringify(kind)} (expected ${TARGET_KINDS.join(', ')})` })] };
+  if (!entry)
+    return {
+      problems: [
+        source.locate({
+          path: 'kind',
+          message: `unknown kind ${JSON.stringify(kind)} (expected ${TARGET_KINDS.join(', ')})`,
+        }),
+      ],
+    };
   const parsed = entry.schema.safeParse(value);
   if (!parsed.success) {
     const problems = zodProblems(parsed.error).map((p) => source.locate(p));
@@ -106,7 +122,11 @@ export async function loadTargetFile(path: string, shownAs = path): Promise<Load
   const text = await readSmallFile(path, MAX_YAML_BYTES, 'target');
   const { problems, spec } = checkTargetText(text);
   if (!spec) {
-    throw new UsageError(`target file ${shownAs} is invalid:\n${formatSourceProblems(problems, shownAs)}`, 'invalid_target', { details: problems });
+    throw new UsageError(
+      `target file ${shownAs} is invalid:\n${formatSourceProblems(problems, shownAs)}`,
+      'invalid_target',
+      { details: problems },
+    );
   }
   const entry = KINDS[spec.kind]!;
   const baseDir = dirname(path);

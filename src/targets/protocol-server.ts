@@ -10,8 +10,23 @@ import type { AgentHealthAspect, HealthScope, Target } from '../arena/providers.
 import type { Clock } from '../shared/clock.js';
 import { isArenaError } from '../shared/errors.js';
 import { createFaultRegistry, type FaultRegistry } from '../protocol/fault-registry.js';
-import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolRoute, type ProtocolServer } from '../protocol/http.js';
-import { badRequest, notApplicable, notFound, PROTOCOL_VERSION, ProtocolError, unsupported, type FaultRequest } from '../protocol/wire.js';
+import {
+  faultRoutes,
+  listenProtocol,
+  protocolHandler,
+  sendJson,
+  type ProtocolRoute,
+  type ProtocolServer,
+} from '../protocol/http.js';
+import {
+  badRequest,
+  notApplicable,
+  notFound,
+  PROTOCOL_VERSION,
+  ProtocolError,
+  unsupported,
+  type FaultRequest,
+} from '../protocol/wire.js';
 
 const ASPECTS: readonly AgentHealthAspect[] = ['process', 'memory', 'mcp', 'llm', 'tools', 'network'];
 const SCOPES = ['agent', 'leader', 'orchestrator', 'dag', 'target'] as const;
@@ -64,19 +79,40 @@ export async function serveTargetProtocol(target: Target, options: TargetProtoco
       path: '/v1/target',
       handle: async (_req, res) => {
         const d = await target.describe();
-        sendJson(res, 200, { protocol: PROTOCOL_VERSION, name: target.name, agents: d.agents, dag: target.dag ? d.dag : null, faults: supported(), workload: true, invariants: true });
+        sendJson(res, 200, {
+          protocol: PROTOCOL_VERSION,
+          name: target.name,
+          agents: d.agents,
+          dag: target.dag ? d.dag : null,
+          faults: supported(),
+          workload: true,
+          invariants: true,
+        });
       },
     },
     ...faultRoutes(registry),
     {
       method: 'GET',
       path: '/v1/health',
-      handle: async (_req, res, url) => sendJson(res, 200, await mapErrors(() => target.observer.health(healthScope(url.searchParams)))),
+      handle: async (_req, res, url) =>
+        sendJson(res, 200, await mapErrors(() => target.observer.health(healthScope(url.searchParams)))),
     },
-    { method: 'GET', path: '/v1/workload', handle: async (_req, res) => sendJson(res, 200, await target.observer.workload()) },
-    { method: 'POST', path: '/v1/invariants', handle: async (_req, res) => sendJson(res, 200, { checks: await target.observer.checkInvariants() }) },
+    {
+      method: 'GET',
+      path: '/v1/workload',
+      handle: async (_req, res) => sendJson(res, 200, await target.observer.workload()),
+    },
+    {
+      method: 'POST',
+      path: '/v1/invariants',
+      handle: async (_req, res) => sendJson(res, 200, { checks: await target.observer.checkInvariants() }),
+    },
   ];
-  const server = await listenProtocol(protocolHandler({ routes, ...(options.token ? { token: options.token } : {}) }), options.port ?? 0, options.host ?? '127.0.0.1');
+  const server = await listenProtocol(
+    protocolHandler({ routes, ...(options.token ? { token: options.token } : {}) }),
+    options.port ?? 0,
+    options.host ?? '127.0.0.1',
+  );
   return {
     ...server,
     registry,
@@ -88,15 +124,22 @@ export async function serveTargetProtocol(target: Target, options: TargetProtoco
 }
 
 async function applyFault(target: Target, injector: Injector, request: FaultRequest) {
-  if (!isActionType(request.type)) throw unsupported(`unknown fault type "${request.type}" (known: ${ACTION_TYPES.join(', ')})`);
+  if (!isActionType(request.type))
+    throw unsupported(`unknown fault type "${request.type}" (known: ${ACTION_TYPES.join(', ')})`);
   const type = request.type;
   const refused = target.unsupportedFaults()[type];
   if (refused !== undefined) throw unsupported(`${type}: ${refused}`);
   const allowed = PARAMS[type];
-  for (const key of Object.keys(request.params)) if (!allowed.includes(key)) throw badRequest(`params.${key}: not a parameter of ${type}${allowed.length ? ` (takes ${allowed.join(', ')})` : ''}`);
-  if (NO_TARGET_ID.has(type) && request.target_id !== undefined) throw badRequest(`target_id: ${type} finds its target itself; leave target_id out`);
+  for (const key of Object.keys(request.params))
+    if (!allowed.includes(key))
+      throw badRequest(
+        `params.${key}: not a parameter of ${type}${allowed.length ? ` (takes ${allowed.join(', ')})` : ''}`,
+      );
+  if (NO_TARGET_ID.has(type) && request.target_id !== undefined)
+    throw badRequest(`target_id: ${type} finds its target itself; leave target_id out`);
   if (!NO_TARGET_ID.has(type) && request.target_id === undefined) throw badRequest(`target_id: required for ${type}`);
-  if (type === 'remove_edge' && request.source_id === undefined) throw badRequest('source_id: required for remove_edge (the edge goes source_id → target_id)');
+  if (type === 'remove_edge' && request.source_id === undefined)
+    throw badRequest('source_id: required for remove_edge (the edge goes source_id → target_id)');
   const metadata: Record<string, unknown> = {};
   if (request.duration_ms !== undefined) metadata.duration = request.duration_ms;
   if (request.params.delay_ms !== undefined) metadata.delay = request.params.delay_ms;
@@ -112,7 +155,9 @@ async function applyFault(target: Target, injector: Injector, request: FaultRequ
   // a copy of the report, since it is kept with the fault (it may be the provider's own object)
   const report: Record<string, unknown> = { ...(await mapErrors(() => injector.apply(action))) };
   const faultId = typeof report.fault_id === 'string' ? report.fault_id : undefined;
-  return faultId === undefined ? { report } : { report, revert: async () => void (await target.runtime.revertFault(faultId)) };
+  return faultId === undefined
+    ? { report }
+    : { report, revert: async () => void (await target.runtime.revertFault(faultId)) };
 }
 
 /** the arena's typed errors as protocol answers: unknown → 404, bad input → 400, cannot apply → 422 */
@@ -128,7 +173,9 @@ async function mapErrors<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 function healthScope(q: URLSearchParams): HealthScope {
-  for (const key of q.keys()) if (!['scope', 'id', 'aspect'].includes(key)) throw badRequest(`${key}: unknown query parameter (scope, id, aspect)`);
+  for (const key of q.keys())
+    if (!['scope', 'id', 'aspect'].includes(key))
+      throw badRequest(`${key}: unknown query parameter (scope, id, aspect)`);
   const scope = q.get('scope') ?? 'target';
   if (!(SCOPES as readonly string[]).includes(scope)) throw badRequest(`scope: expected one of ${SCOPES.join(', ')}`);
   if (scope !== 'agent') {
@@ -138,6 +185,7 @@ function healthScope(q: URLSearchParams): HealthScope {
   const id = q.get('id');
   if (!id) throw badRequest('id: required with scope=agent');
   const aspect = q.get('aspect');
-  if (aspect !== null && !(ASPECTS as readonly string[]).includes(aspect)) throw badRequest(`aspect: expected one of ${ASPECTS.join(', ')}`);
+  if (aspect !== null && !(ASPECTS as readonly string[]).includes(aspect))
+    throw badRequest(`aspect: expected one of ${ASPECTS.join(', ')}`);
   return aspect === null ? { kind: 'agent', id } : { kind: 'agent', id, aspect: aspect as AgentHealthAspect };
 }

@@ -6,7 +6,11 @@ import { remoteTargetSchema } from './remote/spec.js';
 
 export function targetJsonSchema(): Record<string, unknown> {
   return publishedJsonSchema(
-    { name: 'target', title: 'Chaos Arena target file', description: 'What the arena attacks: kind embedded, process or remote (DESIGN §9)' },
+    {
+      name: 'target',
+      title: 'Chaos Arena target file',
+      description: 'What the arena attacks: kind embedded, process or remote (DESIGN §9)',
+    },
     [embeddedTargetSchema, processTargetSchema, remoteTargetSchema],
   );
 }

@@ -20,7 +20,16 @@
  * installs of one version sharing a cache would print each other's paths in stack traces.
  */
 import { isAscii } from 'node:buffer';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -51,7 +60,9 @@ const loaded: Loaded[] = [];
 export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const uid = process.getuid?.();
-  const dir = env.NODE_COMPILE_CACHE ? join(env.NODE_COMPILE_CACHE, 'chaos-arena') : join(tmpdir(), `chaos-arena-compile-cache-${uid ?? 'user'}`);
+  const dir = env.NODE_COMPILE_CACHE
+    ? join(env.NODE_COMPILE_CACHE, 'chaos-arena')
+    : join(tmpdir(), `chaos-arena-compile-cache-${uid ?? 'user'}`);
   if (!ownDirectory(dir, uid)) return undefined;
   cacheDir = dir;
   if (!writeAtExit) {
@@ -74,8 +85,17 @@ export function loadBundle(url: URL, key: string, variant?: string): Record<stri
   const name = variant ? `${key}+${variant}` : key;
   const cachedData = cacheDir ? readCache(cacheFile(cacheDir, name, file)) : undefined;
   // the same wrapper Node gives a CommonJS module, so the bundle's require and module work as usual
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-  const state: CompileCacheState = !cacheDir ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
+  const state: CompileCacheState = !cacheDir
+    ? 'off'
+    : !cachedData
+      ? 'miss'
+      : script.cachedDataRejected
+        ? 'rejected'
+        : 'hit';
   loaded.push({ key, name, file, script, state });
   const module = { exports: {} as Record<string, unknown> };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
@@ -150,7 +170,11 @@ function pruneOlder(dir: string, key: string, bundle: string, keep: string, now 
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (path === keep) continue;
-    const replaced = name.startsWith(prefix) && name.endsWith(CACHE_SUFFIX) && !thisBuild(name) && (name.endsWith(ours) || !name.includes('-at-'));
+    const replaced =
+      name.startsWith(prefix) &&
+      name.endsWith(CACHE_SUFFIX) &&
+      !thisBuild(name) &&
+      (name.endsWith(ours) || !name.includes('-at-'));
     const stale = (name.endsWith('.cache') || name.endsWith('.tmp')) && now - statSync(path).mtimeMs > STALE_MS;
     if (replaced || stale) unlinkSync(path);
   }

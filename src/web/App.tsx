@@ -33,7 +33,10 @@ export function App() {
       else if (outcome === 'refused') {
         sessionStorage.removeItem(KEY_STORAGE);
         // no stored key: the server simply wants one; a stored one that fails is worth saying so
-        setPhase({ kind: 'gate', ...(stored ? { message: 'The server no longer accepts the saved API key. Enter the current one.' } : {}) });
+        setPhase({
+          kind: 'gate',
+          ...(stored ? { message: 'The server no longer accepts the saved API key. Enter the current one.' } : {}),
+        });
       } else setPhase({ kind: 'gate', message: outcome });
     });
   }, []);
@@ -45,7 +48,9 @@ export function App() {
       setPhase({ kind: 'console', key });
       return undefined;
     }
-    return outcome === 'refused' ? 'Wrong API key: the server answered 401 (missing or invalid API key). Nothing was saved.' : outcome;
+    return outcome === 'refused'
+      ? 'Wrong API key: the server answered 401 (missing or invalid API key). Nothing was saved.'
+      : outcome;
   }, []);
 
   const signOut = useCallback((message?: string) => {
@@ -55,5 +60,13 @@ export function App() {
 
   if (phase.kind === 'checking') return <p class="boot">Connecting to the arena…</p>;
   if (phase.kind === 'gate') return <KeyGate message={phase.message} onSubmit={submit} />;
-  return <Console apiKey={phase.key} onUnauthorized={() => signOut('The server refused the API key (401): it may have been restarted with another key.')} onSignOut={() => signOut()} />;
+  return (
+    <Console
+      apiKey={phase.key}
+      onUnauthorized={() =>
+        signOut('The server refused the API key (401): it may have been restarted with another key.')
+      }
+      onSignOut={() => signOut()}
+    />
+  );
 }

@@ -36,9 +36,16 @@ export function describeFailure(err: unknown): string {
 }
 
 export function createApi(key: string, onUnauthorized: () => void, fetchImpl: typeof fetch = fetch): Api {
-  const headers = (extra: Record<string, string> = {}): Record<string, string> => (key ? { 'X-API-Key': key, ...extra } : extra);
+  const headers = (extra: Record<string, string> = {}): Record<string, string> =>
+    key ? { 'X-API-Key': key, ...extra } : extra;
 
-  async function send<T>(method: string, path: string, body?: unknown, accept422 = false, signal?: AbortSignal): Promise<ApiReply<T>> {
+  async function send<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    accept422 = false,
+    signal?: AbortSignal,
+  ): Promise<ApiReply<T>> {
     let res: Response;
     try {
       const init: RequestInit = { method, headers: headers(), cache: 'no-store', ...(signal ? { signal } : {}) };
@@ -63,7 +70,10 @@ export function createApi(key: string, onUnauthorized: () => void, fetchImpl: ty
     if (res.ok || (accept422 && res.status === 422)) return { status: res.status, body: parsed as T };
     if (res.status === 401) onUnauthorized();
     const err = parsed as { error?: unknown; code?: unknown; hint?: unknown } | undefined;
-    const message = typeof err?.error === 'string' ? err.error + (typeof err.hint === 'string' ? ` (hint: ${err.hint})` : '') : `HTTP ${res.status}`;
+    const message =
+      typeof err?.error === 'string'
+        ? err.error + (typeof err.hint === 'string' ? ` (hint: ${err.hint})` : '')
+        : `HTTP ${res.status}`;
     throw new ApiError(res.status, typeof err?.code === 'string' ? err.code : 'http_error', message, parsed);
   }
 

@@ -13,6 +13,7 @@ export function downloadJSON(name: string, value: unknown): void {
 
 /** a file name from a report: leader-failover-2026-11-23T06-21-40.json */
 export function reportFileName(prefix: string, startedAt: unknown): string {
-  const stamp = typeof startedAt === 'string' ? startedAt.replace(/[:.]/g, '-').replace(/-\d+Z$/, '') : String(Date.now());
+  const stamp =
+    typeof startedAt === 'string' ? startedAt.replace(/[:.]/g, '-').replace(/-\d+Z$/, '') : String(Date.now());
   return `${prefix.replace(/[^\w.-]+/g, '-')}-${stamp}.json`;
 }

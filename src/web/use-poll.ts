@@ -14,7 +14,11 @@ export interface Poll<T> {
 }
 
 export function usePoll<T>(fn: () => Promise<T>, intervalMs: number): Poll<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; at: number }>({ data: undefined, error: undefined, at: 0 });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; at: number }>({
+    data: undefined,
+    error: undefined,
+    at: 0,
+  });
   const fnRef = useRef(fn);
   fnRef.current = fn;
   const busy = useRef(false);

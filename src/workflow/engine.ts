@@ -43,7 +43,10 @@ type WorkflowEventBody = Body<WorkflowEvent>;
 
 /** Thrown into a step's signal when its attempt exceeds `timeout_ms`. */
 export class StepTimeoutError extends Error {
-  constructor(readonly stepId: string, readonly timeoutMs: number) {
+  constructor(
+    readonly stepId: string,
+    readonly timeoutMs: number,
+  ) {
     super(`step '${stepId}' timed out after ${timeoutMs} ms`);
     this.name = 'StepTimeoutError';
   }
@@ -64,8 +67,15 @@ interface StepState {
  * throws a UsageError listing every problem; a failing run resolves with
  * status `failed` (callers test `status`, never messages).
  */
-export async function executeWorkflow(definition: WorkflowDefinition, options: ExecuteWorkflowOptions): Promise<WorkflowRunResult> {
-  const def = assertValidWorkflow(definition, { registry: options.registry }, definition?.id ? `workflow '${definition.id}'` : undefined);
+export async function executeWorkflow(
+  definition: WorkflowDefinition,
+  options: ExecuteWorkflowOptions,
+): Promise<WorkflowRunResult> {
+  const def = assertValidWorkflow(
+    definition,
+    { registry: options.registry },
+    definition?.id ? `workflow '${definition.id}'` : undefined,
+  );
   const clock = options.clock ?? systemClock;
   const registry = options.registry;
   const recovery = def.recovery ?? RECOVERY_STRATEGY.retry;
@@ -78,7 +88,12 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
   const emit = (event: WorkflowEventBody) => {
     if (!onEvent) return;
     try {
-      onEvent({ execution_id: executionId, workflow_id: def.id, at: clock.wallNow().toISOString(), ...event } as WorkflowEvent);
+      onEvent({
+        execution_id: executionId,
+        workflow_id: def.id,
+        at: clock.wallNow().toISOString(),
+        ...event,
+      } as WorkflowEvent);
     } catch {
       // a broken listener must not break the run
     }
@@ -88,11 +103,19 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
   for (const step of def.steps) {
     states.set(step.id, {
       def: step,
-      result: { step_id: step.id, agent_type: step.agent_type, status: STEP_STATUS.pending, attempts: 0, replacements: 0, duration_ms: 0 },
+      result: {
+        step_id: step.id,
+        agent_type: step.agent_type,
+        status: STEP_STATUS.pending,
+        attempts: 0,
+        replacements: 0,
+        duration_ms: 0,
+      },
     });
   }
   const dependents = new Map<string, string[]>();
-  for (const step of def.steps) for (const dep of step.depends_on ?? []) dependents.set(dep, [...(dependents.get(dep) ?? []), step.id]);
+  for (const step of def.steps)
+    for (const dep of step.depends_on ?? []) dependents.set(dep, [...(dependents.get(dep) ?? []), step.id]);
 
   const startedAtWall = clock.wallNow().toISOString();
   const t0 = clock.now();
@@ -139,7 +162,8 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
       }
     }
     if (running === 0) {
-      for (const st of states.values()) if (st.result.status === STEP_STATUS.pending) skip(st.def.id, 'never became runnable');
+      for (const st of states.values())
+        if (st.result.status === STEP_STATUS.pending) skip(st.def.id, 'never became runnable');
       finish();
     }
   };
@@ -175,7 +199,8 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
           if (!halt) {
             firstFailure ??= `step '${step.id}' failed: ${message}`;
             for (const d of dependents.get(step.id) ?? []) skip(d, `dependency '${step.id}' failed`);
-            if (recovery === RECOVERY_STRATEGY.fail_fast) stopAll(WORKFLOW_STATUS.failed, `fail_fast: step '${step.id}' failed: ${message}`);
+            if (recovery === RECOVERY_STRATEGY.fail_fast)
+              stopAll(WORKFLOW_STATUS.failed, `fail_fast: step '${step.id}' failed: ${message}`);
           }
           return;
         }
@@ -194,11 +219,18 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
     }
   };
 
-  const runAttempt = (st: StepState, attempt: number, inputs: Record<string, unknown>, timeoutMs?: number): Promise<unknown> => {
+  const runAttempt = (
+    st: StepState,
+    attempt: number,
+    inputs: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<unknown> => {
     const controller = new AbortController();
     st.controller = controller;
     if (halt) controller.abort(new Error(halt.error));
-    const timer = timeoutMs ? clock.setTimer(timeoutMs, () => controller.abort(new StepTimeoutError(st.def.id, timeoutMs))) : undefined;
+    const timer = timeoutMs
+      ? clock.setTimer(timeoutMs, () => controller.abort(new StepTimeoutError(st.def.id, timeoutMs)))
+      : undefined;
     // an agent that ignores its signal must not hang the run: race it against the abort
     const aborted = new Promise<never>((_, reject) => {
       if (controller.signal.aborted) reject(controller.signal.reason);
@@ -215,11 +247,14 @@ export async function executeWorkflow(definition: WorkflowDefinition, options: E
   };
 
   emit({ type: 'workflow.started', input: options.input });
-  const onAbort = () => stopAll(WORKFLOW_STATUS.cancelled, `cancelled: ${errorMessage(options.signal?.reason ?? 'aborted')}`);
+  const onAbort = () =>
+    stopAll(WORKFLOW_STATUS.cancelled, `cancelled: ${errorMessage(options.signal?.reason ?? 'aborted')}`);
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
   const runTimer = def.timeout_ms
-    ? clock.setTimer(def.timeout_ms, () => stopAll(WORKFLOW_STATUS.failed, `workflow '${def.id}' timed out after ${def.timeout_ms} ms`))
+    ? clock.setTimer(def.timeout_ms, () =>
+        stopAll(WORKFLOW_STATUS.failed, `workflow '${def.id}' timed out after ${def.timeout_ms} ms`),
+      )
     : undefined;
 
   pump();

@@ -18,7 +18,10 @@ export class AgentRegistry {
   resolve(type: string): AgentFactory {
     const factory = this.factories.get(type);
     if (!factory) {
-      throw new NotFoundError(`unknown agent type '${type}' (registered: ${this.types().join(', ') || 'none'})`, 'unknown_agent_type');
+      throw new NotFoundError(
+        `unknown agent type '${type}' (registered: ${this.types().join(', ') || 'none'})`,
+        'unknown_agent_type',
+      );
     }
     return factory;
   }

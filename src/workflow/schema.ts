@@ -23,14 +23,19 @@ const atLeast = (min: number) => {
   return z.number(words).int(words).min(min, words);
 };
 /** the message for a value that is not a mapping; other issues of the mapping keep theirs */
-const notMapping = (message: string) => ({ error: (iss: { code?: string }) => (iss.code === 'invalid_type' ? message : undefined) });
+const notMapping = (message: string) => ({
+  error: (iss: { code?: string }) => (iss.code === 'invalid_type' ? message : undefined),
+});
 
 export const stepSchema = z.strictObject(
   {
     id: nonEmpty.describe('unique within the workflow'),
     agent_type: nonEmpty.describe('a type registered in the agent registry (built in: echo, llm, agent, retrieve)'),
-    depends_on: z.array(z.string(says('must be a step id (string)')), says('must be a list of step ids')).optional().describe('ids of the steps that run first'),
-    input: z.unknown().optional().describe("static input handed to the agent as ctx.step.input"),
+    depends_on: z
+      .array(z.string(says('must be a step id (string)')), says('must be a list of step ids'))
+      .optional()
+      .describe('ids of the steps that run first'),
+    input: z.unknown().optional().describe('static input handed to the agent as ctx.step.input'),
     timeout_ms: atLeast(1).optional().describe('per-attempt timeout in milliseconds'),
     retries: atLeast(0).optional().describe('extra attempts after the first failure (ignored under fail_fast)'),
   },
@@ -43,16 +48,32 @@ export const workflowSchema = z.strictObject(
     name: text.optional(),
     description: text.optional(),
     steps: z
-      .array(stepSchema, says((v) => (Array.isArray(v) ? `a workflow has at most ${MAX_STEPS} steps (got ${v.length})` : 'required: a list of steps')))
+      .array(
+        stepSchema,
+        says((v) =>
+          Array.isArray(v)
+            ? `a workflow has at most ${MAX_STEPS} steps (got ${v.length})`
+            : 'required: a list of steps',
+        ),
+      )
       .min(1, 'a workflow needs at least one step')
-      .max(MAX_STEPS, says((v) => `a workflow has at most ${MAX_STEPS} steps (got ${Array.isArray(v) ? v.length : '?'})`)),
+      .max(
+        MAX_STEPS,
+        says((v) => `a workflow has at most ${MAX_STEPS} steps (got ${Array.isArray(v) ? v.length : '?'})`),
+      ),
     recovery: z
-      .enum(STRATEGIES, says((v) => `must be one of ${STRATEGIES.join(', ')} (got ${JSON.stringify(v)})`))
+      .enum(
+        STRATEGIES,
+        says((v) => `must be one of ${STRATEGIES.join(', ')} (got ${JSON.stringify(v)})`),
+      )
       .optional()
       .describe('what happens when a step attempt fails (default retry)'),
     max_parallel: atLeast(1).optional(),
     timeout_ms: atLeast(1).optional().describe('whole-run timeout in milliseconds'),
-    output_step: z.string(says('must be a step id')).optional().describe("the step whose output is the workflow's output (default: the single sink, or a map of all sinks)"),
+    output_step: z
+      .string(says('must be a step id'))
+      .optional()
+      .describe("the step whose output is the workflow's output (default: the single sink, or a map of all sinks)"),
   },
   notMapping('a workflow must be an object with `id` and `steps`'),
 );
@@ -69,7 +90,11 @@ export function workflowUnknownKey(key: string, allowed: string[]): string {
 /** `arena schema workflow`: the published JSON Schema of workflow files. */
 export function workflowJsonSchema(): Record<string, unknown> {
   return publishedJsonSchema(
-    { name: 'workflow', title: 'Chaos Arena workflow', description: 'A DAG of steps, each run by an agent of its agent_type' },
+    {
+      name: 'workflow',
+      title: 'Chaos Arena workflow',
+      description: 'A DAG of steps, each run by an agent of its agent_type',
+    },
     workflowSchema,
   );
 }

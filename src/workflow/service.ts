@@ -62,8 +62,13 @@ export class WorkflowService {
 
   /** validates against the registry; invalid → UsageError, id taken → ConflictError */
   registerWorkflow(definition: WorkflowDefinition): WorkflowDefinition {
-    const def = assertValidWorkflow(definition, { registry: this.agentRegistry }, definition?.id ? `workflow '${definition.id}'` : undefined);
-    if (this.workflows.has(def.id)) throw new ConflictError(`workflow '${def.id}' is already registered`, 'workflow_exists');
+    const def = assertValidWorkflow(
+      definition,
+      { registry: this.agentRegistry },
+      definition?.id ? `workflow '${definition.id}'` : undefined,
+    );
+    if (this.workflows.has(def.id))
+      throw new ConflictError(`workflow '${def.id}' is already registered`, 'workflow_exists');
     const copy = structuredClone(def);
     this.workflows.set(def.id, copy);
     return structuredClone(copy);
@@ -134,7 +139,8 @@ export class WorkflowService {
 
   private definitionFor(request: WorkflowRequest): WorkflowDefinition {
     if (this.closed) throw new RuntimeError('the workflow service is closed', 'service_closed');
-    if (!request || typeof request.workflow_id !== 'string') throw new UsageError('request.workflow_id is required', 'invalid_request');
+    if (!request || typeof request.workflow_id !== 'string')
+      throw new UsageError('request.workflow_id is required', 'invalid_request');
     return this.getWorkflow(request.workflow_id);
   }
 

@@ -38,7 +38,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function validateWorkflow(value: unknown, options: ValidateOptions = {}): WorkflowValidation {
   // a bound on the work before any is done: the schema would look at every step first
   if (isRecord(value) && Array.isArray(value.steps) && value.steps.length > MAX_STEPS) {
-    return { valid: false, errors: [{ path: 'steps', message: `a workflow has at most ${MAX_STEPS} steps (got ${value.steps.length})` }] };
+    return {
+      valid: false,
+      errors: [{ path: 'steps', message: `a workflow has at most ${MAX_STEPS} steps (got ${value.steps.length})` }],
+    };
   }
   const { problems } = parseProblems(workflowSchema, value, { unknownKey: workflowUnknownKey });
   const errors: WorkflowProblem[] = problems.map((p) => ({ path: formatSegments(p.segments), message: p.message }));
@@ -60,10 +63,16 @@ function relationProblems(steps: unknown[], outputStep: unknown, options: Valida
     if (!isRecord(step)) return;
     const at = `steps[${i}]`;
     if (typeof step.id === 'string' && step.id.trim() !== '') {
-      if (ids.has(step.id)) add(`${at}.id`, `duplicate step id '${step.id}' (first used at steps[${ids.get(step.id)}])`);
+      if (ids.has(step.id))
+        add(`${at}.id`, `duplicate step id '${step.id}' (first used at steps[${ids.get(step.id)}])`);
       else ids.set(step.id, i);
     }
-    if (options.registry && typeof step.agent_type === 'string' && step.agent_type.trim() !== '' && !options.registry.has(step.agent_type)) {
+    if (
+      options.registry &&
+      typeof step.agent_type === 'string' &&
+      step.agent_type.trim() !== '' &&
+      !options.registry.has(step.agent_type)
+    ) {
       const known = options.registry.types();
       add(`${at}.agent_type`, `unknown agent type '${step.agent_type}' (registered: ${known.join(', ') || 'none'})`);
     }
@@ -104,7 +113,10 @@ function findCycles(steps: unknown[]): Array<{ index: number; path: string[] }> 
   steps.forEach((s, i) => {
     if (!isRecord(s) || typeof s.id !== 'string' || index.has(s.id)) return;
     index.set(s.id, i);
-    deps.set(s.id, Array.isArray(s.depends_on) ? s.depends_on.filter((d): d is string => typeof d === 'string' && d !== s.id) : []);
+    deps.set(
+      s.id,
+      Array.isArray(s.depends_on) ? s.depends_on.filter((d): d is string => typeof d === 'string' && d !== s.id) : [],
+    );
   });
   const state = new Map<string, 'visiting' | 'done'>();
   const path: string[] = [];
@@ -157,8 +169,17 @@ export const formatProblems: (problems: WorkflowProblem[], source?: string) => s
 const sound = new WeakSet<object>();
 
 /** Validates and returns the typed definition, or throws a UsageError listing every problem. */
-export function assertValidWorkflow(value: unknown, options: ValidateOptions = {}, source?: string): WorkflowDefinition {
-  if (isRecord(value) && sound.has(value) && registryKnowsEvery(value as unknown as WorkflowDefinition, options.registry)) return value as unknown as WorkflowDefinition;
+export function assertValidWorkflow(
+  value: unknown,
+  options: ValidateOptions = {},
+  source?: string,
+): WorkflowDefinition {
+  if (
+    isRecord(value) &&
+    sound.has(value) &&
+    registryKnowsEvery(value as unknown as WorkflowDefinition, options.registry)
+  )
+    return value as unknown as WorkflowDefinition;
   const { valid, errors } = validateWorkflow(value, options);
   if (!valid) throw invalidWorkflowError(errors, source);
   if (isRecord(value) && isDeepFrozen(value)) sound.add(value);
@@ -171,7 +192,11 @@ function registryKnowsEvery(def: WorkflowDefinition, registry: ValidateOptions['
 
 export function invalidWorkflowError(errors: WorkflowProblem[], source?: string): UsageError {
   const label = source ? `invalid workflow (${source})` : 'invalid workflow';
-  return new UsageError(`${label}: ${errors.length} problem${errors.length === 1 ? '' : 's'}\n${formatProblems(errors, source)}`, 'invalid_workflow', {
-    details: { errors },
-  });
+  return new UsageError(
+    `${label}: ${errors.length} problem${errors.length === 1 ? '' : 's'}\n${formatProblems(errors, source)}`,
+    'invalid_workflow',
+    {
+      details: { errors },
+    },
+  );
 }

@@ -40,27 +40,44 @@ if (process.argv[2] === '--set') {
   const sets = Number(process.argv[3] ?? 5);
   const results = [];
   for (let s = 0; s < sets; s++) {
-    const out = execFileSync(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--single-threaded', fileURLToPath(import.meta.url), '--set', String(rounds)], { encoding: 'utf8', env: process.env });
+    const out = execFileSync(
+      process.execPath,
+      [
+        ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+        '--single-threaded',
+        fileURLToPath(import.meta.url),
+        '--set',
+        String(rounds),
+      ],
+      { encoding: 'utf8', env: process.env },
+    );
     results.push(JSON.parse(out));
   }
   const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   const of = (f) => median(results.map(f));
   const events = results[0].events;
-  console.log(`pause + resume, ${sets} processes × (${rounds} rounds × ${BATCH} pairs per variant) on fresh stores; medians over the processes of CPU time per pair (GC included) and of the ratios within each`);
+  console.log(
+    `pause + resume, ${sets} processes × (${rounds} rounds × ${BATCH} pairs per variant) on fresh stores; medians over the processes of CPU time per pair (GC included) and of the ratios within each`,
+  );
   console.log(`provider directly (baseline)  ${of((r) => r.direct.median).toFixed(2)} µs`);
-  console.log(`floor: + action, stored       ${of((r) => r.floor.median).toFixed(2)} µs  ratio ${of((r) => r.floor.median / r.direct.median).toFixed(2)}x`);
+  console.log(
+    `floor: + action, stored       ${of((r) => r.floor.median).toFixed(2)} µs  ratio ${of((r) => r.floor.median / r.direct.median).toFixed(2)}x`,
+  );
   console.log(
     `least: + Result, kept         ${of((r) => r.least.median).toFixed(2)} µs  ratio ${of((r) => r.least.median / r.direct.median).toFixed(2)}x  (${of((r) => r.least.median / r.floor.median).toFixed(2)}x the floor)`,
   );
   console.log(
     `ArenaService.execute          ${of((r) => r.service.median).toFixed(2)} µs  ratio ${of((r) => r.service.median / r.direct.median).toFixed(2)}x  (${of((r) => r.service.median / r.floor.median).toFixed(2)}x the floor, ${of((r) => r.service.median / r.least.median).toFixed(2)}x the least; ${events} events seen live)`,
   );
-  if (process.env.BENCH_ROUNDS) for (const v of VARIANTS) console.log(v.padEnd(8), results.map((r) => r[v].median.toFixed(2)).join(' '));
+  if (process.env.BENCH_ROUNDS)
+    for (const v of VARIANTS) console.log(v.padEnd(8), results.map((r) => r[v].median.toFixed(2)).join(' '));
 }
 
 /** one process: the four variants in turns, round by round; each variant's median of CPU µs per pair */
 async function measureSet(rounds) {
-  const dist = process.env.BENCH_DIST ? `${pathToFileURL(resolve(process.env.BENCH_DIST)).href}/` : new URL('../../dist/', import.meta.url).href;
+  const dist = process.env.BENCH_DIST
+    ? `${pathToFileURL(resolve(process.env.BENCH_DIST)).href}/`
+    : new URL('../../dist/', import.meta.url).href;
   const { createEmbeddedTarget } = await import(`${dist}targets/embedded/index.js`);
   const { ArenaService } = await import(`${dist}arena/service.js`);
   const { Injector } = await import(`${dist}arena/injector.js`);
@@ -80,10 +97,28 @@ async function measureSet(rounds) {
     },
     async floor({ store }) {
       await target.runtime.pauseAgent('agent-2');
-      const paused = append(store, [{ type: 'arena.action.executed', data: { success: true, action: createAction('pause_agent', 'agent-2'), duration_ms: 0 } }], -1);
+      const paused = append(
+        store,
+        [
+          {
+            type: 'arena.action.executed',
+            data: { success: true, action: createAction('pause_agent', 'agent-2'), duration_ms: 0 },
+          },
+        ],
+        -1,
+      );
       if (paused instanceof Promise) await paused;
       await target.runtime.resumeAgent('agent-2');
-      const resumed = append(store, [{ type: 'arena.action.executed', data: { success: true, action: createAction('resume_agent', 'agent-2'), duration_ms: 0 } }], -1);
+      const resumed = append(
+        store,
+        [
+          {
+            type: 'arena.action.executed',
+            data: { success: true, action: createAction('resume_agent', 'agent-2'), duration_ms: 0 },
+          },
+        ],
+        -1,
+      );
       if (resumed instanceof Promise) await resumed;
     },
     async least(state) {
@@ -103,7 +138,12 @@ async function measureSet(rounds) {
 
   /** what `least` keeps of one action: its Result in history and metrics, its event stored at the version the last append left */
   async function keep(state, action, started, report) {
-    const result = { success: true, action, duration_ms: Math.round((performance.now() - started) * 1000) / 1000, metadata: { ...report } };
+    const result = {
+      success: true,
+      action,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      metadata: { ...report },
+    };
     state.history.push(result);
     state.metrics.recordActionResult(result);
     const stored = append(state.store, [{ type: 'arena.action.executed', data: result }], state.version);

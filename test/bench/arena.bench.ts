@@ -17,7 +17,11 @@ import { MemoryEventStore } from '../../src/events/memory.js';
 
 const target = createEmbeddedTarget({ workloadRate: 5 });
 await target.start();
-const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), eventStore: new MemoryEventStore(), historyLimit: 1000 });
+const service = new ArenaService({
+  injector: new Injector(target.runtime, target.dag),
+  eventStore: new MemoryEventStore(),
+  historyLimit: 1000,
+});
 let recorded = 0;
 service.setFlightBridge({ record: () => void recorded++ });
 

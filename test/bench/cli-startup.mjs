@@ -44,7 +44,8 @@ const esModules = (argv) => [
 ];
 
 // the SDK's modules the embedded runtime uses, from node_modules, against the same modules in our bundle (dist/vendor/mcp-sdk.cjs)
-const MCP_PACKAGE = "await Promise.all(['server/mcp.js', 'client/index.js', 'inMemory.js'].map((m) => import('@modelcontextprotocol/sdk/' + m)));";
+const MCP_PACKAGE =
+  "await Promise.all(['server/mcp.js', 'client/index.js', 'inMemory.js'].map((m) => import('@modelcontextprotocol/sdk/' + m)));";
 const VALIDATE = ['scenario', 'validate', FILE];
 const RUN = ['scenario', 'run', FILE];
 
@@ -79,7 +80,8 @@ function childCpuMs() {
 const wall = Object.fromEntries(Object.keys(CASES).map((k) => [k, []]));
 const cpu = Object.fromEntries(Object.keys(CASES).map((k) => [k, 0]));
 // warm the disk cache and write the compile caches: each case once, untimed
-for (const [name, args] of Object.entries(CASES)) execFileSync(process.execPath, args, { cwd: root, env: { ...env, ...CASE_ENV[name] }, stdio: 'ignore' });
+for (const [name, args] of Object.entries(CASES))
+  execFileSync(process.execPath, args, { cwd: root, env: { ...env, ...CASE_ENV[name] }, stdio: 'ignore' });
 // interleaved, so a burst of load elsewhere hits every case alike
 for (let i = 0; i < runs; i++) {
   for (const [name, args] of Object.entries(CASES)) {
@@ -97,6 +99,9 @@ const baseCpu = cpu['node -e 0'] / runs;
 for (const name of Object.keys(CASES)) {
   const w = median(wall[name]);
   const c = cpu[name] / runs;
-  const cpuText = childCpuMs() === undefined ? '' : `   cpu mean ${c.toFixed(1).padStart(6)} ms  ratio ${(c / baseCpu).toFixed(2)}x`;
-  console.log(`${name.padEnd(32)} wall median ${w.toFixed(1).padStart(6)} ms  ratio ${(w / baseWall).toFixed(2)}x${cpuText}`);
+  const cpuText =
+    childCpuMs() === undefined ? '' : `   cpu mean ${c.toFixed(1).padStart(6)} ms  ratio ${(c / baseCpu).toFixed(2)}x`;
+  console.log(
+    `${name.padEnd(32)} wall median ${w.toFixed(1).padStart(6)} ms  ratio ${(w / baseWall).toFixed(2)}x${cpuText}`,
+  );
 }

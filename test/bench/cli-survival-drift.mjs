@@ -62,7 +62,11 @@ const loop = (...args) => {
 const ratio = (a, b) => a / Math.max(b, 0.01);
 /** `arena target serve` on a free port: the embedded runtime in a process of its own */
 async function servedRuntime() {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/arena.js', import.meta.url)), 'target', 'serve', '--port', '0', '--seed', '1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../../bin/arena.js', import.meta.url)), 'target', 'serve', '--port', '0', '--seed', '1'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const url = await printedUrl(child, /served on (http:\/\/\S+)/);
   return { url, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGINT'))) };
 }
@@ -72,7 +76,12 @@ const pooled = { bare: [], beside: [], arena: [], remoteBare: [], remote: [] };
 for (let r = 0; r < repeats; r++) {
   const bareDrifts = loop();
   const besideDrifts = loop('beside-target');
-  const report = await runSurvivalOnTarget(createEmbeddedTarget({ seed: 1 }), { duration: seconds * 1000, interval: intervalMs, seed: 1, cooldown: 200 });
+  const report = await runSurvivalOnTarget(createEmbeddedTarget({ seed: 1 }), {
+    duration: seconds * 1000,
+    interval: intervalMs,
+    seed: 1,
+    cooldown: 200,
+  });
   const bareTicks = await bareDrifts;
   const besideTicks = await besideDrifts;
   const arenaTicks = report.timeline.map((t) => t.drift_ms);
@@ -82,17 +91,24 @@ for (let r = 0; r < repeats; r++) {
   const base = stats(bareTicks);
   const beside = stats(besideTicks);
   const arena = stats(arenaTicks);
-  console.log(`run ${r + 1}: interval ${intervalMs} ms, ${ticks} ticks planned, ${report.actions_run} run (none skipped: ${report.actions_run === ticks})`);
+  console.log(
+    `run ${r + 1}: interval ${intervalMs} ms, ${ticks} ticks planned, ${report.actions_run} run (none skipped: ${report.actions_run === ticks})`,
+  );
   console.log(`  baseline setTimeout loop   p50 ${fmt(base.p50)}  p99 ${fmt(base.p99)}  max ${fmt(base.max)}`);
   console.log(`  the loop beside a target   p50 ${fmt(beside.p50)}  p99 ${fmt(beside.p99)}  max ${fmt(beside.max)}`);
   console.log(`  survival (embedded target) p50 ${fmt(arena.p50)}  p99 ${fmt(arena.p99)}  max ${fmt(arena.max)}`);
-  console.log(`  ratio survival/baseline    p50 ${ratio(arena.p50, base.p50).toFixed(2)}x  p99 ${ratio(arena.p99, base.p99).toFixed(2)}x; survival/the loop beside a target p99 ${ratio(arena.p99, beside.p99).toFixed(2)}x`);
+  console.log(
+    `  ratio survival/baseline    p50 ${ratio(arena.p50, base.p50).toFixed(2)}x  p99 ${ratio(arena.p99, base.p99).toFixed(2)}x; survival/the loop beside a target p99 ${ratio(arena.p99, beside.p99).toFixed(2)}x`,
+  );
   ratios.push(ratio(arena.p99, base.p99));
   besideRatios.push(ratio(arena.p99, beside.p99));
 
   const served = await servedRuntime();
   const remoteBareDrifts = loop();
-  const remoteReport = await runSurvivalOnTarget(createRemoteTarget({ kind: 'remote', name: 'served', url: served.url }), { duration: seconds * 1000, interval: intervalMs, seed: 1, cooldown: 200 });
+  const remoteReport = await runSurvivalOnTarget(
+    createRemoteTarget({ kind: 'remote', name: 'served', url: served.url }),
+    { duration: seconds * 1000, interval: intervalMs, seed: 1, cooldown: 200 },
+  );
   await served.stop();
   const remoteBareTicks = await remoteBareDrifts;
   const remoteTicks = remoteReport.timeline.map((t) => t.drift_ms);
@@ -100,8 +116,12 @@ for (let r = 0; r < repeats; r++) {
   pooled.remote.push(...remoteTicks);
   const remoteBase = stats(remoteBareTicks);
   const remote = stats(remoteTicks);
-  console.log(`  then, the target in its own process (${remoteReport.actions_run} ticks run, ${remoteReport.actions_succeeded} faults applied):`);
-  console.log(`  baseline setTimeout loop   p50 ${fmt(remoteBase.p50)}  p99 ${fmt(remoteBase.p99)}  max ${fmt(remoteBase.max)}`);
+  console.log(
+    `  then, the target in its own process (${remoteReport.actions_run} ticks run, ${remoteReport.actions_succeeded} faults applied):`,
+  );
+  console.log(
+    `  baseline setTimeout loop   p50 ${fmt(remoteBase.p50)}  p99 ${fmt(remoteBase.p99)}  max ${fmt(remoteBase.max)}`,
+  );
   console.log(`  survival (served target)   p50 ${fmt(remote.p50)}  p99 ${fmt(remote.p99)}  max ${fmt(remote.max)}`);
   console.log(`  ratio survival/baseline    p99 ${ratio(remote.p99, remoteBase.p99).toFixed(2)}x`);
   remoteRatios.push(ratio(remote.p99, remoteBase.p99));
@@ -110,7 +130,9 @@ const summary = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return `median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}x (${sorted.map((x) => x.toFixed(2)).join(', ')})`;
 };
-console.log(`p99 ratio over ${repeats} runs: against the bare loop ${summary(ratios)}; against the loop beside a target ${summary(besideRatios)}`);
+console.log(
+  `p99 ratio over ${repeats} runs: against the bare loop ${summary(ratios)}; against the loop beside a target ${summary(besideRatios)}`,
+);
 console.log(`p99 ratio with the target in its own process, against the bare loop: ${summary(remoteRatios)}`);
 const p99 = (xs) => stats(xs).p99;
 console.log(

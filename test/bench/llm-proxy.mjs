@@ -38,10 +38,20 @@ const BODY = {
 function once(agent, port, body) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const req = request({ agent, host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
-    });
+    const req = request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/chat/completions',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve(Number(process.hrtime.bigint() - t0) / 1e6));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -75,8 +85,22 @@ async function latency(ports, kind) {
 function throughput(port, kind) {
   return new Promise((resolve, reject) => {
     autocannon(
-      { url: `http://127.0.0.1:${port}/v1/chat/completions`, method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY[kind], connections: CONNECTIONS, duration: SECONDS },
-      (err, result) => (err ? reject(err) : resolve({ rps: result.requests.average, bytes: result.throughput.average, errors: result.errors + result.non2xx })),
+      {
+        url: `http://127.0.0.1:${port}/v1/chat/completions`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: BODY[kind],
+        connections: CONNECTIONS,
+        duration: SECONDS,
+      },
+      (err, result) =>
+        err
+          ? reject(err)
+          : resolve({
+              rps: result.requests.average,
+              bytes: result.throughput.average,
+              errors: result.errors + result.non2xx,
+            }),
     );
   });
 }
@@ -85,7 +109,9 @@ async function main() {
   const upstream = await start('upstream');
   const proxy = await start('proxy', `http://127.0.0.1:${upstream.port}`);
   const ports = { direct: upstream.port, proxy: proxy.port };
-  console.log(`LLM proxy bench: node ${process.version}, ${STREAM_EVENTS} SSE events per streamed answer, ${CONNECTIONS} connections x ${SECONDS}s per throughput run`);
+  console.log(
+    `LLM proxy bench: node ${process.version}, ${STREAM_EVENTS} SSE events per streamed answer, ${CONNECTIONS} connections x ${SECONDS}s per throughput run`,
+  );
   try {
     for (const kind of ['json', 'stream', 'paced']) {
       const lat = await latency(ports, kind);
@@ -109,8 +135,18 @@ async function main() {
 // the same file is the load generator, the upstream and the proxy (by argv), each its own process
 if (process.argv[2] === 'upstream') {
   const { createServer } = await import('node:http');
-  const chunk = (i) => `data: ${JSON.stringify({ id: 'chatcmpl-b', object: 'chat.completion.chunk', created: 1, model: 'bench', choices: [{ index: 0, delta: { content: `tok${i}` }, finish_reason: null }] })}\n\n`;
-  const completion = JSON.stringify({ id: 'chatcmpl-b', object: 'chat.completion', created: 1, model: 'bench', choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the bench upstream' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 } });
+  const chunk = (i) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-b', object: 'chat.completion.chunk', created: 1, model: 'bench', choices: [{ index: 0, delta: { content: `tok${i}` }, finish_reason: null }] })}\n\n`;
+  const completion = JSON.stringify({
+    id: 'chatcmpl-b',
+    object: 'chat.completion',
+    created: 1,
+    model: 'bench',
+    choices: [
+      { index: 0, message: { role: 'assistant', content: 'Hello from the bench upstream' }, finish_reason: 'stop' },
+    ],
+    usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
+  });
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -143,4 +179,3 @@ if (process.argv[2] === 'upstream') {
 } else {
   await main();
 }
-

@@ -29,4 +29,6 @@ const before = median(eager);
 console.log(`node (nothing imported)                 median ${bare.toFixed(1)} ms`);
 console.log(`import 'chaos-arena' (SQLite, MCP lazy)  median ${now.toFixed(1)} ms`);
 console.log(`  + better-sqlite3 and the MCP SDK      median ${before.toFixed(1)} ms`);
-console.log(`lazy / eager: ${(now / before).toFixed(2)}x  (import cost above bare node: ${(now - bare).toFixed(1)} ms vs ${(before - bare).toFixed(1)} ms)`);
+console.log(
+  `lazy / eager: ${(now / before).toFixed(2)}x  (import cost above bare node: ${(now - bare).toFixed(1)} ms vs ${(before - bare).toFixed(1)} ms)`,
+);

@@ -53,7 +53,9 @@ try {
 
   // --- 1. throughput ---------------------------------------------------------
   const raw = new pg.Pool({ connectionString: url, max: 16 });
-  await raw.query('CREATE TABLE raw_events (id bigserial PRIMARY KEY, stream_id text NOT NULL, version bigint NOT NULL, type text NOT NULL, data text NOT NULL, at text NOT NULL)');
+  await raw.query(
+    'CREATE TABLE raw_events (id bigserial PRIMARY KEY, stream_id text NOT NULL, version bigint NOT NULL, type text NOT NULL, data text NOT NULL, at text NOT NULL)',
+  );
   const store = new PostgresEventStore({ url, poolSize: 16 });
   await store.ready();
   const data = { agent: 'agent-1', pad: 'x'.repeat(64) };
@@ -78,15 +80,26 @@ try {
   for (const writers of process.env.BENCH_SKIP_THROUGHPUT ? [] : [1, 4, 16]) {
     round++;
     const rawRate = await measure(writers, (w, i) =>
-      raw.query('INSERT INTO raw_events (stream_id, version, type, data, at) VALUES ($1, $2, $3, $4, $5)', [`raw-${round}-${w}`, i + 1, 'tick', JSON.stringify(data), new Date().toISOString()]),
+      raw.query('INSERT INTO raw_events (stream_id, version, type, data, at) VALUES ($1, $2, $3, $4, $5)', [
+        `raw-${round}-${w}`,
+        i + 1,
+        'tick',
+        JSON.stringify(data),
+        new Date().toISOString(),
+      ]),
     );
     const storeRate = await measure(writers, (w, i) => store.append(`s-${round}-${w}`, [{ type: 'tick', data }], i));
-    console.log(`${String(writers).padStart(7)} | ${rawRate.toFixed(0).padStart(12)} | ${storeRate.toFixed(0).padStart(14)} | ${(storeRate / rawRate).toFixed(2)}`);
+    console.log(
+      `${String(writers).padStart(7)} | ${rawRate.toFixed(0).padStart(12)} | ${storeRate.toFixed(0).padStart(14)} | ${(storeRate / rawRate).toFixed(2)}`,
+    );
   }
   await raw.end();
 
   // --- 2. latency to an SSE client of another server -------------------------
-  const serve = spawn('node', [ARENA, 'serve', '--port', '0', '--store', url], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' } });
+  const serve = spawn('node', [ARENA, 'serve', '--port', '0', '--store', url], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' },
+  });
   cleanups.push(async () => {
     serve.kill('SIGTERM');
     await new Promise((r) => serve.once('exit', r));
@@ -116,7 +129,9 @@ try {
   const reads = async () => {
     // statistics reach the shared view within a second of a backend going idle
     await sleep(1500);
-    const rows = await store.query("SELECT COALESCE(seq_scan, 0) + COALESCE(idx_scan, 0) AS n FROM pg_stat_user_tables WHERE relname = 'arena_events'");
+    const rows = await store.query(
+      "SELECT COALESCE(seq_scan, 0) + COALESCE(idx_scan, 0) AS n FROM pg_stat_user_tables WHERE relname = 'arena_events'",
+    );
     return Number(rows[0].n);
   };
   const readsBefore = await reads();
@@ -131,7 +146,9 @@ try {
   const deadline = Date.now() + 10_000;
   while (arrivals.some((a) => a.size < EVENTS) && Date.now() < deadline) await sleep(20);
   const readsDuring = (await reads()) - readsBefore;
-  const sse = sent.map((t, i) => Math.max(...arrivals.map((a) => a.get(i) ?? Number.NaN)) - t).filter((x) => Number.isFinite(x));
+  const sse = sent
+    .map((t, i) => Math.max(...arrivals.map((a) => a.get(i) ?? Number.NaN)) - t)
+    .filter((x) => Number.isFinite(x));
 
   // baseline: a bare NOTIFY from one connection to a LISTEN on another
   const listener = new pg.Client({ connectionString: url });
@@ -149,12 +166,22 @@ try {
   await Promise.all([listener.end(), notifier.end()]);
   await store.close();
 
-  console.log(`\nappend → ${CLIENTS} SSE client(s) of another arena serve (${sse.length}/${EVENTS} delivered to all; the last client's arrival counts)`);
+  console.log(
+    `\nappend → ${CLIENTS} SSE client(s) of another arena serve (${sse.length}/${EVENTS} delivered to all; the last client's arrival counts)`,
+  );
   console.log('                      |   p50 ms |   p99 ms');
-  console.log(`bare NOTIFY → LISTEN  | ${pct(rtts, 50).toFixed(2).padStart(8)} | ${pct(rtts, 99).toFixed(2).padStart(8)}`);
-  console.log(`store append → SSE    | ${pct(sse, 50).toFixed(2).padStart(8)} | ${pct(sse, 99).toFixed(2).padStart(8)}`);
-  console.log(`ratio                 | ${(pct(sse, 50) / pct(rtts, 50)).toFixed(1).padStart(8)} | ${(pct(sse, 99) / pct(rtts, 99)).toFixed(1).padStart(8)}`);
-  console.log(`reads of arena_events meanwhile (all processes): ${readsDuring} for ${EVENTS} appends, ${(readsDuring / EVENTS).toFixed(2)} per append`);
+  console.log(
+    `bare NOTIFY → LISTEN  | ${pct(rtts, 50).toFixed(2).padStart(8)} | ${pct(rtts, 99).toFixed(2).padStart(8)}`,
+  );
+  console.log(
+    `store append → SSE    | ${pct(sse, 50).toFixed(2).padStart(8)} | ${pct(sse, 99).toFixed(2).padStart(8)}`,
+  );
+  console.log(
+    `ratio                 | ${(pct(sse, 50) / pct(rtts, 50)).toFixed(1).padStart(8)} | ${(pct(sse, 99) / pct(rtts, 99)).toFixed(1).padStart(8)}`,
+  );
+  console.log(
+    `reads of arena_events meanwhile (all processes): ${readsDuring} for ${EVENTS} appends, ${(readsDuring / EVENTS).toFixed(2)} per append`,
+  );
 } finally {
   for (const c of cleanups.reverse()) await c();
 }

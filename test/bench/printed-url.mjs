@@ -9,6 +9,8 @@ export function printedUrl(child, pattern) {
       const m = pattern.exec(out);
       if (m) resolve(m[1]);
     });
-    child.once('exit', (code) => reject(new Error(`${child.spawnargs.slice(1).join(' ')} exited with ${code} before printing its URL`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${child.spawnargs.slice(1).join(' ')} exited with ${code} before printing its URL`)),
+    );
   });
 }

@@ -20,7 +20,14 @@ const waits = Number(process.argv[2] ?? 6000);
 const calls = Number(process.argv[3] ?? 200);
 
 const tag = `bench-pid-${process.pid}`;
-const child = spawn(process.execPath, ['-e', `const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => console.log(s.address().port)); setInterval(() => {}, 1000); // ${tag}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => console.log(s.address().port)); setInterval(() => {}, 1000); // ${tag}`,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 process.on('exit', () => child.kill('SIGKILL'));
 const port = Number(String((await once(child.stdout, 'data'))[0]).trim());
 
@@ -61,7 +68,8 @@ const matchBefore = perCall(() => {
 });
 const match = perCall(() => resolvePid({ match: tag }, ctx));
 
-const row = (name, us, base) => console.log(`${name.padEnd(44)} ${us.toFixed(0).padStart(7)} µs/call${base ? `  ${(us / base).toFixed(3)}x` : ''}`);
+const row = (name, us, base) =>
+  console.log(`${name.padEnd(44)} ${us.toFixed(0).padStart(7)} µs/call${base ? `  ${(us / base).toFixed(3)}x` : ''}`);
 console.log(`/proc/net/tcp: ${sockets} sockets (${waits} made TIME_WAIT by this run); ${calls} calls each`);
 row('baseline: /proc/net/tcp + tcp6 read whole', baseline);
 row('listeningInodes (listeners only)', prefix, baseline);

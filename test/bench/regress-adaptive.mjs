@@ -40,7 +40,15 @@ async function simulate(design, effect, seedBase) {
   const used = [];
   let wrongSign = 0;
   for (let i = 0; i < TRIALS; i++) {
-    const result = await tester.run({ baseline: { bonus: 0 }, candidate: { bonus: effect }, workload, alpha: ALPHA, seed: seedBase + i, parallelism: 64, ...design });
+    const result = await tester.run({
+      baseline: { bonus: 0 },
+      candidate: { bonus: effect },
+      workload,
+      alpha: ALPHA,
+      seed: seedBase + i,
+      parallelism: 64,
+      ...design,
+    });
     const significant = result.decision === 'candidate better' || result.decision === 'candidate worse';
     if (significant) rejected++;
     if (significant && effect > 0 && result.decision !== 'candidate better') wrongSign++;
@@ -48,7 +56,12 @@ async function simulate(design, effect, seedBase) {
   }
   const meanRuns = used.reduce((a, b) => a + b, 0) / TRIALS;
   const variance = used.reduce((a, b) => a + (b - meanRuns) ** 2, 0) / (TRIALS - 1);
-  return { rate: rejected / TRIALS, meanRuns, runsHalfWidth: (1.96 * Math.sqrt(variance)) / Math.sqrt(TRIALS), wrongSign };
+  return {
+    rate: rejected / TRIALS,
+    meanRuns,
+    runsHalfWidth: (1.96 * Math.sqrt(variance)) / Math.sqrt(TRIALS),
+    wrongSign,
+  };
 }
 
 /** Wilson 95% interval of a proportion */
@@ -67,24 +80,46 @@ const groups = [
     power: 0.9,
     fixedN: 44, // paired t-test, alpha 0.05 two-sided, d = 0.5: power 0.90
     designs: [
-      ["O'Brien-Fleming 5+5..45", { adaptive: true, minAdaptiveRuns: 5, adaptiveBatchSize: 5, maxRuns: 45, spending: 'obrien-fleming' }],
-      ['Pocock 12+4..54', { adaptive: true, minAdaptiveRuns: 12, adaptiveBatchSize: 4, maxRuns: 54, spending: 'pocock' }],
-      ['Pocock 12+4..54 + futility 0.1', { adaptive: true, minAdaptiveRuns: 12, adaptiveBatchSize: 4, maxRuns: 54, spending: 'pocock', futilityPower: 0.1 }],
+      [
+        "O'Brien-Fleming 5+5..45",
+        { adaptive: true, minAdaptiveRuns: 5, adaptiveBatchSize: 5, maxRuns: 45, spending: 'obrien-fleming' },
+      ],
+      [
+        'Pocock 12+4..54',
+        { adaptive: true, minAdaptiveRuns: 12, adaptiveBatchSize: 4, maxRuns: 54, spending: 'pocock' },
+      ],
+      [
+        'Pocock 12+4..54 + futility 0.1',
+        {
+          adaptive: true,
+          minAdaptiveRuns: 12,
+          adaptiveBatchSize: 4,
+          maxRuns: 54,
+          spending: 'pocock',
+          futilityPower: 0.1,
+        },
+      ],
     ],
   },
   {
     power: 0.8,
     fixedN: 34, // power 0.81
     designs: [
-      ["O'Brien-Fleming 5+5..35", { adaptive: true, minAdaptiveRuns: 5, adaptiveBatchSize: 5, maxRuns: 35, spending: 'obrien-fleming' }],
+      [
+        "O'Brien-Fleming 5+5..35",
+        { adaptive: true, minAdaptiveRuns: 5, adaptiveBatchSize: 5, maxRuns: 35, spending: 'obrien-fleming' },
+      ],
       ['Pocock 8+4..44', { adaptive: true, minAdaptiveRuns: 8, adaptiveBatchSize: 4, maxRuns: 44, spending: 'pocock' }],
     ],
   },
 ];
 
-
-console.log(`regress --adaptive by simulation: ${TRIALS} trials per cell, alpha ${ALPHA}, true effect ${EFFECT_SD} sd of the paired difference`);
-console.log('design | false positives (effect 0) [95%] | power (effect 0.5 sd) [95%] | runs/arm at 0.5 sd [95%] | runs/arm at 0 | ratio runs vs fixed | power vs fixed');
+console.log(
+  `regress --adaptive by simulation: ${TRIALS} trials per cell, alpha ${ALPHA}, true effect ${EFFECT_SD} sd of the paired difference`,
+);
+console.log(
+  'design | false positives (effect 0) [95%] | power (effect 0.5 sd) [95%] | runs/arm at 0.5 sd [95%] | runs/arm at 0 | ratio runs vs fixed | power vs fixed',
+);
 const started = performance.now();
 for (const group of groups) {
   console.log(`-- target power ${group.power}: baseline fixed-n paired t-test, n = ${group.fixedN} runs per arm`);

@@ -42,5 +42,7 @@ await behind.stop();
 const fmt = (ms) => `${(ms * 1000).toFixed(0).padStart(6)} µs`;
 console.log(`pause + revert, ${n} faults`);
 console.log(`embedded target              p50 ${fmt(embedded.p50)}  p99 ${fmt(embedded.p99)}`);
-console.log(`remote target (loopback)     p50 ${fmt(overLoopback.p50)}  p99 ${fmt(overLoopback.p99)}  ratio p50 ${(overLoopback.p50 / embedded.p50).toFixed(1)}x`);
+console.log(
+  `remote target (loopback)     p50 ${fmt(overLoopback.p50)}  p99 ${fmt(overLoopback.p99)}  ratio p50 ${(overLoopback.p50 / embedded.p50).toFixed(1)}x`,
+);
 console.log(`remote overhead per fault    p50 ${fmt(overLoopback.p50 - embedded.p50)} (aim: under 1 ms)`);

@@ -18,7 +18,8 @@ import { AgentRegistry, executeWorkflow } from '../../src/workflow/index.js';
 import type { Target } from '../../src/arena/providers.js';
 
 const noopRegistry = new AgentRegistry();
-for (const type of ['fetch', 'plan', 'tool', 'recall', 'answer']) noopRegistry.register(type, () => ({ execute: async () => type }));
+for (const type of ['fetch', 'plan', 'tool', 'recall', 'answer'])
+  noopRegistry.register(type, () => ({ execute: async () => type }));
 
 const rt = createRuntime({ strategy: { workload: { rate: 0 } } });
 let target: Target;
@@ -37,15 +38,17 @@ afterAll(async () => {
   for (const rate of [100, 200, 400]) {
     const loaded = createEmbeddedTarget({ workloadRate: rate });
     await loaded.start();
-    const before = (await loaded.observer.workload());
+    const before = await loaded.observer.workload();
     const start = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const after = (await loaded.observer.workload());
+    const after = await loaded.observer.workload();
     const seconds = (performance.now() - start) / 1000;
     await loaded.stop();
     const served = (after.succeeded - before.succeeded) / seconds;
     const failed = after.failed - before.failed;
-    process.stdout.write(`sustained workload, no faults, offered ${rate} runs/s: ${served.toFixed(0)} runs/s served, ${failed} failed (ratio served/offered ${(served / rate).toFixed(2)})\n`);
+    process.stdout.write(
+      `sustained workload, no faults, offered ${rate} runs/s: ${served.toFixed(0)} runs/s served, ${failed} failed (ratio served/offered ${(served / rate).toFixed(2)})\n`,
+    );
   }
 });
 

@@ -9,8 +9,18 @@ import { id, int, parseWith, text, z } from '../../dist/server/body.js';
 import { compileUserPattern } from '../../dist/runtime/services/eval.js';
 
 const Message = z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: text(200_000) });
-const Chat = z.strictObject({ messages: z.array(Message).min(1).max(1000), model: id().optional(), max_tokens: int(1, 1_000_000).optional() });
-const body = JSON.stringify({ messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'What is 2 * (3 + 4)? '.repeat(4) }], max_tokens: 64 });
+const Chat = z.strictObject({
+  messages: z.array(Message).min(1).max(1000),
+  model: id().optional(),
+  max_tokens: int(1, 1_000_000).optional(),
+});
+const body = JSON.stringify({
+  messages: [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content: 'What is 2 * (3 + 4)? '.repeat(4) },
+  ],
+  max_tokens: 64,
+});
 
 function opsPerSec(fn, ms = 1500) {
   for (let i = 0; i < 2000; i++) fn();
@@ -27,7 +37,9 @@ const base = opsPerSec(() => parseJSONBody(body));
 const validated = opsPerSec(() => parseWith(Chat, parseJSONBody(body)));
 console.log(`body parse only:            ${Math.round(base).toLocaleString()} ops/s`);
 console.log(`body parse + zod schema:    ${Math.round(validated).toLocaleString()} ops/s`);
-console.log(`validation cost ratio:      ${(base / validated).toFixed(2)}x the parse alone (${((1e6 / validated) - (1e6 / base)).toFixed(2)} µs per body)`);
+console.log(
+  `validation cost ratio:      ${(base / validated).toFixed(2)}x the parse alone (${(1e6 / validated - 1e6 / base).toFixed(2)} µs per body)`,
+);
 
 console.log('\nregex (a+)+$ on "a"*n + "!":');
 const evil = '(a+)+$';
@@ -40,7 +52,9 @@ for (const n of [18, 20, 22, 24]) {
   t0 = performance.now();
   re2.matcher(input).find();
   const r = performance.now() - t0;
-  console.log(`  n=${n}: V8 ${v8.toFixed(1)} ms, RE2 ${r.toFixed(3)} ms, ratio ${(v8 / Math.max(r, 0.001)).toFixed(0)}x`);
+  console.log(
+    `  n=${n}: V8 ${v8.toFixed(1)} ms, RE2 ${r.toFixed(3)} ms, ratio ${(v8 / Math.max(r, 0.001)).toFixed(0)}x`,
+  );
 }
 const big = `${'a'.repeat(1_000_000)}!`;
 const t0 = performance.now();

@@ -70,4 +70,6 @@ const r = cpuNsPerRequest(routed);
 if (answered !== 4 * ROUNDS * N * requests.length) throw new Error(`answered ${answered} requests`);
 console.log(`bare handler      ${b.toFixed(0)} ns CPU/request`);
 console.log(`router + API key  ${r.toFixed(0)} ns CPU/request`);
-console.log(`router overhead   ${(r - b).toFixed(0)} ns/request, ratio bare/router ${(b / r).toFixed(3)}  [best of ${ROUNDS} rounds of ${N * requests.length} requests]`);
+console.log(
+  `router overhead   ${(r - b).toFixed(0)} ns/request, ratio bare/router ${(b / r).toFixed(3)}  [best of ${ROUNDS} rounds of ${N * requests.length} requests]`,
+);

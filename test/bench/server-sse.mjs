@@ -67,7 +67,9 @@ if (process.argv[2] === 'clients') {
     if (m === 'report') process.send({ arrivals });
   });
 } else {
-  const dist = process.env.BENCH_DIST ? `${pathToFileURL(resolve(process.env.BENCH_DIST)).href}/` : new URL('../../dist/', import.meta.url).href;
+  const dist = process.env.BENCH_DIST
+    ? `${pathToFileURL(resolve(process.env.BENCH_DIST)).href}/`
+    : new URL('../../dist/', import.meta.url).href;
   const { Router } = await import(`${dist}server/router.js`);
   const { listen } = await import(`${dist}server/listen.js`);
   const { ArenaHandler } = await import(`${dist}server/arena-handler.js`);
@@ -104,10 +106,23 @@ if (process.argv[2] === 'clients') {
     const { arrivals } = await new Promise((resolve) => child.once('message', resolve));
     child.kill();
     fanout.sort((x, y) => x - y);
-    const latencies = arrivals.filter(([id]) => id > 1).map(([id, t]) => t - sent.get(id)).sort((x, y) => x - y);
+    const latencies = arrivals
+      .filter(([id]) => id > 1)
+      .map(([id, t]) => t - sent.get(id))
+      .sort((x, y) => x - y);
     const q = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
     const qf = (p) => fanout[Math.min(fanout.length - 1, Math.floor(p * fanout.length))];
-    return { subscribers, deliveries: latencies.length, expected: subscribers * EVENTS, p50: q(0.5), p99: q(0.99), max: latencies.at(-1), cpuPerEvent, fanP50: qf(0.5), fanP99: qf(0.99) };
+    return {
+      subscribers,
+      deliveries: latencies.length,
+      expected: subscribers * EVENTS,
+      p50: q(0.5),
+      p99: q(0.99),
+      max: latencies.at(-1),
+      cpuPerEvent,
+      fanP50: qf(0.5),
+      fanP99: qf(0.99),
+    };
   };
 
   /** the arena: an event from ArenaService.execute to every GET /arena/stream client */
@@ -117,7 +132,9 @@ if (process.argv[2] === 'clients') {
     const handler = new ArenaHandler(service);
     const router = new Router({ log: () => {}, sse: { heartbeatMs: 15_000 } }).registerArenaEndpoints(handler);
     const server = await listen(router, { port: 0 });
-    const result = await measure(`${server.url}/arena/stream`, subscribers, (i) => service.execute(createAction('kill_agent', `agent-${i}`)));
+    const result = await measure(`${server.url}/arena/stream`, subscribers, (i) =>
+      service.execute(createAction('kill_agent', `agent-${i}`)),
+    );
     await server.close();
     await handler.close();
     return result;
@@ -125,7 +142,9 @@ if (process.argv[2] === 'clients') {
 
   /** the floors' frame: an arena event's size and shape, built by hand */
   const floorFrame = (i) =>
-    Buffer.from(`event: arena.action.failed\nid: ${i}\ndata: ${JSON.stringify({ id: i, type: 'arena.action.failed', data: { success: false, error: 'x'.repeat(200) } })}\n\n`);
+    Buffer.from(
+      `event: arena.action.failed\nid: ${i}\ndata: ${JSON.stringify({ id: i, type: 'arena.action.failed', data: { success: false, error: 'x'.repeat(200) } })}\n\n`,
+    );
 
   /** the floor: a bare TCP server writes the same frame to every socket, one write each */
   const runRawTcp = async (subscribers) => {
@@ -152,7 +171,11 @@ if (process.argv[2] === 'clients') {
     const sockets = new Set();
     const server = createHttpServer((_req, res) => {
       res.useChunkedEncodingByDefault = false;
-      res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'close' });
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        Connection: 'close',
+      });
       res.flushHeaders();
       const socket = res.socket;
       socket.setNoDelay(true);

@@ -46,7 +46,8 @@ const rawSingle = rate('raw INSERT (autocommit)', n, (k) => {
   for (let i = 0; i < k; i++) insert.run('raw-single', ++rawV, 'e', JSON.stringify(payload), new Date().toISOString());
 });
 const storeSingle = rate('store.append (1 event)', n, (k) => {
-  for (let i = 0; i < k; i++) storeV = store.appendSync('store-single', [{ type: 'e', data: payload }], storeV)[0].version;
+  for (let i = 0; i < k; i++)
+    storeV = store.appendSync('store-single', [{ type: 'e', data: payload }], storeV)[0].version;
 });
 const rawTx = db.transaction((k) => {
   for (let i = 0; i < k; i++) insert.run('raw-batch', ++rawB, 'e', JSON.stringify(payload), new Date().toISOString());
@@ -62,7 +63,8 @@ const storeBatch = rate(`store.append (${batchSize} events)`, n * 10, (k) => {
   }
 });
 
-const fmt = (r) => `${r.label.padEnd(34)} ${String(Math.round(r.perSec)).padStart(9)} events/s  (${r.events} in ${r.ms.toFixed(0)} ms)`;
+const fmt = (r) =>
+  `${r.label.padEnd(34)} ${String(Math.round(r.perSec)).padStart(9)} events/s  (${r.events} in ${r.ms.toFixed(0)} ms)`;
 console.log(`SQLite event store benchmark — WAL, synchronous=${sync}, node ${process.version}`);
 console.log(fmt(rawSingle));
 console.log(fmt(storeSingle));

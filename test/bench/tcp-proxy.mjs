@@ -68,7 +68,10 @@ if (process.argv[2] === 'server') {
   server.listen(0, '127.0.0.1', () => process.send(server.address().port));
 } else if (process.argv[2] === 'proxy') {
   const { startTcpProxy } = await import('../../dist/proxies/tcp/proxy.js');
-  const proxy = await startTcpProxy({ listen: { port: 0 }, upstream: { host: '127.0.0.1', port: Number(process.argv[3]) } });
+  const proxy = await startTcpProxy({
+    listen: { port: 0 },
+    upstream: { host: '127.0.0.1', port: Number(process.argv[3]) },
+  });
   if (process.argv[4] === 'faulted') proxy.applyFault({ id: 'zero', type: 'latency', params: { latency_ms: 0 } });
   process.on('message', () => {
     const { user, system } = process.cpuUsage();
@@ -178,8 +181,12 @@ async function main() {
     console.log(`  direct        p50 ${direct.p50.toFixed(1).padStart(7)}  p99 ${direct.p99.toFixed(1).padStart(7)}`);
     console.log(`  bare pipe()   p50 ${piped.p50.toFixed(1).padStart(7)}  p99 ${piped.p99.toFixed(1).padStart(7)}`);
     console.log(`  via proxy     p50 ${via.p50.toFixed(1).padStart(7)}  p99 ${via.p99.toFixed(1).padStart(7)}`);
-    console.log(`  added         p50 ${(via.p50 - direct.p50).toFixed(1).padStart(7)}  p99 ${(via.p99 - direct.p99).toFixed(1).padStart(7)}   (aim: < 100 µs at p50)`);
-    console.log(`  ratio         p50 ${(via.p50 / direct.p50).toFixed(2).padStart(7)}  p99 ${(via.p99 / direct.p99).toFixed(2).padStart(7)}`);
+    console.log(
+      `  added         p50 ${(via.p50 - direct.p50).toFixed(1).padStart(7)}  p99 ${(via.p99 - direct.p99).toFixed(1).padStart(7)}   (aim: < 100 µs at p50)`,
+    );
+    console.log(
+      `  ratio         p50 ${(via.p50 / direct.p50).toFixed(2).padStart(7)}  p99 ${(via.p99 / direct.p99).toFixed(2).padStart(7)}`,
+    );
     console.log(`throughput, ${MB} MiB over one connection, best of ${ROUNDS} (GB/s):`);
     for (const direction of ['up', 'down']) {
       let d = 0;

@@ -22,7 +22,12 @@ const AIM_S = 60;
 
 /** busy CPU-seconds of the whole machine since boot: user, nice, system, irq, softirq (USER_HZ 100) */
 function machineBusyS() {
-  const [user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return (user + nice + system + irq + softirq) / 100;
 }
 
@@ -74,28 +79,45 @@ function startSampler() {
     for (const e of seen.values()) {
       const used = e.cpu - e.base;
       if (used <= 0) continue;
-      const kind = e.self ? 'this sampler' : e.cmd === '' ? 'kernel threads, zombies' : (KINDS.find(([, re]) => re.test(e.cmd))?.[0] ?? 'other');
+      const kind = e.self
+        ? 'this sampler'
+        : e.cmd === ''
+          ? 'kernel threads, zombies'
+          : (KINDS.find(([, re]) => re.test(e.cmd))?.[0] ?? 'other');
       const k = kinds.get(kind) ?? { cpu: 0, n: 0 };
       k.cpu += used;
       k.n += 1;
       kinds.set(kind, k);
       if (kind === 'arena CLI') {
-        const words = e.cmd.slice(e.cmd.indexOf('bin/arena.js') + 'bin/arena.js'.length).trim().split(' ');
-        const command = /^[a-z]/.test(words[1] ?? '') && ['scenario', 'proxy', 'target', 'schema'].includes(words[0]) ? `${words[0]} ${words[1]}` : words[0] || '(none)';
+        const words = e.cmd
+          .slice(e.cmd.indexOf('bin/arena.js') + 'bin/arena.js'.length)
+          .trim()
+          .split(' ');
+        const command =
+          /^[a-z]/.test(words[1] ?? '') && ['scenario', 'proxy', 'target', 'schema'].includes(words[0])
+            ? `${words[0]} ${words[1]}`
+            : words[0] || '(none)';
         const c = commands.get(command) ?? { cpu: 0, n: 0 };
         c.cpu += used;
         c.n += 1;
         commands.set(command, c);
       }
     }
-    return { kinds: [...kinds].sort((a, b) => b[1].cpu - a[1].cpu), commands: [...commands].sort((a, b) => b[1].cpu - a[1].cpu) };
+    return {
+      kinds: [...kinds].sort((a, b) => b[1].cpu - a[1].cpu),
+      commands: [...commands].sort((a, b) => b[1].cpu - a[1].cpu),
+    };
   };
 }
 
 /** `vitest run` as CI runs it; resolves with its exit code and stdout */
 function vitestRun() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run'], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run'], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1', CI: '1' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
     child.once('error', reject);
@@ -114,13 +136,28 @@ for (let r = 0; r < runs; r++) {
   const tests = /Tests\s+(.*)/.exec(run.stdout)?.[1]?.trim() ?? '(no summary)';
   const floorS = cpuS / cores;
   console.log(`run ${r + 1}: exit ${run.status}, tests ${tests}`);
-  console.log(`  wall ${wallS.toFixed(1)} s; machine CPU ${cpuS.toFixed(1)} s over ${cores} cores, so the floor is ${floorS.toFixed(1)} s`);
-  const aim = floorS <= AIM_S ? `the CPU leaves room for the aim, ${AIM_S} s` : `the aim, ${AIM_S} s, needs ${(100 * (1 - (AIM_S * cores) / cpuS)).toFixed(0)}% less CPU`;
-  console.log(`  wall / floor ${(wallS / floorS).toFixed(2)}x (cores busy ${((100 * floorS) / wallS).toFixed(0)}% of the run); ${aim}`);
+  console.log(
+    `  wall ${wallS.toFixed(1)} s; machine CPU ${cpuS.toFixed(1)} s over ${cores} cores, so the floor is ${floorS.toFixed(1)} s`,
+  );
+  const aim =
+    floorS <= AIM_S
+      ? `the CPU leaves room for the aim, ${AIM_S} s`
+      : `the aim, ${AIM_S} s, needs ${(100 * (1 - (AIM_S * cores) / cpuS)).toFixed(0)}% less CPU`;
+  console.log(
+    `  wall / floor ${(wallS / floorS).toFixed(2)}x (cores busy ${((100 * floorS) / wallS).toFixed(0)}% of the run); ${aim}`,
+  );
   if (sampled) {
     const seenS = sampled.kinds.reduce((sum, [, k]) => sum + k.cpu, 0);
-    console.log(`  by process (sampled every 100 ms): ${seenS.toFixed(1)} of the ${cpuS.toFixed(1)} CPU-s; the rest is processes shorter than a sample, and the kernel`);
-    for (const [kind, k] of sampled.kinds) console.log(`    ${kind.padEnd(32)} ${k.cpu.toFixed(1).padStart(6)} CPU-s in ${k.n} process(es)`);
-    console.log(`  arena CLI by command: ${sampled.commands.slice(0, 8).map(([c, k]) => `${c} ${k.cpu.toFixed(1)} (${k.n})`).join(', ')}`);
+    console.log(
+      `  by process (sampled every 100 ms): ${seenS.toFixed(1)} of the ${cpuS.toFixed(1)} CPU-s; the rest is processes shorter than a sample, and the kernel`,
+    );
+    for (const [kind, k] of sampled.kinds)
+      console.log(`    ${kind.padEnd(32)} ${k.cpu.toFixed(1).padStart(6)} CPU-s in ${k.n} process(es)`);
+    console.log(
+      `  arena CLI by command: ${sampled.commands
+        .slice(0, 8)
+        .map(([c, k]) => `${c} ${k.cpu.toFixed(1)} (${k.n})`)
+        .join(', ')}`,
+    );
   }
 }

@@ -27,16 +27,19 @@ try {
   process.stderr.write('web-weight: dist/web is missing; run npm run build first\n');
   process.exit(2);
 }
-const rows = await Promise.all(files.map(async (f) => {
-  const body = await readFile(join(dist, f));
-  return { file: f, raw: body.length, gzip: gz(body) };
-}));
+const rows = await Promise.all(
+  files.map(async (f) => {
+    const body = await readFile(join(dist, f));
+    return { file: f, raw: body.length, gzip: gz(body) };
+  }),
+);
 const page = rows.reduce((sum, r) => ({ raw: sum.raw + r.raw, gzip: sum.gzip + r.gzip }), { raw: 0, gzip: 0 });
 
 // the floor: the same bundler settings on an entry that only pulls in the two libraries
 const baseline = await build({
   stdin: {
-    contents: "import { render, h } from 'preact'; import uPlot from 'uplot'; import 'uplot/dist/uPlot.min.css'; render(h('div', null, String(typeof uPlot)), document.body);",
+    contents:
+      "import { render, h } from 'preact'; import uPlot from 'uplot'; import 'uplot/dist/uPlot.min.css'; render(h('div', null, String(typeof uPlot)), document.body);",
     resolveDir: root,
     loader: 'js',
   },
@@ -49,9 +52,19 @@ const baseline = await build({
   legalComments: 'none',
   logLevel: 'silent',
 });
-const base = baseline.outputFiles.reduce((sum, f) => ({ raw: sum.raw + f.contents.length, gzip: sum.gzip + gz(f.contents) }), { raw: 0, gzip: 0 });
+const base = baseline.outputFiles.reduce(
+  (sum, f) => ({ raw: sum.raw + f.contents.length, gzip: sum.gzip + gz(f.contents) }),
+  { raw: 0, gzip: 0 },
+);
 
-for (const r of rows) process.stdout.write(`${r.file.padEnd(32)} ${kb(r.raw).padStart(9)} ${kb(r.gzip).padStart(9)} gz\n`);
-process.stdout.write(`${'console page (HTML + JS + CSS)'.padEnd(32)} ${kb(page.raw).padStart(9)} ${kb(page.gzip).padStart(9)} gz\n`);
-process.stdout.write(`${'baseline: preact + uPlot alone'.padEnd(32)} ${kb(base.raw).padStart(9)} ${kb(base.gzip).padStart(9)} gz\n`);
-process.stdout.write(`ratio console / baseline (gzipped): ${(page.gzip / base.gzip).toFixed(2)}x; budget used: ${((page.gzip / BUDGET) * 100).toFixed(0)}% of ${kb(BUDGET)}\n`);
+for (const r of rows)
+  process.stdout.write(`${r.file.padEnd(32)} ${kb(r.raw).padStart(9)} ${kb(r.gzip).padStart(9)} gz\n`);
+process.stdout.write(
+  `${'console page (HTML + JS + CSS)'.padEnd(32)} ${kb(page.raw).padStart(9)} ${kb(page.gzip).padStart(9)} gz\n`,
+);
+process.stdout.write(
+  `${'baseline: preact + uPlot alone'.padEnd(32)} ${kb(base.raw).padStart(9)} ${kb(base.gzip).padStart(9)} gz\n`,
+);
+process.stdout.write(
+  `ratio console / baseline (gzipped): ${(page.gzip / base.gzip).toFixed(2)}x; budget used: ${((page.gzip / BUDGET) * 100).toFixed(0)}% of ${kb(BUDGET)}\n`,
+);

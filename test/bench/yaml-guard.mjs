@@ -7,8 +7,15 @@ import { LineCounter, parseDocument } from 'yaml';
 import { readYamlDocument } from '../../dist/shared/yaml-source.js';
 
 const runs = Number(process.argv[2] ?? 30);
-const flowActions = Array.from({ length: 400 }, (_, i) => `  - { label: a${i}, delay: 10ms, action: { type: slow_agent, target_id: agent-2, metadata: { duration: 2s, delay: 50ms } } }`).join('\n');
-const blockActions = Array.from({ length: 400 }, (_, i) => `  - label: a${i}\n    delay: 10ms\n    action:\n      type: kill_agent\n      target_id: agent-2`).join('\n');
+const flowActions = Array.from(
+  { length: 400 },
+  (_, i) =>
+    `  - { label: a${i}, delay: 10ms, action: { type: slow_agent, target_id: agent-2, metadata: { duration: 2s, delay: 50ms } } }`,
+).join('\n');
+const blockActions = Array.from(
+  { length: 400 },
+  (_, i) => `  - label: a${i}\n    delay: 10ms\n    action:\n      type: kill_agent\n      target_id: agent-2`,
+).join('\n');
 const cases = {
   'flow style, 400 actions': `name: big\nactions:\n${flowActions}\n`,
   'block style, 400 actions': `name: big\nactions:\n${blockActions}\n`,
@@ -27,7 +34,13 @@ function median(fn) {
 
 for (const [name, text] of Object.entries(cases)) {
   for (let i = 0; i < 5; i++) readYamlDocument(text); // warm up
-  const baseline = median(() => parseDocument(text, { lineCounter: new LineCounter(), prettyErrors: true, uniqueKeys: true }).toJS({ maxAliasCount: 50 }));
+  const baseline = median(() =>
+    parseDocument(text, { lineCounter: new LineCounter(), prettyErrors: true, uniqueKeys: true }).toJS({
+      maxAliasCount: 50,
+    }),
+  );
   const guarded = median(() => readYamlDocument(text));
-  console.log(`${name} (${(text.length / 1024).toFixed(0)} KiB): loader before the guards ${baseline.toFixed(2)} ms, with them ${guarded.toFixed(2)} ms, ratio ${(guarded / baseline).toFixed(2)}×`);
+  console.log(
+    `${name} (${(text.length / 1024).toFixed(0)} KiB): loader before the guards ${baseline.toFixed(2)} ms, with them ${guarded.toFixed(2)} ms, ratio ${(guarded / baseline).toFixed(2)}×`,
+  );
 }

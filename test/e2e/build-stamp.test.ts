@@ -43,8 +43,14 @@ describe('the build stamp', () => {
     const changes: Array<[string, () => void]> = [
       ['src/web/main.ts', () => writeFileSync(join(project, 'src/web/main.ts'), 'export const a = 2;\n')],
       ['src/web/other.ts', () => writeFileSync(join(project, 'src/web/other.ts'), 'export const b = 1;\n')],
-      ['scripts/build-stamp.mjs', () => appendFileSync(join(project, 'scripts/build-stamp.mjs'), '// a build script is an input too\n')],
-      ['node_modules/.package-lock.json', () => writeFileSync(join(project, 'node_modules/.package-lock.json'), '{"packages":{"node_modules/x":{}}}\n')],
+      [
+        'scripts/build-stamp.mjs',
+        () => appendFileSync(join(project, 'scripts/build-stamp.mjs'), '// a build script is an input too\n'),
+      ],
+      [
+        'node_modules/.package-lock.json',
+        () => writeFileSync(join(project, 'node_modules/.package-lock.json'), '{"packages":{"node_modules/x":{}}}\n'),
+      ],
     ];
     for (const [file, change] of changes) {
       await stamp('write');

@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -16,8 +26,14 @@ afterEach(() => {
 });
 
 const cacheDir = () => join(dir, 'chaos-arena');
-const cacheFiles = () => (existsSync(cacheDir()) ? readdirSync(cacheDir()).filter((f) => f.endsWith('.cache')).sort() : []);
-const validate = (env: Record<string, string> = {}) => arena(['scenario', 'validate', FILE], { env: { NODE_COMPILE_CACHE: dir, ...env } });
+const cacheFiles = () =>
+  existsSync(cacheDir())
+    ? readdirSync(cacheDir())
+        .filter((f) => f.endsWith('.cache'))
+        .sort()
+    : [];
+const validate = (env: Record<string, string> = {}) =>
+  arena(['scenario', 'validate', FILE], { env: { NODE_COMPILE_CACHE: dir, ...env } });
 
 /** which vendor bundles a new process loads, and whether V8 took their cache (the dist module, as the CLI uses it) */
 async function statesInNewProcess(): Promise<Record<string, string>> {
@@ -28,7 +44,11 @@ async function statesInNewProcess(): Promise<Record<string, string>> {
     const { z } = await import('./dist/vendor/zod.js');
     z.object({ a: z.number() }).parse(parseDocument('a: 1').toJS());
     console.log(JSON.stringify(compileCacheStates()));`;
-  const r = await execa('node', ['--input-type=module', '-e', script], { cwd: REPO_ROOT, extendEnv: false, env: { PATH: process.env.PATH ?? '', NODE_COMPILE_CACHE: dir } });
+  const r = await execa('node', ['--input-type=module', '-e', script], {
+    cwd: REPO_ROOT,
+    extendEnv: false,
+    env: { PATH: process.env.PATH ?? '', NODE_COMPILE_CACHE: dir },
+  });
   const states = JSON.parse(r.stdout) as Array<{ key: string; state: string }>;
   return Object.fromEntries(states.map(({ key, state }) => [key.split('-')[0], state]));
 }
@@ -52,7 +72,11 @@ describe('the CLI keeps a V8 code cache of its own bundle and its vendor bundles
     // another command keeps a cache of the CLI of its own (what it compiles is not what validate did)
     const list = await arena(['scenario', 'list'], { env: { NODE_COMPILE_CACHE: dir } });
     expect(list.exitCode).toBe(0);
-    expect(cacheFiles().filter((f) => f.startsWith('cli-')).map((f) => f.split('+')[1]!.split('-at-')[0])).toEqual(['scenario-list', 'scenario-validate']);
+    expect(
+      cacheFiles()
+        .filter((f) => f.startsWith('cli-'))
+        .map((f) => f.split('+')[1]!.split('-at-')[0]),
+    ).toEqual(['scenario-list', 'scenario-validate']);
   });
 
   it('a damaged cache costs nothing but its use: the run is the same, V8 rejects it, and it is written anew', async () => {
@@ -85,7 +109,11 @@ describe('the CLI keeps a V8 code cache of its own bundle and its vendor bundles
         enableCompileCache();
         const m = loadBundle(pathToFileURL(${JSON.stringify(bundle)}), 'thrower-1.0.0-aaaa');
         try { m.boom(); } catch (err) { console.log(JSON.stringify({ at: err.stack.split('\\n')[1], state: compileCacheStates()[0].state })); }`;
-      const r = await execa('node', ['--input-type=module', '-e', script], { cwd: REPO_ROOT, extendEnv: false, env: { PATH: process.env.PATH ?? '', NODE_COMPILE_CACHE: dir } });
+      const r = await execa('node', ['--input-type=module', '-e', script], {
+        cwd: REPO_ROOT,
+        extendEnv: false,
+        env: { PATH: process.env.PATH ?? '', NODE_COMPILE_CACHE: dir },
+      });
       return JSON.parse(r.stdout) as { at: string; state: string };
     };
     const [one, two] = installs as [string, string];

@@ -11,7 +11,14 @@ describe('arena --help', () => {
     const r = await arena(['--help']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Examples:\n  $ arena scenario run scenarios/leader-failover.yaml');
-    for (const line of [/^ {2}0 +passed$/m, /^ {2}1 +a gate failed/m, /^ {2}2 +invalid input or usage$/m, /^ {2}3 +runtime error$/m, /^ {2}130 +interrupted/m]) expect(r.stdout).toMatch(line);
+    for (const line of [
+      /^ {2}0 +passed$/m,
+      /^ {2}1 +a gate failed/m,
+      /^ {2}2 +invalid input or usage$/m,
+      /^ {2}3 +runtime error$/m,
+      /^ {2}130 +interrupted/m,
+    ])
+      expect(r.stdout).toMatch(line);
     expect(r.stdout).toMatch(/FORCE_COLOR +colours even when output is piped/);
     expect(r.stdout).toContain('arena completion bash|zsh|fish');
   });
@@ -47,7 +54,11 @@ describe('a reader that goes away (`arena … | head`)', () => {
   /** stdout is a pipe whose reading end is closed before the first write: every write meets EPIPE */
   function withReaderGone(args: string[]): Promise<{ code: number | null; stderr: string }> {
     return new Promise((resolve) => {
-      const child = spawn('node', [ARENA_BIN, ...args], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('node', [ARENA_BIN, ...args], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stdout.destroy();
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d));
@@ -65,10 +76,19 @@ describe('a reader that goes away (`arena … | head`)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-epipe-'));
     try {
       const report = join(dir, 'run.json');
-      const r = await withReaderGone(['scenario', 'run', 'test/fixtures/scenarios/quick-pass.yaml', '--json', '--report', report]);
+      const r = await withReaderGone([
+        'scenario',
+        'run',
+        'test/fixtures/scenarios/quick-pass.yaml',
+        '--json',
+        '--report',
+        report,
+      ]);
       expect(r.stderr).not.toMatch(/EPIPE|unexpected error/);
       expect(r.code).toBe(0);
-      const written = JSON.parse(readFileSync(report, 'utf8')) as { scenarios: Array<{ name: string; status: string }> };
+      const written = JSON.parse(readFileSync(report, 'utf8')) as {
+        scenarios: Array<{ name: string; status: string }>;
+      };
       expect(written.scenarios.map((s) => [s.name, s.status])).toEqual([['quick-pass', 'passed']]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,16 @@ describe('interrupting a scenario run', () => {
   it('SIGTERM: reverts both faults, prints and writes the partial report (JSON, JUnit), exits 130', async () => {
     const report = join(dir, 'partial.json');
     const junit = join(dir, 'partial.xml');
-    const child = arena(['scenario', 'run', 'test/fixtures/scenarios/long-faults.yaml', '--report', report, '--junit', junit, '--json']);
+    const child = arena([
+      'scenario',
+      'run',
+      'test/fixtures/scenarios/long-faults.yaml',
+      '--report',
+      report,
+      '--junit',
+      junit,
+      '--json',
+    ]);
     await waitFor(child, /action slow-3 slow_agent agent-3 → ok/);
     child.kill('SIGTERM');
     const r = await child;

@@ -52,7 +52,10 @@ function scenario(body: string) {
 describe('arena with a process target file', { timeout: 60_000 }, () => {
   it('an invalid process target is exit 2 naming each problem with its line and column, nothing started', async () => {
     const file = join(dir, 'bad.yaml');
-    writeFileSync(file, 'kind: process\nname: bad\nagents:\n  - id: w\n    pid: { port: 7101, match: x }\n    health: { http: "http://h/", timeout: 2 parsecs }\n    colour: red\n');
+    writeFileSync(
+      file,
+      'kind: process\nname: bad\nagents:\n  - id: w\n    pid: { port: 7101, match: x }\n    health: { http: "http://h/", timeout: 2 parsecs }\n    colour: red\n',
+    );
     const result = await arena(['describe', '--target', file]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('5:10');
@@ -63,7 +66,13 @@ describe('arena with a process target file', { timeout: 60_000 }, () => {
 
   it('a start command that exits at once is exit 3 with its own last words', async () => {
     const file = await tinyTargetFile('', `echo "${tag}: no config found" >&2; exit 7`);
-    const result = await arena(['scenario', 'run', scenario('  - action: { type: kill_agent, target_id: x }\n'), '--target', file]);
+    const result = await arena([
+      'scenario',
+      'run',
+      scenario('  - action: { type: kill_agent, target_id: x }\n'),
+      '--target',
+      file,
+    ]);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('exited with code 7 before it was ready');
     expect(result.stderr).toContain(`${tag}: no config found`);
@@ -71,10 +80,24 @@ describe('arena with a process target file', { timeout: 60_000 }, () => {
 
   it('a fault the target cannot apply is refused before anything is injected; a real kill runs and recovers by the supervisor restarting it', async () => {
     const file = await tinyTargetFile();
-    const refused = await arena(['scenario', 'run', scenario(`  - action: { type: memory_corrupt, target_id: ${tag}-1 }\n`), '--target', file, '--json']);
+    const refused = await arena([
+      'scenario',
+      'run',
+      scenario(`  - action: { type: memory_corrupt, target_id: ${tag}-1 }\n`),
+      '--target',
+      file,
+      '--json',
+    ]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('memory_corrupt: target tiny has no memory_corrupt hook');
-    const ran = await arena(['scenario', 'run', scenario(`  - action: { type: kill_agent, target_id: ${tag}-1 }\n    expect_success: true\n`), '--target', file, '--json']);
+    const ran = await arena([
+      'scenario',
+      'run',
+      scenario(`  - action: { type: kill_agent, target_id: ${tag}-1 }\n    expect_success: true\n`),
+      '--target',
+      file,
+      '--json',
+    ]);
     expect(ran.exitCode, ran.stderr).toBe(0);
     const report = JSON.parse(ran.stdout).scenarios[0];
     expect(report.score.measurements.recovery.faults[0]).toMatchObject({ type: 'kill_agent', recovered: true });

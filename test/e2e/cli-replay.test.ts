@@ -24,7 +24,18 @@ describe('arena scenario run: strategies, saved scenarios, replay', () => {
 
   it('a scenario saved by survival --save-scenario validates and runs', async () => {
     const saved = join(dir, 'from-survival.yaml');
-    const s = await arena(['survival', '--duration', '300ms', '--interval', '100ms', '--seed', '12', '--save-scenario', saved, '--json']);
+    const s = await arena([
+      'survival',
+      '--duration',
+      '300ms',
+      '--interval',
+      '100ms',
+      '--seed',
+      '12',
+      '--save-scenario',
+      saved,
+      '--json',
+    ]);
     expect(s.exitCode).toBe(0);
     const v = await arena(['scenario', 'validate', saved]);
     expect(v.exitCode).toBe(0);
@@ -32,7 +43,9 @@ describe('arena scenario run: strategies, saved scenarios, replay', () => {
     expect([0, 1]).toContain(run.exitCode);
     const doc = JSON.parse(run.stdout);
     const original = JSON.parse(s.stdout).survival.timeline.map((t: any) => [t.action.type, t.action.target_id]);
-    expect(doc.scenarios[0].results.map((o: any) => [o.result.action.type, o.result.action.target_id])).toEqual(original);
+    expect(doc.scenarios[0].results.map((o: any) => [o.result.action.type, o.result.action.target_id])).toEqual(
+      original,
+    );
   });
 
   it('replays a scenario report', async () => {

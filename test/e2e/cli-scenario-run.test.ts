@@ -22,7 +22,13 @@ describe('arena scenario run', () => {
     const s = doc.scenarios[0];
     expect(s).toMatchObject({ name: 'quick-pass', verified: true, passed: 2, failed: 0, seed: 7, status: 'passed' });
     expect(s.results.map((o: any) => o.label)).toEqual(['kill-leader', 'slow-worker']);
-    expect(s.score).toMatchObject({ score: expect.any(Number), grade: expect.any(String), availability: expect.any(Number), recovery: expect.any(Number), consistency: expect.any(Number) });
+    expect(s.score).toMatchObject({
+      score: expect.any(Number),
+      grade: expect.any(String),
+      availability: expect.any(Number),
+      recovery: expect.any(Number),
+      consistency: expect.any(Number),
+    });
     expect(s.score.measurements.requests.total).toBeGreaterThan(0);
     expect(r.stderr).toContain('action kill-leader kill_leader → ok');
   });
@@ -51,7 +57,21 @@ describe('arena scenario run', () => {
   it('gates on --min-score: exit 1 with how far below; --report is written on failure too', async () => {
     const report = join(dir, 'gate.json');
     const junit = join(dir, 'gate.xml');
-    const r = await arena(['scenario', 'run', `${FX}/kills-slow-recovery.yaml`, `${FX}/quick-pass.yaml`, '--strategy', 'strategies/recovery-off.yaml', '--min-score', '99', '--report', report, '--junit', junit, '--json']);
+    const r = await arena([
+      'scenario',
+      'run',
+      `${FX}/kills-slow-recovery.yaml`,
+      `${FX}/quick-pass.yaml`,
+      '--strategy',
+      'strategies/recovery-off.yaml',
+      '--min-score',
+      '99',
+      '--report',
+      report,
+      '--junit',
+      junit,
+      '--json',
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/kills-slow-recovery: score [\d.]+ is [\d.]+ below the minimum 99/);
     const doc = JSON.parse(readFileSync(report, 'utf8'));
@@ -70,5 +90,4 @@ describe('arena scenario run', () => {
     expect(r.stderr).toContain('unknown action type "explode_everything"');
     expect(r.stderr).toContain('nothing was run');
   });
-
 });

@@ -19,11 +19,28 @@ describe('arena scenario validate', () => {
   });
 
   it('prints every problem as file:line:col path message and exits 2', async () => {
-    const r = await arena(['scenario', 'validate', `${FX}/quick-pass.yaml`, `${FX}/unknown-type.yaml`, `${FX}/missing-target.yaml`, `${FX}/cycle.yaml`, `${FX}/broken-yaml.yaml`]);
+    const r = await arena([
+      'scenario',
+      'validate',
+      `${FX}/quick-pass.yaml`,
+      `${FX}/unknown-type.yaml`,
+      `${FX}/missing-target.yaml`,
+      `${FX}/cycle.yaml`,
+      `${FX}/broken-yaml.yaml`,
+    ]);
     expect(r.exitCode).toBe(2);
-    expect(r.stdout).toMatch(new RegExp(`^${FX}/unknown-type.yaml:4:\\d+ actions\\[0\\]\\.action\\.type unknown action type "explode_everything"`, 'm'));
-    expect(r.stdout).toMatch(new RegExp(`^${FX}/missing-target.yaml:4:\\d+ actions\\[0\\]\\.action\\.target_id missing target`, 'm'));
-    expect(r.stdout).toMatch(new RegExp(`^${FX}/cycle.yaml:\\d+:\\d+ actions\\[\\d\\]\\.depends_on depends_on cycle`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^${FX}/unknown-type.yaml:4:\\d+ actions\\[0\\]\\.action\\.type unknown action type "explode_everything"`,
+        'm',
+      ),
+    );
+    expect(r.stdout).toMatch(
+      new RegExp(`^${FX}/missing-target.yaml:4:\\d+ actions\\[0\\]\\.action\\.target_id missing target`, 'm'),
+    );
+    expect(r.stdout).toMatch(
+      new RegExp(`^${FX}/cycle.yaml:\\d+:\\d+ actions\\[\\d\\]\\.depends_on depends_on cycle`, 'm'),
+    );
     expect(r.stdout).toMatch(new RegExp(`^${FX}/broken-yaml.yaml:\\d+:\\d+ \\(yaml\\) `, 'm'));
     expect(r.stderr).toContain('4 of 5 scenario file(s) invalid');
     expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
@@ -89,7 +106,12 @@ describe('arena scenario list', () => {
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
     const quick = doc.scenarios.find((s: any) => s.name === 'quick-pass');
-    expect(quick).toMatchObject({ description: expect.stringContaining('Kill the leader'), tags: ['fixture', 'failover'], actions: 2, valid: true });
+    expect(quick).toMatchObject({
+      description: expect.stringContaining('Kill the leader'),
+      tags: ['fixture', 'failover'],
+      actions: 2,
+      valid: true,
+    });
     expect(doc.scenarios.filter((s: any) => !s.valid).length).toBe(4);
     const table = await arena(['scenario', 'list', FX]);
     expect(table.exitCode).toBe(0);
@@ -105,4 +127,3 @@ describe('arena scenario list', () => {
     expect(missing.stderr).not.toMatch(/ENOENT|scandir/);
   });
 });
-

@@ -5,11 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { arena, REPO_ROOT } from '../helpers/cli.js';
 
 describe('arena schema', () => {
-  it.each(['scenario', 'strategy', 'target', 'workflow', 'client-config', 'http'])('prints schemas/%s.schema.json', async (name) => {
-    const r = await arena(['schema', name]);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(readFileSync(join(REPO_ROOT, 'schemas', `${name}.schema.json`), 'utf8')));
-  });
+  it.each(['scenario', 'strategy', 'target', 'workflow', 'client-config', 'http'])(
+    'prints schemas/%s.schema.json',
+    async (name) => {
+      const r = await arena(['schema', name]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(
+        JSON.parse(readFileSync(join(REPO_ROOT, 'schemas', `${name}.schema.json`), 'utf8')),
+      );
+    },
+  );
 
   it('an unknown name exits 2 and lists the names', async () => {
     const r = await arena(['schema', 'scenarios']);

@@ -27,9 +27,16 @@ const bundles = (stderr: string) => [...stderr.matchAll(/^VENDOR (\S+)$/gm)].map
 async function modulesRun(args: string[]): Promise<{ ran: Set<string>; lazy: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'arena-coverage-'));
   try {
-    const r = await execa('node', [ARENA_BIN, ...args], { cwd: REPO_ROOT, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1', NODE_V8_COVERAGE: dir } });
+    const r = await execa('node', [ARENA_BIN, ...args], {
+      cwd: REPO_ROOT,
+      reject: false,
+      extendEnv: false,
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1', NODE_V8_COVERAGE: dir },
+    });
     expect(r.exitCode, r.stderr).toBe(0);
-    const scripts = readdirSync(dir).flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { result: Coverage[] }).result);
+    const scripts = readdirSync(dir).flatMap(
+      (f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { result: Coverage[] }).result,
+    );
     const bundle = scripts.find((s) => s.url.endsWith('/dist/cli-bundle.cjs'));
     expect(bundle, 'the bundle in the coverage').toBeDefined();
     const inits = bundle!.functions.filter((f) => /^(dist|node_modules)\//.test(f.functionName));
@@ -50,7 +57,8 @@ describe('start-up path', () => {
     // the CLI and the three vendor bundles it needs; not the MCP SDK's
     expect(bundles(r.stderr)).toEqual(['cli', 'commander', 'yaml', 'zod']);
     const names = imported(r.stderr);
-    for (const pkg of ['ink', 'react', 'better-sqlite3', 'pg', 'yaml', 'zod', 'commander', '@modelcontextprotocol']) expect(names.has(pkg), pkg).toBe(false);
+    for (const pkg of ['ink', 'react', 'better-sqlite3', 'pg', 'yaml', 'zod', 'commander', '@modelcontextprotocol'])
+      expect(names.has(pkg), pkg).toBe(false);
     // nor node:crypto, ~2 ms to load (action ids use Web Crypto; the compile cache names files with FNV-1a)
     expect(r.stderr).toMatch(/^BUILTIN fs$/m);
     expect(r.stderr).not.toMatch(/^BUILTIN crypto$/m);
@@ -60,7 +68,11 @@ describe('start-up path', () => {
     const { ran, lazy } = await modulesRun(['scenario', 'validate', 'test/fixtures/scenarios/quick-pass.yaml']);
     expect(ran).toContain('dist/arena/scenario/validate.js'); // the coverage works
     expect(lazy).toBeGreaterThan(200);
-    const others = [...ran].filter((m) => m.startsWith('node_modules/') || /^dist\/(runtime|targets|server|events|proxies|bootstrap|cli\/view|cli\/run\/(?!validate-scenarios))/.test(m));
+    const others = [...ran].filter(
+      (m) =>
+        m.startsWith('node_modules/') ||
+        /^dist\/(runtime|targets|server|events|proxies|bootstrap|cli\/view|cli\/run\/(?!validate-scenarios))/.test(m),
+    );
     expect(others).toEqual([]);
   });
 

@@ -10,12 +10,30 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const sequence = (doc: any) => doc.survival.timeline.map((t: any) => [t.action.type, t.action.target_id, t.action.source_id, t.action.metadata, t.planned_at]);
+const sequence = (doc: any) =>
+  doc.survival.timeline.map((t: any) => [
+    t.action.type,
+    t.action.target_id,
+    t.action.source_id,
+    t.action.metadata,
+    t.planned_at,
+  ]);
 
 describe('arena survival: replay, gate, bad input, interrupt', () => {
   it('replays a saved report exactly', async () => {
     const report = join(dir, 'to-replay.json');
-    const first = await arena(['survival', '--duration', '300ms', '--interval', '100ms', '--seed', '9', '--report', report, '--json']);
+    const first = await arena([
+      'survival',
+      '--duration',
+      '300ms',
+      '--interval',
+      '100ms',
+      '--seed',
+      '9',
+      '--report',
+      report,
+      '--json',
+    ]);
     expect(first.exitCode).toBe(0);
     const again = await arena(['replay', report, '--json']);
     if (again.exitCode !== 0) console.error(again.stderr);
@@ -27,7 +45,23 @@ describe('arena survival: replay, gate, bad input, interrupt', () => {
   });
 
   it('fails the --min-score gate with exit 1 and says by how much', async () => {
-    const r = await arena(['survival', '--duration', '400ms', '--interval', '100ms', '--seed', '5', '--actions', 'kill_agent,kill_leader', '--strategy', 'strategies/recovery-off.yaml', '--recovery-deadline', '300ms', '--min-score', '99.9']);
+    const r = await arena([
+      'survival',
+      '--duration',
+      '400ms',
+      '--interval',
+      '100ms',
+      '--seed',
+      '5',
+      '--actions',
+      'kill_agent,kill_leader',
+      '--strategy',
+      'strategies/recovery-off.yaml',
+      '--recovery-deadline',
+      '300ms',
+      '--min-score',
+      '99.9',
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/survival: score [\d.]+ is [\d.]+ below the minimum 99\.9/);
   });
@@ -48,7 +82,19 @@ describe('arena survival: replay, gate, bad input, interrupt', () => {
 
   it('on SIGINT reverts the active faults, writes the partial report and exits 130', async () => {
     const report = join(dir, 'interrupted.json');
-    const child = arena(['survival', '--duration', '60s', '--interval', '2s', '--actions', 'pause_agent,slow_agent,tool_timeout', '--seed', '2', '--report', report]);
+    const child = arena([
+      'survival',
+      '--duration',
+      '60s',
+      '--interval',
+      '2s',
+      '--actions',
+      'pause_agent,slow_agent,tool_timeout',
+      '--seed',
+      '2',
+      '--report',
+      report,
+    ]);
     await new Promise<void>((resolve, reject) => {
       let seen = '';
       child.stderr!.on('data', (chunk: Buffer) => {

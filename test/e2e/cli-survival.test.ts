@@ -11,7 +11,14 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const sequence = (doc: any) => doc.survival.timeline.map((t: any) => [t.action.type, t.action.target_id, t.action.source_id, t.action.metadata, t.planned_at]);
+const sequence = (doc: any) =>
+  doc.survival.timeline.map((t: any) => [
+    t.action.type,
+    t.action.target_id,
+    t.action.source_id,
+    t.action.metadata,
+    t.planned_at,
+  ]);
 
 describe('arena survival', () => {
   it('--json prints one schema_version 1 document on stdout; events go to stderr', async () => {
@@ -26,7 +33,13 @@ describe('arena survival', () => {
     expect(s.score.measurements.requests.total).toBeGreaterThan(0);
     expect(s.drift).toMatchObject({ p50_ms: expect.any(Number), p99_ms: expect.any(Number) });
     expect(s.timeline).toHaveLength(5);
-    for (const t of s.timeline) expect(t).toMatchObject({ planned_at: expect.any(Number), at: expect.any(Number), action: { type: expect.any(String) }, result: { success: expect.any(Boolean) } });
+    for (const t of s.timeline)
+      expect(t).toMatchObject({
+        planned_at: expect.any(Number),
+        at: expect.any(Number),
+        action: { type: expect.any(String) },
+        result: { success: expect.any(Boolean) },
+      });
     expect(r.stderr).toContain('seed 3');
     expect(r.stderr).toMatch(/action #0 \w+/);
     expect(r.stderr).toContain('finished: passed');
@@ -44,7 +57,21 @@ describe('arena survival', () => {
     const junit = join(dir, 'out', 'survival.xml');
     const report = join(dir, 'survival.json');
     const scenario = join(dir, 'saved.yaml');
-    const r = await arena(['survival', '--duration', '300ms', '--interval', '100ms', '--seed', '4', '--junit', junit, '--report', report, '--save-scenario', scenario]);
+    const r = await arena([
+      'survival',
+      '--duration',
+      '300ms',
+      '--interval',
+      '100ms',
+      '--seed',
+      '4',
+      '--junit',
+      junit,
+      '--report',
+      report,
+      '--save-scenario',
+      scenario,
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Survival (seed 4');
     expect(r.stdout).toMatch(/avail\..*recovery.*consist\./s);
@@ -58,5 +85,4 @@ describe('arena survival', () => {
     expect(yaml).toContain('name: survival-seed-4');
     expect((yaml.match(/- label: t\d+-/g) ?? []).length).toBe(3);
   });
-
 });

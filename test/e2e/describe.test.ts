@@ -14,7 +14,19 @@ describe('arena describe', () => {
   it('prints agents, DAG and strategy as a table', async () => {
     const r = await arena(['describe']);
     expect(r.exitCode).toBe(0);
-    for (const text of ['agent-1', 'agent-2', 'agent-3', 'orchestrator-1', 'orchestrator-2', 'leader', 'standby', 'fetch→plan', 'recall→answer', 'supervisor', 'lease 300ms']) {
+    for (const text of [
+      'agent-1',
+      'agent-2',
+      'agent-3',
+      'orchestrator-1',
+      'orchestrator-2',
+      'leader',
+      'standby',
+      'fetch→plan',
+      'recall→answer',
+      'supervisor',
+      'lease 300ms',
+    ]) {
       expect(r.stdout).toContain(text);
     }
   });

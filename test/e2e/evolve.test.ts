@@ -15,7 +15,24 @@ describe('arena evolve', () => {
   it('evolves from recovery-off, writes the best strategy, and arena regress reads it', async () => {
     const out = join(dir, 'best.yaml');
     const from = join(REPO_ROOT, 'strategies/recovery-off.yaml');
-    const evolve = await arena(['evolve', '--generations', '3', '--population', '4', '--seed', '5', '--from', from, '--duration', '300ms', '--interval', '60ms', '--out', out, '--json']);
+    const evolve = await arena([
+      'evolve',
+      '--generations',
+      '3',
+      '--population',
+      '4',
+      '--seed',
+      '5',
+      '--from',
+      from,
+      '--duration',
+      '300ms',
+      '--interval',
+      '60ms',
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(evolve.exitCode, evolve.stderr).toBe(0);
     const doc = JSON.parse(evolve.stdout);
     expect(doc).toMatchObject({ schema_version: 1, seed: 5, population: 4, out });
@@ -30,7 +47,24 @@ describe('arena evolve', () => {
     expect(evolve.stderr.match(/^generation \d\/3: best/gm)).toHaveLength(3);
     expect(parse(readFileSync(out, 'utf8'))).toEqual(doc.best.strategy);
 
-    const regress = await arena(['regress', '--baseline', from, '--candidate', out, '--survival', '300ms', '--interval', '60ms', '--runs', '3', '--recovery-deadline', '300ms', '--seed', '1', '--json']);
+    const regress = await arena([
+      'regress',
+      '--baseline',
+      from,
+      '--candidate',
+      out,
+      '--survival',
+      '300ms',
+      '--interval',
+      '60ms',
+      '--runs',
+      '3',
+      '--recovery-deadline',
+      '300ms',
+      '--seed',
+      '1',
+      '--json',
+    ]);
     expect([0, 1], regress.stderr).toContain(regress.exitCode);
     expect(JSON.parse(regress.stdout).regression.mode).toBe('strategies');
   });

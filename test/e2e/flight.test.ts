@@ -15,7 +15,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('arena flight', () => {
   it('shows the actions of a survival run recorded with --store', async () => {
     const db = join(dir, 'runs.db');
-    const run = await arena(['survival', '--duration', '600ms', '--interval', '150ms', '--seed', '7', '--store', db, '--json']);
+    const run = await arena([
+      'survival',
+      '--duration',
+      '600ms',
+      '--interval',
+      '150ms',
+      '--seed',
+      '7',
+      '--store',
+      db,
+      '--json',
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout).survival;
     const executed: number = report.actions_run;
@@ -27,8 +38,11 @@ describe('arena flight', () => {
     expect(doc.timeline.length).toBeGreaterThan(0);
     expect(doc.timeline.length).toBe(executed);
     expect(doc.summary.sessions).toHaveLength(1);
-    expect(doc.runs).toEqual([expect.objectContaining({ session: doc.summary.sessions[0], kind: 'survival', seed: 7, status: 'passed' })]);
-    for (const r of doc.timeline) expect(r).toMatchObject({ type: expect.any(String), category: expect.any(String), at: expect.any(String) });
+    expect(doc.runs).toEqual([
+      expect.objectContaining({ session: doc.summary.sessions[0], kind: 'survival', seed: 7, status: 'passed' }),
+    ]);
+    for (const r of doc.timeline)
+      expect(r).toMatchObject({ type: expect.any(String), category: expect.any(String), at: expect.any(String) });
 
     const plain = await arena(['flight', '--store', db]);
     expect(plain.exitCode).toBe(0);
@@ -57,12 +71,19 @@ describe('arena flight', () => {
 
     const ghost = JSON.parse((await arena(['flight', '--store', db, '--agent', 'ghost', '--json'])).stdout);
     expect(ghost.timeline.map((r: { target_id: string }) => r.target_id)).toEqual(['ghost']);
-    expect(ghost.diagnostics[0]).toMatchObject({ failure_reason: 'target_missing', suggested_fixes: expect.arrayContaining([expect.stringMatching(/arena describe/)]) });
+    expect(ghost.diagnostics[0]).toMatchObject({
+      failure_reason: 'target_missing',
+      suggested_fixes: expect.arrayContaining([expect.stringMatching(/arena describe/)]),
+    });
 
-    const leadership = JSON.parse((await arena(['flight', '--store', db, '--category', 'leadership', '--since', '10m', '--json'])).stdout);
+    const leadership = JSON.parse(
+      (await arena(['flight', '--store', db, '--category', 'leadership', '--since', '10m', '--json'])).stdout,
+    );
     expect(leadership.timeline.map((r: { type: string }) => r.type)).toEqual(['kill_leader']);
 
-    const future = JSON.parse((await arena(['flight', '--store', db, '--since', '2999-01-01T00:00:00Z', '--json'])).stdout);
+    const future = JSON.parse(
+      (await arena(['flight', '--store', db, '--since', '2999-01-01T00:00:00Z', '--json'])).stdout,
+    );
     expect(future.timeline).toEqual([]);
 
     const plain = await arena(['flight', '--store', db, '--failed']);

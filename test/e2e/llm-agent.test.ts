@@ -46,7 +46,10 @@ describe('example LLM agent under a process target', () => {
     dir = mkdtempSync(join(tmpdir(), 'arena-llm-agent-'));
     const statsFile = join(dir, 'upstream-stats.json');
     const target = await tempTarget(statsFile);
-    const result = await arena(['scenario', 'run', join(EXAMPLE, 'scenarios', 'llm-outage.yaml'), '--target', target, '--json'], { timeout: 30_000 });
+    const result = await arena(
+      ['scenario', 'run', join(EXAMPLE, 'scenarios', 'llm-outage.yaml'), '--target', target, '--json'],
+      { timeout: 30_000 },
+    );
     expect(result.exitCode, result.stderr).toBe(0);
     // the stand-in, the agent and their shell are gone
     expect(processesMatching(EXAMPLE)).toEqual([]);
@@ -66,7 +69,11 @@ describe('example LLM agent under a process target', () => {
     expect(fault!.recovery_ms!).toBeLessThan(8000);
 
     // what reached the stand-in came from the openai SDK (x-stainless-* headers), named by the agent's x-arena-client
-    const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as { completions: number; sdk_requests: number; clients: Record<string, number> };
+    const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as {
+      completions: number;
+      sdk_requests: number;
+      clients: Record<string, number>;
+    };
     expect(stats.clients.agent).toBeGreaterThan(0);
     expect(stats.sdk_requests).toBeGreaterThanOrEqual(stats.clients.agent!);
     expect(stats.sdk_requests).toBeGreaterThanOrEqual(m.requests.succeeded);

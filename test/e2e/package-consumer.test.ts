@@ -8,7 +8,17 @@
  */
 import { execa } from 'execa';
 import { tmpdir } from 'node:os';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
@@ -58,7 +68,11 @@ beforeAll(async () => {
   if (!existsSync(join(REPO_ROOT, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   mkdirSync(ARTIFACTS, { recursive: true });
   scratch = mkdtempSync(join(ARTIFACTS, 'consumer-'));
-  const pack = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: REPO_ROOT, extendEnv: false, env: ENV });
+  const pack = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
+    cwd: REPO_ROOT,
+    extendEnv: false,
+    env: ENV,
+  });
   packed = JSON.parse(pack.stdout)[0];
   installed = join(scratch, 'node_modules/chaos-arena');
   mkdirSync(installed, { recursive: true });
@@ -67,7 +81,15 @@ beforeAll(async () => {
   writeFileSync(
     join(scratch, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'], outDir: 'out' },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        skipLibCheck: true,
+        types: ['node'],
+        outDir: 'out',
+      },
       files: ['main.ts'],
     }),
   );
@@ -90,11 +112,24 @@ describe('the packed package', () => {
   it('holds what a user runs and nothing else: no tests, sources, source maps or CLI declarations', () => {
     const paths = packed.files.map((f) => f.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/arena.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.cjs', 'dist/cli-bundle.cjs', 'dist/cli/view/mount.js', 'dist/web/index.html']),
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'bin/arena.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/cli.cjs',
+        'dist/cli-bundle.cjs',
+        'dist/cli/view/mount.js',
+        'dist/web/index.html',
+      ]),
     );
     const stray = paths.filter(
       (p) =>
-        !/^(LICENSE|README\.md|package\.json|bin\/arena\.js|bin\/package\.json|dist\/.+\.(js|d\.ts|html|css)|dist\/cli(-bundle)?\.cjs|dist\/vendor\/(yaml|zod|commander|mcp-sdk|compile-cache)\.cjs|(scenarios|strategies)\/[\w-]+\.yaml|schemas\/[\w-]+\.schema\.json)$/.test(p) ||
+        !/^(LICENSE|README\.md|package\.json|bin\/arena\.js|bin\/package\.json|dist\/.+\.(js|d\.ts|html|css)|dist\/cli(-bundle)?\.cjs|dist\/vendor\/(yaml|zod|commander|mcp-sdk|compile-cache)\.cjs|(scenarios|strategies)\/[\w-]+\.yaml|schemas\/[\w-]+\.schema\.json)$/.test(
+          p,
+        ) ||
         // the CLI ships as one bundle; of its ES modules only the live view's, which the bundle imports
         (/^dist\/cli\//.test(p) && !/^dist\/cli\/view\/[\w-]+\.js$/.test(p)),
     );
@@ -111,8 +146,19 @@ describe('the packed package', () => {
       cpSync(installed, alone, { recursive: true });
       const bin = join(alone, 'bin/arena.js');
       // its compile cache goes with the copy, rather than into the temporary directory for a month
-      const run = (args: string[]) => execa('node', [bin, ...args], { cwd: alone, reject: false, extendEnv: false, env: { ...ENV, NODE_COMPILE_CACHE: join(alone, '.cache') } });
-      const validate = await run(['scenario', 'validate', 'scenarios/leader-failover.yaml', 'scenarios/dag-damage.yaml']);
+      const run = (args: string[]) =>
+        execa('node', [bin, ...args], {
+          cwd: alone,
+          reject: false,
+          extendEnv: false,
+          env: { ...ENV, NODE_COMPILE_CACHE: join(alone, '.cache') },
+        });
+      const validate = await run([
+        'scenario',
+        'validate',
+        'scenarios/leader-failover.yaml',
+        'scenarios/dag-damage.yaml',
+      ]);
       expect(validate.stderr).toBe('');
       expect(validate.stdout).toMatch(/^ok scenarios\/leader-failover\.yaml: leader-failover \(3 actions\)$/m);
       expect(validate.exitCode).toBe(0);
@@ -130,7 +176,9 @@ describe('the packed package', () => {
   it('ships declarations that do not depend on better-sqlite3 types (a devDependency)', () => {
     const declarations = walk(installed).filter((p) => p.endsWith('.d.ts'));
     expect(declarations.length).toBeGreaterThan(50);
-    expect(declarations.filter((p) => /['"]better-sqlite3['"]/.test(readFileSync(join(installed, p), 'utf8')))).toEqual([]);
+    expect(declarations.filter((p) => /['"]better-sqlite3['"]/.test(readFileSync(join(installed, p), 'utf8')))).toEqual(
+      [],
+    );
   });
 
   it('ships declarations whose relative imports all name shipped files', () => {
@@ -146,15 +194,31 @@ describe('the packed package', () => {
   });
 
   it('a TypeScript consumer compiles against the types and imports it without loading SQLite, pg or the MCP SDK', async () => {
-    const compiled = await execa('node', [TSC, '-p', scratch], { cwd: scratch, reject: false, extendEnv: false, env: ENV });
+    const compiled = await execa('node', [TSC, '-p', scratch], {
+      cwd: scratch,
+      reject: false,
+      extendEnv: false,
+      env: ENV,
+    });
     expect(compiled.stdout + compiled.stderr).toBe('');
     expect(compiled.exitCode).toBe(0);
 
-    const run = await execa('node', ['--import', TRACE, 'out/main.js'], { cwd: scratch, reject: false, extendEnv: false, env: ENV });
+    const run = await execa('node', ['--import', TRACE, 'out/main.js'], {
+      cwd: scratch,
+      reject: false,
+      extendEnv: false,
+      env: ENV,
+    });
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ action: 'kill_agent', events: 1, refused: expect.any(String), unused: 4 });
     const [imported, usingTarget] = run.stderr.split('PHASE target\n');
-    const modules = (text: string) => new Set(text.split('\n').filter((l) => l.startsWith('IMPORT ')).map((l) => l.slice('IMPORT '.length)));
+    const modules = (text: string) =>
+      new Set(
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('IMPORT '))
+          .map((l) => l.slice('IMPORT '.length)),
+      );
     const loaded = modules(imported!);
     expect(loaded).toContain('chaos-arena'); // the trace works
     expect([...loaded].filter((m) => /^(better-sqlite3|pg|@modelcontextprotocol\/)/.test(m))).toEqual([]);

@@ -21,7 +21,10 @@ const fleets = { healed: '', broken: '' };
 /** a copy of examples/fleet on free ports under root/NAME, so two copies can run side by side */
 async function fleetCopy(name: string): Promise<string> {
   const fleetDir = join(root, name, 'examples', 'fleet');
-  cpSync(join(REPO, 'examples', 'fleet'), fleetDir, { recursive: true, filter: (src) => !src.includes(`${join('fleet', 'run')}`) });
+  cpSync(join(REPO, 'examples', 'fleet'), fleetDir, {
+    recursive: true,
+    filter: (src) => !src.includes(`${join('fleet', 'run')}`),
+  });
   symlinkSync(join(REPO, 'node_modules'), join(root, name, 'node_modules'));
   const ports = await freePorts(7);
   const fixed = ['7000', '7001', '7002', '7003', '7101', '7102', '7103'];
@@ -29,7 +32,10 @@ async function fleetCopy(name: string): Promise<string> {
   for (const file of readdirSync(fleetDir)) {
     if (!/\.(ya?ml|cjs)$/.test(file)) continue;
     const path = join(fleetDir, file);
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/\b(7000|7001|7002|7003|7101|7102|7103)\b/g, (p) => String(map[p])));
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8').replace(/\b(7000|7001|7002|7003|7101|7102|7103)\b/g, (p) => String(map[p])),
+    );
   }
   return fleetDir;
 }
@@ -45,8 +51,16 @@ afterAll(() => {
 });
 
 /** `arena scenario run … --target … --json`, as a user runs it */
-async function run(fleetDir: string, targetFile: string, scenarioFile: string, exitCodes = [0]): Promise<ScenarioReport> {
-  const result = await arena(['scenario', 'run', join(fleetDir, 'scenarios', scenarioFile), '--target', join(fleetDir, targetFile), '--json'], { timeout: 90_000 });
+async function run(
+  fleetDir: string,
+  targetFile: string,
+  scenarioFile: string,
+  exitCodes = [0],
+): Promise<ScenarioReport> {
+  const result = await arena(
+    ['scenario', 'run', join(fleetDir, 'scenarios', scenarioFile), '--target', join(fleetDir, targetFile), '--json'],
+    { timeout: 90_000 },
+  );
   expect(exitCodes, result.stderr).toContain(result.exitCode);
   // pm2 and every worker are gone, and nothing is stopped
   expect(processesMatching(fleetDir)).toEqual([]);
@@ -62,7 +76,10 @@ async function run(fleetDir: string, targetFile: string, scenarioFile: string, e
  */
 let sideBySide: Promise<{ healed: ScenarioReport; broken: ScenarioReport }> | undefined;
 const killAndPause = () =>
-  (sideBySide ??= Promise.all([run(fleets.healed, 'target.yaml', 'kill-and-pause.yaml'), run(fleets.broken, 'target-no-restart.yaml', 'kill-and-pause.yaml', [0, 1])]).then(([healed, broken]) => ({ healed, broken })));
+  (sideBySide ??= Promise.all([
+    run(fleets.healed, 'target.yaml', 'kill-and-pause.yaml'),
+    run(fleets.broken, 'target-no-restart.yaml', 'kill-and-pause.yaml', [0, 1]),
+  ]).then(([healed, broken]) => ({ healed, broken })));
 
 describe('example fleet under pm2', () => {
   it('kill-and-pause: every fault applied, recovery within the restart delay range, availability under 100', async () => {
@@ -98,8 +115,11 @@ describe('example fleet under pm2', () => {
     // nothing brings the killed worker back; only the leader's role is taken over by election
     expect(faults.find((f) => f.type === 'kill_agent')).toMatchObject({ recovered: false });
     expect(broken.score.recovery).toBeLessThan(healed.score.recovery - 25);
-    const parts = (r: ScenarioReport) => `score ${r.score.score} (availability ${r.score.availability}, recovery ${r.score.recovery}, consistency ${r.score.consistency})`;
-    expect(broken.score.score, `healed ${parts(healed)}, autorestart off ${parts(broken)}`).toBeLessThan(healed.score.score - 8);
+    const parts = (r: ScenarioReport) =>
+      `score ${r.score.score} (availability ${r.score.availability}, recovery ${r.score.recovery}, consistency ${r.score.consistency})`;
+    expect(broken.score.score, `healed ${parts(healed)}, autorestart off ${parts(broken)}`).toBeLessThan(
+      healed.score.score - 8,
+    );
   }, 120_000);
 
   it('slow-and-partition through the TCP proxies: both applied, the front door feels them, the partition heals', async () => {

@@ -29,7 +29,10 @@ function nextTag() {
 
 async function startFails(input: ProcessTargetInput, message: string | RegExp) {
   const target = createProcessTarget(processTargetSchema.parse(input), { baseDir: FLEET_DIR });
-  const err = await target.start().then(() => undefined, (e: unknown) => e);
+  const err = await target.start().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(RuntimeError);
   expect((err as RuntimeError).exitCode).toBe(3);
   expect((err as Error).message).toMatch(message);
@@ -61,7 +64,10 @@ async function ownWorker(id: string, port: number, pidFile?: string) {
 
 describe('process target: bad input is refused with a reason and leaves nothing behind', { timeout: 45_000 }, () => {
   it('a start command that exits at once', async () => {
-    const fleet = await tinyFleet({ tag: nextTag(), edit: (i) => void (i.start!.command = `echo "cannot open config ${tag}" >&2; exit 4`) });
+    const fleet = await tinyFleet({
+      tag: nextTag(),
+      edit: (i) => void (i.start!.command = `echo "cannot open config ${tag}" >&2; exit 4`),
+    });
     const err = await startFails(fleet.input, /start command .* exited with code 4 before it was ready/);
     expect(err.message).toContain(`cannot open config ${tag}`);
   });
@@ -74,7 +80,10 @@ describe('process target: bad input is refused with a reason and leaves nothing 
         i.start!.ready = { http: `http://127.0.0.1:${1}/never`, timeout: '600ms' };
       },
     });
-    await startFails(fleet.input, /was not ready within 600ms: GET http:\/\/127\.0\.0\.1:1\/never kept failing \(.*connection refused\)/);
+    await startFails(
+      fleet.input,
+      /was not ready within 600ms: GET http:\/\/127\.0\.0\.1:1\/never kept failing \(.*connection refused\)/,
+    );
   });
 
   it('a pid file that is missing, or names a dead process', async () => {
@@ -86,7 +95,13 @@ describe('process target: bad input is refused with a reason and leaves nothing 
     const input: ProcessTargetInput = {
       kind: 'process',
       name: 'pidfile',
-      agents: [{ id, pid: { file: join(dir, 'w.pid') }, health: { http: `http://127.0.0.1:${port}/`, interval: '50ms', timeout: '300ms' } }],
+      agents: [
+        {
+          id,
+          pid: { file: join(dir, 'w.pid') },
+          health: { http: `http://127.0.0.1:${port}/`, interval: '50ms', timeout: '300ms' },
+        },
+      ],
     };
     const target = (file: string) => {
       const agent = { ...input.agents[0]!, pid: { file: join(dir, file) } };
@@ -98,7 +113,9 @@ describe('process target: bad input is refused with a reason and leaves nothing 
     // each refusal waits out the time a running fleet gets to be up (~1.5 s): both at once
     await Promise.all([
       expect(target('w.pid').start()).rejects.toThrow(`agent ${id}: pid file ${join(dir, 'w.pid')} does not exist`),
-      expect(target('dead.pid').start()).rejects.toThrow(`pid file ${join(dir, 'dead.pid')} names pid ${dead.pid}, which is not running`),
+      expect(target('dead.pid').start()).rejects.toThrow(
+        `pid file ${join(dir, 'dead.pid')} names pid ${dead.pid}, which is not running`,
+      ),
     ]);
     expect(processesMatching(id)).toHaveLength(1); // the user's own worker is never touched
   });
@@ -108,13 +125,41 @@ describe('process target: bad input is refused with a reason and leaves nothing 
     const id = nextTag();
     await ownWorker(id, port!);
     const base = { kind: 'process' as const, name: 'ports' };
-    const refused = createProcessTarget(processTargetSchema.parse({ ...base, agents: [{ id, pid: { port: port! }, health: { http: `http://127.0.0.1:${free}/healthz`, interval: '50ms', timeout: '300ms' } }] }), { baseDir: FLEET_DIR });
+    const refused = createProcessTarget(
+      processTargetSchema.parse({
+        ...base,
+        agents: [
+          {
+            id,
+            pid: { port: port! },
+            health: { http: `http://127.0.0.1:${free}/healthz`, interval: '50ms', timeout: '300ms' },
+          },
+        ],
+      }),
+      { baseDir: FLEET_DIR },
+    );
     // two independent refusals, each waiting out the fleet's time to be up: both at once
     await Promise.all([
       expect(
-        createProcessTarget(processTargetSchema.parse({ ...base, agents: [{ id, pid: { port: free! }, health: { http: `http://127.0.0.1:${port}/`, interval: '50ms', timeout: '300ms' } }] }), { baseDir: FLEET_DIR }).start(),
+        createProcessTarget(
+          processTargetSchema.parse({
+            ...base,
+            agents: [
+              {
+                id,
+                pid: { port: free! },
+                health: { http: `http://127.0.0.1:${port}/`, interval: '50ms', timeout: '300ms' },
+              },
+            ],
+          }),
+          { baseDir: FLEET_DIR },
+        ).start(),
       ).rejects.toThrow(`agent ${id}: nothing listens on port ${free}`),
-      expect(refused.start()).rejects.toThrow(new RegExp(`agent ${id}: health probe GET http://127.0.0.1:${free}/healthz is not passing \\(.*connection refused\\)`)),
+      expect(refused.start()).rejects.toThrow(
+        new RegExp(
+          `agent ${id}: health probe GET http://127.0.0.1:${free}/healthz is not passing \\(.*connection refused\\)`,
+        ),
+      ),
     ]);
   });
 
@@ -126,9 +171,18 @@ describe('process target: bad input is refused with a reason and leaves nothing 
     const input: ProcessTargetInput = {
       kind: 'process',
       name: 'ambiguous',
-      agents: [{ id: 'w', pid: { match: `tiny-agent ${id}` }, health: { tcp: `127.0.0.1:${p1}`, interval: '50ms', timeout: '300ms' } }],
+      agents: [
+        {
+          id: 'w',
+          pid: { match: `tiny-agent ${id}` },
+          health: { tcp: `127.0.0.1:${p1}`, interval: '50ms', timeout: '300ms' },
+        },
+      ],
     };
-    const prefix: ProcessTargetInput = { ...input, agents: [{ ...input.agents[0]!, pid: { match: `tiny-agent ${id.slice(0, -1)}` } }] };
+    const prefix: ProcessTargetInput = {
+      ...input,
+      agents: [{ ...input.agents[0]!, pid: { match: `tiny-agent ${id.slice(0, -1)}` } }],
+    };
     // two independent refusals, each waiting out the fleet's time to be up: both at once
     const [err] = await Promise.all([
       startOrStop(input),
@@ -136,12 +190,19 @@ describe('process target: bad input is refused with a reason and leaves nothing 
         `agent w: no running process's command line matches "tiny-agent ${id.slice(0, -1)}"`,
       ),
     ]);
-    expect((err as Error).message).toMatch(new RegExp(`agent w: match "tiny-agent ${id}" finds 2 processes: \\d+ \\(tiny-agent ${id}\\), \\d+ \\(tiny-agent ${id}\\); make it name exactly one`));
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `agent w: match "tiny-agent ${id}" finds 2 processes: \\d+ \\(tiny-agent ${id}\\), \\d+ \\(tiny-agent ${id}\\); make it name exactly one`,
+      ),
+    );
     expect(processesMatching(`tiny-agent ${id}`)).toHaveLength(2);
   });
 
   it('a hook that fails is a failed fault naming the hook and its output', async () => {
-    const fleet = await tinyFleet({ tag: nextTag(), edit: (i) => void (i.hooks = { memory_corrupt: 'echo "no such store for {agent}" >&2; exit 3' }) });
+    const fleet = await tinyFleet({
+      tag: nextTag(),
+      edit: (i) => void (i.hooks = { memory_corrupt: 'echo "no such store for {agent}" >&2; exit 3' }),
+    });
     const target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
     try {
       await target.start();

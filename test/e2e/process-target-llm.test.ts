@@ -38,7 +38,13 @@ async function fakeOpenAI(): Promise<string> {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   await new Promise<void>((r) => upstream!.listen(0, '127.0.0.1', r));
@@ -47,11 +53,27 @@ async function fakeOpenAI(): Promise<string> {
 
 function chat(port: number): Promise<{ status: number; retryAfter?: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body, ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}) }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/chat/completions',
+        headers: { 'content-type': 'application/json' },
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            body,
+            ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: 'ping' }] }));
   });
@@ -62,7 +84,11 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     tag = `llm${process.pid}`;
     const url = await fakeOpenAI();
     const [listen] = await freePorts(1);
-    const fleet = await tinyFleet({ tag, n: 2, edit: (input) => void (input.llm = { listen: listen!, upstream: url, api: 'openai' }) });
+    const fleet = await tinyFleet({
+      tag,
+      n: 2,
+      edit: (input) => void (input.llm = { listen: listen!, upstream: url, api: 'openai' }),
+    });
     target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
     await target.start();
     expect(target.unsupportedFaults().llm_failure).toBeUndefined();
@@ -76,7 +102,11 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     expect(JSON.parse(failed.body)).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
     expect((await target.observer.health({ kind: 'agent', id: fleet.ids[0]!, aspect: 'llm' })).healthy).toBe(false);
 
-    await waitFor(async () => (await target!.observer.health({ kind: 'agent', id: fleet.ids[0]!, aspect: 'llm' })).healthy, 5000, 'llm healthy again');
+    await waitFor(
+      async () => (await target!.observer.health({ kind: 'agent', id: fleet.ids[0]!, aspect: 'llm' })).healthy,
+      5000,
+      'llm healthy again',
+    );
     expect((await chat(listen!)).status).toBe(200);
     expect(await target.runtime.activeFaults()).toEqual([]);
   });
@@ -85,7 +115,11 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     tag = `llmp${process.pid}`;
     const url = await fakeOpenAI();
     const [listen] = await freePorts(1);
-    const fleet = await tinyFleet({ tag, n: 1, edit: (input) => void (input.agents[0]!.llm = { listen: listen!, upstream: url, api: 'openai' }) });
+    const fleet = await tinyFleet({
+      tag,
+      n: 1,
+      edit: (input) => void (input.agents[0]!.llm = { listen: listen!, upstream: url, api: 'openai' }),
+    });
     target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR, env: {} });
     await target.start();
     const llmHealth = () => target!.observer.health({ kind: 'agent', id: fleet.ids[0]!, aspect: 'llm' });
@@ -101,7 +135,9 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     // the fault is over but the API is not answering: not recovered, and the probe says why
     const down = await llmHealth();
     expect(down.healthy).toBe(false);
-    expect(down.problems.join('\n')).toMatch(/LLM probe POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions answered 500/);
+    expect(down.problems.join('\n')).toMatch(
+      /LLM probe POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions answered 500/,
+    );
     upstreamDown = false;
     await waitFor(async () => (await llmHealth()).healthy, 5000, 'llm healthy once the upstream answers');
     expect(new Set(callers)).toEqual(new Set(['arena-probe']));

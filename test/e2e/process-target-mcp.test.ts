@@ -31,7 +31,11 @@ afterEach(async () => {
 
 async function start() {
   const [listen] = await freePorts(1);
-  const fleet = await tinyFleet({ tag, n: 1, edit: (input) => void (input.agents[0]!.mcp = { listen: listen!, upstream: upstream.url }) });
+  const fleet = await tinyFleet({
+    tag,
+    n: 1,
+    edit: (input) => void (input.agents[0]!.mcp = { listen: listen!, upstream: upstream.url }),
+  });
   target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
   await target.start();
   const connect = async () => {
@@ -47,7 +51,9 @@ describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }
     const { id, connect } = await start();
     const client = await connect();
     await target!.runtime.toolTimeout(id, { durationMs: 700 });
-    expect((await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).problems).toContain(`${id}: tool_timeout is active`);
+    expect((await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).problems).toContain(
+      `${id}: tool_timeout is active`,
+    );
     const started = performance.now();
     const answer = await client.callTool({ name: 'echo', arguments: { message: 'late' } });
     expect(performance.now() - started).toBeGreaterThanOrEqual(550);
@@ -64,6 +70,10 @@ describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }
     await expect(client.callTool({ name: 'echo', arguments: { message: 'x' } })).rejects.toThrow();
     expect((await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).healthy).toBe(false);
     await connect();
-    await waitFor(async () => (await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).healthy, 3000, 'a new session');
+    await waitFor(
+      async () => (await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).healthy,
+      3000,
+      'a new session',
+    );
   });
 });

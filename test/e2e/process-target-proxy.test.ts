@@ -27,7 +27,10 @@ async function proxiedFleet() {
     tag,
     n: 2,
     via,
-    edit: (input) => input.agents.forEach((a, i) => (a.proxy = { listen: via[i]!, upstream: `127.0.0.1:${(a.pid as { port: number }).port}` })),
+    edit: (input) =>
+      input.agents.forEach(
+        (a, i) => (a.proxy = { listen: via[i]!, upstream: `127.0.0.1:${(a.pid as { port: number }).port}` }),
+      ),
   });
   target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
   await target.start();
@@ -38,7 +41,9 @@ async function proxiedFleet() {
 function roundTrip(port: number): Promise<number | string> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port }, () => s.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+    const s = net.connect({ host: '127.0.0.1', port }, () =>
+      s.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    );
     s.once('data', () => {
       resolve(performance.now() - started);
       s.destroy();
@@ -84,10 +89,16 @@ describe('process target: faults through the TCP proxy', { timeout: 45_000 }, ()
     await t.runtime.partitionNetwork(id, { durationMs: 700 });
     const started = performance.now();
     expect(await roundTrip(fleet.via[1]!)).toBe('ECONNREFUSED');
-    expect((await t.observer.health({ kind: 'agent', id, aspect: 'network' })).problems).toContain(`${id}: network_partition is active`);
+    expect((await t.observer.health({ kind: 'agent', id, aspect: 'network' })).problems).toContain(
+      `${id}: network_partition is active`,
+    );
     // the agent itself is fine: its own probe does not go through the proxy
     expect((await t.observer.health({ kind: 'agent', id, aspect: 'process' })).healthy).toBe(true);
-    await waitFor(async () => (await t.observer.health({ kind: 'agent', id, aspect: 'network' })).healthy, 5000, 'network healthy');
+    await waitFor(
+      async () => (await t.observer.health({ kind: 'agent', id, aspect: 'network' })).healthy,
+      5000,
+      'network healthy',
+    );
     expect(performance.now() - started).toBeGreaterThanOrEqual(650);
     expect(typeof (await roundTrip(fleet.via[1]!))).toBe('number');
   });
@@ -98,7 +109,11 @@ describe('process target: faults through the TCP proxy', { timeout: 45_000 }, ()
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const taken = (blocker.address() as net.AddressInfo).port;
     try {
-      const fleet = await tinyFleet({ tag, n: 1, edit: (i) => void (i.agents[0]!.proxy = { listen: taken, upstream: '127.0.0.1:1' }) });
+      const fleet = await tinyFleet({
+        tag,
+        n: 1,
+        edit: (i) => void (i.agents[0]!.proxy = { listen: taken, upstream: '127.0.0.1:1' }),
+      });
       const t = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
       const err = await t.start().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UsageError);

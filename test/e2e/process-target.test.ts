@@ -117,8 +117,16 @@ describe('process target on a tiny supervised fleet', { timeout: 45_000 }, () =>
     tag = `pt${process.pid}x${++seq}`;
     const fleet = await tinyFleet({ tag });
     fleet.spec.invariants = [
-      { name: 'leader-known', request: { method: 'GET', url: `http://127.0.0.1:${fleet.front}/leader`, timeout: 1000 }, expect: { json: { path: '$.leader', exists: true } } },
-      { name: 'leader-is-3', request: { method: 'GET', url: `http://127.0.0.1:${fleet.front}/leader`, timeout: 1000 }, expect: { json: { path: '$.leader', equals: 'x' } } },
+      {
+        name: 'leader-known',
+        request: { method: 'GET', url: `http://127.0.0.1:${fleet.front}/leader`, timeout: 1000 },
+        expect: { json: { path: '$.leader', exists: true } },
+      },
+      {
+        name: 'leader-is-3',
+        request: { method: 'GET', url: `http://127.0.0.1:${fleet.front}/leader`, timeout: 1000 },
+        expect: { json: { path: '$.leader', equals: 'x' } },
+      },
     ];
     target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
     await target.start();
@@ -138,12 +146,18 @@ describe('process target safety', { timeout: 45_000 }, () => {
       tag,
       edit: (input) => {
         const front = Number(/:(\d+)\//.exec(input.leader!.http!)![1]);
-        input.agents.push({ id: 'boss', pid: { match: `supervisor.mjs ${front}` }, health: { tcp: `127.0.0.1:${front}` } });
+        input.agents.push({
+          id: 'boss',
+          pid: { match: `supervisor.mjs ${front}` },
+          health: { tcp: `127.0.0.1:${front}` },
+        });
       },
     });
     target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
     await target.start();
-    await expect(target.runtime.stopAgent('boss')).rejects.toThrow(/kill_agent: agent boss resolves to pid \d+, which is the start command's own process or above it/);
+    await expect(target.runtime.stopAgent('boss')).rejects.toThrow(
+      /kill_agent: agent boss resolves to pid \d+, which is the start command's own process or above it/,
+    );
     await expect(target.runtime.pauseAgent('boss')).rejects.toThrow(/pause_agent: agent boss resolves to pid/);
     expect((await target.observer.health({ kind: 'target' })).healthy).toBe(true);
     expect(processesMatching(tag).every((p) => p.state !== 'T')).toBe(true);

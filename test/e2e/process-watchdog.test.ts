@@ -28,7 +28,9 @@ afterEach(() => {
 });
 
 async function arenaThatPauses(ids: string[], input: unknown) {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify(input), FLEET_DIR, ...ids], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CHILD, JSON.stringify(input), FLEET_DIR, ...ids], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`arena child exited with ${code}`)));

@@ -24,7 +24,12 @@ afterEach(async () => {
 
 /** starts the proxy and resolves with its URLs once it says where it listens */
 async function startProxy(args: string[]): Promise<{ proxyUrl: string; controlUrl: string; stdout: () => string }> {
-  child = execa('node', [ARENA_BIN, 'proxy', 'llm', ...args], { cwd: REPO_ROOT, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' } });
+  child = execa('node', [ARENA_BIN, 'proxy', 'llm', ...args], {
+    cwd: REPO_ROOT,
+    reject: false,
+    extendEnv: false,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const started = performance.now();
@@ -42,18 +47,46 @@ async function startProxy(args: string[]): Promise<{ proxyUrl: string; controlUr
 describe('arena proxy llm', () => {
   it('injects --fault rate_limit --first-n 1, reports the retry on the control port, stops on SIGINT with a summary', async () => {
     upstream = await startStandIn();
-    const { proxyUrl, controlUrl, stdout } = await startProxy(['--upstream', upstream.url, '--listen', '0', '--control', '0', '--fault', 'rate_limit', '--first-n', '1', '--retry-after', '0.1', '--seed', '3']);
+    const { proxyUrl, controlUrl, stdout } = await startProxy([
+      '--upstream',
+      upstream.url,
+      '--listen',
+      '0',
+      '--control',
+      '0',
+      '--fault',
+      'rate_limit',
+      '--first-n',
+      '1',
+      '--retry-after',
+      '0.1',
+      '--seed',
+      '3',
+    ]);
     expect(stdout()).toContain('arena: fault rate_limit active (probability 1, first_n 1, retry_after_s 0.1)');
     expect(stdout()).toContain('arena: seed 3');
 
-    const client = new OpenAI({ apiKey: 'k', baseURL: `${proxyUrl}/v1`, maxRetries: 1, defaultHeaders: { 'x-arena-client': 'agent-7' } });
-    const answer = await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+    const client = new OpenAI({
+      apiKey: 'k',
+      baseURL: `${proxyUrl}/v1`,
+      maxRetries: 1,
+      defaultHeaders: { 'x-arena-client': 'agent-7' },
+    });
+    const answer = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(answer.choices[0]!.message.content).toBe('Hello from the');
     expect(upstream.requests).toHaveLength(1);
 
     const stats = (await (await fetch(`${controlUrl}/v1/stats`)).json()) as { clients: unknown[] };
-    expect(stats.clients).toEqual([expect.objectContaining({ client: 'agent-7', requests: 2, retries: 1, retry_after_honoured: true })]);
-    const extra = await fetch(`${controlUrl}/v1/faults`, { method: 'POST', body: JSON.stringify({ id: 'x', type: 'llm_failure', params: { error_type: 'nope' } }) });
+    expect(stats.clients).toEqual([
+      expect.objectContaining({ client: 'agent-7', requests: 2, retries: 1, retry_after_honoured: true }),
+    ]);
+    const extra = await fetch(`${controlUrl}/v1/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ id: 'x', type: 'llm_failure', params: { error_type: 'nope' } }),
+    });
     expect(extra.status).toBe(400);
 
     child!.kill('SIGINT');
@@ -68,10 +101,15 @@ describe('arena proxy llm', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const result = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--listen', String(port)], { timeout: 15_000 });
+      const result = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--listen', String(port)], {
+        timeout: 15_000,
+      });
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain(`arena: port ${port} on 127.0.0.1 is already in use`);
-      const control = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--listen', '0', '--control', String(port)], { timeout: 15_000 });
+      const control = await arena(
+        ['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--listen', '0', '--control', String(port)],
+        { timeout: 15_000 },
+      );
       expect(control.exitCode).toBe(2);
       expect(control.stderr).toContain(`arena: control port ${port} on 127.0.0.1 is already in use`);
     } finally {
@@ -80,10 +118,17 @@ describe('arena proxy llm', () => {
   });
 
   it('an unknown error type is exit 2 listing the valid ones; a bad flag is exit 2', async () => {
-    const unknown = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--listen', '0', '--fault', 'meltdown'], { timeout: 15_000 });
+    const unknown = await arena(
+      ['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--listen', '0', '--fault', 'meltdown'],
+      { timeout: 15_000 },
+    );
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr).toContain('--fault: unknown error type "meltdown" (valid: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall)');
-    const orphan = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--first-n', '2'], { timeout: 15_000 });
+    expect(unknown.stderr).toContain(
+      '--fault: unknown error type "meltdown" (valid: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall)',
+    );
+    const orphan = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--first-n', '2'], {
+      timeout: 15_000,
+    });
     expect(orphan.exitCode).toBe(2);
     expect(orphan.stderr).toContain('--first-n needs --fault ERROR_TYPE');
     const missing = await arena(['proxy', 'llm'], { timeout: 15_000 });

@@ -9,7 +9,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ARENA_BIN, REPO_ROOT, arena } from '../helpers/cli.js';
-import { EVERYTHING, eventually, getJson, httpClient, postJson, startEverythingHttp, type RunningServer } from '../helpers/mcp.js';
+import {
+  EVERYTHING,
+  eventually,
+  getJson,
+  httpClient,
+  postJson,
+  startEverythingHttp,
+  type RunningServer,
+} from '../helpers/mcp.js';
 
 let upstream: RunningServer;
 beforeAll(async () => {
@@ -25,7 +33,10 @@ afterEach(async () => {
 });
 
 /** resolves with the first match of `pattern` in what `stream` has said so far */
-function waitFor(stream: NodeJS.ReadableStream | import('node:stream').Stream, pattern: RegExp): Promise<RegExpExecArray> {
+function waitFor(
+  stream: NodeJS.ReadableStream | import('node:stream').Stream,
+  pattern: RegExp,
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
@@ -50,7 +61,10 @@ describe('arena proxy mcp: usage errors (exit 2, nothing started)', () => {
     [['--upstream', 'http://127.0.0.1:1/mcp', '--listen', '70000'], 'port number'],
     [['--fault', 'kill_agent', '--', 'node', 'server.js'], 'unknown MCP fault'],
     [['--fault', 'mcp_disconnect', '--', 'node', 'server.js'], 'inject it through --control'],
-    [['--fault', 'slow_tool', '--mode', 'jsonrpc', '--', 'node', 'server.js'], '--mode applies to --fault tool_error only'],
+    [
+      ['--fault', 'slow_tool', '--mode', 'jsonrpc', '--', 'node', 'server.js'],
+      '--mode applies to --fault tool_error only',
+    ],
     [['--fault', 'slow_tool', '--delay', 'soon', '--', 'node', 'server.js'], 'invalid duration "soon"'],
     [['--', '/nonexistent/mcp-server'], '/nonexistent/mcp-server'],
     [['--host', '0.0.0.0', '--control', '0', '--upstream', 'http://127.0.0.1:1/mcp'], 'needs --token'],
@@ -77,7 +91,11 @@ describe('arena proxy mcp: usage errors (exit 2, nothing started)', () => {
 
 describe('arena proxy mcp: start-up', () => {
   it('help loads no MCP SDK module (it is imported only when a proxy starts)', async () => {
-    const r = await execa('node', ['--import', './test/fixtures/trace-imports.mjs', ARENA_BIN, 'proxy', 'mcp', '--help'], { cwd: REPO_ROOT, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '' } });
+    const r = await execa(
+      'node',
+      ['--import', './test/fixtures/trace-imports.mjs', ARENA_BIN, 'proxy', 'mcp', '--help'],
+      { cwd: REPO_ROOT, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '' } },
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('--upstream');
     expect(r.stderr).toContain('VENDOR commander'); // the trace works
@@ -87,12 +105,32 @@ describe('arena proxy mcp: start-up', () => {
 
 describe('arena proxy mcp --upstream (streamable HTTP)', () => {
   it('relays through the CLI with a --fault active, reports stats on the control port, stops on SIGTERM with exit 0', async () => {
-    const proc: ResultPromise = execa('node', [ARENA_BIN, 'proxy', 'mcp', '--upstream', upstream.url, '--listen', '0', '--control', '0', '--fault', 'tool_error', '--mode', 'jsonrpc', '--tool', 'echo'], {
-      cwd: REPO_ROOT,
-      reject: false,
-      extendEnv: false,
-      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
-    });
+    const proc: ResultPromise = execa(
+      'node',
+      [
+        ARENA_BIN,
+        'proxy',
+        'mcp',
+        '--upstream',
+        upstream.url,
+        '--listen',
+        '0',
+        '--control',
+        '0',
+        '--fault',
+        'tool_error',
+        '--mode',
+        'jsonrpc',
+        '--tool',
+        'echo',
+      ],
+      {
+        cwd: REPO_ROOT,
+        reject: false,
+        extendEnv: false,
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
+      },
+    );
     cleanups.push(async () => proc.kill('SIGKILL'));
     const m = await waitFor(proc.stderr!, /listening on (\S+) → .*; control on (\S+)\n/);
     const [, url, controlUrl] = m;
@@ -100,8 +138,15 @@ describe('arena proxy mcp --upstream (streamable HTTP)', () => {
     cleanups.push(() => client.close());
     const err = await client.callTool({ name: 'echo', arguments: { message: 'x' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpError);
-    expect(JSON.stringify((await client.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } })).content)).toContain('3');
-    expect(await getJson(`${controlUrl}/v1/stats`)).toMatchObject({ mode: 'http', tool_calls: 2, errors_injected: 1, active_faults: 1 });
+    expect(JSON.stringify((await client.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } })).content)).toContain(
+      '3',
+    );
+    expect(await getJson(`${controlUrl}/v1/stats`)).toMatchObject({
+      mode: 'http',
+      tool_calls: 2,
+      errors_injected: 1,
+      active_faults: 1,
+    });
     proc.kill('SIGTERM');
     const result = await proc;
     expect(result.exitCode).toBe(0);
@@ -132,10 +177,16 @@ describe('arena proxy mcp -- COMMAND (stdio), launched by the agent', () => {
 
   it('passes calls through, holds one until the client times out, and a disconnect is survived by launching again', async () => {
     const agent = await agentLaunchesProxy();
-    expect(await agent.client.callTool({ name: 'echo', arguments: { message: 'one' } })).toEqual({ content: [{ type: 'text', text: 'Echo: one' }] });
+    expect(await agent.client.callTool({ name: 'echo', arguments: { message: 'one' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: one' }],
+    });
 
-    expect((await postJson(`${agent.control}/v1/faults`, { id: 'hold', type: 'tool_timeout', duration_ms: 60_000 })).status).toBe(201);
-    const held = await agent.client.callTool({ name: 'echo', arguments: { message: 'two' } }, undefined, { timeout: 300 }).catch((e: unknown) => e);
+    expect(
+      (await postJson(`${agent.control}/v1/faults`, { id: 'hold', type: 'tool_timeout', duration_ms: 60_000 })).status,
+    ).toBe(201);
+    const held = await agent.client
+      .callTool({ name: 'echo', arguments: { message: 'two' } }, undefined, { timeout: 300 })
+      .catch((e: unknown) => e);
     expect((held as McpError).code).toBe(-32001);
     await eventually(async () => (await getJson(`${agent.control}/v1/stats`)).calls_dropped === 1);
     expect((await postJson(`${agent.control}/v1/reset`, {})).body).toEqual({ reverted: 1 });
@@ -147,6 +198,8 @@ describe('arena proxy mcp -- COMMAND (stdio), launched by the agent', () => {
     expect(agent.problems).toEqual([]);
 
     const again = await agentLaunchesProxy();
-    expect(await again.client.callTool({ name: 'echo', arguments: { message: 'three' } })).toEqual({ content: [{ type: 'text', text: 'Echo: three' }] });
+    expect(await again.client.callTool({ name: 'echo', arguments: { message: 'three' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: three' }],
+    });
   });
 });

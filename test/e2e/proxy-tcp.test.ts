@@ -38,7 +38,20 @@ async function startProxy(args: string[]) {
 describe('arena proxy tcp (e2e)', () => {
   it('proxies with a start fault, takes faults on its control port, and reverts and exits 0 on SIGTERM', async () => {
     const echo = await startEcho();
-    const proxy = await startProxy(['--listen', '0', '--upstream', `127.0.0.1:${echo}`, '--control', '0', '--fault', 'latency', '--latency', '60ms', '--seed', '1']);
+    const proxy = await startProxy([
+      '--listen',
+      '0',
+      '--upstream',
+      `127.0.0.1:${echo}`,
+      '--control',
+      '0',
+      '--fault',
+      'latency',
+      '--latency',
+      '60ms',
+      '--seed',
+      '1',
+    ]);
     expect(proxy.line).toContain(`→ 127.0.0.1:${echo}`);
     expect(proxy.line).toContain('faults: latency 60ms');
 
@@ -56,7 +69,15 @@ describe('arena proxy tcp (e2e)', () => {
     expect(posted.status).toBe(201);
     expect(await dialOutcome(proxy.port)).toBe('ECONNREFUSED');
     const stats = (await (await fetch(`${proxy.control}/v1/stats`)).json()) as Record<string, unknown>;
-    expect(stats).toMatchObject({ connections_total: 1, connections_open: 1, bytes_client_to_upstream: 16, bytes_upstream_to_client: 16, faults_injected: 2, faults_active: 1, is_accepting: false });
+    expect(stats).toMatchObject({
+      connections_total: 1,
+      connections_open: 1,
+      bytes_client_to_upstream: 16,
+      bytes_upstream_to_client: 16,
+      faults_injected: 2,
+      faults_active: 1,
+      is_accepting: false,
+    });
 
     child!.kill('SIGTERM');
     const result = await child!;
@@ -66,17 +87,26 @@ describe('arena proxy tcp (e2e)', () => {
 
   it('a port in use is exit 2 naming the flag and the port; nothing keeps running', async () => {
     const taken = await startEcho();
-    const result = await arena(['proxy', 'tcp', '--listen', String(taken), '--upstream', '127.0.0.1:1'], { timeout: 15_000 });
+    const result = await arena(['proxy', 'tcp', '--listen', String(taken), '--upstream', '127.0.0.1:1'], {
+      timeout: 15_000,
+    });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(`--listen: port ${taken} on 127.0.0.1 is already in use`);
   });
 
   it('bad flag values are exit 2 with a message naming the flag', async () => {
-    const bad = await arena(['proxy', 'tcp', '--listen', '0', '--upstream', 'localhost', '--fault', 'bandwidth', '--bandwidth', 'fast'], { timeout: 15_000 });
+    const bad = await arena(
+      ['proxy', 'tcp', '--listen', '0', '--upstream', 'localhost', '--fault', 'bandwidth', '--bandwidth', 'fast'],
+      { timeout: 15_000 },
+    );
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/--upstream: expected HOST:PORT/);
-    const fault = await arena(['proxy', 'tcp', '--listen', '0', '--upstream', '127.0.0.1:1', '--fault', 'partition'], { timeout: 15_000 });
+    const fault = await arena(['proxy', 'tcp', '--listen', '0', '--upstream', '127.0.0.1:1', '--fault', 'partition'], {
+      timeout: 15_000,
+    });
     expect(fault.exitCode).toBe(2);
-    expect(fault.stderr).toContain('--fault: unknown fault "partition" (the TCP proxy takes latency, blackhole, reset, bandwidth, timeout)');
+    expect(fault.stderr).toContain(
+      '--fault: unknown fault "partition" (the TCP proxy takes latency, blackhole, reset, bandwidth, timeout)',
+    );
   });
 });

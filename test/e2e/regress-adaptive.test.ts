@@ -2,7 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import { arena } from '../helpers/cli.js';
 
-const FAST = ['--survival', '500ms', '--interval', '100ms', '--recovery-deadline', '1s', '--cooldown', '300ms', '--parallel', '4'];
+const FAST = [
+  '--survival',
+  '500ms',
+  '--interval',
+  '100ms',
+  '--recovery-deadline',
+  '1s',
+  '--cooldown',
+  '300ms',
+  '--parallel',
+  '4',
+];
 
 function parse(stdout: string) {
   return JSON.parse(stdout) as { schema_version: number; regression: Record<string, any> };
@@ -11,8 +22,22 @@ function parse(stdout: string) {
 describe('arena regress --adaptive and invalid input', () => {
   it('adaptive: stops before the maximum once the effect is clear', async () => {
     const r = await arena([
-      'regress', '--baseline', 'strategies/recovery-off.yaml', '--candidate', 'strategies/default.yaml', ...FAST,
-      '--adaptive', '--min-runs', '3', '--batch', '2', '--max-runs', '11', '--seed', '13', '--json',
+      'regress',
+      '--baseline',
+      'strategies/recovery-off.yaml',
+      '--candidate',
+      'strategies/default.yaml',
+      ...FAST,
+      '--adaptive',
+      '--min-runs',
+      '3',
+      '--batch',
+      '2',
+      '--max-runs',
+      '11',
+      '--seed',
+      '13',
+      '--json',
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const v = parse(r.stdout).regression;
@@ -24,7 +49,16 @@ describe('arena regress --adaptive and invalid input', () => {
   });
 
   it('invalid strategy files and flags exit 2 with the problem named', async () => {
-    const broken = await arena(['regress', '--baseline', 'test/fixtures/regress/broken-strategy.yaml', '--candidate', 'strategies/default.yaml', ...FAST, '--runs', '2']);
+    const broken = await arena([
+      'regress',
+      '--baseline',
+      'test/fixtures/regress/broken-strategy.yaml',
+      '--candidate',
+      'strategies/default.yaml',
+      ...FAST,
+      '--runs',
+      '2',
+    ]);
     expect(broken.exitCode).toBe(2);
     expect(broken.stderr).toMatch(/broken-strategy\.yaml/);
     expect(broken.stderr).toMatch(/warp_drive: unknown section/);
@@ -45,7 +79,14 @@ describe('arena regress --adaptive and invalid input', () => {
       [['--weights', 'availability=-1'], /--weights: .*must not be negative/],
       [['--weights', 'speed=1'], /--weights: unknown scorer "speed"/],
     ] as Array<[string[], RegExp]>) {
-      const r = await arena(['regress', '--baseline', 'strategies/default.yaml', '--candidate', 'strategies/default.yaml', ...args]);
+      const r = await arena([
+        'regress',
+        '--baseline',
+        'strategies/default.yaml',
+        '--candidate',
+        'strategies/default.yaml',
+        ...args,
+      ]);
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }

@@ -5,8 +5,26 @@ import { arena } from '../helpers/cli.js';
 describe('arena regress interrupted', () => {
   it('SIGINT: exit 130, partial figures marked as no verdict', async () => {
     const child = arena([
-      'regress', '--baseline', 'strategies/default.yaml', '--candidate', 'strategies/default.yaml',
-      '--survival', '400ms', '--interval', '100ms', '--recovery-deadline', '1s', '--cooldown', '200ms', '--runs', '20', '--parallel', '2', '--seed', '3', '--json',
+      'regress',
+      '--baseline',
+      'strategies/default.yaml',
+      '--candidate',
+      'strategies/default.yaml',
+      '--survival',
+      '400ms',
+      '--interval',
+      '100ms',
+      '--recovery-deadline',
+      '1s',
+      '--cooldown',
+      '200ms',
+      '--runs',
+      '20',
+      '--parallel',
+      '2',
+      '--seed',
+      '3',
+      '--json',
     ]);
     let finished = 0;
     let sent = false;

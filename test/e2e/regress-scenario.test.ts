@@ -10,7 +10,21 @@ const SCENARIO = ['--scenario', 'test/fixtures/regress/tiny-scenario.yaml', '--p
 describe('arena regress --scenario', () => {
   it('recovery on vs off on a scenario: candidate better, JUnit passes', async () => {
     const junit = join(mkdtempSync(join(tmpdir(), 'regress-')), 'regress.xml');
-    const r = await arena(['regress', '--baseline', 'strategies/recovery-off.yaml', '--candidate', 'strategies/default.yaml', ...SCENARIO, '--runs', '5', '--seed', '5', '--json', '--junit', junit]);
+    const r = await arena([
+      'regress',
+      '--baseline',
+      'strategies/recovery-off.yaml',
+      '--candidate',
+      'strategies/default.yaml',
+      ...SCENARIO,
+      '--runs',
+      '5',
+      '--seed',
+      '5',
+      '--json',
+      '--junit',
+      junit,
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const v = JSON.parse(r.stdout).regression;
     // five pairs, not three: scores take few distinct values here, and three pairs with one and the same
@@ -27,8 +41,21 @@ describe('arena regress --scenario', () => {
 
   it('a strategy against itself on a scenario: no significant difference', async () => {
     const r = await arena([
-      'regress', '--baseline', 'strategies/default.yaml', '--candidate', 'strategies/default.yaml', ...SCENARIO,
-      '--runs', '3', '--alpha', '0.01', '--seed', '6', '--weights', 'availability=2,recovery=1', '--json',
+      'regress',
+      '--baseline',
+      'strategies/default.yaml',
+      '--candidate',
+      'strategies/default.yaml',
+      ...SCENARIO,
+      '--runs',
+      '3',
+      '--alpha',
+      '0.01',
+      '--seed',
+      '6',
+      '--weights',
+      'availability=2,recovery=1',
+      '--json',
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const v = JSON.parse(r.stdout).regression;
@@ -41,7 +68,17 @@ describe('arena regress --scenario', () => {
   it('an invalid scenario file exits 2 and names the problem', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'regress-')), 'bad.yaml');
     writeFileSync(file, 'name: bad\nactions:\n  - action: { type: explode_everything }\n');
-    const r = await arena(['regress', '--baseline', 'strategies/default.yaml', '--candidate', 'strategies/default.yaml', '--scenario', file, '--runs', '2']);
+    const r = await arena([
+      'regress',
+      '--baseline',
+      'strategies/default.yaml',
+      '--candidate',
+      'strategies/default.yaml',
+      '--scenario',
+      file,
+      '--runs',
+      '2',
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/explode_everything/);
     expect(r.stdout).toBe('');

@@ -17,13 +17,48 @@ describe('arena regress with invalid recorded scores or flags', () => {
     writeFileSync(single, '[80]');
     const cases: Array<[string[], RegExp]> = [
       [['--baseline-scores', notJson, '--candidate-scores', `${F}/better-scores.json`], /not valid JSON/],
-      [['--baseline-scores', strings, '--candidate-scores', `${F}/better-scores.json`], /strings\.json\[1\]: not a score: "ninety"/],
-      [['--baseline-scores', join(dir, 'missing.json'), '--candidate-scores', `${F}/better-scores.json`], /cannot read the baseline scores file/],
+      [
+        ['--baseline-scores', strings, '--candidate-scores', `${F}/better-scores.json`],
+        /strings\.json\[1\]: not a score: "ninety"/,
+      ],
+      [
+        ['--baseline-scores', join(dir, 'missing.json'), '--candidate-scores', `${F}/better-scores.json`],
+        /cannot read the baseline scores file/,
+      ],
       [['--baseline-scores', single, '--candidate-scores', `${F}/better-scores.json`], /at least 2 scores/],
       [['--baseline-scores', `${F}/baseline-scores.json`], /go together/],
-      [['--baseline-scores', `${F}/baseline-scores.json`, '--candidate-scores', `${F}/better-scores.json`, '--alpha', '2'], /--alpha: expected a number between 0 and 0.5/],
-      [['--baseline-scores', `${F}/baseline-scores.json`, '--candidate-scores', `${F}/candidate-report.json`, '--paired'], /--paired needs as many/],
-      [['--baseline', 'strategies/default.yaml', '--baseline-scores', `${F}/baseline-scores.json`, '--candidate-scores', `${F}/better-scores.json`], /not both/],
+      [
+        [
+          '--baseline-scores',
+          `${F}/baseline-scores.json`,
+          '--candidate-scores',
+          `${F}/better-scores.json`,
+          '--alpha',
+          '2',
+        ],
+        /--alpha: expected a number between 0 and 0.5/,
+      ],
+      [
+        [
+          '--baseline-scores',
+          `${F}/baseline-scores.json`,
+          '--candidate-scores',
+          `${F}/candidate-report.json`,
+          '--paired',
+        ],
+        /--paired needs as many/,
+      ],
+      [
+        [
+          '--baseline',
+          'strategies/default.yaml',
+          '--baseline-scores',
+          `${F}/baseline-scores.json`,
+          '--candidate-scores',
+          `${F}/better-scores.json`,
+        ],
+        /not both/,
+      ],
       [[], /give --baseline and --candidate/],
     ];
     for (const [args, message] of cases) {

@@ -7,7 +7,18 @@
 import { describe, expect, it } from 'vitest';
 import { arena } from '../helpers/cli.js';
 
-const FAST = ['--survival', '500ms', '--interval', '100ms', '--recovery-deadline', '1s', '--cooldown', '300ms', '--parallel', '4'];
+const FAST = [
+  '--survival',
+  '500ms',
+  '--interval',
+  '100ms',
+  '--recovery-deadline',
+  '1s',
+  '--cooldown',
+  '300ms',
+  '--parallel',
+  '4',
+];
 
 function parse(stdout: string) {
   return JSON.parse(stdout) as { schema_version: number; regression: Record<string, any> };
@@ -15,7 +26,19 @@ function parse(stdout: string) {
 
 describe('arena regress with strategies on the embedded runtime', () => {
   it('recovery on (candidate) vs recovery off (baseline): candidate better in 4 paired runs', async () => {
-    const r = await arena(['regress', '--baseline', 'strategies/recovery-off.yaml', '--candidate', 'strategies/default.yaml', ...FAST, '--runs', '4', '--seed', '11', '--json']);
+    const r = await arena([
+      'regress',
+      '--baseline',
+      'strategies/recovery-off.yaml',
+      '--candidate',
+      'strategies/default.yaml',
+      ...FAST,
+      '--runs',
+      '4',
+      '--seed',
+      '11',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const v = parse(r.stdout).regression;
     expect(v.mode).toBe('strategies');
@@ -31,7 +54,18 @@ describe('arena regress with strategies on the embedded runtime', () => {
   });
 
   it('the same comparison reversed is a regression: exit 1', async () => {
-    const r = await arena(['regress', '--baseline', 'strategies/default.yaml', '--candidate', 'strategies/recovery-off.yaml', ...FAST, '--runs', '4', '--seed', '12']);
+    const r = await arena([
+      'regress',
+      '--baseline',
+      'strategies/default.yaml',
+      '--candidate',
+      'strategies/recovery-off.yaml',
+      ...FAST,
+      '--runs',
+      '4',
+      '--seed',
+      '12',
+    ]);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stdout).toContain('candidate worse');
     expect(r.stderr).toMatch(/significantly worse/);
@@ -39,7 +73,21 @@ describe('arena regress with strategies on the embedded runtime', () => {
 
   it('a strategy against itself: no significant difference', async () => {
     // adaptive keeps the false-positive rate at alpha; alpha 0.01 keeps this test from flaking
-    const r = await arena(['regress', '--baseline', 'strategies/default.yaml', '--candidate', 'strategies/default.yaml', ...FAST, '--runs', '4', '--alpha', '0.01', '--seed', '14', '--json']);
+    const r = await arena([
+      'regress',
+      '--baseline',
+      'strategies/default.yaml',
+      '--candidate',
+      'strategies/default.yaml',
+      ...FAST,
+      '--runs',
+      '4',
+      '--alpha',
+      '0.01',
+      '--seed',
+      '14',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const v = parse(r.stdout).regression;
     // identical scores in every pair (same strategy, same seed) leave nothing to test: "cannot decide" says so

@@ -43,15 +43,37 @@ async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
   }
 }
 
-type Regression = { decision: string; runs_used: number; pairs: Array<{ seed: number; baseline: number; candidate: number }>; sequential?: { stopped: string; looks: Array<{ n: number; nominal_p: number; decision: string }> } };
+type Regression = {
+  decision: string;
+  runs_used: number;
+  pairs: Array<{ seed: number; baseline: number; candidate: number }>;
+  sequential?: { stopped: string; looks: Array<{ n: number; nominal_p: number; decision: string }> };
+};
 
 describe('arena regress --workers', () => {
   it('3 worker processes reach the same decision as the local run, on the same seeds and the same looks', async () => {
     const db = await createDatabase('regress');
     cleanups.push(() => db.drop());
     for (let i = 0; i < 3; i++) worker(db.url);
-    const args = ['regress', ...STRATEGIES, ...FAST, '--adaptive', '--min-runs', '3', '--batch', '2', '--max-runs', '7', '--seed', '21', '--json'];
-    const [distributed, local] = [await arena([...args, '--workers', db.url]), await arena([...args, '--parallel', '4'])];
+    const args = [
+      'regress',
+      ...STRATEGIES,
+      ...FAST,
+      '--adaptive',
+      '--min-runs',
+      '3',
+      '--batch',
+      '2',
+      '--max-runs',
+      '7',
+      '--seed',
+      '21',
+      '--json',
+    ];
+    const [distributed, local] = [
+      await arena([...args, '--workers', db.url]),
+      await arena([...args, '--parallel', '4']),
+    ];
     expect(distributed.exitCode, distributed.stderr).toBe(0);
     expect(local.exitCode, local.stderr).toBe(0);
     const d = (JSON.parse(distributed.stdout) as { regression: Regression }).regression;
@@ -76,7 +98,18 @@ describe('arena regress --workers', () => {
     const db = await createDatabase('regresskill');
     cleanups.push(() => db.drop());
     const doomed = worker(db.url, ['--lease', '1500ms']);
-    const regress = arena(['regress', ...STRATEGIES, ...FAST, '--runs', '3', '--seed', '5', '--json', '--workers', db.url]);
+    const regress = arena([
+      'regress',
+      ...STRATEGIES,
+      ...FAST,
+      '--runs',
+      '3',
+      '--seed',
+      '5',
+      '--json',
+      '--workers',
+      db.url,
+    ]);
     await until(() => /took (\w+ run \d+ \(seed \d+), take 1\)/.test(doomed.log()));
     const taken = /took (\w+ run \d+ \(seed \d+), take 1\)/.exec(doomed.log())![1]!;
     doomed.kill('SIGKILL');
@@ -89,11 +122,15 @@ describe('arena regress --workers', () => {
     expect(v.pairs).toHaveLength(3);
     for (const p of v.pairs) expect([p.baseline, p.candidate].every(Number.isFinite)).toBe(true);
     // the killed worker's run was retried by a rescuer: a second take of the same run
-    expect(rescuers.map((w) => w.log()).join('')).toMatch(new RegExp(`done ${taken.replace(/[()]/g, '\\$&')}, take [2-9]\\)`));
+    expect(rescuers.map((w) => w.log()).join('')).toMatch(
+      new RegExp(`done ${taken.replace(/[()]/g, '\\$&')}, take [2-9]\\)`),
+    );
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ run_key: string; state: string; attempts: number; lapses: number }>('SELECT run_key, state, attempts, lapses FROM arena_runs ORDER BY id');
+      const { rows } = await client.query<{ run_key: string; state: string; attempts: number; lapses: number }>(
+        'SELECT run_key, state, attempts, lapses FROM arena_runs ORDER BY id',
+      );
       // 3 pairs: 6 runs, each once, each with one score
       expect(rows).toHaveLength(6);
       expect(new Set(rows.map((x) => x.run_key)).size).toBe(6);

@@ -36,7 +36,10 @@ describe('arena serve hardening', () => {
   it('SIGTERM during a scenario run: the run answers 200 with its partial report, then the server exits 0', async () => {
     s = await startServe();
     const yaml = await readFile(new URL('../../scenarios/leader-failover.yaml', import.meta.url), 'utf8');
-    const run = http(s.url, 'POST', '/arena/scenario/run', { body: yaml, headers: { 'Content-Type': 'application/yaml' } });
+    const run = http(s.url, 'POST', '/arena/scenario/run', {
+      body: yaml,
+      headers: { 'Content-Type': 'application/yaml' },
+    });
     await new Promise((r) => setTimeout(r, 1500));
     const stopped = s.stop();
     const answer = await run;

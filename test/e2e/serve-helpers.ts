@@ -28,7 +28,10 @@ export async function startServe(args: string[] = [], env: Record<string, string
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`arena serve printed no URL in 15 s; stdout: ${out} stderr: ${err}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`arena serve printed no URL in 15 s; stdout: ${out} stderr: ${err}`)),
+      15_000,
+    );
     const check = () => {
       const m = /serving on (http:\/\/[^\s]+)/.exec(out);
       if (m) {
@@ -63,7 +66,12 @@ export interface HttpResult {
   json: any;
 }
 
-export async function http(base: string, method: string, path: string, options: { key?: string; body?: string | object; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+export async function http(
+  base: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: string | object; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers['X-API-Key'] = options.key;
   let body: string | undefined;

@@ -30,10 +30,15 @@ function sse(url: string, headers: Record<string, string> = {}): Promise<SSEConn
   });
 }
 
-const ids = (c: SSEConnection) => c.frames.filter((f) => f.id).map((f) => `${f.id} ${f.event} ${frameJSON<{ data: { action: { target_id: string } } }>(f).data.action.target_id}`);
+const ids = (c: SSEConnection) =>
+  c.frames
+    .filter((f) => f.id)
+    .map(
+      (f) => `${f.id} ${f.event} ${frameJSON<{ data: { action: { target_id: string } } }>(f).data.action.target_id}`,
+    );
 
 describe('arena serve on PostgreSQL', () => {
-  it('two servers share one SSE history: an action through one reaches the other\'s clients with the same ids, and Last-Event-ID resumes across them', async () => {
+  it("two servers share one SSE history: an action through one reaches the other's clients with the same ids, and Last-Event-ID resumes across them", async () => {
     const db = await createDatabase('serve');
     cleanups.push(() => db.drop());
     const a = await serve(['--store', db.url]);
@@ -48,7 +53,11 @@ describe('arena serve on PostgreSQL', () => {
     expect((await http(b.url, 'POST', '/arena/agent/agent-3/kill')).status).toBe(200);
     await http(a.url, 'POST', '/arena/agent/nobody/kill');
     await Promise.all([onA.waitFor((f) => f.id === '3'), onB.waitFor((f) => f.id === '3')]);
-    const expected = ['1 arena.action.executed agent-2', '2 arena.action.executed agent-3', '3 arena.action.failed nobody'];
+    const expected = [
+      '1 arena.action.executed agent-2',
+      '2 arena.action.executed agent-3',
+      '3 arena.action.failed nobody',
+    ];
     expect(ids(onA)).toEqual(expected);
     expect(ids(onB)).toEqual(expected);
 
@@ -58,13 +67,18 @@ describe('arena serve on PostgreSQL', () => {
     const resumed = await sse(a.url, { 'Last-Event-ID': '1' });
     await resumed.waitFor((f) => f.id === '4');
     expect(ids(resumed)).toEqual([...expected.slice(1), '4 arena.action.executed agent-1']);
-    expect(frameJSON(await resumed.waitFor((f) => f.event === 'ready'))).toMatchObject({ current_id: 4, resumed_from: 1 });
+    expect(frameJSON(await resumed.waitFor((f) => f.event === 'ready'))).toMatchObject({
+      current_id: 4,
+      resumed_from: 1,
+    });
   }, 60_000);
 
   it('arena flight reads a PostgreSQL store that a run recorded into', async () => {
     const db = await createDatabase('flight');
     cleanups.push(() => db.drop());
-    const run = await runCli(['scenario', 'run', 'test/fixtures/scenarios/quick-pass.yaml', '--seed', '3', '--json'], { env: { ARENA_STORE: db.url } });
+    const run = await runCli(['scenario', 'run', 'test/fixtures/scenarios/quick-pass.yaml', '--seed', '3', '--json'], {
+      env: { ARENA_STORE: db.url },
+    });
     expect(run.exitCode, run.stderr).toBe(0);
     const flight = await runCli(['flight', '--store', db.url, '--json']);
     expect(flight.exitCode, flight.stderr).toBe(0);
@@ -82,7 +96,13 @@ describe('arena serve on PostgreSQL', () => {
         s.close(() => resolve(p));
       });
     });
-    const down = await runCli(['serve', '--port', '0', '--store', `postgres://arena:hunter2-pw@127.0.0.1:${port}/arena`]);
+    const down = await runCli([
+      'serve',
+      '--port',
+      '0',
+      '--store',
+      `postgres://arena:hunter2-pw@127.0.0.1:${port}/arena`,
+    ]);
     expect(down.exitCode).toBe(3);
     expect(down.stderr).toContain(`cannot reach PostgreSQL at 127.0.0.1:${port}`);
     expect(down.stdout + down.stderr).not.toContain('hunter2-pw');
@@ -104,7 +124,12 @@ describe('arena serve on PostgreSQL', () => {
 
   it('pg is loaded only for a postgres:// store: not by importing the package, not by a SQLite run', async () => {
     const trace = (args: string[]) =>
-      execa('node', ['--import', './test/fixtures/trace-imports.mjs', ...args], { cwd: REPO_ROOT, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' } });
+      execa('node', ['--import', './test/fixtures/trace-imports.mjs', ...args], {
+        cwd: REPO_ROOT,
+        reject: false,
+        extendEnv: false,
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
+      });
     const loadsPg = (stderr: string) => /^IMPORT pg$/m.test(stderr);
     const pkg = await trace(['--input-type=module', '-e', "await import('./dist/index.js')"]);
     expect(pkg.stderr).toMatch(/^IMPORT simple-statistics$/m); // the trace works (yaml and zod, once the markers, are now bundled files)

@@ -4,7 +4,8 @@ import { http, startServe, type ServeProcess } from './serve-helpers.js';
 
 const KEY = 'routes-key';
 let s: ServeProcess;
-const call = (method: string, path: string, body?: string | object) => http(s.url, method, path, { key: KEY, ...(body === undefined ? {} : { body }) });
+const call = (method: string, path: string, body?: string | object) =>
+  http(s.url, method, path, { key: KEY, ...(body === undefined ? {} : { body }) });
 
 beforeAll(async () => {
   s = await startServe([], { ARENA_API_KEY: KEY });
@@ -23,8 +24,12 @@ describe('arena serve: route groups', () => {
     }
     expect((await call('POST', '/arena/agent/agent-2/slow', { duration: '300ms' })).json.success).toBe(true);
     expect((await call('POST', '/arena/agent/agent-2/tool-timeout', { duration: '300ms' })).status).toBe(200);
-    expect((await call('POST', '/arena/agent/agent-2/llm-failure', { error_type: 'timeout' })).json.action.metadata).toEqual({ error_type: 'timeout' });
-    expect((await call('POST', '/arena/orchestrator/kill')).json.metadata.killed_orchestrator_id).toBe('orchestrator-1');
+    expect(
+      (await call('POST', '/arena/agent/agent-2/llm-failure', { error_type: 'timeout' })).json.action.metadata,
+    ).toEqual({ error_type: 'timeout' });
+    expect((await call('POST', '/arena/orchestrator/kill')).json.metadata.killed_orchestrator_id).toBe(
+      'orchestrator-1',
+    );
     expect((await call('POST', '/arena/node/recall/remove')).status).toBe(200);
     expect((await call('POST', '/arena/edge/remove', { from: 'plan', to: 'tool' })).status).toBe(200);
     // the killed leader may still be down (a kill of a down agent is refused): kill one known to be up
@@ -45,7 +50,11 @@ describe('arena serve: route groups', () => {
     expect(diag.json.count).toBeGreaterThanOrEqual(1);
     const record = await call('GET', `/api/v1/flight/records/${kill.json.action.id}`);
     expect(record.json.type).toBe('kill_leader');
-    expect((await call('GET', '/api/v1/flight/timeline?type=kill_agent')).json.records.every((r: { type: string }) => r.type === 'kill_agent')).toBe(true);
+    expect(
+      (await call('GET', '/api/v1/flight/timeline?type=kill_agent')).json.records.every(
+        (r: { type: string }) => r.type === 'kill_agent',
+      ),
+    ).toBe(true);
     expect((await call('GET', '/api/v1/flight/diagnostics')).status).toBe(200);
     const replay = await call('POST', '/api/v1/flight/replay', { ids: [missing.json.action.id] });
     expect(replay.json).toMatchObject({ replayed: 1, succeeded: 0 });
@@ -53,18 +62,28 @@ describe('arena serve: route groups', () => {
   });
 
   it('Arena: scenario validate and run, survival with 409 while running', async () => {
-    const invalid = await call('POST', '/arena/scenario/validate', 'name: x\nactions:\n  - action: { type: explode }\n');
+    const invalid = await call(
+      'POST',
+      '/arena/scenario/validate',
+      'name: x\nactions:\n  - action: { type: explode }\n',
+    );
     expect(invalid.status).toBe(200);
     expect(invalid.json.valid).toBe(false);
     expect(invalid.json.errors[0].path).toContain('actions[0]');
-    const scenario = 'name: quick\nconfig: { warmup: 100ms, cooldown: 200ms }\nactions:\n  - label: k\n    action: { type: kill_agent, target_id: agent-2 }\n';
+    const scenario =
+      'name: quick\nconfig: { warmup: 100ms, cooldown: 200ms }\nactions:\n  - label: k\n    action: { type: kill_agent, target_id: agent-2 }\n';
     expect((await call('POST', '/arena/scenario/validate', scenario)).json).toEqual({ valid: true, errors: [] });
     const run = await call('POST', '/api/v1/arena/scenario/run?seed=5', scenario);
     expect(run.status).toBe(200);
     expect(run.json).toMatchObject({ name: 'quick', seed: 5 });
     expect(run.json.score.score).toBeGreaterThan(0);
     expect((await call('POST', '/arena/scenario/run', 'name: [')).status).toBe(400);
-    const started = await call('POST', '/arena/survival', { duration: '2s', interval: '200ms', seed: 1, actions: ['kill_agent'] });
+    const started = await call('POST', '/arena/survival', {
+      duration: '2s',
+      interval: '200ms',
+      seed: 1,
+      actions: ['kill_agent'],
+    });
     expect(started.status).toBe(202);
     expect(started.json.running).toBe(true);
     const again = await call('POST', '/arena/survival', { duration: '1s', interval: '100ms' });
@@ -93,16 +112,33 @@ describe('arena serve: route groups', () => {
     expect((await call('GET', '/api/v1/agents/helper')).status).toBe(404);
     expect((await call('POST', '/api/v1/agents', { id: 'agent-1' })).status).toBe(409);
 
-    expect((await call('POST', '/api/v1/memory/sessions', { session_id: 's1', metadata: { user: 'ana' } })).status).toBe(201);
-    expect((await call('POST', '/api/v1/memory/sessions/s1/messages', { role: 'user', content: 'hi' })).status).toBe(201);
-    expect((await call('POST', '/api/v1/memory/sessions/s1/messages', { role: 'robot', content: 'hi' })).status).toBe(400);
-    expect((await call('GET', '/api/v1/memory/sessions/s1/messages')).json.messages.map((m: { content: string }) => m.content)).toEqual(['hi']);
+    expect(
+      (await call('POST', '/api/v1/memory/sessions', { session_id: 's1', metadata: { user: 'ana' } })).status,
+    ).toBe(201);
+    expect((await call('POST', '/api/v1/memory/sessions/s1/messages', { role: 'user', content: 'hi' })).status).toBe(
+      201,
+    );
+    expect((await call('POST', '/api/v1/memory/sessions/s1/messages', { role: 'robot', content: 'hi' })).status).toBe(
+      400,
+    );
+    expect(
+      (await call('GET', '/api/v1/memory/sessions/s1/messages')).json.messages.map(
+        (m: { content: string }) => m.content,
+      ),
+    ).toEqual(['hi']);
     expect((await call('GET', '/api/v1/memory/sessions/s1')).json.session.message_count).toBe(1);
-    expect((await call('GET', '/api/v1/memory/sessions')).json.sessions.some((x: { id: string }) => x.id === 's1')).toBe(true);
+    expect(
+      (await call('GET', '/api/v1/memory/sessions')).json.sessions.some((x: { id: string }) => x.id === 's1'),
+    ).toBe(true);
     expect((await call('DELETE', '/api/v1/memory/sessions/s1')).status).toBe(200);
     expect((await call('GET', '/api/v1/memory/sessions/s1')).status).toBe(404);
 
-    const docs = await call('POST', '/api/v1/retrieval/documents', { documents: [{ id: 'a', text: 'leader election after a crash' }, { id: 'b', text: 'memory checkpoints' }] });
+    const docs = await call('POST', '/api/v1/retrieval/documents', {
+      documents: [
+        { id: 'a', text: 'leader election after a crash' },
+        { id: 'b', text: 'memory checkpoints' },
+      ],
+    });
     expect(docs.status).toBe(201);
     const hits = await call('POST', '/api/v1/retrieval/search', { query: 'who wins the election?', top_k: 1 });
     expect(hits.json.results.map((h: { id: string }) => h.id)).toEqual(['a']);
@@ -111,13 +147,20 @@ describe('arena serve: route groups', () => {
     expect((await call('DELETE', '/api/v1/retrieval/documents/b')).status).toBe(200);
 
     expect((await call('GET', '/api/v1/eval/evaluators')).json.evaluators.length).toBeGreaterThanOrEqual(4);
-    const ev = await call('POST', '/api/v1/eval/evaluate', { evaluators: ['contains', 'length'], output: 'Paris is the capital', expected: 'Paris', options: { max: 100 } });
+    const ev = await call('POST', '/api/v1/eval/evaluate', {
+      evaluators: ['contains', 'length'],
+      output: 'Paris is the capital',
+      expected: 'Paris',
+      options: { max: 100 },
+    });
     expect(ev.json.passed).toBe(true);
     expect((await call('POST', '/api/v1/eval/evaluate', { evaluator: 'nope', output: 'x' })).status).toBe(400);
 
     const chatLLM = await call('POST', '/api/v1/llm/chat', { messages: [{ role: 'user', content: 'hello' }] });
     expect(chatLLM.json.text.length).toBeGreaterThan(0);
-    expect((await call('POST', '/api/v1/llm/generate', { prompt: 'say hi', max_tokens: 3 })).json.usage.completion_tokens).toBeLessThanOrEqual(3);
+    expect(
+      (await call('POST', '/api/v1/llm/generate', { prompt: 'say hi', max_tokens: 3 })).json.usage.completion_tokens,
+    ).toBeLessThanOrEqual(3);
     expect((await call('GET', '/api/v1/llm/stats')).json.calls).toBeGreaterThanOrEqual(2);
     expect((await call('POST', '/api/v1/llm/chat', { messages: [] })).status).toBe(400);
   });
@@ -137,19 +180,33 @@ describe('arena serve: route groups', () => {
     const tools = await call('GET', '/api/v1/runtime/mcp/tools');
     expect(tools.json.tools.length).toBeGreaterThan(0);
     const toolName = tools.json.tools[0].name;
-    expect((await call('POST', `/api/v1/runtime/mcp/tools/${toolName}/call`, { arguments: {} })).status).toBeLessThan(500);
+    expect((await call('POST', `/api/v1/runtime/mcp/tools/${toolName}/call`, { arguments: {} })).status).toBeLessThan(
+      500,
+    );
     expect((await call('POST', '/api/v1/runtime/stop')).json.running).toBe(false);
     expect((await call('POST', '/api/v1/runtime/start')).json.running).toBe(true);
 
-    expect((await call('GET', '/api/v1/workflows')).json.workflows.map((w: { id: string }) => w.id)).toContain('answer-question');
+    expect((await call('GET', '/api/v1/workflows')).json.workflows.map((w: { id: string }) => w.id)).toContain(
+      'answer-question',
+    );
     expect((await call('GET', '/api/v1/workflows/answer-question')).json.workflow.steps).toHaveLength(3);
-    const run = await call('POST', '/api/v1/workflows/answer-question/execute', { input: { question: 'what is a leader?' } });
+    const run = await call('POST', '/api/v1/workflows/answer-question/execute', {
+      input: { question: 'what is a leader?' },
+    });
     expect(run.json.status).toBe('completed');
     expect((await call('GET', '/api/v1/workflows/answer-question/executions')).json.executions).toHaveLength(1);
-    const reg = await call('POST', '/api/v1/workflows', { id: 'echo-twice', steps: [{ id: 'a', agent_type: 'echo' }, { id: 'b', agent_type: 'echo', depends_on: ['a'] }] });
+    const reg = await call('POST', '/api/v1/workflows', {
+      id: 'echo-twice',
+      steps: [
+        { id: 'a', agent_type: 'echo' },
+        { id: 'b', agent_type: 'echo', depends_on: ['a'] },
+      ],
+    });
     expect(reg.status, reg.text).toBe(201);
     expect((await call('POST', '/api/v1/workflows/echo-twice/execute', { input: 1 })).json.status).toBe('completed');
-    expect((await call('POST', '/api/v1/workflows', { id: 'bad', steps: [{ id: 'a', agent_type: 'nope' }] })).status).toBe(400);
+    expect(
+      (await call('POST', '/api/v1/workflows', { id: 'bad', steps: [{ id: 'a', agent_type: 'nope' }] })).status,
+    ).toBe(400);
     expect((await call('POST', '/api/v1/workflows/nope/execute', {})).status).toBe(404);
   });
 
@@ -157,10 +214,19 @@ describe('arena serve: route groups', () => {
     for (const group of ['evolution', 'runtime-evolution']) {
       const status = await call('GET', `/api/v1/${group}/status`);
       expect(status.status, status.text).toBe(200);
-      const started = await call('POST', `/api/v1/${group}/runs`, { generations: 1, population: 2, elitism: 0, duration: '150ms', interval: '50ms', seed: 2 });
+      const started = await call('POST', `/api/v1/${group}/runs`, {
+        generations: 1,
+        population: 2,
+        elitism: 0,
+        duration: '150ms',
+        interval: '50ms',
+        seed: 2,
+      });
       expect(started.status, started.text).toBe(201);
       expect(started.json.status).toBe('running');
-      expect((await call('POST', `/api/v1/${group}/runs`, { generations: 1, population: 2, elitism: 0 })).status).toBe(409);
+      expect((await call('POST', `/api/v1/${group}/runs`, { generations: 1, population: 2, elitism: 0 })).status).toBe(
+        409,
+      );
       let run = started.json;
       for (let i = 0; i < 100 && run.status === 'running'; i++) {
         await new Promise((r) => setTimeout(r, 100));

@@ -6,13 +6,17 @@ import { frameJSON, openSSE } from '../helpers/sse.js';
 
 describe('arena survival --serve', () => {
   it('serves the run events while the run goes on, behind ARENA_API_KEY, and ends the stream after', async () => {
-    const proc = execa('node', [ARENA_BIN, 'survival', '--duration', '1500ms', '--interval', '250ms', '--seed', '4', '--serve', '0', '--json'], {
-      reject: false,
-      cwd: REPO_ROOT,
-      extendEnv: false,
-      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1', ARENA_API_KEY: 'run-key' },
-      timeout: 30_000,
-    });
+    const proc = execa(
+      'node',
+      [ARENA_BIN, 'survival', '--duration', '1500ms', '--interval', '250ms', '--seed', '4', '--serve', '0', '--json'],
+      {
+        reject: false,
+        cwd: REPO_ROOT,
+        extendEnv: false,
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1', ARENA_API_KEY: 'run-key' },
+        timeout: 30_000,
+      },
+    );
     let err = '';
     const url = await new Promise<string>((resolve, reject) => {
       proc.stderr!.on('data', (c: Buffer) => {
@@ -24,8 +28,14 @@ describe('arena survival --serve', () => {
     });
     const denied = await fetch(`${url}/arena/stream`);
     expect(denied.status).toBe(401);
-    const conn = await openSSE({ url: `${url}/arena/stream`, headers: { 'X-API-Key': 'run-key', 'Last-Event-ID': '0' } });
-    const action = await conn.waitFor((f) => f.event === 'arena.action.executed' || f.event === 'arena.action.failed', 10_000);
+    const conn = await openSSE({
+      url: `${url}/arena/stream`,
+      headers: { 'X-API-Key': 'run-key', 'Last-Event-ID': '0' },
+    });
+    const action = await conn.waitFor(
+      (f) => f.event === 'arena.action.executed' || f.event === 'arena.action.failed',
+      10_000,
+    );
     expect(frameJSON<{ data: { type: string } }>(action).data.type).toBe('action');
     await conn.waitFor((f) => f.event === 'run.finished', 15_000);
     await conn.ended;

@@ -12,8 +12,15 @@ afterEach(async () => {
 describe('arena serve: event streams', () => {
   it('POST /api/v1/stream sends event/id/data frames carrying {event, data}, the last one done', async () => {
     s = await startServe();
-    await http(s.url, 'POST', '/api/v1/retrieval/documents', { body: { text: 'The supervisor restarts killed agents.' } });
-    const conn = await openSSE({ url: `${s.url}/api/v1/stream`, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'who restarts agents?', session_id: 'e2e', options: { top_k: 2 } }) });
+    await http(s.url, 'POST', '/api/v1/retrieval/documents', {
+      body: { text: 'The supervisor restarts killed agents.' },
+    });
+    const conn = await openSSE({
+      url: `${s.url}/api/v1/stream`,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: 'who restarts agents?', session_id: 'e2e', options: { top_k: 2 } }),
+    });
     expect(conn.status).toBe(200);
     expect(conn.headers['content-type']).toContain('text/event-stream');
     expect(conn.headers['cache-control']).toBe('no-cache, no-transform');
@@ -48,7 +55,11 @@ describe('arena serve: event streams', () => {
     await http(s.url, 'POST', '/arena/agent/nobody/kill', { key: 'k' });
     await http(s.url, 'POST', '/arena/agent/agent-3/pause', { key: 'k', body: { duration: '100ms' } });
     await first.waitFor((f) => f.id === '3');
-    expect(first.frames.filter((f) => f.id).map((f) => `${f.id} ${f.event}`)).toEqual(['1 arena.action.executed', '2 arena.action.failed', '3 arena.action.executed']);
+    expect(first.frames.filter((f) => f.id).map((f) => `${f.id} ${f.event}`)).toEqual([
+      '1 arena.action.executed',
+      '2 arena.action.failed',
+      '3 arena.action.executed',
+    ]);
     // the client goes away mid-stream; the server keeps serving others
     first.close();
     await http(s.url, 'POST', '/arena/agent/agent-1/kill', { key: 'k' });
@@ -56,9 +67,14 @@ describe('arena serve: event streams', () => {
     await resumed.waitFor((f) => f.id === '4');
     expect(resumed.frames.filter((f) => f.id).map((f) => f.id)).toEqual(['3', '4']);
     const ahead = await openSSE({ url: `${s.url}/arena/stream`, headers: { ...key, 'Last-Event-ID': '500' } });
-    expect(frameJSON(await ahead.waitFor((f) => f.event === 'reset'))).toMatchObject({ reason: 'unknown_last_event_id', current_id: 4 });
+    expect(frameJSON(await ahead.waitFor((f) => f.event === 'reset'))).toMatchObject({
+      reason: 'unknown_last_event_id',
+      current_id: 4,
+    });
     // many clients drop at once
-    const drops = await Promise.all(Array.from({ length: 20 }, () => openSSE({ url: `${s!.url}/arena/stream`, headers: key })));
+    const drops = await Promise.all(
+      Array.from({ length: 20 }, () => openSSE({ url: `${s!.url}/arena/stream`, headers: key })),
+    );
     await Promise.all(drops.map((d) => d.waitFor((f) => f.event === 'ready')));
     for (const d of drops) d.close();
     expect((await http(s.url, 'GET', '/arena/stats', { key: 'k' })).json.total).toBe(4);

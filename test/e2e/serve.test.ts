@@ -49,18 +49,30 @@ const ROUTES: Array<[string, string]> = [
   ['GET', '/api/v1/flight/records/x'],
   ['GET', '/api/v1/flight/diagnostics'],
   ['POST', '/api/v1/flight/replay'],
-  ...['evolution', 'runtime-evolution'].flatMap((g): Array<[string, string]> => [
-    ['GET', `/api/v1/${g}/status`],
-    ['GET', `/api/v1/${g}/runs`],
-    ['POST', `/api/v1/${g}/runs`],
-    ['GET', `/api/v1/${g}/runs/x`],
-  ]),
+  ...['evolution', 'runtime-evolution'].flatMap(
+    (g): Array<[string, string]> => [
+      ['GET', `/api/v1/${g}/status`],
+      ['GET', `/api/v1/${g}/runs`],
+      ['POST', `/api/v1/${g}/runs`],
+      ['GET', `/api/v1/${g}/runs/x`],
+    ],
+  ),
   ['GET', '/nope'],
 ];
 const ARENA_ROUTES: Array<[string, string]> = [
   ['POST', '/leader/kill'],
   ['POST', '/orchestrator/kill'],
-  ...['kill', 'pause', 'resume', 'partition', 'memory-corrupt', 'mcp-disconnect', 'slow', 'tool-timeout', 'llm-failure'].map((v): [string, string] => ['POST', `/agent/agent-2/${v}`]),
+  ...[
+    'kill',
+    'pause',
+    'resume',
+    'partition',
+    'memory-corrupt',
+    'mcp-disconnect',
+    'slow',
+    'tool-timeout',
+    'llm-failure',
+  ].map((v): [string, string] => ['POST', `/agent/agent-2/${v}`]),
   ['POST', '/node/plan/remove'],
   ['POST', '/edge/remove'],
   ['POST', '/actions'],
@@ -119,7 +131,10 @@ describe('arena serve (auth and errors)', () => {
     expect(bad.json.code).toBe('invalid_json');
     const empty = await http(server.url, 'POST', '/api/v1/eval/evaluate', { key: KEY, body: '' });
     expect(empty.status).toBe(400);
-    const big = await http(server.url, 'POST', '/api/v1/retrieval/documents', { key: KEY, body: JSON.stringify({ text: 'x'.repeat(1024 * 1024 + 10) }) });
+    const big = await http(server.url, 'POST', '/api/v1/retrieval/documents', {
+      key: KEY,
+      body: JSON.stringify({ text: 'x'.repeat(1024 * 1024 + 10) }),
+    });
     expect(big.status).toBe(413);
     expect(big.json.code).toBe('payload_too_large');
     const esc = await http(server.url, 'GET', '/api/v1/agents/%E0%A4%A', { key: KEY });

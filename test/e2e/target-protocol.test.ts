@@ -29,7 +29,12 @@ function stopAfter(p: Listening, ctx?: TestContext): Listening {
 }
 
 async function serveTarget(args: string[] = [], ctx?: TestContext) {
-  return stopAfter(await startListening('node', [ARENA_BIN, 'target', 'serve', '--port', '0', '--seed', '7', ...args], { pattern: /served on (http:\/\/[^\s]+)/ }), ctx);
+  return stopAfter(
+    await startListening('node', [ARENA_BIN, 'target', 'serve', '--port', '0', '--seed', '7', ...args], {
+      pattern: /served on (http:\/\/[^\s]+)/,
+    }),
+    ctx,
+  );
 }
 
 async function toyTarget(ctx?: TestContext) {
@@ -52,7 +57,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const faults = async (url: string) => ((await (await fetch(`${url}/v1/faults`)).json()) as { faults: unknown[] }).faults;
+const faults = async (url: string) =>
+  ((await (await fetch(`${url}/v1/faults`)).json()) as { faults: unknown[] }).faults;
 
 describe('arena target serve + arena target check', () => {
   it('the reference server passes every conformance check, with a token too', async () => {
@@ -100,39 +106,66 @@ describe('arena target serve + arena target check', () => {
 // run side by side: the three short ones inside the time of the long one
 describe('scenario runs on a remote target', { concurrent: true }, () => {
   // every shipped scenario, in two halves side by side (each its own served target, remote and embedded run at once)
-  it.for(['cascading-storm dag-damage leader-failover', 'llm-outage memory-corruption orchestrator-failover'])('every shipped scenario reaches the same verdict as on the embedded target: %s', { timeout: 150_000 }, async (names, ctx) => {
-    const { expect } = ctx;
-    const served = await serveTarget([], ctx);
-    const files = names.split(' ').map((n) => `scenarios/${n}.yaml`);
-    const args = ['scenario', 'run', ...files, '--json', '--seed', '11', '--time-scale', '0.5'];
-    const [remote, embedded] = await Promise.all([arena([...args, '--target', targetFile(served.url)], { timeout: 120_000 }), arena(args, { timeout: 120_000 })]);
-    expect(remote.exitCode, remote.stderr).toBe(embedded.exitCode);
-    type Doc = { scenarios: Array<{ name: string; status: string; verified: boolean; passed: number; failed: number; score: { score: number } }> };
-    const r = JSON.parse(remote.stdout) as Doc;
-    const e = JSON.parse(embedded.stdout) as Doc;
-    const verdict = (d: Doc) => d.scenarios.map((s) => [s.name, s.status, s.verified, s.passed, s.failed]);
-    expect(verdict(r)).toEqual(verdict(e));
-    // repeated embedded runs of one seed spread by a few points (README); the remote one stays inside that band
-    for (const [i, s] of r.scenarios.entries()) expect(Math.abs(s.score.score - e.scenarios[i]!.score.score), s.name).toBeLessThanOrEqual(12);
-    expect(await faults(served.url)).toEqual([]);
-  });
+  it.for(['cascading-storm dag-damage leader-failover', 'llm-outage memory-corruption orchestrator-failover'])(
+    'every shipped scenario reaches the same verdict as on the embedded target: %s',
+    { timeout: 150_000 },
+    async (names, ctx) => {
+      const { expect } = ctx;
+      const served = await serveTarget([], ctx);
+      const files = names.split(' ').map((n) => `scenarios/${n}.yaml`);
+      const args = ['scenario', 'run', ...files, '--json', '--seed', '11', '--time-scale', '0.5'];
+      const [remote, embedded] = await Promise.all([
+        arena([...args, '--target', targetFile(served.url)], { timeout: 120_000 }),
+        arena(args, { timeout: 120_000 }),
+      ]);
+      expect(remote.exitCode, remote.stderr).toBe(embedded.exitCode);
+      type Doc = {
+        scenarios: Array<{
+          name: string;
+          status: string;
+          verified: boolean;
+          passed: number;
+          failed: number;
+          score: { score: number };
+        }>;
+      };
+      const r = JSON.parse(remote.stdout) as Doc;
+      const e = JSON.parse(embedded.stdout) as Doc;
+      const verdict = (d: Doc) => d.scenarios.map((s) => [s.name, s.status, s.verified, s.passed, s.failed]);
+      expect(verdict(r)).toEqual(verdict(e));
+      // repeated embedded runs of one seed spread by a few points (README); the remote one stays inside that band
+      for (const [i, s] of r.scenarios.entries())
+        expect(Math.abs(s.score.score - e.scenarios[i]!.score.score), s.name).toBeLessThanOrEqual(12);
+      expect(await faults(served.url)).toEqual([]);
+    },
+  );
 
   it('a SIGKILLed arena leaves no fault behind once the lease has passed', async (ctx) => {
     const { expect } = ctx;
     const served = await serveTarget([], ctx);
     const dir = mkdtempSync(join(tmpdir(), 'arena-kill-'));
     const scenario = join(dir, 'long-pause.yaml');
-    writeFileSync(scenario, 'name: long-pause\nactions:\n  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 10m } } }\n  - { delay: 10m, action: { type: resume_agent, target_id: agent-2 } }\n');
-    const run = execa('node', [ARENA_BIN, 'scenario', 'run', scenario, '--target', targetFile(served.url), '--no-tui'], { reject: false, cwd: REPO_ROOT, env: { CI: '1', NO_COLOR: '1' } });
+    writeFileSync(
+      scenario,
+      'name: long-pause\nactions:\n  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 10m } } }\n  - { delay: 10m, action: { type: resume_agent, target_id: agent-2 } }\n',
+    );
+    const run = execa(
+      'node',
+      [ARENA_BIN, 'scenario', 'run', scenario, '--target', targetFile(served.url), '--no-tui'],
+      { reject: false, cwd: REPO_ROOT, env: { CI: '1', NO_COLOR: '1' } },
+    );
     const deadline = Date.now() + 20_000;
-    while ((await faults(served.url)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((await faults(served.url)).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(await faults(served.url)).toHaveLength(1);
     run.kill('SIGKILL');
     await run;
     // the lease is 1 s: renewed every third of it while the arena lived, reverted by the target after
     await new Promise((r) => setTimeout(r, 1600));
     expect(await faults(served.url)).toEqual([]);
-    const target = (await (await fetch(`${served.url}/v1/target`)).json()) as { agents: Array<{ id: string; status: string }> };
+    const target = (await (await fetch(`${served.url}/v1/target`)).json()) as {
+      agents: Array<{ id: string; status: string }>;
+    };
     expect(target.agents.find((a) => a.id === 'agent-2')!.status).toBe('running');
     expect(served.output()).toMatch(/reverted \(lease\)/);
   }, 40_000);
@@ -142,11 +175,15 @@ describe('scenario runs on a remote target', { concurrent: true }, () => {
     const served = await serveTarget([], ctx);
     const dir = mkdtempSync(join(tmpdir(), 'arena-away-'));
     const scenario = join(dir, 'pause.yaml');
-    writeFileSync(scenario, 'name: pause-then-gone\nconfig: { cooldown: 2s }\nactions:\n  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 1m } } }\n');
+    writeFileSync(
+      scenario,
+      'name: pause-then-gone\nconfig: { cooldown: 2s }\nactions:\n  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 1m } } }\n',
+    );
     const report = join(dir, 'report.json');
     const run = arena(['scenario', 'run', scenario, '--target', targetFile(served.url), '--report', report]);
     const deadline = Date.now() + 20_000;
-    while ((await faults(served.url)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((await faults(served.url)).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     served.proc.kill('SIGKILL');
     const r = await run;
     expect(r.exitCode).toBe(3);
@@ -160,19 +197,33 @@ describe('scenario runs on a remote target', { concurrent: true }, () => {
     const { expect } = ctx;
     const toy = await toyTarget(ctx);
     // a fault the target does not offer
-    const unsupported = await arena(['scenario', 'run', 'scenarios/memory-corruption.yaml', '--target', targetFile(toy.url)]);
+    const unsupported = await arena([
+      'scenario',
+      'run',
+      'scenarios/memory-corruption.yaml',
+      '--target',
+      targetFile(toy.url),
+    ]);
     expect(unsupported.exitCode).toBe(2);
     expect(unsupported.stderr).toMatch(/memory_corrupt: target served does not offer it/);
     expect(await faults(toy.url)).toEqual([]);
     // nobody listens there
     const closed = await closedPort();
-    const down = await arena(['scenario', 'run', 'scenarios/leader-failover.yaml', '--target', targetFile(`http://127.0.0.1:${closed}`)]);
+    const down = await arena([
+      'scenario',
+      'run',
+      'scenarios/leader-failover.yaml',
+      '--target',
+      targetFile(`http://127.0.0.1:${closed}`),
+    ]);
     expect(down.exitCode).toBe(3);
     expect(down.stderr).toContain(`http://127.0.0.1:${closed}`);
     expect(down.stderr).toContain('ECONNREFUSED');
     // a wrong token
     const served = await serveTarget(['--token', 'right'], ctx);
-    const wrong = await arena(['describe', '--target', targetFile(served.url, 'token_env: MY_TOKEN\n')], { env: { MY_TOKEN: 'wrong' } });
+    const wrong = await arena(['describe', '--target', targetFile(served.url, 'token_env: MY_TOKEN\n')], {
+      env: { MY_TOKEN: 'wrong' },
+    });
     expect(wrong.exitCode).toBe(3);
     expect(wrong.stderr).toMatch(/refused the request \(401\)/);
     // a broken target file: every problem at its line:column

@@ -11,7 +11,8 @@ import { REPO_ROOT } from '../helpers/cli.js';
 
 const BUNDLE = join(REPO_ROOT, 'dist/vendor/yaml.js');
 const BUNDLE_FILE = join(REPO_ROOT, 'dist/vendor/yaml.cjs');
-const SOURCE = 'name: a\nactions:\n  - at: 1s\n    action: { type: kill_agent, target_id: w1 }\nanchor: &x [1, 2]\nalias: *x\nbad: [\n';
+const SOURCE =
+  'name: a\nactions:\n  - at: 1s\n    action: { type: kill_agent, target_id: w1 }\nanchor: &x [1, 2]\nalias: *x\nbad: [\n';
 
 describe('dist/vendor/yaml.js', () => {
   it('is a bundle (no import or require of the package) that names its licence', () => {
@@ -26,11 +27,19 @@ describe('dist/vendor/yaml.js', () => {
 
   it('exports every name the package does, and parses, reports errors and positions alike', async () => {
     const bundled = (await import(pathToFileURL(BUNDLE).href)) as typeof pkg;
-    expect(Object.keys(bundled).sort()).toEqual(Object.keys(pkg).filter((k) => k !== 'default' && k !== 'module.exports').sort());
+    expect(Object.keys(bundled).sort()).toEqual(
+      Object.keys(pkg)
+        .filter((k) => k !== 'default' && k !== 'module.exports')
+        .sort(),
+    );
     const read = (y: typeof pkg) => {
       const lineCounter = new y.LineCounter();
       const doc = y.parseDocument(SOURCE, { lineCounter });
-      return { js: doc.toJS(), errors: doc.errors.map((e) => [e.code, e.message, lineCounter.linePos(e.pos[0])]), out: y.stringify({ a: [1, 'x: y'] }) };
+      return {
+        js: doc.toJS(),
+        errors: doc.errors.map((e) => [e.code, e.message, lineCounter.linePos(e.pos[0])]),
+        out: y.stringify({ a: [1, 'x: y'] }),
+      };
     };
     const viaBundle = read(bundled);
     expect(viaBundle.errors.length).toBeGreaterThan(0); // the unclosed flow sequence is reported

@@ -68,13 +68,23 @@ beforeAll(async () => {
     headless: true,
     viewport: DESKTOP,
     acceptDownloads: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   context.on('request', (r) => requested.push(r.url()));
   context.on('page', (p) => watchPage(p));
   context.on('requestfailed', (r) => {
     // refused by the browser itself (CSP, mixed content), not by a cut connection
-    if (/csp|blocked/i.test(r.failure()?.errorText ?? '')) pageProblems.push(`blocked: ${r.url()} ${r.failure()?.errorText}`);
+    if (/csp|blocked/i.test(r.failure()?.errorText ?? ''))
+      pageProblems.push(`blocked: ${r.url()} ${r.failure()?.errorText}`);
   });
   page = context.pages()[0] ?? (await context.newPage());
   watchPage(page);
@@ -150,38 +160,47 @@ describe('web console in Chromium', () => {
     const before = await leader(page);
     await page.selectOption('[data-testid=inject] select[name=type]', 'kill_leader');
     await page.click('[data-testid=inject] button[type=submit]');
-    await poll(() => page.locator('[data-testid=inject-outcome]').textContent()).toContain(`kill_leader → killed leader ${before}`);
+    await poll(() => page.locator('[data-testid=inject-outcome]').textContent()).toContain(
+      `kill_leader → killed leader ${before}`,
+    );
     await poll(() => leader(page), { timeout: 10_000 }).not.toBe(before);
     await poll(() => page.locator('[data-testid=timeline]').textContent()).toContain(`killed leader ${before}`);
     await shot(page, 'kill-leader-desktop');
   });
 
-  it('a rejected action shows the server\'s error', async () => {
+  it("a rejected action shows the server's error", async () => {
     await page.selectOption('[data-testid=inject] select[name=type]', 'slow_agent');
     await page.fill('[data-testid=inject] input[name=duration]', 'soon');
     await page.click('[data-testid=inject] button[type=submit]');
-    await poll(() => page.locator('[data-testid=inject-outcome]').textContent()).toMatch(/Refused: .*invalid duration "soon".*\(400 /);
+    await poll(() => page.locator('[data-testid=inject-outcome]').textContent()).toMatch(
+      /Refused: .*invalid duration "soon".*\(400 /,
+    );
   });
 
   it('the editor marks a scenario problem at its line:column', async () => {
     const bad = 'name: typo\nactions:\n  - label: a\n    action: { type: kill_agnet, target_id: agent-1 }\n';
     await page.fill('[data-testid=scenario-text]', bad);
     await poll(() => page.locator('[data-testid=scenario-problems]').textContent()).toContain('4:21');
-    expect(await page.locator('[data-testid=scenario-problems]').textContent()).toContain('unknown action type "kill_agnet"');
+    expect(await page.locator('[data-testid=scenario-problems]').textContent()).toContain(
+      'unknown action type "kill_agnet"',
+    );
     expect(await page.locator('.gutter .bad').textContent()).toBe('4');
     // the run button validates first and runs nothing while the problem stands
     await page.click('[data-testid=scenario-run]');
     await poll(() => page.locator('[data-testid=scenario-verdict]').textContent()).toContain('1 problem');
   });
 
-  it('run a shipped scenario: the final score on the page equals the JSON report\'s', async () => {
+  it("run a shipped scenario: the final score on the page equals the JSON report's", async () => {
     const file = join(REPO_ROOT, 'scenarios/leader-failover.yaml');
     await page.setInputFiles('[data-testid=scenario-file]', file);
     await poll(() => page.inputValue('[data-testid=scenario-text]')).toBe(readFileSync(file, 'utf8'));
     await page.click('[data-testid=scenario-run]');
     const score = page.locator('[data-testid=scenario-score]');
     await score.waitFor({ timeout: 45_000 });
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=scenario-download]')]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=scenario-download]'),
+    ]);
     const report = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(report.name).toBe('leader-failover');
     expect(Number(await score.textContent())).toBe(report.score.score);
@@ -201,7 +220,9 @@ describe('web console in Chromium', () => {
     // events the page cannot see while it is cut off
     expect((await http(server.url, 'POST', '/arena/agent/agent-3/kill', { key: KEY })).status).toBe(200);
     expect((await http(server.url, 'POST', '/arena/agent/no-such-agent/kill', { key: KEY })).status).toBe(422);
-    expect((await http(server.url, 'POST', '/arena/agent/agent-2/pause', { key: KEY, body: { duration: '1s' } })).status).toBe(200);
+    expect(
+      (await http(server.url, 'POST', '/arena/agent/agent-2/pause', { key: KEY, body: { duration: '1s' } })).status,
+    ).toBe(200);
     proxy.restore();
     await poll(() => page.locator('[data-testid=connection]').textContent(), { timeout: 15_000 }).toBe('live');
     await poll(async () => (await timelineIds(page)).length, { timeout: 10_000 }).toBe(before.length + 3);
@@ -220,10 +241,14 @@ describe('web console in Chromium', () => {
     await page.fill('[data-testid=survival] input[name=duration]', '20s');
     await page.fill('[data-testid=survival] input[name=seed]', '4242');
     await page.click('[data-testid=survival] button[type=submit]');
-    await poll(() => page.locator('[data-testid=survival-message]').textContent()).toBe('Survival started with seed 4242');
+    await poll(() => page.locator('[data-testid=survival-message]').textContent()).toBe(
+      'Survival started with seed 4242',
+    );
     await poll(() => page.locator('[data-testid=survival-seed]').textContent()).toBe('4242');
     await page.click('[data-testid=survival] button[type=submit]');
-    await poll(() => page.locator('[data-testid=survival-message]').textContent()).toMatch(/^Already running \(409\): a survival run is already going/);
+    await poll(() => page.locator('[data-testid=survival-message]').textContent()).toMatch(
+      /^Already running \(409\): a survival run is already going/,
+    );
     await page.click('[data-testid=survival] button:has-text("Stop")');
     await poll(() => page.locator('[data-testid=survival-report]').textContent()).toContain('seed 4242');
     await shot(page, 'survival-desktop');
@@ -234,9 +259,12 @@ describe('web console in Chromium', () => {
     await page.selectOption('[data-testid=inject] select[name=target]', 'agent-2');
     await page.fill('[data-testid=inject] input[name=duration]', '20s');
     await page.click('[data-testid=inject] button[type=submit]');
-    await poll(() => page.locator('[data-testid=inject-outcome]').textContent()).toContain('network_partition agent-2 for 20.0 s');
+    await poll(() => page.locator('[data-testid=inject-outcome]').textContent()).toContain(
+      'network_partition agent-2 for 20.0 s',
+    );
     const row = page.locator('[data-testid=faults] li[data-fault=network_partition]');
-    const left = async () => Number(/^([\d.]+) s left$/.exec((await row.locator('.left').textContent()) ?? '')?.[1] ?? NaN);
+    const left = async () =>
+      Number(/^([\d.]+) s left$/.exec((await row.locator('.left').textContent()) ?? '')?.[1] ?? NaN);
     await poll(left).toBeGreaterThan(15);
     const first = await left();
     expect(first).toBeLessThanOrEqual(20);

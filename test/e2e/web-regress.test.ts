@@ -48,7 +48,15 @@ describe('web console: Regress panel', () => {
     const profile = mkdtempSync(join(tmpdir(), 'arena-chromium-'));
     const context = await launchChromium(profile, {
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     cleanups.push(async () => {
       await context.close();
@@ -56,10 +64,15 @@ describe('web console: Regress panel', () => {
     });
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(server.url);
-    await expect.poll(() => page.getByTestId('regress-empty').textContent(), { timeout: 30_000 }).toContain('no regress --workers job on postgres://');
+    await expect
+      .poll(() => page.getByTestId('regress-empty').textContent(), { timeout: 30_000 })
+      .toContain('no regress --workers job on postgres://');
 
     // no worker yet: the runs wait on the queue, and the page says so
-    const regress = arena(['regress', ...STRATEGIES, ...FAST, '--runs', '3', '--seed', '11', '--json', '--workers', db.url], { timeout: 90_000 });
+    const regress = arena(
+      ['regress', ...STRATEGIES, ...FAST, '--runs', '3', '--seed', '11', '--json', '--workers', db.url],
+      { timeout: 90_000 },
+    );
     cleanups.push(async () => {
       regress.kill('SIGINT');
       await regress;
@@ -68,7 +81,9 @@ describe('web console: Regress panel', () => {
     const arm = (name: string) => job.locator(`tr[data-arm=${name}]`);
     await expect.poll(() => arm('candidate').getAttribute('data-total'), { timeout: 30_000 }).toBe('3');
     expect(await job.getAttribute('data-status')).toBe('running');
-    await expect.poll(() => job.locator('.regress-head strong').textContent(), { timeout: 30_000 }).toBe('strategies/default.yaml vs strategies/recovery-off.yaml');
+    await expect
+      .poll(() => job.locator('.regress-head strong').textContent(), { timeout: 30_000 })
+      .toBe('strategies/default.yaml vs strategies/recovery-off.yaml');
     await expect.poll(() => arm('baseline').locator('td').nth(3).textContent(), { timeout: 30_000 }).toBe('3');
     expect(await arm('baseline').getAttribute('data-done')).toBe('0');
     expect(await job.getByTestId('regress-estimate').textContent()).toBe('estimate: no complete pair yet');
@@ -76,7 +91,13 @@ describe('web console: Regress panel', () => {
     // 2 workers take the runs: what the page shows only ever climbs, up to the verdict
     const seen: number[] = [];
     const sample = async () => {
-      const done = await Promise.all(['baseline', 'candidate'].map((a) => arm(a).getAttribute('data-done', { timeout: 1000 }).catch(() => null)));
+      const done = await Promise.all(
+        ['baseline', 'candidate'].map((a) =>
+          arm(a)
+            .getAttribute('data-done', { timeout: 1000 })
+            .catch(() => null),
+        ),
+      );
       if (done.every((d) => d !== null)) seen.push(Number(done[0]) + Number(done[1]));
     };
     let watching = true;
@@ -102,12 +123,16 @@ describe('web console: Regress panel', () => {
       expect(await arm(a).getAttribute('data-done')).toBe('3');
       expect(await arm(a).getAttribute('data-total')).toBe('3');
     }
-    expect(await job.getByTestId('regress-estimate').textContent()).toMatch(/^estimate: candidate − baseline [+-]\d+\.\d over 3 pairs/);
+    expect(await job.getByTestId('regress-estimate').textContent()).toMatch(
+      /^estimate: candidate − baseline [+-]\d+\.\d over 3 pairs/,
+    );
     expect(await job.locator('.regress-head').textContent()).toContain('2 workers');
     expect(seen[0]).toBe(0);
     expect(seen[seen.length - 1]).toBe(6);
     expect(seen.every((n, i) => i === 0 || n >= seen[i - 1]!)).toBe(true);
-    await page.screenshot({ path: join(REPO_ROOT, 'test-artifacts', 'console-regress.png'), fullPage: true }).catch(() => undefined);
+    await page
+      .screenshot({ path: join(REPO_ROOT, 'test-artifacts', 'console-regress.png'), fullPage: true })
+      .catch(() => undefined);
   }, 120_000);
 
   it('GET /arena/regress: no PostgreSQL store says so instead of an empty list; a bad limit is a 400', async () => {
@@ -115,7 +140,11 @@ describe('web console: Regress panel', () => {
     cleanups.push(() => server.stop());
     const none = await http(server.url, 'GET', '/arena/regress');
     expect(none.status).toBe(200);
-    expect(none.json).toEqual({ available: false, reason: expect.stringContaining('needs a PostgreSQL store'), jobs: [] });
+    expect(none.json).toEqual({
+      available: false,
+      reason: expect.stringContaining('needs a PostgreSQL store'),
+      jobs: [],
+    });
     const bad = await http(server.url, 'GET', '/api/v1/arena/regress?limit=0');
     expect(bad.status).toBe(400);
     expect(bad.json.error).toBe('query parameter limit must be an integer from 1 to 100, got "0"');

@@ -16,9 +16,18 @@ const WITHOUT_CAP_SYS_NICE = fileURLToPath(new URL('../fixtures/chromium-without
 
 type ContextOptions = NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]>;
 
-export function launchChromium(profile: string, options: Omit<ContextOptions, 'executablePath' | 'env'>): Promise<BrowserContext> {
+export function launchChromium(
+  profile: string,
+  options: Omit<ContextOptions, 'executablePath' | 'env'>,
+): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the web console tests need Debian's chromium package. Run scripts/ensure-chromium.sh (npm test does it in pretest).`);
+    throw new Error(
+      `${CHROMIUM} is missing: the web console tests need Debian's chromium package. Run scripts/ensure-chromium.sh (npm test does it in pretest).`,
+    );
   }
-  return chromium.launchPersistentContext(profile, { ...options, executablePath: WITHOUT_CAP_SYS_NICE, env: { ...process.env, ARENA_CHROMIUM_BIN: CHROMIUM } });
+  return chromium.launchPersistentContext(profile, {
+    ...options,
+    executablePath: WITHOUT_CAP_SYS_NICE,
+    env: { ...process.env, ARENA_CHROMIUM_BIN: CHROMIUM },
+  });
 }

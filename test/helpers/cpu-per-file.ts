@@ -20,7 +20,10 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
 
 function ticks(): { own: number; children: number } {
   const stat = readFileSync('/proc/self/stat', 'latin1');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   // fields 14-17 of proc(5), counted from the state field (3) here
   return { own: (f[11]! + f[12]!) * TICK_MS, children: (f[13]! + f[14]!) * TICK_MS };
 }
@@ -39,6 +42,13 @@ afterAll(() => {
   const end = ticks();
   // what the file left running: with `isolate: false` it keeps running in the worker for the next files
   const handles = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap');
-  const line = { file, cpu_ms: end.own - start.own, children_ms: end.children - start.children, wall_ms: Math.round(performance.now() - startedAt), started_at: Math.round(performance.timeOrigin + startedAt), handles };
+  const line = {
+    file,
+    cpu_ms: end.own - start.own,
+    children_ms: end.children - start.children,
+    wall_ms: Math.round(performance.now() - startedAt),
+    started_at: Math.round(performance.timeOrigin + startedAt),
+    handles,
+  };
   appendFileSync(process.env.ARENA_TEST_CPU!, `${JSON.stringify(line)}\n`);
 });

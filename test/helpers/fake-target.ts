@@ -81,9 +81,24 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
   };
   const agents = new Map<string, FakeAgent>();
   const mk = (id: string, role: AgentRole): FakeAgent => ({
-    id, role, status: 'running', restarts: 0, slowMs: 0, partitioned: false, toolHang: false, memoryOk: true, mcpConnected: true, llmFailing: false,
+    id,
+    role,
+    status: 'running',
+    restarts: 0,
+    slowMs: 0,
+    partitioned: false,
+    toolHang: false,
+    memoryOk: true,
+    mcpConnected: true,
+    llmFailing: false,
   });
-  for (const a of [mk('agent-1', 'leader'), mk('agent-2', 'worker'), mk('agent-3', 'worker'), mk('orchestrator-1', 'orchestrator'), mk('orchestrator-2', 'standby')]) {
+  for (const a of [
+    mk('agent-1', 'leader'),
+    mk('agent-2', 'worker'),
+    mk('agent-3', 'worker'),
+    mk('orchestrator-1', 'orchestrator'),
+    mk('orchestrator-2', 'standby'),
+  ]) {
     agents.set(a.id, a);
   }
   let nodes = [...NODES];
@@ -111,7 +126,13 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
   const addFault = (kind: string, target: string, revert: () => void, opts?: FaultOptions) => {
     const id = `f${++faultSeq}`;
     const now = clock.now();
-    const fault: ActiveFault = { id, kind, target, started_at_ms: now, ends_at_ms: opts?.durationMs !== undefined ? now + opts.durationMs : undefined };
+    const fault: ActiveFault = {
+      id,
+      kind,
+      target,
+      started_at_ms: now,
+      ends_at_ms: opts?.durationMs !== undefined ? now + opts.durationMs : undefined,
+    };
     const entry: { fault: ActiveFault; revert: () => void; timer?: TimerHandle } = { fault, revert };
     if (opts?.durationMs !== undefined) entry.timer = clock.setTimer(opts.durationMs, () => endFault(id));
     faults.set(id, entry);
@@ -132,12 +153,15 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
 
   function elect() {
     if ([...agents.values()].some((a) => a.role === 'leader' && running(a))) return;
-    const next = [...agents.values()].filter((a) => isWorker(a) && running(a)).sort((a, b) => a.id.localeCompare(b.id))[0];
+    const next = [...agents.values()]
+      .filter((a) => isWorker(a) && running(a))
+      .sort((a, b) => a.id.localeCompare(b.id))[0];
     if (next) next.role = 'leader';
   }
 
   const runtime: Target['runtime'] = {
-    listAgents: async () => [...agents.values()].map((a) => ({ id: a.id, role: a.role, status: a.status, restarts: a.restarts })),
+    listAgents: async () =>
+      [...agents.values()].map((a) => ({ id: a.id, role: a.role, status: a.status, restarts: a.restarts })),
     async stopAgent(id) {
       const a = get(id);
       if (a.status === 'stopped') throw new RuntimeError(`agent "${id}" is already stopped`);
@@ -222,10 +246,11 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
   };
 
   const dagRestore = () => {
-    if (recovery) later(o.dagRestoreMs, () => {
-      nodes = [...NODES];
-      edges = EDGES.map((e) => ({ ...e }));
-    });
+    if (recovery)
+      later(o.dagRestoreMs, () => {
+        nodes = [...NODES];
+        edges = EDGES.map((e) => ({ ...e }));
+      });
   };
   const dag: NonNullable<Target['dag']> = {
     listNodes: async () => [...nodes],
@@ -238,7 +263,8 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
       return {};
     },
     async removeEdge(from, to) {
-      if (!edges.some((e) => e.from === from && e.to === to)) throw new NotFoundError(`unknown DAG edge "${from}" → "${to}"`);
+      if (!edges.some((e) => e.from === from && e.to === to))
+        throw new NotFoundError(`unknown DAG edge "${from}" → "${to}"`);
       edges = edges.filter((e) => !(e.from === from && e.to === to));
       dagRestore();
       return {};
@@ -256,21 +282,32 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
   };
   const dagProblems = () => {
     const p = NODES.filter((n) => !nodes.includes(n)).map((n) => `node ${n} missing`);
-    for (const e of EDGES) if (!edges.some((x) => x.from === e.from && x.to === e.to)) p.push(`edge ${e.from}→${e.to} missing`);
+    for (const e of EDGES)
+      if (!edges.some((x) => x.from === e.from && x.to === e.to)) p.push(`edge ${e.from}→${e.to} missing`);
     return p;
   };
   const roleProblems = (role: AgentRole) =>
     [...agents.values()].some((a) => a.role === role && running(a)) ? [] : [`no running ${role}`];
 
   const serves = (a: FakeAgent) =>
-    running(a) && !a.partitioned && a.memoryOk && a.mcpConnected && !a.toolHang && (!a.llmFailing || recovery) && a.slowMs <= o.requestTimeoutMs;
+    running(a) &&
+    !a.partitioned &&
+    a.memoryOk &&
+    a.mcpConnected &&
+    !a.toolHang &&
+    (!a.llmFailing || recovery) &&
+    a.slowMs <= o.requestTimeoutMs;
 
   function tick() {
     counters.requests += 1;
     const workers = [...agents.values()].filter(isWorker).sort((a, b) => a.id.localeCompare(b.id));
     const chosen = workers[rr++ % workers.length]!;
     const worker = serves(chosen) ? chosen : recovery ? workers.find(serves) : undefined;
-    const ok = worker !== undefined && roleProblems('orchestrator').length === 0 && roleProblems('leader').length === 0 && dagProblems().length === 0;
+    const ok =
+      worker !== undefined &&
+      roleProblems('orchestrator').length === 0 &&
+      roleProblems('leader').length === 0 &&
+      dagProblems().length === 0;
     if (ok) counters.succeeded += 1;
     else counters.failed += 1;
     if (started) workTimer = clock.setTimer(o.workIntervalMs, tick);
@@ -298,7 +335,12 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
             problems = dagProblems();
             break;
           default:
-            problems = [...[...agents.values()].flatMap(agentProblems), ...roleProblems('leader'), ...roleProblems('orchestrator'), ...dagProblems()];
+            problems = [
+              ...[...agents.values()].flatMap(agentProblems),
+              ...roleProblems('leader'),
+              ...roleProblems('orchestrator'),
+              ...dagProblems(),
+            ];
         }
         return { healthy: problems.length === 0, problems };
       },
@@ -325,7 +367,12 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
       timers.clear();
     },
     unsupportedFaults: () => ({}),
-    describe: async () => ({ name: 'fake', agents: await runtime.listAgents(), dag: { nodes: [...nodes], edges: await dag.listEdges() }, strategy: { recovery } }),
+    describe: async () => ({
+      name: 'fake',
+      agents: await runtime.listAgents(),
+      dag: { nodes: [...nodes], edges: await dag.listEdges() },
+      strategy: { recovery },
+    }),
     agent: get,
     counters,
     get nodes() {

@@ -10,7 +10,11 @@ export interface Listening {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startListening(command: string, args: string[], options: { env?: Record<string, string>; pattern?: RegExp } = {}): Promise<Listening> {
+export async function startListening(
+  command: string,
+  args: string[],
+  options: { env?: Record<string, string>; pattern?: RegExp } = {},
+): Promise<Listening> {
   const proc = execa(command, args, {
     reject: false,
     cwd: REPO_ROOT,
@@ -24,7 +28,10 @@ export async function startListening(command: string, args: string[], options: {
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const pattern = options.pattern ?? /(http:\/\/127\.0\.0\.1:\d+)/;
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} printed no URL in 20 s: ${out}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${command} ${args.join(' ')} printed no URL in 20 s: ${out}`)),
+      20_000,
+    );
     const check = () => {
       const m = pattern.exec(out);
       if (m) {

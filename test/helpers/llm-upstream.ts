@@ -43,9 +43,16 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       const model = json.model ?? 'stand-in';
       const isAnthropic = (req.url ?? '').startsWith('/v1/messages');
       if (!json.stream) {
-        const answer = isAnthropic ? anthropicMessage(model, tokens.join('')) : openaiCompletion(model, tokens.join(''));
+        const answer = isAnthropic
+          ? anthropicMessage(model, tokens.join(''))
+          : openaiCompletion(model, tokens.join(''));
         const text = JSON.stringify(answer);
-        res.writeHead(200, { 'Content-Type': 'application/json', 'X-Request-Id': 'req_standin', 'X-Stand-In': 'yes', 'Content-Length': Buffer.byteLength(text) });
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'X-Request-Id': 'req_standin',
+          'X-Stand-In': 'yes',
+          'Content-Length': Buffer.byteLength(text),
+        });
         res.end(text);
         return;
       }
@@ -91,7 +98,9 @@ function openaiCompletion(model: string, text: string) {
     object: 'chat.completion',
     created: 1_700_000_000,
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' },
+    ],
     usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
   };
 }
@@ -100,7 +109,12 @@ function openaiCompletion(model: string, text: string) {
 export function openaiEvents(model: string, tokens: string[]): string[] {
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-  return [chunk({ role: 'assistant', content: '' }, null), ...tokens.map((t) => chunk({ content: t }, null)), chunk({}, 'stop'), 'data: [DONE]\n\n'];
+  return [
+    chunk({ role: 'assistant', content: '' }, null),
+    ...tokens.map((t) => chunk({ content: t }, null)),
+    chunk({}, 'stop'),
+    'data: [DONE]\n\n',
+  ];
 }
 
 function anthropicMessage(model: string, text: string) {
@@ -119,11 +133,25 @@ function anthropicMessage(model: string, text: string) {
 export function anthropicEvents(model: string, tokens: string[]): string[] {
   const ev = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
   return [
-    ev('message_start', { type: 'message_start', message: { ...anthropicMessage(model, ''), content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 0 } } }),
+    ev('message_start', {
+      type: 'message_start',
+      message: {
+        ...anthropicMessage(model, ''),
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 5, output_tokens: 0 },
+      },
+    }),
     ev('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-    ...tokens.map((t) => ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } })),
+    ...tokens.map((t) =>
+      ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } }),
+    ),
     ev('content_block_stop', { type: 'content_block_stop', index: 0 }),
-    ev('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: tokens.length } }),
+    ev('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: tokens.length },
+    }),
     ev('message_stop', { type: 'message_stop' }),
   ];
 }

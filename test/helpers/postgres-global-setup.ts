@@ -39,7 +39,11 @@ function isNeeded(project: TestProject): boolean {
   const filters = (project.vitest as unknown as { filenamePattern?: unknown }).filenamePattern;
   if (!Array.isArray(filters) || filters.length === 0) return true;
   const files = postgresTestFiles();
-  return files.some((file) => filters.some((f) => typeof f !== 'string' || file.includes(f) || relative(ROOT, file).includes(f.replace(/^\.\//, ''))));
+  return files.some((file) =>
+    filters.some(
+      (f) => typeof f !== 'string' || file.includes(f) || relative(ROOT, file).includes(f.replace(/^\.\//, '')),
+    ),
+  );
 }
 
 /**
@@ -69,7 +73,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     shared.users -= 1;
     if (shared.users > 0) return;
     delete holder[SHARED];
-    const failed = await cluster.ready.then(() => undefined, (err: unknown) => err);
+    const failed = await cluster.ready.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     await cluster.stop();
     // the tests that needed it failed waiting for it; this names why
     if (failed) throw failed;

@@ -18,7 +18,11 @@ async function untilAccepting(url: string, timeoutMs = 30_000): Promise<void> {
       await client.end().catch(() => undefined);
       // not listening yet, or listening and still starting up
       const starting = ['ECONNREFUSED', '57P03'].includes((err as { code?: string }).code ?? '');
-      if (!starting || performance.now() > deadline) throw new Error(`the PostgreSQL test cluster does not accept connections: ${(err as Error).message} (if it failed to start, the end of the run says why)`, { cause: err });
+      if (!starting || performance.now() > deadline)
+        throw new Error(
+          `the PostgreSQL test cluster does not accept connections: ${(err as Error).message} (if it failed to start, the end of the run says why)`,
+          { cause: err },
+        );
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -29,7 +33,10 @@ if (started) await untilAccepting(started);
 
 export function clusterUrl(): string {
   const url = inject('postgresUrl');
-  if (!url) throw new Error('the PostgreSQL test cluster was not started: postgres-global-setup.ts found no test of this run importing test/helpers/postgres.js');
+  if (!url)
+    throw new Error(
+      'the PostgreSQL test cluster was not started: postgres-global-setup.ts found no test of this run importing test/helpers/postgres.js',
+    );
   return url;
 }
 
@@ -44,7 +51,9 @@ let counter = 0;
 
 /** creates an empty database; returns its URL and a drop function */
 export async function createDatabase(prefix = 'arena'): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${counter++}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${counter++}`
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_');
   await admin(`CREATE DATABASE ${name}`);
   return {
     url: databaseUrl(name),

@@ -6,7 +6,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { processTargetSchema, type ProcessTargetInput, type ProcessTargetSpec } from '../../src/targets/process/spec.js';
+import {
+  processTargetSchema,
+  type ProcessTargetInput,
+  type ProcessTargetSpec,
+} from '../../src/targets/process/spec.js';
 
 export const FLEET_DIR = fileURLToPath(new URL('../fixtures/process-fleet/', import.meta.url));
 

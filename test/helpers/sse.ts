@@ -76,59 +76,67 @@ export function frameReader(onFrame: (frame: ParsedFrame) => void): (chunk: stri
 /** Opens a stream; resolves once the status line and headers arrived (non-2xx responses resolve too). */
 export function openSSE(req: SSERequest): Promise<SSEConnection> {
   return new Promise((resolve, reject) => {
-    const r = request(req.url, { method: req.method ?? 'GET', headers: { Accept: 'text/event-stream', ...req.headers } }, (res) => {
-      res.setEncoding('utf8');
-      let all = '';
-      const frames: ParsedFrame[] = [];
-      const waiters: Array<{ predicate: (f: ParsedFrame) => boolean; resolve: (f: ParsedFrame) => void }> = [];
-      let endResolve!: () => void;
-      const ended = new Promise<void>((r2) => (endResolve = r2));
-      const read = frameReader((frame) => {
-        frames.push(frame);
-        for (const w of [...waiters]) {
-          if (w.predicate(frame)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(frame);
+    const r = request(
+      req.url,
+      { method: req.method ?? 'GET', headers: { Accept: 'text/event-stream', ...req.headers } },
+      (res) => {
+        res.setEncoding('utf8');
+        let all = '';
+        const frames: ParsedFrame[] = [];
+        const waiters: Array<{ predicate: (f: ParsedFrame) => boolean; resolve: (f: ParsedFrame) => void }> = [];
+        let endResolve!: () => void;
+        const ended = new Promise<void>((r2) => (endResolve = r2));
+        const read = frameReader((frame) => {
+          frames.push(frame);
+          for (const w of [...waiters]) {
+            if (w.predicate(frame)) {
+              waiters.splice(waiters.indexOf(w), 1);
+              w.resolve(frame);
+            }
           }
-        }
-      });
-      res.on('data', (chunk: string) => {
-        all += chunk;
-        read(chunk);
-      });
-      res.on('end', endResolve);
-      res.on('close', endResolve);
-      res.on('error', endResolve);
-      resolve({
-        status: res.statusCode ?? 0,
-        headers: res.headers,
-        frames,
-        text: () => all,
-        ended,
-        close: () => {
-          r.destroy();
-          res.destroy();
-        },
-        waitFor(predicate, timeoutMs = 5000) {
-          const found = frames.find(predicate);
-          if (found) return Promise.resolve(found);
-          return new Promise((resolveFrame, rejectFrame) => {
-            const timer = setTimeout(() => {
-              waiters.splice(waiters.indexOf(entry), 1);
-              rejectFrame(new Error(`no matching SSE frame within ${timeoutMs} ms; got ${JSON.stringify(frames.map((f) => f.raw))}`));
-            }, timeoutMs);
-            const entry = {
-              predicate,
-              resolve: (f: ParsedFrame) => {
-                clearTimeout(timer);
-                resolveFrame(f);
-              },
-            };
-            waiters.push(entry);
-          });
-        },
-      });
-    });
+        });
+        res.on('data', (chunk: string) => {
+          all += chunk;
+          read(chunk);
+        });
+        res.on('end', endResolve);
+        res.on('close', endResolve);
+        res.on('error', endResolve);
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          frames,
+          text: () => all,
+          ended,
+          close: () => {
+            r.destroy();
+            res.destroy();
+          },
+          waitFor(predicate, timeoutMs = 5000) {
+            const found = frames.find(predicate);
+            if (found) return Promise.resolve(found);
+            return new Promise((resolveFrame, rejectFrame) => {
+              const timer = setTimeout(() => {
+                waiters.splice(waiters.indexOf(entry), 1);
+                rejectFrame(
+                  new Error(
+                    `no matching SSE frame within ${timeoutMs} ms; got ${JSON.stringify(frames.map((f) => f.raw))}`,
+                  ),
+                );
+              }, timeoutMs);
+              const entry = {
+                predicate,
+                resolve: (f: ParsedFrame) => {
+                  clearTimeout(timer);
+                  resolveFrame(f);
+                },
+              };
+              waiters.push(entry);
+            });
+          },
+        });
+      },
+    );
     r.on('error', reject);
     if (req.body !== undefined) r.end(req.body);
     else r.end();

@@ -31,7 +31,10 @@ export interface Arrival {
 }
 
 /** A server that records when data arrives on each connection and lets the test write back. */
-export async function startRecorder(): Promise<{ port: number; conns: Array<{ socket: Socket; arrivals: Arrival[]; total: () => number }> }> {
+export async function startRecorder(): Promise<{
+  port: number;
+  conns: Array<{ socket: Socket; arrivals: Arrival[]; total: () => number }>;
+}> {
   const conns: Array<{ socket: Socket; arrivals: Arrival[]; total: () => number }> = [];
   const port = await listen(
     createServer((socket) => {

@@ -40,17 +40,23 @@ function withNewFaultType(text: string): string {
 
 /** type errors per file when ACTION_TYPES has one more entry */
 function errorsWithNewType(tsconfig: string, files: string[]): Record<string, string[]> {
-  const parsed = ts.getParsedCommandLineOfConfigFile(resolve(ROOT, tsconfig), { noEmit: true }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    resolve(ROOT, tsconfig),
+    { noEmit: true },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error(`cannot read ${tsconfig}`);
   const host = ts.createCompilerHost(parsed.options);
   const read = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, ...rest) =>
-    resolve(fileName) === ACTION_FILE ? ts.createSourceFile(fileName, withNewFaultType(readFileSync(ACTION_FILE, 'utf8')), languageVersion) : read(fileName, languageVersion, ...rest);
+    resolve(fileName) === ACTION_FILE
+      ? ts.createSourceFile(fileName, withNewFaultType(readFileSync(ACTION_FILE, 'utf8')), languageVersion)
+      : read(fileName, languageVersion, ...rest);
   const program = ts.createProgram({ rootNames: files.map((f) => resolve(ROOT, f)), options: parsed.options, host });
   const out: Record<string, string[]> = {};
   for (const file of files) {

@@ -41,12 +41,13 @@ const FAULT_DAMAGE: Record<ActionType, { isDisruptive: boolean; aspect?: AgentHe
   remove_edge: { isDisruptive: true },
 };
 
-export const DISRUPTIVE_FAULTS: ReadonlySet<ActionType> = new Set((Object.keys(FAULT_DAMAGE) as ActionType[]).filter((t) => FAULT_DAMAGE[t].isDisruptive));
+export const DISRUPTIVE_FAULTS: ReadonlySet<ActionType> = new Set(
+  (Object.keys(FAULT_DAMAGE) as ActionType[]).filter((t) => FAULT_DAMAGE[t].isDisruptive),
+);
 
 export function isDisruptive(type: ActionType): boolean {
   return DISRUPTIVE_FAULTS.has(type);
 }
-
 
 /** The health scope to poll after this fault, or undefined when it is not disruptive. */
 export function healthScopeFor(result: Result): HealthScope | undefined {

@@ -11,7 +11,15 @@ import { errorMessage } from '../../shared/errors.js';
 import type { Result } from '../action.js';
 import type { HealthScope, InvariantCheck, TargetObserver, WorkloadCounters } from '../providers.js';
 import type { FaultRecovery, LiveScore, ScoreMeasurements, ScoreReport } from '../report.js';
-import { availabilityOf, calculateScore, recoveryOf, recoverySpeed, round1, roundScore, SCORE_WEIGHTS } from '../score.js';
+import {
+  availabilityOf,
+  calculateScore,
+  recoveryOf,
+  recoverySpeed,
+  round1,
+  roundScore,
+  SCORE_WEIGHTS,
+} from '../score.js';
 import { faultTarget, healthScopeFor } from './disruptive.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 50;
@@ -171,7 +179,12 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
       if (!result.success) return;
       const scope = scopeFor(result);
       if (!scope) return;
-      const recovery: FaultRecovery = { action_id: result.action.id, type: result.action.type, target: faultTarget(result), recovered: false };
+      const recovery: FaultRecovery = {
+        action_id: result.action.id,
+        type: result.action.type,
+        target: faultTarget(result),
+        recovered: false,
+      };
       if (label !== undefined) recovery.label = label;
       // the fault took effect when the provider returned; healthy at the first check = recovered at once
       pending.push({ recovery, scope, injectedAt: clock.now(), isFirstCheck: true });
@@ -188,11 +201,29 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
       const exactRecovery = recoveryOf(m);
       const recovery = round1(exactRecovery);
       const pendingRecoveries = pending.length;
-      if (m.requests.total === 0) return { availability: null, recovery, consistency: null, score: null, pending_recoveries: pendingRecoveries, settled_recoveries: settled.length };
+      if (m.requests.total === 0)
+        return {
+          availability: null,
+          recovery,
+          consistency: null,
+          score: null,
+          pending_recoveries: pendingRecoveries,
+          settled_recoveries: settled.length,
+        };
       const exactAvailability = availabilityOf(m);
       // consistency is only known after the final checks: the live score weighs the other two
-      const score = roundScore((SCORE_WEIGHTS.availability * exactAvailability + SCORE_WEIGHTS.recovery * exactRecovery) / (SCORE_WEIGHTS.availability + SCORE_WEIGHTS.recovery));
-      return { availability: round1(exactAvailability), recovery, consistency: null, score, pending_recoveries: pendingRecoveries, settled_recoveries: settled.length };
+      const score = roundScore(
+        (SCORE_WEIGHTS.availability * exactAvailability + SCORE_WEIGHTS.recovery * exactRecovery) /
+          (SCORE_WEIGHTS.availability + SCORE_WEIGHTS.recovery),
+      );
+      return {
+        availability: round1(exactAvailability),
+        recovery,
+        consistency: null,
+        score,
+        pending_recoveries: pendingRecoveries,
+        settled_recoveries: settled.length,
+      };
     },
 
     recoveries: () => [...settled, ...pending.map((p) => p.recovery)].map((f) => ({ ...f })),
@@ -221,7 +252,9 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
       pending = [];
       const healthy = await Promise.all(last.map((p) => isHealthy(p.scope)));
       const now = clock.now();
-      last.forEach((p, i) => settle(p, healthy[i]! && now - p.injectedAt < deadlineMs, p.isFirstCheck && healthy[i] ? p.injectedAt : now));
+      last.forEach((p, i) =>
+        settle(p, healthy[i]! && now - p.injectedAt < deadlineMs, p.isFirstCheck && healthy[i] ? p.injectedAt : now),
+      );
       if (opts.beforeChecks) await opts.beforeChecks();
       let checks: InvariantCheck[];
       try {
@@ -235,7 +268,9 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
         consistency: {
           total: checks.length,
           passed: checks.filter((c) => c.passed).length,
-          failed_checks: checks.filter((c) => !c.passed).map((c) => (c.detail ? { name: c.name, detail: c.detail } : { name: c.name })),
+          failed_checks: checks
+            .filter((c) => !c.passed)
+            .map((c) => (c.detail ? { name: c.name, detail: c.detail } : { name: c.name })),
         },
       };
       return calculateScore(measurements, injections);

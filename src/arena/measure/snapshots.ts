@@ -39,7 +39,11 @@ export function startSnapshots(options: SnapshotOptions): Snapshots {
 
   const takeOne = async () => {
     try {
-      const [agents, faults, live] = await Promise.all([injector.agents(), injector.activeFaults(), measurement.liveScore()]);
+      const [agents, faults, live] = await Promise.all([
+        injector.agents(),
+        injector.activeFaults(),
+        measurement.liveScore(),
+      ]);
       options.emit({ type: 'snapshot', at_ms: options.rel(), agents, faults, live, progress: options.progress() });
     } catch {
       // the target may be mid-restart or unreachable; the next snapshot will do

@@ -74,7 +74,11 @@ export interface AnalyzeOptions {
 
 export const DEFAULT_MINIMUM_EFFECT = 5;
 
-export function analyzeScores(baseline: readonly number[], candidate: readonly number[], options: AnalyzeOptions = {}): RegressionAnalysis {
+export function analyzeScores(
+  baseline: readonly number[],
+  candidate: readonly number[],
+  options: AnalyzeOptions = {},
+): RegressionAnalysis {
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 0.5)) throw new RangeError(`alpha must be in (0, 0.5), got ${alpha}`);
   const threshold = options.threshold ?? alpha;
@@ -87,13 +91,14 @@ export function analyzeScores(baseline: readonly number[], candidate: readonly n
   const primary = paired ?? welch;
   const undecided = noVariation(baseline, candidate, isPaired);
   const significant = undecided === undefined && primary.p <= threshold && primary.difference !== 0;
-  const decision: RegressionDecision = undecided !== undefined
-    ? 'cannot decide'
-    : !significant
-      ? 'no significant difference'
-      : primary.difference > 0
-        ? 'candidate better'
-        : 'candidate worse';
+  const decision: RegressionDecision =
+    undecided !== undefined
+      ? 'cannot decide'
+      : !significant
+        ? 'no significant difference'
+        : primary.difference > 0
+          ? 'candidate better'
+          : 'candidate worse';
   const minimumEffect = Math.abs(options.minimumEffect ?? DEFAULT_MINIMUM_EFFECT);
   const analysis: RegressionAnalysis = {
     baseline: { ...summarize(baseline), scores: [...baseline] },
@@ -135,9 +140,15 @@ export function analyzeScores(baseline: readonly number[], candidate: readonly n
  * full analysis (Mann–Whitney, effect size, power) is computed once, at the
  * end; at every look it cost ~10 ms of a 4,000-trial simulation's trial.
  */
-export function pairedLook(baseline: readonly number[], candidate: readonly number[]): { p_value: number; difference: number } {
+export function pairedLook(
+  baseline: readonly number[],
+  candidate: readonly number[],
+): { p_value: number; difference: number } {
   const test = pairedTTest(baseline, candidate);
-  return { p_value: noVariation(baseline, candidate, true) !== undefined ? Number.NaN : test.p, difference: test.difference };
+  return {
+    p_value: noVariation(baseline, candidate, true) !== undefined ? Number.NaN : test.p,
+    difference: test.difference,
+  };
 }
 
 /** why the scores give a t-test nothing to decide on, or undefined when they vary */

@@ -1,5 +1,9 @@
 /** Runs async tasks at most `limit` at a time; the first failure stops new starts and is rethrown. */
-export async function runPool<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: number, signal?: AbortSignal): Promise<T[]> {
+export async function runPool<T>(
+  tasks: ReadonlyArray<() => Promise<T>>,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
   let next = 0;
   let failure: { error: unknown } | undefined;

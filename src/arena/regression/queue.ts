@@ -20,7 +20,9 @@ export interface ClaimedRun {
   request: QueuedRequest;
 }
 
-export type RunOutcome = { key: string; state: 'done'; report: ScoreReport } | { key: string; state: 'failed'; error: string };
+export type RunOutcome =
+  | { key: string; state: 'done'; report: ScoreReport }
+  | { key: string; state: 'failed'; error: string };
 
 /** the queue as regress and the workers see it */
 export interface RunQueue {

@@ -78,7 +78,13 @@ export type RegressPlan = ScoresPlan | RunsPlan;
 /** Checks a request's combinations and values; throws a UsageError naming the option at fault. */
 export function planRegress(request: RegressRequest, seedSource: () => number = randomSeed): RegressPlan {
   const alpha = parseNumber(request.alpha, '--alpha', 0.05, (v) => v > 0 && v < 0.5, 'a number between 0 and 0.5');
-  const minimumEffect = parseNumber(request.minEffect, '--min-effect', 5, (v) => v > 0, 'a positive number of score points');
+  const minimumEffect = parseNumber(
+    request.minEffect,
+    '--min-effect',
+    5,
+    (v) => v > 0,
+    'a positive number of score points',
+  );
   return request.baselineScores || request.candidateScores
     ? planScores(request, { alpha, minimumEffect })
     : planRuns(request, { alpha, minimumEffect }, seedSource);
@@ -86,33 +92,64 @@ export function planRegress(request: RegressRequest, seedSource: () => number = 
 
 function planScores(request: RegressRequest, base: PlanBase): ScoresPlan {
   if (request.baseline || request.candidate) {
-    throw new UsageError('give either --baseline/--candidate (strategies to run) or --baseline-scores/--candidate-scores (recorded scores), not both');
+    throw new UsageError(
+      'give either --baseline/--candidate (strategies to run) or --baseline-scores/--candidate-scores (recorded scores), not both',
+    );
   }
-  if (!request.baselineScores || !request.candidateScores) throw new UsageError('--baseline-scores and --candidate-scores go together: give both');
+  if (!request.baselineScores || !request.candidateScores)
+    throw new UsageError('--baseline-scores and --candidate-scores go together: give both');
   for (const flag of ['scenario', 'survival', 'adaptive', 'runs', 'parallel', 'weights', 'workers'] as const) {
-    if (request[flag] !== undefined) throw new UsageError(`--${flag} runs strategies; it does not apply to recorded scores`);
+    if (request[flag] !== undefined)
+      throw new UsageError(`--${flag} runs strategies; it does not apply to recorded scores`);
   }
-  return { kind: 'scores', ...base, baselineFiles: request.baselineScores, candidateFiles: request.candidateScores, paired: request.paired === true };
+  return {
+    kind: 'scores',
+    ...base,
+    baselineFiles: request.baselineScores,
+    candidateFiles: request.candidateScores,
+    paired: request.paired === true,
+  };
 }
 
 function planRuns(request: RegressRequest, base: PlanBase, seedSource: () => number): RunsPlan {
   const byTarget = request.baselineTarget !== undefined || request.candidateTarget !== undefined;
-  if (byTarget && (request.baseline || request.candidate)) throw new UsageError('give strategies (--baseline/--candidate) or target files (--baseline-target/--candidate-target), not both');
-  if (byTarget && (!request.baselineTarget || !request.candidateTarget)) throw new UsageError('--baseline-target and --candidate-target go together: give both');
-  if (byTarget && request.workers !== undefined) throw new UsageError('--workers runs strategies on the embedded runtime; compare target files on this machine (without --workers)');
+  if (byTarget && (request.baseline || request.candidate))
+    throw new UsageError(
+      'give strategies (--baseline/--candidate) or target files (--baseline-target/--candidate-target), not both',
+    );
+  if (byTarget && (!request.baselineTarget || !request.candidateTarget))
+    throw new UsageError('--baseline-target and --candidate-target go together: give both');
+  if (byTarget && request.workers !== undefined)
+    throw new UsageError(
+      '--workers runs strategies on the embedded runtime; compare target files on this machine (without --workers)',
+    );
   if (!byTarget && (!request.baseline || !request.candidate)) {
-    throw new UsageError('give --baseline and --candidate strategy files, --baseline-target and --candidate-target files (or --baseline-scores and --candidate-scores)');
+    throw new UsageError(
+      'give --baseline and --candidate strategy files, --baseline-target and --candidate-target files (or --baseline-scores and --candidate-scores)',
+    );
   }
   if (request.scenario && request.survival) throw new UsageError('give --scenario or --survival, not both');
   if (request.scenario) {
-    for (const [flag, value] of [['--interval', request.interval], ['--actions', request.actions], ['--recovery-deadline', request.recoveryDeadline], ['--cooldown', request.cooldown]] as const) {
+    for (const [flag, value] of [
+      ['--interval', request.interval],
+      ['--actions', request.actions],
+      ['--recovery-deadline', request.recoveryDeadline],
+      ['--cooldown', request.cooldown],
+    ] as const) {
       if (value !== undefined) throw new UsageError(`${flag} is a survival setting; the scenario file sets its own`);
     }
   }
   if (request.paired) throw new UsageError('--paired is for recorded scores; strategy runs are always paired by seed');
   if (!request.adaptive) {
-    for (const [flag, value] of [['--min-runs', request.minRuns], ['--batch', request.batch], ['--max-runs', request.maxRuns], ['--spending', request.spending], ['--futility', request.futility]] as const) {
-      if (value !== undefined) throw new UsageError(`${flag} sets adaptive stopping: add --adaptive (or use --runs for a fixed number)`);
+    for (const [flag, value] of [
+      ['--min-runs', request.minRuns],
+      ['--batch', request.batch],
+      ['--max-runs', request.maxRuns],
+      ['--spending', request.spending],
+      ['--futility', request.futility],
+    ] as const) {
+      if (value !== undefined)
+        throw new UsageError(`${flag} sets adaptive stopping: add --adaptive (or use --runs for a fixed number)`);
     }
   } else if (request.runs !== undefined) {
     throw new UsageError('--runs fixes the number of runs; with --adaptive use --min-runs, --batch and --max-runs');
@@ -123,8 +160,15 @@ function planRuns(request: RegressRequest, base: PlanBase, seedSource: () => num
   const maxRuns = parseInteger(request.maxRuns, '--max-runs', Math.max(30, minRuns), 2);
   if (maxRuns < minRuns) throw new UsageError(`--max-runs (${maxRuns}) must be at least --min-runs (${minRuns})`);
   const spending = request.spending ?? 'obrien-fleming';
-  if (spending !== 'obrien-fleming' && spending !== 'pocock') throw new UsageError(`--spending: expected obrien-fleming or pocock, got ${JSON.stringify(request.spending)}`);
-  const futilityPower = parseNumber(request.futility, '--futility', 0, (v) => v >= 0 && v < 1, 'a conditional power in [0, 1)');
+  if (spending !== 'obrien-fleming' && spending !== 'pocock')
+    throw new UsageError(`--spending: expected obrien-fleming or pocock, got ${JSON.stringify(request.spending)}`);
+  const futilityPower = parseNumber(
+    request.futility,
+    '--futility',
+    0,
+    (v) => v >= 0 && v < 1,
+    'a conditional power in [0, 1)',
+  );
   // two real systems on one machine: one run at a time unless told otherwise;
   // with workers, every run of a look goes on the queue at once: the workers are the limit
   const parallelism = parseInteger(request.parallel, '--parallel', byTarget ? 1 : request.workers ? 10_000 : 4, 1);
@@ -155,8 +199,14 @@ function survivalWorkload(request: RegressRequest): SurvivalWorkload {
   const duration = parseDurationFlag(request.survival, '--survival', 3000);
   const interval = parseDurationFlag(request.interval, '--interval', 500);
   if (duration <= 0 || interval <= 0) throw new UsageError('--survival and --interval must be longer than 0');
-  const actions = request.actions?.split(',').map((a) => a.trim()).filter(Boolean);
-  const deadline = request.recoveryDeadline === undefined ? undefined : parseDurationFlag(request.recoveryDeadline, '--recovery-deadline', 0);
+  const actions = request.actions
+    ?.split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const deadline =
+    request.recoveryDeadline === undefined
+      ? undefined
+      : parseDurationFlag(request.recoveryDeadline, '--recovery-deadline', 0);
   if (deadline !== undefined && deadline <= 0) throw new UsageError('--recovery-deadline must be longer than 0');
   const cooldown = request.cooldown === undefined ? undefined : parseDurationFlag(request.cooldown, '--cooldown', 0);
   return {
@@ -178,9 +228,13 @@ export function parseWeights(text: string): Scorer {
   };
   const members = text.split(',').map((part) => {
     const match = /^\s*([a-z_]+)\s*=\s*(\S+)\s*$/.exec(part);
-    if (!match) throw new UsageError(`--weights: expected name=weight pairs such as availability=2,recovery=1, got ${JSON.stringify(part)}`);
+    if (!match)
+      throw new UsageError(
+        `--weights: expected name=weight pairs such as availability=2,recovery=1, got ${JSON.stringify(part)}`,
+      );
     const scorer = known[match[1]!];
-    if (!scorer) throw new UsageError(`--weights: unknown scorer "${match[1]}" (known: ${Object.keys(known).join(', ')})`);
+    if (!scorer)
+      throw new UsageError(`--weights: unknown scorer "${match[1]}" (known: ${Object.keys(known).join(', ')})`);
     return { scorer, weight: Number(match[2]) };
   });
   try {
@@ -199,10 +253,17 @@ function parseInteger(value: string | undefined, flag: string, fallback: number,
   return n;
 }
 
-function parseNumber(value: string | undefined, flag: string, fallback: number, ok: (v: number) => boolean, expected: string): number {
+function parseNumber(
+  value: string | undefined,
+  flag: string,
+  fallback: number,
+  ok: (v: number) => boolean,
+  expected: string,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || !ok(n)) throw new UsageError(`${flag}: expected ${expected}, got ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isFinite(n) || !ok(n))
+    throw new UsageError(`${flag}: expected ${expected}, got ${JSON.stringify(value)}`);
   return n;
 }
 

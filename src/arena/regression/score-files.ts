@@ -53,7 +53,8 @@ function scoreOf(item: unknown): number | undefined {
   if (typeof item === 'number') return Number.isFinite(item) ? item : undefined;
   if (!isObject(item)) return undefined;
   if (typeof item.score === 'number') return Number.isFinite(item.score) ? item.score : undefined;
-  if (isObject(item.score) && typeof item.score.score === 'number' && Number.isFinite(item.score.score)) return item.score.score;
+  if (isObject(item.score) && typeof item.score.score === 'number' && Number.isFinite(item.score.score))
+    return item.score.score;
   return undefined;
 }
 
@@ -63,7 +64,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function preview(value: unknown): string {
   // JSON.parse reads 1e400 as Infinity, which JSON.stringify would show as "null"
-  if (typeof value === 'number' && !Number.isFinite(value)) return `${value} (not a finite number: a literal such as 1e400 overflows a double)`;
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return `${value} (not a finite number: a literal such as 1e400 overflows a double)`;
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }

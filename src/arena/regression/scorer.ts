@@ -37,7 +37,8 @@ export class EnsembleScorer<Input = ScoreReport> implements Scorer<Input> {
     const problems: string[] = [];
     members.forEach((m, i) => {
       if (!m || typeof m.scorer?.score !== 'function') problems.push(`members[${i}].scorer has no score() function`);
-      if (typeof m?.weight !== 'number' || !Number.isFinite(m.weight)) problems.push(`members[${i}].weight must be a finite number, got ${String(m?.weight)}`);
+      if (typeof m?.weight !== 'number' || !Number.isFinite(m.weight))
+        problems.push(`members[${i}].weight must be a finite number, got ${String(m?.weight)}`);
       else if (m.weight < 0) problems.push(`members[${i}].weight must not be negative, got ${m.weight}`);
     });
     if (problems.length === 0 && members.every((m) => m.weight === 0)) problems.push('the weights are all zero');

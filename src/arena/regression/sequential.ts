@@ -103,7 +103,14 @@ const GRID_POINTS = 401; // odd, for Simpson's rule
 const designCache = new Map<string, SequentialDesign>();
 
 export function groupSequentialDesign(options: SequentialOptions): SequentialDesign {
-  const key = JSON.stringify([options.alpha, options.minRuns, options.batchSize, options.maxRuns, options.futilityPower ?? 0, options.spending ?? 'obrien-fleming']);
+  const key = JSON.stringify([
+    options.alpha,
+    options.minRuns,
+    options.batchSize,
+    options.maxRuns,
+    options.futilityPower ?? 0,
+    options.spending ?? 'obrien-fleming',
+  ]);
   const cached = designCache.get(key);
   if (cached) return { ...cached, looks: cached.looks.map((look) => ({ ...look })) };
   const design = computeDesign(options);
@@ -116,11 +123,14 @@ function computeDesign(options: SequentialOptions): SequentialDesign {
   const { alpha, minRuns, batchSize, maxRuns } = options;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   if (!Number.isInteger(minRuns) || minRuns < 2) throw new RangeError(`minRuns must be an integer ≥ 2, got ${minRuns}`);
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be an integer ≥ 1, got ${batchSize}`);
-  if (!Number.isInteger(maxRuns) || maxRuns < minRuns) throw new RangeError(`maxRuns must be an integer ≥ minRuns (${minRuns}), got ${maxRuns}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new RangeError(`batchSize must be an integer ≥ 1, got ${batchSize}`);
+  if (!Number.isInteger(maxRuns) || maxRuns < minRuns)
+    throw new RangeError(`maxRuns must be an integer ≥ minRuns (${minRuns}), got ${maxRuns}`);
   const futilityPower = options.futilityPower ?? 0;
   const spending = options.spending ?? 'obrien-fleming';
-  if (spending !== 'obrien-fleming' && spending !== 'pocock') throw new RangeError(`spending must be obrien-fleming or pocock, got ${String(spending)}`);
+  if (spending !== 'obrien-fleming' && spending !== 'pocock')
+    throw new RangeError(`spending must be obrien-fleming or pocock, got ${String(spending)}`);
   const spend = spending === 'pocock' ? pocockSpending : obrienFlemingSpending;
   const ns = lookSchedule(minRuns, batchSize, maxRuns);
   const looks: SequentialLookPlan[] = [];

@@ -52,7 +52,8 @@ export function createTargetArena(options: TargetArenaOptions): RegressionArena 
         });
       }
       if (report.status === 'interrupted') throw new CancelledError(report.error ?? 'run interrupted');
-      if (report.status === 'error') throw new RuntimeError(`the run did not complete: ${report.error ?? 'unknown error'}`, 'regression_run_failed');
+      if (report.status === 'error')
+        throw new RuntimeError(`the run did not complete: ${report.error ?? 'unknown error'}`, 'regression_run_failed');
       return report.score;
     },
   };

@@ -70,13 +70,18 @@ export class RegressionTester {
     const runBatch = async (from: number, to: number) => {
       const tasks: Array<() => Promise<void>> = [];
       for (let run = from; run < to; run++) {
-        for (const arm of ['baseline', 'candidate'] as const) tasks.push(() => this.runOne(config, arm, run, seedFor(run), arm === 'baseline' ? baseline : candidate));
+        for (const arm of ['baseline', 'candidate'] as const)
+          tasks.push(() => this.runOne(config, arm, run, seedFor(run), arm === 'baseline' ? baseline : candidate));
       }
       await runPool(tasks, c.parallelism, config.signal);
       if (config.signal?.aborted) throw new CancelledError('regression test interrupted');
     };
 
-    const finish = (analysis: RegressionAnalysis, pairs: RunPair[], sequential?: RegressionResult['sequential']): RegressionResult => ({
+    const finish = (
+      analysis: RegressionAnalysis,
+      pairs: RunPair[],
+      sequential?: RegressionResult['sequential'],
+    ): RegressionResult => ({
       ...analysis,
       ...(config.baselineName ? { baseline_name: config.baselineName } : {}),
       ...(config.candidateName ? { candidate_name: config.candidateName } : {}),
@@ -91,19 +96,28 @@ export class RegressionTester {
     });
     try {
       return await this.execute(c, config, runBatch, baseline, candidate, (a, seq) =>
-        finish(a, baseline.map((b, run) => ({ run, seed: seeds[run]!, baseline: b, candidate: candidate[run]! })), seq),
+        finish(
+          a,
+          baseline.map((b, run) => ({ run, seed: seeds[run]!, baseline: b, candidate: candidate[run]! })),
+          seq,
+        ),
       );
     } catch (err) {
       if (!(err instanceof CancelledError) && !config.signal?.aborted) throw err;
       // interrupted: the pairs that finished, analysed and flagged, travel with the error (not a verdict)
       const pairs: RunPair[] = [];
       for (let run = 0; run < seeds.length; run++) {
-        if (baseline[run] !== undefined && candidate[run] !== undefined) pairs.push({ run, seed: seeds[run]!, baseline: baseline[run]!, candidate: candidate[run]! });
+        if (baseline[run] !== undefined && candidate[run] !== undefined)
+          pairs.push({ run, seed: seeds[run]!, baseline: baseline[run]!, candidate: candidate[run]! });
       }
       const message = `regression test interrupted after ${pairs.length} complete pair${pairs.length === 1 ? '' : 's'} of runs; no verdict`;
       if (pairs.length < 2) throw new CancelledError(message, { cause: err });
       const partial = finish(
-        analyzeScores(pairs.map((p) => p.baseline), pairs.map((p) => p.candidate), { alpha: c.alpha, paired: true, minimumEffect: c.minimumEffect }),
+        analyzeScores(
+          pairs.map((p) => p.baseline),
+          pairs.map((p) => p.candidate),
+          { alpha: c.alpha, paired: true, minimumEffect: c.minimumEffect },
+        ),
         pairs,
       );
       throw new CancelledError(message, { cause: err, details: { partial: { ...partial, interrupted: true } } });
@@ -124,7 +138,14 @@ export class RegressionTester {
       await runBatch(0, c.runs);
       analysis = analyzeScores(baseline, candidate, { alpha: c.alpha, paired: true, minimumEffect: c.minimumEffect });
     } else {
-      const design = groupSequentialDesign({ alpha: c.alpha, minRuns: c.minRuns, batchSize: c.batch, maxRuns: c.maxRuns, futilityPower: c.futilityPower, spending: c.spending });
+      const design = groupSequentialDesign({
+        alpha: c.alpha,
+        minRuns: c.minRuns,
+        batchSize: c.batch,
+        maxRuns: c.maxRuns,
+        futilityPower: c.futilityPower,
+        spending: c.spending,
+      });
       const looks: SequentialLookRecord[] = [];
       let done = 0;
       let stopped: 'efficacy' | 'futility' | 'max_runs' = 'max_runs';
@@ -156,8 +177,18 @@ export class RegressionTester {
           break;
         }
       }
-      analysis = analyzeScores(baseline, candidate, { alpha: c.alpha, paired: true, threshold, minimumEffect: c.minimumEffect });
-      sequential = { looks, stopped, spending: c.spending === 'pocock' ? 'lan-demets-pocock' : 'lan-demets-obrien-fleming', futility_power: c.futilityPower };
+      analysis = analyzeScores(baseline, candidate, {
+        alpha: c.alpha,
+        paired: true,
+        threshold,
+        minimumEffect: c.minimumEffect,
+      });
+      sequential = {
+        looks,
+        stopped,
+        spending: c.spending === 'pocock' ? 'lan-demets-pocock' : 'lan-demets-obrien-fleming',
+        futility_power: c.futilityPower,
+      };
     }
     return finish(analysis, sequential);
   }
@@ -166,13 +197,25 @@ export class RegressionTester {
     const strategy = arm === 'baseline' ? config.baseline : config.candidate;
     let score: number;
     try {
-      const report = await this.arena.runArm({ arm, run, seed, strategy, workload: config.workload, signal: config.signal });
+      const report = await this.arena.runArm({
+        arm,
+        run,
+        seed,
+        strategy,
+        workload: config.workload,
+        signal: config.signal,
+      });
       score = this.scorer.score(report);
     } catch (err) {
       if (isArenaError(err)) throw err;
-      throw new RuntimeError(`${arm} run ${run + 1} (seed ${seed}) failed: ${errorMessage(err)}`, 'regression_run_failed', { cause: err });
+      throw new RuntimeError(
+        `${arm} run ${run + 1} (seed ${seed}) failed: ${errorMessage(err)}`,
+        'regression_run_failed',
+        { cause: err },
+      );
     }
-    if (!Number.isFinite(score)) throw new RuntimeError(`scorer ${this.scorer.name} returned ${score} for ${arm} run ${run + 1}`);
+    if (!Number.isFinite(score))
+      throw new RuntimeError(`scorer ${this.scorer.name} returned ${score} for ${arm} run ${run + 1}`);
     into[run] = score;
     config.onEvent?.({ type: 'run', arm, run, seed, score });
   }
@@ -193,20 +236,37 @@ function resolveConfig(config: RegressionConfig): ResolvedConfig {
   const alpha = alphaOf(config, problems);
   // off by default: the stop saves runs on a null effect but costs power on a real one (test/bench/regress-adaptive.mjs)
   const futilityPower = config.futilityPower ?? 0;
-  if (!(futilityPower >= 0 && futilityPower < 1)) problems.push(`futilityPower must be in [0, 1), got ${futilityPower}`);
+  if (!(futilityPower >= 0 && futilityPower < 1))
+    problems.push(`futilityPower must be in [0, 1), got ${futilityPower}`);
   const spending = config.spending ?? 'obrien-fleming';
-  if (spending !== 'obrien-fleming' && spending !== 'pocock') problems.push(`spending must be obrien-fleming or pocock, got ${String(spending)}`);
+  if (spending !== 'obrien-fleming' && spending !== 'pocock')
+    problems.push(`spending must be obrien-fleming or pocock, got ${String(spending)}`);
   const adaptive = config.adaptive === true;
-  if (adaptive && maxRuns < minRuns) problems.push(`maxRuns (${maxRuns}) must be at least minAdaptiveRuns (${minRuns})`);
+  if (adaptive && maxRuns < minRuns)
+    problems.push(`maxRuns (${maxRuns}) must be at least minAdaptiveRuns (${minRuns})`);
   const seed = config.seed ?? 1;
-  if (!Number.isInteger(seed) || seed < 0) problems.push(`seed must be a non-negative integer, got ${String(config.seed)}`);
+  if (!Number.isInteger(seed) || seed < 0)
+    problems.push(`seed must be a non-negative integer, got ${String(config.seed)}`);
   if (config.baseline === undefined) problems.push('baseline strategy is missing');
   if (config.candidate === undefined) problems.push('candidate strategy is missing');
   if (!config.workload || (!('scenario' in config.workload) && !('survival' in config.workload))) {
     problems.push('workload must be {scenario} or {survival}');
   }
-  if (problems.length > 0) throw new UsageError(`invalid regression config: ${problems.join('; ')}`, 'invalid_regression_config');
-  return { runs, alpha, adaptive, batch, minRuns, maxRuns, parallelism, seed, futilityPower, spending, minimumEffect: config.minimumEffect ?? 5 };
+  if (problems.length > 0)
+    throw new UsageError(`invalid regression config: ${problems.join('; ')}`, 'invalid_regression_config');
+  return {
+    runs,
+    alpha,
+    adaptive,
+    batch,
+    minRuns,
+    maxRuns,
+    parallelism,
+    seed,
+    futilityPower,
+    spending,
+    minimumEffect: config.minimumEffect ?? 5,
+  };
 }
 
 /** `alpha`, or `confidence` as 1 − alpha; never both, and never a confidence that looks like an alpha */
@@ -218,7 +278,9 @@ function alphaOf(config: RegressionConfig, problems: string[]): number {
   }
   if (confidence !== undefined) {
     if (typeof confidence !== 'number' || !(confidence > 0.5 && confidence < 1)) {
-      problems.push(`confidence is the confidence level 1 − alpha and must be in (0.5, 1), got ${String(confidence)}${typeof confidence === 'number' && confidence > 0 && confidence < 0.5 ? ` (for a significance level of ${confidence}, give alpha: ${confidence})` : ''}`);
+      problems.push(
+        `confidence is the confidence level 1 − alpha and must be in (0.5, 1), got ${String(confidence)}${typeof confidence === 'number' && confidence > 0 && confidence < 0.5 ? ` (for a significance level of ${confidence}, give alpha: ${confidence})` : ''}`,
+      );
       return 0.05;
     }
     return 1 - confidence;

@@ -3,9 +3,7 @@ import type { ScoreReport } from '../report.js';
 import type { Scenario } from '../scenario/types.js';
 
 /** The workload each run faces: a scenario, or a survival run of random faults. */
-export type RegressionWorkload =
-  | { scenario: Scenario; file?: string }
-  | { survival: SurvivalWorkload };
+export type RegressionWorkload = { scenario: Scenario; file?: string } | { survival: SurvivalWorkload };
 
 export interface SurvivalWorkload {
   duration_ms: number;

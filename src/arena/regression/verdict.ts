@@ -13,8 +13,10 @@ export type RegressionVerdict =
 /** why the verdict fails the gate (exit 1, a JUnit failure), or undefined when it passes */
 export function gateFailure(v: RegressionVerdict, failOnNoImprovement: boolean): string | undefined {
   const summary = `difference ${signed(v.difference)}, p = ${formatP(v.p_value)}`;
-  if (v.decision === 'candidate worse') return `regression: the candidate is significantly worse than the baseline (${summary})`;
-  if (failOnNoImprovement && v.decision === 'cannot decide') return `no improvement shown: the test cannot decide (${v.undecided_reason ?? 'no variation'})`;
+  if (v.decision === 'candidate worse')
+    return `regression: the candidate is significantly worse than the baseline (${summary})`;
+  if (failOnNoImprovement && v.decision === 'cannot decide')
+    return `no improvement shown: the test cannot decide (${v.undecided_reason ?? 'no variation'})`;
   if (failOnNoImprovement && v.decision !== 'candidate better') {
     return `no improvement: the candidate is not significantly better than the baseline (${summary})`;
   }
@@ -35,7 +37,11 @@ export function signed(n: number): string {
 export function formatNumber(n: number): string {
   if (Number.isNaN(n)) return 'not defined';
   if (!Number.isFinite(n)) return n > 0 ? '∞' : '−∞';
-  return Math.abs(n) >= 100 ? n.toFixed(1) : +n.toFixed(3) === 0 && n !== 0 ? n.toExponential(2) : String(+n.toFixed(3));
+  return Math.abs(n) >= 100
+    ? n.toFixed(1)
+    : +n.toFixed(3) === 0 && n !== 0
+      ? n.toExponential(2)
+      : String(+n.toFixed(3));
 }
 
 export function formatPercent(p: number): string {

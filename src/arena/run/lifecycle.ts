@@ -74,12 +74,18 @@ export interface RunOutcome {
   elapsed_ms: number;
 }
 
-export function runLifecycle(options: RunLifecycleOptions, schedule: (ctx: RunContext) => Promise<void>): Promise<RunOutcome> {
+export function runLifecycle(
+  options: RunLifecycleOptions,
+  schedule: (ctx: RunContext) => Promise<void>,
+): Promise<RunOutcome> {
   // the clock's timers do not hold the process open; a run being awaited must
   return keepAliveWhile(() => lifecycle(options, schedule));
 }
 
-async function lifecycle(options: RunLifecycleOptions, schedule: (ctx: RunContext) => Promise<void>): Promise<RunOutcome> {
+async function lifecycle(
+  options: RunLifecycleOptions,
+  schedule: (ctx: RunContext) => Promise<void>,
+): Promise<RunOutcome> {
   const { clock, service } = options;
   let t0 = clock.now();
   const startedAt = clock.wallNow().toISOString();
@@ -112,7 +118,14 @@ async function lifecycle(options: RunLifecycleOptions, schedule: (ctx: RunContex
     });
   }
 
-  emit({ type: 'run.started', at_ms: 0, kind: options.kind, name: options.name, seed: options.seed, planned_ms: options.plannedMs });
+  emit({
+    type: 'run.started',
+    at_ms: 0,
+    kind: options.kind,
+    name: options.name,
+    seed: options.seed,
+    planned_ms: options.plannedMs,
+  });
   const measurement = await startMeasurement({
     observer: options.observer,
     clock,
@@ -190,7 +203,12 @@ async function lifecycle(options: RunLifecycleOptions, schedule: (ctx: RunContex
   }
   await snapshots.take();
 
-  const stopped = stopCause === 'timeout' ? `timed out after ${formatDuration(options.timeoutMs!)}` : stopCause === 'interrupted' ? interruptedText(options.signal?.reason, actions) : undefined;
+  const stopped =
+    stopCause === 'timeout'
+      ? `timed out after ${formatDuration(options.timeoutMs!)}`
+      : stopCause === 'interrupted'
+        ? interruptedText(options.signal?.reason, actions)
+        : undefined;
   const errors = [stopped, failure, revertFailure].filter((e): e is string => e !== undefined);
   const gate = options.minScore === undefined ? undefined : gateOutcome(score, options.minScore, options.gate);
   let status: RunStatus;
@@ -209,6 +227,11 @@ async function lifecycle(options: RunLifecycleOptions, schedule: (ctx: RunContex
 
 /** "interrupted (SIGINT) after 3 action(s): faults reverted, partial report" */
 function interruptedText(reason: unknown, actions: number): string {
-  const why = typeof reason === 'string' ? reason : reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'aborted';
+  const why =
+    typeof reason === 'string'
+      ? reason
+      : reason instanceof Error && reason.name !== 'AbortError'
+        ? reason.message
+        : 'aborted';
   return `interrupted (${why}) after ${actions} action(s): faults reverted, partial report`;
 }

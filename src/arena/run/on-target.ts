@@ -35,7 +35,11 @@ export interface TargetRunSteps<R extends TargetRunReport> {
   run(service: ArenaService, strategy: Record<string, unknown>): Promise<R>;
 }
 
-export async function runOnTarget<R extends TargetRunReport>(target: Target, options: TargetRunOptions, steps: TargetRunSteps<R>): Promise<R> {
+export async function runOnTarget<R extends TargetRunReport>(
+  target: Target,
+  options: TargetRunOptions,
+  steps: TargetRunSteps<R>,
+): Promise<R> {
   const service = new ArenaService({
     injector: new Injector(target.runtime, target.dag),
     observer: target.observer,
@@ -50,7 +54,11 @@ export async function runOnTarget<R extends TargetRunReport>(target: Target, opt
     steps.check();
   } catch (err) {
     await target.stop().catch(() => undefined);
-    throw isArenaError(err) ? err : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, 'target_start_failed', { cause: err });
+    throw isArenaError(err)
+      ? err
+      : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, 'target_start_failed', {
+          cause: err,
+        });
   }
   let report: R | undefined;
   try {

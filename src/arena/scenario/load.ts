@@ -30,7 +30,11 @@ export function checkScenarioText(text: string, file?: string): ScenarioValidati
   if (problems.length > 0) {
     const located = problems.map((p): ScenarioProblem => {
       const pos = doc.positionOf(p.segments, p.atKey);
-      return { path: formatPath(p.segments), message: p.message, ...(pos ? { line: pos.line, column: pos.column } : {}) };
+      return {
+        path: formatPath(p.segments),
+        message: p.message,
+        ...(pos ? { line: pos.line, column: pos.column } : {}),
+      };
     });
     return { valid: false, errors: byPosition(located) };
   }
@@ -73,9 +77,13 @@ export function formatProblem(p: ScenarioProblem, file?: string): string {
 
 function scenarioError(errors: ScenarioProblem[], file?: string): UsageError {
   const list = errors.map((e) => `  ${formatProblem(e, file)}`).join('\n');
-  return new UsageError(`invalid scenario${file ? ` ${file}` : ''}: ${errors.length} problem(s)\n${list}`, 'invalid_scenario', {
-    details: errors,
-  });
+  return new UsageError(
+    `invalid scenario${file ? ` ${file}` : ''}: ${errors.length} problem(s)\n${list}`,
+    'invalid_scenario',
+    {
+      details: errors,
+    },
+  );
 }
 
 function tooLarge(bytes: number): ScenarioProblem {
@@ -85,5 +93,8 @@ function tooLarge(bytes: number): ScenarioProblem {
 /** In file order (line, then column), as a reader scans the file; problems without a position keep their order, last. */
 function byPosition(problems: ScenarioProblem[]): ScenarioProblem[] {
   const key = (p: ScenarioProblem) => (p.line === undefined ? Infinity : p.line * 1e6 + (p.column ?? 0));
-  return problems.map((p, i) => ({ p, i })).sort((a, b) => key(a.p) - key(b.p) || a.i - b.i).map((x) => x.p);
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => key(a.p) - key(b.p) || a.i - b.i)
+    .map((x) => x.p);
 }

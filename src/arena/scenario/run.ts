@@ -16,7 +16,6 @@ import { runLifecycle } from '../run/lifecycle.js';
 import { runSteps } from './schedule.js';
 import type { Scenario } from './types.js';
 
-
 export interface RunScenarioOptions {
   /** the target's observer; defaults to the service's */
   observer?: TargetObserver;
@@ -46,11 +45,20 @@ export interface RunScenarioOptions {
   strategy?: Record<string, unknown>;
 }
 
-export async function runScenarioReport(service: ArenaService, scenario: Scenario, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
+export async function runScenarioReport(
+  service: ArenaService,
+  scenario: Scenario,
+  options: RunScenarioOptions = {},
+): Promise<ScenarioReport> {
   const observer = options.observer ?? service.observer;
-  if (!observer) throw new RuntimeError('a scenario run needs a target observer to measure the score (pass options.observer)', 'no_observer');
+  if (!observer)
+    throw new RuntimeError(
+      'a scenario run needs a target observer to measure the score (pass options.observer)',
+      'no_observer',
+    );
   const timeScale = options.timeScale ?? 1;
-  if (!(Number.isFinite(timeScale) && timeScale > 0)) throw new UsageError(`timeScale must be a positive number (got ${timeScale})`);
+  if (!(Number.isFinite(timeScale) && timeScale > 0))
+    throw new UsageError(`timeScale must be a positive number (got ${timeScale})`);
   const minScore = options.minScore ?? scenario.expect.min_score;
   if (minScore !== undefined && !(Number.isFinite(minScore) && minScore >= 0 && minScore <= 100)) {
     throw new UsageError(`min score must be a number from 0 to 100 (got ${minScore})`);
@@ -127,10 +135,14 @@ export async function runScenarioReport(service: ArenaService, scenario: Scenari
 function assertScaledTimings(scenario: Scenario, timeScale: number): void {
   const cfg = scenario.config;
   const timings = [cfg.warmup_ms, cfg.cooldown_ms, cfg.timeout_ms ?? 0, ...scenario.actions.map((a) => a.delay_ms)];
-  for (const a of scenario.actions) for (const key of ['duration', 'delay']) timings.push(tryParseDuration(a.action.metadata?.[key]) ?? 0);
+  for (const a of scenario.actions)
+    for (const key of ['duration', 'delay']) timings.push(tryParseDuration(a.action.metadata?.[key]) ?? 0);
   const longest = Math.max(...timings) * timeScale;
   if (longest > MAX_DURATION_MS) {
-    throw new UsageError(`time scale ${timeScale} stretches a timing of ${scenario.name} to ${formatDuration(longest)}, over the 24h limit`, 'invalid_time_scale');
+    throw new UsageError(
+      `time scale ${timeScale} stretches a timing of ${scenario.name} to ${formatDuration(longest)}, over the 24h limit`,
+      'invalid_time_scale',
+    );
   }
 }
 

@@ -123,10 +123,22 @@ function outcomeOf(step: ScenarioStep, result: Result, planned: number, at: numb
 }
 
 function skipped(ctx: ScheduleContext, step: ScenarioStep, why: string): ActionOutcome {
-  const result: Result = { success: false, action: buildAction(ctx, step, step.action.target_id ?? ''), error: why, duration_ms: 0 };
+  const result: Result = {
+    success: false,
+    action: buildAction(ctx, step, step.action.target_id ?? ''),
+    error: why,
+    duration_ms: 0,
+  };
   const expectation = expectationOf(step);
   const at = ctx.rel();
-  return { label: step.label, result, expectation, met: expectation === 'none' ? null : false, planned_at_ms: at, at_ms: at };
+  return {
+    label: step.label,
+    result,
+    expectation,
+    met: expectation === 'none' ? null : false,
+    planned_at_ms: at,
+    at_ms: at,
+  };
 }
 
 /** `random` picks a running worker at the moment the action runs */

@@ -14,9 +14,18 @@ export interface RunOnTargetOptions extends RunScenarioOptions, TargetRunOptions
  * Starts the target, runs the scenario against it, reverts every fault and
  * stops the target, whatever happens in between (../run/on-target.ts).
  */
-export async function runScenarioOnTarget(target: Target, scenario: Scenario, options: RunOnTargetOptions = {}): Promise<ScenarioReport> {
+export async function runScenarioOnTarget(
+  target: Target,
+  scenario: Scenario,
+  options: RunOnTargetOptions = {},
+): Promise<ScenarioReport> {
   const report = await runOnTarget(target, options, {
-    check: () => assertSupported(target, scenario.actions.map((a) => a.action.type), `scenario ${scenario.name}`),
+    check: () =>
+      assertSupported(
+        target,
+        scenario.actions.map((a) => a.action.type),
+        `scenario ${scenario.name}`,
+      ),
     async run(service, strategy) {
       const done = await runScenarioReport(service, scenario, { ...options, observer: target.observer, strategy });
       // how the agents ended the run: a process target counts the restarts its supervisor made (pids that changed)
@@ -31,7 +40,11 @@ export async function runScenarioOnTarget(target: Target, scenario: Scenario, op
 }
 
 /** @deprecated use runScenarioReport, which also returns the measured score and verification */
-export async function runScenario(service: ArenaService, scenario: Scenario, options: RunScenarioOptions = {}): Promise<Result[]> {
+export async function runScenario(
+  service: ArenaService,
+  scenario: Scenario,
+  options: RunScenarioOptions = {},
+): Promise<Result[]> {
   const report = await runScenarioReport(service, scenario, options);
   return report.results.map((o) => o.result);
 }

@@ -7,7 +7,13 @@ import type { z } from '../../vendor/zod.js';
 import { formatSegments, parseProblems } from '../../shared/zod-problems.js';
 import { isPlainObject } from '../actions.js';
 import { MAX_SCENARIO_ACTIONS, scenarioSchema, scenarioUnknownKey } from './schema.js';
-import { DEFAULT_MAX_CONCURRENT, type Scenario, type ScenarioProblem, type ScenarioStep, type ScenarioValidation } from './types.js';
+import {
+  DEFAULT_MAX_CONCURRENT,
+  type Scenario,
+  type ScenarioProblem,
+  type ScenarioStep,
+  type ScenarioValidation,
+} from './types.js';
 
 /** Problem paths as segments, so a loader can find the YAML node behind each. */
 export interface RawProblem {
@@ -36,7 +42,14 @@ export function checkScenario(input: unknown): { problems: RawProblem[]; scenari
   // a bound on the work a scenario can cause (label checks, the cycle search, the run itself):
   // scenario texts come from request bodies too
   if (isPlainObject(input) && Array.isArray(input.actions) && input.actions.length > MAX_SCENARIO_ACTIONS) {
-    return { problems: [{ segments: ['actions'], message: `a scenario has at most ${MAX_SCENARIO_ACTIONS} actions (got ${input.actions.length})` }] };
+    return {
+      problems: [
+        {
+          segments: ['actions'],
+          message: `a scenario has at most ${MAX_SCENARIO_ACTIONS} actions (got ${input.actions.length})`,
+        },
+      ],
+    };
   }
   const { data, problems } = parseProblems(scenarioSchema, input, { unknownKey: scenarioUnknownKey });
   const raw: RawProblem[] = [...problems];
@@ -107,9 +120,15 @@ function labelEntry(raw: unknown, i: number): LabelEntry {
   if (!isPlainObject(raw)) return { label: undefined, generated: false, unreadable: false, depends: [] };
   // a malformed but present string label still names the item for duplicate and reference checks
   const rawType = isPlainObject(raw.action) && typeof raw.action.type === 'string' ? raw.action.type : undefined;
-  const known = typeof raw.label === 'string' ? raw.label : raw.label === undefined && rawType !== undefined ? `${rawType}-${i + 1}` : undefined;
+  const known =
+    typeof raw.label === 'string'
+      ? raw.label
+      : raw.label === undefined && rawType !== undefined
+        ? `${rawType}-${i + 1}`
+        : undefined;
   const d = raw.depends_on;
-  const depends = typeof d === 'string' ? [d] : Array.isArray(d) && d.every((x) => typeof x === 'string') ? (d as string[]) : [];
+  const depends =
+    typeof d === 'string' ? [d] : Array.isArray(d) && d.every((x) => typeof x === 'string') ? (d as string[]) : [];
   return { label: known, generated: raw.label === undefined, unreadable: known === undefined, depends };
 }
 
@@ -124,7 +143,8 @@ function checkLabels(entries: LabelEntry[], add: Add): Array<string | undefined>
   entries.forEach((e, i) => {
     if (e.generated || e.label === undefined) return;
     labels[i] = e.label;
-    if (seen.has(e.label)) add(['actions', i, 'label'], `duplicate label "${e.label}" (also actions[${seen.get(e.label)}])`);
+    if (seen.has(e.label))
+      add(['actions', i, 'label'], `duplicate label "${e.label}" (also actions[${seen.get(e.label)}])`);
     else seen.set(e.label, i);
   });
   // generated labels never collide with given ones
@@ -140,7 +160,8 @@ function checkLabels(entries: LabelEntry[], add: Add): Array<string | undefined>
   entries.forEach((e, i) => {
     e.depends.forEach((d, j) => {
       if (d === labels[i]) add(['actions', i, 'depends_on', j], `"${d}" depends on itself`);
-      else if (!seen.has(d) && allKnown) add(['actions', i, 'depends_on', j], `unknown label "${d}" (labels: ${labelList(seen)})`);
+      else if (!seen.has(d) && allKnown)
+        add(['actions', i, 'depends_on', j], `unknown label "${d}" (labels: ${labelList(seen)})`);
     });
   });
   const cycle = findCycle(entries, labels, seen);
@@ -154,7 +175,11 @@ function labelList(seen: Map<string, number>): string {
   return all.length <= 20 ? all.join(', ') : `${all.slice(0, 20).join(', ')}, … ${all.length - 20} more`;
 }
 
-function findCycle(entries: LabelEntry[], labels: Array<string | undefined>, index: Map<string, number>): { index: number; path: string[] } | undefined {
+function findCycle(
+  entries: LabelEntry[],
+  labels: Array<string | undefined>,
+  index: Map<string, number>,
+): { index: number; path: string[] } | undefined {
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
   const visit = (label: string): string[] | undefined => {

@@ -45,7 +45,12 @@ export class SurvivalController {
 
   start(options: SurvivalOptions): Promise<SurvivalReport> {
     if (this.current) {
-      return Promise.reject(new ConflictError('a survival run is already going on this arena; stop it first or wait for it to end', 'survival_running'));
+      return Promise.reject(
+        new ConflictError(
+          'a survival run is already going on this arena; stop it first or wait for it to end',
+          'survival_running',
+        ),
+      );
     }
     // bad options fail at once, before the run counts as started
     let seed: number;
@@ -56,7 +61,15 @@ export class SurvivalController {
     }
     const abort = new AbortController();
     const clock = options.clock ?? this.service.clock;
-    const current: Current = { abort, promise: undefined as never, seed, startedAt: clock.wallNow().toISOString(), startedMs: clock.now(), progress: 0, actionsRun: 0 };
+    const current: Current = {
+      abort,
+      promise: undefined as never,
+      seed,
+      startedAt: clock.wallNow().toISOString(),
+      startedMs: clock.now(),
+      progress: 0,
+      actionsRun: 0,
+    };
     const onEvent = (event: RunEvent) => {
       if (event.type === 'run.started') current.seed = event.seed;
       else if (event.type === 'action') current.actionsRun++;

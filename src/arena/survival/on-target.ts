@@ -22,9 +22,12 @@ export async function runSurvivalOnTarget(target: Target, options: SurvivalOptio
       const refused = unsupportedProblems(target, config.kinds);
       if (refused.length > 0) {
         kinds = config.kinds.filter((k) => target.unsupportedFaults()[k] === undefined);
-        options.onNotice?.(`survival on ${target.name}: leaving out faults it cannot apply (${refused.map((p) => p.split(':')[0]).join(', ')})`);
+        options.onNotice?.(
+          `survival on ${target.name}: leaving out faults it cannot apply (${refused.map((p) => p.split(':')[0]).join(', ')})`,
+        );
       }
     },
-    run: (service, strategy) => service.runSurvival({ ...options, strategy, ...(kinds ? { actions: kinds } : {}), seed: config.seed }),
+    run: (service, strategy) =>
+      service.runSurvival({ ...options, strategy, ...(kinds ? { actions: kinds } : {}), seed: config.seed }),
   });
 }

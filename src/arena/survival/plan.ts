@@ -40,7 +40,10 @@ export function parseActionKinds(input: string | readonly string[] | undefined):
   if (list.length === 0) throw new UsageError('--actions: give at least one action type', 'invalid_actions');
   const unknown = list.filter((k) => !(ACTION_TYPES as readonly string[]).includes(k));
   if (unknown.length > 0) {
-    throw new UsageError(`--actions: unknown action type${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (one of ${ACTION_TYPES.join(', ')})`, 'invalid_actions');
+    throw new UsageError(
+      `--actions: unknown action type${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (one of ${ACTION_TYPES.join(', ')})`,
+      'invalid_actions',
+    );
   }
   return [...new Set(list)] as ActionType[];
 }
@@ -61,17 +64,24 @@ export function planAction(view: TargetView, ctx: PlanContext): Action {
   const uExtra = r.next();
   const uId = Math.floor(r.next() * 2 ** 32);
   const type = ctx.kinds[Math.floor(uKind * ctx.kinds.length)]!;
-  const pick = <T>(items: readonly T[]): T | undefined => (items.length ? items[Math.floor(uTarget * items.length)] : undefined);
+  const pick = <T>(items: readonly T[]): T | undefined =>
+    items.length ? items[Math.floor(uTarget * items.length)] : undefined;
   const allIds = view.agents.map((a) => a.id).sort();
   const agentTarget = () => pick(view.available.length ? view.available : allIds) ?? '';
-  const options = { id: `survival-${ctx.index}-${uId.toString(16).padStart(8, '0')}`, created_at: ctx.now().toISOString() };
+  const options = {
+    id: `survival-${ctx.index}-${uId.toString(16).padStart(8, '0')}`,
+    created_at: ctx.now().toISOString(),
+  };
   const duration = faultDuration(uDuration, ctx.intervalMs);
   switch (type) {
     case 'kill_leader':
     case 'kill_orchestrator':
       return createAction(type, '', options);
     case 'resume_agent': {
-      const paused = view.agents.filter((a) => a.status === 'paused').map((a) => a.id).sort();
+      const paused = view.agents
+        .filter((a) => a.status === 'paused')
+        .map((a) => a.id)
+        .sort();
       return createAction(type, pick(paused.length ? paused : allIds) ?? '', options);
     }
     case 'pause_agent':
@@ -80,7 +90,10 @@ export function planAction(view: TargetView, ctx: PlanContext): Action {
       return createAction(type, agentTarget(), { ...options, metadata: { duration } });
     case 'slow_agent':
       // 20–300 ms added to every task while the fault lasts
-      return createAction(type, agentTarget(), { ...options, metadata: { duration, delay: roundTo(20 + uExtra * 280, 10) } });
+      return createAction(type, agentTarget(), {
+        ...options,
+        metadata: { duration, delay: roundTo(20 + uExtra * 280, 10) },
+      });
     case 'llm_failure':
       return createAction(type, agentTarget(), {
         ...options,

@@ -83,10 +83,14 @@ export function resolveSurvivalConfig(options: SurvivalOptions): ResolvedSurviva
   const durationMs = timeline ? Math.max(1, lastPlanned + 1) : ms('duration', options.duration);
   const intervalMs = timeline ? 0 : ms('interval', options.interval);
   if (!timeline && durationMs <= 0 && problems.length === 0) problems.push('duration: must be greater than 0');
-  if (!timeline && intervalMs <= 0 && !problems.some((p) => p.startsWith('interval'))) problems.push('interval: must be greater than 0');
+  if (!timeline && intervalMs <= 0 && !problems.some((p) => p.startsWith('interval')))
+    problems.push('interval: must be greater than 0');
   const warmupMs = ms('warmup', options.warmup, 0);
   const cooldownMs = ms('cooldown', options.cooldown, Math.min(3000, Math.max(100, 2 * (intervalMs || 500))));
-  if (options.minScore !== undefined && !(Number.isFinite(options.minScore) && options.minScore >= 0 && options.minScore <= 100)) {
+  if (
+    options.minScore !== undefined &&
+    !(Number.isFinite(options.minScore) && options.minScore >= 0 && options.minScore <= 100)
+  ) {
     problems.push(`min score: must be a number from 0 to 100 (got ${options.minScore})`);
   }
   if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0)) {
@@ -98,14 +102,21 @@ export function resolveSurvivalConfig(options: SurvivalOptions): ResolvedSurviva
   } catch (err) {
     problems.push(errorMessage(err));
   }
-  if (problems.length > 0) throw new UsageError(`invalid survival options: ${problems.join('; ')}`, 'invalid_survival_options', { details: problems });
+  if (problems.length > 0)
+    throw new UsageError(`invalid survival options: ${problems.join('; ')}`, 'invalid_survival_options', {
+      details: problems,
+    });
   return { durationMs, intervalMs, warmupMs, cooldownMs, kinds, seed: options.seed ?? randomSeed() };
 }
 
 export async function runSurvival(service: ArenaService, options: SurvivalOptions): Promise<SurvivalReport> {
   const config = resolveSurvivalConfig(options);
   const observer = service.observer;
-  if (!observer) throw new RuntimeError('survival needs a target observer to measure the score: build the ArenaService with `observer`', 'no_observer');
+  if (!observer)
+    throw new RuntimeError(
+      'survival needs a target observer to measure the score: build the ArenaService with `observer`',
+      'no_observer',
+    );
   const clock = options.clock ?? service.clock;
   const injector = service.injector;
   const random = createRandom(config.seed);
@@ -113,7 +124,10 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
 
   const view = async (): Promise<TargetView> => {
     const [agents, nodes, edges] = await Promise.all([injector.agents(), injector.dagNodes(), injector.dagEdges()]);
-    const available = agents.filter((a) => a.status === 'running').map((a) => a.id).sort();
+    const available = agents
+      .filter((a) => a.status === 'running')
+      .map((a) => a.id)
+      .sort();
     return { agents, available, nodes, edges };
   };
 
@@ -145,9 +159,24 @@ export async function runSurvival(service: ArenaService, options: SurvivalOption
         for (let wait = plannedAt - elapsed(); wait > 0; wait = plannedAt - elapsed()) await clock.sleep(wait, signal);
         if (signal.aborted) break;
         const at = Math.round(elapsed() * 100) / 100;
-        const planned = entry ? replayAction(entry.action, i, clock) : planAction(await view(), { random, kinds: config.kinds, intervalMs: config.intervalMs, now: () => clock.wallNow(), index: i });
+        const planned = entry
+          ? replayAction(entry.action, i, clock)
+          : planAction(await view(), {
+              random,
+              kinds: config.kinds,
+              intervalMs: config.intervalMs,
+              now: () => clock.wallNow(),
+              index: i,
+            });
         const result = await service.execute(planned);
-        timeline.push({ index: i, planned_at: plannedAt, at, drift_ms: Math.round((at - plannedAt) * 100) / 100, action: planned, result });
+        timeline.push({
+          index: i,
+          planned_at: plannedAt,
+          at,
+          drift_ms: Math.round((at - plannedAt) * 100) / 100,
+          action: planned,
+          result,
+        });
         action(`#${i}`, result, at, true);
       }
     },

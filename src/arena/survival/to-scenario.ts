@@ -29,7 +29,12 @@ export function survivalToScenario(report: SurvivalReport, name = `survival-seed
     name,
     description: `Survival run (seed ${report.seed}, every ${report.interval_ms}ms for ${report.duration_ms}ms) saved as a scenario: ${actions.length} action(s)`,
     tags: ['survival', 'generated'],
-    config: { seed: report.seed, warmup: 0, cooldown: Math.min(3000, Math.max(100, 2 * report.interval_ms)), stop_on_error: false },
+    config: {
+      seed: report.seed,
+      warmup: 0,
+      cooldown: Math.min(3000, Math.max(100, 2 * report.interval_ms)),
+      stop_on_error: false,
+    },
     actions,
   };
 }

@@ -21,7 +21,9 @@ interface DescribeOptions {
 export function registerDescribeCommand(program: Command, ctx: CliContext): void {
   program
     .command('describe')
-    .description('Show a target (the embedded runtime unless --target): agents (id, role, status, restarts), DAG nodes and edges, the faults it cannot apply, recovery strategy')
+    .description(
+      'Show a target (the embedded runtime unless --target): agents (id, role, status, restarts), DAG nodes and edges, the faults it cannot apply, recovery strategy',
+    )
     .option('--json', 'print one JSON document on stdout and nothing else there')
     .option('--strategy <file>', 'recovery strategy (YAML) to describe instead of the built-in default')
     .option('--target <file>', 'describe the system this target file points at (it is started and stopped again)')
@@ -65,7 +67,10 @@ async function describeTarget(target: Target): Promise<Described> {
   }
 }
 
-export function renderDescription(d: TargetDescription & { unsupported_faults?: Record<string, string> }, source: string): string {
+export function renderDescription(
+  d: TargetDescription & { unsupported_faults?: Record<string, string> },
+  source: string,
+): string {
   const out: string[] = [chalk.bold(`Target ${d.name}`), '', chalk.bold('Agents')];
   const agents = new Table({ head: ['id', 'role', 'status', 'restarts'], style: { head: [], border: [] } });
   for (const a of d.agents) agents.push([a.id, a.role, a.status, String(a.restarts)]);
@@ -73,17 +78,21 @@ export function renderDescription(d: TargetDescription & { unsupported_faults?: 
   out.push(`  nodes: ${d.dag.nodes.join(', ')}`);
   out.push(`  edges: ${d.dag.edges.map((e) => `${e.from}→${e.to}`).join(', ')}`, '');
   const refused = Object.entries(d.unsupported_faults ?? {});
-  if (refused.length > 0) out.push(chalk.bold('Faults it cannot apply'), ...refused.map(([type, why]) => `  ${type}: ${why}`), '');
+  if (refused.length > 0)
+    out.push(chalk.bold('Faults it cannot apply'), ...refused.map(([type, why]) => `  ${type}: ${why}`), '');
   if (d.kind !== undefined && d.kind !== 'embedded') {
     out.push(chalk.bold(`Target details`) + chalk.dim(` (${source})`));
-    for (const [key, value] of Object.entries(d.strategy)) out.push(`  ${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    for (const [key, value] of Object.entries(d.strategy))
+      out.push(`  ${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
     return `${out.join('\n')}\n`;
   }
   out.push(chalk.bold(`Recovery strategy`) + chalk.dim(` (${source})`));
   const strategy = new Table({ head: ['mechanism', 'on', 'settings'], style: { head: [], border: [] } });
   for (const [section, fields] of Object.entries(d.strategy as Record<string, Record<string, unknown>>)) {
     const { enabled, ...rest } = fields;
-    const settings = Object.entries(rest).map(([k, v]) => (k.endsWith('_ms') && typeof v === 'number' ? `${k.slice(0, -3)} ${formatDuration(v)}` : `${k} ${String(v)}`));
+    const settings = Object.entries(rest).map(([k, v]) =>
+      k.endsWith('_ms') && typeof v === 'number' ? `${k.slice(0, -3)} ${formatDuration(v)}` : `${k} ${String(v)}`,
+    );
     strategy.push([section, enabled ? chalk.green('yes') : chalk.red('no'), settings.join(', ')]);
   }
   out.push(strategy.toString());

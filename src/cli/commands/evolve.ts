@@ -28,7 +28,9 @@ function positiveInt(name: string, min: number) {
 export function registerEvolveCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('evolve')
-    .description("evolve the embedded runtime's recovery strategy: a genetic search whose fitness is the measured score of seeded survival runs (it tunes the embedded runtime only)")
+    .description(
+      "evolve the embedded runtime's recovery strategy: a genetic search whose fitness is the measured score of seeded survival runs (it tunes the embedded runtime only)",
+    )
     .option('--generations <n>', 'generations to run', positiveInt('generations', 1), 5)
     .option('--population <n>', 'strategies per generation', positiveInt('population', 2), 6)
     .option('--elitism <n>', 'best strategies carried over unchanged', positiveInt('elitism', 0), 1)
@@ -38,7 +40,10 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
     .option('--duration <duration>', 'survival chaos window per evaluation', parseDurationOption, '1s')
     .option('--interval <duration>', 'time between faults in each survival run', parseDurationOption, '150ms')
     .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
-    .option('--target <file>', 'refused: evolve tunes the embedded runtime only (compare your own releases with regress --baseline-target/--candidate-target)')
+    .option(
+      '--target <file>',
+      'refused: evolve tunes the embedded runtime only (compare your own releases with regress --baseline-target/--candidate-target)',
+    )
     .option('--no-color', 'no colours (NO_COLOR is honoured too)');
   examples(command, [
     'arena evolve --generations 5 --population 6 --seed 42 --out best.yaml',
@@ -49,16 +54,23 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
   command.action(async (options: EvolveOptions) => {
     const mode = resolveOutputMode({ json: options.json, color: options.color }, ctx);
     applyColor(mode);
-    const [{ planEvolve, evolveDocument, changedFields }, { runEvolvePlan }] = await Promise.all([import('../../evolution/request.js'), import('../../bootstrap/evolve.js')]);
+    const [{ planEvolve, evolveDocument, changedFields }, { runEvolvePlan }] = await Promise.all([
+      import('../../evolution/request.js'),
+      import('../../bootstrap/evolve.js'),
+    ]);
     const plan = planEvolve(options);
     const log = (line: string) => ctx.stderr.write(`${line}\n`);
-    log(`evolve: seed ${plan.seed} (replay with --seed ${plan.seed}), ${plan.generations} generations × ${plan.population} strategies, survival ${plan.duration} every ${plan.interval}`);
+    log(
+      `evolve: seed ${plan.seed} (replay with --seed ${plan.seed}), ${plan.generations} generations × ${plan.population} strategies, survival ${plan.duration} every ${plan.interval}`,
+    );
     const { result, outPath } = await runEvolvePlan(plan, {
       cwd: ctx.cwd,
       signal: ctx.signal,
       onNotice: log,
       onGeneration: (g) =>
-        log(`generation ${g.generation + 1}/${plan.generations}: best ${g.best.toFixed(1)}  mean ${g.mean.toFixed(1)}  worst ${g.worst.toFixed(1)}  diversity ${g.diversity.toFixed(3)}  (${g.evaluations} survival runs)`),
+        log(
+          `generation ${g.generation + 1}/${plan.generations}: best ${g.best.toFixed(1)}  mean ${g.mean.toFixed(1)}  worst ${g.worst.toFixed(1)}  diversity ${g.diversity.toFixed(3)}  (${g.evaluations} survival runs)`,
+        ),
     });
     if (mode.kind === 'json') {
       ctx.stdout.write(`${JSON.stringify(evolveDocument(result, outPath), null, 2)}\n`);

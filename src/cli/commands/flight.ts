@@ -23,7 +23,6 @@ import type { RecordedRun } from '../../flight/run-listener.js';
 import { runTitle } from '../view/view-state.js';
 import { ACTION_TYPES } from '../../arena/action.js';
 
-
 interface FlightOptions {
   store?: string;
   since?: string;
@@ -51,7 +50,8 @@ function parseLimit(value: string): number {
 
 // a misspelt type would otherwise match nothing and read as "no such actions were recorded"
 function parseType(value: string): string {
-  if (!(ACTION_TYPES as readonly string[]).includes(value)) throw new InvalidArgumentError(`unknown action type (one of ${ACTION_TYPES.join(', ')})`);
+  if (!(ACTION_TYPES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`unknown action type (one of ${ACTION_TYPES.join(', ')})`);
   return value;
 }
 
@@ -59,8 +59,15 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('flight')
     .description('timeline and diagnostics of recent arena actions, from the flight recorder store')
-    .option('--store <path|url>', `event store to read: a SQLite file (default ${DEFAULT_STORE_PATH}), a postgres:// URL, or "memory" (or set ARENA_STORE)`)
-    .option('--since <when>', 'only records newer than this: a duration back from now ("10m") or an ISO time', parseSince)
+    .option(
+      '--store <path|url>',
+      `event store to read: a SQLite file (default ${DEFAULT_STORE_PATH}), a postgres:// URL, or "memory" (or set ARENA_STORE)`,
+    )
+    .option(
+      '--since <when>',
+      'only records newer than this: a duration back from now ("10m") or an ISO time',
+      parseSince,
+    )
     .option('--agent <id>', 'only actions that hit this agent')
     .option('--category <name>', `only this diagnostic category (${FLIGHT_CATEGORIES.join(', ')})`)
     .option('--type <action>', 'only this action type', parseType)
@@ -68,7 +75,13 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
     .option('--limit <n>', 'at most the N most recent records', parseLimit)
     .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)');
-  examples(command, ['arena flight', 'arena flight --since 10m --agent agent-2', 'arena flight --store runs.db --category leadership --json', 'arena flight --failed --limit 20', 'arena flight --store postgres://arena@db.internal:5432/arena --since 1h']);
+  examples(command, [
+    'arena flight',
+    'arena flight --since 10m --agent agent-2',
+    'arena flight --store runs.db --category leadership --json',
+    'arena flight --failed --limit 20',
+    'arena flight --store postgres://arena@db.internal:5432/arena --since 1h',
+  ]);
   command.action(async (options: FlightOptions) => {
     const mode = resolveOutputMode({ json: options.json, color: options.color }, ctx);
     applyColor(mode);
@@ -100,7 +113,9 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
       const sessions = new Set(timeline.map((r) => r.session));
       const runs = (await listRecordedRuns(opened.store)).filter((r) => sessions.has(r.session));
       if (mode.kind === 'json') {
-        ctx.stdout.write(`${JSON.stringify({ schema_version: 1, store: opened.location, query, summary, runs, timeline, diagnostics }, null, 2)}\n`);
+        ctx.stdout.write(
+          `${JSON.stringify({ schema_version: 1, store: opened.location, query, summary, runs, timeline, diagnostics }, null, 2)}\n`,
+        );
         return;
       }
       ctx.stdout.write(renderFlight(opened.location, timeline, diagnostics, summary.actions, runs));
@@ -110,7 +125,13 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
   });
 }
 
-export function renderFlight(store: string, timeline: TimelineRecord[], diagnostics: DiagnosticRecord[], total: number, runs: RecordedRun[] = []): string {
+export function renderFlight(
+  store: string,
+  timeline: TimelineRecord[],
+  diagnostics: DiagnosticRecord[],
+  total: number,
+  runs: RecordedRun[] = [],
+): string {
   const out: string[] = [chalk.bold('Flight recorder') + chalk.dim(` (${store})`), ''];
   if (timeline.length === 0) {
     out.push('no recorded actions match');
@@ -119,22 +140,37 @@ export function renderFlight(store: string, timeline: TimelineRecord[], diagnost
   if (runs.length > 0) {
     out.push(chalk.bold('Runs'));
     for (const r of runs) {
-      out.push(`  ${r.session}  ${runTitle(r.kind ?? null, r.name ?? '')}  seed ${r.seed ?? '-'}  started ${r.started_at}  ${r.status ?? 'unfinished'}`);
+      out.push(
+        `  ${r.session}  ${runTitle(r.kind ?? null, r.name ?? '')}  seed ${r.seed ?? '-'}  started ${r.started_at}  ${r.status ?? 'unfinished'}`,
+      );
     }
     out.push('');
   }
   const failed = timeline.filter((r) => !r.success).length;
   out.push(chalk.bold('Timeline') + chalk.dim(` (${timeline.length} of ${total} actions, ${failed} failed)`));
-  const table = new Table({ head: ['time', 'run', 'action', 'target', 'agent', 'category', 'result'], style: { head: [], border: [] } });
+  const table = new Table({
+    head: ['time', 'run', 'action', 'target', 'agent', 'category', 'result'],
+    style: { head: [], border: [] },
+  });
   for (const r of timeline) {
     const target = r.type === 'remove_edge' ? `${r.source_id ?? '?'}→${r.target_id}` : r.target_id || '-';
-    table.push([r.at.replace('T', ' ').replace('Z', ''), r.session, r.type, target, r.agent_id ?? '-', r.category, r.success ? chalk.green('ok') : chalk.red(`failed: ${truncate(r.error ?? '', 50)}`)]);
+    table.push([
+      r.at.replace('T', ' ').replace('Z', ''),
+      r.session,
+      r.type,
+      target,
+      r.agent_id ?? '-',
+      r.category,
+      r.success ? chalk.green('ok') : chalk.red(`failed: ${truncate(r.error ?? '', 50)}`),
+    ]);
   }
   out.push(table.toString(), '');
   out.push(chalk.bold('Diagnostics') + chalk.dim(` (${diagnostics.length})`));
   if (diagnostics.length === 0) out.push('  no failed actions');
   for (const d of diagnostics) {
-    out.push(`${chalk.red('✗')} ${d.type} ${d.target_id || ''} ${chalk.dim(`[${d.category} · ${d.failure_reason}] ${d.at}`)}`);
+    out.push(
+      `${chalk.red('✗')} ${d.type} ${d.target_id || ''} ${chalk.dim(`[${d.category} · ${d.failure_reason}] ${d.at}`)}`,
+    );
     out.push(`    root cause: ${d.root_cause}`);
     for (const fix of d.suggested_fixes) out.push(`    fix: ${fix}`);
   }
@@ -153,13 +189,20 @@ function truncate(text: string, n: number): string {
 export const storeRunPlugin: RunPlugin = {
   name: 'store',
   addOptions(command) {
-    command.option('--store <memory|path|url>', 'record the run (the arena event stream, flight timeline, diagnostics, runs) into this event store: a SQLite file, a postgres:// URL or "memory" (or set ARENA_STORE)');
+    command.option(
+      '--store <memory|path|url>',
+      'record the run (the arena event stream, flight timeline, diagnostics, runs) into this event store: a SQLite file, a postgres:// URL or "memory" (or set ARENA_STORE)',
+    );
   },
   async attach(options, ctx) {
     const spec = storeSpec(options.store as string | undefined, ctx.env);
     if (spec === undefined) return undefined;
-    if (typeof spec !== 'string' || spec.trim() === '') throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"');
-    const [{ openEventStore }, { recordRunEvents }] = await Promise.all([import('../../events/open.js'), import('../../flight/run-listener.js')]);
+    if (typeof spec !== 'string' || spec.trim() === '')
+      throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"');
+    const [{ openEventStore }, { recordRunEvents }] = await Promise.all([
+      import('../../events/open.js'),
+      import('../../flight/run-listener.js'),
+    ]);
     const opened = openEventStore(spec, { cwd: ctx.cwd });
     try {
       await opened.ready();

@@ -23,7 +23,10 @@ export interface CommandEntry {
  * The entries to load for `argv`: the one its first word names, or all of them when it names none
  * (root help, `help <cmd>`, a typo commander suggests a fix for) or names one that needs them all.
  */
-export function entriesFor(table: readonly CommandEntry[], argv: readonly string[] | undefined): readonly CommandEntry[] {
+export function entriesFor(
+  table: readonly CommandEntry[],
+  argv: readonly string[] | undefined,
+): readonly CommandEntry[] {
   if (argv === undefined) return table;
   const invoked = table.find((e) => e.name === argv[0]);
   if (invoked === undefined || invoked.needsAll) return table;
@@ -31,7 +34,12 @@ export function entriesFor(table: readonly CommandEntry[], argv: readonly string
 }
 
 /** imports the selected modules in parallel and declares them in table order (the help lists them so) */
-export async function registerTable(parent: Command, ctx: CliContext, table: readonly CommandEntry[], argv: readonly string[] | undefined): Promise<void> {
+export async function registerTable(
+  parent: Command,
+  ctx: CliContext,
+  table: readonly CommandEntry[],
+  argv: readonly string[] | undefined,
+): Promise<void> {
   const entries = entriesFor(table, argv);
   const wantsAll = entries.length > 1 || entries[0]?.needsAll === true;
   const registers = await Promise.all(entries.map((e) => e.load()));

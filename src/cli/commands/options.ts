@@ -3,13 +3,15 @@ import { InvalidArgumentError, Option, type Command } from '../../vendor/command
 import { durationProblem } from '../../shared/duration.js';
 
 export function parseSeed(value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) > 2 ** 32 - 1) throw new InvalidArgumentError('must be a non-negative integer below 2^32');
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 2 ** 32 - 1)
+    throw new InvalidArgumentError('must be a non-negative integer below 2^32');
   return Number(value);
 }
 
 export function parseScore(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('must be a number from 0 to 100');
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
+    throw new InvalidArgumentError('must be a number from 0 to 100');
   return n;
 }
 
@@ -27,7 +29,10 @@ export function parseDurationOption(value: string): string {
 
 /** what --min-score compares (DESIGN §5): the score, or the lower bound of its 95% interval */
 export function gateOption(): Option {
-  return new Option('--gate <what>', 'what --min-score compares: "score", or "lower" (the lower bound of the score\'s 95% interval, so a run a point from the gate does not pass by chance)')
+  return new Option(
+    '--gate <what>',
+    'what --min-score compares: "score", or "lower" (the lower bound of the score\'s 95% interval, so a run a point from the gate does not pass by chance)',
+  )
     .choices(['score', 'lower'])
     .default('score');
 }

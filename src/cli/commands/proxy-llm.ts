@@ -25,19 +25,49 @@ export interface ProxyLlmOptions {
 export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('llm')
-    .description('a streaming proxy in front of an OpenAI- or Anthropic-style API that fails calls the way the real API does')
+    .description(
+      'a streaming proxy in front of an OpenAI- or Anthropic-style API that fails calls the way the real API does',
+    )
     .requiredOption('--upstream <url>', 'the API to forward to, e.g. http://127.0.0.1:9000 or https://api.openai.com')
-    .addOption(new Option('--api <format>', 'wire format of injected errors; auto picks it from the request path').choices(['openai', 'anthropic', 'auto']).default('auto'))
-    .option('--listen <port>', 'port the agents call (point OPENAI_BASE_URL / ANTHROPIC_BASE_URL at it); 0 picks a free one', '7300')
+    .addOption(
+      new Option('--api <format>', 'wire format of injected errors; auto picks it from the request path')
+        .choices(['openai', 'anthropic', 'auto'])
+        .default('auto'),
+    )
+    .option(
+      '--listen <port>',
+      'port the agents call (point OPENAI_BASE_URL / ANTHROPIC_BASE_URL at it); 0 picks a free one',
+      '7300',
+    )
     .option('--control <port>', 'also serve the fault routes and GET /v1/stats on this loopback port')
-    .option('--fault <error_type>', 'inject from the start: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall')
+    .option(
+      '--fault <error_type>',
+      'inject from the start: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall',
+    )
     .option('--first-n <n>', 'with --fault: fail only the first N matching requests, then pass')
     .option('--probability <p>', 'with --fault: fail a matching request with this chance (0 to 1, seeded)')
-    .option('--match <path-or-model>', 'with --fault: only requests whose path ends with this (/v1/…) or whose model is this (a trailing * matches a prefix)')
-    .option('--retry-after <seconds>', 'with --fault rate_limit|overloaded|server_error: the retry-after header (rate_limit sends 1 by default)')
-    .option('--after-events <n>', 'with --fault stream_error|stream_stall: whole SSE events passed before the break (default 1)')
-    .option('--duration <d>', 'with --fault: end the fault after this long (e.g. 30s); by default it lasts until the proxy stops', parseDurationOption)
-    .option('--seed <n>', 'seed of the probability draws (printed when not given, so a run can be replayed)', parseSeed);
+    .option(
+      '--match <path-or-model>',
+      'with --fault: only requests whose path ends with this (/v1/…) or whose model is this (a trailing * matches a prefix)',
+    )
+    .option(
+      '--retry-after <seconds>',
+      'with --fault rate_limit|overloaded|server_error: the retry-after header (rate_limit sends 1 by default)',
+    )
+    .option(
+      '--after-events <n>',
+      'with --fault stream_error|stream_stall: whole SSE events passed before the break (default 1)',
+    )
+    .option(
+      '--duration <d>',
+      'with --fault: end the fault after this long (e.g. 30s); by default it lasts until the proxy stops',
+      parseDurationOption,
+    )
+    .option(
+      '--seed <n>',
+      'seed of the probability draws (printed when not given, so a run can be replayed)',
+      parseSeed,
+    );
   examples(command, [
     'arena proxy llm --upstream https://api.openai.com --listen 7300 --control 7301',
     'arena proxy llm --upstream http://127.0.0.1:9000 --fault rate_limit --first-n 2 --retry-after 1',

@@ -30,24 +30,41 @@ interface McpOptions {
 const MAX_MS = 24 * 60 * 60 * 1000;
 
 function parsePortOption(value: string): string {
-  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0 = a free port)');
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535)
+    throw new InvalidArgumentError('must be a port number from 0 to 65535 (0 = a free port)');
   return value.trim();
 }
 
 export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('mcp')
-    .description('relay MCP between an agent and its server, injecting mcp_disconnect, tool_timeout, tool_error, slow_tool')
+    .description(
+      'relay MCP between an agent and its server, injecting mcp_disconnect, tool_timeout, tool_error, slow_tool',
+    )
     .argument('[command...]', 'stdio mode: the MCP server command and its arguments, after --')
-    .option('--upstream <url>', 'HTTP mode: the real server\'s streamable-HTTP endpoint')
+    .option('--upstream <url>', "HTTP mode: the real server's streamable-HTTP endpoint")
     .option('--listen <port>', 'HTTP mode: port agents connect to (default 7400; 0 = a free port)', parsePortOption)
     .option('--host <host>', 'address for --listen and --control', '127.0.0.1')
-    .option('--control <port>', 'fault control port: POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats', parsePortOption)
-    .option('--token <token>', 'require Authorization: Bearer TOKEN on the control port (or set ARENA_PROXY_TOKEN); needed off loopback')
+    .option(
+      '--control <port>',
+      'fault control port: POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats',
+      parsePortOption,
+    )
+    .option(
+      '--token <token>',
+      'require Authorization: Bearer TOKEN on the control port (or set ARENA_PROXY_TOKEN); needed off loopback',
+    )
     .option('--fault <type...>', 'start with these faults active: tool_timeout, tool_error, slow_tool')
-    .option('--duration <d>', 'how long --fault faults last (default: while the proxy runs, at most 24h)', parseDurationOption)
+    .option(
+      '--duration <d>',
+      'how long --fault faults last (default: while the proxy runs, at most 24h)',
+      parseDurationOption,
+    )
     .option('--tool <name>', '--fault acts on calls of this tool only')
-    .option('--mode <mode>', 'tool_error form: is_error (a result with isError: true, default) or jsonrpc (a JSON-RPC error)')
+    .option(
+      '--mode <mode>',
+      'tool_error form: is_error (a result with isError: true, default) or jsonrpc (a JSON-RPC error)',
+    )
     .option('--delay <d>', 'slow_tool delay per call (default 5s)', parseDurationOption);
   examples(command, [
     'arena proxy mcp --control 7401 -- npx -y @modelcontextprotocol/server-everything stdio',
@@ -57,12 +74,23 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
   ]);
   command.action(async (words: string[], opts: McpOptions) => {
     const isStdio = words.length > 0;
-    if (isStdio && opts.upstream !== undefined) throw new UsageError('give either --upstream URL (streamable HTTP) or -- COMMAND (stdio), not both');
-    if (!isStdio && opts.upstream === undefined) throw new UsageError('nothing to proxy: give --upstream URL (streamable HTTP) or -- COMMAND ARGS… (stdio)', 'invalid_input', { hint: 'arena proxy mcp -- npx -y @modelcontextprotocol/server-everything stdio' });
-    if (isStdio && opts.listen !== undefined) throw new UsageError('--listen is for HTTP mode (--upstream); a stdio proxy talks to the agent over its own stdin/stdout');
+    if (isStdio && opts.upstream !== undefined)
+      throw new UsageError('give either --upstream URL (streamable HTTP) or -- COMMAND (stdio), not both');
+    if (!isStdio && opts.upstream === undefined)
+      throw new UsageError(
+        'nothing to proxy: give --upstream URL (streamable HTTP) or -- COMMAND ARGS… (stdio)',
+        'invalid_input',
+        { hint: 'arena proxy mcp -- npx -y @modelcontextprotocol/server-everything stdio' },
+      );
+    if (isStdio && opts.listen !== undefined)
+      throw new UsageError(
+        '--listen is for HTTP mode (--upstream); a stdio proxy talks to the agent over its own stdin/stdout',
+      );
     const token = opts.token ?? (ctx.env.ARENA_PROXY_TOKEN || undefined);
     if (opts.control !== undefined && !isLoopback(opts.host) && token === undefined) {
-      throw new UsageError(`--host ${opts.host}: a control port off loopback needs --token (anyone who reaches it can inject faults)`);
+      throw new UsageError(
+        `--host ${opts.host}: a control port off loopback needs --token (anyone who reaches it can inject faults)`,
+      );
     }
     const faults = startFaults(opts);
     const mcp = await import('../../proxies/mcp/index.js');
@@ -70,16 +98,39 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
 
     const proxy = isStdio
       ? // the agent's MCP channel is this process's own stdin/stdout, not the injected writers
-        await mcp.startStdioMcpProxy({ command: words[0]!, args: words.slice(1), stdin: process.stdin, stdout: process.stdout, env: envOf(ctx.env), cwd: ctx.cwd })
-      : await mcp.startHttpMcpProxy({ upstream: opts.upstream!, port: Number(opts.listen ?? 7400), host: opts.host }).catch((err: unknown) => {
-          throw isArenaError(err) && err.code === 'port_in_use' ? new UsageError(`--listen: port ${opts.listen ?? 7400} is already in use`, 'port_in_use', { hint: 'pick another port, or --listen 0 for a free one' }) : err;
-        });
+        await mcp.startStdioMcpProxy({
+          command: words[0]!,
+          args: words.slice(1),
+          stdin: process.stdin,
+          stdout: process.stdout,
+          env: envOf(ctx.env),
+          cwd: ctx.cwd,
+        })
+      : await mcp
+          .startHttpMcpProxy({ upstream: opts.upstream!, port: Number(opts.listen ?? 7400), host: opts.host })
+          .catch((err: unknown) => {
+            throw isArenaError(err) && err.code === 'port_in_use'
+              ? new UsageError(`--listen: port ${opts.listen ?? 7400} is already in use`, 'port_in_use', {
+                  hint: 'pick another port, or --listen 0 for a free one',
+                })
+              : err;
+          });
     let control: Awaited<ReturnType<typeof mcp.startMcpControl>> | undefined;
     try {
       if (opts.control !== undefined) {
-        control = await mcp.startMcpControl(proxy, { port: Number(opts.control), host: opts.host, ...(token === undefined ? {} : { token }) }).catch((err: unknown) => {
-          throw isArenaError(err) && err.code === 'port_in_use' ? new UsageError(`--control: port ${opts.control} is already in use`, 'port_in_use', { hint: 'pick another port, or --control 0 for a free one' }) : err;
-        });
+        control = await mcp
+          .startMcpControl(proxy, {
+            port: Number(opts.control),
+            host: opts.host,
+            ...(token === undefined ? {} : { token }),
+          })
+          .catch((err: unknown) => {
+            throw isArenaError(err) && err.code === 'port_in_use'
+              ? new UsageError(`--control: port ${opts.control} is already in use`, 'port_in_use', {
+                  hint: 'pick another port, or --control 0 for a free one',
+                })
+              : err;
+          });
       }
       for (const request of faults) {
         await proxy.faults.add(request).catch((err: unknown) => {
@@ -92,9 +143,15 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
       throw err;
     }
 
-    const where = 'url' in proxy ? `listening on ${(proxy as { url: string }).url} → ${opts.upstream}` : `relaying stdio to ${JSON.stringify(words.join(' '))}`;
+    const where =
+      'url' in proxy
+        ? `listening on ${(proxy as { url: string }).url} → ${opts.upstream}`
+        : `relaying stdio to ${JSON.stringify(words.join(' '))}`;
     say(`MCP proxy ${where}${control ? `; control on ${control.url}` : ''}`);
-    for (const f of faults) say(`fault ${f.type} active${f.duration_ms === undefined ? '' : ` for ${opts.duration}`}${f.params.tool ? ` on tool ${String(f.params.tool)}` : ''}`);
+    for (const f of faults)
+      say(
+        `fault ${f.type} active${f.duration_ms === undefined ? '' : ` for ${opts.duration}`}${f.params.tool ? ` on tool ${String(f.params.tool)}` : ''}`,
+      );
 
     const stopped = new Promise<'signal'>((resolve) => {
       if (ctx.signal.aborted) resolve('signal');
@@ -104,9 +161,18 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     await control?.close();
     await proxy.close();
     const stats = proxy.stats();
-    say(`MCP proxy stopped: ${stats.tool_calls} tool calls, ${stats.errors_injected} errors injected, ${stats.calls_held.total} held, ${stats.calls_delayed} delayed, ${stats.disconnects} disconnects`);
-    if (why === 'disconnected') say('mcp_disconnect closed the stdio session (server killed, pipes closed); the agent reconnects by launching this command again');
-    if (why === 'server_exited') throw new RuntimeError('the MCP server process exited; the proxy closed the agent\'s pipes as the server would have', 'mcp_server_exited');
+    say(
+      `MCP proxy stopped: ${stats.tool_calls} tool calls, ${stats.errors_injected} errors injected, ${stats.calls_held.total} held, ${stats.calls_delayed} delayed, ${stats.disconnects} disconnects`,
+    );
+    if (why === 'disconnected')
+      say(
+        'mcp_disconnect closed the stdio session (server killed, pipes closed); the agent reconnects by launching this command again',
+      );
+    if (why === 'server_exited')
+      throw new RuntimeError(
+        "the MCP server process exited; the proxy closed the agent's pipes as the server would have",
+        'mcp_server_exited',
+      );
   });
 }
 
@@ -114,17 +180,26 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
 function startFaults(opts: McpOptions) {
   const types = opts.fault ?? [];
   for (const type of types) {
-    if (!(MCP_FAULT_TYPES as readonly string[]).includes(type)) throw new UsageError(`--fault ${type}: unknown MCP fault (expected ${MCP_FAULT_TYPES.filter((t) => t !== 'mcp_disconnect').join(', ')})`);
+    if (!(MCP_FAULT_TYPES as readonly string[]).includes(type))
+      throw new UsageError(
+        `--fault ${type}: unknown MCP fault (expected ${MCP_FAULT_TYPES.filter((t) => t !== 'mcp_disconnect').join(', ')})`,
+      );
   }
   if (types.includes('mcp_disconnect')) {
-    throw new UsageError('--fault mcp_disconnect: there is no session to close before the agent connects; inject it through --control while the proxy runs');
+    throw new UsageError(
+      '--fault mcp_disconnect: there is no session to close before the agent connects; inject it through --control while the proxy runs',
+    );
   }
   if (types.length === 0) {
-    for (const flag of ['duration', 'tool', 'mode', 'delay'] as const) if (opts[flag] !== undefined) throw new UsageError(`--${flag} configures --fault; give a --fault too`);
+    for (const flag of ['duration', 'tool', 'mode', 'delay'] as const)
+      if (opts[flag] !== undefined) throw new UsageError(`--${flag} configures --fault; give a --fault too`);
   }
-  if (opts.mode !== undefined && !types.includes('tool_error')) throw new UsageError('--mode applies to --fault tool_error only');
-  if (opts.mode !== undefined && opts.mode !== 'is_error' && opts.mode !== 'jsonrpc') throw new UsageError(`--mode ${opts.mode}: expected is_error or jsonrpc`);
-  if (opts.delay !== undefined && !types.includes('slow_tool')) throw new UsageError('--delay applies to --fault slow_tool only');
+  if (opts.mode !== undefined && !types.includes('tool_error'))
+    throw new UsageError('--mode applies to --fault tool_error only');
+  if (opts.mode !== undefined && opts.mode !== 'is_error' && opts.mode !== 'jsonrpc')
+    throw new UsageError(`--mode ${opts.mode}: expected is_error or jsonrpc`);
+  if (opts.delay !== undefined && !types.includes('slow_tool'))
+    throw new UsageError('--delay applies to --fault slow_tool only');
   const durationMs = opts.duration === undefined ? undefined : tryParseDuration(opts.duration)!;
   const delayMs = opts.delay === undefined ? undefined : tryParseDuration(opts.delay)!;
   if (durationMs !== undefined && durationMs > MAX_MS) throw new UsageError(`--duration ${opts.duration}: at most 24h`);

@@ -9,15 +9,34 @@ export function registerProxyTcpCommand(proxy: Command, ctx: CliContext): void {
     .description('a TCP proxy that adds latency, blackholes, resets, throttles or times out connections to an upstream')
     .requiredOption('--listen <port>', 'port to accept connections on (0 = a free one, printed)')
     .requiredOption('--upstream <host:port>', 'where connections are forwarded')
-    .option('--control <port>', 'serve the fault routes (POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats) on this loopback port')
+    .option(
+      '--control <port>',
+      'serve the fault routes (POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats) on this loopback port',
+    )
     .option('--host <host>', 'address the proxy listens on (default 127.0.0.1)')
-    .option('--fault <type>', 'apply this fault at start: latency, blackhole, reset, bandwidth, timeout (repeatable)', (v: string, all: string[] = []) => [...all, v])
-    .option('--latency <duration>', 'with --fault latency: delay added to every chunk, each direction', parseDurationOption)
+    .option(
+      '--fault <type>',
+      'apply this fault at start: latency, blackhole, reset, bandwidth, timeout (repeatable)',
+      (v: string, all: string[] = []) => [...all, v],
+    )
+    .option(
+      '--latency <duration>',
+      'with --fault latency: delay added to every chunk, each direction',
+      parseDurationOption,
+    )
     .option('--jitter <duration>', 'with --fault latency: ± random spread around --latency', parseDurationOption)
     .option('--bandwidth <bytes_per_s>', 'with --fault bandwidth: bytes per second, each direction')
-    .option('--timeout <duration>', 'with --fault timeout: hold data, close connections after this long (0 = never close)', parseDurationOption)
+    .option(
+      '--timeout <duration>',
+      'with --fault timeout: hold data, close connections after this long (0 = never close)',
+      parseDurationOption,
+    )
     .option('--probability <p>', 'chance, per connection, that the start faults act on it (0 to 1, default 1)')
-    .option('--duration <duration>', 'the start faults end after this long (default: until stopped)', parseDurationOption)
+    .option(
+      '--duration <duration>',
+      'the start faults end after this long (default: until stopped)',
+      parseDurationOption,
+    )
     .option('--seed <n>', 'seed for --probability picks and jitter', parseSeed);
   examples(command, [
     'arena proxy tcp --listen 7001 --upstream 127.0.0.1:7101 --control 7002',

@@ -11,7 +11,9 @@ import { registerProxyLlmCommand } from './proxy-llm.js';
 import { registerProxyMcpCommand } from './proxy-mcp.js';
 
 export function registerProxyCommand(program: Command, ctx: CliContext): void {
-  const proxy = program.command('proxy').description('run a fault proxy between your agents and what they call (TCP, LLM API, MCP)');
+  const proxy = program
+    .command('proxy')
+    .description('run a fault proxy between your agents and what they call (TCP, LLM API, MCP)');
   examples(proxy, [
     'arena proxy tcp --listen 7001 --upstream 127.0.0.1:7101 --control 7002',
     'arena proxy llm --upstream http://127.0.0.1:9000 --fault rate_limit --first-n 2',

@@ -6,14 +6,26 @@ import { addPluginOptions } from '../run-plugins.js';
 export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): void {
   const command = scenario
     .command('run')
-    .description('Run scenarios, each against a fresh target (the embedded runtime unless --target or config.target): measured score and verification; exit 0 passed, 1 a gate failed, 2 invalid input, 3 runtime error, 130 interrupted')
+    .description(
+      'Run scenarios, each against a fresh target (the embedded runtime unless --target or config.target): measured score and verification; exit 0 passed, 1 a gate failed, 2 invalid input, 3 runtime error, 130 interrupted',
+    )
     .argument('<file...>', 'scenario files (YAML or JSON)')
     .option('--seed <n>', 'fixes every random choice (overrides config.seed)', parseSeed)
     .option('--min-score <n>', 'exit 1 when a score is below N (overrides expect.min_score)', parseScore)
     .addOption(gateOption())
-    .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
-    .option('--target <file>', 'attack the system this target file describes (kind embedded, process or remote); wins over config.target')
-    .option('--time-scale <factor>', 'multiply every timing the scenario states (0.1 = ten times faster); recovery deadlines are not scaled', parsePositive);
+    .option(
+      '--strategy <file>',
+      'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)',
+    )
+    .option(
+      '--target <file>',
+      'attack the system this target file describes (kind embedded, process or remote); wins over config.target',
+    )
+    .option(
+      '--time-scale <factor>',
+      'multiply every timing the scenario states (0.1 = ten times faster); recovery deadlines are not scaled',
+      parsePositive,
+    );
   addOutputOptions(command);
   addPluginOptions(command);
   examples(command, [

@@ -5,7 +5,9 @@ import { examples } from './options.js';
 export function registerScenarioValidateCommand(scenario: Command, ctx: CliContext): void {
   const command = scenario
     .command('validate')
-    .description('Check scenario files; every problem printed as file:line:col path message (exit 2 when any is invalid)')
+    .description(
+      'Check scenario files; every problem printed as file:line:col path message (exit 2 when any is invalid)',
+    )
     .argument('<file...>', 'scenario files (YAML or JSON)')
     .option('--json', 'print {"schema_version":1,"files":[{file,valid,errors}]} on stdout');
   examples(command, [

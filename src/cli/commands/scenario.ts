@@ -11,7 +11,11 @@ const SUBCOMMANDS: readonly CommandEntry[] = [
 ];
 
 /** `arena scenario validate|run|list` */
-export async function registerScenarioCommand(program: Command, ctx: CliContext, argv?: readonly string[]): Promise<void> {
+export async function registerScenarioCommand(
+  program: Command,
+  ctx: CliContext,
+  argv?: readonly string[],
+): Promise<void> {
   const scenario = program.command('scenario').description('Validate, run and list scenario files (YAML)');
   examples(scenario, [
     'arena scenario validate scenarios/*.yaml',

@@ -19,9 +19,16 @@ export const SCHEMA_NAMES = Object.keys(SCHEMAS) as SchemaName[];
 export function registerSchemaCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('schema')
-    .description('print the JSON Schema of a file the arena reads, or of the HTTP request bodies (for editors and validators)')
+    .description(
+      'print the JSON Schema of a file the arena reads, or of the HTTP request bodies (for editors and validators)',
+    )
     .addArgument(new Argument('<name>', 'which file').choices(SCHEMA_NAMES));
-  examples(command, ['arena schema scenario > scenario.schema.json', 'arena schema target | jq .oneOf[].properties.kind', 'arena schema strategy | jq .properties.election', 'arena schema http | jq \'."$defs"["POST /api/v1/llm/chat"]\'']);
+  examples(command, [
+    'arena schema scenario > scenario.schema.json',
+    'arena schema target | jq .oneOf[].properties.kind',
+    'arena schema strategy | jq .properties.election',
+    'arena schema http | jq \'."$defs"["POST /api/v1/llm/chat"]\'',
+  ]);
   command.addHelpText(
     'after',
     'The package ships each as schemas/<name>.schema.json. A YAML file whose first line is\n  # yaml-language-server: $schema=../schemas/scenario.schema.json\ngets completion and checks in editors that use the YAML language server.\n' +

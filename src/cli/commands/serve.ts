@@ -18,10 +18,19 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--api-key <key>', 'require this X-API-Key on every route (or set ARENA_API_KEY)')
     .option('--allowed-origin <origin...>', 'browser origins allowed by CORS (e.g. http://localhost:3000)')
     .option('--seed <n>', 'seed of the runtime and faults')
-    .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
+    .option(
+      '--strategy <file>',
+      'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)',
+    )
     .option('--target <file>', 'serve the system this target file describes instead of the embedded runtime')
-    .option('--store <file|url>', 'keep arena events in this SQLite file, or a postgres:// database shared with other servers (the stream resumes across restarts; or set ARENA_STORE)')
-    .option('--evolve', 'let applied faults the runtime does not recover from patch its recovery strategy live (off by default)');
+    .option(
+      '--store <file|url>',
+      'keep arena events in this SQLite file, or a postgres:// database shared with other servers (the stream resumes across restarts; or set ARENA_STORE)',
+    )
+    .option(
+      '--evolve',
+      'let applied faults the runtime does not recover from patch its recovery strategy live (off by default)',
+    );
   examples(command, [
     'arena serve',
     'ARENA_API_KEY=s3cret arena serve --port 9000',
@@ -30,17 +39,32 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     'arena serve --evolve   # then GET /arena/evolution shows what live evolution did',
     'arena serve --port 8081 --store postgres://arena@db.internal:5432/arena',
   ]);
-  command.action(async (opts: { host: string; port: string; apiKey?: string; allowedOrigin?: string[]; seed?: string; store?: string; strategy?: string; target?: string; evolve?: boolean }) => {
-    const { runServe } = await import('../../server/serve-command.js');
-    await runServe(opts, ctx);
-  });
+  command.action(
+    async (opts: {
+      host: string;
+      port: string;
+      apiKey?: string;
+      allowedOrigin?: string[];
+      seed?: string;
+      store?: string;
+      strategy?: string;
+      target?: string;
+      evolve?: boolean;
+    }) => {
+      const { runServe } = await import('../../server/serve-command.js');
+      await runServe(opts, ctx);
+    },
+  );
 }
 
 /** `--serve [PORT]` for `arena scenario run` and `arena survival` (a run plugin, see ../run-plugins.ts). */
 export const servePlugin: RunPlugin = {
   name: 'serve',
   addOptions(command) {
-    command.option('--serve [port]', 'serve the run\'s events on http://127.0.0.1:PORT/arena/stream while it runs (default 8080; 0 = a free port; ARENA_API_KEY is honoured)');
+    command.option(
+      '--serve [port]',
+      "serve the run's events on http://127.0.0.1:PORT/arena/stream while it runs (default 8080; 0 = a free port; ARENA_API_KEY is honoured)",
+    );
   },
   async attach(options, ctx) {
     if (options.serve === undefined || options.serve === false) return undefined;
@@ -48,9 +72,15 @@ export const servePlugin: RunPlugin = {
     const { startRunFeed } = await import('../../server/run-feed.js');
     const port = options.serve === true ? 8080 : parsePort(options.serve);
     const apiKey = ctx.env.ARENA_API_KEY || undefined;
-    const feed = await startRunFeed({ port, ...(apiKey ? { apiKey } : {}), log: (line) => ctx.stderr.write(`${line}\n`) });
+    const feed = await startRunFeed({
+      port,
+      ...(apiKey ? { apiKey } : {}),
+      log: (line) => ctx.stderr.write(`${line}\n`),
+    });
     // stderr: with --json, stdout carries only the report
-    ctx.stderr.write(`arena: serving run events on ${feed.url}/arena/stream (auth: ${feed.isAuthEnabled ? 'on' : 'off'})\n`);
+    ctx.stderr.write(
+      `arena: serving run events on ${feed.url}/arena/stream (auth: ${feed.isAuthEnabled ? 'on' : 'off'})\n`,
+    );
     return { listener: feed.listener, close: () => feed.close() };
   },
 };

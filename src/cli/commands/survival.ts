@@ -6,18 +6,31 @@ import { addPluginOptions } from '../run-plugins.js';
 export function registerSurvivalCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('survival')
-    .description('Random faults at a fixed interval against a fresh target (the embedded runtime unless --target); measured resilience score')
+    .description(
+      'Random faults at a fixed interval against a fresh target (the embedded runtime unless --target); measured resilience score',
+    )
     .option('--duration <duration>', 'how long chaos lasts', parseDurationOption, '60s')
     .option('--interval <duration>', 'time between two faults', parseDurationOption, '2s')
     .option('--actions <kinds>', 'comma-separated fault kinds to draw from (default: all but resume_agent)')
     .option('--seed <n>', 'fixes every random choice (printed and reported so the run can be replayed)', parseSeed)
-    .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)')
+    .option(
+      '--strategy <file>',
+      'recovery strategy YAML for the embedded runtime (default: strategies/default.yaml values)',
+    )
     .option('--target <file>', 'attack the system this target file describes (kind embedded, process or remote)')
     .option('--min-score <n>', 'exit 1 when the score is below N', parseScore)
     .addOption(gateOption())
     .option('--warmup <duration>', 'steady state measured before the first fault', parseDurationOption)
-    .option('--cooldown <duration>', 'recovery watched after the last fault (default 2 × interval, at most 3s)', parseDurationOption)
-    .option('--recovery-deadline <duration>', 'a fault not healthy again this long after injection counts as not recovered (default 10s)', parseDurationOption)
+    .option(
+      '--cooldown <duration>',
+      'recovery watched after the last fault (default 2 × interval, at most 3s)',
+      parseDurationOption,
+    )
+    .option(
+      '--recovery-deadline <duration>',
+      'a fault not healthy again this long after injection counts as not recovered (default 10s)',
+      parseDurationOption,
+    )
     .option('--save-scenario <file>', 'write the run as a scenario YAML that replays it');
   addOutputOptions(command);
   addPluginOptions(command);

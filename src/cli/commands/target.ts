@@ -7,11 +7,15 @@ import type { CliContext } from '../context.js';
 import { examples, parseSeed } from './options.js';
 
 export function registerTargetCommand(program: Command, ctx: CliContext): void {
-  const target = program.command('target').description('serve a target over the Arena Target Protocol, or check that a server speaks it');
+  const target = program
+    .command('target')
+    .description('serve a target over the Arena Target Protocol, or check that a server speaks it');
 
   const serve = target
     .command('serve')
-    .description('expose the embedded runtime (or any target file) through the Arena Target Protocol v1; faults whose lease runs out are reverted')
+    .description(
+      'expose the embedded runtime (or any target file) through the Arena Target Protocol v1; faults whose lease runs out are reverted',
+    )
     .option('--port <port>', 'port to listen on; 0 picks a free one', '9500')
     .option('--host <host>', 'address to bind (non-loopback needs a token)', '127.0.0.1')
     .option('--token <token>', 'require Authorization: Bearer TOKEN on every route (or set ARENA_TARGET_TOKEN)')
@@ -30,12 +34,20 @@ export function registerTargetCommand(program: Command, ctx: CliContext): void {
 
   const check = target
     .command('check')
-    .description('check that a server speaks the Arena Target Protocol v1: every route, idempotent ids, DELETE, leases, error codes, the token; exit 0 all pass, 1 some fail')
+    .description(
+      'check that a server speaks the Arena Target Protocol v1: every route, idempotent ids, DELETE, leases, error codes, the token; exit 0 all pass, 1 some fail',
+    )
     .argument('<url>', 'the server, e.g. http://127.0.0.1:9500')
-    .option('--token <token>', 'the bearer token the server expects (or set ARENA_TARGET_TOKEN); also checks that a missing or wrong one is refused')
+    .option(
+      '--token <token>',
+      'the bearer token the server expects (or set ARENA_TARGET_TOKEN); also checks that a missing or wrong one is refused',
+    )
     .option('--json', 'print one JSON document on stdout')
     .option('--no-color', 'no colours');
-  examples(check, ['arena target check http://127.0.0.1:9500', 'arena target check http://127.0.0.1:9500 --token s3cret --json']);
+  examples(check, [
+    'arena target check http://127.0.0.1:9500',
+    'arena target check http://127.0.0.1:9500 --token s3cret --json',
+  ]);
   check.action(async (url: string, opts) => {
     const { targetCheckCommand } = await import('../run/target-check.js');
     await targetCheckCommand(url, opts, ctx);

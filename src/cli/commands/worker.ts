@@ -24,7 +24,11 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
     .description('take regression runs from the queue in a PostgreSQL store, execute them, write the scores back')
     .option('--store <url>', 'the postgres:// database regress --workers queues runs in (or set ARENA_STORE)')
     .option('--concurrency <n>', 'runs executing at once (default 1)')
-    .option('--lease <duration>', 'a run whose worker has not renewed it for this long is taken again by another (default 30s)', parseDurationOption);
+    .option(
+      '--lease <duration>',
+      'a run whose worker has not renewed it for this long is taken again by another (default 30s)',
+      parseDurationOption,
+    );
   examples(command, [
     'arena worker --store postgres://arena@db.internal:5432/arena',
     'ARENA_STORE=postgres://arena@db.internal/arena arena worker --concurrency 4',
@@ -33,14 +37,24 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
   command.action(async (options: WorkerOptions) => {
     const spec = storeSpec(options.store, ctx.env);
     if (spec === undefined || storeKind(spec) !== 'postgres') {
-      throw new UsageError(`arena worker needs --store postgres://… (or ARENA_STORE): the run queue lives in PostgreSQL${spec === undefined ? '' : `, got ${JSON.stringify(spec)}`}`, 'invalid_store');
+      throw new UsageError(
+        `arena worker needs --store postgres://… (or ARENA_STORE): the run queue lives in PostgreSQL${spec === undefined ? '' : `, got ${JSON.stringify(spec)}`}`,
+        'invalid_store',
+      );
     }
     const concurrency = options.concurrency === undefined ? 1 : Number(options.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency must be an integer from 1 to 64, got ${JSON.stringify(options.concurrency)}`);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+      throw new UsageError(`--concurrency must be an integer from 1 to 64, got ${JSON.stringify(options.concurrency)}`);
     const leaseMs = options.lease === undefined ? 30_000 : parseDuration(options.lease);
     if (leaseMs < 300) throw new UsageError(`--lease must be at least 300ms, got ${options.lease}`);
 
-    const [{ PostgresEventStore }, { PostgresRunQueue }, { runWorker }, { createTargetArena }, { embeddedTargetFactory }] = await Promise.all([
+    const [
+      { PostgresEventStore },
+      { PostgresRunQueue },
+      { runWorker },
+      { createTargetArena },
+      { embeddedTargetFactory },
+    ] = await Promise.all([
       import('../../events/postgres.js'),
       import('../../events/run-queue.js'),
       import('../../arena/regression/worker.js'),
@@ -63,7 +77,10 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
           const r = e.run.request;
           const what = `${r.arm} run ${r.run + 1} (seed ${r.seed}, take ${e.run.attempt})`;
           if (e.type === 'took') ctx.stderr.write(`  took ${what}\n`);
-          else if (e.type === 'done') ctx.stderr.write(`  done ${what}: ${e.score.toFixed(1)}${e.written ? '' : ' (not written: the run was taken again meanwhile)'}\n`);
+          else if (e.type === 'done')
+            ctx.stderr.write(
+              `  done ${what}: ${e.score.toFixed(1)}${e.written ? '' : ' (not written: the run was taken again meanwhile)'}\n`,
+            );
           else if (e.type === 'failed') ctx.stderr.write(`  failed ${what}: ${e.error}\n`);
           else if (e.type === 'lost') ctx.stderr.write(`  lost ${what}: its lease lapsed and another worker took it\n`);
           else ctx.stderr.write(`  gave back ${what}\n`);

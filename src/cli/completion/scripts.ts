@@ -22,7 +22,8 @@ const fq = (s: string) => `'${s.replace(/[\\']/g, (c) => `\\${c}`)}'`;
 
 /** `path|name` for every subcommand edge: the case labels of the walk */
 const edges = (nodes: CompletionNode[]) => nodes.flatMap((n) => n.subcommands.map((s) => `${n.path}|${s.name}`));
-const valueOptions = (nodes: CompletionNode[]) => nodes.flatMap((n) => n.options.filter((o) => o.takesValue).map((o) => ({ node: n, option: o })));
+const valueOptions = (nodes: CompletionNode[]) =>
+  nodes.flatMap((n) => n.options.filter((o) => o.takesValue).map((o) => ({ node: n, option: o })));
 
 function bash(nodes: CompletionNode[], bin: string): string {
   const fn = `_${bin.replace(/\W/g, '_')}_completion`;
@@ -41,9 +42,16 @@ function bash(nodes: CompletionNode[], bin: string): string {
     `    esac`,
     `  done`,
     `  case "$cmdpath|$prev" in`,
-    ...withChoices.map((v) => `    ${v.option.names.map((n) => sq(`${v.node.path}|${n}`)).join('|')}) COMPREPLY=($(compgen -W ${sq(v.option.choices!.join(' '))} -- "$cur")); return ;;`),
+    ...withChoices.map(
+      (v) =>
+        `    ${v.option.names.map((n) => sq(`${v.node.path}|${n}`)).join('|')}) COMPREPLY=($(compgen -W ${sq(v.option.choices!.join(' '))} -- "$cur")); return ;;`,
+    ),
     // an option's value: no candidates, so -o default completes file names
-    ...(freeValues.length > 0 ? [`    ${freeValues.flatMap((v) => v.option.names.map((n) => sq(`${v.node.path}|${n}`))).join('|')}) COMPREPLY=(); return ;;`] : []),
+    ...(freeValues.length > 0
+      ? [
+          `    ${freeValues.flatMap((v) => v.option.names.map((n) => sq(`${v.node.path}|${n}`))).join('|')}) COMPREPLY=(); return ;;`,
+        ]
+      : []),
     `  esac`,
     `  local candidates=''`,
     `  if [[ $cur == -* ]]; then`,
@@ -52,7 +60,12 @@ function bash(nodes: CompletionNode[], bin: string): string {
     `    esac`,
     `  else`,
     `    case "$cmdpath" in`,
-    ...nodes.filter((n) => n.subcommands.length > 0 || n.argumentChoices).map((n) => `      ${sq(n.path)}) candidates=${sq([...n.subcommands.map((s) => s.name), ...(n.argumentChoices ?? [])].join(' '))} ;;`),
+    ...nodes
+      .filter((n) => n.subcommands.length > 0 || n.argumentChoices)
+      .map(
+        (n) =>
+          `      ${sq(n.path)}) candidates=${sq([...n.subcommands.map((s) => s.name), ...(n.argumentChoices ?? [])].join(' '))} ;;`,
+      ),
     `      *) COMPREPLY=(); return ;;`,
     `    esac`,
     `  fi`,
@@ -85,17 +98,32 @@ function zsh(nodes: CompletionNode[], bin: string): string {
     `    esac`,
     `  done`,
     `  case "$cmdpath|\${words[CURRENT-1]}" in`,
-    ...withChoices.map((v) => `    (${v.option.names.map((n) => sq(`${v.node.path}|${n}`)).join('|')}) compadd -- ${v.option.choices!.map(sq).join(' ')}; return ;;`),
-    ...(freeValues.length > 0 ? [`    (${freeValues.flatMap((v) => v.option.names.map((n) => sq(`${v.node.path}|${n}`))).join('|')}) _files; return ;;`] : []),
+    ...withChoices.map(
+      (v) =>
+        `    (${v.option.names.map((n) => sq(`${v.node.path}|${n}`)).join('|')}) compadd -- ${v.option.choices!.map(sq).join(' ')}; return ;;`,
+    ),
+    ...(freeValues.length > 0
+      ? [
+          `    (${freeValues.flatMap((v) => v.option.names.map((n) => sq(`${v.node.path}|${n}`))).join('|')}) _files; return ;;`,
+        ]
+      : []),
     `  esac`,
     `  if [[ \${words[CURRENT]} == -* ]]; then`,
     `    case "$cmdpath" in`,
-    ...nodes.map((n) => `      (${sq(n.path)}) candidates=(${n.options.flatMap((o) => o.names.map((name) => entry(name, o.description))).join(' ')}) ;;`),
+    ...nodes.map(
+      (n) =>
+        `      (${sq(n.path)}) candidates=(${n.options.flatMap((o) => o.names.map((name) => entry(name, o.description))).join(' ')}) ;;`,
+    ),
     `    esac`,
     `    _describe -t options option candidates`,
     `  else`,
     `    case "$cmdpath" in`,
-    ...nodes.filter((n) => n.subcommands.length > 0 || n.argumentChoices).map((n) => `      (${sq(n.path)}) candidates=(${[...n.subcommands.map((s) => entry(s.name, s.description)), ...(n.argumentChoices ?? []).map((c) => entry(c, ''))].join(' ')}) ;;`),
+    ...nodes
+      .filter((n) => n.subcommands.length > 0 || n.argumentChoices)
+      .map(
+        (n) =>
+          `      (${sq(n.path)}) candidates=(${[...n.subcommands.map((s) => entry(s.name, s.description)), ...(n.argumentChoices ?? []).map((c) => entry(c, ''))].join(' ')}) ;;`,
+      ),
     `      (*) _files; return ;;`,
     `    esac`,
     `    _describe -t commands command candidates`,
@@ -131,7 +159,8 @@ function fish(nodes: CompletionNode[], bin: string): string {
     if (node.subcommands.length > 0) {
       // a command group takes no file arguments
       lines.push(`complete -c ${bin} ${cond} -f`);
-      for (const sub of node.subcommands) lines.push(`complete -c ${bin} ${cond} -a ${fq(sub.name)} -d ${fq(sub.description)}`);
+      for (const sub of node.subcommands)
+        lines.push(`complete -c ${bin} ${cond} -a ${fq(sub.name)} -d ${fq(sub.description)}`);
     }
     if (node.argumentChoices) lines.push(`complete -c ${bin} ${cond} -f -a ${fq(node.argumentChoices.join(' '))}`);
     for (const option of node.options) {

@@ -49,7 +49,11 @@ const HELP: CompletionOption = { names: ['-h', '--help'], takesValue: false, des
 
 function toOption(option: Command['options'][number]): CompletionOption {
   const names = [option.short, option.long].filter((n): n is string => typeof n === 'string');
-  const out: CompletionOption = { names, takesValue: option.required || option.optional, description: firstLine(option.description) };
+  const out: CompletionOption = {
+    names,
+    takesValue: option.required || option.optional,
+    description: firstLine(option.description),
+  };
   if (option.argChoices) out.choices = [...option.argChoices];
   return out;
 }

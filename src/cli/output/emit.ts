@@ -31,7 +31,13 @@ export function emitDocument(
 }
 
 /** writes one output file; a failure is collected in `problems` so the other outputs still go out */
-export function tryWrite(ctx: Pick<CliContext, 'stderr' | 'cwd'>, file: string, text: string, what: string, problems: string[]): void {
+export function tryWrite(
+  ctx: Pick<CliContext, 'stderr' | 'cwd'>,
+  file: string,
+  text: string,
+  what: string,
+  problems: string[],
+): void {
   const path = resolve(ctx.cwd, file);
   try {
     mkdirSync(dirname(path), { recursive: true });
@@ -46,8 +52,15 @@ export function tryWrite(ctx: Pick<CliContext, 'stderr' | 'cwd'>, file: string, 
  * Before a run starts: an output path that is a directory can never be written, and finding out
  * only after a long run wastes it, so it is a usage error up front.
  */
-export function checkOutputPaths(ctx: Pick<CliContext, 'cwd'>, opts: { report?: unknown; junit?: unknown; saveScenario?: unknown }): void {
-  const flags: [string, unknown][] = [['--report', opts.report], ['--junit', opts.junit], ['--save-scenario', opts.saveScenario]];
+export function checkOutputPaths(
+  ctx: Pick<CliContext, 'cwd'>,
+  opts: { report?: unknown; junit?: unknown; saveScenario?: unknown },
+): void {
+  const flags: [string, unknown][] = [
+    ['--report', opts.report],
+    ['--junit', opts.junit],
+    ['--save-scenario', opts.saveScenario],
+  ];
   for (const [flag, file] of flags) {
     if (typeof file !== 'string') continue;
     if (statSync(resolve(ctx.cwd, file), { throwIfNoEntry: false })?.isDirectory()) {

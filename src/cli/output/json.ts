@@ -48,7 +48,9 @@ export function withNonFiniteExplained<T>(value: T): T {
         out[`${key}_why`] = why(x);
       } else if (Array.isArray(x) && x.some((e) => typeof e === 'number' && !Number.isFinite(e))) {
         out[key] = visit(x);
-        out[`${key}_why`] = Object.fromEntries(x.flatMap((e, i) => (typeof e === 'number' && !Number.isFinite(e) ? [[String(i), why(e)]] : [])));
+        out[`${key}_why`] = Object.fromEntries(
+          x.flatMap((e, i) => (typeof e === 'number' && !Number.isFinite(e) ? [[String(i), why(e)]] : [])),
+        );
       } else out[key] = visit(x);
     }
     return out;

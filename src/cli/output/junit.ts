@@ -4,7 +4,15 @@
  * suite with one case. Failures carry their message; an interrupted or crashed run is an <error>
  * on the gate testcase.
  */
-import type { ActionOutcome, ScenarioReport, SurvivalReport, SurvivalTick, GateOutcome, ScoreReport, RunStatus } from '../../arena/report.js';
+import type {
+  ActionOutcome,
+  ScenarioReport,
+  SurvivalReport,
+  SurvivalTick,
+  GateOutcome,
+  ScoreReport,
+  RunStatus,
+} from '../../arena/report.js';
 import { gateFailure, verdictSummary, type RegressionVerdict } from '../../arena/regression/verdict.js';
 import { attrs, escapeXml } from './xml.js';
 import { gateText } from './table.js';
@@ -42,7 +50,14 @@ export function regressionJUnit(v: RegressionVerdict, failOnNoImprovement: boole
   const timeMs = v.mode === 'strategies' ? v.duration_ms : 0;
   const c: Case = { classname: 'regress', name: 'candidate vs baseline', timeMs, out: verdictSummary(v) };
   if (failure) c.failure = { type: 'regression', message: failure };
-  return renderSuites([{ name: 'regress', timeMs, properties: { decision: v.decision, p_value: v.p_value, difference: v.difference, test: v.test }, cases: [c] }]);
+  return renderSuites([
+    {
+      name: 'regress',
+      timeMs,
+      properties: { decision: v.decision, p_value: v.p_value, difference: v.difference, test: v.test },
+      cases: [c],
+    },
+  ]);
 }
 
 function scenarioSuite(r: ScenarioReport): Suite {
@@ -52,7 +67,13 @@ function scenarioSuite(r: ScenarioReport): Suite {
     name: `scenario: ${r.name}`,
     timestamp: r.started_at,
     timeMs: r.duration_ms,
-    properties: { kind: 'scenario', seed: r.seed, score: r.score.score, grade: r.score.grade, ...(r.file ? { file: r.file } : {}) },
+    properties: {
+      kind: 'scenario',
+      seed: r.seed,
+      score: r.score.score,
+      grade: r.score.grade,
+      ...(r.file ? { file: r.file } : {}),
+    },
     cases,
   };
 }
@@ -80,7 +101,11 @@ function survivalSuite(r: SurvivalReport): Suite {
 function actionCase(classname: string, o: ActionOutcome): Case {
   const target = o.result.action.target_id ? ` ${o.result.action.target_id}` : '';
   const expect = o.expectation === 'none' ? 'no expectation' : `expect ${o.expectation}`;
-  const c: Case = { classname, name: `${o.label}: ${o.result.action.type}${target} (${expect})`, timeMs: o.result.duration_ms };
+  const c: Case = {
+    classname,
+    name: `${o.label}: ${o.result.action.type}${target} (${expect})`,
+    timeMs: o.result.duration_ms,
+  };
   if (o.met === false) {
     const got = o.result.success ? 'succeeded' : `failed: ${o.result.error ?? 'unknown error'}`;
     c.failure = { type: 'expectation', message: `expected ${o.expectation}, the action ${got}` };
@@ -99,9 +124,23 @@ function tickCase(classname: string, t: SurvivalTick): Case {
   return c;
 }
 
-function gateCase(classname: string, score: ScoreReport, gate: GateOutcome | undefined, status: RunStatus, error: string | undefined, timeMs: number): Case {
+function gateCase(
+  classname: string,
+  score: ScoreReport,
+  gate: GateOutcome | undefined,
+  status: RunStatus,
+  error: string | undefined,
+  timeMs: number,
+): Case {
   const summary = `score ${score.score} (${score.grade}): availability ${score.availability}, recovery ${score.recovery}, consistency ${score.consistency}`;
-  const c: Case = { classname, name: gate ? `${gate.on === 'lower' ? '95% lower bound of score' : 'score'} >= ${gate.min_score}` : 'score (no gate)', timeMs, out: summary };
+  const c: Case = {
+    classname,
+    name: gate
+      ? `${gate.on === 'lower' ? '95% lower bound of score' : 'score'} >= ${gate.min_score}`
+      : 'score (no gate)',
+    timeMs,
+    out: summary,
+  };
   if (status === 'interrupted' || status === 'error') {
     c.error = { type: status, message: error ?? status };
   } else if (gate && !gate.passed) {
@@ -142,8 +181,14 @@ function renderSuites(suites: Suite[]): string {
 function renderCase(c: Case): string[] {
   const open = `    <testcase${attrs({ classname: c.classname, name: c.name, time: seconds(c.timeMs) })}`;
   const inner: string[] = [];
-  if (c.failure) inner.push(`      <failure${attrs({ message: c.failure.message, type: c.failure.type })}>${escapeXml(c.failure.body ?? c.failure.message)}</failure>`);
-  if (c.error) inner.push(`      <error${attrs({ message: c.error.message, type: c.error.type })}>${escapeXml(c.error.message)}</error>`);
+  if (c.failure)
+    inner.push(
+      `      <failure${attrs({ message: c.failure.message, type: c.failure.type })}>${escapeXml(c.failure.body ?? c.failure.message)}</failure>`,
+    );
+  if (c.error)
+    inner.push(
+      `      <error${attrs({ message: c.error.message, type: c.error.type })}>${escapeXml(c.error.message)}</error>`,
+    );
   if (c.skipped) inner.push(`      <skipped${attrs({ message: c.skipped })}/>`);
   if (c.out) inner.push(`      <system-out>${escapeXml(c.out)}</system-out>`);
   return inner.length === 0 ? [`${open}/>`] : [`${open}>`, ...inner, '    </testcase>'];

@@ -46,7 +46,8 @@ export function formatEvent(event: RunEvent): string | undefined {
       const consistency = l.consistency === null ? '-' : l.consistency.toFixed(1);
       // "live score": provisional, without consistency (checked after the run), so it is not the final score
       const score = l.score === null ? '-' : l.score.toFixed(1);
-      const consistencyText = l.consistency === null ? 'consistency checked after the run' : `consistency ${consistency}`;
+      const consistencyText =
+        l.consistency === null ? 'consistency checked after the run' : `consistency ${consistency}`;
       return `${t} progress ${Math.round(event.progress * 100)}%: live score ${score} (availability ${l.availability === null ? '-' : l.availability.toFixed(1)}, recovery ${liveRecoveryText(l)}, ${consistencyText}), ${event.faults.length} active fault(s)`;
     }
     case 'run.finished':

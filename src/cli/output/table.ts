@@ -12,7 +12,11 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
   const out: string[] = [];
   for (const r of reports) {
     out.push(chalk.bold(`Scenario ${r.name}`) + chalk.dim(` (seed ${r.seed}, ${formatDuration(r.duration_ms)})`));
-    const actions = new Table({ head: ['action', 'type', 'target', 'result', 'expected', 'check', 'ms'], style: PLAIN_STYLE, chars: COMPACT_CHARS });
+    const actions = new Table({
+      head: ['action', 'type', 'target', 'result', 'expected', 'check', 'ms'],
+      style: PLAIN_STYLE,
+      chars: COMPACT_CHARS,
+    });
     for (const o of r.results) {
       actions.push([
         o.label,
@@ -26,7 +30,8 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
     }
     if (r.results.length > 0) out.push(actions.toString());
     // reasons go in full under the table: in a cell they made it wider than a 100-column terminal and were cut
-    for (const o of r.results) if (!o.result.success) out.push(chalk.dim(`  ${o.label} failed: ${o.result.error ?? 'no reason given'}`));
+    for (const o of r.results)
+      if (!o.result.success) out.push(chalk.dim(`  ${o.label} failed: ${o.result.error ?? 'no reason given'}`));
   }
   const summary = new Table({
     head: ['scenario', 'status', 'score', 'avail.', 'recovery', 'consist.', 'MTTR p50/p95', 'expected'],
@@ -61,11 +66,16 @@ export function renderSurvivalTable(r: SurvivalReport): string {
     counts.set(t.action.type, c);
   }
   const actions = new Table({ head: ['action', 'applied', 'not applied'], style: PLAIN_STYLE, chars: COMPACT_CHARS });
-  for (const [type, c] of [...counts].sort(([a], [b]) => a.localeCompare(b))) actions.push([type, String(c.ok), String(c.failed)]);
+  for (const [type, c] of [...counts].sort(([a], [b]) => a.localeCompare(b)))
+    actions.push([type, String(c.ok), String(c.failed)]);
   // the totals live here rather than in the summary, which they widened past 100 columns
   if (counts.size > 1) actions.push([chalk.bold('total'), String(r.actions_succeeded), String(r.actions_failed)]);
   // elapsed includes warmup and cooldown, so it is shown beside the chaos window, not as a fraction of it
-  out.push(chalk.bold(`Survival (seed ${r.seed}, chaos ${formatDuration(r.duration_ms)} every ${formatDuration(r.interval_ms)}, ran ${formatDuration(r.elapsed_ms)})`));
+  out.push(
+    chalk.bold(
+      `Survival (seed ${r.seed}, chaos ${formatDuration(r.duration_ms)} every ${formatDuration(r.interval_ms)}, ran ${formatDuration(r.elapsed_ms)})`,
+    ),
+  );
   if (counts.size > 0) out.push(actions.toString());
   const summary = new Table({
     head: ['status', 'actions', 'score', 'avail.', 'recovery', 'consist.', 'MTTR p50/p95', 'drift p50/p99'],
@@ -87,10 +97,19 @@ export function renderSurvivalTable(r: SurvivalReport): string {
   return `${out.join('\n')}\n`;
 }
 
-function footnotes(name: string, score: ScoreReport, gate: GateOutcome | undefined, error: string | undefined, status: RunStatus): string[] {
+function footnotes(
+  name: string,
+  score: ScoreReport,
+  gate: GateOutcome | undefined,
+  error: string | undefined,
+  status: RunStatus,
+): string[] {
   const lines: string[] = [];
   const failed = score.measurements.consistency.failed_checks;
-  if (failed.length > 0) lines.push(`${name}: failed checks: ${failed.map((c) => (c.detail ? `${c.name} (${c.detail})` : c.name)).join('; ')}`);
+  if (failed.length > 0)
+    lines.push(
+      `${name}: failed checks: ${failed.map((c) => (c.detail ? `${c.name} (${c.detail})` : c.name)).join('; ')}`,
+    );
   const interval = score.interval;
   if (interval) {
     lines.push(
@@ -102,7 +121,11 @@ function footnotes(name: string, score: ScoreReport, gate: GateOutcome | undefin
   const partial = status === 'interrupted' || status === 'error';
   if (gate && partial) {
     // a partial run's score covers only what ran: saying it "meets the minimum" would be a verdict it cannot give
-    lines.push(chalk.yellow(`${name}: the run did not finish, so the score ${gate.score} covers only part of it; the minimum ${gate.min_score} was not judged`));
+    lines.push(
+      chalk.yellow(
+        `${name}: the run did not finish, so the score ${gate.score} covers only part of it; the minimum ${gate.min_score} was not judged`,
+      ),
+    );
   } else if (gate) {
     lines.push(gate.passed ? chalk.green(`${name}: ${gateText(gate)}`) : chalk.red(`${name}: ${gateText(gate)}`));
   }
@@ -114,7 +137,9 @@ function footnotes(name: string, score: ScoreReport, gate: GateOutcome | undefin
 export function gateText(gate: GateOutcome): string {
   const value = gate.on === 'lower' ? (gate.value ?? gate.score) : gate.score;
   const what = gate.on === 'lower' ? `score ${gate.score} (95% lower bound ${value})` : `score ${gate.score}`;
-  return gate.passed ? `${what} meets the minimum ${gate.min_score}` : `${what} is ${round1(gate.min_score - value)} below the minimum ${gate.min_score}`;
+  return gate.passed
+    ? `${what} meets the minimum ${gate.min_score}`
+    : `${what} is ${round1(gate.min_score - value)} below the minimum ${gate.min_score}`;
 }
 
 export function gradeText(grade: Grade): string {

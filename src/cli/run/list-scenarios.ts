@@ -30,7 +30,15 @@ export async function listCommand(dir: string, opts: { json?: boolean }, ctx: Cl
         const r = await checkScenarioFile(resolve(ctx.cwd, file));
         if (!r.valid) return { file, valid: false, tags: [], actions: 0, problems: r.errors.length };
         const s = r.scenario!;
-        return { file, valid: true, name: s.name, ...(s.description ? { description: s.description } : {}), tags: s.tags, actions: s.actions.length, problems: 0 };
+        return {
+          file,
+          valid: true,
+          name: s.name,
+          ...(s.description ? { description: s.description } : {}),
+          tags: s.tags,
+          actions: s.actions.length,
+          problems: 0,
+        };
       } catch (err) {
         return { file, valid: false, description: errorMessage(err), tags: [], actions: 0, problems: 1 };
       }
@@ -44,7 +52,12 @@ export async function listCommand(dir: string, opts: { json?: boolean }, ctx: Cl
     ctx.stdout.write(`no scenario files (*.yaml, *.yml, *.json) in ${dir}\n`);
     return;
   }
-  const table = new Table({ head: ['name', 'description', 'tags', 'actions', 'file'], style: { head: [], border: [] }, wordWrap: true, colWidths: [null, 50, null, null, null] as never });
+  const table = new Table({
+    head: ['name', 'description', 'tags', 'actions', 'file'],
+    style: { head: [], border: [] },
+    wordWrap: true,
+    colWidths: [null, 50, null, null, null] as never,
+  });
   for (const s of listed) {
     table.push(
       s.valid
@@ -58,8 +71,16 @@ export async function listCommand(dir: string, opts: { json?: boolean }, ctx: Cl
 /** a person's wording for why a folder cannot be listed, not the raw `ENOENT: …, scandir` */
 function listError(dir: string, err: unknown): UsageError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return new UsageError(`scenario folder not found: ${dir}`, 'not_found', { hint: 'give the folder that holds the scenario files, e.g. arena scenario list scenarios' });
-  if (code === 'ENOTDIR') return new UsageError(`${dir} is a file, not a folder: list a folder, or validate the file with arena scenario validate ${dir}`, 'not_a_directory');
-  if (code === 'EACCES' || code === 'EPERM') return new UsageError(`cannot read the folder ${dir}: permission denied`, 'not_readable');
+  if (code === 'ENOENT')
+    return new UsageError(`scenario folder not found: ${dir}`, 'not_found', {
+      hint: 'give the folder that holds the scenario files, e.g. arena scenario list scenarios',
+    });
+  if (code === 'ENOTDIR')
+    return new UsageError(
+      `${dir} is a file, not a folder: list a folder, or validate the file with arena scenario validate ${dir}`,
+      'not_a_directory',
+    );
+  if (code === 'EACCES' || code === 'EPERM')
+    return new UsageError(`cannot read the folder ${dir}: permission denied`, 'not_readable');
   return new UsageError(`cannot list ${dir}: ${errorMessage(err)}`, 'not_a_directory');
 }

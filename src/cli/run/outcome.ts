@@ -3,7 +3,7 @@
  * 3 on a runtime error, 1 when a gate or an expectation failed, else 0.
  * Thrown after the report was printed and written.
  */
-import type { ActiveFault, } from '../../arena/providers.js';
+import type { ActiveFault } from '../../arena/providers.js';
 import type { GateOutcome, RunStatus } from '../../arena/report.js';
 import { CancelledError, GateFailedError, RuntimeError } from '../../shared/errors.js';
 import { gateText } from '../output/table.js';
@@ -37,4 +37,3 @@ export function throwForOutcomes(runs: RunOutcome[], reportFile?: string): void 
   }
   if (problems.length > 0) throw new GateFailedError(problems.join('; '));
 }
-

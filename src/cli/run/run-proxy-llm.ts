@@ -35,20 +35,31 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
   // checked before anything listens: a bad --fault changes nothing
   if (params) toUsageError(() => parseLlmFault('llm_failure', params));
 
-  const proxy: LlmProxy = await startLlmProxy({ listen, upstream: opts.upstream, api: opts.api as 'openai' | 'anthropic' | 'auto', random: createRandom(seed) });
+  const proxy: LlmProxy = await startLlmProxy({
+    listen,
+    upstream: opts.upstream,
+    api: opts.api as 'openai' | 'anthropic' | 'auto',
+    random: createRandom(seed),
+  });
   let control: LlmControl;
   try {
     control = await startLlmControl({
       proxy,
       ...(controlPort === undefined ? {} : { listen: controlPort }),
-      onRevert: (fault, reason, error) => ctx.stderr.write(`arena: fault ${fault.id} ended (${reason})${error ? `, revert failed: ${String(error)}` : ''}\n`),
+      onRevert: (fault, reason, error) =>
+        ctx.stderr.write(
+          `arena: fault ${fault.id} ended (${reason})${error ? `, revert failed: ${String(error)}` : ''}\n`,
+        ),
     });
   } catch (err) {
     await proxy.close();
     throw err;
   }
   ctx.stdout.write(`arena: llm proxy on ${proxy.url} -> ${proxy.upstream.href} (api: ${proxy.api})\n`);
-  if (control.server) ctx.stdout.write(`arena: control on ${control.server.url} (POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats)\n`);
+  if (control.server)
+    ctx.stdout.write(
+      `arena: control on ${control.server.url} (POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats)\n`,
+    );
   ctx.stdout.write(`arena: seed ${seed}\n`);
   if (params) {
     const durationMs = opts.duration === undefined ? undefined : parseDuration(opts.duration);
@@ -63,7 +74,9 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
     const options = Object.entries(body.report)
       .filter(([k]) => ['first_n', 'probability', 'match', 'retry_after_s', 'after_events'].includes(k))
       .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
-    ctx.stdout.write(`arena: fault ${String(body.report.error_type)} active${options.length ? ` (${options.join(', ')})` : ''}${durationMs === undefined ? '' : ` for ${formatDuration(durationMs)}`}\n`);
+    ctx.stdout.write(
+      `arena: fault ${String(body.report.error_type)} active${options.length ? ` (${options.join(', ')})` : ''}${durationMs === undefined ? '' : ` for ${formatDuration(durationMs)}`}\n`,
+    );
   }
   ctx.stdout.write('arena: press Ctrl-C to stop\n');
 
@@ -75,9 +88,16 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
   await control.close();
   const stats = proxy.stats();
   await proxy.close();
-  ctx.stdout.write(`arena: ${stats.requests} requests, ${stats.passed} passed, injected ${JSON.stringify(stats.errors_injected)}, ${stats.upstream_failures} upstream failures\n`);
+  ctx.stdout.write(
+    `arena: ${stats.requests} requests, ${stats.passed} passed, injected ${JSON.stringify(stats.errors_injected)}, ${stats.upstream_failures} upstream failures\n`,
+  );
   for (const c of stats.clients) {
-    const honoured = c.retry_after_honoured === null ? 'no retry-after retries' : c.retry_after_honoured ? 'retry-after honoured' : `retry-after NOT honoured (${c.retry_after.early} early)`;
+    const honoured =
+      c.retry_after_honoured === null
+        ? 'no retry-after retries'
+        : c.retry_after_honoured
+          ? 'retry-after honoured'
+          : `retry-after NOT honoured (${c.retry_after.early} early)`;
     ctx.stdout.write(`arena:   ${c.client}: ${c.requests} requests, ${c.retries} retries, ${honoured}\n`);
   }
   ctx.stdout.write('arena: stopped\n');
@@ -108,13 +128,15 @@ function faultParams(opts: ProxyLlmOptions): Record<string, unknown> | undefined
 
 function number(text: string, flag: string): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${flag}: expected a number, got ${JSON.stringify(text)}`, 'invalid_flags');
+  if (text.trim() === '' || !Number.isFinite(n))
+    throw new UsageError(`${flag}: expected a number, got ${JSON.stringify(text)}`, 'invalid_flags');
   return n;
 }
 
 function parsePort(text: string, flag: string): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text.trim()) || port > 65535) throw new UsageError(`${flag}: expected a port from 0 to 65535, got ${JSON.stringify(text)}`, 'invalid_port');
+  if (!/^\d+$/.test(text.trim()) || port > 65535)
+    throw new UsageError(`${flag}: expected a port from 0 to 65535, got ${JSON.stringify(text)}`, 'invalid_port');
   return port;
 }
 

@@ -28,7 +28,11 @@ export async function runRegress(options: RegressOptions, ctx: CliContext): Prom
   const mode = resolveOutputMode({ json: options.json, color: options.color, tui: false }, ctx);
   applyColor(mode);
   const print = (v: RegressionVerdict) =>
-    ctx.stdout.write(mode.kind === 'json' ? `${JSON.stringify(withNonFiniteExplained({ schema_version: 1, regression: v }), null, 2)}\n` : renderRegressionTable(v));
+    ctx.stdout.write(
+      mode.kind === 'json'
+        ? `${JSON.stringify(withNonFiniteExplained({ schema_version: 1, regression: v }), null, 2)}\n`
+        : renderRegressionTable(v),
+    );
   const plan = planRegress(options);
   let verdict: RegressionVerdict;
   try {
@@ -41,14 +45,16 @@ export async function runRegress(options: RegressOptions, ctx: CliContext): Prom
     });
   } catch (err) {
     // Ctrl-C: show what the finished pairs say, clearly marked as no verdict, then exit 130
-    const partial = err instanceof CancelledError ? (err.details as { partial?: RegressionResult } | undefined)?.partial : undefined;
+    const partial =
+      err instanceof CancelledError ? (err.details as { partial?: RegressionResult } | undefined)?.partial : undefined;
     if (partial) print({ mode: 'strategies', ...partial });
     throw err;
   }
 
   const failOnNoImprovement = options.failOnNoImprovement === true;
   const problems: string[] = [];
-  if (options.junit) tryWrite(ctx, options.junit, regressionJUnit(verdict, failOnNoImprovement), 'JUnit report', problems);
+  if (options.junit)
+    tryWrite(ctx, options.junit, regressionJUnit(verdict, failOnNoImprovement), 'JUnit report', problems);
   print(verdict);
   if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
   const gate = gateFailure(verdict, failOnNoImprovement);
@@ -56,7 +62,8 @@ export async function runRegress(options: RegressOptions, ctx: CliContext): Prom
 }
 
 function progressLine(event: RegressionEvent): string {
-  if (event.type === 'run') return `  ${event.arm.padEnd(9)} run ${String(event.run + 1).padStart(3)} (seed ${event.seed}): ${event.score.toFixed(1)}\n`;
+  if (event.type === 'run')
+    return `  ${event.arm.padEnd(9)} run ${String(event.run + 1).padStart(3)} (seed ${event.seed}): ${event.score.toFixed(1)}\n`;
   const l = event.look;
   return `  look ${l.index + 1} at ${l.n} runs per arm: p = ${formatP(l.p_value)}, boundary p ≤ ${formatP(l.nominal_p)} → ${l.decision}\n`;
 }

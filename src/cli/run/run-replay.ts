@@ -46,7 +46,10 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
   const plan = replayPlanFromReport(doc, file, opts.scenario);
   const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : plan.strategy;
   const target = createEmbeddedTarget({ strategy, seed: plan.seed });
-  if (mode.kind !== 'tty') ctx.stderr.write(`replay: ${plan.timeline.length} action(s) of ${runTitle(plan.kind, plan.name)} (seed ${plan.seed})\n`);
+  if (mode.kind !== 'tty')
+    ctx.stderr.write(
+      `replay: ${plan.timeline.length} action(s) of ${runTitle(plan.kind, plan.name)} (seed ${plan.seed})\n`,
+    );
   const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
     runSurvivalOnTarget(target, {
       duration: 0,
@@ -60,7 +63,19 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
       ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     }),
   );
-  report.replay_of = { kind: plan.kind, name: plan.name, seed: plan.seed, ...(plan.started_at ? { started_at: plan.started_at } : {}) };
-  emitDocument(ctx, mode, survivalDocument(report), () => renderSurvivalTable(report), () => survivalJUnit(report), { report: opts.report, junit: opts.junit });
+  report.replay_of = {
+    kind: plan.kind,
+    name: plan.name,
+    seed: plan.seed,
+    ...(plan.started_at ? { started_at: plan.started_at } : {}),
+  };
+  emitDocument(
+    ctx,
+    mode,
+    survivalDocument(report),
+    () => renderSurvivalTable(report),
+    () => survivalJUnit(report),
+    { report: opts.report, junit: opts.junit },
+  );
   throwForOutcomes([{ name: `replay of ${plan.name}`, ...report }], opts.report);
 }

@@ -39,7 +39,13 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
   const scenarios = await loadAll(files, ctx);
   // every target file is checked before the first run starts
   const targets: TargetChoice[] = [];
-  for (const scenario of scenarios) targets.push(await chooseTarget(opts, ctx, { ...(scenario.config.target !== undefined ? { target: scenario.config.target } : {}), ...(scenario.file !== undefined ? { file: scenario.file } : {}) }));
+  for (const scenario of scenarios)
+    targets.push(
+      await chooseTarget(opts, ctx, {
+        ...(scenario.config.target !== undefined ? { target: scenario.config.target } : {}),
+        ...(scenario.file !== undefined ? { file: scenario.file } : {}),
+      }),
+    );
   const reports: ScenarioReport[] = [];
   let failure: unknown;
   await runWithOutput(ctx, opts, mode, async (onEvent, sinks) => {
@@ -66,11 +72,21 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
       }
     }
   });
-  emitDocument(ctx, mode, scenarioDocument(reports), () => renderScenarioTables(reports), () => scenarioJUnit(reports), { report: opts.report, junit: opts.junit });
+  emitDocument(
+    ctx,
+    mode,
+    scenarioDocument(reports),
+    () => renderScenarioTables(reports),
+    () => scenarioJUnit(reports),
+    { report: opts.report, junit: opts.junit },
+  );
   if (failure) throw failure;
   throwForOutcomes(reports, opts.report);
   // interrupted between two scenarios (or before the first): the ones not run make this a partial report
-  if (ctx.signal.aborted) throw new CancelledError(`interrupted; ${scenarios.length - reports.length} scenario(s) not run${opts.report ? `; partial report written to ${opts.report}` : ''}`);
+  if (ctx.signal.aborted)
+    throw new CancelledError(
+      `interrupted; ${scenarios.length - reports.length} scenario(s) not run${opts.report ? `; partial report written to ${opts.report}` : ''}`,
+    );
 }
 
 /** validates every file before anything runs: all problems at once, exit 2 */
@@ -79,11 +95,16 @@ async function loadAll(files: string[], ctx: CliContext): Promise<Scenario[]> {
   const invalid = results.filter((r) => !r.valid);
   if (invalid.length > 0) {
     for (const r of invalid) for (const p of r.errors) ctx.stderr.write(`${formatProblem(p, r.file)}\n`);
-    throw new UsageError(`${invalid.length} of ${results.length} scenario file(s) invalid; nothing was run`, 'invalid_scenario');
+    throw new UsageError(
+      `${invalid.length} of ${results.length} scenario file(s) invalid; nothing was run`,
+      'invalid_scenario',
+    );
   }
-  return Promise.all(files.map(async (f) => {
-    const r = await checkScenarioFile(resolve(ctx.cwd, f));
-    r.scenario!.file = f;
-    return r.scenario!;
-  }));
+  return Promise.all(
+    files.map(async (f) => {
+      const r = await checkScenarioFile(resolve(ctx.cwd, f));
+      r.scenario!.file = f;
+      return r.scenario!;
+    }),
+  );
 }

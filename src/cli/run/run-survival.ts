@@ -6,7 +6,12 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chooseTarget } from './targets.js';
-import { runSurvivalOnTarget, resolveSurvivalConfig, survivalToScenarioYaml, type SurvivalOptions } from '../../arena/survival/index.js';
+import {
+  runSurvivalOnTarget,
+  resolveSurvivalConfig,
+  survivalToScenarioYaml,
+  type SurvivalOptions,
+} from '../../arena/survival/index.js';
 import type { SurvivalReport } from '../../arena/report.js';
 import { randomSeed } from '../../shared/random.js';
 import type { GateOn } from '../../arena/score.js';
@@ -37,7 +42,11 @@ export interface SurvivalCommandOptions extends OutputOptionValues {
   recoveryDeadline?: string;
 }
 
-export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliContext, extra: Partial<SurvivalOptions> = {}): Promise<void> {
+export async function survivalCommand(
+  opts: SurvivalCommandOptions,
+  ctx: CliContext,
+  extra: Partial<SurvivalOptions> = {},
+): Promise<void> {
   const mode = resolveOutputMode(opts, ctx);
   applyColor(mode);
   const seed = opts.seed ?? randomSeed();
@@ -58,9 +67,18 @@ export async function survivalCommand(opts: SurvivalCommandOptions, ctx: CliCont
   const choice = await chooseTarget(opts, ctx);
   const target = await choice.create(seed);
   if (mode.kind !== 'tty') ctx.stderr.write(`survival: seed ${seed} (replay with --seed ${seed})\n`);
-  const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) => runSurvivalOnTarget(target, { ...options, onEvent, ...sinks, onNotice: (line) => ctx.stderr.write(`${line}\n`) }));
+  const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
+    runSurvivalOnTarget(target, { ...options, onEvent, ...sinks, onNotice: (line) => ctx.stderr.write(`${line}\n`) }),
+  );
   if (opts.saveScenario) saveScenario(ctx, opts.saveScenario, report);
-  emitDocument(ctx, mode, survivalDocument(report), () => renderSurvivalTable(report), () => survivalJUnit(report), { report: opts.report, junit: opts.junit });
+  emitDocument(
+    ctx,
+    mode,
+    survivalDocument(report),
+    () => renderSurvivalTable(report),
+    () => survivalJUnit(report),
+    { report: opts.report, junit: opts.junit },
+  );
   throwForOutcomes([{ name: 'survival', ...report }], opts.report);
 }
 

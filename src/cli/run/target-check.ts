@@ -11,7 +11,8 @@ export interface TargetCheckOptions {
 }
 
 export async function targetCheckCommand(url: string, opts: TargetCheckOptions, ctx: CliContext): Promise<void> {
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`not an http:// or https:// URL: ${JSON.stringify(url)}`, 'invalid_url');
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new UsageError(`not an http:// or https:// URL: ${JSON.stringify(url)}`, 'invalid_url');
   const mode = resolveOutputMode({ json: opts.json, color: opts.color, tui: false }, ctx);
   applyColor(mode);
   const token = opts.token ?? (ctx.env.ARENA_TARGET_TOKEN || undefined);
@@ -22,7 +23,8 @@ export async function targetCheckCommand(url: string, opts: TargetCheckOptions, 
   if (mode.kind === 'json') {
     ctx.stdout.write(`${JSON.stringify({ schema_version: 1, url, passed, failed, checks: results }, null, 2)}\n`);
   } else {
-    for (const r of results) ctx.stdout.write(r.ok ? `${chalk.green('ok  ')} ${r.name}\n` : `${chalk.red('FAIL')} ${r.name}: ${r.detail}\n`);
+    for (const r of results)
+      ctx.stdout.write(r.ok ? `${chalk.green('ok  ')} ${r.name}\n` : `${chalk.red('FAIL')} ${r.name}: ${r.detail}\n`);
     ctx.stdout.write(`${passed} passed, ${failed} failed\n`);
   }
   if (failed > 0) throw new GateFailedError('', 'conformance_failed');

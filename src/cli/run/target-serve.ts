@@ -28,13 +28,16 @@ export async function targetServeCommand(opts: TargetServeOptions, ctx: CliConte
       port,
       host: opts.host,
       ...(token ? { token } : {}),
-      onRevert: (id, reason, error) => ctx.stderr.write(`arena: fault ${id} reverted (${reason})${error ? `: ${String(error)}` : ''}\n`),
+      onRevert: (id, reason, error) =>
+        ctx.stderr.write(`arena: fault ${id} reverted (${reason})${error ? `: ${String(error)}` : ''}\n`),
     });
   } catch (err) {
     await target.stop().catch(() => undefined);
     throw err;
   }
-  ctx.stdout.write(`arena: target ${target.name} (${target.kind}) served on ${served.url} (Arena Target Protocol v1, auth: ${token ? 'on, Bearer token required' : 'off'})\n`);
+  ctx.stdout.write(
+    `arena: target ${target.name} (${target.kind}) served on ${served.url} (Arena Target Protocol v1, auth: ${token ? 'on, Bearer token required' : 'off'})\n`,
+  );
   ctx.stdout.write('arena: press Ctrl-C to stop\n');
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

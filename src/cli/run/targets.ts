@@ -22,10 +22,17 @@ export interface TargetFlags {
   strategy?: string;
 }
 
-export async function chooseTarget(flags: TargetFlags, ctx: CliContext, scenario?: { target?: string; file?: string }): Promise<TargetChoice> {
+export async function chooseTarget(
+  flags: TargetFlags,
+  ctx: CliContext,
+  scenario?: { target?: string; file?: string },
+): Promise<TargetChoice> {
   const { loadStrategyFile } = await import('../../runtime/strategy.js');
   const strategy = flags.strategy ? await loadStrategyFile(resolve(ctx.cwd, flags.strategy)) : undefined;
-  const fromScenario = scenario?.target !== undefined && scenario.file !== undefined ? resolve(ctx.cwd, dirname(scenario.file), scenario.target) : undefined;
+  const fromScenario =
+    scenario?.target !== undefined && scenario.file !== undefined
+      ? resolve(ctx.cwd, dirname(scenario.file), scenario.target)
+      : undefined;
   const path = flags.target !== undefined ? resolve(ctx.cwd, flags.target) : fromScenario;
   if (path === undefined) {
     const { createEmbeddedTarget } = await import('../../targets/embedded/index.js');
@@ -35,7 +42,15 @@ export async function chooseTarget(flags: TargetFlags, ctx: CliContext, scenario
   const shown = flags.target ?? scenario!.target!;
   const loaded = await loadTargetFile(path, shown);
   if (strategy !== undefined && loaded.kind !== 'embedded') {
-    throw new UsageError(`--strategy applies to the embedded runtime only; target ${loaded.name} in ${shown} is kind ${loaded.kind}`, 'strategy_not_applicable');
+    throw new UsageError(
+      `--strategy applies to the embedded runtime only; target ${loaded.name} in ${shown} is kind ${loaded.kind}`,
+      'strategy_not_applicable',
+    );
   }
-  return { name: loaded.name, kind: loaded.kind, file: shown, create: (seed) => loaded.create({ seed, ...(strategy !== undefined ? { strategy } : {}), env: ctx.env }) };
+  return {
+    name: loaded.name,
+    kind: loaded.kind,
+    file: shown,
+    create: (seed) => loaded.create({ seed, ...(strategy !== undefined ? { strategy } : {}), env: ctx.env }),
+  };
 }

@@ -33,7 +33,9 @@ export async function validateCommand(files: string[], opts: { json?: boolean },
   const results = await validateFiles(files, ctx.cwd);
   const invalid = results.filter((r) => !r.valid);
   if (opts.json) {
-    ctx.stdout.write(`${JSON.stringify({ schema_version: SCHEMA_VERSION, valid: invalid.length === 0, files: results }, null, 2)}\n`);
+    ctx.stdout.write(
+      `${JSON.stringify({ schema_version: SCHEMA_VERSION, valid: invalid.length === 0, files: results }, null, 2)}\n`,
+    );
   } else {
     for (const r of results) {
       if (r.valid) ctx.stdout.write(`ok ${r.file}: ${r.name} (${r.actions} action${r.actions === 1 ? '' : 's'})\n`);
@@ -42,6 +44,9 @@ export async function validateCommand(files: string[], opts: { json?: boolean },
   }
   if (invalid.length > 0) {
     const problems = invalid.reduce((n, r) => n + r.errors.length, 0);
-    throw new UsageError(`${invalid.length} of ${results.length} scenario file(s) invalid (${problems} problem(s))`, 'invalid_scenario');
+    throw new UsageError(
+      `${invalid.length} of ${results.length} scenario file(s) invalid (${problems} problem(s))`,
+      'invalid_scenario',
+    );
   }
 }

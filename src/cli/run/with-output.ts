@@ -17,7 +17,12 @@ export interface RunSinks {
   eventStore?: EventStore;
 }
 
-export async function runWithOutput<T>(ctx: CliContext, opts: object, mode: OutputMode, run: (onEvent: RunEventListener, sinks: RunSinks) => Promise<T>): Promise<T> {
+export async function runWithOutput<T>(
+  ctx: CliContext,
+  opts: object,
+  mode: OutputMode,
+  run: (onEvent: RunEventListener, sinks: RunSinks) => Promise<T>,
+): Promise<T> {
   checkOutputPaths(ctx, opts);
   const plugins: AttachedPlugin[] = await attachPlugins(opts as Record<string, unknown>, ctx);
   try {

@@ -43,7 +43,9 @@ export function AgentsPanel({ agents, faults = [] }: { agents: AgentInfo[]; faul
   return (
     <Box flexDirection="column">
       <Text>
-        <Text bold underline>Agents</Text>
+        <Text bold underline>
+          Agents
+        </Text>
         <Text dimColor> · active faults: {faults.length}</Text>
       </Text>
       {agents.length === 0 && <Text dimColor>waiting for the first snapshot…</Text>}
@@ -51,8 +53,12 @@ export function AgentsPanel({ agents, faults = [] }: { agents: AgentInfo[]; faul
         const own = faults.filter((f) => f.target === a.id);
         return (
           <Text key={a.id} wrap="truncate-end">
-            {padCell(a.id, ID_WIDTH)} <Text color={a.role === 'leader' || a.role === 'orchestrator' ? 'cyan' : undefined}>{padCell(a.role, ROLE_WIDTH)}</Text>{' '}
-            <Text color={STATUS_COLOR[a.status]}>{padCell(a.status, STATUS_WIDTH)}</Text> <Text dimColor>{padCell(`restarts ${a.restarts}`, RESTARTS_WIDTH)}</Text>{' '}
+            {padCell(a.id, ID_WIDTH)}{' '}
+            <Text color={a.role === 'leader' || a.role === 'orchestrator' ? 'cyan' : undefined}>
+              {padCell(a.role, ROLE_WIDTH)}
+            </Text>{' '}
+            <Text color={STATUS_COLOR[a.status]}>{padCell(a.status, STATUS_WIDTH)}</Text>{' '}
+            <Text dimColor>{padCell(`restarts ${a.restarts}`, RESTARTS_WIDTH)}</Text>{' '}
             <Text color="red">{own.map(faultText).join(', ')}</Text>
           </Text>
         );

@@ -10,8 +10,9 @@ export function Header({ state }: { state: ViewState }) {
   return (
     <Text wrap="truncate-end">
       <Text bold>{runTitle(state.kind, state.name)}</Text>
-      {state.seed !== null && <Text dimColor> seed {state.seed}</Text>} <Text color="cyan">{state.phase ?? 'starting'}</Text> {bar}{' '}
-      {Math.round(state.progress * 100)}% <Text dimColor>{(state.at_ms / 1000).toFixed(1)}s</Text>
+      {state.seed !== null && <Text dimColor> seed {state.seed}</Text>}{' '}
+      <Text color="cyan">{state.phase ?? 'starting'}</Text> {bar} {Math.round(state.progress * 100)}%{' '}
+      <Text dimColor>{(state.at_ms / 1000).toFixed(1)}s</Text>
     </Text>
   );
 }

@@ -51,7 +51,12 @@ function usePrintFeed(store: ViewStore): void {
     const print = () => {
       const feed = store.getFeed();
       if (feed.length <= printed) return;
-      write(feed.slice(printed).map((item) => `${formatFeedLine(item)}\n`).join(''));
+      write(
+        feed
+          .slice(printed)
+          .map((item) => `${formatFeedLine(item)}\n`)
+          .join(''),
+      );
       printed = feed.length;
     };
     print();

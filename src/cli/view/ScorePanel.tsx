@@ -9,7 +9,10 @@ function colorFor(n: number): string {
 function Dimension({ label, value }: { label: string; value: number | null }) {
   return (
     <>
-      {label} <Text color={value === null ? undefined : colorFor(value)}>{value === null ? '  -  ' : value.toFixed(1).padStart(5)}</Text>
+      {label}{' '}
+      <Text color={value === null ? undefined : colorFor(value)}>
+        {value === null ? '  -  ' : value.toFixed(1).padStart(5)}
+      </Text>
     </>
   );
 }
@@ -21,7 +24,10 @@ export function ScorePanel({ state }: { state: ViewState }) {
     <Box flexDirection="column">
       <Text wrap="truncate-end">
         <Text bold>
-          score <Text color={live?.score != null ? colorFor(live.score) : undefined}>{live?.score != null ? live.score.toFixed(1) : '-'}</Text>
+          score{' '}
+          <Text color={live?.score != null ? colorFor(live.score) : undefined}>
+            {live?.score != null ? live.score.toFixed(1) : '-'}
+          </Text>
         </Text>
         {'  '}
         <Dimension label="availability" value={live?.availability ?? null} />
@@ -36,9 +42,14 @@ export function ScorePanel({ state }: { state: ViewState }) {
         {'  '}
         <Dimension label="consistency" value={live?.consistency ?? null} />
       </Text>
-      {state.status === null && <Text dimColor wrap="truncate-end">{LIVE_SCORE_NOTE}</Text>}
+      {state.status === null && (
+        <Text dimColor wrap="truncate-end">
+          {LIVE_SCORE_NOTE}
+        </Text>
+      )}
       <Text dimColor>
-        actions {state.actions.ok} ok, {state.actions.failed} failed · recoveries {state.recoveries.recovered} ok, {state.recoveries.missed} missed
+        actions {state.actions.ok} ok, {state.actions.failed} failed · recoveries {state.recoveries.recovered} ok,{' '}
+        {state.recoveries.missed} missed
       </Text>
     </Box>
   );

@@ -86,7 +86,9 @@ export class ViewReducer {
         const target = r.action.target_id ? ` ${r.action.target_id}` : '';
         if (r.success) s.actions.ok++;
         else s.actions.failed++;
-        const text = r.success ? `${event.label}: ${r.action.type}${target}` : `${event.label}: ${r.action.type}${target} failed: ${r.error ?? 'unknown error'}`;
+        const text = r.success
+          ? `${event.label}: ${r.action.type}${target}`
+          : `${event.label}: ${r.action.type}${target} failed: ${r.error ?? 'unknown error'}`;
         this.addLine(event.at_ms, text, r.success ? 'info' : 'bad');
         break;
       }
@@ -100,7 +102,9 @@ export class ViewReducer {
         else s.recoveries.missed++;
         this.addLine(
           event.at_ms,
-          r.recovered ? `recovered from ${r.type} on ${r.target} in ${r.recovery_ms}ms` : `NOT recovered from ${r.type} on ${r.target}`,
+          r.recovered
+            ? `recovered from ${r.type} on ${r.target} in ${r.recovery_ms}ms`
+            : `NOT recovered from ${r.type} on ${r.target}`,
           r.recovered ? 'ok' : 'bad',
         );
         break;
@@ -132,7 +136,14 @@ export class ViewReducer {
       }
       return view;
     });
-    return { ...s, agents: [...s.agents], faults, actions: { ...s.actions }, recoveries: { ...s.recoveries }, feed: [...s.feed] };
+    return {
+      ...s,
+      agents: [...s.agents],
+      faults,
+      actions: { ...s.actions },
+      recoveries: { ...s.recoveries },
+      feed: [...s.feed],
+    };
   }
 
   /** every finished line so far (the live array: lines are only ever appended) */

@@ -39,7 +39,10 @@ export async function startLlmControl(options: LlmControlOptions): Promise<LlmCo
     const host = options.host ?? '127.0.0.1';
     const handler = protocolHandler({
       ...(options.token ? { token: options.token } : {}),
-      routes: [...faultRoutes(registry), { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJson(res, 200, options.proxy.stats()) }],
+      routes: [
+        ...faultRoutes(registry),
+        { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJson(res, 200, options.proxy.stats()) },
+      ],
     });
     // a port in use is a usage error naming it (listenProtocol)
     server = await listenProtocol(handler, options.listen, host, 'control port');

@@ -5,7 +5,14 @@
  */
 import { badRequest, unsupported } from '../../protocol/wire.js';
 
-export const LLM_ERROR_TYPES = ['rate_limit', 'overloaded', 'server_error', 'timeout', 'stream_error', 'stream_stall'] as const;
+export const LLM_ERROR_TYPES = [
+  'rate_limit',
+  'overloaded',
+  'server_error',
+  'timeout',
+  'stream_error',
+  'stream_stall',
+] as const;
 export type LlmErrorType = (typeof LLM_ERROR_TYPES)[number];
 
 export const LLM_FAULT_TYPE = 'llm_failure';
@@ -41,30 +48,38 @@ export function isStreamFault(type: LlmErrorType): boolean {
 export function parseLlmFault(type: string, params: Record<string, unknown>): LlmFaultSpec {
   if (type !== LLM_FAULT_TYPE) throw unsupported(`type: the LLM proxy applies only ${LLM_FAULT_TYPE}, not ${type}`);
   for (const key of Object.keys(params)) {
-    if (!PARAM_KEYS.includes(key)) throw badRequest(`params.${key}: unknown parameter (expected one of ${PARAM_KEYS.join(', ')})`);
+    if (!PARAM_KEYS.includes(key))
+      throw badRequest(`params.${key}: unknown parameter (expected one of ${PARAM_KEYS.join(', ')})`);
   }
   const errorType = params.error_type ?? 'rate_limit';
   if (typeof errorType !== 'string' || !(LLM_ERROR_TYPES as readonly string[]).includes(errorType)) {
-    throw badRequest(`params.error_type: unknown error type ${JSON.stringify(errorType)} (valid: ${LLM_ERROR_TYPES.join(', ')})`);
+    throw badRequest(
+      `params.error_type: unknown error type ${JSON.stringify(errorType)} (valid: ${LLM_ERROR_TYPES.join(', ')})`,
+    );
   }
   const spec: LlmFaultSpec = { errorType: errorType as LlmErrorType, probability: 1, afterEvents: 1 };
   if (params.first_n !== undefined) spec.firstN = wholeNumber(params.first_n, 'params.first_n', 1, 1_000_000);
   if (params.probability !== undefined) {
     const p = params.probability;
-    if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1) throw badRequest('params.probability: expected a number from 0 to 1');
+    if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1)
+      throw badRequest('params.probability: expected a number from 0 to 1');
     spec.probability = p;
   }
   if (params.match !== undefined) spec.match = parseMatch(params.match);
   if (params.retry_after_s !== undefined) {
     const s = params.retry_after_s;
-    if (typeof s !== 'number' || !Number.isFinite(s) || s < 0 || s > 3600) throw badRequest('params.retry_after_s: expected seconds from 0 to 3600');
+    if (typeof s !== 'number' || !Number.isFinite(s) || s < 0 || s > 3600)
+      throw badRequest('params.retry_after_s: expected seconds from 0 to 3600');
     if (spec.errorType === 'timeout' || isStreamFault(spec.errorType)) {
-      throw badRequest(`params.retry_after_s: ${spec.errorType} sends no status, so it has no retry-after (only rate_limit, overloaded, server_error do)`);
+      throw badRequest(
+        `params.retry_after_s: ${spec.errorType} sends no status, so it has no retry-after (only rate_limit, overloaded, server_error do)`,
+      );
     }
     spec.retryAfterS = s;
   } else if (spec.errorType === 'rate_limit') spec.retryAfterS = DEFAULT_RATE_LIMIT_RETRY_AFTER_S;
   if (params.after_events !== undefined) {
-    if (!isStreamFault(spec.errorType)) throw badRequest(`params.after_events: only stream_error and stream_stall take it, not ${spec.errorType}`);
+    if (!isStreamFault(spec.errorType))
+      throw badRequest(`params.after_events: only stream_error and stream_stall take it, not ${spec.errorType}`);
     spec.afterEvents = wholeNumber(params.after_events, 'params.after_events', 0, 1_000_000);
   }
   return spec;
@@ -76,19 +91,25 @@ export function parseLlmFault(type: string, params: Record<string, unknown>): Ll
  */
 export function parseMatch(value: unknown): LlmFaultMatch {
   if (typeof value === 'string') {
-    if (value.length === 0) throw badRequest('params.match: expected a path (starting with /) or a model name, got an empty string');
+    if (value.length === 0)
+      throw badRequest('params.match: expected a path (starting with /) or a model name, got an empty string');
     return value.startsWith('/') ? { path: value } : { model: value };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('params.match: expected a string or an object {path?, model?}');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest('params.match: expected a string or an object {path?, model?}');
   const m = value as Record<string, unknown>;
-  for (const key of Object.keys(m)) if (key !== 'path' && key !== 'model') throw badRequest(`params.match.${key}: unknown field (expected path, model)`);
+  for (const key of Object.keys(m))
+    if (key !== 'path' && key !== 'model')
+      throw badRequest(`params.match.${key}: unknown field (expected path, model)`);
   const match: LlmFaultMatch = {};
   if (m.path !== undefined) {
-    if (typeof m.path !== 'string' || !m.path.startsWith('/')) throw badRequest('params.match.path: expected a path starting with /');
+    if (typeof m.path !== 'string' || !m.path.startsWith('/'))
+      throw badRequest('params.match.path: expected a path starting with /');
     match.path = m.path;
   }
   if (m.model !== undefined) {
-    if (typeof m.model !== 'string' || m.model.length === 0) throw badRequest('params.match.model: expected a non-empty model name');
+    if (typeof m.model !== 'string' || m.model.length === 0)
+      throw badRequest('params.match.model: expected a non-empty model name');
     match.model = m.model;
   }
   if (match.path === undefined && match.model === undefined) throw badRequest('params.match: give path, model or both');
@@ -116,6 +137,7 @@ export function describeSpec(spec: LlmFaultSpec): Record<string, unknown> {
 }
 
 function wholeNumber(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw badRequest(`${field}: expected a whole number from ${min} to ${max}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw badRequest(`${field}: expected a whole number from ${min} to ${max}`);
   return value;
 }

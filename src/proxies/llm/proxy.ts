@@ -19,7 +19,14 @@ import { peekBody, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
 import { relayWithStreamFault } from './stream-faults.js';
 import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
-import { apiForPath, statusError, upstreamUnreachable, type LlmApi, type StatusErrorType, type WireError } from './wire-errors.js';
+import {
+  apiForPath,
+  statusError,
+  upstreamUnreachable,
+  type LlmApi,
+  type StatusErrorType,
+  type WireError,
+} from './wire-errors.js';
 
 export type LlmApiMode = LlmApi | 'auto';
 
@@ -79,7 +86,8 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const clock = options.clock ?? systemClock;
   const random = options.random ?? createRandom(randomSeed());
   const mode: LlmApiMode = options.api ?? 'auto';
-  if (mode !== 'auto' && mode !== 'openai' && mode !== 'anthropic') throw new UsageError(`--api: expected openai, anthropic or auto, got ${JSON.stringify(mode)}`, 'invalid_api');
+  if (mode !== 'auto' && mode !== 'openai' && mode !== 'anthropic')
+    throw new UsageError(`--api: expected openai, anthropic or auto, got ${JSON.stringify(mode)}`, 'invalid_api');
   const upstreamUrl = parseUpstream(options.upstream);
   const upstream = createUpstream(upstreamUrl);
   const maxPeek = options.maxPeekBytes ?? DEFAULT_PEEK;
@@ -125,7 +133,12 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       if (fault) return faultStream(call, upRes, fault);
       stats.onPassed(client);
       // a real 429 / 5xx from the upstream: its retry is watched like an injected one
-      if (status === 429 || status >= 500) stats.onUpstreamError(client, clock.now(), retryAfterMs(upRes.headers['retry-after'], clock.wallNow().getTime()));
+      if (status === 429 || status >= 500)
+        stats.onUpstreamError(
+          client,
+          clock.now(),
+          retryAfterMs(upRes.headers['retry-after'], clock.wallNow().getTime()),
+        );
       relay(upRes, res);
       if (isStream) {
         const live: LiveStream = { call, upRes };
@@ -233,7 +246,12 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     async applyFault(request) {
       const spec = parseLlmFault(request.type, request.params);
       const fault = faults.add(request.id, spec);
-      const report: Record<string, unknown> = { ...describeSpec(spec), api: mode, upstream: upstreamUrl.href, acts_on: 'every client of this proxy' };
+      const report: Record<string, unknown> = {
+        ...describeSpec(spec),
+        api: mode,
+        upstream: upstreamUrl.href,
+        acts_on: 'every client of this proxy',
+      };
       if (isStreamFault(spec.errorType)) {
         report.acts_on_streams_only = true;
         // streams already flowing are in its reach too, not only those that start after it
@@ -250,7 +268,10 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return { report, revert: () => faults.remove(fault) };
     },
     stats() {
-      return { ...stats.snapshot(), faults: faults.list().map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired })) };
+      return {
+        ...stats.snapshot(),
+        faults: faults.list().map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired })),
+      };
     },
     close() {
       isClosing = true;
@@ -267,8 +288,14 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new UsageError(`port ${port} on ${host} is already in use`, 'port_in_use', { hint: 'pick another with --listen, or --listen 0 for a free one' }));
-      else if (err.code === 'EACCES') reject(new UsageError(`port ${port} on ${host} needs privileges this process does not have`, 'port_denied'));
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new UsageError(`port ${port} on ${host} is already in use`, 'port_in_use', {
+            hint: 'pick another with --listen, or --listen 0 for a free one',
+          }),
+        );
+      else if (err.code === 'EACCES')
+        reject(new UsageError(`port ${port} on ${host} needs privileges this process does not have`, 'port_denied'));
       else reject(err);
     };
     server.once('error', onError);
@@ -300,4 +327,3 @@ function pathOf(url: string | undefined): string {
 function isEventStream(contentType: string | undefined): boolean {
   return contentType?.toLowerCase().startsWith('text/event-stream') === true;
 }
-

@@ -30,7 +30,13 @@ export interface StreamFaultHooks {
 
 const ignore = () => undefined;
 
-export function relayWithStreamFault(upRes: IncomingMessage, res: ServerResponse, api: LlmApi, fault: ActiveLlmFault, hooks: StreamFaultHooks): void {
+export function relayWithStreamFault(
+  upRes: IncomingMessage,
+  res: ServerResponse,
+  api: LlmApi,
+  fault: ActiveLlmFault,
+  hooks: StreamFaultHooks,
+): void {
   const boundary = new SseBoundary(fault.spec.afterEvents);
   // the client sees the 200 and the headers at once, whatever comes after (a stream taken over in flight has them already)
   if (!res.headersSent) res.flushHeaders();

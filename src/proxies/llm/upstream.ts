@@ -9,7 +9,17 @@ import https from 'node:https';
 import { UsageError } from '../../shared/errors.js';
 
 /** RFC 9110 §7.6.1: meaningful for one connection only, never forwarded */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+]);
 
 export interface Upstream {
   readonly url: URL;
@@ -22,10 +32,15 @@ export function parseUpstream(value: string | URL): URL {
   try {
     url = typeof value === 'string' ? new URL(value) : value;
   } catch {
-    throw new UsageError(`--upstream: ${JSON.stringify(String(value))} is not a URL (expected e.g. http://127.0.0.1:9000 or https://api.openai.com)`, 'invalid_upstream');
+    throw new UsageError(
+      `--upstream: ${JSON.stringify(String(value))} is not a URL (expected e.g. http://127.0.0.1:9000 or https://api.openai.com)`,
+      'invalid_upstream',
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--upstream: ${url.href} must be an http:// or https:// URL`, 'invalid_upstream');
-  if (url.search || url.hash) throw new UsageError(`--upstream: ${url.href} must not carry a query or fragment`, 'invalid_upstream');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--upstream: ${url.href} must be an http:// or https:// URL`, 'invalid_upstream');
+  if (url.search || url.hash)
+    throw new UsageError(`--upstream: ${url.href} must not carry a query or fragment`, 'invalid_upstream');
   return url;
 }
 

@@ -25,12 +25,26 @@ const OPENAI = {
     code: 'rate_limit_exceeded' as string | null,
     message: 'Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again later.',
   },
-  overloaded: { status: 503, type: 'server_error', code: null, message: 'The engine is currently overloaded, please try again later' },
-  server_error: { status: 500, type: 'server_error', code: null, message: 'The server had an error while processing your request. Sorry about that!' },
+  overloaded: {
+    status: 503,
+    type: 'server_error',
+    code: null,
+    message: 'The engine is currently overloaded, please try again later',
+  },
+  server_error: {
+    status: 500,
+    type: 'server_error',
+    code: null,
+    message: 'The server had an error while processing your request. Sorry about that!',
+  },
 } satisfies Record<StatusErrorType, { status: number; type: string; code: string | null; message: string }>;
 
 const ANTHROPIC = {
-  rate_limit: { status: 429, type: 'rate_limit_error', message: "This request would exceed your organization's rate limit. Please try again later." },
+  rate_limit: {
+    status: 429,
+    type: 'rate_limit_error',
+    message: "This request would exceed your organization's rate limit. Please try again later.",
+  },
   overloaded: { status: 529, type: 'overloaded_error', message: 'Overloaded' },
   server_error: { status: 500, type: 'api_error', message: 'Internal server error' },
 } satisfies Record<StatusErrorType, { status: number; type: string; message: string }>;
@@ -54,7 +68,12 @@ export function anthropicRequestId(): string {
  * header (seconds, as both APIs send it; fractions are kept because the SDKs
  * parse it with parseFloat, which lets tests wait 200 ms instead of 1 s).
  */
-export function statusError(api: LlmApi, errorType: StatusErrorType, retryAfterS?: number, wallNowMs = Date.now()): WireError {
+export function statusError(
+  api: LlmApi,
+  errorType: StatusErrorType,
+  retryAfterS?: number,
+  wallNowMs = Date.now(),
+): WireError {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   let status: number;
   let body: unknown;
@@ -85,10 +104,18 @@ export function statusError(api: LlmApi, errorType: StatusErrorType, retryAfterS
  */
 function rateLimitHeaders(api: LlmApi, resetMs: number, wallNowMs: number): Record<string, string> {
   if (api === 'openai') {
-    return { 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': goDuration(resetMs) };
+    return {
+      'x-ratelimit-limit-requests': '60',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': goDuration(resetMs),
+    };
   }
   const reset = new Date(Math.ceil((wallNowMs + resetMs) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-  return { 'anthropic-ratelimit-requests-limit': '60', 'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': reset };
+  return {
+    'anthropic-ratelimit-requests-limit': '60',
+    'anthropic-ratelimit-requests-remaining': '0',
+    'anthropic-ratelimit-requests-reset': reset,
+  };
 }
 
 /** `250ms`, `1s`, `1.5s`, `6m0s`: how OpenAI writes its reset durations */
@@ -117,13 +144,21 @@ export function upstreamUnreachable(api: LlmApi, detail: string): WireError {
   return {
     status: 502,
     headers: { 'content-type': 'application/json', 'request-id': requestId },
-    body: JSON.stringify({ type: 'error', error: { details: null, type: 'api_error', message }, request_id: requestId }),
+    body: JSON.stringify({
+      type: 'error',
+      error: { details: null, type: 'api_error', message },
+      request_id: requestId,
+    }),
   };
 }
 
 /** The SSE event Anthropic sends when a stream fails after it started: `event: error` with `overloaded_error`. */
 export function anthropicStreamErrorEvent(): string {
-  const data = { type: 'error', error: { details: null, type: 'overloaded_error', message: 'Overloaded' }, request_id: anthropicRequestId() };
+  const data = {
+    type: 'error',
+    error: { details: null, type: 'overloaded_error', message: 'Overloaded' },
+    request_id: anthropicRequestId(),
+  };
   return `event: error\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

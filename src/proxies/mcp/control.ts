@@ -16,7 +16,15 @@ export interface McpControlOptions {
 export async function startMcpControl(proxy: McpProxy, options: McpControlOptions): Promise<ProtocolServer> {
   const handler = protocolHandler({
     ...(options.token === undefined ? {} : { token: options.token }),
-    routes: [...faultRoutes(proxy.faults), { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJson(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }) }],
+    routes: [
+      ...faultRoutes(proxy.faults),
+      {
+        method: 'GET',
+        path: '/v1/stats',
+        handle: async (_req, res) =>
+          sendJson(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }),
+      },
+    ],
   });
   // a port in use is a usage error naming it (listenProtocol)
   return listenProtocol(handler, options.port, options.host ?? '127.0.0.1', 'control port');

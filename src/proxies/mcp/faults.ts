@@ -79,7 +79,9 @@ export function mcpFaultApplier(hooks: McpFaultHooks): FaultApplier {
   return async (request) => {
     const type = request.type as McpFaultType;
     if (!MCP_FAULT_TYPES.includes(type)) {
-      throw unsupported(`type: the MCP proxy has no fault ${JSON.stringify(request.type)} (it takes ${MCP_FAULT_TYPES.join(', ')})`);
+      throw unsupported(
+        `type: the MCP proxy has no fault ${JSON.stringify(request.type)} (it takes ${MCP_FAULT_TYPES.join(', ')})`,
+      );
     }
     const allowed = PARAMS[type];
     for (const key of Object.keys(request.params)) {
@@ -93,9 +95,11 @@ export function mcpFaultApplier(hooks: McpFaultHooks): FaultApplier {
     fault.ended = new Promise<void>((resolve) => (end = resolve));
     const revert = hooks.book.add(fault, end);
     const report: Record<string, unknown> = { type, tool: fault.tool ?? '*' };
-    if (type === 'tool_error') Object.assign(report, { mode: fault.mode }, fault.mode === 'jsonrpc' ? { code: fault.code } : {});
+    if (type === 'tool_error')
+      Object.assign(report, { mode: fault.mode }, fault.mode === 'jsonrpc' ? { code: fault.code } : {});
     if (type === 'slow_tool') report.delay_ms = fault.delayMs;
-    if (type === 'tool_timeout') report.held_until = request.duration_ms === undefined ? 'fault removed or lease ends' : 'duration ends';
+    if (type === 'tool_timeout')
+      report.held_until = request.duration_ms === undefined ? 'fault removed or lease ends' : 'duration ends';
     return { report, revert };
   };
 }
@@ -116,20 +120,30 @@ function toolFault(request: FaultRequest, type: ActiveToolFault['type']): Active
     fault.tool = p.tool;
   }
   if (p.mode !== undefined) {
-    if (p.mode !== 'jsonrpc' && p.mode !== 'is_error') throw badRequest('params.mode: expected "jsonrpc" (a JSON-RPC error) or "is_error" (a result with isError: true)');
+    if (p.mode !== 'jsonrpc' && p.mode !== 'is_error')
+      throw badRequest(
+        'params.mode: expected "jsonrpc" (a JSON-RPC error) or "is_error" (a result with isError: true)',
+      );
     fault.mode = p.mode;
   }
   if (p.message !== undefined) {
-    if (typeof p.message !== 'string' || p.message === '') throw badRequest('params.message: expected a non-empty string');
+    if (typeof p.message !== 'string' || p.message === '')
+      throw badRequest('params.message: expected a non-empty string');
     fault.message = p.message;
   }
   if (p.code !== undefined) {
-    if (typeof p.code !== 'number' || !Number.isInteger(p.code)) throw badRequest('params.code: expected an integer JSON-RPC error code');
+    if (typeof p.code !== 'number' || !Number.isInteger(p.code))
+      throw badRequest('params.code: expected an integer JSON-RPC error code');
     if (fault.mode !== 'jsonrpc') throw badRequest('params.code: only with mode "jsonrpc"');
     fault.code = p.code;
   }
   if (p.delay_ms !== undefined) {
-    if (typeof p.delay_ms !== 'number' || !Number.isInteger(p.delay_ms) || p.delay_ms < 0 || p.delay_ms > MAX_DURATION_MS) {
+    if (
+      typeof p.delay_ms !== 'number' ||
+      !Number.isInteger(p.delay_ms) ||
+      p.delay_ms < 0 ||
+      p.delay_ms > MAX_DURATION_MS
+    ) {
       throw badRequest(`params.delay_ms: expected whole milliseconds from 0 to ${MAX_DURATION_MS}`);
     }
     fault.delayMs = p.delay_ms;

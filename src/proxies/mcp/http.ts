@@ -54,13 +54,26 @@ export function parseUpstreamUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`upstream ${JSON.stringify(text)} is not a URL (expected e.g. http://127.0.0.1:9100/mcp)`, 'invalid_upstream');
+    throw new UsageError(
+      `upstream ${JSON.stringify(text)} is not a URL (expected e.g. http://127.0.0.1:9100/mcp)`,
+      'invalid_upstream',
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`upstream ${text}: expected an http:// or https:// URL, got ${url.protocol}`, 'invalid_upstream');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(
+      `upstream ${text}: expected an http:// or https:// URL, got ${url.protocol}`,
+      'invalid_upstream',
+    );
   return url;
 }
 
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return void res.destroy();
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
@@ -77,12 +90,17 @@ function hostName(header: string | undefined): string {
 }
 
 const isInitialize = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && !Array.isArray(body) && (body as Record<string, unknown>).method === 'initialize';
+  typeof body === 'object' &&
+  body !== null &&
+  !Array.isArray(body) &&
+  (body as Record<string, unknown>).method === 'initialize';
 
 export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<McpHttpProxy> {
   const upstream = parseUpstreamUrl(options.upstream);
   // lazy: only a running proxy loads the SDK's HTTP transports (and their hono / fetch machinery)
-  const { StreamableHTTPServerTransport: ServerTransport, StreamableHTTPClientTransport: ClientTransport } = await (await import('../../vendor/mcp-sdk.js')).mcpTransports();
+  const { StreamableHTTPServerTransport: ServerTransport, StreamableHTTPClientTransport: ClientTransport } = await (
+    await import('../../vendor/mcp-sdk.js')
+  ).mcpTransports();
   const clock = options.clock ?? systemClock;
   const stats = createStats('http');
   const book = createToolFaultBook();
@@ -156,11 +174,13 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path !== upstream.pathname) return jsonRpcError(res, 404, -32000, `no MCP endpoint at ${path}: this proxy serves ${upstream.pathname}`);
+    if (path !== upstream.pathname)
+      return jsonRpcError(res, 404, -32000, `no MCP endpoint at ${path}: this proxy serves ${upstream.pathname}`);
     if (isClosing) return jsonRpcError(res, 503, -32000, 'the MCP proxy is shutting down');
     // DNS rebinding: a web page must not reach a loopback proxy under its own name, since the
     // proxy forwards with the upstream's Host and would carry the page past the server's own check
-    if (isLoopbackBound && !LOOPBACK_NAMES.has(hostName(req.headers.host))) return jsonRpcError(res, 403, -32000, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
+    if (isLoopbackBound && !LOOPBACK_NAMES.has(hostName(req.headers.host)))
+      return jsonRpcError(res, 403, -32000, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const session = byId.get(sid);
@@ -178,7 +198,9 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     if (!isInitialize(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     if (outages.size > 0) {
       const left = Math.max(...outages.values()) - clock.now();
-      return jsonRpcError(res, 503, -32000, 'Service Unavailable: the MCP server is down (mcp_disconnect)', { 'retry-after': String(Math.max(1, Math.ceil(left / 1000))) });
+      return jsonRpcError(res, 503, -32000, 'Service Unavailable: the MCP server is down (mcp_disconnect)', {
+        'retry-after': String(Math.max(1, Math.ceil(left / 1000))),
+      });
     }
     const session = openSession();
     await session.server.start();
@@ -195,7 +217,12 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
         stats.disconnects++;
         for (const session of sessions) if (session.client !== undefined) cutOff.set(session.client, clock.now());
         for (const session of [...sessions]) endSession(session, true);
-        const report: Record<string, unknown> = { sessions_closed: closed.length, session_ids: closed, streams: 'reset', next: 'requests with these session ids get 404; a new initialize opens a new session' };
+        const report: Record<string, unknown> = {
+          sessions_closed: closed.length,
+          session_ids: closed,
+          streams: 'reset',
+          next: 'requests with these session ids get 404; a new initialize opens a new session',
+        };
         if (request.duration_ms === undefined) return { report };
         outages.set(request.id, clock.now() + request.duration_ms);
         report.new_sessions = 'refused with 503 until the duration ends';
@@ -205,12 +232,16 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
   });
 
   // a port in use is a usage error naming it (listenProtocol)
-  const listener: ProtocolServer = await listenProtocol((req, res) => {
-    handle(req, res).catch(() => {
-      // a reset stream or a client gone mid-request: the socket is already finished with
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error in the MCP proxy');
-    });
-  }, options.port, options.host ?? '127.0.0.1');
+  const listener: ProtocolServer = await listenProtocol(
+    (req, res) => {
+      handle(req, res).catch(() => {
+        // a reset stream or a client gone mid-request: the socket is already finished with
+        if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error in the MCP proxy');
+      });
+    },
+    options.port,
+    options.host ?? '127.0.0.1',
+  );
 
   let settle!: (why: 'closed') => void;
   const ended = new Promise<'closed'>((resolve) => (settle = resolve));

@@ -35,7 +35,8 @@ export interface SessionRelay {
 
 const isRequest = (m: Message): boolean => typeof m.method === 'string' && m.id !== undefined;
 const isResponse = (m: Message): boolean => m.method === undefined && m.id !== undefined;
-const paramsOf = (m: Message): Record<string, unknown> => (typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : {});
+const paramsOf = (m: Message): Record<string, unknown> =>
+  typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : {};
 
 export function relaySession(agent: Transport, server: Transport, options: RelayOptions): SessionRelay {
   const { book, stats, clock } = options;
@@ -61,7 +62,11 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
       if (isRequest(message)) {
         stats.upstream_errors++;
         const text = error instanceof Error ? error.message : String(error);
-        toClient({ jsonrpc: '2.0', id: message.id as RequestId, error: { code: -32000, message: `MCP server unreachable through the arena proxy: ${text}` } } as Message);
+        toClient({
+          jsonrpc: '2.0',
+          id: message.id as RequestId,
+          error: { code: -32000, message: `MCP server unreachable through the arena proxy: ${text}` },
+        } as Message);
       }
       options.onUpstreamError?.(error);
     });
@@ -70,8 +75,14 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
   const answer = (call: Message, fault: ActiveToolFault) => {
     stats.errors_injected++;
     const id = call.id as RequestId;
-    if (fault.mode === 'jsonrpc') toClient({ jsonrpc: '2.0', id, error: { code: fault.code, message: fault.message } } as Message);
-    else toClient({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: fault.message }], isError: true } } as Message);
+    if (fault.mode === 'jsonrpc')
+      toClient({ jsonrpc: '2.0', id, error: { code: fault.code, message: fault.message } } as Message);
+    else
+      toClient({
+        jsonrpc: '2.0',
+        id,
+        result: { content: [{ type: 'text', text: fault.message }], isError: true },
+      } as Message);
   };
 
   const dispatchCall = (call: Message) => {
@@ -140,7 +151,10 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
     if (isResponse(message)) {
       const id = message.id as RequestId;
       // the HTTP client transport must send the version header the server agreed to, as the SDK Client does
-      if (id === initializeId && typeof (message.result as Record<string, unknown> | undefined)?.protocolVersion === 'string') {
+      if (
+        id === initializeId &&
+        typeof (message.result as Record<string, unknown> | undefined)?.protocolVersion === 'string'
+      ) {
         server.setProtocolVersion?.((message.result as Record<string, unknown>).protocolVersion as string);
       }
       for (const [token, requestId] of progress) if (requestId === id) progress.delete(token);

@@ -42,12 +42,22 @@ export interface StdioMcpProxyOptions {
 
 export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise<McpProxy> {
   // the SDK is loaded only when a proxy starts (lazy: importing chaos-arena or starting the CLI must not pay for it)
-  const { StdioClientTransport, StdioServerTransport } = await (await import('../../vendor/mcp-sdk.js')).mcpTransports();
+  const { StdioClientTransport, StdioServerTransport } = await (
+    await import('../../vendor/mcp-sdk.js')
+  ).mcpTransports();
   const clock = options.clock ?? systemClock;
   const stats = createStats('stdio');
   const book = createToolFaultBook();
-  const env = options.env ?? (Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>);
-  const server = new StdioClientTransport({ command: options.command, args: options.args ?? [], env, cwd: options.cwd, stderr: options.serverStderr ?? 'inherit' });
+  const env =
+    options.env ??
+    (Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>);
+  const server = new StdioClientTransport({
+    command: options.command,
+    args: options.args ?? [],
+    env,
+    cwd: options.cwd,
+    stderr: options.serverStderr ?? 'inherit',
+  });
   const agent = new StdioServerTransport(options.stdin, options.stdout);
 
   let reason: McpProxyEndReason | undefined;
@@ -101,14 +111,23 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
       book,
       disconnect(request) {
         if (request.duration_ms !== undefined) {
-          throw notApplicable('duration_ms: a stdio mcp_disconnect ends the proxy with the session; the agent relaunching it is the reconnect, so there is no duration to keep');
+          throw notApplicable(
+            'duration_ms: a stdio mcp_disconnect ends the proxy with the session; the agent relaunching it is the reconnect, so there is no duration to keep',
+          );
         }
         if (reason) throw notApplicable('mcp_disconnect: the session is already closed');
         stats.disconnects++;
         const pid = server.pid;
         // answer the control request first; the kill follows on the next turn
         clock.setTimer(0, () => void finish('disconnected', 'SIGKILL'));
-        return { report: { closed: 'stdio session', server_pid: pid, killed: 'server process tree (SIGKILL)', pipes_closed: true } };
+        return {
+          report: {
+            closed: 'stdio session',
+            server_pid: pid,
+            killed: 'server process tree (SIGKILL)',
+            pipes_closed: true,
+          },
+        };
       },
     }),
   });
@@ -126,7 +145,10 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   try {
     await server.start();
   } catch (err) {
-    throw new UsageError(`cannot start the MCP server command ${JSON.stringify(options.command)}: ${errorMessage(err)}`, 'mcp_server_spawn_failed');
+    throw new UsageError(
+      `cannot start the MCP server command ${JSON.stringify(options.command)}: ${errorMessage(err)}`,
+      'mcp_server_spawn_failed',
+    );
   }
   stats.sessions.open = 1;
   stats.sessions.total = 1;

@@ -39,10 +39,18 @@ export async function startTcpFaultProxy(options: TcpFaultProxyOptions): Promise
     const controlHost = options.control.host ?? '127.0.0.1';
     const routes = [
       ...faultRoutes(registry),
-      { method: 'GET' as const, path: '/v1/stats', handle: async (_req: unknown, res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, proxy.stats()) },
+      {
+        method: 'GET' as const,
+        path: '/v1/stats',
+        handle: async (_req: unknown, res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, proxy.stats()),
+      },
     ];
     try {
-      control = await listenProtocol(protocolHandler({ routes, ...(options.token ? { token: options.token } : {}) }), options.control.port, controlHost);
+      control = await listenProtocol(
+        protocolHandler({ routes, ...(options.token ? { token: options.token } : {}) }),
+        options.control.port,
+        controlHost,
+      );
     } catch (err) {
       await proxy.close();
       throw listenFailure(err, 'control', controlHost, options.control.port);

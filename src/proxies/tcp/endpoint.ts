@@ -6,7 +6,10 @@ export function parseHostPort(text: string, what = 'upstream'): TcpEndpoint {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]+)):(\d{1,5})$/.exec(text.trim());
   const port = match ? Number(match[3]) : NaN;
   if (!match || port < 1 || port > 65535) {
-    throw new UsageError(`${what}: expected HOST:PORT with a port from 1 to 65535 (e.g. 127.0.0.1:7101 or [::1]:7101), got "${text}"`, 'invalid_endpoint');
+    throw new UsageError(
+      `${what}: expected HOST:PORT with a port from 1 to 65535 (e.g. 127.0.0.1:7101 or [::1]:7101), got "${text}"`,
+      'invalid_endpoint',
+    );
   }
   return { host: match[1] ?? match[2]!, port };
 }
@@ -15,7 +18,8 @@ export function parseHostPort(text: string, what = 'upstream'): TcpEndpoint {
 export function parseListenPort(text: string, flag: string): number {
   const trimmed = String(text).trim();
   const port = Number(trimmed);
-  if (!/^\d{1,5}$/.test(trimmed) || port > 65535) throw new UsageError(`${flag} must be a port from 0 to 65535, got "${text}"`, 'invalid_port');
+  if (!/^\d{1,5}$/.test(trimmed) || port > 65535)
+    throw new UsageError(`${flag} must be a port from 0 to 65535, got "${text}"`, 'invalid_port');
   return port;
 }
 
@@ -23,10 +27,17 @@ export function parseListenPort(text: string, flag: string): number {
 export function listenFailure(err: unknown, what: string, host: string, port: number): unknown {
   const code = (err as NodeJS.ErrnoException).code;
   const why =
-    code === 'EADDRINUSE' ? 'is already in use'
-    : code === 'EACCES' ? 'needs privileges to bind'
-    : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'cannot be bound: no such local address'
-    : undefined;
+    code === 'EADDRINUSE'
+      ? 'is already in use'
+      : code === 'EACCES'
+        ? 'needs privileges to bind'
+        : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? 'cannot be bound: no such local address'
+          : undefined;
   if (!why) return err;
-  return new UsageError(`${what} port ${port} on ${host} ${why}`, code === 'EADDRINUSE' ? 'port_in_use' : 'cannot_listen', { hint: 'pick another port, or 0 for a free one', cause: err });
+  return new UsageError(
+    `${what} port ${port} on ${host} ${why}`,
+    code === 'EADDRINUSE' ? 'port_in_use' : 'cannot_listen',
+    { hint: 'pick another port, or 0 for a free one', cause: err },
+  );
 }

@@ -41,7 +41,11 @@ export function isTcpFaultType(type: string): type is TcpFaultType {
 export function parseTcpFault(request: Pick<FaultRequest, 'type' | 'params'>): TcpFaultSpec {
   const { type, params } = request;
   if (!isTcpFaultType(type)) {
-    throw new ProtocolError(422, 'unsupported', `type: the TCP proxy has no fault "${type}" (it takes ${TCP_FAULT_TYPES.join(', ')})`);
+    throw new ProtocolError(
+      422,
+      'unsupported',
+      `type: the TCP proxy has no fault "${type}" (it takes ${TCP_FAULT_TYPES.join(', ')})`,
+    );
   }
   const allowed = PARAM_KEYS[type];
   for (const key of Object.keys(params)) {
@@ -50,12 +54,18 @@ export function parseTcpFault(request: Pick<FaultRequest, 'type' | 'params'>): T
   const common: Common = {};
   if (params.probability !== undefined) {
     const p = params.probability;
-    if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1) throw badRequest('params.probability: expected a number from 0 to 1');
+    if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1)
+      throw badRequest('params.probability: expected a number from 0 to 1');
     common.probability = p;
   }
   switch (type) {
     case 'latency':
-      return { type, ...common, latency_ms: wholeMs(params, 'latency_ms', true), jitter_ms: wholeMs(params, 'jitter_ms', false) };
+      return {
+        type,
+        ...common,
+        latency_ms: wholeMs(params, 'latency_ms', true),
+        jitter_ms: wholeMs(params, 'jitter_ms', false),
+      };
     case 'bandwidth': {
       const bps = params.bytes_per_s;
       if (typeof bps !== 'number' || !Number.isInteger(bps) || bps < 1 || bps > Number.MAX_SAFE_INTEGER) {
@@ -75,7 +85,9 @@ function wholeMs(params: Record<string, unknown>, key: string, required: boolean
   const value = params[key];
   if (value === undefined && !required) return 0;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_FAULT_MS) {
-    throw badRequest(`params.${key}: ${value === undefined ? 'required, ' : ''}expected whole milliseconds from 0 to ${MAX_FAULT_MS}`);
+    throw badRequest(
+      `params.${key}: ${value === undefined ? 'required, ' : ''}expected whole milliseconds from 0 to ${MAX_FAULT_MS}`,
+    );
   }
   return value;
 }

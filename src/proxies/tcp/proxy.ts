@@ -56,7 +56,8 @@ interface ActiveFault {
 }
 
 /** a blackhole acting on every connection refuses new ones: the listener stops, so clients see ECONNREFUSED */
-const refusesNew = (spec: TcpFaultSpec) => spec.type === 'blackhole' && (spec.probability === undefined || spec.probability >= 1);
+const refusesNew = (spec: TcpFaultSpec) =>
+  spec.type === 'blackhole' && (spec.probability === undefined || spec.probability >= 1);
 
 const RELISTEN_TRIES = 50;
 const RELISTEN_INTERVAL_MS = 100;
@@ -149,7 +150,10 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
             resolve();
           },
           (err: unknown) => {
-            if (++tries >= RELISTEN_TRIES) return reject(new Error(`could not listen on ${host}:${port} again after the blackhole: ${(err as Error).message}`));
+            if (++tries >= RELISTEN_TRIES)
+              return reject(
+                new Error(`could not listen on ${host}:${port} again after the blackhole: ${(err as Error).message}`),
+              );
             relistenTimer = clock.setTimer(RELISTEN_INTERVAL_MS, attempt);
           },
         );

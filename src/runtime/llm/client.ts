@@ -58,7 +58,12 @@ export interface LLMClient {
 export function createLLMClient(options: LLMClientOptions): LLMClient {
   const clock = options.clock ?? systemClock;
   const { primary, fallback } = options;
-  const config: LLMClientConfig = { retries: 2, backoffMs: 100, maxBackoffMs: 5000, fallbackEnabled: fallback !== undefined };
+  const config: LLMClientConfig = {
+    retries: 2,
+    backoffMs: 100,
+    maxBackoffMs: 5000,
+    fallbackEnabled: fallback !== undefined,
+  };
   const stats: LLMClientStats = { calls: 0, succeeded: 0, failures: 0, retries: 0, fallbacks: 0, primaryErrors: 0 };
   let injected: LLMErrorType | undefined;
 
@@ -67,17 +72,27 @@ export function createLLMClient(options: LLMClientOptions): LLMClient {
       const value = patch[key];
       if (value === undefined) continue;
       if (!Number.isFinite(value) || value < 0 || (key === 'retries' && !Number.isInteger(value))) {
-        throw new UsageError(`LLM client ${key} must be a non-negative ${key === 'retries' ? 'integer' : 'number'}, got ${value}`, 'invalid_llm_config');
+        throw new UsageError(
+          `LLM client ${key} must be a non-negative ${key === 'retries' ? 'integer' : 'number'}, got ${value}`,
+          'invalid_llm_config',
+        );
       }
       config[key] = value;
     }
     if (patch.fallbackEnabled !== undefined) config.fallbackEnabled = patch.fallbackEnabled;
   };
-  configure({ retries: options.retries, backoffMs: options.backoffMs, maxBackoffMs: options.maxBackoffMs, fallbackEnabled: options.fallbackEnabled });
+  configure({
+    retries: options.retries,
+    backoffMs: options.backoffMs,
+    maxBackoffMs: options.maxBackoffMs,
+    fallbackEnabled: options.fallbackEnabled,
+  });
 
   const callPrimary = (request: LLMRequest) => {
     if (injected) {
-      return Promise.reject(new LLMError(injected, `${primary.name}: injected ${injected} failure`, { provider: primary.name }));
+      return Promise.reject(
+        new LLMError(injected, `${primary.name}: injected ${injected} failure`, { provider: primary.name }),
+      );
     }
     return primary.complete(request);
   };

@@ -42,22 +42,40 @@ export function createLocalModel(options: LocalModelOptions = {}): LLMProvider {
       if (request.maxTokens !== undefined) text = text.split(/\s+/).slice(0, Math.max(1, request.maxTokens)).join(' ');
       const promptTokens = request.messages.reduce((n, m) => n + countTokens(m.content), 0);
       const completionTokens = countTokens(text);
-      return { text, provider: name, model: request.model ?? model, usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens } };
+      return {
+        text,
+        provider: name,
+        model: request.model ?? model,
+        usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+      };
     },
   };
 }
 
 export function validateMessages(messages: unknown): asserts messages is LLMMessage[] {
-  if (!Array.isArray(messages) || messages.length === 0) throw new UsageError('LLM request needs a non-empty "messages" array', 'invalid_llm_request');
+  if (!Array.isArray(messages) || messages.length === 0)
+    throw new UsageError('LLM request needs a non-empty "messages" array', 'invalid_llm_request');
   messages.forEach((m, i) => {
-    if (typeof m !== 'object' || m === null || typeof m.content !== 'string' || !['system', 'user', 'assistant'].includes(m.role)) {
-      throw new UsageError(`messages[${i}] must be {role: system|user|assistant, content: string}`, 'invalid_llm_request');
+    if (
+      typeof m !== 'object' ||
+      m === null ||
+      typeof m.content !== 'string' ||
+      !['system', 'user', 'assistant'].includes(m.role)
+    ) {
+      throw new UsageError(
+        `messages[${i}] must be {role: system|user|assistant, content: string}`,
+        'invalid_llm_request',
+      );
     }
   });
 }
 
 function respond(messages: LLMMessage[]): string {
-  const last = [...messages].reverse().find((m) => m.role === 'user')?.content.trim() ?? '';
+  const last =
+    [...messages]
+      .reverse()
+      .find((m) => m.role === 'user')
+      ?.content.trim() ?? '';
   const echo = /^(?:echo|repeat)\s*:?\s+([\s\S]+)$/i.exec(last);
   if (echo) return echo[1]!;
   const math = MATH.matcher(last);
@@ -68,7 +86,10 @@ function respond(messages: LLMMessage[]): string {
       // not a well-formed expression: fall through to the generic reply
     }
   }
-  const digest = createHash('sha256').update(JSON.stringify(messages.map((m) => [m.role, m.content]))).digest('hex').slice(0, 8);
+  const digest = createHash('sha256')
+    .update(JSON.stringify(messages.map((m) => [m.role, m.content])))
+    .digest('hex')
+    .slice(0, 8);
   const topic = last.split(/\s+/).filter(Boolean).slice(0, 8).join(' ');
   return topic ? `Acknowledged: ${topic} [${digest}]` : `Ready. [${digest}]`;
 }

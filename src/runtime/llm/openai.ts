@@ -32,14 +32,22 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
   try {
     url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/chat/completions`);
   } catch {
-    throw new UsageError(`LLM provider "${name}": baseUrl ${JSON.stringify(options.baseUrl)} is not a valid URL`, 'invalid_llm_config');
+    throw new UsageError(
+      `LLM provider "${name}": baseUrl ${JSON.stringify(options.baseUrl)} is not a valid URL`,
+      'invalid_llm_config',
+    );
   }
   if (!options.model) throw new UsageError(`LLM provider "${name}": model is required`, 'invalid_llm_config');
-  if (!(timeoutMs > 0)) throw new UsageError(`LLM provider "${name}": timeoutMs must be positive, got ${timeoutMs}`, 'invalid_llm_config');
+  if (!(timeoutMs > 0))
+    throw new UsageError(`LLM provider "${name}": timeoutMs must be positive, got ${timeoutMs}`, 'invalid_llm_config');
   let apiKey = options.apiKey;
   if (apiKey === undefined && options.apiKeyEnv) {
     apiKey = (options.env ?? process.env)[options.apiKeyEnv];
-    if (!apiKey) throw new UsageError(`LLM provider "${name}": environment variable ${options.apiKeyEnv} (apiKeyEnv) is not set`, 'missing_api_key');
+    if (!apiKey)
+      throw new UsageError(
+        `LLM provider "${name}": environment variable ${options.apiKeyEnv} (apiKeyEnv) is not set`,
+        'missing_api_key',
+      );
   }
 
   return {
@@ -56,25 +64,43 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       const onCallerAbort = () => controller.abort(request.signal!.reason);
       if (request.signal?.aborted) onCallerAbort();
       request.signal?.addEventListener('abort', onCallerAbort, { once: true });
-      const fail = (type: ConstructorParameters<typeof LLMError>[0], message: string, extra: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) =>
-        new LLMError(type, `${name}: ${message}`, { provider: name, ...extra });
+      const fail = (
+        type: ConstructorParameters<typeof LLMError>[0],
+        message: string,
+        extra: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+      ) => new LLMError(type, `${name}: ${message}`, { provider: name, ...extra });
       try {
         const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
         if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-        const body: Record<string, unknown> = { model, messages: request.messages.map(({ role, content }) => ({ role, content })) };
+        const body: Record<string, unknown> = {
+          model,
+          messages: request.messages.map(({ role, content }) => ({ role, content })),
+        };
         if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
-        const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+        const response = await fetch(url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal: controller.signal,
+        });
         const text = await response.text();
         if (!response.ok) {
           const type = errorTypeForStatus(response.status);
-          throw fail(type, `HTTP ${response.status} ${summarise(text)}`, { status: response.status, retryAfterMs: retryAfter(response.headers.get('retry-after')) });
+          throw fail(type, `HTTP ${response.status} ${summarise(text)}`, {
+            status: response.status,
+            retryAfterMs: retryAfter(response.headers.get('retry-after')),
+          });
         }
         return parseCompletion(text, name, model, fail);
       } catch (error) {
         if (error instanceof LLMError) throw error;
         if (timedOut) throw fail('timeout', `no answer within ${timeoutMs}ms`, { cause: error });
         if (request.signal?.aborted) throw request.signal.reason;
-        throw fail('network', `request to ${url.origin} failed: ${(error as Error).cause ?? (error as Error).message}`, { cause: error });
+        throw fail(
+          'network',
+          `request to ${url.origin} failed: ${(error as Error).cause ?? (error as Error).message}`,
+          { cause: error },
+        );
       } finally {
         timer.cancel();
         request.signal?.removeEventListener('abort', onCallerAbort);
@@ -101,7 +127,11 @@ function parseCompletion(text: string, provider: string, model: string, fail: Fa
     text: content,
     provider,
     model: typeof json.model === 'string' ? json.model : model,
-    usage: { promptTokens, completionTokens, totalTokens: Number(json.usage?.total_tokens ?? promptTokens + completionTokens) },
+    usage: {
+      promptTokens,
+      completionTokens,
+      totalTokens: Number(json.usage?.total_tokens ?? promptTokens + completionTokens),
+    },
   };
 }
 

@@ -48,7 +48,13 @@ export type LLMErrorType =
   | 'bad_request'
   | 'invalid_response';
 
-const RETRYABLE: ReadonlySet<LLMErrorType> = new Set(['rate_limit', 'overloaded', 'timeout', 'server_error', 'network']);
+const RETRYABLE: ReadonlySet<LLMErrorType> = new Set([
+  'rate_limit',
+  'overloaded',
+  'timeout',
+  'server_error',
+  'network',
+]);
 
 export interface LLMErrorOptions {
   provider?: string;

@@ -30,9 +30,12 @@ export interface HttpServerConfig {
 export type MCPServerConfig = StdioServerConfig | HttpServerConfig;
 
 export function stdioConnector(config: Omit<StdioServerConfig, 'transport'>): MCPConnector {
-  if (typeof config.command !== 'string' || config.command === '') throw new UsageError('MCP stdio server needs a "command"', 'invalid_mcp_config');
+  if (typeof config.command !== 'string' || config.command === '')
+    throw new UsageError('MCP stdio server needs a "command"', 'invalid_mcp_config');
   return async () => {
-    const { getDefaultEnvironment, StdioClientTransport } = await (await import('../../vendor/mcp-sdk.js')).mcpTransports();
+    const { getDefaultEnvironment, StdioClientTransport } = await (
+      await import('../../vendor/mcp-sdk.js')
+    ).mcpTransports();
     return new StdioClientTransport({
       command: config.command,
       args: config.args ?? [],
@@ -51,7 +54,8 @@ export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transpor
   } catch {
     throw new UsageError(`MCP http server url ${JSON.stringify(config.url)} is not a valid URL`, 'invalid_mcp_config');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`MCP http server url must be http(s), got ${url.protocol}`, 'invalid_mcp_config');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`MCP http server url must be http(s), got ${url.protocol}`, 'invalid_mcp_config');
   return async () => {
     const { StreamableHTTPClientTransport } = await (await import('../../vendor/mcp-sdk.js')).mcpTransports();
     return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
@@ -60,18 +64,24 @@ export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transpor
 
 /** validates a user's server entry (e.g. from a YAML config) and returns its connector */
 export function connectorFor(config: unknown, where = 'mcp server'): MCPConnector {
-  if (typeof config !== 'object' || config === null) throw new UsageError(`${where}: must be an object with "transport": stdio | http`, 'invalid_mcp_config');
+  if (typeof config !== 'object' || config === null)
+    throw new UsageError(`${where}: must be an object with "transport": stdio | http`, 'invalid_mcp_config');
   const entry = config as Record<string, unknown>;
   if (entry.transport === 'stdio') {
-    if (typeof entry.command !== 'string' || entry.command === '') throw new UsageError(`${where}.command: required for a stdio server`, 'invalid_mcp_config');
+    if (typeof entry.command !== 'string' || entry.command === '')
+      throw new UsageError(`${where}.command: required for a stdio server`, 'invalid_mcp_config');
     if (entry.args !== undefined && !(Array.isArray(entry.args) && entry.args.every((a) => typeof a === 'string'))) {
       throw new UsageError(`${where}.args: must be a list of strings`, 'invalid_mcp_config');
     }
     return stdioConnector(entry as unknown as StdioServerConfig);
   }
   if (entry.transport === 'http') {
-    if (typeof entry.url !== 'string') throw new UsageError(`${where}.url: required for an http server`, 'invalid_mcp_config');
+    if (typeof entry.url !== 'string')
+      throw new UsageError(`${where}.url: required for an http server`, 'invalid_mcp_config');
     return streamableHttpConnector(entry as unknown as HttpServerConfig);
   }
-  throw new UsageError(`${where}.transport: must be "stdio" or "http", got ${JSON.stringify(entry.transport)}`, 'invalid_mcp_config');
+  throw new UsageError(
+    `${where}.transport: must be "stdio" or "http", got ${JSON.stringify(entry.transport)}`,
+    'invalid_mcp_config',
+  );
 }

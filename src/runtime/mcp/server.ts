@@ -34,31 +34,52 @@ function buildInputSchemas() {
 
 export async function createInProcessMCPServer(options: InProcessMCPServerOptions = {}): Promise<McpServer> {
   const { McpServer, lazySchemaValidator } = await import('../../vendor/mcp-sdk.js');
-  const server = new McpServer({ name: options.name ?? 'chaos-arena-in-process', version: options.version ?? '1.0.0' }, { jsonSchemaValidator: lazySchemaValidator() });
+  const server = new McpServer(
+    { name: options.name ?? 'chaos-arena-in-process', version: options.version ?? '1.0.0' },
+    { jsonSchemaValidator: lazySchemaValidator() },
+  );
   const input = (inputSchemas ??= buildInputSchemas());
   // per-server notes: state that survives reconnects, so a reconnected session sees earlier writes
   const notes = new Map<string, string>();
 
-  server.registerTool('calculate', { description: 'Evaluates an arithmetic expression such as "2 * (3 + 4)"', inputSchema: input.calculate }, async ({ expression }) => {
-    try {
-      const value = evaluateExpression(expression);
-      return { ...text(String(value)), structuredContent: { value } };
-    } catch (error) {
-      return { ...text((error as Error).message), isError: true };
-    }
-  });
-  server.registerTool('echo', { description: 'Returns its message unchanged', inputSchema: input.echo }, async ({ message }) => text(message));
-  server.registerTool('note_put', { description: 'Stores a note under a key on the server', inputSchema: input.note_put }, async ({ key, value }) => {
-    notes.set(key, value);
-    return text(`stored ${key}`);
-  });
-  server.registerTool('note_get', { description: 'Reads a note stored with note_put', inputSchema: input.note_get }, async ({ key }) =>
-    notes.has(key) ? text(notes.get(key)!) : { ...text(`no note "${key}"`), isError: true },
+  server.registerTool(
+    'calculate',
+    { description: 'Evaluates an arithmetic expression such as "2 * (3 + 4)"', inputSchema: input.calculate },
+    async ({ expression }) => {
+      try {
+        const value = evaluateExpression(expression);
+        return { ...text(String(value)), structuredContent: { value } };
+      } catch (error) {
+        return { ...text((error as Error).message), isError: true };
+      }
+    },
   );
-  server.registerTool('word_count', { description: 'Counts the words in a text', inputSchema: input.word_count }, async (args) => {
-    const count = args.text.trim() === '' ? 0 : args.text.trim().split(/\s+/).length;
-    return { ...text(String(count)), structuredContent: { count } };
-  });
+  server.registerTool(
+    'echo',
+    { description: 'Returns its message unchanged', inputSchema: input.echo },
+    async ({ message }) => text(message),
+  );
+  server.registerTool(
+    'note_put',
+    { description: 'Stores a note under a key on the server', inputSchema: input.note_put },
+    async ({ key, value }) => {
+      notes.set(key, value);
+      return text(`stored ${key}`);
+    },
+  );
+  server.registerTool(
+    'note_get',
+    { description: 'Reads a note stored with note_put', inputSchema: input.note_get },
+    async ({ key }) => (notes.has(key) ? text(notes.get(key)!) : { ...text(`no note "${key}"`), isError: true }),
+  );
+  server.registerTool(
+    'word_count',
+    { description: 'Counts the words in a text', inputSchema: input.word_count },
+    async (args) => {
+      const count = args.text.trim() === '' ? 0 : args.text.trim().split(/\s+/).length;
+      return { ...text(String(count)), structuredContent: { count } };
+    },
+  );
   return server;
 }
 

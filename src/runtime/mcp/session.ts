@@ -93,7 +93,8 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
   const configureReconnect = (patch: Partial<MCPReconnectOptions>) => {
     for (const key of ['backoffMs', 'maxBackoffMs', 'maxAttempts'] as const) {
       const value = patch[key];
-      if (value !== undefined && (!Number.isFinite(value) || value < 0)) throw new UsageError(`MCP reconnect ${key} must be a non-negative number, got ${value}`, 'invalid_mcp_config');
+      if (value !== undefined && (!Number.isFinite(value) || value < 0))
+        throw new UsageError(`MCP reconnect ${key} must be a non-negative number, got ${value}`, 'invalid_mcp_config');
     }
     Object.assign(reconnect, Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)));
     if ('maxAttempts' in patch && patch.maxAttempts === undefined) delete reconnect.maxAttempts;
@@ -113,7 +114,10 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
     let lost = false;
     // loaded on the first connect, so importing the package does not load the SDK
     const { Client, lazySchemaValidator } = await import('../../vendor/mcp-sdk.js');
-    const next = new Client({ name: options.name ?? 'chaos-arena-agent', version: '1.0.0' }, { jsonSchemaValidator: lazySchemaValidator() });
+    const next = new Client(
+      { name: options.name ?? 'chaos-arena-agent', version: '1.0.0' },
+      { jsonSchemaValidator: lazySchemaValidator() },
+    );
     next.onclose = () => {
       // a superseded connection closing late, or a handshake that failed (reported by open's caller)
       // (the SDK's in-memory transport reports one close twice: handle it once)
@@ -155,7 +159,13 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
         },
         (error: unknown) => {
           const givingUp = reconnect.maxAttempts !== undefined && attempt + 1 >= reconnect.maxAttempts;
-          emit({ type: 'reconnect_failed', at: clock.now(), attempt: attempt + 1, error: (error as Error).message, givingUp });
+          emit({
+            type: 'reconnect_failed',
+            at: clock.now(),
+            attempt: attempt + 1,
+            error: (error as Error).message,
+            givingUp,
+          });
           if (!givingUp && !closed && reconnect.enabled && !connected) scheduleReconnect(attempt + 1);
         },
       );
@@ -163,13 +173,18 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
   };
 
   const live = (): Client => {
-    if (!connected || !client) throw new MCPError(closed ? 'MCP session is closed' : 'MCP session is not connected', 'mcp_disconnected');
+    if (!connected || !client)
+      throw new MCPError(closed ? 'MCP session is closed' : 'MCP session is not connected', 'mcp_disconnected');
     return client;
   };
 
   const wrap = (error: unknown, what: string): never => {
     if (error instanceof MCPError) throw error;
-    throw new MCPError(`MCP ${what} failed: ${(error as Error).message}`, connected ? 'mcp_error' : 'mcp_disconnected', error);
+    throw new MCPError(
+      `MCP ${what} failed: ${(error as Error).message}`,
+      connected ? 'mcp_error' : 'mcp_disconnected',
+      error,
+    );
   };
 
   configureReconnect(options.reconnect ?? {});
@@ -199,7 +214,12 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
           .filter((c): c is { type: 'text'; text: string } => (c as { type?: string }).type === 'text')
           .map((c) => c.text)
           .join('\n');
-        return { text, content, structuredContent: result.structuredContent as Record<string, unknown> | undefined, isError: result.isError === true };
+        return {
+          text,
+          content,
+          structuredContent: result.structuredContent as Record<string, unknown> | undefined,
+          isError: result.isError === true,
+        };
       } catch (error) {
         return wrap(error, `tool "${name}"`);
       }

@@ -16,20 +16,30 @@ export function canonicalize(value: unknown, path = '$'): string {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new UsageError(`memory value at ${path} is ${value}; only finite numbers can be stored`, 'invalid_memory_value');
+      if (!Number.isFinite(value))
+        throw new UsageError(
+          `memory value at ${path} is ${value}; only finite numbers can be stored`,
+          'invalid_memory_value',
+        );
       return JSON.stringify(value);
     case 'object': {
       if (Array.isArray(value)) return `[${value.map((v, i) => canonicalize(v, `${path}[${i}]`)).join(',')}]`;
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) {
-        throw new UsageError(`memory value at ${path} is a ${proto?.constructor?.name ?? 'non-plain object'}; only plain JSON data can be stored`, 'invalid_memory_value');
+        throw new UsageError(
+          `memory value at ${path} is a ${proto?.constructor?.name ?? 'non-plain object'}; only plain JSON data can be stored`,
+          'invalid_memory_value',
+        );
       }
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record).sort();
       return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalize(record[k], `${path}.${k}`)}`).join(',')}}`;
     }
     default:
-      throw new UsageError(`memory value at ${path} is of type ${typeof value}; only JSON data can be stored`, 'invalid_memory_value');
+      throw new UsageError(
+        `memory value at ${path} is of type ${typeof value}; only JSON data can be stored`,
+        'invalid_memory_value',
+      );
   }
 }
 

@@ -19,7 +19,7 @@ export function corruptValue(value: JsonValue, random: Random): JsonValue {
     const at = random.int(0, value.length - 1);
     const code = value.charCodeAt(at);
     // xor with a non-zero mask so the character always changes
-    const flipped = String.fromCharCode((code ^ random.int(1, 31)) || 0x3f);
+    const flipped = String.fromCharCode(code ^ random.int(1, 31) || 0x3f);
     return value.slice(0, at) + flipped + value.slice(at + 1);
   }
   if (Array.isArray(value)) {

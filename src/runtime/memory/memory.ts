@@ -72,7 +72,8 @@ export function createAgentMemory(options: AgentMemoryOptions = {}): AgentMemory
   let lastCheckpointAt: number | undefined;
 
   const checkKey = (key: unknown): string => {
-    if (typeof key !== 'string' || key === '') throw new UsageError(`memory key must be a non-empty string, got ${JSON.stringify(key)}`, 'invalid_memory_key');
+    if (typeof key !== 'string' || key === '')
+      throw new UsageError(`memory key must be a non-empty string, got ${JSON.stringify(key)}`, 'invalid_memory_key');
     return key;
   };
 

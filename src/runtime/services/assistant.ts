@@ -41,11 +41,13 @@ const OPTION_KEYS = ['top_k', 'history', 'model', 'max_tokens', 'system', 'remem
 
 export function parseTurnOptions(options: Record<string, unknown> = {}): TurnOptions {
   const problems: string[] = [];
-  for (const key of Object.keys(options)) if (!OPTION_KEYS.includes(key)) problems.push(`options.${key}: unknown option (known: ${OPTION_KEYS.join(', ')})`);
+  for (const key of Object.keys(options))
+    if (!OPTION_KEYS.includes(key)) problems.push(`options.${key}: unknown option (known: ${OPTION_KEYS.join(', ')})`);
   const int = (key: string, min: number, max: number, fallback: number) => {
     const v = options[key];
     if (v === undefined) return fallback;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) problems.push(`options.${key}: must be an integer from ${min} to ${max}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      problems.push(`options.${key}: must be an integer from ${min} to ${max}`);
     return v as number;
   };
   const str = (key: string) => {
@@ -53,18 +55,28 @@ export function parseTurnOptions(options: Record<string, unknown> = {}): TurnOpt
     if (v !== undefined && typeof v !== 'string') problems.push(`options.${key}: must be a string`);
     return v as string | undefined;
   };
-  const parsed: TurnOptions = { top_k: int('top_k', 0, 20, 3), history: int('history', 0, 100, 10), remember: options.remember !== false };
+  const parsed: TurnOptions = {
+    top_k: int('top_k', 0, 20, 3),
+    history: int('history', 0, 100, 10),
+    remember: options.remember !== false,
+  };
   const model = str('model');
   const system = str('system');
   if (model !== undefined) parsed.model = model;
   if (system !== undefined) parsed.system = system;
   if (options.max_tokens !== undefined) parsed.max_tokens = int('max_tokens', 1, 100_000, 0);
-  if (options.remember !== undefined && typeof options.remember !== 'boolean') problems.push('options.remember: must be true or false');
-  if (problems.length) throw new UsageError(`invalid options: ${problems.join('; ')}`, 'invalid_options', { details: problems });
+  if (options.remember !== undefined && typeof options.remember !== 'boolean')
+    problems.push('options.remember: must be true or false');
+  if (problems.length)
+    throw new UsageError(`invalid options: ${problems.join('; ')}`, 'invalid_options', { details: problems });
   return parsed;
 }
 
-export async function* runAssistantTurn(deps: AssistantDeps, input: TurnInput, signal?: AbortSignal): AsyncGenerator<TurnEvent> {
+export async function* runAssistantTurn(
+  deps: AssistantDeps,
+  input: TurnInput,
+  signal?: AbortSignal,
+): AsyncGenerator<TurnEvent> {
   const options = parseTurnOptions(input.options);
   let sessionId = input.session_id;
   let created = false;
@@ -96,7 +108,8 @@ export async function* runAssistantTurn(deps: AssistantDeps, input: TurnInput, s
   const system = [options.system ?? 'You are a helpful assistant.'];
   if (context.length > 0) system.push(`Context:\n${context.map((c) => `- ${c.text}`).join('\n')}`);
   messages.push({ role: 'system', content: system.join('\n\n') });
-  for (const m of history) if (m.role === 'user' || m.role === 'assistant') messages.push({ role: m.role, content: m.content });
+  for (const m of history)
+    if (m.role === 'user' || m.role === 'assistant') messages.push({ role: m.role, content: m.content });
   messages.push({ role: 'user', content: input.query });
 
   if (signal?.aborted) return;
@@ -107,7 +120,10 @@ export async function* runAssistantTurn(deps: AssistantDeps, input: TurnInput, s
     if (options.max_tokens) request.maxTokens = options.max_tokens;
     if (signal) request.signal = signal;
     answer = await deps.llm.complete(request);
-    yield { event: 'answer', data: { text: answer.text, provider: answer.provider, model: answer.model, usage: answer.usage } };
+    yield {
+      event: 'answer',
+      data: { text: answer.text, provider: answer.provider, model: answer.model, usage: answer.usage },
+    };
   } catch (err) {
     if (signal?.aborted) return;
     yield { event: 'answer', data: null, error: errorMessage(err) };
@@ -116,6 +132,9 @@ export async function* runAssistantTurn(deps: AssistantDeps, input: TurnInput, s
   if (options.remember && answer) {
     deps.memory.addMessage(sessionId, { role: 'user', content: input.query });
     deps.memory.addMessage(sessionId, { role: 'assistant', content: answer.text });
-    yield { event: 'memory', data: { session_id: sessionId, messages: deps.memory.getSession(sessionId).message_count } };
+    yield {
+      event: 'memory',
+      data: { session_id: sessionId, messages: deps.memory.getSession(sessionId).message_count },
+    };
   }
 }

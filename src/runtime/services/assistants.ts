@@ -26,12 +26,18 @@ export interface Assistants {
   create(spec: { id?: string; role?: string; instructions?: string }): AssistantInfo;
   remove(id: string): void;
   /** one turn; resolves with every event of it */
-  chat(id: string, message: string, signal?: AbortSignal): Promise<{ agent_id: string; events: TurnEvent[]; answer: string | null }>;
+  chat(
+    id: string,
+    message: string,
+    signal?: AbortSignal,
+  ): Promise<{ agent_id: string; events: TurnEvent[]; answer: string | null }>;
 }
 
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export function createAssistants(deps: AssistantDeps & { clock?: Clock; reserved?: (id: string) => boolean; limit?: number }): Assistants {
+export function createAssistants(
+  deps: AssistantDeps & { clock?: Clock; reserved?: (id: string) => boolean; limit?: number },
+): Assistants {
   const clock = deps.clock ?? systemClock;
   const limit = deps.limit ?? 1000;
   const agents = new Map<string, AssistantInfo>();
@@ -46,8 +52,13 @@ export function createAssistants(deps: AssistantDeps & { clock?: Clock; reserved
     has: (id) => agents.has(id),
     get: (id) => ({ ...find(id) }),
     create({ id, role, instructions }) {
-      if (id !== undefined && !ID.test(id)) throw new UsageError(`agent id "${id}" is invalid: use 1-64 letters, digits, ".", "_" or "-"`, 'invalid_agent_id');
-      if (id !== undefined && (agents.has(id) || deps.reserved?.(id))) throw new ConflictError(`agent "${id}" already exists`, 'agent_exists');
+      if (id !== undefined && !ID.test(id))
+        throw new UsageError(
+          `agent id "${id}" is invalid: use 1-64 letters, digits, ".", "_" or "-"`,
+          'invalid_agent_id',
+        );
+      if (id !== undefined && (agents.has(id) || deps.reserved?.(id)))
+        throw new ConflictError(`agent "${id}" already exists`, 'agent_exists');
       if (agents.size >= limit) throw new ConflictError(`agent limit reached (${limit})`, 'agent_limit');
       let agentId = id;
       while (agentId === undefined || agents.has(agentId) || deps.reserved?.(agentId)) agentId = `assistant-${next++}`;
@@ -77,9 +88,15 @@ export function createAssistants(deps: AssistantDeps & { clock?: Clock; reserved
     },
     async chat(id, message, signal) {
       const a = find(id);
-      if (typeof message !== 'string' || message.trim() === '') throw new UsageError('message must be a non-empty string', 'invalid_input');
+      if (typeof message !== 'string' || message.trim() === '')
+        throw new UsageError('message must be a non-empty string', 'invalid_input');
       const events: TurnEvent[] = [];
-      for await (const e of runAssistantTurn(deps, { query: message, session_id: a.session_id, options: { system: a.instructions } }, signal)) events.push(e);
+      for await (const e of runAssistantTurn(
+        deps,
+        { query: message, session_id: a.session_id, options: { system: a.instructions } },
+        signal,
+      ))
+        events.push(e);
       a.turns += 1;
       const answer = events.find((e) => e.event === 'answer' && !e.error)?.data as { text?: string } | undefined;
       return { agent_id: id, events, answer: answer?.text ?? null };

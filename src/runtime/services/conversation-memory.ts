@@ -57,15 +57,23 @@ export function createConversationMemory(options: ConversationMemoryOptions = {}
     if (!state) throw new NotFoundError(`session "${id}" not found`, 'session_not_found');
     return state;
   };
-  const view = (state: SessionState): ConversationSession => ({ ...state.session, metadata: { ...state.session.metadata } });
+  const view = (state: SessionState): ConversationSession => ({
+    ...state.session,
+    metadata: { ...state.session.metadata },
+  });
 
   return {
     createSession({ id, metadata } = {}) {
       if (id !== undefined && !ID.test(id)) {
-        throw new UsageError(`session id "${id}" is invalid: use 1-128 letters, digits, ".", "_", ":" or "-"`, 'invalid_session_id');
+        throw new UsageError(
+          `session id "${id}" is invalid: use 1-128 letters, digits, ".", "_", ":" or "-"`,
+          'invalid_session_id',
+        );
       }
-      if (id !== undefined && sessions.has(id)) throw new ConflictError(`session "${id}" already exists`, 'session_exists');
-      if (sessions.size >= maxSessions) throw new ConflictError(`session limit reached (${maxSessions}); delete some first`, 'session_limit');
+      if (id !== undefined && sessions.has(id))
+        throw new ConflictError(`session "${id}" already exists`, 'session_exists');
+      if (sessions.size >= maxSessions)
+        throw new ConflictError(`session limit reached (${maxSessions}); delete some first`, 'session_limit');
       let sessionId = id;
       while (sessionId === undefined || sessions.has(sessionId)) sessionId = `session-${nextSession++}`;
       const now = clock.wallNow().toISOString();

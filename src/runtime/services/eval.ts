@@ -21,7 +21,8 @@ export interface Evaluator {
 }
 
 function expectString(name: string, expected: unknown): string {
-  if (typeof expected !== 'string') throw new UsageError(`evaluator ${name} needs "expected" as a string`, 'invalid_input');
+  if (typeof expected !== 'string')
+    throw new UsageError(`evaluator ${name} needs "expected" as a string`, 'invalid_input');
   return expected;
 }
 
@@ -44,7 +45,11 @@ const RE2_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.
  * backreferences or lookaround; such a pattern is refused with the reason.
  */
 export function compileUserPattern(source: string, flags: string): RE2JS {
-  if (source.length > MAX_PATTERN_LENGTH) throw new UsageError(`evaluator regex: the pattern is ${source.length} characters (at most ${MAX_PATTERN_LENGTH})`, 'invalid_input');
+  if (source.length > MAX_PATTERN_LENGTH)
+    throw new UsageError(
+      `evaluator regex: the pattern is ${source.length} characters (at most ${MAX_PATTERN_LENGTH})`,
+      'invalid_input',
+    );
   let bits = 0;
   for (const f of flags) {
     const bit = RE2_FLAGS[f];
@@ -54,7 +59,10 @@ export function compileUserPattern(source: string, flags: string): RE2JS {
   try {
     return RE2JS.compile(source, bits);
   } catch (err) {
-    throw new UsageError(`evaluator regex: invalid pattern ${JSON.stringify(source)} (RE2 syntax: no backreferences or lookaround): ${(err as Error).message}`, 'invalid_input');
+    throw new UsageError(
+      `evaluator regex: invalid pattern ${JSON.stringify(source)} (RE2 syntax: no backreferences or lookaround): ${(err as Error).message}`,
+      'invalid_input',
+    );
   }
 }
 
@@ -65,7 +73,11 @@ export const EVALUATORS: readonly Evaluator[] = [
     run(output, expected, options) {
       const want = expectString('exact_match', expected);
       const passed = normalise(output, options) === normalise(want, options);
-      return { passed, score: passed ? 1 : 0, reason: passed ? 'output equals expected' : 'output differs from expected' };
+      return {
+        passed,
+        score: passed ? 1 : 0,
+        reason: passed ? 'output equals expected' : 'output differs from expected',
+      };
     },
   },
   {
@@ -77,23 +89,33 @@ export const EVALUATORS: readonly Evaluator[] = [
         throw new UsageError('evaluator contains needs "expected" as a string or an array of strings', 'invalid_input');
       }
       const haystack = bool(options, 'ignore_case') ? output.toLowerCase() : output;
-      const missing = (wants as string[]).filter((w) => !haystack.includes(bool(options, 'ignore_case') ? w.toLowerCase() : w));
+      const missing = (wants as string[]).filter(
+        (w) => !haystack.includes(bool(options, 'ignore_case') ? w.toLowerCase() : w),
+      );
       const score = (wants.length - missing.length) / wants.length;
       return {
         passed: missing.length === 0,
         score,
-        reason: missing.length === 0 ? 'every expected text found' : `missing: ${missing.map((m) => JSON.stringify(m)).join(', ')}`,
+        reason:
+          missing.length === 0
+            ? 'every expected text found'
+            : `missing: ${missing.map((m) => JSON.stringify(m)).join(', ')}`,
       };
     },
   },
   {
     name: 'regex',
-    description: 'output matches the regular expression in expected, RE2 syntax, linear time (options: flags from i, m, s)',
+    description:
+      'output matches the regular expression in expected, RE2 syntax, linear time (options: flags from i, m, s)',
     run(output, expected, options) {
       const source = expectString('regex', expected);
       const flags = typeof options.flags === 'string' ? options.flags : '';
       const passed = compileUserPattern(source, flags).matcher(output).find();
-      return { passed, score: passed ? 1 : 0, reason: passed ? `matches /${source}/${flags}` : `does not match /${source}/${flags}` };
+      return {
+        passed,
+        score: passed ? 1 : 0,
+        reason: passed ? `matches /${source}/${flags}` : `does not match /${source}/${flags}`,
+      };
     },
   },
   {
@@ -102,10 +124,18 @@ export const EVALUATORS: readonly Evaluator[] = [
     run(output, _expected, options) {
       const min = typeof options.min === 'number' ? options.min : 0;
       const max = typeof options.max === 'number' ? options.max : Number.POSITIVE_INFINITY;
-      if (min > max) throw new UsageError(`evaluator length: options.min (${min}) is greater than options.max (${max})`, 'invalid_input');
+      if (min > max)
+        throw new UsageError(
+          `evaluator length: options.min (${min}) is greater than options.max (${max})`,
+          'invalid_input',
+        );
       const n = [...output].length;
       const passed = n >= min && n <= max;
-      return { passed, score: passed ? 1 : 0, reason: `${n} characters, allowed ${min}..${max === Number.POSITIVE_INFINITY ? '∞' : max}` };
+      return {
+        passed,
+        score: passed ? 1 : 0,
+        reason: `${n} characters, allowed ${min}..${max === Number.POSITIVE_INFINITY ? '∞' : max}`,
+      };
     },
   },
   {
@@ -162,7 +192,10 @@ export function createEvalRunner(evaluators: readonly Evaluator[] = EVALUATORS):
     evaluate({ evaluators: names, output, expected, options = {} }) {
       const unknown = names.filter((n) => !byName.has(n));
       if (unknown.length > 0) {
-        throw new UsageError(`unknown evaluator ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${[...byName.keys()].join(', ')}`, 'unknown_evaluator');
+        throw new UsageError(
+          `unknown evaluator ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${[...byName.keys()].join(', ')}`,
+          'unknown_evaluator',
+        );
       }
       const results = names.map((name) => ({ evaluator: name, ...byName.get(name)!.run(output, expected, options) }));
       const score = results.reduce((s, r) => s + r.score, 0) / results.length;

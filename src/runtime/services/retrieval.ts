@@ -31,10 +31,38 @@ export interface RetrievalIndex {
 
 const K1 = 1.2;
 const B = 0.75;
-const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'is', 'it', 'of', 'on', 'or', 'that', 'the', 'this', 'to', 'was', 'with']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'by',
+  'for',
+  'from',
+  'in',
+  'is',
+  'it',
+  'of',
+  'on',
+  'or',
+  'that',
+  'the',
+  'this',
+  'to',
+  'was',
+  'with',
+]);
 
 export function tokenize(text: string): string[] {
-  return (text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP_WORDS.has(t));
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).filter((t) => !STOP_WORDS.has(t));
 }
 
 interface Indexed {
@@ -65,9 +93,11 @@ export function createRetrievalIndex(options: { clock?: Clock; maxDocuments?: nu
 
   return {
     add(input) {
-      if (docs.size + input.length > maxDocuments) throw new UsageError(`document limit reached (${maxDocuments})`, 'document_limit');
+      if (docs.size + input.length > maxDocuments)
+        throw new UsageError(`document limit reached (${maxDocuments})`, 'document_limit');
       return input.map((d, i) => {
-        if (typeof d.text !== 'string' || d.text.trim() === '') throw new UsageError(`documents[${i}].text must be a non-empty string`, 'invalid_input');
+        if (typeof d.text !== 'string' || d.text.trim() === '')
+          throw new UsageError(`documents[${i}].text must be a non-empty string`, 'invalid_input');
         let id = d.id;
         while (id === undefined || (d.id === undefined && docs.has(id))) id = `doc-${next++}`;
         const existing = docs.get(id);
@@ -75,7 +105,12 @@ export function createRetrievalIndex(options: { clock?: Clock; maxDocuments?: nu
         const tokens = tokenize(d.text);
         const terms = new Map<string, number>();
         for (const t of tokens) terms.set(t, (terms.get(t) ?? 0) + 1);
-        const doc: RetrievalDocument = { id, text: d.text, metadata: { ...d.metadata }, added_at: clock.wallNow().toISOString() };
+        const doc: RetrievalDocument = {
+          id,
+          text: d.text,
+          metadata: { ...d.metadata },
+          added_at: clock.wallNow().toISOString(),
+        };
         docs.set(id, { doc, length: tokens.length, terms });
         totalLength += tokens.length;
         for (const term of terms.keys()) {

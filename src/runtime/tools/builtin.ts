@@ -31,7 +31,11 @@ export const LOOKUP_TABLE: Readonly<Record<string, string>> = Object.freeze({
 
 function stringArg(tool: string, args: Record<string, unknown>, name: string): string {
   const value = args[name];
-  if (typeof value !== 'string') throw new UsageError(`${tool}: argument "${name}" must be a string, got ${JSON.stringify(value)}`, 'invalid_tool_args');
+  if (typeof value !== 'string')
+    throw new UsageError(
+      `${tool}: argument "${name}" must be a string, got ${JSON.stringify(value)}`,
+      'invalid_tool_args',
+    );
   return value;
 }
 
@@ -47,7 +51,11 @@ export const lookupTool: ToolDefinition = {
   run(args) {
     const key = stringArg('lookup', args, 'key').trim().toLowerCase();
     const value = LOOKUP_TABLE[key];
-    if (value === undefined) throw new NotFoundError(`lookup: no entry "${key}" (known: ${Object.keys(LOOKUP_TABLE).join(', ')})`, 'lookup_miss');
+    if (value === undefined)
+      throw new NotFoundError(
+        `lookup: no entry "${key}" (known: ${Object.keys(LOOKUP_TABLE).join(', ')})`,
+        'lookup_miss',
+      );
     return value;
   },
 };
@@ -58,9 +66,11 @@ export const formatTool: ToolDefinition = {
   run(args) {
     const template = stringArg('format', args, 'template');
     const values = (args.values ?? {}) as Record<string, unknown>;
-    if (typeof values !== 'object' || values === null) throw new UsageError('format: argument "values" must be an object', 'invalid_tool_args');
+    if (typeof values !== 'object' || values === null)
+      throw new UsageError('format: argument "values" must be an object', 'invalid_tool_args');
     return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-      if (!Object.hasOwn(values, name)) throw new UsageError(`format: no value for placeholder {${name}}`, 'invalid_tool_args');
+      if (!Object.hasOwn(values, name))
+        throw new UsageError(`format: no value for placeholder {${name}}`, 'invalid_tool_args');
       return String(values[name]);
     });
   },
@@ -71,7 +81,11 @@ export const sleepTool: ToolDefinition = {
   description: 'Waits { ms } milliseconds on the injected clock, then returns the time waited',
   async run(args, { clock, signal }) {
     const ms = args.ms;
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new UsageError(`sleep: argument "ms" must be a non-negative number, got ${JSON.stringify(ms)}`, 'invalid_tool_args');
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+      throw new UsageError(
+        `sleep: argument "ms" must be a non-negative number, got ${JSON.stringify(ms)}`,
+        'invalid_tool_args',
+      );
     await clock.sleep(ms, signal);
     return ms;
   },

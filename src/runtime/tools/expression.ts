@@ -11,7 +11,10 @@ export const MAX_EXPRESSION_DEPTH = 100;
 
 export function evaluateExpression(text: string): number {
   if (text.length > MAX_EXPRESSION_LENGTH) {
-    throw new UsageError(`compute: the expression is ${text.length} characters (at most ${MAX_EXPRESSION_LENGTH})`, 'invalid_expression');
+    throw new UsageError(
+      `compute: the expression is ${text.length} characters (at most ${MAX_EXPRESSION_LENGTH})`,
+      'invalid_expression',
+    );
   }
   let pos = 0;
   let depth = 0;

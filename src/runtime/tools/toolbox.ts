@@ -16,7 +16,10 @@ export class ToolTimeoutError extends RuntimeError {
     readonly timeoutMs: number,
     readonly attempts: number,
   ) {
-    super(`tool "${tool}" timed out after ${timeoutMs}ms (${attempts} attempt${attempts === 1 ? '' : 's'})`, 'tool_timeout');
+    super(
+      `tool "${tool}" timed out after ${timeoutMs}ms (${attempts} attempt${attempts === 1 ? '' : 's'})`,
+      'tool_timeout',
+    );
   }
 }
 
@@ -64,11 +67,16 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
 
   const configure = (patch: { timeoutMs?: number; retries?: number }) => {
     if (patch.timeoutMs !== undefined) {
-      if (!Number.isFinite(patch.timeoutMs) || patch.timeoutMs <= 0) throw new UsageError(`tool timeoutMs must be a positive number, got ${patch.timeoutMs}`, 'invalid_tool_config');
+      if (!Number.isFinite(patch.timeoutMs) || patch.timeoutMs <= 0)
+        throw new UsageError(`tool timeoutMs must be a positive number, got ${patch.timeoutMs}`, 'invalid_tool_config');
       timeoutMs = patch.timeoutMs;
     }
     if (patch.retries !== undefined) {
-      if (!Number.isInteger(patch.retries) || patch.retries < 0) throw new UsageError(`tool retries must be a non-negative integer, got ${patch.retries}`, 'invalid_tool_config');
+      if (!Number.isInteger(patch.retries) || patch.retries < 0)
+        throw new UsageError(
+          `tool retries must be a non-negative integer, got ${patch.retries}`,
+          'invalid_tool_config',
+        );
       retries = patch.retries;
     }
   };
@@ -92,14 +100,17 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
         controller.abort(error);
       });
       const onOuterAbort = () => {
-        const reason = outer!.reason instanceof Error ? outer!.reason : new CancelledError(`tool "${tool.name}" call cancelled`);
+        const reason =
+          outer!.reason instanceof Error ? outer!.reason : new CancelledError(`tool "${tool.name}" call cancelled`);
         finish(() => reject(reason));
         controller.abort(reason);
       };
       if (outer?.aborted) return onOuterAbort();
       outer?.addEventListener('abort', onOuterAbort, { once: true });
       // the fault: the call never reaches the tool; only the deadline ends it
-      const work = hanging ? new Promise<unknown>(() => undefined) : Promise.resolve().then(() => tool.run(args, { signal: controller.signal, clock }));
+      const work = hanging
+        ? new Promise<unknown>(() => undefined)
+        : Promise.resolve().then(() => tool.run(args, { signal: controller.signal, clock }));
       work.then(
         (value) => finish(() => resolve(value)),
         (error) => finish(() => reject(error)),
@@ -109,7 +120,8 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
   return {
     async call(name, args = {}, signal) {
       const tool = tools.get(name);
-      if (!tool) throw new NotFoundError(`unknown tool "${name}" (available: ${[...tools.keys()].join(', ')})`, 'unknown_tool');
+      if (!tool)
+        throw new NotFoundError(`unknown tool "${name}" (available: ${[...tools.keys()].join(', ')})`, 'unknown_tool');
       stats.calls++;
       for (let n = 0; ; n++) {
         try {

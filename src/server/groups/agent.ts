@@ -27,7 +27,11 @@ export interface AgentService {
   chat(id: string, message: string, signal: AbortSignal): Awaitable<unknown>;
 }
 
-export const CreateAgent = z.strictObject({ id: id().optional(), role: id().optional(), instructions: text(20_000).optional() });
+export const CreateAgent = z.strictObject({
+  id: id().optional(),
+  role: id().optional(),
+  instructions: text(20_000).optional(),
+});
 export const AgentChat = z.strictObject({ message: text(100_000) });
 
 export function registerAgentRoutes(router: Routes, service: AgentService): void {

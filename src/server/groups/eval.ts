@@ -34,7 +34,10 @@ const EvalOptions = z.strictObject({
   trim: z.boolean().optional(),
   flags: z
     .string()
-    .refine((f) => f.length <= 3 && /^[ims]*$/.test(f) && new Set(f).size === f.length, 'must be regex flags from "i", "m", "s", each at most once')
+    .refine(
+      (f) => f.length <= 3 && /^[ims]*$/.test(f) && new Set(f).size === f.length,
+      'must be regex flags from "i", "m", "s", each at most once',
+    )
     .optional(),
   min: z.number().int().min(0).optional(),
   max: z.number().int().min(0).optional(),
@@ -53,11 +56,15 @@ export function registerEvalRoutes(router: Routes, service: EvalService): void {
   router.post('/api/v1/eval/evaluate', async (ctx) => {
     const input = await body(ctx, Evaluate);
     if ((input.evaluator === undefined) === (input.evaluators === undefined)) {
-      throw new UsageError('body.evaluator (a name) or body.evaluators (a non-empty array of names) is required, not both', 'invalid_input');
+      throw new UsageError(
+        'body.evaluator (a name) or body.evaluators (a non-empty array of names) is required, not both',
+        'invalid_input',
+      );
     }
     const request: EvaluationRequest = { evaluators: input.evaluators ?? [input.evaluator!], output: input.output };
     if (input.expected !== undefined) request.expected = input.expected;
-    if (input.options !== undefined) request.options = Object.fromEntries(Object.entries(input.options).filter(([, v]) => v !== undefined));
+    if (input.options !== undefined)
+      request.options = Object.fromEntries(Object.entries(input.options).filter(([, v]) => v !== undefined));
     return service.evaluate(request);
   });
 }

@@ -15,7 +15,20 @@ import { registerRuntimeRoutes, type RuntimeService } from './runtime.js';
 import { registerStreamRoutes, type StreamProcessor } from './stream.js';
 import { registerWorkflowRoutes, type WorkflowAPI } from './workflow.js';
 
-export const ROUTE_GROUPS = ['stream', 'evolution', 'runtime-evolution', 'workflow', 'agent', 'memory', 'arena', 'runtime', 'retrieval', 'eval', 'flight', 'llm'] as const;
+export const ROUTE_GROUPS = [
+  'stream',
+  'evolution',
+  'runtime-evolution',
+  'workflow',
+  'agent',
+  'memory',
+  'arena',
+  'runtime',
+  'retrieval',
+  'eval',
+  'flight',
+  'llm',
+] as const;
 export type RouteGroup = (typeof ROUTE_GROUPS)[number];
 
 /** Anything that mounts its own routes, such as the ArenaHandler. */

@@ -21,10 +21,20 @@ export interface LLMService {
 
 const common = { model: id().optional(), max_tokens: int(1, 1_000_000).optional() };
 const Message = z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: text(200_000) });
-export const LLMChat = z.strictObject({ messages: z.array(Message).min(1, 'must hold at least one {role, content}').max(1000), ...common });
-export const Generate = z.strictObject({ prompt: text(200_000), system: z.string().max(200_000).optional(), ...common });
+export const LLMChat = z.strictObject({
+  messages: z.array(Message).min(1, 'must hold at least one {role, content}').max(1000),
+  ...common,
+});
+export const Generate = z.strictObject({
+  prompt: text(200_000),
+  system: z.string().max(200_000).optional(),
+  ...common,
+});
 
-function call(input: { model?: string | undefined; max_tokens?: number | undefined }, messages: ChatMessage[]): LLMCall {
+function call(
+  input: { model?: string | undefined; max_tokens?: number | undefined },
+  messages: ChatMessage[],
+): LLMCall {
   const out: LLMCall = { messages };
   if (input.model !== undefined) out.model = input.model;
   if (input.max_tokens !== undefined) out.max_tokens = input.max_tokens;

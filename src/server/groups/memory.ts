@@ -27,8 +27,15 @@ export interface MemoryService {
   messages(sessionId: string, limit?: number): Awaitable<MessageView[]>;
 }
 
-export const CreateSession = z.strictObject({ session_id: id().optional(), id: id().optional(), metadata: record().optional() });
-export const AddMessage = z.strictObject({ role: z.enum(['user', 'assistant', 'system', 'tool']), content: text(100_000) });
+export const CreateSession = z.strictObject({
+  session_id: id().optional(),
+  id: id().optional(),
+  metadata: record().optional(),
+});
+export const AddMessage = z.strictObject({
+  role: z.enum(['user', 'assistant', 'system', 'tool']),
+  content: text(100_000),
+});
 
 export function registerMemoryRoutes(router: Routes, service: MemoryService): void {
   const base = '/api/v1/memory/sessions';

@@ -33,7 +33,9 @@ export interface RetrievalService {
 
 export const Document = z.strictObject({ text: text(200_000), id: id().optional(), metadata: record().optional() });
 /** one document, or `{documents: [...]}` with up to 1000 */
-export const Documents = z.strictObject({ documents: z.array(Document).min(1, 'must hold at least one document').max(1000) });
+export const Documents = z.strictObject({
+  documents: z.array(Document).min(1, 'must hold at least one document').max(1000),
+});
 export const Search = z.strictObject({ query: text(10_000), top_k: int(1, 1000).optional() });
 
 function toDocument(d: z.infer<typeof Document>): DocumentInput {
@@ -49,7 +51,9 @@ export function registerRetrievalRoutes(router: Routes, service: RetrievalServic
     // the form is told by its keys, so the 400 names the field of the form that was meant
     const value = await ctx.json();
     const isBatch = typeof value === 'object' && value !== null && 'documents' in value;
-    const docs = isBatch ? parseWith(Documents, value).documents.map(toDocument) : [toDocument(parseWith(Document, value))];
+    const docs = isBatch
+      ? parseWith(Documents, value).documents.map(toDocument)
+      : [toDocument(parseWith(Document, value))];
     ctx.send(201, { documents: await service.add(docs) });
   });
   router.get(`${base}/documents`, async () => ({ documents: await service.list() }));

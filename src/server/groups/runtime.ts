@@ -30,7 +30,9 @@ export function registerRuntimeRoutes(router: Routes, service: RuntimeService): 
   router.get(`${base}/agents/{id}`, async (ctx) => service.agent(ctx.params.id!));
   router.get(`${base}/strategy`, async () => ({ strategy: await service.strategy() }));
   // the strategy parser checks every section and field (unknown ones included) before anything is applied
-  router.post(`${base}/strategy`, async (ctx) => ({ strategy: await service.updateStrategy(await body(ctx, StrategyPatch)) }));
+  router.post(`${base}/strategy`, async (ctx) => ({
+    strategy: await service.updateStrategy(await body(ctx, StrategyPatch)),
+  }));
   const { mcpTools, callMCPTool } = service;
   if (mcpTools && callMCPTool) {
     router.get(`${base}/mcp/tools`, async () => ({ tools: await mcpTools.call(service) }));

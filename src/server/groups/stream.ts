@@ -38,18 +38,26 @@ const StreamOptions = z.strictObject({
   system: z.string().max(20_000).optional(),
   remember: z.boolean().optional(),
 });
-export const StreamBody = z.strictObject({ query: text(1_000_000), session_id: id().optional(), options: StreamOptions.optional() });
+export const StreamBody = z.strictObject({
+  query: text(1_000_000),
+  session_id: id().optional(),
+  options: StreamOptions.optional(),
+});
 
 export function parseStreamInput(value: unknown): StreamInput {
   const body = parseWith(StreamBody, value);
   const query = body.query;
   const bytes = Buffer.byteLength(query, 'utf8');
   if (bytes > MAX_QUERY_BYTES) {
-    throw new UsageError(`body.query is ${bytes} bytes; the limit is ${MAX_QUERY_BYTES} bytes (8 KiB)`, 'query_too_long');
+    throw new UsageError(
+      `body.query is ${bytes} bytes; the limit is ${MAX_QUERY_BYTES} bytes (8 KiB)`,
+      'query_too_long',
+    );
   }
   const input: StreamInput = { query };
   if (body.session_id !== undefined) input.session_id = body.session_id;
-  if (body.options !== undefined) input.options = Object.fromEntries(Object.entries(body.options).filter(([, v]) => v !== undefined));
+  if (body.options !== undefined)
+    input.options = Object.fromEntries(Object.entries(body.options).filter(([, v]) => v !== undefined));
   return input;
 }
 

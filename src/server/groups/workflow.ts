@@ -21,7 +21,9 @@ export function registerWorkflowRoutes(router: Routes, service: WorkflowAPI): vo
   const base = '/api/v1/workflows';
   router.get(base, async () => ({ workflows: await service.list() }));
   // the workflow validator reports every unknown key and wrong type of a definition, with its path
-  router.post(base, async (ctx) => ctx.send(201, { workflow: await service.register(await body(ctx, WorkflowDefinition)) }));
+  router.post(base, async (ctx) =>
+    ctx.send(201, { workflow: await service.register(await body(ctx, WorkflowDefinition)) }),
+  );
   router.get(`${base}/{id}`, async (ctx) => ({ workflow: await service.get(ctx.params.id!) }));
   router.post(`${base}/{id}/execute`, async (ctx) => {
     const { input } = await optionalBody(ctx, Execute);

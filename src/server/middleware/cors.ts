@@ -12,7 +12,11 @@ import { NO_HEADERS, type Middleware, type PipelineSettings } from '../pipeline.
 const CORS_ALLOWED_HEADERS = 'Content-Type, X-API-Key, Last-Event-ID';
 
 /** the CORS headers for a reply to `req`, or `none` when its origin is not allowed */
-function corsHeadersFor(req: IncomingMessage, origins: ReadonlySet<string> | undefined, none: Record<string, string>): Record<string, string> {
+function corsHeadersFor(
+  req: IncomingMessage,
+  origins: ReadonlySet<string> | undefined,
+  none: Record<string, string>,
+): Record<string, string> {
   if (!origins) return none;
   const origin = req.headers.origin;
   if (!origin || !origins.has(origin)) return none;
@@ -36,7 +40,14 @@ export function preflight(settings: PipelineSettings, allowed: (path: string) =>
   };
 }
 
-function answerOptions(req: IncomingMessage, res: ServerResponse, allow: string[], path: string, cors: Record<string, string>, isKeyValid: boolean): void {
+function answerOptions(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allow: string[],
+  path: string,
+  cors: Record<string, string>,
+  isKeyValid: boolean,
+): void {
   const isPreflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
   if (isPreflight && !cors['Access-Control-Allow-Origin']) {
     return sendJSON(res, 403, { error: `origin ${req.headers.origin} is not allowed`, code: 'origin_not_allowed' });

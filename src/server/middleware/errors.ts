@@ -12,7 +12,8 @@ export function errorBoundary(log: Logger, isClosing: () => boolean): Middleware
   const fail = (ex: Exchange, err: unknown): void => {
     const headers: Record<string, string> = { ...ex.cors };
     // a request cut short by the shutdown (an aborted LLM call, a cancelled run) is a 503, not a 500
-    if (isClosing() && !isArenaError(err)) err = new ServiceUnavailableError('server shut down before this request finished');
+    if (isClosing() && !isArenaError(err))
+      err = new ServiceUnavailableError('server shut down before this request finished');
     // an unread oversize body: answer, then drop the connection instead of reading a huge upload
     if ((err as { status?: number } | undefined)?.status === 413) headers.Connection = 'close';
     sendError(ex.res, err, log, headers);

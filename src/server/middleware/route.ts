@@ -14,9 +14,15 @@ export function matchRoute(table: RouteTable<RouteHandler>): Middleware {
   return (ex, next) => {
     const { method, path } = ex;
     const match = table.match(method, path);
-    if (match.kind === 'none') return sendJSON(ex.res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, ex.cors);
+    if (match.kind === 'none')
+      return sendJSON(ex.res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, ex.cors);
     if (match.kind === 'method') {
-      return sendJSON(ex.res, 405, { error: `method ${method} not allowed on ${path}`, code: 'method_not_allowed' }, { ...ex.cors, Allow: match.allow.join(', ') });
+      return sendJSON(
+        ex.res,
+        405,
+        { error: `method ${method} not allowed on ${path}`, code: 'method_not_allowed' },
+        { ...ex.cors, Allow: match.allow.join(', ') },
+      );
     }
     ex.route = match.route;
     ex.params = match.params;

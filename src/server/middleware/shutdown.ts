@@ -67,12 +67,20 @@ export class ShutdownGate {
     for (const res of [...this.unanswered]) {
       if (res.headersSent || res.writableEnded) continue;
       pending.push(new Promise<void>((resolve) => res.once('close', resolve).once('finish', resolve)));
-      sendJSON(res, 503, { error: 'server shut down before this request finished', code: 'unavailable' }, { Connection: 'close' });
+      sendJSON(
+        res,
+        503,
+        { error: 'server shut down before this request finished', code: 'unavailable' },
+        { Connection: 'close' },
+      );
     }
     this.unanswered.clear();
     let timer: NodeJS.Timeout | undefined;
     // a client that does not read its answer cannot hold the shutdown up
-    await Promise.race([Promise.all(pending), new Promise<void>((resolve) => (timer = setTimeout(resolve, 500)).unref())]);
+    await Promise.race([
+      Promise.all(pending),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, 500)).unref()),
+    ]);
     clearTimeout(timer);
   }
 }

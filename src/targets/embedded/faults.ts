@@ -42,13 +42,27 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
   const llmInjections = new Map<string, number>();
   let seq = 0;
 
-  const track = (kind: string, target: string, options: FaultOptions | undefined, entry: Omit<FaultEntry, 'fault'>): ActiveFault => {
+  const track = (
+    kind: string,
+    target: string,
+    options: FaultOptions | undefined,
+    entry: Omit<FaultEntry, 'fault'>,
+  ): ActiveFault => {
     const durationMs = options?.durationMs;
     if (durationMs !== undefined && (!Number.isFinite(durationMs) || durationMs < 0)) {
-      throw new UsageError(`${kind}: duration must be a non-negative number of milliseconds, got ${durationMs}`, 'invalid_duration');
+      throw new UsageError(
+        `${kind}: duration must be a non-negative number of milliseconds, got ${durationMs}`,
+        'invalid_duration',
+      );
     }
     const now = clock.now();
-    const fault: ActiveFault = { id: `fault-${++seq}`, kind, target, started_at_ms: now, ...(durationMs !== undefined ? { ends_at_ms: now + durationMs } : {}) };
+    const fault: ActiveFault = {
+      id: `fault-${++seq}`,
+      kind,
+      target,
+      started_at_ms: now,
+      ...(durationMs !== undefined ? { ends_at_ms: now + durationMs } : {}),
+    };
     const full: FaultEntry = { ...entry, fault };
     if (durationMs !== undefined) full.timer = clock.setTimer(durationMs, () => void end(fault.id));
     entries.set(fault.id, full);
@@ -100,26 +114,38 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
 
     async pauseAgent(agentId, options) {
       const agent = live(agentId, 'pause');
-      if (agent.state === 'paused') throw new RuntimeError(`pause: agent ${agentId} is already paused`, 'already_paused');
+      if (agent.state === 'paused')
+        throw new RuntimeError(`pause: agent ${agentId} is already paused`, 'already_paused');
       agent.pause();
-      const fault = track('pause_agent', agentId, options, { isActive: () => agent.state === 'paused', revert: () => agent.resume() });
+      const fault = track('pause_agent', agentId, options, {
+        isActive: () => agent.state === 'paused',
+        revert: () => agent.resume(),
+      });
       return { fault_id: fault.id, paused_agent_id: agentId };
     },
 
     async resumeAgent(agentId) {
       const agent = rt.agent(agentId);
-      if (agent.state !== 'paused') throw new RuntimeError(`resume: agent ${agentId} is ${agent.state}, not paused`, 'not_paused');
+      if (agent.state !== 'paused')
+        throw new RuntimeError(`resume: agent ${agentId} is ${agent.state}, not paused`, 'not_paused');
       agent.resume();
       for (const [id, e] of entries) if (e.fault.kind === 'pause_agent' && e.fault.target === agentId) await end(id);
       return { resumed_agent_id: agentId };
     },
 
     async slowAgent(agentId, delayMs, options) {
-      if (!Number.isFinite(delayMs) || delayMs <= 0) throw new UsageError(`slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`, 'invalid_delay');
+      if (!Number.isFinite(delayMs) || delayMs <= 0)
+        throw new UsageError(
+          `slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`,
+          'invalid_delay',
+        );
       const agent = live(agentId, 'slow_agent');
       await supersede('slow_agent', agentId);
       agent.slowMs = delayMs;
-      const fault = track('slow_agent', agentId, options, { isActive: () => agent.slowMs > 0, revert: () => void (agent.slowMs = 0) });
+      const fault = track('slow_agent', agentId, options, {
+        isActive: () => agent.slowMs > 0,
+        revert: () => void (agent.slowMs = 0),
+      });
       return { fault_id: fault.id, delay_ms: delayMs };
     },
 
@@ -127,7 +153,10 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
       const agent = rt.agent(agentId);
       await supersede('network_partition', agentId);
       agent.partitioned = true;
-      const fault = track('network_partition', agentId, options, { isActive: () => agent.partitioned, revert: () => void (agent.partitioned = false) });
+      const fault = track('network_partition', agentId, options, {
+        isActive: () => agent.partitioned,
+        revert: () => void (agent.partitioned = false),
+      });
       return { fault_id: fault.id, partitioned_agent_id: agentId };
     },
 
@@ -152,7 +181,8 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
     async disconnectMCP(agentId) {
       const agent = live(agentId, 'mcp_disconnect');
       const session = agent.subsystems.mcp;
-      if (!session.isConnected()) throw new RuntimeError(`mcp_disconnect: agent ${agentId}'s MCP session is not connected`, 'mcp_not_connected');
+      if (!session.isConnected())
+        throw new RuntimeError(`mcp_disconnect: agent ${agentId}'s MCP session is not connected`, 'mcp_not_connected');
       await session.disconnect();
       return { reconnect: session.reconnectConfig().enabled };
     },
@@ -206,4 +236,3 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
     },
   };
 }
-

@@ -1,1 +1,6 @@
-export { createEmbeddedTarget, embeddedTargetFactory, getEmbeddedRuntime, type EmbeddedTargetOptions } from './target.js';
+export {
+  createEmbeddedTarget,
+  embeddedTargetFactory,
+  getEmbeddedRuntime,
+  type EmbeddedTargetOptions,
+} from './target.js';

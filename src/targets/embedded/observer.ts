@@ -57,7 +57,9 @@ export function createEmbeddedObserver(rt: AgentRuntime, options: EmbeddedObserv
           if (probe.inFlight === epoch) probe.inFlight = undefined;
         });
     }
-    return [`${agent.id} LLM calls have not succeeded since the fault${state.lastError ? ` (last probe: ${state.lastError})` : ''}`];
+    return [
+      `${agent.id} LLM calls have not succeeded since the fault${state.lastError ? ` (last probe: ${state.lastError})` : ''}`,
+    ];
   };
 
   const aspectProblems = (agent: Agent, aspect: AgentHealthAspect): string[] => {
@@ -103,15 +105,24 @@ export function checkInvariants(rt: AgentRuntime): InvariantCheck[] {
   checks.push({
     name: 'acknowledged_writes_readable',
     passed: unreadable.length === 0,
-    ...(unreadable.length ? { detail: `${unreadable.length} acknowledged write(s) not readable: ${unreadable.slice(0, 5).join(', ')}` } : {}),
+    ...(unreadable.length
+      ? { detail: `${unreadable.length} acknowledged write(s) not readable: ${unreadable.slice(0, 5).join(', ')}` }
+      : {}),
   });
-  const damaged = [...rt.cluster.agents.values()].map((a) => [a.id, a.memory.verify()] as const).filter(([, v]) => !v.ok);
+  const damaged = [...rt.cluster.agents.values()]
+    .map((a) => [a.id, a.memory.verify()] as const)
+    .filter(([, v]) => !v.ok);
   checks.push({
     name: 'memory_integrity',
     passed: damaged.length === 0,
-    ...(damaged.length ? { detail: damaged.map(([id, v]) => `${id}: ${v.problems.slice(0, 2).join('; ')}`).join(' | ') } : {}),
+    ...(damaged.length
+      ? { detail: damaged.map(([id, v]) => `${id}: ${v.problems.slice(0, 2).join('; ')}`).join(' | ') }
+      : {}),
   });
-  const completed = rt.recentRuns(500).filter((r) => r.status === 'completed').slice(-RECENT_RUNS);
+  const completed = rt
+    .recentRuns(500)
+    .filter((r) => r.status === 'completed')
+    .slice(-RECENT_RUNS);
   const wrong = completed.filter((r) => r.mismatch);
   checks.push({
     name: 'workflow_outputs_as_expected',
@@ -124,7 +135,9 @@ export function checkInvariants(rt: AgentRuntime): InvariantCheck[] {
   checks.push({
     name: 'no_duplicated_effects',
     passed: duplicated.length === 0,
-    ...(duplicated.length ? { detail: `effects applied more than once for run(s) ${duplicated.slice(0, 10).join(', ')}` } : {}),
+    ...(duplicated.length
+      ? { detail: `effects applied more than once for run(s) ${duplicated.slice(0, 10).join(', ')}` }
+      : {}),
   });
   return checks;
 }

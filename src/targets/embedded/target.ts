@@ -25,9 +25,15 @@ const runtimes = new WeakMap<Target, AgentRuntime>();
 
 export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Target {
   let strategy = parseStrategy(options.strategy);
-  if (options.workloadRate !== undefined) strategy = parseStrategy(mergeStrategy(strategy, { workload: { rate: options.workloadRate } }));
+  if (options.workloadRate !== undefined)
+    strategy = parseStrategy(mergeStrategy(strategy, { workload: { rate: options.workloadRate } }));
   const random = options.random ?? createRandom(options.seed ?? 1);
-  const rt = createRuntime({ strategy, topology: options.topology, clock: options.clock, random: random.fork('runtime') });
+  const rt = createRuntime({
+    strategy,
+    topology: options.topology,
+    clock: options.clock,
+    random: random.fork('runtime'),
+  });
   const faults = createEmbeddedFaults(rt, random.fork('faults'));
   const name = options.name ?? 'embedded';
   const target: Target = {

@@ -42,10 +42,22 @@ export class AgentFleet {
   private timer: TimerHandle | undefined;
   private tracking = false;
 
-  constructor(specs: readonly AgentSpec[], private readonly options: FleetOptions) {
+  constructor(
+    specs: readonly AgentSpec[],
+    private readonly options: FleetOptions,
+  ) {
     this.clock = options.clock ?? systemClock;
     for (const spec of specs) {
-      this.agents.set(spec.id, { spec, monitor: new ProbeMonitor(spec.health, { cwd: options.baseDir, env: { ...options.env, ARENA_AGENT: spec.id } }, this.clock), restarts: 0, sockets: {} });
+      this.agents.set(spec.id, {
+        spec,
+        monitor: new ProbeMonitor(
+          spec.health,
+          { cwd: options.baseDir, env: { ...options.env, ARENA_AGENT: spec.id } },
+          this.clock,
+        ),
+        restarts: 0,
+        sockets: {},
+      });
     }
   }
 
@@ -59,13 +71,23 @@ export class AgentFleet {
 
   get(id: string, fault?: string): TrackedAgent {
     const agent = this.agents.get(id);
-    if (!agent) throw new NotFoundError(`${fault ? `${fault}: ` : ''}no agent ${JSON.stringify(id)} in this target (agents: ${this.ids().join(', ')})`, 'agent_not_found');
+    if (!agent)
+      throw new NotFoundError(
+        `${fault ? `${fault}: ` : ''}no agent ${JSON.stringify(id)} in this target (agents: ${this.ids().join(', ')})`,
+        'agent_not_found',
+      );
     return agent;
   }
 
   /** the agent's pid now; throws RuntimeError naming the agent and the cause */
   resolve(agent: TrackedAgent): TrackedPid {
-    const pid = resolvePid(agent.spec.pid, { agentId: agent.spec.id, baseDir: this.options.baseDir, exclude: this.options.exclude(), lastPid: agent.pid, sockets: agent.sockets });
+    const pid = resolvePid(agent.spec.pid, {
+      agentId: agent.spec.id,
+      baseDir: this.options.baseDir,
+      exclude: this.options.exclude(),
+      lastPid: agent.pid,
+      sockets: agent.sockets,
+    });
     const start = readStat(pid)?.startTime ?? 0;
     if (agent.pid !== undefined && (agent.pid !== pid || agent.pidStart !== start)) agent.restarts++;
     agent.pid = pid;
@@ -92,7 +114,12 @@ export class AgentFleet {
   }
 
   info(agent: TrackedAgent, leaderId: string | undefined): AgentInfo {
-    return { id: agent.spec.id, role: leaderId === agent.spec.id ? 'leader' : agent.spec.role, status: this.status(agent), restarts: agent.restarts };
+    return {
+      id: agent.spec.id,
+      role: leaderId === agent.spec.id ? 'leader' : agent.spec.role,
+      status: this.status(agent),
+      restarts: agent.restarts,
+    };
   }
 
   /** start the probes and the pid tracker */

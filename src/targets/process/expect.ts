@@ -21,7 +21,8 @@ export function jsonPathGet(value: unknown, path: string): unknown {
     rest = rest.slice(m[0].length);
     const key = m[1] ?? m[3];
     if (key !== undefined) {
-      if (typeof current !== 'object' || current === null || Array.isArray(current) || !Object.hasOwn(current, key)) return MISSING;
+      if (typeof current !== 'object' || current === null || Array.isArray(current) || !Object.hasOwn(current, key))
+        return MISSING;
       current = (current as Record<string, unknown>)[key];
     } else {
       const index = Number(m[2]);
@@ -38,7 +39,8 @@ export function isMissing(value: unknown): boolean {
 
 /** undefined when the answer meets the expectation, else why not */
 export function checkAnswer(answer: HttpAnswer, expect: ExpectSpec): string | undefined {
-  const statuses = expect.status === undefined ? undefined : Array.isArray(expect.status) ? expect.status : [expect.status];
+  const statuses =
+    expect.status === undefined ? undefined : Array.isArray(expect.status) ? expect.status : [expect.status];
   if (statuses ? !statuses.includes(answer.status) : answer.status < 200 || answer.status >= 300) {
     return `status ${answer.status}, expected ${statuses ? statuses.join(' or ') : '2xx'}`;
   }
@@ -53,13 +55,19 @@ export function checkAnswer(answer: HttpAnswer, expect: ExpectSpec): string | un
   const found = jsonPathGet(body, json.path);
   const shown = found === MISSING ? 'nothing' : JSON.stringify(found);
   if ('exists' in json && json.exists !== undefined) {
-    return (found !== MISSING) === json.exists ? undefined : `${json.path} ${json.exists ? 'is missing' : `exists (${shown})`}`;
+    return (found !== MISSING) === json.exists
+      ? undefined
+      : `${json.path} ${json.exists ? 'is missing' : `exists (${shown})`}`;
   }
   if ('equals' in json) {
-    return found !== MISSING && isDeepStrictEqual(found, json.equals) ? undefined : `${json.path} is ${shown}, expected ${JSON.stringify(json.equals)}`;
+    return found !== MISSING && isDeepStrictEqual(found, json.equals)
+      ? undefined
+      : `${json.path} is ${shown}, expected ${JSON.stringify(json.equals)}`;
   }
   if (json.in) {
-    return found !== MISSING && json.in.some((v) => isDeepStrictEqual(v, found)) ? undefined : `${json.path} is ${shown}, expected one of ${JSON.stringify(json.in)}`;
+    return found !== MISSING && json.in.some((v) => isDeepStrictEqual(v, found))
+      ? undefined
+      : `${json.path} is ${shown}, expected one of ${JSON.stringify(json.in)}`;
   }
   if (json.range) {
     const { min, max } = json.range;

@@ -37,10 +37,22 @@ export class FaultBook {
     return `fault-${++this.seq}`;
   }
 
-  add(kind: string, target: string, options: FaultOptions | undefined, revert: () => Promise<void> | void, id = this.nextId()): ActiveFault {
+  add(
+    kind: string,
+    target: string,
+    options: FaultOptions | undefined,
+    revert: () => Promise<void> | void,
+    id = this.nextId(),
+  ): ActiveFault {
     const durationMs = options?.durationMs;
     const now = this.clock.wallNow().getTime();
-    const fault: ActiveFault = { id, kind, target, started_at_ms: now, ...(durationMs !== undefined ? { ends_at_ms: now + durationMs } : {}) };
+    const fault: ActiveFault = {
+      id,
+      kind,
+      target,
+      started_at_ms: now,
+      ...(durationMs !== undefined ? { ends_at_ms: now + durationMs } : {}),
+    };
     const entry: Entry = { fault, revert };
     if (durationMs !== undefined) {
       entry.timer = this.clock.setTimer(durationMs, () => void this.end(id).catch((err) => this.onError(fault, err)));
@@ -65,7 +77,8 @@ export class FaultBook {
   /** ends every fault of `kind` on `target` (a resume ends the pause; a newer slow replaces the older) */
   async endAll(kind: string, target: string): Promise<number> {
     let n = 0;
-    for (const [id, e] of [...this.entries]) if (e.fault.kind === kind && e.fault.target === target && (await this.end(id))) n++;
+    for (const [id, e] of [...this.entries])
+      if (e.fault.kind === kind && e.fault.target === target && (await this.end(id))) n++;
     return n;
   }
 

@@ -34,7 +34,9 @@ export interface FaultContext {
   exclude(): ReadonlySet<number>;
   proxy(agentId: string): AgentProxy | undefined;
   /** the MCP proxy the agent's session goes through, and the other agents behind the same one */
-  mcpProxy(agentId: string): { proxy: AgentProxy & { sessions(): { open: number; total: number } }; sharedWith: string[] } | undefined;
+  mcpProxy(
+    agentId: string,
+  ): { proxy: AgentProxy & { sessions(): { open: number; total: number } }; sharedWith: string[] } | undefined;
   /** the LLM proxy the agent's calls go through, and the other agents behind the same one */
   llmProxy(agentId: string): { proxy: AgentProxy; sharedWith: string[] } | undefined;
   unsupported(): Partial<Record<ActionType, string>>;
@@ -57,7 +59,11 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
 
   const needWatchdog = (type: string): Watchdog => {
     const w = ctx.watchdog();
-    if (!w) throw new RuntimeError(`${type}: target ${ctx.spec.name} is not started (no watchdog to guarantee the revert)`, 'not_started');
+    if (!w)
+      throw new RuntimeError(
+        `${type}: target ${ctx.spec.name} is not started (no watchdog to guarantee the revert)`,
+        'not_started',
+      );
     return w;
   };
 
@@ -83,16 +89,28 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     const tree = agentTree(pid, processTable(), ctx.exclude());
     const supervisor = ctx.supervisorPid();
     if (supervisor !== undefined && tree.includes(supervisor)) {
-      throw new RuntimeError(`${type}: agent ${agent.spec.id} resolves to pid ${pid}, which is the start command's own process or above it (the supervisor); name the agent's process instead`, 'unsafe_target');
+      throw new RuntimeError(
+        `${type}: agent ${agent.spec.id} resolves to pid ${pid}, which is the start command's own process or above it (the supervisor); name the agent's process instead`,
+        'unsafe_target',
+      );
     }
     for (const other of fleet.all()) {
-      if (other === agent || other.pid === undefined || !tree.includes(other.pid) || !fleet.isLastPidAlive(other)) continue;
-      throw new RuntimeError(`${type}: agent ${agent.spec.id}'s process tree (pid ${pid}) includes agent ${other.spec.id} (pid ${other.pid}); refusing to take down another agent`, 'unsafe_target');
+      if (other === agent || other.pid === undefined || !tree.includes(other.pid) || !fleet.isLastPidAlive(other))
+        continue;
+      throw new RuntimeError(
+        `${type}: agent ${agent.spec.id}'s process tree (pid ${pid}) includes agent ${other.spec.id} (pid ${other.pid}); refusing to take down another agent`,
+        'unsafe_target',
+      );
     }
     return tree;
   };
 
-  const proxyFault = async (type: ActionType, agentId: string, wire: Omit<FaultRequest, 'id' | 'lease_ms'>, options: FaultOptions | undefined): Promise<FaultReport> => {
+  const proxyFault = async (
+    type: ActionType,
+    agentId: string,
+    wire: Omit<FaultRequest, 'id' | 'lease_ms'>,
+    options: FaultOptions | undefined,
+  ): Promise<FaultReport> => {
     refuseUnsupported(type);
     const agent = fleet.get(agentId, type);
     const proxy = ctx.proxy(agentId);
@@ -101,12 +119,24 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     await book.endAll(type, agentId);
     const id = book.nextId();
     // the proxy lives in this process: it cannot outlive the arena, so the lease only needs to cover the fault
-    const applied = await proxy.applyFault({ ...wire, id, target_id: agentId, lease_ms: 24 * 3600 * 1000, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) });
+    const applied = await proxy.applyFault({
+      ...wire,
+      id,
+      target_id: agentId,
+      lease_ms: 24 * 3600 * 1000,
+      ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
+    });
     // the agent's own process is untouched; its passes count afresh from the revert (network aspect)
-    const fault = book.add(type, agentId, options, async () => {
-      await applied.revert?.();
-      agent.monitor.reset();
-    }, id);
+    const fault = book.add(
+      type,
+      agentId,
+      options,
+      async () => {
+        await applied.revert?.();
+        agent.monitor.reset();
+      },
+      id,
+    );
     return { fault_id: fault.id, ...applied.report };
   };
 
@@ -116,8 +146,17 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     const hook = ctx.spec.hooks?.[type];
     if (!hook) throw new RuntimeError(`${type}: target ${ctx.spec.name} has no ${type} hook`, 'unsupported');
     const command = hook.replaceAll('{agent}', agentId);
-    const result = await runCommand({ command, cwd: ctx.baseDir, env: { ...ctx.env, ARENA_AGENT: agentId, ARENA_FAULT: type }, timeoutMs: HOOK_TIMEOUT_MS });
-    if (result.code !== 0) throw new RuntimeError(`${type}: hook ${JSON.stringify(command)} for agent ${agentId} ${describeFailure(result, HOOK_TIMEOUT_MS)}`, 'hook_failed');
+    const result = await runCommand({
+      command,
+      cwd: ctx.baseDir,
+      env: { ...ctx.env, ARENA_AGENT: agentId, ARENA_FAULT: type },
+      timeoutMs: HOOK_TIMEOUT_MS,
+    });
+    if (result.code !== 0)
+      throw new RuntimeError(
+        `${type}: hook ${JSON.stringify(command)} for agent ${agentId} ${describeFailure(result, HOOK_TIMEOUT_MS)}`,
+        'hook_failed',
+      );
     agent.monitor.reset();
     const output = result.stdout.trim().slice(-500);
     return { hook: command, ...(output ? { hook_output: output } : {}) };
@@ -134,7 +173,11 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       const { pid } = fleet.resolve(agent);
       const tree = safeTree('kill_agent', agent, pid);
       const killed = signalPids(tree, 'SIGKILL');
-      if (!killed.includes(pid)) throw new RuntimeError(`kill_agent: agent ${agentId}'s process ${pid} exited before it could be killed`, 'agent_down');
+      if (!killed.includes(pid))
+        throw new RuntimeError(
+          `kill_agent: agent ${agentId}'s process ${pid} exited before it could be killed`,
+          'agent_down',
+        );
       agent.monitor.reset();
       if (agent.paused) {
         // a killed process is no longer paused; the watchdog must not SIGCONT a pid that may be reused
@@ -151,14 +194,23 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       FaultBook.checkDuration('pause_agent', options);
       const watchdog = needWatchdog('pause_agent');
       const { pid } = fleet.resolve(agent);
-      const pids: TrackedPid[] = safeTree('pause_agent', agent, pid).map((p) => ({ pid: p, start: readStat(p)?.startTime ?? 0 }));
+      const pids: TrackedPid[] = safeTree('pause_agent', agent, pid).map((p) => ({
+        pid: p,
+        start: readStat(p)?.startTime ?? 0,
+      }));
       // the watchdog knows before the first SIGSTOP: if we die now, it resumes them
       await watchdog.tell({ op: 'pause', pids });
       agent.paused = pids;
-      const stopped = signalPids(pids.map((p) => p.pid), 'SIGSTOP');
+      const stopped = signalPids(
+        pids.map((p) => p.pid),
+        'SIGSTOP',
+      );
       if (!stopped.includes(pid)) {
         await resume(agent);
-        throw new RuntimeError(`pause_agent: agent ${agentId}'s process ${pid} exited before it could be paused`, 'agent_down');
+        throw new RuntimeError(
+          `pause_agent: agent ${agentId}'s process ${pid} exited before it could be paused`,
+          'agent_down',
+        );
       }
       agent.monitor.reset();
       // SIGSTOP is delivered asynchronously: answer once the kernel shows the process stopped
@@ -177,8 +229,17 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     },
 
     slowAgent(agentId, delayMs, options) {
-      if (!Number.isFinite(delayMs) || delayMs <= 0) throw new RuntimeError(`slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`, 'invalid_delay');
-      return proxyFault('slow_agent', agentId, { type: 'latency', params: { latency_ms: Math.round(delayMs) } }, options);
+      if (!Number.isFinite(delayMs) || delayMs <= 0)
+        throw new RuntimeError(
+          `slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`,
+          'invalid_delay',
+        );
+      return proxyFault(
+        'slow_agent',
+        agentId,
+        { type: 'latency', params: { latency_ms: Math.round(delayMs) } },
+        options,
+      );
     },
 
     partitionNetwork(agentId, options) {
@@ -193,12 +254,29 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       const durationMs = FaultBook.checkDuration('tool_timeout', options);
       await book.endAll('tool_timeout', agentId);
       const id = book.nextId();
-      const applied = await mcp.proxy.applyFault({ id, type: 'tool_timeout', target_id: agentId, params: {}, lease_ms: 24 * 3600 * 1000, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) });
-      const fault = book.add('tool_timeout', agentId, options, async () => {
-        await applied.revert?.();
-        agent.monitor.reset();
-      }, id);
-      return { fault_id: fault.id, ...applied.report, ...(mcp.sharedWith.length > 0 ? { shared_with: mcp.sharedWith } : {}) };
+      const applied = await mcp.proxy.applyFault({
+        id,
+        type: 'tool_timeout',
+        target_id: agentId,
+        params: {},
+        lease_ms: 24 * 3600 * 1000,
+        ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
+      });
+      const fault = book.add(
+        'tool_timeout',
+        agentId,
+        options,
+        async () => {
+          await applied.revert?.();
+          agent.monitor.reset();
+        },
+        id,
+      );
+      return {
+        fault_id: fault.id,
+        ...applied.report,
+        ...(mcp.sharedWith.length > 0 ? { shared_with: mcp.sharedWith } : {}),
+      };
     },
 
     corruptMemory: (agentId) => runHook('memory_corrupt', agentId),
@@ -208,13 +286,31 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       refuseUnsupported('mcp_disconnect');
       const agent = fleet.get(agentId, 'mcp_disconnect');
       const mcp = ctx.mcpProxy(agentId);
-      if (!mcp) throw new RuntimeError(`mcp_disconnect: agent ${agentId} has no mcp proxy and there is no mcp_disconnect hook`, 'unsupported');
+      if (!mcp)
+        throw new RuntimeError(
+          `mcp_disconnect: agent ${agentId} has no mcp proxy and there is no mcp_disconnect hook`,
+          'unsupported',
+        );
       const before = mcp.proxy.sessions();
-      if (before.open === 0) throw new RuntimeError(`mcp_disconnect: agent ${agentId} has no open MCP session through its proxy`, 'mcp_not_connected');
-      const applied = await mcp.proxy.applyFault({ id: book.nextId(), type: 'mcp_disconnect', target_id: agentId, params: {}, lease_ms: 24 * 3600 * 1000 });
+      if (before.open === 0)
+        throw new RuntimeError(
+          `mcp_disconnect: agent ${agentId} has no open MCP session through its proxy`,
+          'mcp_not_connected',
+        );
+      const applied = await mcp.proxy.applyFault({
+        id: book.nextId(),
+        type: 'mcp_disconnect',
+        target_id: agentId,
+        params: {},
+        lease_ms: 24 * 3600 * 1000,
+      });
       // recovered once the agent opens a new session on its own
       agent.mcpSessionsAtDisconnect = mcp.proxy.sessions().total;
-      return { ...applied.report, sessions_closed: before.open, ...(mcp.sharedWith.length > 0 ? { shared_with: mcp.sharedWith } : {}) };
+      return {
+        ...applied.report,
+        sessions_closed: before.open,
+        ...(mcp.sharedWith.length > 0 ? { shared_with: mcp.sharedWith } : {}),
+      };
     },
 
     async injectLLMFailure(agentId, errorType: LLMErrorType, options) {
@@ -233,12 +329,23 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
         lease_ms: 24 * 3600 * 1000,
         ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
       });
-      const fault = book.add('llm_failure', agentId, options, async () => {
-        await applied.revert?.();
-        agent.monitor.reset();
-      }, id);
+      const fault = book.add(
+        'llm_failure',
+        agentId,
+        options,
+        async () => {
+          await applied.revert?.();
+          agent.monitor.reset();
+        },
+        id,
+      );
       // one proxy shared by several agents fails all their calls: say so rather than pretend to be precise
-      return { fault_id: fault.id, error_type: errorType, ...applied.report, ...(llm.sharedWith.length > 0 ? { shared_with: llm.sharedWith } : {}) };
+      return {
+        fault_id: fault.id,
+        error_type: errorType,
+        ...applied.report,
+        ...(llm.sharedWith.length > 0 ? { shared_with: llm.sharedWith } : {}),
+      };
     },
 
     activeFaults: async () => book.list(),

@@ -44,7 +44,9 @@ export function httpCall(call: HttpCall): Promise<HttpAnswer> {
         size += chunk.length;
         if (size <= maxBytes) chunks.push(chunk);
       });
-      res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        finish(undefined, { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', (err) => finish(new HttpCallError(`${call.url}: answer broke off (${err.message})`)));
     });
     const timer = setTimeout(() => {
@@ -52,7 +54,12 @@ export function httpCall(call: HttpCall): Promise<HttpAnswer> {
       req.destroy();
     }, call.timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'ECONNREFUSED' ? 'connection refused' : err.code === 'ECONNRESET' ? 'connection reset' : err.message;
+      const why =
+        err.code === 'ECONNREFUSED'
+          ? 'connection refused'
+          : err.code === 'ECONNRESET'
+            ? 'connection reset'
+            : err.message;
       finish(new HttpCallError(`${call.url}: ${why}`));
     });
     if (call.body !== undefined) req.end(call.body);

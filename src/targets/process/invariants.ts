@@ -11,7 +11,9 @@ export async function checkInvariants(specs: readonly InvariantSpec[]): Promise<
     specs.map(async (spec): Promise<InvariantCheck> => {
       try {
         const problem = checkAnswer(await sendRequest(spec.request), spec.expect);
-        return problem === undefined ? { name: spec.name, passed: true } : { name: spec.name, passed: false, detail: problem };
+        return problem === undefined
+          ? { name: spec.name, passed: true }
+          : { name: spec.name, passed: false, detail: problem };
       } catch (err) {
         return { name: spec.name, passed: false, detail: (err as Error).message };
       }

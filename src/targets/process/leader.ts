@@ -11,7 +11,10 @@ import type { LeaderSpec } from './spec.js';
 
 const DEFAULT_TIMEOUT_MS = 1000;
 
-export async function discoverLeader(spec: LeaderSpec, ctx: { cwd: string; env?: Record<string, string> }): Promise<string> {
+export async function discoverLeader(
+  spec: LeaderSpec,
+  ctx: { cwd: string; env?: Record<string, string> },
+): Promise<string> {
   const timeoutMs = spec.timeout ?? DEFAULT_TIMEOUT_MS;
   if ('http' in spec) {
     let answer: Awaited<ReturnType<typeof httpCall>>;
@@ -20,7 +23,8 @@ export async function discoverLeader(spec: LeaderSpec, ctx: { cwd: string; env?:
     } catch (err) {
       throw new RuntimeError(`leader discovery failed: ${(err as Error).message}`, 'leader_unknown');
     }
-    if (answer.status < 200 || answer.status >= 300) throw new RuntimeError(`leader discovery failed: ${spec.http} answered ${answer.status}`, 'leader_unknown');
+    if (answer.status < 200 || answer.status >= 300)
+      throw new RuntimeError(`leader discovery failed: ${spec.http} answered ${answer.status}`, 'leader_unknown');
     let body: unknown;
     try {
       body = JSON.parse(answer.body);
@@ -28,12 +32,18 @@ export async function discoverLeader(spec: LeaderSpec, ctx: { cwd: string; env?:
       throw new RuntimeError(`leader discovery failed: ${spec.http} did not answer JSON`, 'leader_unknown');
     }
     const id = jsonPathGet(body, spec.json);
-    if (isMissing(id) || id === null || id === '') throw new RuntimeError(`leader discovery: ${spec.http} names no leader at ${spec.json}`, 'leader_unknown');
-    if (typeof id !== 'string' && typeof id !== 'number') throw new RuntimeError(`leader discovery: ${spec.json} is ${JSON.stringify(id)}, not an agent id`, 'leader_unknown');
+    if (isMissing(id) || id === null || id === '')
+      throw new RuntimeError(`leader discovery: ${spec.http} names no leader at ${spec.json}`, 'leader_unknown');
+    if (typeof id !== 'string' && typeof id !== 'number')
+      throw new RuntimeError(
+        `leader discovery: ${spec.json} is ${JSON.stringify(id)}, not an agent id`,
+        'leader_unknown',
+      );
     return String(id);
   }
   const result = await runCommand({ command: spec.command, cwd: ctx.cwd, env: ctx.env, timeoutMs });
-  if (result.code !== 0) throw new RuntimeError(`leader discovery command ${describeFailure(result, timeoutMs)}`, 'leader_unknown');
+  if (result.code !== 0)
+    throw new RuntimeError(`leader discovery command ${describeFailure(result, timeoutMs)}`, 'leader_unknown');
   const id = result.stdout.trim().split('\n')[0]?.trim() ?? '';
   if (id === '') throw new RuntimeError('leader discovery command printed no leader id', 'leader_unknown');
   return id;

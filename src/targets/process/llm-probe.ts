@@ -45,7 +45,14 @@ export async function llmProbe(config: LlmProbeConfig): Promise<string | undefin
   }
   const url = `http://127.0.0.1:${config.port}${path}`;
   try {
-    const answer = await httpCall({ method: 'POST', url, headers, body: JSON.stringify(body), timeoutMs: config.timeoutMs, maxBytes: 4096 });
+    const answer = await httpCall({
+      method: 'POST',
+      url,
+      headers,
+      body: JSON.stringify(body),
+      timeoutMs: config.timeoutMs,
+      maxBytes: 4096,
+    });
     if (answer.status >= 200 && answer.status < 300) return undefined;
     return `LLM probe POST ${url} answered ${answer.status}${answer.body ? `: ${answer.body.slice(0, 200)}` : ''}`;
   } catch (err) {

@@ -42,7 +42,12 @@ export async function startManaged(spec: StartSpec, options: ManagedOptions): Pr
   const logFd = openSync(logPath, 'a');
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn('/bin/sh', ['-c', spec.command], { cwd, env: { ...process.env, ...options.env, ...spec.env }, detached: true, stdio: ['ignore', logFd, logFd] });
+    child = spawn('/bin/sh', ['-c', spec.command], {
+      cwd,
+      env: { ...process.env, ...options.env, ...spec.env },
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+    });
   } finally {
     closeSync(logFd);
   }
@@ -51,7 +56,10 @@ export async function startManaged(spec: StartSpec, options: ManagedOptions): Pr
     child.once('error', (err) => res(err));
   });
   if (spawnError || child.pid === undefined) {
-    throw new RuntimeError(`start command could not be run in ${cwd}: ${spawnError?.message ?? 'no pid'}`, 'start_failed');
+    throw new RuntimeError(
+      `start command could not be run in ${cwd}: ${spawnError?.message ?? 'no pid'}`,
+      'start_failed',
+    );
   }
   const pid = child.pid;
   let exit: string | undefined;
@@ -74,7 +82,9 @@ export async function startManaged(spec: StartSpec, options: ManagedOptions): Pr
     exitStatus: () => exit,
     logTail,
     async stop() {
-      const below = descendants(pid).filter((p) => p !== pid).map((p) => ({ pid: p, start: readStat(p)?.startTime }));
+      const below = descendants(pid)
+        .filter((p) => p !== pid)
+        .map((p) => ({ pid: p, start: readStat(p)?.startTime }));
       const groupAlive = () => {
         try {
           process.kill(-pid, 0);
@@ -83,7 +93,10 @@ export async function startManaged(spec: StartSpec, options: ManagedOptions): Pr
           return false;
         }
       };
-      const survivors = () => below.filter((p) => p.start !== undefined && readStat(p.pid)?.startTime === p.start && readStat(p.pid)?.state !== 'Z');
+      const survivors = () =>
+        below.filter(
+          (p) => p.start !== undefined && readStat(p.pid)?.startTime === p.start && readStat(p.pid)?.state !== 'Z',
+        );
       const signalGroup = (sig: NodeJS.Signals) => {
         try {
           process.kill(-pid, sig);
@@ -117,10 +130,24 @@ export async function startManaged(spec: StartSpec, options: ManagedOptions): Pr
   return managed;
 }
 
-async function waitReady(spec: StartSpec, managed: ManagedProcess, cwd: string, env: Record<string, string>, clock: Clock): Promise<void> {
+async function waitReady(
+  spec: StartSpec,
+  managed: ManagedProcess,
+  cwd: string,
+  env: Record<string, string>,
+  clock: Clock,
+): Promise<void> {
   const ready = spec.ready;
   const timeoutMs = ready?.timeout ?? DEFAULT_READY_TIMEOUT_MS;
-  const probe = ready && ('http' in ready ? { http: ready.http } : 'tcp' in ready ? { tcp: ready.tcp } : 'command' in ready ? { command: ready.command } : undefined);
+  const probe =
+    ready &&
+    ('http' in ready
+      ? { http: ready.http }
+      : 'tcp' in ready
+        ? { tcp: ready.tcp }
+        : 'command' in ready
+          ? { command: ready.command }
+          : undefined);
   const deadline = clock.now() + timeoutMs;
   let lastProblem = 'not probed yet';
   for (;;) {
@@ -142,7 +169,10 @@ async function waitReady(spec: StartSpec, managed: ManagedProcess, cwd: string, 
     if (outcome.ok) return;
     lastProblem = outcome.problem;
     if (clock.now() >= deadline) {
-      throw new RuntimeError(`start command ${JSON.stringify(spec.command)} was not ready within ${timeoutMs}ms: ${describeProbe(probe)} kept failing (${lastProblem})`, 'start_timeout');
+      throw new RuntimeError(
+        `start command ${JSON.stringify(spec.command)} was not ready within ${timeoutMs}ms: ${describeProbe(probe)} kept failing (${lastProblem})`,
+        'start_timeout',
+      );
     }
     await clock.sleep(100);
   }

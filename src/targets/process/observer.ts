@@ -40,10 +40,13 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
   const agentProblems = (agent: TrackedAgent): string[] => {
     const id = agent.spec.id;
     if (agent.paused) return [`${id} is paused`];
-    if (agent.pid !== undefined && fleet.isLastPidAlive(agent) && isStopped(agent.pid)) return [`${id} (pid ${agent.pid}) is stopped`];
+    if (agent.pid !== undefined && fleet.isLastPidAlive(agent) && isStopped(agent.pid))
+      return [`${id} (pid ${agent.pid}) is stopped`];
     const probe = agent.monitor.state();
     if (probe.healthy) return [];
-    return [`${id}: ${probe.consecutive}/${agent.monitor.passes} consecutive probe passes${probe.lastProblem ? ` (${probe.lastProblem})` : ''}`];
+    return [
+      `${id}: ${probe.consecutive}/${agent.monitor.passes} consecutive probe passes${probe.lastProblem ? ` (${probe.lastProblem})` : ''}`,
+    ];
   };
 
   const report = (problems: string[]): HealthReport => ({ healthy: problems.length === 0, problems });
@@ -55,11 +58,14 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
       switch (scope.kind) {
         case 'agent': {
           const agent = fleet.get(scope.id);
-          const during = ((scope.aspect ? ASPECT_FAULTS[scope.aspect] : undefined) ?? []).filter((kind) => ctx.book.has(kind, scope.id));
+          const during = ((scope.aspect ? ASPECT_FAULTS[scope.aspect] : undefined) ?? []).filter((kind) =>
+            ctx.book.has(kind, scope.id),
+          );
           const problems = [...during.map((kind) => `${scope.id}: ${kind} is active`), ...agentProblems(agent)];
           if (scope.aspect === 'mcp' && agent.mcpSessionsAtDisconnect !== undefined) {
             const sessions = ctx.mcpSessions(scope.id);
-            if (sessions && sessions.total > agent.mcpSessionsAtDisconnect && sessions.open > 0) agent.mcpSessionsAtDisconnect = undefined;
+            if (sessions && sessions.total > agent.mcpSessionsAtDisconnect && sessions.open > 0)
+              agent.mcpSessionsAtDisconnect = undefined;
             else problems.push(`${scope.id}: no new MCP session since the disconnect`);
           }
           // the LLM is back when a call through the agent's proxy succeeds; while the fault lasts the answer is known
@@ -77,7 +83,10 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
             return report([(err as Error).message]);
           }
           const agent = fleet.all().find((a) => a.spec.id === leader);
-          if (!agent) return report([`the leader probe names ${JSON.stringify(leader)}, which is not an agent of ${ctx.spec.name}`]);
+          if (!agent)
+            return report([
+              `the leader probe names ${JSON.stringify(leader)}, which is not an agent of ${ctx.spec.name}`,
+            ]);
           return report(agentProblems(agent));
         }
         case 'orchestrator': {
@@ -113,7 +122,11 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
       checks.push(
         stopped.length === 0
           ? { name: 'no-stopped-process', passed: true }
-          : { name: 'no-stopped-process', passed: false, detail: stopped.map((a) => `${a.spec.id} (pid ${a.pid}) is stopped`).join('; ') },
+          : {
+              name: 'no-stopped-process',
+              passed: false,
+              detail: stopped.map((a) => `${a.spec.id} (pid ${a.pid}) is stopped`).join('; '),
+            },
       );
       return checks;
     },

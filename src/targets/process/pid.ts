@@ -7,7 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RuntimeError } from '../../shared/errors.js';
-import { ancestorsOf, holdsSocket, isAlive, isAncestor, listeningInodes, listPids, processTable, readCmdline, type ProcInfo } from './proc.js';
+import {
+  ancestorsOf,
+  holdsSocket,
+  isAlive,
+  isAncestor,
+  listeningInodes,
+  listPids,
+  processTable,
+  readCmdline,
+  type ProcInfo,
+} from './proc.js';
 import type { PidSpec } from './spec.js';
 
 export interface ResolveContext {
@@ -45,14 +55,24 @@ function fromFile(file: string, ctx: ResolveContext): number {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new RuntimeError(`agent ${ctx.agentId}: pid file ${path} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`, 'pid_not_found');
+    throw new RuntimeError(
+      `agent ${ctx.agentId}: pid file ${path} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`,
+      'pid_not_found',
+    );
   }
   const trimmed = text.trim();
   if (!/^\d+$/.test(trimmed) || Number(trimmed) <= 1) {
-    throw new RuntimeError(`agent ${ctx.agentId}: pid file ${path} does not hold a process id (found ${JSON.stringify(trimmed.slice(0, 40))})`, 'pid_not_found');
+    throw new RuntimeError(
+      `agent ${ctx.agentId}: pid file ${path} does not hold a process id (found ${JSON.stringify(trimmed.slice(0, 40))})`,
+      'pid_not_found',
+    );
   }
   const pid = Number(trimmed);
-  if (!isAlive(pid)) throw new RuntimeError(`agent ${ctx.agentId}: pid file ${path} names pid ${pid}, which is not running`, 'pid_not_found');
+  if (!isAlive(pid))
+    throw new RuntimeError(
+      `agent ${ctx.agentId}: pid file ${path} names pid ${pid}, which is not running`,
+      'pid_not_found',
+    );
   return pid;
 }
 
@@ -63,12 +83,16 @@ function fromPort(port: number, ctx: ResolveContext): number {
   if (ctx.lastPid !== undefined && known && isAlive(ctx.lastPid) && holdsSocket(ctx.lastPid, known)) return ctx.lastPid;
   const inodes = listeningInodes(port);
   if (ctx.sockets) ctx.sockets.inodes = inodes;
-  if (inodes.size === 0) throw new RuntimeError(`agent ${ctx.agentId}: nothing listens on port ${port}`, 'pid_not_found');
+  if (inodes.size === 0)
+    throw new RuntimeError(`agent ${ctx.agentId}: nothing listens on port ${port}`, 'pid_not_found');
   if (ctx.lastPid !== undefined && isAlive(ctx.lastPid) && holdsSocket(ctx.lastPid, inodes)) return ctx.lastPid;
   const table = processTable();
   const holders = [...table.keys()].filter((pid) => !ctx.exclude?.has(pid) && holdsSocket(pid, inodes));
   if (holders.length === 0) {
-    throw new RuntimeError(`agent ${ctx.agentId}: port ${port} is listened on by a process this user cannot see`, 'pid_not_found');
+    throw new RuntimeError(
+      `agent ${ctx.agentId}: port ${port} is listened on by a process this user cannot see`,
+      'pid_not_found',
+    );
   }
   return pickOne(holders, table, ctx, `port ${port}`);
 }
@@ -84,7 +108,11 @@ function fromMatch(pattern: string, ctx: ResolveContext): number {
     // a zombie's command line is empty: it matches nothing
     if (cmdline !== undefined && matchesWords(cmdline, pattern)) matches.push(pid);
   }
-  if (matches.length === 0) throw new RuntimeError(`agent ${ctx.agentId}: no running process's command line matches ${JSON.stringify(pattern)}`, 'pid_not_found');
+  if (matches.length === 0)
+    throw new RuntimeError(
+      `agent ${ctx.agentId}: no running process's command line matches ${JSON.stringify(pattern)}`,
+      'pid_not_found',
+    );
   // the whole process table only when there is more than one to choose from
   return matches.length === 1 ? matches[0]! : pickOne(matches, processTable(), ctx, `match ${JSON.stringify(pattern)}`);
 }
@@ -113,6 +141,12 @@ export function matchesWords(cmdline: string, pattern: string): boolean {
 function pickOne(candidates: number[], table: Map<number, ProcInfo>, ctx: ResolveContext, what: string): number {
   const tops = candidates.filter((pid) => !candidates.some((other) => other !== pid && isAncestor(other, pid, table)));
   if (tops.length === 1) return tops[0]!;
-  const listed = tops.slice(0, 5).map((pid) => `${pid} (${(readCmdline(pid) ?? '?').slice(0, 60)})`).join(', ');
-  throw new RuntimeError(`agent ${ctx.agentId}: ${what} finds ${tops.length} processes: ${listed}; make it name exactly one`, 'pid_ambiguous');
+  const listed = tops
+    .slice(0, 5)
+    .map((pid) => `${pid} (${(readCmdline(pid) ?? '?').slice(0, 60)})`)
+    .join(', ');
+  throw new RuntimeError(
+    `agent ${ctx.agentId}: ${what} finds ${tops.length} processes: ${listed}; make it name exactly one`,
+    'pid_ambiguous',
+  );
 }

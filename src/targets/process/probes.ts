@@ -22,21 +22,31 @@ export function probeTimeout(spec: ProbeSpec): number {
   return spec.timeout ?? PROBE_DEFAULTS.timeoutMs;
 }
 
-export function describeProbe(spec: Pick<ProbeSpec, never> & ({ http: string } | { tcp: string } | { command: string })): string {
+export function describeProbe(
+  spec: Pick<ProbeSpec, never> & ({ http: string } | { tcp: string } | { command: string }),
+): string {
   if ('http' in spec) return `GET ${spec.http}`;
   if ('tcp' in spec) return `tcp ${spec.tcp}`;
   return `command ${JSON.stringify(spec.command)}`;
 }
 
-export async function probeOnce(spec: { http: string } | { tcp: string } | { command: string }, timeoutMs: number, ctx: ProbeContext): Promise<ProbeOutcome> {
+export async function probeOnce(
+  spec: { http: string } | { tcp: string } | { command: string },
+  timeoutMs: number,
+  ctx: ProbeContext,
+): Promise<ProbeOutcome> {
   try {
     if ('http' in spec) {
       const answer = await httpCall({ url: spec.http, timeoutMs, maxBytes: 64 * 1024 });
-      return answer.status >= 200 && answer.status < 400 ? { ok: true } : { ok: false, problem: `${spec.http}: status ${answer.status}` };
+      return answer.status >= 200 && answer.status < 400
+        ? { ok: true }
+        : { ok: false, problem: `${spec.http}: status ${answer.status}` };
     }
     if ('tcp' in spec) return await tcpConnect(spec.tcp, timeoutMs);
     const result = await runCommand({ command: spec.command, cwd: ctx.cwd, env: ctx.env, timeoutMs });
-    return result.code === 0 ? { ok: true } : { ok: false, problem: `probe command ${describeFailure(result, timeoutMs)}` };
+    return result.code === 0
+      ? { ok: true }
+      : { ok: false, problem: `probe command ${describeFailure(result, timeoutMs)}` };
   } catch (err) {
     return { ok: false, problem: (err as Error).message };
   }
@@ -48,7 +58,10 @@ function tcpConnect(hostPort: string, timeoutMs: number): Promise<ProbeOutcome> 
   const port = Number(hostPort.slice(at + 1));
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
-    const timer = setTimeout(() => done({ ok: false, problem: `tcp ${hostPort}: no connection within ${timeoutMs}ms` }), timeoutMs);
+    const timer = setTimeout(
+      () => done({ ok: false, problem: `tcp ${hostPort}: no connection within ${timeoutMs}ms` }),
+      timeoutMs,
+    );
     const done = (outcome: ProbeOutcome) => {
       clearTimeout(timer);
       socket.destroy();
@@ -56,7 +69,10 @@ function tcpConnect(hostPort: string, timeoutMs: number): Promise<ProbeOutcome> 
     };
     socket.once('connect', () => done({ ok: true }));
     socket.once('error', (err: NodeJS.ErrnoException) =>
-      done({ ok: false, problem: `tcp ${hostPort}: ${err.code === 'ECONNREFUSED' ? 'connection refused' : err.message}` }),
+      done({
+        ok: false,
+        problem: `tcp ${hostPort}: ${err.code === 'ECONNREFUSED' ? 'connection refused' : err.message}`,
+      }),
     );
   });
 }
@@ -112,7 +128,12 @@ export class ProbeMonitor {
   }
 
   state(): ProbeState {
-    return { consecutive: this.consecutive, healthy: this.consecutive >= this.passes, lastProblem: this.lastProblem, probes: this.probes };
+    return {
+      consecutive: this.consecutive,
+      healthy: this.consecutive >= this.passes,
+      lastProblem: this.lastProblem,
+      probes: this.probes,
+    };
   }
 
   /** every probe counted so far as a request: the steady state of a target without a workload */

@@ -26,7 +26,8 @@ function wrap(agentId: string, kind: string, apply: AgentProxy['applyFault']): A
     try {
       return await apply(request);
     } catch (err) {
-      if (err instanceof ProtocolError) throw new RuntimeError(`agent ${agentId}'s ${kind} proxy refused the fault: ${err.message}`, err.code);
+      if (err instanceof ProtocolError)
+        throw new RuntimeError(`agent ${agentId}'s ${kind} proxy refused the fault: ${err.message}`, err.code);
       throw err;
     }
   };
@@ -92,41 +93,57 @@ async function startPerAgent<C, R extends RunningProxy>(
 
 /** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
 export function startMcpProxies(spec: ProcessTargetSpec, options: { clock: Clock }): Promise<McpProxies> {
-  return startPerAgent(spec.agents, spec.mcp, (agent) => agent.mcp, async (config, label): Promise<McpRunning> => {
-    const proxy = await startHttpMcpProxy({ upstream: config.upstream, port: config.listen, clock: options.clock });
-    return {
-      port: proxy.port,
-      applyFault: wrap(label, 'MCP', async (request) => {
-        const { body } = await proxy.faults.add(request);
-        return { report: body.report, revert: async () => void (await proxy.faults.remove(request.id)) };
-      }),
-      sessions: () => proxy.stats().sessions,
-      close: () => proxy.close(),
-    };
-  });
+  return startPerAgent(
+    spec.agents,
+    spec.mcp,
+    (agent) => agent.mcp,
+    async (config, label): Promise<McpRunning> => {
+      const proxy = await startHttpMcpProxy({ upstream: config.upstream, port: config.listen, clock: options.clock });
+      return {
+        port: proxy.port,
+        applyFault: wrap(label, 'MCP', async (request) => {
+          const { body } = await proxy.faults.add(request);
+          return { report: body.report, revert: async () => void (await proxy.faults.remove(request.id)) };
+        }),
+        sessions: () => proxy.stats().sessions,
+        close: () => proxy.close(),
+      };
+    },
+  );
 }
 
 /** `llm:` per agent, or once at the top level for every agent without its own. */
-export function startLlmProxies(spec: ProcessTargetSpec, options: { clock: Clock; random?: Random }): Promise<LlmProxies> {
-  return startPerAgent(spec.agents, spec.llm, (agent) => agent.llm, async (config, label): Promise<LlmRunning> => {
-    const proxy = await startLlmProxy({
-      listen: config.listen,
-      upstream: config.upstream,
-      api: config.api,
-      clock: options.clock,
-      ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
-    });
-    return {
-      port: proxy.port,
-      api: config.api,
-      ...(config.probe_model ? { probeModel: config.probe_model } : {}),
-      applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)),
-      close: () => proxy.close(),
-    };
-  });
+export function startLlmProxies(
+  spec: ProcessTargetSpec,
+  options: { clock: Clock; random?: Random },
+): Promise<LlmProxies> {
+  return startPerAgent(
+    spec.agents,
+    spec.llm,
+    (agent) => agent.llm,
+    async (config, label): Promise<LlmRunning> => {
+      const proxy = await startLlmProxy({
+        listen: config.listen,
+        upstream: config.upstream,
+        api: config.api,
+        clock: options.clock,
+        ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
+      });
+      return {
+        port: proxy.port,
+        api: config.api,
+        ...(config.probe_model ? { probeModel: config.probe_model } : {}),
+        applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)),
+        close: () => proxy.close(),
+      };
+    },
+  );
 }
 
-export async function startAgentProxies(agents: readonly AgentSpec[], options: { clock: Clock; random?: Random }): Promise<Map<string, RunningProxy>> {
+export async function startAgentProxies(
+  agents: readonly AgentSpec[],
+  options: { clock: Clock; random?: Random },
+): Promise<Map<string, RunningProxy>> {
   const running = new Map<string, RunningProxy>();
   try {
     for (const agent of agents) {

@@ -9,7 +9,11 @@ import { descendants, isAncestor, processTable, type ProcInfo } from './proc.js'
 export type TreeSignal = 'SIGKILL' | 'SIGSTOP' | 'SIGCONT' | 'SIGTERM';
 
 /** The pids a signal to agent `pid` reaches: itself, its descendants, and its group if it leads one. */
-export function agentTree(pid: number, table: Map<number, ProcInfo> = processTable(), exclude: ReadonlySet<number> = new Set()): number[] {
+export function agentTree(
+  pid: number,
+  table: Map<number, ProcInfo> = processTable(),
+  exclude: ReadonlySet<number> = new Set(),
+): number[] {
   const pids = descendants(pid, table);
   const self = table.get(pid);
   if (self && self.pgid === pid) {

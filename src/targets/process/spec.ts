@@ -14,7 +14,9 @@ const positiveDuration = duration.refine((ms) => ms > 0, { message: 'must be lon
 
 const port = z.int().min(0).max(65535);
 
-const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'expected host:port, e.g. "127.0.0.1:7101"');
+const hostPort = z
+  .string()
+  .regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'expected host:port, e.g. "127.0.0.1:7101"');
 
 const httpUrl = z.string().refine((text) => {
   try {
@@ -32,11 +34,18 @@ const command = z.string().trim().min(1, 'expected a shell command');
  * so an error inside a variant ("health.timeout: invalid duration") keeps its
  * own path and message instead of drowning in a union's "no variant matched".
  */
-function exactlyOne<Shape extends z.ZodRawShape>(shape: Shape, variants: readonly (keyof Shape & string)[], extra = '') {
+function exactlyOne<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  variants: readonly (keyof Shape & string)[],
+  extra = '',
+) {
   return z.strictObject(shape).superRefine((value, ctx) => {
     const given = variants.filter((k) => (value as Record<string, unknown>)[k] !== undefined);
     if (given.length !== 1) {
-      ctx.addIssue({ code: 'custom', message: `expected exactly one of ${variants.join(', ')}${extra}${given.length > 1 ? `, got ${given.join(' and ')}` : ''}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected exactly one of ${variants.join(', ')}${extra}${given.length > 1 ? `, got ${given.join(' and ')}` : ''}`,
+      });
     }
   });
 }
@@ -49,17 +58,24 @@ const probeFields = {
 };
 type ProbeKind = { http: string } | { tcp: string } | { command: string };
 type Timing = { interval?: number; timeout?: number; passes?: number };
-export const probeSchema = exactlyOne({ http: httpUrl.optional(), tcp: hostPort.optional(), command: command.optional(), ...probeFields }, ['http', 'tcp', 'command']).transform(
-  (v) => v as ProbeKind & Timing,
-);
+export const probeSchema = exactlyOne(
+  { http: httpUrl.optional(), tcp: hostPort.optional(), command: command.optional(), ...probeFields },
+  ['http', 'tcp', 'command'],
+).transform((v) => v as ProbeKind & Timing);
 
-const pidSchema = exactlyOne({ file: z.string().min(1).optional(), port: port.min(1).optional(), match: z.string().min(1).optional() }, ['file', 'port', 'match']).transform(
-  (v) => v as { file: string } | { port: number } | { match: string },
-);
+const pidSchema = exactlyOne(
+  { file: z.string().min(1).optional(), port: port.min(1).optional(), match: z.string().min(1).optional() },
+  ['file', 'port', 'match'],
+).transform((v) => v as { file: string } | { port: number } | { match: string });
 
 const proxySchema = z.strictObject({ listen: port, upstream: hostPort });
 // probe_model: what the llm_failure recovery probe asks for (one token), when the API's default model is not allowed
-const llmSchema = z.strictObject({ listen: port, upstream: httpUrl, api: z.enum(['openai', 'anthropic']).default('openai'), probe_model: z.string().trim().min(1).optional() });
+const llmSchema = z.strictObject({
+  listen: port,
+  upstream: httpUrl,
+  api: z.enum(['openai', 'anthropic']).default('openai'),
+  probe_model: z.string().trim().min(1).optional(),
+});
 const mcpSchema = z.strictObject({ listen: port, upstream: httpUrl });
 
 export const AGENT_ROLES = ['worker', 'orchestrator', 'standby'] as const;
@@ -75,29 +91,33 @@ const agentSchema = z.strictObject({
 });
 
 /** `json: { path, equals | in | exists | range }`: exactly one test on the value found at path. */
-const jsonExpect = z.strictObject({
-  path: z.string().min(1),
-  equals: z.unknown().optional(),
-  in: z.array(z.unknown()).optional(),
-  exists: z.boolean().optional(),
-  range: z.strictObject({ min: z.number().optional(), max: z.number().optional() }).optional(),
-}).refine((e) => ['equals', 'in', 'exists', 'range'].filter((k) => k in e).length === 1, {
-  message: 'expected exactly one of equals, in, exists, range',
-});
+const jsonExpect = z
+  .strictObject({
+    path: z.string().min(1),
+    equals: z.unknown().optional(),
+    in: z.array(z.unknown()).optional(),
+    exists: z.boolean().optional(),
+    range: z.strictObject({ min: z.number().optional(), max: z.number().optional() }).optional(),
+  })
+  .refine((e) => ['equals', 'in', 'exists', 'range'].filter((k) => k in e).length === 1, {
+    message: 'expected exactly one of equals, in, exists, range',
+  });
 
 const expectSchema = z.strictObject({
   status: z.union([z.int().min(100).max(599), z.array(z.int().min(100).max(599)).min(1)]).optional(),
   json: jsonExpect.optional(),
 });
 
-const requestSchema = z.strictObject({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
-  url: httpUrl,
-  headers: z.record(z.string(), z.string()).optional(),
-  json: z.unknown().optional(),
-  body: z.string().optional(),
-  timeout: positiveDuration.default(2000),
-}).refine((r) => r.json === undefined || r.body === undefined, { message: 'give json or body, not both' });
+const requestSchema = z
+  .strictObject({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+    url: httpUrl,
+    headers: z.record(z.string(), z.string()).optional(),
+    json: z.unknown().optional(),
+    body: z.string().optional(),
+    timeout: positiveDuration.default(2000),
+  })
+  .refine((r) => r.json === undefined || r.body === undefined, { message: 'give json or body, not both' });
 
 /** "20/s", "300/m" or a plain number per second. */
 const rate = z.union([z.number(), z.string()]).transform((value, ctx) => {
@@ -108,7 +128,10 @@ const rate = z.union([z.number(), z.string()]).transform((value, ctx) => {
     if (m) perSecond = Number(m[1]) / (m[2] === 'm' ? 60 : 1);
   }
   if (perSecond === undefined || !Number.isFinite(perSecond) || perSecond <= 0 || perSecond > 1000) {
-    ctx.addIssue({ code: 'custom', message: `invalid rate ${JSON.stringify(value)}: expected e.g. "20/s" or "300/m", above 0 and at most 1000/s` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `invalid rate ${JSON.stringify(value)}: expected e.g. "20/s" or "300/m", above 0 and at most 1000/s`,
+    });
     return z.NEVER;
   }
   return perSecond;
@@ -126,10 +149,24 @@ const invariantSchema = z.strictObject({
   expect: expectSchema.default({}),
 });
 
-const leaderSchema = exactlyOne({ http: httpUrl.optional(), json: z.string().min(1).optional(), command: command.optional(), timeout: positiveDuration.optional() }, ['http', 'command'])
+const leaderSchema = exactlyOne(
+  {
+    http: httpUrl.optional(),
+    json: z.string().min(1).optional(),
+    command: command.optional(),
+    timeout: positiveDuration.optional(),
+  },
+  ['http', 'command'],
+)
   .superRefine((v, ctx) => {
-    if (v.http !== undefined && v.json === undefined) ctx.addIssue({ code: 'custom', path: ['json'], message: 'leader.http needs json: the path of the leader id in its answer, e.g. "$.leader_id"' });
-    if (v.command !== undefined && v.json !== undefined) ctx.addIssue({ code: 'custom', path: ['json'], message: 'json goes with http; a command prints the leader id' });
+    if (v.http !== undefined && v.json === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['json'],
+        message: 'leader.http needs json: the path of the leader id in its answer, e.g. "$.leader_id"',
+      });
+    if (v.command !== undefined && v.json !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['json'], message: 'json goes with http; a command prints the leader id' });
   })
   .transform((v) => v as ({ http: string; json: string } | { command: string }) & { timeout?: number });
 
@@ -138,10 +175,19 @@ const hooksSchema = z.strictObject({ memory_corrupt: command.optional(), mcp_dis
 
 /** one of http, tcp or command; or only a timeout, to wait for every agent's probe */
 const readySchema = z
-  .strictObject({ http: httpUrl.optional(), tcp: hostPort.optional(), command: command.optional(), timeout: positiveDuration.optional() })
+  .strictObject({
+    http: httpUrl.optional(),
+    tcp: hostPort.optional(),
+    command: command.optional(),
+    timeout: positiveDuration.optional(),
+  })
   .superRefine((v, ctx) => {
     const given = (['http', 'tcp', 'command'] as const).filter((k) => v[k] !== undefined);
-    if (given.length > 1) ctx.addIssue({ code: 'custom', message: `expected at most one of http, tcp, command, got ${given.join(' and ')}` });
+    if (given.length > 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected at most one of http, tcp, command, got ${given.join(' and ')}`,
+      });
   })
   .transform((v) => v as ({ http: string } | { tcp: string } | { command: string } | object) & { timeout?: number });
 
@@ -154,45 +200,58 @@ const startSchema = z.strictObject({
   grace: duration.optional(),
 });
 
-export const processTargetSchema = z.strictObject({
-  kind: z.literal('process'),
-  name: z.string().min(1),
-  description: z.string().optional(),
-  start: startSchema.optional(),
-  agents: z.array(agentSchema).min(1, 'a process target needs at least one agent'),
-  leader: leaderSchema.optional(),
-  llm: llmSchema.optional(),
-  mcp: mcpSchema.optional(),
-  hooks: hooksSchema.optional(),
-  workload: workloadSchema.optional(),
-  invariants: z.array(invariantSchema).optional(),
-}).superRefine((spec, ctx) => {
-  const seen = new Map<string, number>();
-  spec.agents.forEach((agent, i) => {
-    const first = seen.get(agent.id);
-    if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: `duplicate agent id ${agent.id} (first at agents[${first}])` });
-    else seen.set(agent.id, i);
+export const processTargetSchema = z
+  .strictObject({
+    kind: z.literal('process'),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    start: startSchema.optional(),
+    agents: z.array(agentSchema).min(1, 'a process target needs at least one agent'),
+    leader: leaderSchema.optional(),
+    llm: llmSchema.optional(),
+    mcp: mcpSchema.optional(),
+    hooks: hooksSchema.optional(),
+    workload: workloadSchema.optional(),
+    invariants: z.array(invariantSchema).optional(),
+  })
+  .superRefine((spec, ctx) => {
+    const seen = new Map<string, number>();
+    spec.agents.forEach((agent, i) => {
+      const first = seen.get(agent.id);
+      if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', i, 'id'],
+          message: `duplicate agent id ${agent.id} (first at agents[${first}])`,
+        });
+      else seen.set(agent.id, i);
+    });
+    const listens = new Map<number, string>();
+    const claim = (p: number, where: (string | number)[]) => {
+      if (p === 0) return;
+      const other = listens.get(p);
+      if (other)
+        ctx.addIssue({ code: 'custom', path: where, message: `port ${p} is already the listen port of ${other}` });
+      else listens.set(p, where.join('.'));
+    };
+    spec.agents.forEach((a, i) => {
+      if (a.proxy) claim(a.proxy.listen, ['agents', i, 'proxy', 'listen']);
+      if (a.llm) claim(a.llm.listen, ['agents', i, 'llm', 'listen']);
+      if (a.mcp) claim(a.mcp.listen, ['agents', i, 'mcp', 'listen']);
+    });
+    if (spec.llm) claim(spec.llm.listen, ['llm', 'listen']);
+    if (spec.mcp) claim(spec.mcp.listen, ['mcp', 'listen']);
+    const names = new Set<string>();
+    spec.invariants?.forEach((inv, i) => {
+      if (names.has(inv.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['invariants', i, 'name'],
+          message: `duplicate invariant name ${inv.name}`,
+        });
+      names.add(inv.name);
+    });
   });
-  const listens = new Map<number, string>();
-  const claim = (p: number, where: (string | number)[]) => {
-    if (p === 0) return;
-    const other = listens.get(p);
-    if (other) ctx.addIssue({ code: 'custom', path: where, message: `port ${p} is already the listen port of ${other}` });
-    else listens.set(p, where.join('.'));
-  };
-  spec.agents.forEach((a, i) => {
-    if (a.proxy) claim(a.proxy.listen, ['agents', i, 'proxy', 'listen']);
-    if (a.llm) claim(a.llm.listen, ['agents', i, 'llm', 'listen']);
-    if (a.mcp) claim(a.mcp.listen, ['agents', i, 'mcp', 'listen']);
-  });
-  if (spec.llm) claim(spec.llm.listen, ['llm', 'listen']);
-  if (spec.mcp) claim(spec.mcp.listen, ['mcp', 'listen']);
-  const names = new Set<string>();
-  spec.invariants?.forEach((inv, i) => {
-    if (names.has(inv.name)) ctx.addIssue({ code: 'custom', path: ['invariants', i, 'name'], message: `duplicate invariant name ${inv.name}` });
-    names.add(inv.name);
-  });
-});
 
 export type ProcessTargetSpec = z.output<typeof processTargetSchema>;
 export type ProcessTargetInput = z.input<typeof processTargetSchema>;

@@ -13,7 +13,14 @@ import type { Random } from '../../shared/random.js';
 import { AgentFleet } from './agents.js';
 import type { Target } from './contract.js';
 import { createProcessFaults } from './faults.js';
-import { startAgentProxies, startLlmProxies, startMcpProxies, type LlmProxies, type McpProxies, type RunningProxy } from './proxies.js';
+import {
+  startAgentProxies,
+  startLlmProxies,
+  startMcpProxies,
+  type LlmProxies,
+  type McpProxies,
+  type RunningProxy,
+} from './proxies.js';
 import { discoverLeader } from './leader.js';
 import { startManaged, type ManagedProcess } from './managed.js';
 import { createProcessObserver } from './observer.js';
@@ -97,13 +104,27 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     const recent = lastFailure.get(id);
     if (recent && clock.now() - recent.at < LLM_PROBE_MIN_INTERVAL_MS) return Promise.resolve(recent.problem);
     const apiKey = arenaEnv[API_KEY_ENV[proxy.api]];
-    return llmProbe({ port: proxy.port, api: proxy.api, timeoutMs: LLM_PROBE_TIMEOUT_MS, ...(proxy.probeModel ? { model: proxy.probeModel } : {}), ...(apiKey ? { apiKey } : {}) }).then((problem) => {
+    return llmProbe({
+      port: proxy.port,
+      api: proxy.api,
+      timeoutMs: LLM_PROBE_TIMEOUT_MS,
+      ...(proxy.probeModel ? { model: proxy.probeModel } : {}),
+      ...(apiKey ? { apiKey } : {}),
+    }).then((problem) => {
       if (problem === undefined) lastFailure.delete(id);
       else lastFailure.set(id, { at: clock.now(), problem });
       return problem;
     });
   };
-  const observer = createProcessObserver({ spec, fleet, book, workload: () => workload, leaderId, mcpSessions: (id) => mcp?.byAgent.get(id)?.sessions(), llmProbe: probeLlm });
+  const observer = createProcessObserver({
+    spec,
+    fleet,
+    book,
+    workload: () => workload,
+    leaderId,
+    mcpSessions: (id) => mcp?.byAgent.get(id)?.sessions(),
+    llmProbe: probeLlm,
+  });
 
   /** every agent has a live pid and a healthy probe, or the reasons why not when time is up */
   const waitForAgents = async (timeoutMs: number) => {
@@ -118,15 +139,25 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           continue;
         }
         const probe = agent.monitor.state();
-        if (!probe.healthy) problems.push(`agent ${agent.spec.id}: health probe ${describeProbe(agent.spec.health)} is not passing (${probe.lastProblem ?? `${probe.consecutive}/${agent.monitor.passes} passes`})`);
+        if (!probe.healthy)
+          problems.push(
+            `agent ${agent.spec.id}: health probe ${describeProbe(agent.spec.health)} is not passing (${probe.lastProblem ?? `${probe.consecutive}/${agent.monitor.passes} passes`})`,
+          );
       }
       if (problems.length === 0) return;
       const exit = managed?.exitStatus();
       if (exit !== undefined) {
         const tail = managed!.logTail();
-        throw new RuntimeError(`start command ${JSON.stringify(spec.start!.command)} ${exit} while the agents were coming up${tail ? `. Its last output:\n${tail}` : ''}`, 'start_failed');
+        throw new RuntimeError(
+          `start command ${JSON.stringify(spec.start!.command)} ${exit} while the agents were coming up${tail ? `. Its last output:\n${tail}` : ''}`,
+          'start_failed',
+        );
       }
-      if (clock.now() >= deadline) throw new RuntimeError(`target ${spec.name} is not ready after ${timeoutMs}ms:\n  ${problems.join('\n  ')}`, 'target_not_ready');
+      if (clock.now() >= deadline)
+        throw new RuntimeError(
+          `target ${spec.name} is not ready after ${timeoutMs}ms:\n  ${problems.join('\n  ')}`,
+          'target_not_ready',
+        );
       await clock.sleep(100);
     }
   };
@@ -146,7 +177,10 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         env.ARENA_RUN_DIR = runDir;
         watchdog = await startWatchdog(runDir);
         // before the start command: the fleet talks through its proxies from its first request
-        proxies = await startAgentProxies(spec.agents, { clock, ...(options.random ? { random: options.random } : {}) });
+        proxies = await startAgentProxies(spec.agents, {
+          clock,
+          ...(options.random ? { random: options.random } : {}),
+        });
         llm = await startLlmProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
         mcp = await startMcpProxies(spec, { clock });
         if (spec.start) {
@@ -161,7 +195,13 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         }
         fleet.startTracking();
         // a fleet someone else runs is either up now or not at all; a started one gets its ready timeout
-        const probeTime = Math.max(...spec.agents.map((a) => (a.health.interval ?? PROBE_DEFAULTS.intervalMs) * ((a.health.passes ?? PROBE_DEFAULTS.passes) + 1) + (a.health.timeout ?? PROBE_DEFAULTS.timeoutMs)));
+        const probeTime = Math.max(
+          ...spec.agents.map(
+            (a) =>
+              (a.health.interval ?? PROBE_DEFAULTS.intervalMs) * ((a.health.passes ?? PROBE_DEFAULTS.passes) + 1) +
+              (a.health.timeout ?? PROBE_DEFAULTS.timeoutMs),
+          ),
+        );
         await waitForAgents(spec.start ? (spec.start.ready?.timeout ?? DEFAULT_READY_TIMEOUT_MS) : probeTime + 1000);
         if (spec.workload) {
           workload = createWorkload(spec.workload, clock);
@@ -196,7 +236,11 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         }
         await attempt(() => watchdog?.finish());
         if (runDir) rmSync(runDir, { recursive: true, force: true });
-        if (errors.length > 0) throw new RuntimeError(`stopping target ${spec.name}: ${errors.map((e) => (e as Error).message).join('; ')}`, 'stop_failed');
+        if (errors.length > 0)
+          throw new RuntimeError(
+            `stopping target ${spec.name}: ${errors.map((e) => (e as Error).message).join('; ')}`,
+            'stop_failed',
+          );
       })();
       return stopping;
     },
@@ -210,10 +254,27 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         dag: { nodes: [], edges: [] },
         strategy: {
           kind: 'process',
-          supervisor: spec.start ? { command: spec.start.command, managed_by_arena: true } : { managed_by_arena: false },
-          agents: spec.agents.map((a) => ({ id: a.id, role: a.role, pid: pidSource(a.pid), health: describeProbe(a.health), ...(a.proxy ? { proxy: a.proxy } : {}) })),
-          leader: spec.leader ? ('http' in spec.leader ? `GET ${spec.leader.http} ${spec.leader.json}` : spec.leader.command) : null,
-          workload: spec.workload ? { rate_per_s: spec.workload.rate, request: `${spec.workload.request.method} ${spec.workload.request.url}` } : null,
+          supervisor: spec.start
+            ? { command: spec.start.command, managed_by_arena: true }
+            : { managed_by_arena: false },
+          agents: spec.agents.map((a) => ({
+            id: a.id,
+            role: a.role,
+            pid: pidSource(a.pid),
+            health: describeProbe(a.health),
+            ...(a.proxy ? { proxy: a.proxy } : {}),
+          })),
+          leader: spec.leader
+            ? 'http' in spec.leader
+              ? `GET ${spec.leader.http} ${spec.leader.json}`
+              : spec.leader.command
+            : null,
+          workload: spec.workload
+            ? {
+                rate_per_s: spec.workload.rate,
+                request: `${spec.workload.request.method} ${spec.workload.request.url}`,
+              }
+            : null,
           invariants: (spec.invariants ?? []).map((i) => i.name),
           unsupported_faults: unsupported(),
         },

@@ -18,8 +18,10 @@ export function unsupportedFaults(spec: ProcessTargetSpec, kinds: ProxyKinds): P
     remove_node: 'a process target has no workflow DAG',
     remove_edge: 'a process target has no workflow DAG',
   };
-  if (!spec.leader) out.kill_leader = `target ${name} has no leader discovery (add leader: { http, json } or { command })`;
-  if (!spec.agents.some((a) => a.role === 'orchestrator' || a.role === 'standby')) out.kill_orchestrator = `target ${name} has no agent with role orchestrator`;
+  if (!spec.leader)
+    out.kill_leader = `target ${name} has no leader discovery (add leader: { http, json } or { command })`;
+  if (!spec.agents.some((a) => a.role === 'orchestrator' || a.role === 'standby'))
+    out.kill_orchestrator = `target ${name} has no agent with role orchestrator`;
   const hasProxy = spec.agents.some((a) => a.proxy);
   for (const type of ['slow_agent', 'network_partition'] as const) {
     if (!hasProxy) out[type] = `no agent of target ${name} has a proxy (add proxy: { listen, upstream } to an agent)`;
@@ -33,8 +35,10 @@ export function unsupportedFaults(spec: ProcessTargetSpec, kinds: ProxyKinds): P
   else if (!kinds.mcp) out.tool_timeout = 'the MCP fault proxy is not available in this build';
   if (!spec.hooks?.mcp_disconnect) {
     if (!hasMcp) out.mcp_disconnect = `target ${name} has no mcp: proxy and no mcp_disconnect hook`;
-    else if (!kinds.mcp) out.mcp_disconnect = 'the MCP fault proxy is not available in this build, and target has no mcp_disconnect hook';
+    else if (!kinds.mcp)
+      out.mcp_disconnect = 'the MCP fault proxy is not available in this build, and target has no mcp_disconnect hook';
   }
-  if (!spec.hooks?.memory_corrupt) out.memory_corrupt = `target ${name} has no memory_corrupt hook (add hooks: { memory_corrupt: "command {agent}" })`;
+  if (!spec.hooks?.memory_corrupt)
+    out.memory_corrupt = `target ${name} has no memory_corrupt hook (add hooks: { memory_corrupt: "command {agent}" })`;
   return out;
 }

@@ -48,14 +48,22 @@ export async function startWatchdog(runDir: string, timeoutMs = 5000): Promise<W
   }
   const stdin = child.stdin as Writable;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new RuntimeError(`the watchdog did not start within ${timeoutMs}ms (see ${join(runDir, 'watchdog.log')})`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        fail(
+          new RuntimeError(`the watchdog did not start within ${timeoutMs}ms (see ${join(runDir, 'watchdog.log')})`),
+        ),
+      timeoutMs,
+    );
     const fail = (err: Error) => {
       clearTimeout(timer);
       if (child.pid !== undefined) child.kill('SIGKILL');
       reject(err);
     };
     child.once('error', (err) => fail(new RuntimeError(`the watchdog could not start: ${err.message}`)));
-    child.once('exit', (code) => fail(new RuntimeError(`the watchdog exited at start (code ${code}); see ${join(runDir, 'watchdog.log')}`)));
+    child.once('exit', (code) =>
+      fail(new RuntimeError(`the watchdog exited at start (code ${code}); see ${join(runDir, 'watchdog.log')}`)),
+    );
     child.stdout!.once('data', () => {
       clearTimeout(timer);
       child.removeAllListeners('exit');
@@ -72,8 +80,11 @@ export async function startWatchdog(runDir: string, timeoutMs = 5000): Promise<W
 
   const write = (line: string) =>
     new Promise<void>((resolve, reject) => {
-      if (stdin.destroyed || !stdin.writable) return reject(new RuntimeError('the watchdog is gone: refusing to act without it'));
-      stdin.write(`${line}\n`, (err) => (err ? reject(new RuntimeError(`the watchdog did not take the record: ${err.message}`)) : resolve()));
+      if (stdin.destroyed || !stdin.writable)
+        return reject(new RuntimeError('the watchdog is gone: refusing to act without it'));
+      stdin.write(`${line}\n`, (err) =>
+        err ? reject(new RuntimeError(`the watchdog did not take the record: ${err.message}`)) : resolve(),
+      );
     });
 
   return {

@@ -58,17 +58,25 @@ export function createProtocolClient(options: ProtocolClientOptions) {
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = e.code === 'ETIMEDOUT' ? `no answer within ${timeoutMs} ms` : (e.code ?? errorMessage(err));
-      throw new RuntimeError(`target ${base} is unreachable (${method} ${path}): ${why}`, 'target_unreachable', { cause: err });
+      throw new RuntimeError(`target ${base} is unreachable (${method} ${path}): ${why}`, 'target_unreachable', {
+        cause: err,
+      });
     }
     const { status, text } = answer;
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);
     } catch {
-      throw new RuntimeError(`target ${base} answered ${method} ${path} with ${status} and a body that is not JSON: ${JSON.stringify(text.slice(0, 80))}`, 'target_bad_answer');
+      throw new RuntimeError(
+        `target ${base} answered ${method} ${path} with ${status} and a body that is not JSON: ${JSON.stringify(text.slice(0, 80))}`,
+        'target_bad_answer',
+      );
     }
     if (status === 401 || status === 403) {
-      throw new RuntimeError(`target ${base} refused the request (${status}): ${describe(json) ?? 'missing or wrong token'}; set the token with token_env`, 'target_unauthorized');
+      throw new RuntimeError(
+        `target ${base} refused the request (${status}): ${describe(json) ?? 'missing or wrong token'}; set the token with token_env`,
+        'target_unauthorized',
+      );
     }
     if (status >= 400) {
       const { error, code } = (json ?? {}) as { error?: unknown; code?: unknown };
@@ -87,17 +95,25 @@ export function createProtocolClient(options: ProtocolClientOptions) {
     target: async () => checkTargetDocument((await call<unknown>('GET', '/v1/target')).json, base),
     addFault: async (request: FaultRequest) => (await call<FaultAccepted>('POST', '/v1/faults', request)).json,
     listFaults: async () => (await call<{ faults: WireActiveFault[] }>('GET', '/v1/faults')).json.faults,
-    deleteFault: async (id: string) => (await call<{ id: string; reverted: boolean }>('DELETE', `/v1/faults/${encodeURIComponent(id)}`)).json,
-    renew: async (ids: string[], leaseMs: number) => (await call<{ renewed: string[] }>('POST', '/v1/leases', { ids, lease_ms: leaseMs })).json.renewed,
+    deleteFault: async (id: string) =>
+      (await call<{ id: string; reverted: boolean }>('DELETE', `/v1/faults/${encodeURIComponent(id)}`)).json,
+    renew: async (ids: string[], leaseMs: number) =>
+      (await call<{ renewed: string[] }>('POST', '/v1/leases', { ids, lease_ms: leaseMs })).json.renewed,
     health: async (query: string) => (await call<HealthReport>('GET', `/v1/health?${query}`)).json,
     workload: async () => (await call<WorkloadCounters>('GET', '/v1/workload')).json,
     invariants: async () => (await call<{ checks: InvariantCheck[] }>('POST', '/v1/invariants')).json.checks,
   };
 }
 
-
 /** one request on node:http (several times cheaper per call than fetch over loopback) */
-function request(url: string, method: string, headers: Record<string, string>, payload: string | undefined, timeoutMs: number, agent: http.Agent): Promise<{ status: number; text: string }> {
+function request(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  payload: string | undefined,
+  timeoutMs: number,
+  agent: http.Agent,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = (url.startsWith('https:') ? https : http).request(url, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
@@ -118,14 +134,18 @@ function describe(json: unknown): string | undefined {
 
 /** `GET /v1/target` must say protocol 1 and carry the fields the arena relies on. */
 export function checkTargetDocument(json: unknown, url: string): TargetDocument {
-  const bad = (why: string) => new RuntimeError(`target ${url} answered GET /v1/target with an unusable document: ${why}`, 'target_bad_answer');
+  const bad = (why: string) =>
+    new RuntimeError(`target ${url} answered GET /v1/target with an unusable document: ${why}`, 'target_bad_answer');
   if (json === null || typeof json !== 'object') throw bad('not a JSON object');
   const d = json as Record<string, unknown>;
   if (d.protocol !== 1) throw bad(`protocol is ${JSON.stringify(d.protocol)}, this arena speaks protocol 1`);
   if (typeof d.name !== 'string') throw bad('name is not a string');
-  if (!Array.isArray(d.agents) || d.agents.some((a) => typeof (a as AgentInfo)?.id !== 'string')) throw bad('agents is not a list of {id, role, status, restarts}');
-  if (!Array.isArray(d.faults) || d.faults.some((f) => typeof f !== 'string')) throw bad('faults is not a list of fault types');
-  if (d.dag !== null && (typeof d.dag !== 'object' || !Array.isArray((d.dag as { nodes?: unknown }).nodes))) throw bad('dag is neither null nor {nodes, edges}');
+  if (!Array.isArray(d.agents) || d.agents.some((a) => typeof (a as AgentInfo)?.id !== 'string'))
+    throw bad('agents is not a list of {id, role, status, restarts}');
+  if (!Array.isArray(d.faults) || d.faults.some((f) => typeof f !== 'string'))
+    throw bad('faults is not a list of fault types');
+  if (d.dag !== null && (typeof d.dag !== 'object' || !Array.isArray((d.dag as { nodes?: unknown }).nodes)))
+    throw bad('dag is neither null nor {nodes, edges}');
   return {
     protocol: 1,
     name: d.name,

@@ -65,11 +65,21 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
   let n = 0;
   const nextId = () => `${run}-${++n}`;
 
-  const call = async (method: string, path: string, body?: unknown, token: string | null | undefined = options.token): Promise<Answer> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    token: string | null | undefined = options.token,
+  ): Promise<Answer> => {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(options.timeoutMs ?? 5000) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+    });
     const text = await res.text();
     let json: unknown;
     try {
@@ -84,20 +94,27 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
     return ok;
   };
   const show = (a: Answer) => `${a.status} ${a.text.length > 160 ? `${a.text.slice(0, 160)}…` : a.text}`;
-  const isErrorBody = (a: Answer, code: string) => typeof (a.json as { error?: unknown })?.error === 'string' && (a.json as { code?: unknown }).code === code;
+  const isErrorBody = (a: Answer, code: string) =>
+    typeof (a.json as { error?: unknown })?.error === 'string' && (a.json as { code?: unknown }).code === code;
   const listed = async (): Promise<Array<{ id: string; type: string; target_id?: string }>> => {
     const a = await call('GET', '/v1/faults');
     const faults = (a.json as { faults?: unknown })?.faults;
     return Array.isArray(faults) ? (faults as Array<{ id: string; type: string; target_id?: string }>) : [];
   };
-  const post = (fields: Record<string, unknown>) => call('POST', '/v1/faults', { params: {}, lease_ms: 30_000, ...fields });
+  const post = (fields: Record<string, unknown>) =>
+    call('POST', '/v1/faults', { params: {}, lease_ms: 30_000, ...fields });
 
   // 1. the target document: everything else depends on it
   let doc: TargetDocument;
   try {
     const a = await call('GET', '/v1/target');
     if (a.status !== 200) {
-      record('GET /v1/target answers the target document', false, '200 with {protocol: 1, name, agents, dag, faults, workload, invariants}', () => show(a));
+      record(
+        'GET /v1/target answers the target document',
+        false,
+        '200 with {protocol: 1, name, agents, dag, faults, workload, invariants}',
+        () => show(a),
+      );
       return results;
     }
     doc = checkTargetDocument(a.json, base);
@@ -110,7 +127,12 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
   try {
     if (options.token) {
       const none = await call('GET', '/v1/target', undefined, null);
-      record('a request without the token is refused (401 {error, code})', none.status === 401 && typeof (none.json as { error?: unknown })?.error === 'string', '401 with {error, code}', () => show(none));
+      record(
+        'a request without the token is refused (401 {error, code})',
+        none.status === 401 && typeof (none.json as { error?: unknown })?.error === 'string',
+        '401 with {error, code}',
+        () => show(none),
+      );
       const wrong = await call('GET', '/v1/faults', undefined, `${options.token}-wrong`);
       record('a request with a wrong token is refused (401)', wrong.status === 401, '401', () => show(wrong));
     }
@@ -118,33 +140,74 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
     const agent = doc.agents[0]?.id;
     const type = REVERSIBLE.find((t) => doc.faults.includes(t));
     if (!agent || !type) {
-      results.push({ name: 'a reversible agent fault to test with', ok: false, detail: `expected an agent and one of ${REVERSIBLE.join(', ')} in faults, got agents [${doc.agents.map((a) => a.id).join(', ')}] and faults [${doc.faults.join(', ')}]` });
+      results.push({
+        name: 'a reversible agent fault to test with',
+        ok: false,
+        detail: `expected an agent and one of ${REVERSIBLE.join(', ')} in faults, got agents [${doc.agents.map((a) => a.id).join(', ')}] and faults [${doc.faults.join(', ')}]`,
+      });
     } else {
       // 2. apply, list, repeat, delete
       const id = nextId();
       created.add(id);
       const fault = { id, type, target_id: agent, params: PARAMS[type], duration_ms: 60_000 };
       const first = await post(fault);
-      const firstOk = record(`POST /v1/faults applies ${type} on ${agent} (201 {id, report})`, first.status === 201 && (first.json as { id?: unknown })?.id === id && typeof (first.json as { report?: unknown }).report === 'object', `201 {"id":"${id}","report":{…}}`, () => show(first));
+      const firstOk = record(
+        `POST /v1/faults applies ${type} on ${agent} (201 {id, report})`,
+        first.status === 201 &&
+          (first.json as { id?: unknown })?.id === id &&
+          typeof (first.json as { report?: unknown }).report === 'object',
+        `201 {"id":"${id}","report":{…}}`,
+        () => show(first),
+      );
       if (firstOk) {
         const list1 = await listed();
         const mine = list1.filter((f) => f.id === id);
-        record('GET /v1/faults lists the active fault with its type and target', mine.length === 1 && mine[0]!.type === type && mine[0]!.target_id === agent, `one entry {id: "${id}", type: "${type}", target_id: "${agent}"}`, () => JSON.stringify(mine));
+        record(
+          'GET /v1/faults lists the active fault with its type and target',
+          mine.length === 1 && mine[0]!.type === type && mine[0]!.target_id === agent,
+          `one entry {id: "${id}", type: "${type}", target_id: "${agent}"}`,
+          () => JSON.stringify(mine),
+        );
         const sameBefore = list1.filter((f) => f.type === type && f.target_id === agent).length;
         const again = await post(fault);
         const list2 = await listed();
         const sameAfter = list2.filter((f) => f.type === type && f.target_id === agent).length;
-        record('the same fault id again answers 200 with the same body', again.status === 200 && isDeepStrictEqual(again.json, first.json), `200 ${first.text}`, () => show(again));
-        record('the same fault id again applies nothing twice', sameAfter === sameBefore && list2.filter((f) => f.id === id).length === 1, `${sameBefore} active ${type} fault(s) on ${agent}`, () => `${sameAfter}`);
+        record(
+          'the same fault id again answers 200 with the same body',
+          again.status === 200 && isDeepStrictEqual(again.json, first.json),
+          `200 ${first.text}`,
+          () => show(again),
+        );
+        record(
+          'the same fault id again applies nothing twice',
+          sameAfter === sameBefore && list2.filter((f) => f.id === id).length === 1,
+          `${sameBefore} active ${type} fault(s) on ${agent}`,
+          () => `${sameAfter}`,
+        );
         const del = await call('DELETE', `/v1/faults/${encodeURIComponent(id)}`);
-        record('DELETE /v1/faults/{id} reverts it', del.status === 200 && isDeepStrictEqual(del.json, { id, reverted: true }), `200 {"id":"${id}","reverted":true}`, () => show(del));
+        record(
+          'DELETE /v1/faults/{id} reverts it',
+          del.status === 200 && isDeepStrictEqual(del.json, { id, reverted: true }),
+          `200 {"id":"${id}","reverted":true}`,
+          () => show(del),
+        );
         const gone = !(await listed()).some((f) => f.id === id);
         record('a reverted fault is no longer listed', gone, 'it gone from GET /v1/faults', () => 'it still listed');
         const del2 = await call('DELETE', `/v1/faults/${encodeURIComponent(id)}`);
-        record('DELETE of a reverted fault answers reverted:false', del2.status === 200 && isDeepStrictEqual(del2.json, { id, reverted: false }), `200 {"id":"${id}","reverted":false}`, () => show(del2));
+        record(
+          'DELETE of a reverted fault answers reverted:false',
+          del2.status === 200 && isDeepStrictEqual(del2.json, { id, reverted: false }),
+          `200 {"id":"${id}","reverted":false}`,
+          () => show(del2),
+        );
       }
       const unknownDel = await call('DELETE', `/v1/faults/${run}-never-applied`);
-      record('DELETE of an unknown id answers reverted:false', unknownDel.status === 200 && (unknownDel.json as { reverted?: unknown })?.reverted === false, '200 {"reverted":false}', () => show(unknownDel));
+      record(
+        'DELETE of an unknown id answers reverted:false',
+        unknownDel.status === 200 && (unknownDel.json as { reverted?: unknown })?.reverted === false,
+        '200 {"reverted":false}',
+        () => show(unknownDel),
+      );
 
       // 3. leases: renewal keeps a fault, silence reverts it. Each wait is measured from when a request
       // was sent or answered, so a slow machine or server makes the kit wait longer, not fail: the
@@ -159,7 +222,12 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
         const renewSentAt = now();
         const renew = await call('POST', '/v1/leases', { ids: [leased, `${run}-never-applied`], lease_ms: renewedMs });
         const renewedAt = now();
-        record('POST /v1/leases renews active faults only', renew.status === 200 && isDeepStrictEqual(renew.json, { renewed: [leased] }), `200 {"renewed":["${leased}"]}`, () => show(renew));
+        record(
+          'POST /v1/leases renews active faults only',
+          renew.status === 200 && isDeepStrictEqual(renew.json, { renewed: [leased] }),
+          `200 {"renewed":["${leased}"]}`,
+          () => show(renew),
+        );
         // past the first lease however late the server started it (no later than its answer)
         await sleep(Math.max(0, Math.ceil(appliedAt + leaseMs + 50 - now())));
         const listSentAt = now();
@@ -170,11 +238,19 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
           kept,
           `it still listed ${Math.round(listSentAt - appliedAt)} ms after its ${leaseMs} ms lease began, renewed for ${renewedMs} ms`,
           // inside the renewed lease however early the server renewed it (no sooner than the request was sent)
-          () => (listedAt < renewSentAt + renewedMs ? 'it gone' : `it gone, in an answer that came ${Math.round(listedAt - renewSentAt)} ms after the renewal was sent, past the renewed lease`),
+          () =>
+            listedAt < renewSentAt + renewedMs
+              ? 'it gone'
+              : `it gone, in an answer that came ${Math.round(listedAt - renewSentAt)} ms after the renewal was sent, past the renewed lease`,
         );
         await sleep(Math.max(0, Math.ceil(renewedAt + renewedMs + 300 - now())));
         const expired = !(await listed()).some((f) => f.id === leased);
-        record('a fault whose lease runs out is reverted by the target', expired, `it gone once its ${renewedMs} ms lease ran out unrenewed`, () => `it still listed 300 ms after the renewed lease ended`);
+        record(
+          'a fault whose lease runs out is reverted by the target',
+          expired,
+          `it gone once its ${renewedMs} ms lease ran out unrenewed`,
+          () => `it still listed 300 ms after the renewed lease ended`,
+        );
       } else {
         record(`POST /v1/faults with lease_ms ${leaseMs}`, false, '201', () => show(applied));
       }
@@ -184,31 +260,91 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
     const before = (await listed()).length;
     const ghost = nextId();
     created.add(ghost);
-    const unknownAgent = await post({ id: ghost, type: type ?? 'kill_agent', target_id: `${run}-no-such-agent`, params: type ? PARAMS[type] : {} });
-    record('a fault on an unknown agent answers 404 not_found', unknownAgent.status === 404 && isErrorBody(unknownAgent, 'not_found'), '404 {"error":…,"code":"not_found"}', () => show(unknownAgent));
-    const unsupportedType = ['kill_agent', 'pause_agent', 'slow_agent', 'network_partition', 'tool_timeout', 'memory_corrupt', 'mcp_disconnect', 'llm_failure', 'remove_node', 'remove_edge'].find((t) => !doc.faults.includes(t)) ?? 'arena_check_no_such_fault';
+    const unknownAgent = await post({
+      id: ghost,
+      type: type ?? 'kill_agent',
+      target_id: `${run}-no-such-agent`,
+      params: type ? PARAMS[type] : {},
+    });
+    record(
+      'a fault on an unknown agent answers 404 not_found',
+      unknownAgent.status === 404 && isErrorBody(unknownAgent, 'not_found'),
+      '404 {"error":…,"code":"not_found"}',
+      () => show(unknownAgent),
+    );
+    const unsupportedType =
+      [
+        'kill_agent',
+        'pause_agent',
+        'slow_agent',
+        'network_partition',
+        'tool_timeout',
+        'memory_corrupt',
+        'mcp_disconnect',
+        'llm_failure',
+        'remove_node',
+        'remove_edge',
+      ].find((t) => !doc.faults.includes(t)) ?? 'arena_check_no_such_fault';
     const unsupportedId = nextId();
     created.add(unsupportedId);
     const refused = await post({ id: unsupportedId, type: unsupportedType, target_id: agent ?? 'x' });
-    record(`a fault the target does not offer (${unsupportedType}) answers 422 unsupported`, refused.status === 422 && isErrorBody(refused, 'unsupported'), '422 {"error":…,"code":"unsupported"}', () => show(refused));
+    record(
+      `a fault the target does not offer (${unsupportedType}) answers 422 unsupported`,
+      refused.status === 422 && isErrorBody(refused, 'unsupported'),
+      '422 {"error":…,"code":"unsupported"}',
+      () => show(refused),
+    );
     const malformed = await call('POST', '/v1/faults', { id: nextId() });
-    record('a malformed fault request answers 400 {error, code}', malformed.status === 400 && typeof (malformed.json as { error?: unknown })?.error === 'string', '400 {"error":…,"code":…}', () => show(malformed));
+    record(
+      'a malformed fault request answers 400 {error, code}',
+      malformed.status === 400 && typeof (malformed.json as { error?: unknown })?.error === 'string',
+      '400 {"error":…,"code":…}',
+      () => show(malformed),
+    );
     const after = (await listed()).length;
     record('refused requests applied nothing', after <= before, `${before} active fault(s)`, () => `${after}`);
 
     // 5. observation routes
     const health = await call('GET', '/v1/health?scope=target');
-    record('GET /v1/health?scope=target answers {healthy, problems}', health.status === 200 && isHealth(health.json), '200 {"healthy":bool,"problems":[…]}', () => show(health));
+    record(
+      'GET /v1/health?scope=target answers {healthy, problems}',
+      health.status === 200 && isHealth(health.json),
+      '200 {"healthy":bool,"problems":[…]}',
+      () => show(health),
+    );
     if (agent) {
       const agentHealth = await call('GET', `/v1/health?scope=agent&id=${encodeURIComponent(agent)}`);
-      record('GET /v1/health?scope=agent&id=… answers {healthy, problems}', agentHealth.status === 200 && isHealth(agentHealth.json), '200 {"healthy":bool,"problems":[…]}', () => show(agentHealth));
+      record(
+        'GET /v1/health?scope=agent&id=… answers {healthy, problems}',
+        agentHealth.status === 200 && isHealth(agentHealth.json),
+        '200 {"healthy":bool,"problems":[…]}',
+        () => show(agentHealth),
+      );
     }
     const workload = await call('GET', '/v1/workload');
-    if (doc.workload) record('GET /v1/workload answers cumulative counters', workload.status === 200 && isCounters(workload.json), '200 {"requests","succeeded","failed"} as numbers', () => show(workload));
-    else record('GET /v1/workload answers 404 when workload is false', workload.status === 404, '404', () => show(workload));
+    if (doc.workload)
+      record(
+        'GET /v1/workload answers cumulative counters',
+        workload.status === 200 && isCounters(workload.json),
+        '200 {"requests","succeeded","failed"} as numbers',
+        () => show(workload),
+      );
+    else
+      record('GET /v1/workload answers 404 when workload is false', workload.status === 404, '404', () =>
+        show(workload),
+      );
     const invariants = await call('POST', '/v1/invariants');
-    if (doc.invariants) record('POST /v1/invariants answers {checks: [{name, passed}]}', invariants.status === 200 && isChecks(invariants.json), '200 {"checks":[{"name","passed"}]}', () => show(invariants));
-    else record('POST /v1/invariants answers 404 when invariants is false', invariants.status === 404, '404', () => show(invariants));
+    if (doc.invariants)
+      record(
+        'POST /v1/invariants answers {checks: [{name, passed}]}',
+        invariants.status === 200 && isChecks(invariants.json),
+        '200 {"checks":[{"name","passed"}]}',
+        () => show(invariants),
+      );
+    else
+      record('POST /v1/invariants answers 404 when invariants is false', invariants.status === 404, '404', () =>
+        show(invariants),
+      );
   } finally {
     for (const id of created) await call('DELETE', `/v1/faults/${encodeURIComponent(id)}`).catch(() => undefined);
   }
@@ -227,5 +363,11 @@ function isCounters(json: unknown): boolean {
 
 function isChecks(json: unknown): boolean {
   const checks = (json as { checks?: unknown } | undefined)?.checks;
-  return Array.isArray(checks) && checks.every((c) => typeof (c as { name?: unknown }).name === 'string' && typeof (c as { passed?: unknown }).passed === 'boolean');
+  return (
+    Array.isArray(checks) &&
+    checks.every(
+      (c) =>
+        typeof (c as { name?: unknown }).name === 'string' && typeof (c as { passed?: unknown }).passed === 'boolean',
+    )
+  );
 }

@@ -5,9 +5,9 @@ import { durationMs } from '../../shared/zod-problems.js';
 export const remoteTargetSchema = z.strictObject({
   kind: z.literal('remote'),
   name: z.string().min(1),
-  url: z
-    .string()
-    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), { message: 'expected an http:// or https:// URL' }),
+  url: z.string().refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
+    message: 'expected an http:// or https:// URL',
+  }),
   /** the environment variable holding the bearer token */
   token_env: z
     .string()

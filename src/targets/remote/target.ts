@@ -9,7 +9,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionType, LLMErrorType } from '../../arena/action.js';
 import { ACTION_TYPES } from '../../arena/action.js';
-import type { ActiveFault, DAGProvider, FaultOptions, FaultReport, HealthScope, RuntimeProvider, Target, UnsupportedFaults } from '../../arena/providers.js';
+import type {
+  ActiveFault,
+  DAGProvider,
+  FaultOptions,
+  FaultReport,
+  HealthScope,
+  RuntimeProvider,
+  Target,
+  UnsupportedFaults,
+} from '../../arena/providers.js';
 import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
 import { deepFreeze } from '../../shared/deep-freeze.js';
 import { RuntimeError, errorMessage } from '../../shared/errors.js';
@@ -67,7 +76,8 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
   };
 
   const apply = async (type: ActionType, fields: Partial<FaultRequest>, opts?: FaultOptions): Promise<FaultReport> => {
-    if (doc && !doc.faults.includes(type)) throw new RuntimeError(`${type}: target ${spec.name} does not support it`, 'unsupported');
+    if (doc && !doc.faults.includes(type))
+      throw new RuntimeError(`${type}: target ${spec.name} does not support it`, 'unsupported');
     const id = `${runId}-${++seq}`;
     const request: FaultRequest = { id, type, params: {}, lease_ms: leaseMs, ...fields };
     if (opts?.durationMs !== undefined) request.duration_ms = opts.durationMs;
@@ -93,7 +103,9 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
     pauseAgent: (id, opts) => apply('pause_agent', { target_id: id }, opts),
     async resumeAgent(id) {
       // a pause this run applied is ended by its DELETE; otherwise ask the target to resume
-      const pauses = [...applied].filter(([, f]) => f.type === 'pause_agent' && f.target === id).map(([faultId]) => faultId);
+      const pauses = [...applied]
+        .filter(([, f]) => f.type === 'pause_agent' && f.target === id)
+        .map(([faultId]) => faultId);
       if (pauses.length === 0) return apply('resume_agent', { target_id: id });
       for (const faultId of pauses) await revertOne(faultId);
       return { resumed_agent_id: id, reverted_fault_ids: pauses };
@@ -103,10 +115,17 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
     toolTimeout: (id, opts) => apply('tool_timeout', { target_id: id }, opts),
     corruptMemory: (id) => apply('memory_corrupt', { target_id: id }),
     disconnectMCP: (id) => apply('mcp_disconnect', { target_id: id }),
-    injectLLMFailure: (id, errorType: LLMErrorType, opts) => apply('llm_failure', { target_id: id, params: { error_type: errorType } }, opts),
+    injectLLMFailure: (id, errorType: LLMErrorType, opts) =>
+      apply('llm_failure', { target_id: id, params: { error_type: errorType } }, opts),
     activeFaults: async () =>
       (await client.listFaults()).map(
-        (f): ActiveFault => ({ id: f.id, kind: f.type, target: f.target_id ?? '', started_at_ms: f.started_at_ms, ...(f.ends_at_ms !== undefined ? { ends_at_ms: f.ends_at_ms } : {}) }),
+        (f): ActiveFault => ({
+          id: f.id,
+          kind: f.type,
+          target: f.target_id ?? '',
+          started_at_ms: f.started_at_ms,
+          ...(f.ends_at_ms !== undefined ? { ends_at_ms: f.ends_at_ms } : {}),
+        }),
       ),
     revertFault: revertOne,
     async revertAll() {
@@ -119,7 +138,10 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
         }
       }
       if (failed.length > 0) {
-        throw new RuntimeError(`could not revert ${failed.length} fault(s) on target ${spec.name} at ${client.url}: ${failed.join('; ')}; their leases (${leaseMs} ms) end them on the target`, 'revert_failed');
+        throw new RuntimeError(
+          `could not revert ${failed.length} fault(s) on target ${spec.name} at ${client.url}: ${failed.join('; ')}; their leases (${leaseMs} ms) end them on the target`,
+          'revert_failed',
+        );
       }
     },
   };
@@ -152,7 +174,11 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
       try {
         doc = await client.target();
       } catch (err) {
-        throw new RuntimeError(`target ${spec.name} at ${client.url} did not answer: ${errorMessage(err)}`, 'target_unreachable', { cause: err });
+        throw new RuntimeError(
+          `target ${spec.name} at ${client.url} did not answer: ${errorMessage(err)}`,
+          'target_unreachable',
+          { cause: err },
+        );
       }
       stopped = false;
       renewLoop();
@@ -171,11 +197,15 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
       if (!doc) return out;
       for (const type of ACTION_TYPES) {
         if (type === 'kill_leader' || type === 'kill_orchestrator' || type === 'resume_agent') continue;
-        if (!doc.faults.includes(type)) out[type] = `target ${spec.name} does not offer it (its GET /v1/target lists: ${doc.faults.join(', ') || 'none'})`;
+        if (!doc.faults.includes(type))
+          out[type] =
+            `target ${spec.name} does not offer it (its GET /v1/target lists: ${doc.faults.join(', ') || 'none'})`;
       }
       // the arena resolves the leader and orchestrator itself and kills them with kill_agent
       for (const type of ['kill_leader', 'kill_orchestrator'] as const) if (out.kill_agent) out[type] = out.kill_agent;
-      if (!doc.dag) for (const type of ['remove_node', 'remove_edge'] as const) out[type] = `target ${spec.name} has no workflow DAG`;
+      if (!doc.dag)
+        for (const type of ['remove_node', 'remove_edge'] as const)
+          out[type] = `target ${spec.name} has no workflow DAG`;
       return out;
     },
     async describe() {
@@ -185,7 +215,14 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
         kind: 'remote',
         agents: d.agents,
         dag: d.dag ?? { nodes: [], edges: [] },
-        strategy: { protocol: d.protocol, url: client.url, faults: d.faults, workload: d.workload, invariants: d.invariants, lease_ms: leaseMs },
+        strategy: {
+          protocol: d.protocol,
+          url: client.url,
+          faults: d.faults,
+          workload: d.workload,
+          invariants: d.invariants,
+          lease_ms: leaseMs,
+        },
       };
     },
   };

@@ -50,14 +50,24 @@ export function Console(props: { apiKey: string; onUnauthorized(): void; onSignO
       },
       onEvent(e) {
         const frame = (e.data ?? {}) as { type?: string; at?: string; data?: unknown };
-        const item: TimelineItem = { id: e.id, type: frame.type ?? e.event, at: frame.at ?? new Date().toISOString(), data: frame.data };
-        setTimeline((items) => (items.length >= TIMELINE_CAP ? [...items.slice(items.length - TIMELINE_CAP + 1), item] : [...items, item]));
+        const item: TimelineItem = {
+          id: e.id,
+          type: frame.type ?? e.event,
+          at: frame.at ?? new Date().toISOString(),
+          data: frame.data,
+        };
+        setTimeline((items) =>
+          items.length >= TIMELINE_CAP ? [...items.slice(items.length - TIMELINE_CAP + 1), item] : [...items, item],
+        );
         if (item.type === 'arena.action.failed') setFailures((n) => n + 1);
         refreshDashboard.current();
       },
       onNotice(n) {
         const data = (n.data ?? {}) as { detail?: string; reason?: string };
-        if (n.event === 'reset') setNotice(`Some events were not replayed: ${data.detail ?? data.reason ?? 'the server no longer holds them'}`);
+        if (n.event === 'reset')
+          setNotice(
+            `Some events were not replayed: ${data.detail ?? data.reason ?? 'the server no longer holds them'}`,
+          );
         else if (n.event === 'shutdown') setNotice(`The server is shutting down: ${data.reason ?? ''}`);
         else if (n.event === 'ready') setNotice(undefined);
       },
@@ -71,7 +81,9 @@ export function Console(props: { apiKey: string; onUnauthorized(): void; onSignO
       <header class="top">
         <div class="topbar">
           <h1>Chaos Arena</h1>
-          <span class="target" title="target">{d ? d.target : '…'}</span>
+          <span class="target" title="target">
+            {d ? d.target : '…'}
+          </span>
           <span class={`pill pill-${status}`} data-testid="connection" role="status">
             {STATUS_TEXT[status]}
           </span>

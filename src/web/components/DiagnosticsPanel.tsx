@@ -36,7 +36,8 @@ export function DiagnosticsPanel(props: { api: Api; failures: number }) {
           {items.map((d) => (
             <li key={d.id}>
               <div>
-                <time>{clockTime(d.at)}</time> <strong>{d.type}</strong> {d.target_id} <span class="tag">{d.failure_reason ?? d.category}</span>
+                <time>{clockTime(d.at)}</time> <strong>{d.type}</strong> {d.target_id}{' '}
+                <span class="tag">{d.failure_reason ?? d.category}</span>
               </div>
               {d.error && <div class="error">{d.error}</div>}
               {d.root_cause && <div class="muted">{d.root_cause}</div>}

@@ -7,7 +7,11 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ActiveFault } from '../types.js';
 import { formatMs } from '../format.js';
 
-export function FaultsPanel(props: { faults: ActiveFault[] | undefined; nowMs: number | undefined; fetchedAt: number }) {
+export function FaultsPanel(props: {
+  faults: ActiveFault[] | undefined;
+  nowMs: number | undefined;
+  fetchedAt: number;
+}) {
   const [, setTick] = useState(0);
   const hasTimed = props.faults?.some((f) => f.ends_at_ms !== undefined) ?? false;
   useEffect(() => {
@@ -28,7 +32,9 @@ export function FaultsPanel(props: { faults: ActiveFault[] | undefined; nowMs: n
       {!props.faults ? (
         <p class="muted">loading…</p>
       ) : props.faults.length === 0 ? (
-        <p class="muted" data-testid="faults-empty">none: the target runs clean</p>
+        <p class="muted" data-testid="faults-empty">
+          none: the target runs clean
+        </p>
       ) : (
         <ul class="faults" data-testid="faults">
           {props.faults.map((f) => (

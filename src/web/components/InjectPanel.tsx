@@ -67,7 +67,8 @@ export function InjectPanel(props: { api: Api; dashboard: Dashboard | undefined;
   const submit = async (e: Event) => {
     e.preventDefault();
     const action: Record<string, unknown> = { type };
-    if (needsTarget && !target) return setOutcome({ ok: false, text: `Nothing to aim ${type} at: the target lists none right now.` });
+    if (needsTarget && !target)
+      return setOutcome({ ok: false, text: `Nothing to aim ${type} at: the target lists none right now.` });
     if (needsTarget) {
       if (type === 'remove_edge') {
         const [from, to] = JSON.parse(target) as [string, string];
@@ -84,7 +85,11 @@ export function InjectPanel(props: { api: Api; dashboard: Dashboard | undefined;
     try {
       const reply = await props.api.post<{ success: boolean; error?: string }>('/arena/actions', action);
       const result = reply.body;
-      setOutcome(result.success ? { ok: true, text: `Injected: ${describeResult(result)}` } : { ok: false, text: `Not applied (422): ${result.error ?? describeResult(result)}` });
+      setOutcome(
+        result.success
+          ? { ok: true, text: `Injected: ${describeResult(result)}` }
+          : { ok: false, text: `Not applied (422): ${result.error ?? describeResult(result)}` },
+      );
       props.onDone();
     } catch (err) {
       setOutcome({ ok: false, text: `Refused: ${describeFailure(err)}` });
@@ -122,19 +127,33 @@ export function InjectPanel(props: { api: Api; dashboard: Dashboard | undefined;
         {WITH_DURATION.has(type) && (
           <label>
             duration
-            <input name="duration" placeholder="5s" value={duration} onInput={(e) => setDuration((e.target as HTMLInputElement).value)} />
+            <input
+              name="duration"
+              placeholder="5s"
+              value={duration}
+              onInput={(e) => setDuration((e.target as HTMLInputElement).value)}
+            />
           </label>
         )}
         {type === 'slow_agent' && (
           <label>
             delay per task
-            <input name="delay" placeholder="= duration" value={delay} onInput={(e) => setDelay((e.target as HTMLInputElement).value)} />
+            <input
+              name="delay"
+              placeholder="= duration"
+              value={delay}
+              onInput={(e) => setDelay((e.target as HTMLInputElement).value)}
+            />
           </label>
         )}
         {type === 'llm_failure' && (
           <label>
             error
-            <select name="error_type" value={errorType} onChange={(e) => setErrorType((e.target as HTMLSelectElement).value)}>
+            <select
+              name="error_type"
+              value={errorType}
+              onChange={(e) => setErrorType((e.target as HTMLSelectElement).value)}
+            >
               {LLM_ERRORS.map((t) => (
                 <option key={t} value={t}>
                   {t}

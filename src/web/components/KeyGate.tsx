@@ -18,12 +18,33 @@ export function KeyGate(props: { message?: string; onSubmit(key: string): Promis
     <main class="gate">
       <form class="card gate-card" onSubmit={submit} data-testid="key-gate">
         <h1>Chaos Arena</h1>
-        <p>This arena needs its API key. It is kept in this tab only (session storage) and sent as the <code>X-API-Key</code> header.</p>
-        {props.message && !error && <p class="notice" role="status">{props.message}</p>}
+        <p>
+          This arena needs its API key. It is kept in this tab only (session storage) and sent as the{' '}
+          <code>X-API-Key</code> header.
+        </p>
+        {props.message && !error && (
+          <p class="notice" role="status">
+            {props.message}
+          </p>
+        )}
         <label for="api-key">API key</label>
-        <input id="api-key" name="api-key" type="password" autocomplete="current-password" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} autofocus />
-        <button type="submit" disabled={busy}>{busy ? 'Checking…' : 'Open console'}</button>
-        {error && <p class="error" role="alert" data-testid="key-error">{error}</p>}
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          autocomplete="current-password"
+          value={key}
+          onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+          autofocus
+        />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Checking…' : 'Open console'}
+        </button>
+        {error && (
+          <p class="error" role="alert" data-testid="key-error">
+            {error}
+          </p>
+        )}
       </form>
     </main>
   );

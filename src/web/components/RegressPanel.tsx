@@ -33,7 +33,12 @@ function ArmRow(props: { name: string; label: string | undefined; arm: RegressAr
       </td>
       <td class="num">
         {arm.done}/{of}
-        <progress class="bar" max={Math.max(1, of)} value={Math.min(arm.done, of)} aria-label={`${props.name} runs done`} />
+        <progress
+          class="bar"
+          max={Math.max(1, of)}
+          value={Math.min(arm.done, of)}
+          aria-label={`${props.name} runs done`}
+        />
       </td>
       <td class="num">{arm.running}</td>
       <td class="num">{arm.queued}</td>
@@ -52,7 +57,9 @@ function Job(props: { job: RegressJob }) {
         <strong>{plan ? `${plan.candidate} vs ${plan.baseline}` : job.batch}</strong>
         <span class={`tag status-${job.status}`}>{job.status}</span>
         <span class="muted small">
-          {plan ? `seed ${plan.seed}, ${plan.adaptive ? `adaptive ${plan.min_runs ?? '?'}..${plan.max_runs}` : `${plan.max_runs}`} runs per arm · ` : ''}
+          {plan
+            ? `seed ${plan.seed}, ${plan.adaptive ? `adaptive ${plan.min_runs ?? '?'}..${plan.max_runs}` : `${plan.max_runs}`} runs per arm · `
+            : ''}
           {job.workers.length} worker{job.workers.length === 1 ? '' : 's'} · updated {clockTime(job.updated_at)}
         </span>
       </div>
@@ -78,13 +85,15 @@ function Job(props: { job: RegressJob }) {
       </p>
       {look && !job.outcome && (
         <p class="regress-line muted" data-testid="regress-look">
-          look {look.index + 1} at {look.n} runs per arm: p = {formatP(look.p_value)}, boundary p ≤ {formatP(look.nominal_p)} → {look.decision}
+          look {look.index + 1} at {look.n} runs per arm: p = {formatP(look.p_value)}, boundary p ≤{' '}
+          {formatP(look.nominal_p)} → {look.decision}
         </p>
       )}
       {job.outcome && (
         <p class="regress-line" data-testid="regress-decision" data-decision={job.outcome.decision}>
-          <strong>{job.outcome.interrupted ? 'interrupted (no verdict)' : job.outcome.decision}</strong>: difference {signed(job.outcome.difference)}, p = {formatP(job.outcome.p_value)},{' '}
-          {job.outcome.runs_used} runs per arm{job.outcome.undecided_reason ? ` (${job.outcome.undecided_reason})` : ''}
+          <strong>{job.outcome.interrupted ? 'interrupted (no verdict)' : job.outcome.decision}</strong>: difference{' '}
+          {signed(job.outcome.difference)}, p = {formatP(job.outcome.p_value)}, {job.outcome.runs_used} runs per arm
+          {job.outcome.undecided_reason ? ` (${job.outcome.undecided_reason})` : ''}
         </p>
       )}
       {job.error && (

@@ -46,7 +46,11 @@ export function ScenarioPanel(props: { api: Api }) {
       if (ticket !== latest.current) return false;
       setProblems(reply.body.errors ?? []);
       const n = reply.body.errors?.length ?? 0;
-      setVerdict(reply.body.valid ? { ok: true, text: 'Valid scenario.' } : { ok: false, text: `${n} problem${n === 1 ? '' : 's'}: fix ${n === 1 ? 'it' : 'them'} before running.` });
+      setVerdict(
+        reply.body.valid
+          ? { ok: true, text: 'Valid scenario.' }
+          : { ok: false, text: `${n} problem${n === 1 ? '' : 's'}: fix ${n === 1 ? 'it' : 'them'} before running.` },
+      );
       return reply.body.valid;
     } catch (err) {
       if (ticket === latest.current) setVerdict({ ok: false, text: describeFailure(err) });
@@ -73,7 +77,11 @@ export function ScenarioPanel(props: { api: Api }) {
     if (!(await validate(text))) return;
     const query = new URLSearchParams();
     if (seed.trim()) {
-      if (!/^\d+$/.test(seed.trim())) return setVerdict({ ok: false, text: 'The seed must be a non-negative integer (or empty for the scenario\'s own).' });
+      if (!/^\d+$/.test(seed.trim()))
+        return setVerdict({
+          ok: false,
+          text: "The seed must be a non-negative integer (or empty for the scenario's own).",
+        });
       query.set('seed', seed.trim());
     }
     if (scale !== '1') query.set('time_scale', scale);
@@ -82,7 +90,11 @@ export function ScenarioPanel(props: { api: Api }) {
     setReport(undefined);
     setVerdict({ ok: true, text: 'Running… the timeline and the agents show it live.' });
     try {
-      const reply = await props.api.post<Report>(`/arena/scenario/run${query.size ? `?${query}` : ''}`, text, controller.signal);
+      const reply = await props.api.post<Report>(
+        `/arena/scenario/run${query.size ? `?${query}` : ''}`,
+        text,
+        controller.signal,
+      );
       setReport(reply.body);
       setVerdict({ ok: reply.body.status === 'passed', text: `Run ${reply.body.status ?? 'finished'}.` });
     } catch (err) {
@@ -103,7 +115,13 @@ export function ScenarioPanel(props: { api: Api }) {
         </label>
         <label>
           seed
-          <input name="scenario-seed" inputMode="numeric" placeholder="scenario's" value={seed} onInput={(e) => setSeed((e.target as HTMLInputElement).value)} />
+          <input
+            name="scenario-seed"
+            inputMode="numeric"
+            placeholder="scenario's"
+            value={seed}
+            onInput={(e) => setSeed((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label>
           speed
@@ -137,12 +155,19 @@ export function ScenarioPanel(props: { api: Api }) {
             {report.name} · {report.status} · seed {report.seed} · {formatMs(report.duration_ms ?? 0)}
           </span>
           <span class="big">
-            score <strong data-testid="scenario-score">{formatNumber(report.score.score)}</strong> <small>{report.score.grade}</small>
+            score <strong data-testid="scenario-score">{formatNumber(report.score.score)}</strong>{' '}
+            <small>{report.score.grade}</small>
           </span>
           <span>
-            availability {formatNumber(report.score.availability)} · recovery {formatNumber(report.score.recovery)} · consistency {formatNumber(report.score.consistency)}
+            availability {formatNumber(report.score.availability)} · recovery {formatNumber(report.score.recovery)} ·
+            consistency {formatNumber(report.score.consistency)}
           </span>
-          <button type="button" class="link" data-testid="scenario-download" onClick={() => downloadJSON(reportFileName(report.name ?? 'scenario', report.started_at), report)}>
+          <button
+            type="button"
+            class="link"
+            data-testid="scenario-download"
+            onClick={() => downloadJSON(reportFileName(report.name ?? 'scenario', report.started_at), report)}
+          >
             Download JSON report
           </button>
         </div>

@@ -40,7 +40,9 @@ export function ScorePanel(props: { api: Api }) {
       legend: { show: true },
     };
     plot.current = new uPlot(opts, data.current as uPlot.AlignedData, el);
-    const resize = new ResizeObserver(() => plot.current?.setSize({ width: Math.max(200, el.clientWidth), height: 220 }));
+    const resize = new ResizeObserver(() =>
+      plot.current?.setSize({ width: Math.max(200, el.clientWidth), height: 220 }),
+    );
     resize.observe(el);
     return () => {
       resize.disconnect();

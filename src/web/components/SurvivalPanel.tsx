@@ -61,7 +61,8 @@ export function SurvivalPanel(props: { api: Api; running: boolean }) {
     e.preventDefault();
     const body: Record<string, unknown> = { duration: duration.trim(), interval: interval.trim() };
     if (seed.trim()) {
-      if (!/^\d+$/.test(seed.trim())) return setMessage({ ok: false, text: 'The seed must be a non-negative integer (or empty for a random one).' });
+      if (!/^\d+$/.test(seed.trim()))
+        return setMessage({ ok: false, text: 'The seed must be a non-negative integer (or empty for a random one).' });
       body.seed = Number(seed.trim());
     }
     setBusy(true);
@@ -114,7 +115,13 @@ export function SurvivalPanel(props: { api: Api; running: boolean }) {
         </label>
         <label>
           seed
-          <input name="seed" inputMode="numeric" placeholder="random" value={seed} onInput={(e) => setSeed((e.target as HTMLInputElement).value)} />
+          <input
+            name="seed"
+            inputMode="numeric"
+            placeholder="random"
+            value={seed}
+            onInput={(e) => setSeed((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" disabled={busy}>
           Start
@@ -125,12 +132,15 @@ export function SurvivalPanel(props: { api: Api; running: boolean }) {
       </form>
       {running && status && (
         <p class="muted" data-testid="survival-status">
-          running · seed <strong data-testid="survival-seed">{status.seed ?? '?'}</strong> · {Math.round((status.progress ?? 0) * 100)}% · {formatMs(status.elapsed_ms ?? 0)} · {status.actions_run ?? 0} faults · live score {formatNumber(status.live?.score)}
+          running · seed <strong data-testid="survival-seed">{status.seed ?? '?'}</strong> ·{' '}
+          {Math.round((status.progress ?? 0) * 100)}% · {formatMs(status.elapsed_ms ?? 0)} · {status.actions_run ?? 0}{' '}
+          faults · live score {formatNumber(status.live?.score)}
         </p>
       )}
       {!running && report && (
         <p data-testid="survival-report">
-          last run: seed <strong>{report.seed}</strong> · {report.status} · score <strong>{formatNumber(report.score?.score)}</strong> {report.score?.grade ?? ''}{' '}
+          last run: seed <strong>{report.seed}</strong> · {report.status} · score{' '}
+          <strong>{formatNumber(report.score?.score)}</strong> {report.score?.grade ?? ''}{' '}
           <button type="button" class="link" onClick={download}>
             Download JSON report
           </button>

@@ -20,21 +20,40 @@ describe('createAction / parseAction', () => {
   it.each([
     [{ type: 'kill_agent' }, 'action.target_id', 'missing target'],
     [{ type: 'explode', target_id: 'x' }, 'action.type', 'unknown action type'],
-    [{ type: 'slow_agent', target_id: 'a', metadata: { duration: 'soon' } }, 'action.metadata.duration', 'invalid duration'],
+    [
+      { type: 'slow_agent', target_id: 'a', metadata: { duration: 'soon' } },
+      'action.metadata.duration',
+      'invalid duration',
+    ],
     [{ type: 'slow_agent', target_id: 'a', metadata: { duration: -5 } }, 'action.metadata.duration', 'negative'],
-    [{ type: 'llm_failure', target_id: 'a', metadata: { error_type: 'meltdown' } }, 'action.metadata.error_type', 'unknown error_type'],
+    [
+      { type: 'llm_failure', target_id: 'a', metadata: { error_type: 'meltdown' } },
+      'action.metadata.error_type',
+      'unknown error_type',
+    ],
     [{ type: 'remove_edge', target_id: 'plan' }, 'action.source_id', 'source_id'],
     [{ type: 'kill_agent', target_id: 'a', colour: 'red' }, 'action.colour', 'unknown key'],
-    [{ type: 'kill_agent', target_id: 'a', metadata: { duration: '1s' } }, 'action.metadata.duration', 'unknown parameter'],
+    [
+      { type: 'kill_agent', target_id: 'a', metadata: { duration: '1s' } },
+      'action.metadata.duration',
+      'unknown parameter',
+    ],
   ])('rejects %j at %s', (input, path, message) => {
     const problems = actionProblems(input);
-    expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ path, message: expect.stringContaining(message) })]));
+    expect(problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path, message: expect.stringContaining(message) })]),
+    );
     expect(() => parseAction(input)).toThrow(UsageError);
   });
 
   it('reports every problem at once', () => {
     const problems = actionProblems({ type: 'remove_edge', metadata: 3, extra: 1 });
-    expect(problems.map((p) => p.path).sort()).toEqual(['action.extra', 'action.metadata', 'action.source_id', 'action.target_id']);
+    expect(problems.map((p) => p.path).sort()).toEqual([
+      'action.extra',
+      'action.metadata',
+      'action.source_id',
+      'action.target_id',
+    ]);
   });
 
   it('rejects non-JSON text and non-objects', () => {

@@ -10,11 +10,17 @@ describe('per-fault tables', () => {
   });
 
   it('disruptive faults are those that break something to recover from; pause, resume, slow and tool_timeout are not', () => {
-    expect(ACTION_TYPES.filter((t) => !DISRUPTIVE_FAULTS.has(t)).sort()).toEqual(['pause_agent', 'resume_agent', 'slow_agent', 'tool_timeout']);
+    expect(ACTION_TYPES.filter((t) => !DISRUPTIVE_FAULTS.has(t)).sort()).toEqual([
+      'pause_agent',
+      'resume_agent',
+      'slow_agent',
+      'tool_timeout',
+    ]);
   });
 
   it('an agent fault polls the aspect it damaged', () => {
-    const scope = (type: (typeof ACTION_TYPES)[number]) => healthScopeFor({ action: createAction(type, 'agent-1'), success: true, duration_ms: 1 });
+    const scope = (type: (typeof ACTION_TYPES)[number]) =>
+      healthScopeFor({ action: createAction(type, 'agent-1'), success: true, duration_ms: 1 });
     expect(scope('kill_agent')).toEqual({ kind: 'agent', id: 'agent-1', aspect: 'process' });
     expect(scope('mcp_disconnect')).toEqual({ kind: 'agent', id: 'agent-1', aspect: 'mcp' });
     expect(scope('network_partition')).toEqual({ kind: 'agent', id: 'agent-1', aspect: 'network' });

@@ -39,11 +39,16 @@ describe('Injector', () => {
 
   it('slow_agent: duration defaults to 5s and the per-task delay to the duration', async () => {
     const { injector, target, clock } = setup();
-    expect(await injector.apply(createAction('slow_agent', 'agent-2'))).toMatchObject({ duration_ms: 5000, delay_ms: 5000 });
+    expect(await injector.apply(createAction('slow_agent', 'agent-2'))).toMatchObject({
+      duration_ms: 5000,
+      delay_ms: 5000,
+    });
     expect(target.agent('agent-2').slowMs).toBe(5000);
     await clock.advance(5000);
     expect(target.agent('agent-2').slowMs).toBe(0);
-    expect(await injector.apply(createAction('slow_agent', 'agent-3', { metadata: { duration: '1s', delay: '200ms' } }))).toMatchObject({
+    expect(
+      await injector.apply(createAction('slow_agent', 'agent-3', { metadata: { duration: '1s', delay: '200ms' } })),
+    ).toMatchObject({
       duration_ms: 1000,
       delay_ms: 200,
     });
@@ -64,17 +69,19 @@ describe('Injector', () => {
     expect(target.agent('agent-1').memoryOk).toBe(false);
     await injector.apply(createAction('mcp_disconnect', 'agent-1'));
     expect(target.agent('agent-1').mcpConnected).toBe(false);
-    expect(await injector.apply(createAction('llm_failure', 'agent-2', { metadata: { error_type: 'overloaded' } }))).toMatchObject({
+    expect(
+      await injector.apply(createAction('llm_failure', 'agent-2', { metadata: { error_type: 'overloaded' } })),
+    ).toMatchObject({
       error_type: 'overloaded',
       duration_ms: 5000,
     });
     await injector.apply(createAction('remove_edge', 'answer', { source_id: 'tool' }));
-    expect((await injector.dagEdges())).not.toContainEqual({ from: 'tool', to: 'answer' });
+    expect(await injector.dagEdges()).not.toContainEqual({ from: 'tool', to: 'answer' });
     await injector.apply(createAction('remove_node', 'recall'));
-    expect((await injector.dagNodes())).not.toContain('recall');
+    expect(await injector.dagNodes()).not.toContain('recall');
     expect((await injector.activeFaults()).length).toBeGreaterThan(0);
     await injector.revertAll();
-    expect((await injector.activeFaults())).toEqual([]);
+    expect(await injector.activeFaults()).toEqual([]);
     expect(target.agent('agent-3').partitioned).toBe(false);
   });
 
@@ -89,16 +96,20 @@ describe('Injector', () => {
     await expect(injector.killAgent('agent-1')).rejects.toThrow(/no runtime provider/);
     await expect(injector.removeNode('plan')).rejects.toThrow(/no workflow DAG provider/);
     // pause and resume are not async functions: they still reject rather than throw
-    await expect(injector.pauseAgent('agent-1', 100)).rejects.toThrow(/pause_agent cannot be applied: this target has no runtime provider/);
+    await expect(injector.pauseAgent('agent-1', 100)).rejects.toThrow(
+      /pause_agent cannot be applied: this target has no runtime provider/,
+    );
     await expect(injector.resumeAgent('agent-1')).rejects.toThrow(/resume_agent cannot be applied/);
-    await expect(injector.apply(createAction('pause_agent', 'agent-1', { metadata: { duration: 'soon' } }))).rejects.toThrow(/metadata.duration/);
-    expect((await injector.availableAgentIds())).toEqual([]);
-    expect((await injector.dagNodes())).toEqual([]);
+    await expect(
+      injector.apply(createAction('pause_agent', 'agent-1', { metadata: { duration: 'soon' } })),
+    ).rejects.toThrow(/metadata.duration/);
+    expect(await injector.availableAgentIds()).toEqual([]);
+    expect(await injector.dagNodes()).toEqual([]);
   });
 
   it('availableAgentIds lists running agents only', async () => {
     const { injector } = setup(false);
     await injector.killAgent('agent-2');
-    expect((await injector.availableAgentIds())).toEqual(['agent-1', 'agent-3', 'orchestrator-1', 'orchestrator-2']);
+    expect(await injector.availableAgentIds()).toEqual(['agent-1', 'agent-3', 'orchestrator-1', 'orchestrator-2']);
   });
 });

@@ -16,7 +16,13 @@ async function setup(recovery = true) {
   await target.start();
   const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), clock });
   const recoveries: FaultRecovery[] = [];
-  const session = await startMeasurement({ observer: target.observer, clock, pollIntervalMs: 10, recoveryDeadlineMs: 2000, onRecovery: (r) => recoveries.push(r) });
+  const session = await startMeasurement({
+    observer: target.observer,
+    clock,
+    pollIntervalMs: 10,
+    recoveryDeadlineMs: 2000,
+    onRecovery: (r) => recoveries.push(r),
+  });
   return { clock, service, session, recoveries, target };
 }
 
@@ -34,9 +40,9 @@ describe('startMeasurement', () => {
 
   it('has no live availability or score before the first workload request, then measures them', async () => {
     const { clock, session } = await setup();
-    expect((await (await session.liveScore()))).toMatchObject({ availability: null, score: null, recovery: 100 });
+    expect(await await session.liveScore()).toMatchObject({ availability: null, score: null, recovery: 100 });
     await clock.advance(100);
-    expect((await (await session.liveScore()))).toMatchObject({ availability: 100, score: 100 });
+    expect(await await session.liveScore()).toMatchObject({ availability: 100, score: 100 });
   });
 
   it('times recovery of a killed leader by polling health', async () => {
@@ -48,10 +54,22 @@ describe('startMeasurement', () => {
     expect(await session.liveScore()).toMatchObject({ recovery: 100, pending_recoveries: 1, settled_recoveries: 0 });
     await clock.advance(1000);
     expect(recoveries).toEqual([
-      expect.objectContaining({ label: 'first-kill', type: 'kill_leader', target: 'agent-1', recovered: true, recovery_ms: 200 }),
+      expect.objectContaining({
+        label: 'first-kill',
+        type: 'kill_leader',
+        target: 'agent-1',
+        recovered: true,
+        recovery_ms: 200,
+      }),
     ]);
     const report = await session.finish();
-    expect(report.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 1, mttr_p50_ms: 200, mttr_p95_ms: 200, speed: 100 });
+    expect(report.measurements.recovery).toMatchObject({
+      disruptive_faults: 1,
+      recovered: 1,
+      mttr_p50_ms: 200,
+      mttr_p95_ms: 200,
+      speed: 100,
+    });
     expect(report.measurements.requests.failed).toBeGreaterThan(0); // requests failed while there was no leader
     expect(report.availability).toBeLessThan(100);
     expect(report.injections).toEqual({ total: 1, succeeded: 1, failed: 0 });
@@ -68,12 +86,17 @@ describe('startMeasurement', () => {
     expect(recoveries).toEqual([expect.objectContaining({ recovered: false })]);
     expect(report!.recovery).toBe(0);
     expect(report!.consistency).toBeLessThan(100);
-    expect(report!.measurements.consistency.failed_checks).toContainEqual({ name: 'memory integrity agent-2', detail: 'checksum mismatch' });
+    expect(report!.measurements.consistency.failed_checks).toContainEqual({
+      name: 'memory integrity agent-2',
+      detail: 'checksum mismatch',
+    });
   });
 
   it('non-disruptive and failed injections are counted but not timed', async () => {
     const { service, session } = await setup();
-    session.faultInjected(await service.execute(createAction('slow_agent', 'agent-2', { metadata: { duration: 100 } })));
+    session.faultInjected(
+      await service.execute(createAction('slow_agent', 'agent-2', { metadata: { duration: 100 } })),
+    );
     session.faultInjected(await service.execute(createAction('kill_agent', 'agent-9')));
     expect(session.pendingCount()).toBe(0);
     const report = await session.finish();

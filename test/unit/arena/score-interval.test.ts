@@ -1,13 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { availabilityOf, calculateScore, consistencyOf, gateOutcome, gradeFor, recoveryOf, round1 } from '../../../src/arena/score.js';
+import {
+  availabilityOf,
+  calculateScore,
+  consistencyOf,
+  gateOutcome,
+  gradeFor,
+  recoveryOf,
+  round1,
+} from '../../../src/arena/score.js';
 import { wilsonInterval } from '../../../src/arena/score-interval.js';
 import type { FaultRecovery, ScoreMeasurements } from '../../../src/arena/report.js';
 
-function m(total: number, ok: number, disruptive: number, recovered: number, mttr: number | null, checks: [number, number], times: number[] = []): ScoreMeasurements {
-  const faults: FaultRecovery[] = times.map((t, i) => ({ action_id: `a${i}`, type: 'kill_agent', target: 'agent-1', recovered: true, recovery_ms: t }));
+function m(
+  total: number,
+  ok: number,
+  disruptive: number,
+  recovered: number,
+  mttr: number | null,
+  checks: [number, number],
+  times: number[] = [],
+): ScoreMeasurements {
+  const faults: FaultRecovery[] = times.map((t, i) => ({
+    action_id: `a${i}`,
+    type: 'kill_agent',
+    target: 'agent-1',
+    recovered: true,
+    recovery_ms: t,
+  }));
   return {
     requests: { total, succeeded: ok, failed: total - ok },
-    recovery: { disruptive_faults: disruptive, recovered, speed: 0, mttr_mean_ms: mttr, mttr_p50_ms: mttr, mttr_p95_ms: mttr, faults },
+    recovery: {
+      disruptive_faults: disruptive,
+      recovered,
+      speed: 0,
+      mttr_mean_ms: mttr,
+      mttr_p50_ms: mttr,
+      mttr_p95_ms: mttr,
+      faults,
+    },
     consistency: { total: checks[0], passed: checks[1], failed_checks: [] },
   };
 }
@@ -17,7 +47,12 @@ describe('the score is rounded once, at the end', () => {
     let lifted = 0;
     let cases = 0;
     for (let ok = 0; ok <= 997; ok++) {
-      for (const [recovered, mttr] of [[0, null], [1, 4700], [2, 2350], [3, 1234]] as const) {
+      for (const [recovered, mttr] of [
+        [0, null],
+        [1, 4700],
+        [2, 2350],
+        [3, 1234],
+      ] as const) {
         for (const passed of [5, 6, 7]) {
           const meas = m(997, ok, 3, recovered, mttr, [7, passed]);
           const exact = 0.4 * availabilityOf(meas) + 0.3 * recoveryOf(meas) + 0.3 * consistencyOf(meas);
@@ -27,7 +62,9 @@ describe('the score is rounded once, at the end', () => {
           expect(report.score).toBeLessThanOrEqual(exact + 1e-9);
           expect(exact - report.score).toBeLessThan(0.1);
           // what the old code did: dimensions rounded to 0.1, then combined and rounded again
-          const old = round1(0.4 * round1(availabilityOf(meas)) + 0.3 * round1(recoveryOf(meas)) + 0.3 * round1(consistencyOf(meas)));
+          const old = round1(
+            0.4 * round1(availabilityOf(meas)) + 0.3 * round1(recoveryOf(meas)) + 0.3 * round1(consistencyOf(meas)),
+          );
           if (gradeFor(old) !== gradeFor(exact + 1e-9)) lifted++;
         }
       }
@@ -77,7 +114,13 @@ describe('95% intervals', () => {
     const min = Math.floor(r.score);
     expect(gateOutcome(r, min)).toEqual({ min_score: min, score: r.score, passed: true });
     const lower = gateOutcome(r, min, 'lower');
-    expect(lower).toEqual({ min_score: min, score: r.score, passed: r.interval!.score.low >= min, on: 'lower', value: r.interval!.score.low });
+    expect(lower).toEqual({
+      min_score: min,
+      score: r.score,
+      passed: r.interval!.score.low >= min,
+      on: 'lower',
+      value: r.interval!.score.low,
+    });
     expect(lower.passed).toBe(false);
   });
 });

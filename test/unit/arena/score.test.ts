@@ -2,20 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { calculateScore, calculateScoreV1, gradeFor, recoverySpeed } from '../../../src/arena/score.js';
 import type { ScoreMeasurements } from '../../../src/arena/report.js';
 
-function m(over: { requests?: [number, number]; recovery?: [number, number, number | null]; checks?: [number, number] } = {}): ScoreMeasurements {
+function m(
+  over: { requests?: [number, number]; recovery?: [number, number, number | null]; checks?: [number, number] } = {},
+): ScoreMeasurements {
   const [total, ok] = over.requests ?? [100, 100];
   const [disruptive, recovered, mttr] = over.recovery ?? [0, 0, null];
   const [ct, cp] = over.checks ?? [4, 4];
   return {
     requests: { total, succeeded: ok, failed: total - ok },
-    recovery: { disruptive_faults: disruptive, recovered, speed: -1, mttr_mean_ms: mttr, mttr_p50_ms: mttr, mttr_p95_ms: mttr, faults: [] },
+    recovery: {
+      disruptive_faults: disruptive,
+      recovered,
+      speed: -1,
+      mttr_mean_ms: mttr,
+      mttr_p50_ms: mttr,
+      mttr_p95_ms: mttr,
+      faults: [],
+    },
     consistency: { total: ct, passed: cp, failed_checks: [] },
   };
 }
 
 describe('calculateScore', () => {
   it('is 100 / A+ when everything held and nothing was disruptive', () => {
-    expect(calculateScore(m())).toMatchObject({ score: 100, grade: 'A+', availability: 100, recovery: 100, consistency: 100 });
+    expect(calculateScore(m())).toMatchObject({
+      score: 100,
+      grade: 'A+',
+      availability: 100,
+      recovery: 100,
+      consistency: 100,
+    });
   });
 
   it('weights 0.40 / 0.30 / 0.30', () => {

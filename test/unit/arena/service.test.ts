@@ -24,7 +24,13 @@ describe('ArenaService', () => {
     const bad = await service.execute(createAction('kill_agent', 'agent-9'));
     expect(bad).toMatchObject({ success: false, error: expect.stringContaining('agent-9') });
     expect(service.history()).toHaveLength(2);
-    expect(service.stats()).toMatchObject({ total: 2, succeeded: 1, failed: 1, success_rate: 0.5, by_type: { kill_agent: { total: 2 } } });
+    expect(service.stats()).toMatchObject({
+      total: 2,
+      succeeded: 1,
+      failed: 1,
+      success_rate: 0.5,
+      by_type: { kill_agent: { total: 2 } },
+    });
     expect(service.metrics().by_type.kill_agent).toMatchObject({ total: 2, successes: 1, failures: 1 });
     await service.execute(createAction('pause_agent', 'agent-3', { metadata: { duration: '1s' } }));
     expect(service.stats()).toEqual({
@@ -32,13 +38,24 @@ describe('ArenaService', () => {
       succeeded: 2,
       failed: 1,
       success_rate: 2 / 3,
-      by_type: { kill_agent: { total: 2, succeeded: 1, failed: 1 }, pause_agent: { total: 1, succeeded: 1, failed: 0 } },
+      by_type: {
+        kill_agent: { total: 2, succeeded: 1, failed: 1 },
+        pause_agent: { total: 1, succeeded: 1, failed: 0 },
+      },
       dropped: 0,
       sink_errors: 0,
     });
     service.reset();
     expect(service.history()).toEqual([]);
-    expect(service.stats()).toEqual({ total: 0, succeeded: 0, failed: 0, success_rate: 0, by_type: {}, dropped: 0, sink_errors: 0 });
+    expect(service.stats()).toEqual({
+      total: 0,
+      succeeded: 0,
+      failed: 0,
+      success_rate: 0,
+      by_type: {},
+      dropped: 0,
+      sink_errors: 0,
+    });
     expect(service.metrics()).toEqual({ total: 0, successes: 0, failures: 0, by_type: {} });
   });
 
@@ -48,11 +65,15 @@ describe('ArenaService', () => {
     expect(r.metadata).toMatchObject({ killed_leader_id: 'agent-1' });
   });
 
-  it("keeps a report of its own: a provider that reuses its report object does not change a Result already kept", async () => {
+  it('keeps a report of its own: a provider that reuses its report object does not change a Result already kept', async () => {
     target = createFakeTarget();
     const kept = { paused_agent_id: 'agent-2', fault_id: 'f-1' };
     // a provider that hands out the one object it keeps, and rewrites it for the next call
-    const runtime = { ...target.runtime, pauseAgent: async (id: string) => Object.assign(kept, { paused_agent_id: id }), resumeAgent: async () => Object.assign(kept, { resumed: true }) };
+    const runtime = {
+      ...target.runtime,
+      pauseAgent: async (id: string) => Object.assign(kept, { paused_agent_id: id }),
+      resumeAgent: async () => Object.assign(kept, { resumed: true }),
+    };
     const service = new ArenaService({ injector: new Injector(runtime, target.dag) });
     const paused = await service.execute(createAction('pause_agent', 'agent-2'));
     await service.execute(createAction('resume_agent', 'agent-2'));
@@ -108,7 +129,11 @@ describe('ArenaService', () => {
     await service.execute(createAction('kill_agent', 'nope-3'));
     await service.execute(createAction('kill_agent', 'nope-4'));
     expect(service.stats().sink_errors).toBe(1);
-    expect((await store.read('arena')).map((e) => (e.data as Result).action.target_id)).toEqual(['nope-1', 'nope-3', 'nope-4']);
+    expect((await store.read('arena')).map((e) => (e.data as Result).action.target_id)).toEqual([
+      'nope-1',
+      'nope-3',
+      'nope-4',
+    ]);
   });
 
   it('keeps the history bound over many trims, in order', async () => {
@@ -127,7 +152,13 @@ describe('ArenaService', () => {
     await Promise.all([3, 4, 5].map((i) => service.execute(createAction('kill_agent', `nope-${i}`))));
     const events = await store.read('arena');
     expect(events.map((e) => e.version)).toEqual([1, 2, 3, 4, 5]);
-    expect(events.map((e) => (e.type === 'other' ? 'other' : (e.data as Result).action.target_id))).toEqual(['nope-1', 'other', 'nope-3', 'nope-4', 'nope-5']);
+    expect(events.map((e) => (e.type === 'other' ? 'other' : (e.data as Result).action.target_id))).toEqual([
+      'nope-1',
+      'other',
+      'nope-3',
+      'nope-4',
+      'nope-5',
+    ]);
     expect(service.stats().sink_errors).toBe(0);
   });
 
@@ -141,7 +172,11 @@ describe('ArenaService', () => {
     await service.execute(createAction('kill_agent', 'agent-9'));
     expect(flight).toHaveLength(2);
     expect(evolution.map((r) => r.action.target_id)).toEqual(['agent-9']);
-    service.setFlightBridge({ record: () => { throw new Error('disk full'); } });
+    service.setFlightBridge({
+      record: () => {
+        throw new Error('disk full');
+      },
+    });
     expect((await service.execute(createAction('kill_agent', 'agent-3'))).success).toBe(true);
     expect(service.stats()).toMatchObject({ sink_errors: 1, last_error: 'disk full' });
   });
@@ -150,8 +185,12 @@ describe('ArenaService', () => {
     const store = new MemoryEventStore();
     const service = setup({ eventStore: store });
     const done: string[] = [];
-    const later = (name: string, fail = false) => () =>
-      new Promise<void>((resolve, reject) => setTimeout(() => (done.push(name), fail ? reject(new Error(`${name} lost`)) : resolve()), 5));
+    const later =
+      (name: string, fail = false) =>
+      () =>
+        new Promise<void>((resolve, reject) =>
+          setTimeout(() => (done.push(name), fail ? reject(new Error(`${name} lost`)) : resolve()), 5),
+        );
     service.setFlightBridge({ record: later('flight') });
     service.setEvolutionBridge({ onFailure: later('evolution', true) });
     const result = await service.execute(createAction('kill_agent', 'agent-9'));

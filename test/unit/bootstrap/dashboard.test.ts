@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('dashboard snapshot', () => {
-  it('gives now_ms on the faults\' clock, the supported faults and the live DAG', async () => {
+  it("gives now_ms on the faults' clock, the supported faults and the live DAG", async () => {
     // DAG restore off: the removed edge must still be missing when the snapshot is taken
     root = await bootstrap({ seed: 5, strategy: { dag: { enabled: false } } });
     await root.start();

@@ -35,13 +35,17 @@ describe('bootstrap', () => {
     await root.executeArenaAction({ type: 'slow_agent', target_id: 'agent-3', metadata: { duration: '1m' } });
     await root.executeArenaAction({ type: 'network_partition', target_id: 'agent-2', metadata: { duration: '1m' } });
     expect((await root.arena.activeFaults()).length).toBeGreaterThanOrEqual(2);
-    const pending = root.executeArenaAction({ type: 'pause_agent', target_id: 'agent-1', metadata: { duration: '1m' } });
+    const pending = root.executeArenaAction({
+      type: 'pause_agent',
+      target_id: 'agent-1',
+      metadata: { duration: '1m' },
+    });
     const stopped = root.stop();
     await pending;
     await stopped;
     await root.stop();
     expect(root.isRunning).toBe(false);
-    expect((await root.arena.activeFaults())).toEqual([]);
+    expect(await root.arena.activeFaults()).toEqual([]);
     await expect(root.start()).rejects.toThrow(/bootstrap a new one/);
   });
 
@@ -70,10 +74,16 @@ describe('bootstrap', () => {
     const x = rootInternals(root);
     x.retrieval.add([{ id: 'd1', text: 'The supervisor restarts a killed agent.' }]);
     const events = [];
-    for await (const e of root.stream.processStream({ query: 'who restarts a killed agent?', session_id: 'chat-1' }, new AbortController().signal)) events.push(e);
+    for await (const e of root.stream.processStream(
+      { query: 'who restarts a killed agent?', session_id: 'chat-1' },
+      new AbortController().signal,
+    ))
+      events.push(e);
     expect(events.map((e) => e.event)).toEqual(['session', 'retrieval', 'answer', 'memory']);
     expect(x.memory.messages('chat-1')).toHaveLength(2);
-    const run = (await x.workflows.execute('answer-question', { question: 'who restarts agents?' })) as { status: string };
+    const run = (await x.workflows.execute('answer-question', { question: 'who restarts agents?' })) as {
+      status: string;
+    };
     expect(run.status).toBe('completed');
     expect(x.workflows.executions('answer-question')).toHaveLength(1);
   });
@@ -101,13 +111,15 @@ describe('bootstrap', () => {
     root = await bootstrap();
     await root.start();
     const x = rootInternals(root);
-    const text = 'name: long\nconfig: { cooldown: 1m }\nactions:\n  - label: slow\n    action: { type: slow_agent, target_id: agent-2, metadata: { duration: 10m } }\n';
+    const text =
+      'name: long\nconfig: { cooldown: 1m }\nactions:\n  - label: slow\n    action: { type: slow_agent, target_id: agent-2, metadata: { duration: 10m } }\n';
     const run = x.scenarios.run(text, new AbortController().signal) as Promise<{ status: string }>;
-    for (let i = 0; i < 50 && (await root.arena.activeFaults()).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 50 && (await root.arena.activeFaults()).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect((await root.arena.activeFaults()).length).toBe(1);
     await root.stop();
     expect((await run).status).toBe('interrupted');
-    expect((await root.arena.activeFaults())).toEqual([]);
+    expect(await root.arena.activeFaults()).toEqual([]);
   });
 
   it('rejects an invalid strategy with a typed error before anything starts', async () => {

@@ -9,14 +9,36 @@ import { completionTree } from '../../../src/cli/completion/tree.js';
 import { completionScript } from '../../../src/cli/completion/scripts.js';
 
 const sink = { write: () => true };
-const program = await buildProgram({ stdout: sink, stderr: sink, env: {}, cwd: process.cwd(), signal: new AbortController().signal });
+const program = await buildProgram({
+  stdout: sink,
+  stderr: sink,
+  env: {},
+  cwd: process.cwd(),
+  signal: new AbortController().signal,
+});
 const tree = completionTree(program);
 const node = (path: string) => tree.find((n) => n.path === path)!;
 
 describe('completion tree', () => {
-  it('holds every command path, nested groups included, and leaves out commander\'s help command', () => {
+  it("holds every command path, nested groups included, and leaves out commander's help command", () => {
     const paths = tree.map((n) => n.path);
-    expect(paths).toEqual(expect.arrayContaining(['', 'scenario', 'scenario run', 'scenario validate', 'survival', 'regress', 'serve', 'proxy tcp', 'proxy llm', 'proxy mcp', 'target serve', 'target check', 'completion']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '',
+        'scenario',
+        'scenario run',
+        'scenario validate',
+        'survival',
+        'regress',
+        'serve',
+        'proxy tcp',
+        'proxy llm',
+        'proxy mcp',
+        'target serve',
+        'target check',
+        'completion',
+      ]),
+    );
     expect(paths).not.toContain('help');
     expect(node('').subcommands.map((s) => s.name)).toContain('completion');
   });
@@ -25,7 +47,9 @@ describe('completion tree', () => {
     const seed = node('scenario run').options.find((o) => o.names.includes('--seed'))!;
     expect(seed.takesValue).toBe(true);
     expect(node('scenario run').options.find((o) => o.names.includes('--json'))!.takesValue).toBe(false);
-    expect(node('proxy llm').options.find((o) => o.names.includes('--api'))!.choices).toEqual(expect.arrayContaining(['openai', 'anthropic']));
+    expect(node('proxy llm').options.find((o) => o.names.includes('--api'))!.choices).toEqual(
+      expect.arrayContaining(['openai', 'anthropic']),
+    );
     expect(node('completion').argumentChoices).toEqual(['bash', 'zsh', 'fish']);
     expect(node('').options.flatMap((o) => o.names)).toEqual(['-v', '--version', '-h', '--help']);
   });
@@ -35,13 +59,30 @@ describe('completion tree', () => {
 async function bashComplete(words: string[]): Promise<string[]> {
   const script = completionScript('bash', tree);
   const probe = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _arena_completion; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const r = await execa('bash', ['--norc', '--noprofile', '-c', probe], { extendEnv: false, env: { PATH: process.env.PATH ?? '' } });
+  const r = await execa('bash', ['--norc', '--noprofile', '-c', probe], {
+    extendEnv: false,
+    env: { PATH: process.env.PATH ?? '' },
+  });
   return r.stdout.split('\n').filter((l) => l !== '');
 }
 
 describe('bash completion (run in bash)', () => {
-  it('offers the top-level commands, then a group\'s subcommands', async () => {
-    expect(await bashComplete(['arena', ''])).toEqual(['regress', 'describe', 'scenario', 'survival', 'serve', 'replay', 'flight', 'evolve', 'proxy', 'target', 'schema', 'worker', 'completion']);
+  it("offers the top-level commands, then a group's subcommands", async () => {
+    expect(await bashComplete(['arena', ''])).toEqual([
+      'regress',
+      'describe',
+      'scenario',
+      'survival',
+      'serve',
+      'replay',
+      'flight',
+      'evolve',
+      'proxy',
+      'target',
+      'schema',
+      'worker',
+      'completion',
+    ]);
     expect(await bashComplete(['arena', 'sc'])).toEqual(['scenario', 'schema']);
     expect(await bashComplete(['arena', 'scen'])).toEqual(['scenario']);
     expect(await bashComplete(['arena', 'scenario', ''])).toEqual(['validate', 'run', 'list']);
@@ -55,7 +96,7 @@ describe('bash completion (run in bash)', () => {
     expect(await bashComplete(['arena', 'serve', '--api'])).toEqual(['--api-key']);
   });
 
-  it('completes an option\'s choices and a command\'s argument choices, and leaves free values to file names', async () => {
+  it("completes an option's choices and a command's argument choices, and leaves free values to file names", async () => {
     expect(await bashComplete(['arena', 'proxy', 'llm', '--api', 'an'])).toEqual(['anthropic']);
     expect(await bashComplete(['arena', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(await bashComplete(['arena', 'scenario', 'run', '--seed', ''])).toEqual([]);

@@ -23,7 +23,14 @@ describe('emitDocument', () => {
     const stdout = sink();
     const stderr = sink();
     const doc = scenarioDocument([sampleScenario()]);
-    emitDocument({ stdout, stderr, cwd: dir }, { kind: 'json', isColor: false }, doc, () => 'TABLE', () => '<xml/>', { report: 'a/b/report.json', junit: 'j/out.xml' });
+    emitDocument(
+      { stdout, stderr, cwd: dir },
+      { kind: 'json', isColor: false },
+      doc,
+      () => 'TABLE',
+      () => '<xml/>',
+      { report: 'a/b/report.json', junit: 'j/out.xml' },
+    );
     expect(JSON.parse(stdout.text())).toEqual(doc);
     expect(readFileSync(join(dir, 'a/b/report.json'), 'utf8')).toBe(stdout.text());
     expect(readFileSync(join(dir, 'j/out.xml'), 'utf8')).toBe('<xml/>');
@@ -34,7 +41,14 @@ describe('emitDocument', () => {
     writeFileSync(join(dir, 'file'), 'x');
     const stdout = sink();
     const run = () =>
-      emitDocument({ stdout, stderr: sink(), cwd: dir }, { kind: 'plain', isColor: false }, scenarioDocument([]), () => 'TABLE\n', () => '', { report: 'file/report.json' });
+      emitDocument(
+        { stdout, stderr: sink(), cwd: dir },
+        { kind: 'plain', isColor: false },
+        scenarioDocument([]),
+        () => 'TABLE\n',
+        () => '',
+        { report: 'file/report.json' },
+      );
     expect(run).toThrow(UsageError);
     expect(stdout.text()).toContain('TABLE');
     expect(run).toThrow(/cannot write the report to file\/report.json/);

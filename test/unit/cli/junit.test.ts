@@ -12,7 +12,11 @@ describe('JUnit XML', () => {
       verified: false,
       passed: 1,
       failed: 1,
-      results: [sampleOutcome('ok', true, 'success', true), sampleOutcome('bad', false, 'success', false), sampleOutcome('plain', true, 'none', null)],
+      results: [
+        sampleOutcome('ok', true, 'success', true),
+        sampleOutcome('bad', false, 'success', false),
+        sampleOutcome('plain', true, 'none', null),
+      ],
       gate: { min_score: 95, score: 91.5, passed: false },
     });
     const root = parseXml(scenarioJUnit([a, b]));
@@ -42,7 +46,12 @@ describe('JUnit XML', () => {
     const suites = findAll(root, 'testsuite');
     expect(suites).toHaveLength(1);
     expect(suites[0]!.attrs).toMatchObject({ name: 'survival: seed 7', tests: '4', failures: '0', skipped: '1' });
-    expect(findAll(root, 'testcase').map((t) => t.attrs.name)).toEqual(['#0 slow_agent agent-2', '#1 slow_agent agent-2', '#2 slow_agent agent-2', 'score >= 50']);
+    expect(findAll(root, 'testcase').map((t) => t.attrs.name)).toEqual([
+      '#0 slow_agent agent-2',
+      '#1 slow_agent agent-2',
+      '#2 slow_agent agent-2',
+      'score >= 50',
+    ]);
   });
 
   it('strips characters XML 1.0 cannot carry', () => {

@@ -65,11 +65,17 @@ describe('buildProgram', () => {
 
   it('declares every command and subcommand for root help and for completion', async () => {
     const all = (await buildProgram(ctx)).commands.map((c) => c.name());
-    expect(all).toEqual(expect.arrayContaining(['scenario', 'survival', 'regress', 'evolve', 'proxy', 'target', 'completion']));
+    expect(all).toEqual(
+      expect.arrayContaining(['scenario', 'survival', 'regress', 'evolve', 'proxy', 'target', 'completion']),
+    );
     for (const argv of [['--help'], ['completion', 'bash']]) {
       const program = await buildProgram(ctx, argv);
       expect(program.commands.map((c) => c.name())).toEqual(all);
-      expect(program.commands.find((c) => c.name() === 'scenario')!.commands.map((c) => c.name())).toEqual(['validate', 'run', 'list']);
+      expect(program.commands.find((c) => c.name() === 'scenario')!.commands.map((c) => c.name())).toEqual([
+        'validate',
+        'run',
+        'list',
+      ]);
     }
   });
 

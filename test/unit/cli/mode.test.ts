@@ -25,12 +25,24 @@ describe('resolveOutputMode', () => {
 
 describe('FORCE_COLOR', () => {
   it('turns colour on when piped, at the level it names, over NO_COLOR but not over --no-color', () => {
-    expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '1' } })).toEqual({ kind: 'plain', isColor: true, forcedLevel: 1 });
+    expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '1' } })).toEqual({
+      kind: 'plain',
+      isColor: true,
+      forcedLevel: 1,
+    });
     expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '' } }).forcedLevel).toBe(1);
     expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '3' } }).forcedLevel).toBe(3);
-    expect(resolveOutputMode({ json: true }, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '2' } })).toEqual({ kind: 'json', isColor: true, forcedLevel: 2 });
-    expect(resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).isColor).toBe(true);
-    expect(resolveOutputMode({ color: false }, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '1' } }).isColor).toBe(false);
+    expect(resolveOutputMode({ json: true }, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '2' } })).toEqual({
+      kind: 'json',
+      isColor: true,
+      forcedLevel: 2,
+    });
+    expect(
+      resolveOutputMode({}, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).isColor,
+    ).toBe(true);
+    expect(resolveOutputMode({ color: false }, { stdout: pipe, stderr: pipe, env: { FORCE_COLOR: '1' } }).isColor).toBe(
+      false,
+    );
   });
 
   it('FORCE_COLOR=0 or false turns colour off even on a terminal', () => {

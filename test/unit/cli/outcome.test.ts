@@ -10,16 +10,25 @@ describe('throwForOutcomes', () => {
   it('interrupted wins, names the reverted faults and the report file (exit 130)', () => {
     const runs = [
       { name: 'a', status: 'failed' as const, gate: { min_score: 90, score: 50, passed: false } },
-      { name: 'b', status: 'interrupted' as const, reverted_faults: [{ id: 'f1', kind: 'pause', target: 'agent-2', started_at_ms: 0 }] },
+      {
+        name: 'b',
+        status: 'interrupted' as const,
+        reverted_faults: [{ id: 'f1', kind: 'pause', target: 'agent-2', started_at_ms: 0 }],
+      },
     ];
     expect(() => throwForOutcomes(runs, 'out.json')).toThrow(CancelledError);
-    expect(() => throwForOutcomes(runs, 'out.json')).toThrow('interrupted; 1 active fault(s) reverted: pause on agent-2; partial report written to out.json');
+    expect(() => throwForOutcomes(runs, 'out.json')).toThrow(
+      'interrupted; 1 active fault(s) reverted: pause on agent-2; partial report written to out.json',
+    );
   });
 
   it('a runtime error is exit 3, before any gate', () => {
     const e = (() => {
       try {
-        throwForOutcomes([{ name: 'a', status: 'error', error: 'target died' }, { name: 'b', status: 'failed', verified: false, failed: 1 }]);
+        throwForOutcomes([
+          { name: 'a', status: 'error', error: 'target died' },
+          { name: 'b', status: 'failed', verified: false, failed: 1 },
+        ]);
       } catch (err) {
         return err;
       }

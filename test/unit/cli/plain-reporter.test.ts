@@ -10,11 +10,47 @@ describe('plain reporter', () => {
     const lines: string[] = [];
     const report = createPlainReporter({ write: (s: string) => lines.push(s) });
     report({ type: 'run.started', at_ms: 0, kind: 'scenario', name: 'demo', seed: 3 });
-    report({ type: 'action', at_ms: 12, label: 'kill', result: { success: true, action: sampleAction('kill_leader', ''), duration_ms: 2, metadata: { killed_leader_id: 'agent-1' } } });
-    report({ type: 'action', at_ms: 20, label: 'slow', result: { success: false, action: sampleAction('slow_agent', 'agent-9'), duration_ms: 1, error: 'agent agent-9 not found' } });
-    for (let p = 0; p <= 10; p++) report({ type: 'snapshot', at_ms: 30 + p, agents: [], faults: [], live: { availability: 100, recovery: 100, consistency: null, score: 100 }, progress: p / 10 });
-    report({ type: 'recovery', at_ms: 50, recovery: { action_id: 'x', type: 'kill_leader', target: 'agent-1', recovered: true, recovery_ms: 120 } });
-    report({ type: 'fault.reverted', at_ms: 60, fault: { id: 'f', kind: 'slow_agent', target: 'agent-2', started_at_ms: 0 } });
+    report({
+      type: 'action',
+      at_ms: 12,
+      label: 'kill',
+      result: {
+        success: true,
+        action: sampleAction('kill_leader', ''),
+        duration_ms: 2,
+        metadata: { killed_leader_id: 'agent-1' },
+      },
+    });
+    report({
+      type: 'action',
+      at_ms: 20,
+      label: 'slow',
+      result: {
+        success: false,
+        action: sampleAction('slow_agent', 'agent-9'),
+        duration_ms: 1,
+        error: 'agent agent-9 not found',
+      },
+    });
+    for (let p = 0; p <= 10; p++)
+      report({
+        type: 'snapshot',
+        at_ms: 30 + p,
+        agents: [],
+        faults: [],
+        live: { availability: 100, recovery: 100, consistency: null, score: 100 },
+        progress: p / 10,
+      });
+    report({
+      type: 'recovery',
+      at_ms: 50,
+      recovery: { action_id: 'x', type: 'kill_leader', target: 'agent-1', recovered: true, recovery_ms: 120 },
+    });
+    report({
+      type: 'fault.reverted',
+      at_ms: 60,
+      fault: { id: 'f', kind: 'slow_agent', target: 'agent-2', started_at_ms: 0 },
+    });
     report({ type: 'run.finished', at_ms: 70, status: 'passed' });
     const text = lines.join('');
     expect(lines.every((l) => l.endsWith('\n'))).toBe(true);

@@ -6,8 +6,23 @@ const base = { listen: '0', upstream: '127.0.0.1:1' };
 
 describe('arena proxy tcp flags', () => {
   it('turns start-fault flags into protocol fault requests', () => {
-    expect(startFaults({ ...base, fault: ['latency', 'reset'], latency: '100ms', jitter: '10ms', probability: '0.5', duration: '30s' })).toEqual([
-      { id: 'start-latency', type: 'latency', params: { latency_ms: 100, jitter_ms: 10, probability: 0.5 }, lease_ms: 86_400_000, duration_ms: 30_000 },
+    expect(
+      startFaults({
+        ...base,
+        fault: ['latency', 'reset'],
+        latency: '100ms',
+        jitter: '10ms',
+        probability: '0.5',
+        duration: '30s',
+      }),
+    ).toEqual([
+      {
+        id: 'start-latency',
+        type: 'latency',
+        params: { latency_ms: 100, jitter_ms: 10, probability: 0.5 },
+        lease_ms: 86_400_000,
+        duration_ms: 30_000,
+      },
       { id: 'start-reset', type: 'reset', params: { probability: 0.5 }, lease_ms: 86_400_000, duration_ms: 30_000 },
     ]);
     expect(startFaults({ ...base, fault: ['bandwidth', 'timeout'], bandwidth: '65536', timeout: '2s' })).toEqual([
@@ -29,7 +44,9 @@ describe('arena proxy tcp flags', () => {
     [{ fault: ['latency'], latency: '2h' }, '--fault latency: --latency: expected whole milliseconds'],
     [{ fault: ['reset'], duration: '25h' }, '--duration: duration "25h" is longer than the 24h limit'],
   ])('%j is refused: %s', (flags, message) => {
-    expect(() => startFaults({ ...base, ...flags })).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringContaining(message) }));
+    expect(() => startFaults({ ...base, ...flags })).toThrow(
+      expect.objectContaining({ exitCode: 2, message: expect.stringContaining(message) }),
+    );
   });
 
   it('reads HOST:PORT, IPv6 in brackets, and refuses anything else naming the flag', () => {

@@ -10,8 +10,20 @@ export function sampleScore(score = 91.5): ScoreReport {
     consistency: 87.5,
     measurements: {
       requests: { total: 100, succeeded: 97, failed: 3 },
-      recovery: { disruptive_faults: 2, recovered: 2, speed: 80, mttr_mean_ms: 300, mttr_p50_ms: 250, mttr_p95_ms: 600, faults: [] },
-      consistency: { total: 8, passed: 7, failed_checks: [{ name: 'memory integrity', detail: 'agent-2 <bad> & "quoted"' }] },
+      recovery: {
+        disruptive_faults: 2,
+        recovered: 2,
+        speed: 80,
+        mttr_mean_ms: 300,
+        mttr_p50_ms: 250,
+        mttr_p95_ms: 600,
+        faults: [],
+      },
+      consistency: {
+        total: 8,
+        passed: 7,
+        failed_checks: [{ name: 'memory integrity', detail: 'agent-2 <bad> & "quoted"' }],
+      },
     },
     injections: { total: 2, succeeded: 2, failed: 0 },
   };
@@ -21,8 +33,18 @@ export function sampleAction(type: Action['type'], target_id: string): Action {
   return { id: `id-${type}-${target_id}`, type, target_id, created_at: '2026-01-01T00:00:00.000Z' };
 }
 
-export function sampleOutcome(label: string, success: boolean, expectation: ActionOutcome['expectation'], met: boolean | null): ActionOutcome {
-  const result: Result = { success, action: sampleAction('kill_agent', 'agent-1'), duration_ms: 3, ...(success ? {} : { error: 'agent <agent-1> & not found' }) };
+export function sampleOutcome(
+  label: string,
+  success: boolean,
+  expectation: ActionOutcome['expectation'],
+  met: boolean | null,
+): ActionOutcome {
+  const result: Result = {
+    success,
+    action: sampleAction('kill_agent', 'agent-1'),
+    duration_ms: 3,
+    ...(success ? {} : { error: 'agent <agent-1> & not found' }),
+  };
   return { label, result, expectation, met, planned_at_ms: 10, at_ms: 12 };
 }
 
@@ -50,7 +72,12 @@ export function sampleSurvival(overrides: Partial<SurvivalReport> = {}): Surviva
     at: index * 100 + 2,
     drift_ms: 2,
     action: sampleAction('slow_agent', 'agent-2'),
-    result: { success, action: sampleAction('slow_agent', 'agent-2'), duration_ms: 1, ...(success ? {} : { error: 'agent-2 is stopped' }) },
+    result: {
+      success,
+      action: sampleAction('slow_agent', 'agent-2'),
+      duration_ms: 1,
+      ...(success ? {} : { error: 'agent-2 is stopped' }),
+    },
   });
   return {
     seed: 7,

@@ -11,7 +11,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 async function cli(args: string[]) {
   let out = '';
   let err = '';
-  const code = await runWith(args, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {}, cwd: dir, signal: new AbortController().signal });
+  const code = await runWith(args, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    env: {},
+    cwd: dir,
+    signal: new AbortController().signal,
+  });
   return { code, out, err };
 }
 

@@ -15,15 +15,32 @@ describe('--store on a run command', () => {
     const db = join(dir, 'arena.db');
     let out = '';
     const code = await runWith(
-      ['scenario', 'run', join(process.cwd(), 'test/fixtures/regress/tiny-scenario.yaml'), '--seed', '7', '--store', db, '--json'],
-      { stdout: { write: (s: string) => (out += s) }, stderr: { write: () => undefined }, env: { CI: '1' }, cwd: dir, signal: new AbortController().signal },
+      [
+        'scenario',
+        'run',
+        join(process.cwd(), 'test/fixtures/regress/tiny-scenario.yaml'),
+        '--seed',
+        '7',
+        '--store',
+        db,
+        '--json',
+      ],
+      {
+        stdout: { write: (s: string) => (out += s) },
+        stderr: { write: () => undefined },
+        env: { CI: '1' },
+        cwd: dir,
+        signal: new AbortController().signal,
+      },
     );
     expect([0, 1]).toContain(code);
     const report = JSON.parse(out).scenarios[0];
     const opened = openEventStore(db, { cwd: dir });
     try {
       const arena = await opened.store.read(ARENA_STREAM);
-      expect(arena.map((e) => (e.data as { action: { type: string } }).action.type)).toEqual(report.results.map((r: { result: { action: { type: string } } }) => r.result.action.type));
+      expect(arena.map((e) => (e.data as { action: { type: string } }).action.type)).toEqual(
+        report.results.map((r: { result: { action: { type: string } } }) => r.result.action.type),
+      );
       expect((await opened.store.read('runs')).map((e) => e.type)).toEqual(['run.started', 'run.finished']);
     } finally {
       opened.close();

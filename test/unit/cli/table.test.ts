@@ -9,7 +9,14 @@ chalk.level = 0;
 describe('final tables', () => {
   it('scenario: per-action results, then score, grade, dimensions, MTTR and verification', () => {
     const text = renderScenarioTables([
-      sampleScenario({ results: [sampleOutcome('first-kill', true, 'success', true), sampleOutcome('ghost', false, 'success', false)], verified: false, passed: 1, failed: 1, status: 'failed', gate: { min_score: 95, score: 91.5, passed: false } }),
+      sampleScenario({
+        results: [sampleOutcome('first-kill', true, 'success', true), sampleOutcome('ghost', false, 'success', false)],
+        verified: false,
+        passed: 1,
+        failed: 1,
+        status: 'failed',
+        gate: { min_score: 95, score: 91.5, passed: false },
+      }),
     ]);
     expect(text).toMatch(/first-kill.*kill_leader|first-kill.*kill_agent/);
     expect(text).toMatch(/ghost.*failed.*NOT MET/);
@@ -22,7 +29,13 @@ describe('final tables', () => {
   it('summary tables fit a 100-column terminal', () => {
     const scenario = renderScenarioTables([sampleScenario({ name: 'orchestrator-failover' } as never)]);
     // table rows only: footnotes are prose and wrap like prose
-    const widest = (text: string) => Math.max(...text.split('\n').filter((l) => /^[┌│└├]/.test(l)).map((l) => [...stripVTControlCharacters(l)].length));
+    const widest = (text: string) =>
+      Math.max(
+        ...text
+          .split('\n')
+          .filter((l) => /^[┌│└├]/.test(l))
+          .map((l) => [...stripVTControlCharacters(l)].length),
+      );
     expect(widest(scenario)).toBeLessThanOrEqual(100);
   });
 
@@ -35,7 +48,9 @@ describe('final tables', () => {
     const table = lines.slice(0, lines.findIndex((l) => l.startsWith('└')) + 1).filter((l) => /^[┌│└]/.test(l));
     expect(table.length).toBe(4);
     for (const line of table) expect([...line].length, line).toBeLessThanOrEqual(100);
-    expect(text).toContain('resume-running failed: resume: agent orchestrator-1 is running, not paused (nothing to resume on this agent)');
+    expect(text).toContain(
+      'resume-running failed: resume: agent orchestrator-1 is running, not paused (nothing to resume on this agent)',
+    );
   });
 
   it('survival: applied/not applied per kind, score and drift', () => {

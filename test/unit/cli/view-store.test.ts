@@ -44,11 +44,19 @@ describe('view store', () => {
 
   it('publishes finished lines on their own, faster cadence than redraws, and both at once at the end', async () => {
     const clock = new ManualClock();
-    const store = createViewStore({ intervalMs: 1000, feedIntervalMs: 250, setTimer: (ms, fn) => clock.setTimer(ms, fn) });
+    const store = createViewStore({
+      intervalMs: 1000,
+      feedIntervalMs: 250,
+      setTimer: (ms, fn) => clock.setTimer(ms, fn),
+    });
     const calls: string[] = [];
     store.subscribe(() => calls.push(`frame ${store.getSnapshot().recoveries.recovered}`));
     store.subscribeFeed(() => calls.push(`lines ${store.getFeed().length}`));
-    const recovery = (at_ms: number): RunEvent => ({ type: 'recovery', at_ms, recovery: { action_id: 'a', type: 'kill_agent', target: 'agent-1', recovered: true, recovery_ms: 5 } });
+    const recovery = (at_ms: number): RunEvent => ({
+      type: 'recovery',
+      at_ms,
+      recovery: { action_id: 'a', type: 'kill_agent', target: 'agent-1', recovered: true, recovery_ms: 5 },
+    });
     store.push(recovery(0));
     store.push(snapshot(10, 0.1)); // no new line: does not hasten the lines' publication
     await clock.advance(250);
@@ -64,6 +72,11 @@ describe('view store', () => {
     expect(calls).toHaveLength(3); // a snapshot alone waits for the next redraw
     store.push({ type: 'run.finished', at_ms: 1200, status: 'passed' });
     expect(calls).toEqual(['lines 1', 'lines 3', 'frame 3', 'lines 4', 'frame 3']);
-    expect(store.getFeed().map((line) => line.text).at(-1)).toBe('finished: passed');
+    expect(
+      store
+        .getFeed()
+        .map((line) => line.text)
+        .at(-1),
+    ).toBe('finished: passed');
   });
 });

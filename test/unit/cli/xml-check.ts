@@ -27,7 +27,12 @@ export function parseXml(xml: string): XmlElement {
         if (!ENTITY.test(raw)) fail(`bad entity near ${raw.slice(k, k + 8)}`);
       }
     }
-    return raw.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+    return raw
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
   };
   if (xml.startsWith('<?xml')) i = xml.indexOf('?>') + 2;
   while (i < xml.length) {

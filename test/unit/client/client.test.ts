@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Client as ClientType } from '../../../src/index.js';
 import { pkg } from './pkg.js';
 
-const { Client, NotConfiguredError, ClientClosedError, ClientCloseError, UsageError, WorkflowClient, AgentRegistry } = pkg;
+const { Client, NotConfiguredError, ClientClosedError, ClientCloseError, UsageError, WorkflowClient, AgentRegistry } =
+  pkg;
 
 let client: ClientType | undefined;
 afterEach(async () => {
@@ -40,7 +41,7 @@ describe('Client', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(UsageError);
-    const paths = ((error as { details: { errors: { path: string }[] } }).details.errors).map((p) => p.path).sort();
+    const paths = (error as { details: { errors: { path: string }[] } }).details.errors.map((p) => p.path).sort();
     expect(paths).toEqual(['agents[0].memory', 'agents[1].id', 'bogus', 'llm.provider', 'llm.retries']);
   });
 
@@ -48,7 +49,9 @@ describe('Client', () => {
     client = new Client({
       llm: { provider: 'local' },
       memory: {},
-      retrieval: { documents: [{ id: 'doc-leases', text: 'Leader election uses leases that expire after the lease time' }] },
+      retrieval: {
+        documents: [{ id: 'doc-leases', text: 'Leader election uses leases that expire after the lease time' }],
+      },
       agents: [
         { id: 'calc', system_prompt: 'Compute.' },
         { id: 'chat', memory: true, retrieval: 2 },
@@ -61,12 +64,12 @@ describe('Client', () => {
     expect(first.sources).toEqual(['doc-leases']);
     expect(first.session_id).toBe('agent-chat');
     await client.agent().execute('chat', 'echo again');
-    expect(client.memory().messages('agent-chat').map((m) => m.content)).toEqual([
-      'how does leader election work',
-      first.text,
-      'echo again',
-      'again',
-    ]);
+    expect(
+      client
+        .memory()
+        .messages('agent-chat')
+        .map((m) => m.content),
+    ).toEqual(['how does leader election work', first.text, 'echo again', 'again']);
     await expect(client.agent().execute('ghost', 'hi')).rejects.toMatchObject({ code: 'agent_not_found' });
   });
 
@@ -88,15 +91,25 @@ describe('Client', () => {
   });
 
   it('uses a custom agent registry when given one', async () => {
-    const registry = new AgentRegistry().register('shout', () => ({ execute: async (ctx) => String(ctx.workflowInput).toUpperCase() }));
-    client = new Client({ workflow: { agent_registry: registry, workflows: [{ id: 'w', steps: [{ id: 's', agent_type: 'shout' }] }] } });
+    const registry = new AgentRegistry().register('shout', () => ({
+      execute: async (ctx) => String(ctx.workflowInput).toUpperCase(),
+    }));
+    client = new Client({
+      workflow: { agent_registry: registry, workflows: [{ id: 'w', steps: [{ id: 's', agent_type: 'shout' }] }] },
+    });
     const r = await client.workflow().execute({ workflow_id: 'w', input: 'hey' });
     expect(r).toMatchObject({ status: 'completed', output: 'HEY', error: null });
   });
 
   it('probes every configured service for real and reports latency and errors', async () => {
     client = new Client({
-      llm: { provider: 'openai-compatible', base_url: 'http://127.0.0.1:9/v1', model: 'm', retries: 0, timeout_ms: '2s' },
+      llm: {
+        provider: 'openai-compatible',
+        base_url: 'http://127.0.0.1:9/v1',
+        model: 'm',
+        retries: 0,
+        timeout_ms: '2s',
+      },
       memory: {},
       retrieval: {},
       workflow: {},
@@ -124,7 +137,10 @@ describe('Client', () => {
     const runtime = client.runtime({ seed: 7 });
     expect(runtime.isRunning).toBe(true);
     // healthy once its agents' MCP sessions have connected, which a loaded machine can delay past the first look
-    await vi.waitFor(async () => expect((await client!.health()).services['runtime-1']).toMatchObject({ status: 'ok' }), { timeout: 5000, interval: 20 });
+    await vi.waitFor(
+      async () => expect((await client!.health()).services['runtime-1']).toMatchObject({ status: 'ok' }),
+      { timeout: 5000, interval: 20 },
+    );
     client.workflow();
     await client.close();
     expect(runtime.isRunning).toBe(false);

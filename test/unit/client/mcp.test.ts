@@ -16,7 +16,9 @@ describe('Client MCP sessions', () => {
   it('connects to a configured stdio server process on first use, probes it and closes it', async () => {
     client = new Client({
       mcp: {
-        servers: { calc: { transport: 'stdio', command: process.execPath, args: [fixture], env: { FIXTURE_PREFIX: 'sum=' } } },
+        servers: {
+          calc: { transport: 'stdio', command: process.execPath, args: [fixture], env: { FIXTURE_PREFIX: 'sum=' } },
+        },
         reconnect: { backoff_ms: '20ms' },
       },
     });
@@ -32,7 +34,12 @@ describe('Client MCP sessions', () => {
   });
 
   it('reports an unreachable server in health and retries the connect on the next call', async () => {
-    client = new Client({ mcp: { servers: { gone: { transport: 'stdio', command: '/nonexistent/mcp-binary' } }, reconnect: { enabled: false } } });
+    client = new Client({
+      mcp: {
+        servers: { gone: { transport: 'stdio', command: '/nonexistent/mcp-binary' } },
+        reconnect: { enabled: false },
+      },
+    });
     const health = await client.health();
     expect(health.healthy).toBe(false);
     expect(health.services['mcp:gone'].status).toBe('error');
@@ -41,7 +48,9 @@ describe('Client MCP sessions', () => {
 
   it('validates the mcp section and says when it is missing', async () => {
     expect(() => new Client({ mcp: { servers: { a: { transport: 'ftp' } } } } as never)).toThrow(UsageError);
-    expect(() => new Client({ mcp: { servers: { a: { transport: 'stdio' } } } } as never)).toThrow(/mcp\.servers\.a\.command/);
+    expect(() => new Client({ mcp: { servers: { a: { transport: 'stdio' } } } } as never)).toThrow(
+      /mcp\.servers\.a\.command/,
+    );
     client = new Client({});
     await expect(client.mcp()).rejects.toBeInstanceOf(NotConfiguredError);
   });

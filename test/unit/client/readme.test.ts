@@ -48,7 +48,12 @@ describe('README Embedding section', () => {
       if (block.lang !== 'js') continue;
       const file = join(workDir, `example-${++n}.mjs`);
       await writeFile(file, block.code);
-      const result = await execa('node', [file], { cwd: workDir, reject: false, env: { PATH: process.env.PATH!, NO_COLOR: '1' }, extendEnv: false });
+      const result = await execa('node', [file], {
+        cwd: workDir,
+        reject: false,
+        env: { PATH: process.env.PATH!, NO_COLOR: '1' },
+        extendEnv: false,
+      });
       expect(result.stderr).toBe('');
       expect(result.exitCode).toBe(0);
       // each console.log line's trailing comment states its output

@@ -58,7 +58,9 @@ describe('SimpleClient', () => {
       const json = await body(req);
       seen.push({ auth: req.headers.authorization, model: json.model, messages: json.messages });
       if (failing) {
-        res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'overloaded' } }));
+        res
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'overloaded' } }));
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(
@@ -66,7 +68,13 @@ describe('SimpleClient', () => {
           id: 'x',
           object: 'chat.completion',
           model: json.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: `remote says hi to ${json.messages.at(-1).content}` }, finish_reason: 'stop' }],
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: `remote says hi to ${json.messages.at(-1).content}` },
+              finish_reason: 'stop',
+            },
+          ],
           usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 },
         }),
       );
@@ -89,7 +97,14 @@ agents:
     simple = await SimpleClient.fromConfigFile(file, { env: { TEST_LLM_KEY: 'sk-test-123' } });
     const answer = await simple.execute('Ana');
     expect(answer).toMatchObject({ text: 'remote says hi to Ana', provider: 'openai-compatible', model: 'tiny-1' });
-    expect(seen[0]).toEqual({ auth: 'Bearer sk-test-123', model: 'tiny-1', messages: [{ role: 'system', content: 'Be kind.' }, { role: 'user', content: 'Ana' }] });
+    expect(seen[0]).toEqual({
+      auth: 'Bearer sk-test-123',
+      model: 'tiny-1',
+      messages: [
+        { role: 'system', content: 'Be kind.' },
+        { role: 'user', content: 'Ana' },
+      ],
+    });
 
     failing = true;
     const fallback = await simple.execute('What is 2 * 21?');
@@ -98,7 +113,9 @@ agents:
   });
 
   it('rejects a missing API key variable with a clear error', async () => {
-    const file = await configFile(`llm: { provider: openai-compatible, model: m, base_url: "http://127.0.0.1:1/v1", api_key_env: NOT_SET_ANYWHERE }\n`);
+    const file = await configFile(
+      `llm: { provider: openai-compatible, model: m, base_url: "http://127.0.0.1:1/v1", api_key_env: NOT_SET_ANYWHERE }\n`,
+    );
     simple = await SimpleClient.fromConfigFile(file, { env: {} });
     await expect(simple.execute('hi')).rejects.toThrow(/NOT_SET_ANYWHERE/);
   });
@@ -121,6 +138,8 @@ agents:
     expect(message).toContain(`${file}:7:9 agents[1].id: duplicate agent id 'a'`);
     await expect(SimpleClient.fromConfigFile(join(dir!, 'missing.yaml'))).rejects.toBeInstanceOf(NotFoundError);
     expect(() => SimpleClient.fromConfigText('llm: [unclosed\n', 'inline.yaml')).toThrow(/inline\.yaml:\d+:\d+/);
-    expect(() => SimpleClient.fromConfigText('env: { A: b }\n', 'c.yaml')).toThrow(/c\.yaml:1:1 env: unknown key 'env' \(it can only be passed in code\)/);
+    expect(() => SimpleClient.fromConfigText('env: { A: b }\n', 'c.yaml')).toThrow(
+      /c\.yaml:1:1 env: unknown key 'env' \(it can only be passed in code\)/,
+    );
   });
 });

@@ -25,7 +25,11 @@ async function file(name: string, text: string): Promise<string> {
 
 describe('WorkflowClient', () => {
   it('runs a workflow file through the workflow service', async () => {
-    client = new Client({ llm: {}, retrieval: { documents: [{ id: 'k1', text: 'checkpoints restore corrupted memory' }] }, workflow: {} });
+    client = new Client({
+      llm: {},
+      retrieval: { documents: [{ id: 'k1', text: 'checkpoints restore corrupted memory' }] },
+      workflow: {},
+    });
     const path = await file(
       'research.yaml',
       `id: research
@@ -59,13 +63,24 @@ steps:
     const path = await file('bad.yaml', `id: bad\nsteps:\n  - id: a\n    agent_type: llm\n`);
     const error = await new WorkflowClient(client).loadWorkflow(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toContain(`${path}:4:17 steps[0].agent_type: unknown agent type 'llm' (registered: echo)`);
+    expect((error as Error).message).toContain(
+      `${path}:4:17 steps[0].agent_type: unknown agent type 'llm' (registered: echo)`,
+    );
   });
 
   it('reports a failing step as a failed workflow, dependents skipped', async () => {
-    client = new Client({ llm: { provider: 'openai-compatible', base_url: 'http://127.0.0.1:9/v1', model: 'm', retries: 0 }, workflow: {} });
+    client = new Client({
+      llm: { provider: 'openai-compatible', base_url: 'http://127.0.0.1:9/v1', model: 'm', retries: 0 },
+      workflow: {},
+    });
     const run = await new WorkflowClient(client).execute(
-      { id: 'f', steps: [{ id: 'ask', agent_type: 'llm', retries: 0 }, { id: 'after', agent_type: 'echo', depends_on: ['ask'] }] },
+      {
+        id: 'f',
+        steps: [
+          { id: 'ask', agent_type: 'llm', retries: 0 },
+          { id: 'after', agent_type: 'echo', depends_on: ['ask'] },
+        ],
+      },
       'hello',
     );
     expect(run.status).toBe(WORKFLOW_STATUS.failed);

@@ -53,7 +53,14 @@ describe.each(factories)('EventStore contract: %s', (name, make) => {
   it('appends with versions and reads after a version', async () => {
     const store = make();
     expect(await store.streamVersion('s')).toBe(0);
-    const stored = await store.append('s', [{ type: 'a', data: 1 }, { type: 'b', data: 2 }], 0);
+    const stored = await store.append(
+      's',
+      [
+        { type: 'a', data: 1 },
+        { type: 'b', data: 2 },
+      ],
+      0,
+    );
     expect(stored.map((e) => e.version)).toEqual([1, 2]);
     await store.append('s', [{ type: 'c', data: 3 }], 2);
     expect(await store.streamVersion('s')).toBe(3);
@@ -68,7 +75,14 @@ describe.each(factories)('EventStore contract: %s', (name, make) => {
     // a rejected promise, never a synchronous throw: callers chain on it (ArenaService does)
     let conflicting: Promise<unknown> | undefined;
     expect(() => {
-      conflicting = store.append('s', [{ type: 'b', data: 2 }, { type: 'c', data: 3 }], 0);
+      conflicting = store.append(
+        's',
+        [
+          { type: 'b', data: 2 },
+          { type: 'c', data: 3 },
+        ],
+        0,
+      );
     }).not.toThrow();
     await expect(conflicting).rejects.toThrow(ConflictError);
     expect(() => void store.append('', [{ type: 'b', data: 2 }], ANY_VERSION).catch(() => {})).not.toThrow();
@@ -80,7 +94,14 @@ describe.each(factories)('EventStore contract: %s', (name, make) => {
 
   it('subscribe replays from a version, then follows live, filtered', async () => {
     const store = make();
-    await store.append('arena', [{ type: 'x', data: 1 }, { type: 'y', data: 2 }], 0);
+    await store.append(
+      'arena',
+      [
+        { type: 'x', data: 1 },
+        { type: 'y', data: 2 },
+      ],
+      0,
+    );
     await store.append('other', [{ type: 'x', data: 9 }], 0);
     const ac = new AbortController();
     const seen: StoredEvent[] = [];
@@ -112,7 +133,11 @@ describe.each(factories)('EventStore contract: %s', (name, make) => {
 
   it('resumes a stream after the last version seen (SSE Last-Event-ID)', async () => {
     const store = make();
-    await store.append('arena', [1, 2, 3, 4].map((n) => ({ type: 'e', data: n })), 0);
+    await store.append(
+      'arena',
+      [1, 2, 3, 4].map((n) => ({ type: 'e', data: n })),
+      0,
+    );
     const it = store.subscribe({ stream_id: 'arena' }, 2)[Symbol.asyncIterator]();
     expect((await it.next()).value.version).toBe(3);
     expect((await it.next()).value.version).toBe(4);

@@ -14,6 +14,15 @@ export async function bundlePostgresStore(): Promise<string> {
   const cache = join(REPO, 'node_modules/.cache');
   mkdirSync(cache, { recursive: true });
   const out = join(mkdtempSync(join(cache, 'chaos-arena-pg-')), 'postgres.mjs');
-  await build({ entryPoints: [join(REPO, 'src/events/postgres.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', external: ['pg'], outfile: out, logLevel: 'silent' });
+  await build({
+    entryPoints: [join(REPO, 'src/events/postgres.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['pg'],
+    outfile: out,
+    logLevel: 'silent',
+  });
   return out;
 }

@@ -23,7 +23,11 @@ afterEach(async () => {
 type Acks = Array<{ writer: string; i: number; version: number }>;
 
 function writer(url: string, id: string, acks: Acks, onAck?: (n: number) => void): ResultPromise {
-  const child = execa('node', [PG_WRITER, url, 'shared', '200', id], { env: { PG_STORE_MODULE: storeModule }, reject: false, buffer: { stdout: false } });
+  const child = execa('node', [PG_WRITER, url, 'shared', '200', id], {
+    env: { PG_STORE_MODULE: storeModule },
+    reject: false,
+    buffer: { stdout: false },
+  });
   cleanups.push(() => child.kill('SIGKILL'));
   let carry = '';
   let n = 0;
@@ -67,7 +71,9 @@ describe('PostgresEventStore across processes', () => {
     const events = await store.read('shared');
     expect(events.map((e) => e.version)).toEqual(Array.from({ length: 800 }, (_, i) => i + 1));
     for (const id of ['A', 'B', 'C', 'D']) {
-      const mine = events.filter((e) => (e.data as { writer: string }).writer === id).map((e) => (e.data as { i: number }).i);
+      const mine = events
+        .filter((e) => (e.data as { writer: string }).writer === id)
+        .map((e) => (e.data as { i: number }).i);
       // each writer's events all there, once, in its own order
       expect(mine).toEqual(Array.from({ length: 200 }, (_, i) => i));
     }

@@ -41,7 +41,9 @@ describe('PostgresEventStore', () => {
     // a slow writer takes the lower position and has not committed yet
     const slow = await rawClient(url);
     await slow.query('BEGIN');
-    const { rows } = await slow.query("SELECT out_position FROM arena_append('slow', 0, ARRAY['e'], ARRAY['1'], '2026-01-01T00:00:00.000Z')");
+    const { rows } = await slow.query(
+      "SELECT out_position FROM arena_append('slow', 0, ARRAY['e'], ARRAY['1'], '2026-01-01T00:00:00.000Z')",
+    );
     const [fast] = await store.append('fast', [{ type: 'e', data: 2 }], 0);
     expect(fast!.position).toBeGreaterThan(Number(rows[0].out_position));
     await sleep(300);
@@ -58,7 +60,10 @@ describe('PostgresEventStore', () => {
     await store.append('s', [{ type: 'a', data: 1 }], 0);
     const err = await store.append('s', [{ type: 'b', data: 2 }], 5).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConflictError);
-    expect(err).toMatchObject({ code: 'version_conflict', details: { stream_id: 's', expected_version: 5, actual_version: 1 } });
+    expect(err).toMatchObject({
+      code: 'version_conflict',
+      details: { stream_id: 's', expected_version: 5, actual_version: 1 },
+    });
     expect(await store.streamVersion('s')).toBe(1);
   });
 
@@ -81,7 +86,9 @@ describe('PostgresEventStore', () => {
     cleanups.push(() => newer.close());
     const err = await newer.ready().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RuntimeError);
-    expect(String((err as Error).message)).toMatch(new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this arena understands \\(${SCHEMA_VERSION}\\)`));
+    expect(String((err as Error).message)).toMatch(
+      new RegExp(`schema version ${SCHEMA_VERSION + 1}, newer than this arena understands \\(${SCHEMA_VERSION}\\)`),
+    );
     expect((await raw.query('SELECT version FROM arena_schema')).rows[0].version).toBe(SCHEMA_VERSION + 1);
   });
 

@@ -12,7 +12,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const request = (arm: 'baseline' | 'candidate', run: number): QueuedRequest => ({ arm, run, seed: 100 + run, strategy: { name: arm }, workload: { survival: { duration_ms: 10, interval_ms: 5 } } });
+const request = (arm: 'baseline' | 'candidate', run: number): QueuedRequest => ({
+  arm,
+  run,
+  seed: 100 + run,
+  strategy: { name: arm },
+  workload: { survival: { duration_ms: 10, interval_ms: 5 } },
+});
 const PLAN = { baseline: 'b.yaml', candidate: 'c.yaml', seed: 7, adaptive: false, max_runs: 3, alpha: 0.05 };
 
 describe('regress progress', () => {
@@ -31,7 +37,9 @@ describe('regress progress', () => {
     oldRecorder.failed(new Error('run interrupted'));
     await oldRecorder.flush();
 
-    for (let run = 0; run < 3; run++) for (const arm of ['baseline', 'candidate'] as const) await queue.enqueue('job', `${arm}:${run}`, request(arm, run));
+    for (let run = 0; run < 3; run++)
+      for (const arm of ['baseline', 'candidate'] as const)
+        await queue.enqueue('job', `${arm}:${run}`, request(arm, run));
     const recorder = createRegressRecorder(store, 'job');
     recorder.started(PLAN);
     // worker w1 finishes baseline 0 and candidate 0, w2 holds baseline 1, baseline 2's run fails
@@ -61,13 +69,32 @@ describe('regress progress', () => {
       baseline: { queued: 0, running: 1, done: 1, failed: 1, total: 3 },
       candidate: { queued: 1, running: 1, done: 1, failed: 0, total: 3 },
     });
-    expect(old).toMatchObject({ batch: 'old', status: 'failed', error: 'run interrupted', arms: { baseline: { queued: 0, running: 0, done: 0, total: 1 } } });
+    expect(old).toMatchObject({
+      batch: 'old',
+      status: 'failed',
+      error: 'run interrupted',
+      arms: { baseline: { queued: 0, running: 0, done: 0, total: 1 } },
+    });
 
-    recorder.event({ type: 'look', look: { index: 0, n: 2, p_value: 0.2, nominal_p: 0.01, z_boundary: 2.5, decision: 'continue' } });
-    recorder.finished({ decision: 'candidate better', difference: 30, p_value: 0.001, ci: [20, 40], runs_used: 3, stopped: 'efficacy' });
+    recorder.event({
+      type: 'look',
+      look: { index: 0, n: 2, p_value: 0.2, nominal_p: 0.01, z_boundary: 2.5, decision: 'continue' },
+    });
+    recorder.finished({
+      decision: 'candidate better',
+      difference: 30,
+      p_value: 0.001,
+      ci: [20, 40],
+      runs_used: 3,
+      stopped: 'efficacy',
+    });
     await recorder.flush();
     [job] = await readRegressJobs(store, 1);
-    expect(job).toMatchObject({ status: 'finished', looks: [{ n: 2, decision: 'continue' }], outcome: { decision: 'candidate better', runs_used: 3, ci: [20, 40], stopped: 'efficacy' } });
+    expect(job).toMatchObject({
+      status: 'finished',
+      looks: [{ n: 2, decision: 'continue' }],
+      outcome: { decision: 'candidate better', runs_used: 3, ci: [20, 40], stopped: 'efficacy' },
+    });
     expect(await readRegressJobs(store, 1)).toHaveLength(1);
   });
 });

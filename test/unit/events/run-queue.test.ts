@@ -19,7 +19,13 @@ async function queue(): Promise<PostgresRunQueue> {
   return new PostgresRunQueue(store);
 }
 
-const request = (run: number): QueuedRequest => ({ arm: 'baseline', run, seed: 100 + run, strategy: { name: 's' }, workload: { survival: { duration_ms: 10, interval_ms: 5 } } });
+const request = (run: number): QueuedRequest => ({
+  arm: 'baseline',
+  run,
+  seed: 100 + run,
+  strategy: { name: 's' },
+  workload: { survival: { duration_ms: 10, interval_ms: 5 } },
+});
 const report = (score: number) => ({ score }) as ScoreReport;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -58,7 +64,10 @@ describe('PostgresRunQueue', () => {
     }
     expect(await q.claim('late', 20)).toBeUndefined();
     const [outcome] = await q.outcomes('b', ['baseline:0']);
-    expect(outcome).toMatchObject({ state: 'failed', error: `its worker stopped without a score (lease lapsed) ${MAX_LAPSES} times` });
+    expect(outcome).toMatchObject({
+      state: 'failed',
+      error: `its worker stopped without a score (lease lapsed) ${MAX_LAPSES} times`,
+    });
   });
 
   it('a released run is queued again; cancel withdraws what nobody took', async () => {

@@ -42,7 +42,10 @@ async function postgresPair(): Promise<{ reader: PostgresEventStore; writer: Pos
   // two stores = two servers on one database: the reader hears the writer through NOTIFY
   const reader = new PostgresEventStore({ url: db.url, pollIntervalMs: 50 });
   const writer = new PostgresEventStore({ url: db.url });
-  cleanups.push(() => writer.close(), () => reader.close());
+  cleanups.push(
+    () => writer.close(),
+    () => reader.close(),
+  );
   await Promise.all([reader.ready(), writer.ready()]);
   return { reader, writer };
 }
@@ -59,10 +62,13 @@ describe('shared catch-up reads', () => {
     await reader.append('warmup', [{ type: 'w', data: null }]);
     await expect.poll(() => all.every((c) => c.seen.length === 1), { timeout: 5000 }).toBe(true);
     const readsBefore = reader.tailReads;
-    for (let i = 0; i < APPENDS; i++) await writer.append(i % 2 === 0 ? 'a' : 'b', [{ type: i % 3 === 0 ? 'y' : 'x', data: { i } }]);
+    for (let i = 0; i < APPENDS; i++)
+      await writer.append(i % 2 === 0 ? 'a' : 'b', [{ type: i % 3 === 0 ? 'y' : 'x', data: { i } }]);
     await Promise.all([...all, ...onlyA, ...onlyY].map((c) => c.done));
     const reference = all[0]!.seen.filter((e) => e.stream_id !== 'warmup');
-    expect(reference.map((e) => e.stream_id)).toEqual(Array.from({ length: APPENDS }, (_, i) => (i % 2 === 0 ? 'a' : 'b')));
+    expect(reference.map((e) => e.stream_id)).toEqual(
+      Array.from({ length: APPENDS }, (_, i) => (i % 2 === 0 ? 'a' : 'b')),
+    );
     for (const c of all) expect(c.seen.filter((e) => e.stream_id !== 'warmup')).toEqual(reference);
     for (const c of onlyA) expect(c.seen).toEqual(reference.filter((e) => e.stream_id === 'a'));
     for (const c of onlyY) expect(c.seen).toEqual(reference.filter((_, i) => i % 3 === 0));
@@ -77,7 +83,10 @@ describe('shared catch-up reads', () => {
     const { reader, writer } = await postgresPair();
     const live = collect(reader.subscribe({}), 6);
     await reader.append('warmup', [{ type: 'w', data: null }]);
-    await writer.append('a', [{ type: 'x', data: null }, { type: 'x', data: null }]);
+    await writer.append('a', [
+      { type: 'x', data: null },
+      { type: 'x', data: null },
+    ]);
     await expect.poll(() => live.seen.length, { timeout: 5000 }).toBe(3);
     // replays stream b from the start: b's first event comes after events (a's) it does not want, which the tail has read
     await writer.append('b', [{ type: 'x', data: null }]);
@@ -103,7 +112,8 @@ describe('shared catch-up reads', () => {
       collect(store.subscribe({ stream_prefix: 'p-' }, 0), 11),
       collect(store.subscribe({ types: ['y'] }), 10),
     ];
-    for (let i = 0; i < 20; i++) await store.append(i % 2 === 0 ? 'p-1' : 'q-1', [{ type: i % 2 === 0 ? 'y' : 'x', data: null }]);
+    for (let i = 0; i < 20; i++)
+      await store.append(i % 2 === 0 ? 'p-1' : 'q-1', [{ type: i % 2 === 0 ? 'y' : 'x', data: null }]);
     await Promise.all(subs.map((c) => c.done));
     const positions = (c: { seen: Seen[] }) => c.seen.map((e) => e.position);
     expect(positions(subs[0]!)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));

@@ -17,6 +17,15 @@ export async function compileStore(): Promise<string> {
   mkdirSync(cache, { recursive: true });
   const outfile = join(mkdtempSync(join(cache, 'chaos-arena-sqlite-')), 'events/sqlite.js');
   // packages (better-sqlite3, zod...) stay imports, found in the repo's node_modules from there
-  await build({ entryPoints: [join(REPO, 'src/events/sqlite.ts')], outfile, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(REPO, 'src/events/sqlite.ts')],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   return outfile;
 }

@@ -91,7 +91,8 @@ describe('SqliteEventStore across processes', () => {
       const events = store.readSync('shared');
       expect(events).toHaveLength(600);
       expect(events.map((e) => e.version)).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
-      const byWriter = (w: string) => events.filter((e) => (e.data as { writer: string }).writer === w).map((e) => (e.data as { i: number }).i);
+      const byWriter = (w: string) =>
+        events.filter((e) => (e.data as { writer: string }).writer === w).map((e) => (e.data as { i: number }).i);
       // each writer's events are all there, once, in its own order
       expect(byWriter('A')).toEqual(Array.from({ length: 300 }, (_, i) => i));
       expect(byWriter('B')).toEqual(Array.from({ length: 300 }, (_, i) => i));

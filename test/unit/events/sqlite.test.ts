@@ -44,7 +44,10 @@ describe('SqliteEventStore', () => {
     expect(store.database.pragma('synchronous', { simple: true })).toBe(2); // FULL
     expect(await store.streamVersion('s')).toBe(0);
     const stored = await store.append('s', [{ type: 'a', data: { n: 1 } }, { type: 'b' }], 0);
-    expect(stored.map((e) => [e.version, e.type])).toEqual([[1, 'a'], [2, 'b']]);
+    expect(stored.map((e) => [e.version, e.type])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
     expect(stored[0]!.at).toBe('2026-01-01T00:00:00.000Z');
     await store.append('s', [{ type: 'c', data: [1, 2] }], 2);
     expect(await store.streamVersion('s')).toBe(3);
@@ -57,7 +60,10 @@ describe('SqliteEventStore', () => {
     const store = open(tempDb());
     await store.append('s', [{ type: 'a' }], 0);
     await expect(store.append('s', [{ type: 'b' }, { type: 'c' }], 0)).rejects.toBeInstanceOf(ConflictError);
-    await expect(store.append('s', [{ type: 'b' }], 5)).rejects.toMatchObject({ code: 'version_conflict', status: 409 });
+    await expect(store.append('s', [{ type: 'b' }], 5)).rejects.toMatchObject({
+      code: 'version_conflict',
+      status: 409,
+    });
     expect(await store.streamVersion('s')).toBe(1);
     expect(store.countEvents()).toBe(1);
   });
@@ -159,7 +165,9 @@ describe('SqliteEventStore', () => {
     const it = reader.subscribe('s', 0)[Symbol.asyncIterator]();
     const next = it.next();
     // bypass the in-process wake-up: write through raw SQL as another process would
-    writer.database.prepare("INSERT INTO events (stream_id, version, type, data, at) VALUES ('s', 1, 'raw', 'null', 'now')").run();
+    writer.database
+      .prepare("INSERT INTO events (stream_id, version, type, data, at) VALUES ('s', 1, 'raw', 'null', 'now')")
+      .run();
     const r = await next;
     expect(r.value?.type).toBe('raw');
     await it.return!();

@@ -21,7 +21,12 @@ afterEach(async () => {
   target = undefined;
 });
 
-const failure = (type: ActionType, target_id = 'agent-1'): Result => ({ success: false, action: createAction(type, target_id), error: 'boom', duration_ms: 1 });
+const failure = (type: ActionType, target_id = 'agent-1'): Result => ({
+  success: false,
+  action: createAction(type, target_id),
+  error: 'boom',
+  duration_ms: 1,
+});
 
 describe('proposals', () => {
   it('has a valid patch and a priority for every fault kind, urgent for leader and orchestrator loss', () => {
@@ -35,7 +40,10 @@ describe('proposals', () => {
     }
     expect(PROPOSAL_RULES.kill_leader.priority).toBeGreaterThanOrEqual(9);
     expect(PROPOSAL_RULES.kill_orchestrator.priority).toBeGreaterThanOrEqual(9);
-    expect(ACTION_TYPES.filter((t) => PROPOSAL_RULES[t].priority >= 9).sort()).toEqual(['kill_leader', 'kill_orchestrator']);
+    expect(ACTION_TYPES.filter((t) => PROPOSAL_RULES[t].priority >= 9).sort()).toEqual([
+      'kill_leader',
+      'kill_orchestrator',
+    ]);
     // computed from the strategy in force: a second leader loss shortens the lease again
     const once = mergeStrategy(DEFAULT_STRATEGY, proposePatch(failure('kill_leader'), DEFAULT_STRATEGY).patch);
     const twice = mergeStrategy(once, proposePatch(failure('kill_leader'), once).patch);
@@ -64,7 +72,11 @@ describe('runtime evolution on a real arena', () => {
     await evolution.coordinator.flush();
 
     const [decision] = evolution.coordinator.decisions();
-    expect(decision).toMatchObject({ decision: 'applied', emergency: false, proposal: { action_type: 'kill_agent', priority: 6 } });
+    expect(decision).toMatchObject({
+      decision: 'applied',
+      emergency: false,
+      proposal: { action_type: 'kill_agent', priority: 6 },
+    });
     expect(runtime.strategy().supervisor.backoff_ms).toBe(DEFAULT_STRATEGY.supervisor.backoff_ms / 2);
     expect(runtime.strategy().supervisor.max_restarts).toBe(DEFAULT_STRATEGY.supervisor.max_restarts + 2);
     expect(((await target.describe()).strategy as unknown as typeof DEFAULT_STRATEGY).supervisor.backoff_ms).toBe(25);
@@ -100,14 +112,21 @@ describe('EvolutionCoordinator policy', () => {
     await evolution.coordinator.flush();
     expect(evolution.coordinator.pending()).toHaveLength(0);
     const last = evolution.coordinator.decisions().at(-1)!;
-    expect(last).toMatchObject({ decision: 'applied', reason: 'applied after waiting for the rate limit', proposal: { action_type: 'memory_corrupt' } });
+    expect(last).toMatchObject({
+      decision: 'applied',
+      reason: 'applied after waiting for the rate limit',
+      proposal: { action_type: 'memory_corrupt' },
+    });
     expect(runtime.strategy().integrity.check_interval_ms).toBeLessThan(integrityBefore);
   });
 
   it('applies priority ≥ 9 at once, bypassing a full rate limit and the minimum fitness', async () => {
     const clock = new ManualClock();
     const runtime = createRuntime({ clock, strategy: RECOVERY_OFF_STRATEGY });
-    const evolution = createRuntimeEvolution(runtime, { clock, policy: { maxApplied: 1, windowMs: 60_000, minFitness: 50 } });
+    const evolution = createRuntimeEvolution(runtime, {
+      clock,
+      policy: { maxApplied: 1, windowMs: 60_000, minFitness: 50 },
+    });
     // recovery-off is estimated far under 50: an ordinary patch is rejected by the policy
     const slow = await evolution.bridge.handle(failure('slow_agent'));
     expect(slow.decision).toMatchObject({ decision: 'rejected', emergency: false });
@@ -118,7 +137,9 @@ describe('EvolutionCoordinator policy', () => {
     const orch = await evolution.bridge.handle(failure('kill_orchestrator'));
     expect(orch.decision).toMatchObject({ decision: 'applied', emergency: true });
     expect(runtime.strategy().failover.enabled).toBe(true);
-    expect(runtime.strategy().failover.heartbeat_timeout_ms).toBeLessThan(RECOVERY_OFF_STRATEGY.failover.heartbeat_timeout_ms);
+    expect(runtime.strategy().failover.heartbeat_timeout_ms).toBeLessThan(
+      RECOVERY_OFF_STRATEGY.failover.heartbeat_timeout_ms,
+    );
   });
 
   it('rejects a patch that changes nothing, and records every decision', async () => {

@@ -20,8 +20,14 @@ describe('startLiveEvolution', () => {
     let healthy = false;
     const live = startLiveEvolution({
       service: { subscribe: ({ signal }) => (signal?.addEventListener('abort', () => events.close()), events) },
-      observer: { health: async () => ({ healthy, problems: healthy ? [] : ['agent-1 is stopped'] }), workload: async () => ({ requests: 0, succeeded: 0, failed: 0 }), checkInvariants: async () => [] },
-      bridge: { handle: async (r: Result) => (handled.push(r.action.id), { proposal: {}, decision: { decision: 'applied' } }) } as unknown as ArenaEvolutionBridge,
+      observer: {
+        health: async () => ({ healthy, problems: healthy ? [] : ['agent-1 is stopped'] }),
+        workload: async () => ({ requests: 0, succeeded: 0, failed: 0 }),
+        checkInvariants: async () => [],
+      },
+      bridge: {
+        handle: async (r: Result) => (handled.push(r.action.id), { proposal: {}, decision: { decision: 'applied' } }),
+      } as unknown as ArenaEvolutionBridge,
       recoveryDeadlineMs: 80,
     });
     events.push({ seq: 1, type: 'arena.action.failed', at: '', result: result('not-applied', false) });

@@ -13,7 +13,10 @@ describe('planEvolve', () => {
   });
 
   it.each([
-    [{ ...base, target: 'mine.yaml' }, /tunes the embedded runtime's recovery strategy only; it cannot change mine.yaml/],
+    [
+      { ...base, target: 'mine.yaml' },
+      /tunes the embedded runtime's recovery strategy only; it cannot change mine.yaml/,
+    ],
     [{ ...base, elitism: 4 }, /--elitism \(4\) must be below --population \(4\)/],
     [{ ...base, duration: '100ms', interval: '150ms' }, /--duration must be at least one --interval/],
   ])('refuses %o with a usage error', (request, message) => {
@@ -24,15 +27,22 @@ describe('planEvolve', () => {
 
 describe('results', () => {
   const plan = planEvolve({ ...base, out: 'best.yaml' }, () => 42);
-  const better = parseStrategy({ ...DEFAULT_STRATEGY, election: { ...DEFAULT_STRATEGY.election, lease_ms: DEFAULT_STRATEGY.election.lease_ms + 50 } });
+  const better = parseStrategy({
+    ...DEFAULT_STRATEGY,
+    election: { ...DEFAULT_STRATEGY.election, lease_ms: DEFAULT_STRATEGY.election.lease_ms + 50 },
+  });
 
   it('writes a strategy file that reads back as the same strategy, headed by how to compare it', () => {
     const text = evolvedStrategyFile(plan, { strategy: better, fitness: 91.25 }, 80);
-    expect(text).toMatch(/^# recovery strategy evolved by `arena evolve` \(seed 42, 3 generations × 4\)\n# measured survival score: 91\.3 \(starting strategy: 80\.0\)\n# compare: arena regress --baseline strategies\/default\.yaml --candidate best\.yaml\n/);
+    expect(text).toMatch(
+      /^# recovery strategy evolved by `arena evolve` \(seed 42, 3 generations × 4\)\n# measured survival score: 91\.3 \(starting strategy: 80\.0\)\n# compare: arena regress --baseline strategies\/default\.yaml --candidate best\.yaml\n/,
+    );
     expect(parseStrategyText(text)).toEqual(better);
   });
 
   it('lists the fields the search changed', () => {
-    expect(changedFields(DEFAULT_STRATEGY, better)).toEqual([`election.lease_ms: ${DEFAULT_STRATEGY.election.lease_ms} → ${DEFAULT_STRATEGY.election.lease_ms + 50}`]);
+    expect(changedFields(DEFAULT_STRATEGY, better)).toEqual([
+      `election.lease_ms: ${DEFAULT_STRATEGY.election.lease_ms} → ${DEFAULT_STRATEGY.election.lease_ms + 50}`,
+    ]);
   });
 });

@@ -5,14 +5,21 @@ import { createRuntime } from '../../../src/runtime/runtime.js';
 import { RECOVERY_OFF_STRATEGY, type Strategy } from '../../../src/runtime/strategy.js';
 import { ConflictError, NotFoundError, UsageError } from '../../../src/shared/errors.js';
 
-const synthetic = () => (s: Strategy) => [s.supervisor, s.election, s.failover, s.checkpoints, s.integrity, s.dag].filter((m) => m.enabled).length * 10;
+const synthetic = () => (s: Strategy) =>
+  [s.supervisor, s.election, s.failover, s.checkpoints, s.integrity, s.dag].filter((m) => m.enabled).length * 10;
 
 describe('EvolutionService', () => {
   it('runs a search in the background, lists it, and applies the best strategy to the runtime', async () => {
     const runtime = createRuntime({ strategy: RECOVERY_OFF_STRATEGY });
     const evolution = createRuntimeEvolution(runtime);
     const service = new EvolutionService({ fitness: synthetic, runtime, coordinator: evolution.coordinator });
-    const run = service.startRun({ generations: 4, population: 6, seed: 3, initial: RECOVERY_OFF_STRATEGY, apply: true });
+    const run = service.startRun({
+      generations: 4,
+      population: 6,
+      seed: 3,
+      initial: RECOVERY_OFF_STRATEGY,
+      apply: true,
+    });
     expect(run.status).toBe('running');
     expect(() => service.startRun({})).toThrow(ConflictError);
     await service.wait();
@@ -30,7 +37,13 @@ describe('EvolutionService', () => {
   });
 
   it('validates run requests, naming every problem', () => {
-    expect(parseRunRequest({})).toMatchObject({ generations: 5, population: 6, seed: 1, duration_ms: 1000, interval_ms: 150 });
+    expect(parseRunRequest({})).toMatchObject({
+      generations: 5,
+      population: 6,
+      seed: 1,
+      duration_ms: 1000,
+      interval_ms: 150,
+    });
     expect(parseRunRequest({ duration: '300ms', interval: 50 })).toMatchObject({ duration_ms: 300, interval_ms: 50 });
     try {
       parseRunRequest({ generations: 0, population: 'x', colour: 1, initial: { election: { lease_ms: 'soon' } } });
@@ -43,7 +56,9 @@ describe('EvolutionService', () => {
       expect(msg).toMatch(/colour: unknown field/);
       expect(msg).toMatch(/election.lease_ms/);
     }
-    expect(() => new EvolutionService({ fitness: () => async () => 0 }).startRun({ apply: true })).toThrow(/no running runtime/);
+    expect(() => new EvolutionService({ fitness: () => async () => 0 }).startRun({ apply: true })).toThrow(
+      /no running runtime/,
+    );
   });
 });
 
@@ -54,7 +69,11 @@ describe('RuntimeEvolutionService', () => {
     const evolution = createRuntimeEvolution(runtime, { policy: { maxApplied: 1, windowMs: 60_000 } });
     const service = new RuntimeEvolutionService(evolution.coordinator);
     const first = await service.startRun({ patch: { tools: { timeout_ms: '80ms' } }, reason: 'tools hang' });
-    expect(first).toMatchObject({ decision: 'applied', emergency: false, proposal: { action_type: 'manual', reason: 'tools hang' } });
+    expect(first).toMatchObject({
+      decision: 'applied',
+      emergency: false,
+      proposal: { action_type: 'manual', reason: 'tools hang' },
+    });
     expect(runtime.strategy().tools.timeout_ms).toBe(80);
     const second = await service.startRun({ patch: { mcp: { backoff_ms: 10 } } });
     expect(second.decision).toBe('delayed');
@@ -64,7 +83,9 @@ describe('RuntimeEvolutionService', () => {
     expect(service.runs()).toHaveLength(3);
     expect(service.run(urgent.proposal.id)).toEqual(urgent);
     expect((await service.status()).pending).toHaveLength(1);
-    await expect(service.startRun({ patch: { election: { lease_ms: 'soon' } }, priority: 11 })).rejects.toThrow(/election.lease_ms[\s\S]*priority/);
+    await expect(service.startRun({ patch: { election: { lease_ms: 'soon' } }, priority: 11 })).rejects.toThrow(
+      /election.lease_ms[\s\S]*priority/,
+    );
     await expect(service.startRun({})).rejects.toThrow(/patch: required/);
     evolution.dispose();
   });

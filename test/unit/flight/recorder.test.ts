@@ -29,7 +29,8 @@ async function arenaWith(recorder: FlightRecorder): Promise<ArenaService> {
   target = createEmbeddedTarget({ workloadRate: 50 });
   await target.start();
   // the first election takes a moment after start
-  for (let i = 0; i < 200 && !(await target.observer.health({ kind: 'leader' })).healthy; i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 200 && !(await target.observer.health({ kind: 'leader' })).healthy; i++)
+    await new Promise((r) => setTimeout(r, 5));
   const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer });
   recorder.attach(service);
   return service;
@@ -118,7 +119,9 @@ describe('FlightRecorder queries', () => {
     const recorder = new FlightRecorder({ store: new MemoryEventStore(), clock });
     await recorder.record(failed('kill_agent', 'agent-1', 'agent agent-1 not found'));
     await clock.advance(10 * 60_000);
-    await recorder.record(failed('tool_timeout', 'agent-2', 'tool_timeout: agent agent-2 is stopped; the fault cannot be applied'));
+    await recorder.record(
+      failed('tool_timeout', 'agent-2', 'tool_timeout: agent agent-2 is stopped; the fault cannot be applied'),
+    );
     await clock.advance(60_000);
     await recorder.record({ success: true, action: createAction('llm_failure', 'agent-3'), duration_ms: 2 });
 
@@ -126,13 +129,19 @@ describe('FlightRecorder queries', () => {
     expect((await recorder.timeline({ since: '30s' })).map((r) => r.type)).toEqual(['llm_failure']);
     expect((await recorder.timeline({ until: '2026-01-01T00:05:00.000Z' })).map((r) => r.type)).toEqual(['kill_agent']);
     expect((await recorder.timeline({ limit: 1 })).map((r) => r.type)).toEqual(['llm_failure']);
-    expect((await recorder.diagnostics({ category: 'tooling' })).map((d) => d.failure_reason)).toEqual(['target_state']);
+    expect((await recorder.diagnostics({ category: 'tooling' })).map((d) => d.failure_reason)).toEqual([
+      'target_state',
+    ]);
     expect(await recorder.diagnostics({ agent: 'agent-3' })).toEqual([]);
     await expect(recorder.timeline({ since: 'yesterday' })).rejects.toBeInstanceOf(UsageError);
     await expect(recorder.timeline({ category: 'nope' })).rejects.toThrow(/unknown category "nope"/);
     await expect(recorder.timeline({ type: 'kill_agnet' })).rejects.toThrow(/unknown action type "kill_agnet"/);
     const summary = await recorder.summary();
-    expect(summary).toMatchObject({ actions: 3, failed: 2, by_category: { process: { actions: 1, failed: 1 }, llm: { actions: 1, failed: 0 } } });
+    expect(summary).toMatchObject({
+      actions: 3,
+      failed: 2,
+      by_category: { process: { actions: 1, failed: 1 }, llm: { actions: 1, failed: 0 } },
+    });
   });
 });
 
@@ -148,7 +157,10 @@ describe('diagnostics table', () => {
   });
 
   it('refines the cause from the error text', () => {
-    expect(diagnose(failed('kill_leader', '', 'kill_leader cannot be applied: there is no running leader right now')).failure_reason).toBe('target_missing');
+    expect(
+      diagnose(failed('kill_leader', '', 'kill_leader cannot be applied: there is no running leader right now'))
+        .failure_reason,
+    ).toBe('target_missing');
     expect(diagnose(failed('remove_edge', 'plan', 'remove_edge needs source_id')).failure_reason).toBe('invalid_input');
     const d = diagnose(failed('memory_corrupt', 'agent-1', 'disk on fire'));
     expect(d).toMatchObject({ category: 'state', failure_reason: 'unknown' });

@@ -20,7 +20,8 @@ function setup() {
   return { clock, registry, applied, reverted };
 }
 
-const fault = (over: Record<string, unknown>) => parseFaultRequest({ id: 'f1', type: 'pause_agent', target_id: 'a', lease_ms: 1000, ...over });
+const fault = (over: Record<string, unknown>) =>
+  parseFaultRequest({ id: 'f1', type: 'pause_agent', target_id: 'a', lease_ms: 1000, ...over });
 
 describe('fault registry', () => {
   it('applies an id once and answers a repeat with 200 and the same body', async () => {

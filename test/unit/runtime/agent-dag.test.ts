@@ -10,7 +10,17 @@ import { NotFoundError } from '../../../src/shared/errors.js';
 
 function agent(clock = new ManualClock()) {
   const subsystems = createSubsystems({ clock, strategy: DEFAULT_STRATEGY, agentId: 'a' });
-  return { clock, agent: createAgent({ id: 'a', kind: 'worker', clock, memory: createAgentMemory({ clock }), subsystems, concurrency: 2 }) };
+  return {
+    clock,
+    agent: createAgent({
+      id: 'a',
+      kind: 'worker',
+      clock,
+      memory: createAgentMemory({ clock }),
+      subsystems,
+      concurrency: 2,
+    }),
+  };
 }
 
 /** one turn of the event loop: an agent starts what was submitted to it in the next one */
@@ -111,7 +121,11 @@ describe('live DAG', () => {
   });
 
   it('each run has a known expected output', () => {
-    expect(expectedOutput(runInput(1))).toEqual({ run: 1, answer: expect.stringMatching(/^\w+\|\d+\|doc:\w+$/), recall_verified: true });
+    expect(expectedOutput(runInput(1))).toEqual({
+      run: 1,
+      answer: expect.stringMatching(/^\w+\|\d+\|doc:\w+$/),
+      recall_verified: true,
+    });
     expect(expectedOutput(runInput(2))).not.toEqual(expectedOutput(runInput(1)));
   });
 });

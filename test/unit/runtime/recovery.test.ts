@@ -29,7 +29,9 @@ function kill(rt: AgentRuntime, id: string) {
 
 describe('supervisor', () => {
   it('resurrects after a backoff that doubles within the window, then gives up past the budget', async () => {
-    const { clock, rt } = runtime({ supervisor: { backoff_ms: 50, max_backoff_ms: 1000, max_restarts: 2, window_ms: 10_000 } });
+    const { clock, rt } = runtime({
+      supervisor: { backoff_ms: 50, max_backoff_ms: 1000, max_restarts: 2, window_ms: 10_000 },
+    });
     const agent = kill(rt, 'agent-2');
     expect(agent.state).toBe('restarting');
     await clock.advance(49);
@@ -139,7 +141,14 @@ describe('orchestrator failover', () => {
 describe('topology and strategy updates', () => {
   it('builds a configurable topology', () => {
     const { rt } = runtime({}, { workers: 5, orchestrators: 1 });
-    expect(rt.agents().map((a) => a.id)).toEqual(['agent-1', 'agent-2', 'agent-3', 'agent-4', 'agent-5', 'orchestrator-1']);
+    expect(rt.agents().map((a) => a.id)).toEqual([
+      'agent-1',
+      'agent-2',
+      'agent-3',
+      'agent-4',
+      'agent-5',
+      'orchestrator-1',
+    ]);
     expect(() => createRuntime({ topology: { workers: 0 } })).toThrow(/topology.workers/);
   });
 

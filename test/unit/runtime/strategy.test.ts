@@ -14,7 +14,17 @@ const file = (name: string) => fileURLToPath(new URL(`../../../strategies/${name
 
 describe('strategy', () => {
   it('has every mechanism on by default and off in RECOVERY_OFF_STRATEGY', () => {
-    for (const section of ['supervisor', 'election', 'failover', 'checkpoints', 'integrity', 'llm', 'tools', 'mcp', 'dag'] as const) {
+    for (const section of [
+      'supervisor',
+      'election',
+      'failover',
+      'checkpoints',
+      'integrity',
+      'llm',
+      'tools',
+      'mcp',
+      'dag',
+    ] as const) {
       expect(DEFAULT_STRATEGY[section].enabled).toBe(true);
       expect(RECOVERY_OFF_STRATEGY[section].enabled).toBe(false);
     }
@@ -37,7 +47,15 @@ describe('strategy', () => {
   it('rejects unknown keys and bad types, listing every problem with its path', () => {
     let caught: unknown;
     try {
-      parseStrategy({ supervisor: { enabled: 'yes', backof_ms: 5 }, elections: {}, dag: { recovery: 'pray' }, tools: { timeout_ms: '-3s' } }, 'x.yaml');
+      parseStrategy(
+        {
+          supervisor: { enabled: 'yes', backof_ms: 5 },
+          elections: {},
+          dag: { recovery: 'pray' },
+          tools: { timeout_ms: '-3s' },
+        },
+        'x.yaml',
+      );
     } catch (err) {
       caught = err;
     }
@@ -52,7 +70,9 @@ describe('strategy', () => {
   });
 
   it('rejects relations that cannot work', () => {
-    expect(() => parseStrategy({ election: { lease_ms: 50, renew_interval_ms: 100 } })).toThrow(/renew_interval_ms: must be shorter/);
+    expect(() => parseStrategy({ election: { lease_ms: 50, renew_interval_ms: 100 } })).toThrow(
+      /renew_interval_ms: must be shorter/,
+    );
     expect(() => parseStrategy({ failover: { heartbeat_timeout_ms: 0 } })).toThrow(/greater than 0/);
     expect(() => parseStrategy('nope')).toThrow(UsageError);
     expect(() => parseStrategyText('a: [')).toThrow(/not valid YAML/);
@@ -73,13 +93,24 @@ describe('strategy', () => {
     expect(lines[2]).toMatch(/^  bad\.yaml:3:1 supervisr: unknown section/);
     expect(lines[3]).toMatch(/^  bad\.yaml:5:3 tools\.timout_ms: unknown key/);
     // relations point at the field that has to change
-    expect(() => parseStrategyText('election:\n  lease_ms: 500\n  renew_interval_ms: 900\n', 's.yaml')).toThrow(/s\.yaml:3:22 election\.renew_interval_ms: must be shorter/);
+    expect(() => parseStrategyText('election:\n  lease_ms: 500\n  renew_interval_ms: 900\n', 's.yaml')).toThrow(
+      /s\.yaml:3:22 election\.renew_interval_ms: must be shorter/,
+    );
     expect(() => parseStrategyText('llm:\n  retries: [\n', 's.yaml')).toThrow(/not valid YAML:\n  s\.yaml:\d+:\d+ /);
     expect(() => parseStrategyText('llm: {}\nllm: {}\n', 's.yaml')).toThrow(/s\.yaml:2:1 .*unique/);
   });
 
   it('rejects alias bombs and oversized text instead of expanding them', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(', ')}]`,
+      ),
+    ].join('\n');
     expect(() => parseStrategyText(bomb, 'bomb.yaml')).toThrow(/bomb\.yaml: not valid YAML:\n.*alias/i);
     expect(() => parseStrategyText(`# ${'x'.repeat(1024 * 1024)}\n`, 'big.yaml')).toThrow(/limit is 1048576/);
   });

@@ -17,7 +17,9 @@ ajv.addSchema(httpJsonSchema());
 
 /** the published entry, reached by its JSON pointer (a "/" in the key is "~1") */
 function ajvCheck(route: string, value: unknown): { ok: boolean; errors: string } {
-  const validate = ajv.getSchema(`urn:chaos-arena:schema:http#/$defs/${encodeURIComponent(route.replaceAll('~', '~0').replaceAll('/', '~1'))}`);
+  const validate = ajv.getSchema(
+    `urn:chaos-arena:schema:http#/$defs/${encodeURIComponent(route.replaceAll('~', '~0').replaceAll('/', '~1'))}`,
+  );
   if (!validate) throw new Error(`no $defs entry for ${route}`);
   return { ok: validate(value) as boolean, errors: JSON.stringify(validate.errors) };
 }

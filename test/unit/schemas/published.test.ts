@@ -119,15 +119,31 @@ describe('published JSON Schemas', () => {
 
   it('both refuse an unknown key, a wrong type and a missing required field, in every file kind', () => {
     const cases: Array<[string, unknown, (v: unknown) => boolean]> = [
-      ['scenario', { name: 'x', actions: [{ action: { type: 'kill_agent', target_id: 'a' } }], colour: 1 }, (v) => validateScenario(v).valid],
-      ['scenario', { name: 'x', actions: [{ action: { type: 'explode', target_id: 'a' } }] }, (v) => validateScenario(v).valid],
-      ['scenario', { name: 'x', actions: [{ action: { type: 'pause_agent', target_id: 'a', metadata: { duraton: '1s' } } }] }, (v) => validateScenario(v).valid],
+      [
+        'scenario',
+        { name: 'x', actions: [{ action: { type: 'kill_agent', target_id: 'a' } }], colour: 1 },
+        (v) => validateScenario(v).valid,
+      ],
+      [
+        'scenario',
+        { name: 'x', actions: [{ action: { type: 'explode', target_id: 'a' } }] },
+        (v) => validateScenario(v).valid,
+      ],
+      [
+        'scenario',
+        { name: 'x', actions: [{ action: { type: 'pause_agent', target_id: 'a', metadata: { duraton: '1s' } } }] },
+        (v) => validateScenario(v).valid,
+      ],
       ['scenario', { actions: [{ action: { type: 'kill_agent', target_id: 'a' } }] }, (v) => validateScenario(v).valid],
       ['strategy', { election: { lease: 5 } }, strategyOk],
       ['strategy', { supervisor: { enabled: 'yes' } }, strategyOk],
       ['strategy', { dag: { recovery: 'pray' } }, strategyOk],
       ['workflow', { id: 'w', steps: [{ id: 'a', agent_type: 'echo', colour: 1 }] }, (v) => validateWorkflow(v).valid],
-      ['workflow', { id: 'w', steps: [{ id: 'a', agent_type: 'echo', retries: -1 }] }, (v) => validateWorkflow(v).valid],
+      [
+        'workflow',
+        { id: 'w', steps: [{ id: 'a', agent_type: 'echo', retries: -1 }] },
+        (v) => validateWorkflow(v).valid,
+      ],
       ['workflow', { steps: [{ id: 'a', agent_type: 'echo' }] }, (v) => validateWorkflow(v).valid],
       ['client-config', { llm: { provider: 'magic' } }, (v) => validateClientConfig(v).length === 0],
       ['client-config', { agents: [{ id: 'a', temperature: 2 }] }, (v) => validateClientConfig(v).length === 0],
@@ -153,9 +169,11 @@ function strategyOk(v: unknown): boolean {
 // generated documents: mostly valid values, now and then a wrong type, an unknown key or an edge case
 const pick = (valid: unknown[], invalid: unknown[]) =>
   fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...valid) }, { weight: 1, arbitrary: fc.constantFrom(...invalid) });
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+const maybe = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 /** a record without its undefined keys (an absent key, as in a file) */
-const compact = (arb: fc.Arbitrary<Record<string, unknown>>) => arb.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
+const compact = (arb: fc.Arbitrary<Record<string, unknown>>) =>
+  arb.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
 const durationArb = pick([0, 250, '250ms', '2s', '1m30s', '24h'], ['25h', 'soon', -5, 1.5, true, null]);
 const countArb = pick([1, 3], [0, -1, 1.5, '2', null]);
 const stringArb = pick(['a', 'b'], ['', ' ', 5, null]);
@@ -163,22 +181,76 @@ const stringArb = pick(['a', 'b'], ['', ' ', 5, null]);
 describe('what the arena accepts, ajv accepts (generated documents)', () => {
   it('scenarios', () => {
     const action = fc.oneof(
-      compact(fc.record({ type: pick(['kill_agent', 'pause_agent'], ['explode']), target_id: pick(['agent-1', 'random'], ['', 3]), metadata: maybe(fc.record({ duration: durationArb })) }, { requiredKeys: ['type', 'target_id'] })),
-      compact(fc.record({ type: fc.constant('kill_leader'), target_id: pick([''], ['agent-1']) }, { requiredKeys: ['type'] })),
-      compact(fc.record({ type: fc.constant('slow_agent'), target_id: fc.constant('agent-2'), metadata: fc.record({ duration: durationArb, delay: durationArb }, { requiredKeys: [] }) })),
-      compact(fc.record({ type: fc.constant('llm_failure'), target_id: fc.constant('agent-2'), metadata: fc.record({ error_type: pick(['timeout', 'rate_limit'], ['nope']) }) })),
-      compact(fc.record({ type: fc.constant('remove_edge'), target_id: pick(['plan'], ['random']), source_id: pick(['fetch'], ['']) })),
+      compact(
+        fc.record(
+          {
+            type: pick(['kill_agent', 'pause_agent'], ['explode']),
+            target_id: pick(['agent-1', 'random'], ['', 3]),
+            metadata: maybe(fc.record({ duration: durationArb })),
+          },
+          { requiredKeys: ['type', 'target_id'] },
+        ),
+      ),
+      compact(
+        fc.record({ type: fc.constant('kill_leader'), target_id: pick([''], ['agent-1']) }, { requiredKeys: ['type'] }),
+      ),
+      compact(
+        fc.record({
+          type: fc.constant('slow_agent'),
+          target_id: fc.constant('agent-2'),
+          metadata: fc.record({ duration: durationArb, delay: durationArb }, { requiredKeys: [] }),
+        }),
+      ),
+      compact(
+        fc.record({
+          type: fc.constant('llm_failure'),
+          target_id: fc.constant('agent-2'),
+          metadata: fc.record({ error_type: pick(['timeout', 'rate_limit'], ['nope']) }),
+        }),
+      ),
+      compact(
+        fc.record({
+          type: fc.constant('remove_edge'),
+          target_id: pick(['plan'], ['random']),
+          source_id: pick(['fetch'], ['']),
+        }),
+      ),
     );
     const step = compact(
       fc.record(
-        { label: maybe(pick(['a'], ['bad label'])), delay: durationArb, action, expect_success: pick([true, false], ['y']), depends_on: maybe(pick(['zzz'], [[1], 5])), colour: maybe(fc.constant(1)) },
+        {
+          label: maybe(pick(['a'], ['bad label'])),
+          delay: durationArb,
+          action,
+          expect_success: pick([true, false], ['y']),
+          depends_on: maybe(pick(['zzz'], [[1], 5])),
+          colour: maybe(fc.constant(1)),
+        },
         { requiredKeys: ['action'] },
       ),
     );
-    const config = compact(fc.record({ warmup: durationArb, timeout: pick([1, '5s'], [0, 'soon']), seed: pick([1, 42], [-1, 1.5]), max_concurrent: countArb, target: stringArb, stop_on_error: pick([true], [1]) }, { requiredKeys: [] }));
+    const config = compact(
+      fc.record(
+        {
+          warmup: durationArb,
+          timeout: pick([1, '5s'], [0, 'soon']),
+          seed: pick([1, 42], [-1, 1.5]),
+          max_concurrent: countArb,
+          target: stringArb,
+          stop_on_error: pick([true], [1]),
+        },
+        { requiredKeys: [] },
+      ),
+    );
     const doc = compact(
       fc.record(
-        { name: stringArb, tags: pick([['x'], []], [[1], 'x']), config, expect: fc.record({ min_score: pick([0, 50], [101, '5']) }), actions: fc.array(step, { minLength: 1, maxLength: 3 }) },
+        {
+          name: stringArb,
+          tags: pick([['x'], []], [[1], 'x']),
+          config,
+          expect: fc.record({ min_score: pick([0, 50], [101, '5']) }),
+          actions: fc.array(step, { minLength: 1, maxLength: 3 }),
+        },
         { requiredKeys: ['name', 'actions'] },
       ),
     );
@@ -189,9 +261,22 @@ describe('what the arena accepts, ajv accepts (generated documents)', () => {
     const doc = compact(
       fc.record(
         {
-          election: fc.record({ enabled: pick([true, false], ['yes']), lease_ms: pick(['1s', 900], [0, 'soon']), renew_interval_ms: pick([100, '50ms'], [-1]) }, { requiredKeys: [] }),
-          llm: fc.record({ retries: pick([0, 2], [-1, 1.5]), backoff_ms: durationArb, fallback: pick([false, true], [0]) }, { requiredKeys: [] }),
-          dag: fc.record({ recovery: pick(['retry', 'fail_fast'], ['pray']), step_retries: countArb }, { requiredKeys: [] }),
+          election: fc.record(
+            {
+              enabled: pick([true, false], ['yes']),
+              lease_ms: pick(['1s', 900], [0, 'soon']),
+              renew_interval_ms: pick([100, '50ms'], [-1]),
+            },
+            { requiredKeys: [] },
+          ),
+          llm: fc.record(
+            { retries: pick([0, 2], [-1, 1.5]), backoff_ms: durationArb, fallback: pick([false, true], [0]) },
+            { requiredKeys: [] },
+          ),
+          dag: fc.record(
+            { recovery: pick(['retry', 'fail_fast'], ['pray']), step_retries: countArb },
+            { requiredKeys: [] },
+          ),
           workload: fc.record({ rate: pick([0, 5.5, 10_000], [10_001, -1]) }, { requiredKeys: [] }),
           colour: maybe(fc.constant({})),
         },
@@ -205,28 +290,81 @@ describe('what the arena accepts, ajv accepts (generated documents)', () => {
     const stepDoc = (id: string) =>
       compact(
         fc.record(
-          { id: pick([id], ['', 5]), agent_type: stringArb, depends_on: maybe(pick([['s0']], [['s0', 's0'], 's0', [1]])), timeout_ms: maybe(countArb), retries: maybe(pick([0, 2], [-1])), input: maybe(fc.constantFrom('x', { q: 1 })) },
+          {
+            id: pick([id], ['', 5]),
+            agent_type: stringArb,
+            depends_on: maybe(pick([['s0']], [['s0', 's0'], 's0', [1]])),
+            timeout_ms: maybe(countArb),
+            retries: maybe(pick([0, 2], [-1])),
+            input: maybe(fc.constantFrom('x', { q: 1 })),
+          },
           { requiredKeys: ['id', 'agent_type'] },
         ),
       );
     const doc = compact(
       fc.record(
-        { id: stringArb, steps: fc.tuple(stepDoc('s1'), stepDoc('s2')), recovery: maybe(pick(['retry', 'fail_fast'], ['nope'])), max_parallel: maybe(countArb), output_step: maybe(pick(['s1'], ['z', 1])), colour: maybe(fc.constant(1)) },
+        {
+          id: stringArb,
+          steps: fc.tuple(stepDoc('s1'), stepDoc('s2')),
+          recovery: maybe(pick(['retry', 'fail_fast'], ['nope'])),
+          max_parallel: maybe(countArb),
+          output_step: maybe(pick(['s1'], ['z', 1])),
+          colour: maybe(fc.constant(1)),
+        },
         { requiredKeys: ['id', 'steps'] },
       ),
     );
-    agree('workflow', doc.map((d) => ({ ...d, steps: [{ id: 's0', agent_type: 'echo' }, ...(d.steps as unknown[])] })), (v) => validateWorkflow(v).valid);
+    agree(
+      'workflow',
+      doc.map((d) => ({ ...d, steps: [{ id: 's0', agent_type: 'echo' }, ...(d.steps as unknown[])] })),
+      (v) => validateWorkflow(v).valid,
+    );
   });
 
   it('client configs', () => {
     const provider = fc.oneof(
-      compact(fc.record({ provider: pick(['local'], ['x']), timeout_ms: durationArb, retries: maybe(countArb) }, { requiredKeys: [] })),
-      compact(fc.record({ provider: fc.constant('openai-compatible'), model: stringArb, base_url: pick(['http://127.0.0.1:1/v1'], ['ftp://x', '']), api_key_env: pick(['KEY'], ['1A']) }, { requiredKeys: [] })),
+      compact(
+        fc.record(
+          { provider: pick(['local'], ['x']), timeout_ms: durationArb, retries: maybe(countArb) },
+          { requiredKeys: [] },
+        ),
+      ),
+      compact(
+        fc.record(
+          {
+            provider: fc.constant('openai-compatible'),
+            model: stringArb,
+            base_url: pick(['http://127.0.0.1:1/v1'], ['ftp://x', '']),
+            api_key_env: pick(['KEY'], ['1A']),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
     );
-    const agent = compact(fc.record({ id: stringArb, max_tokens: maybe(countArb), memory: maybe(pick([true, false], ['y'])), retrieval: maybe(pick([true, 3], [0])) }, { requiredKeys: ['id'] }));
+    const agent = compact(
+      fc.record(
+        {
+          id: stringArb,
+          max_tokens: maybe(countArb),
+          memory: maybe(pick([true, false], ['y'])),
+          retrieval: maybe(pick([true, 3], [0])),
+        },
+        { requiredKeys: ['id'] },
+      ),
+    );
     const server = fc.oneof(
-      compact(fc.record({ transport: fc.constant('stdio'), command: stringArb, args: maybe(pick([['-v']], [[1]])) }, { requiredKeys: ['transport', 'command'] })),
-      compact(fc.record({ transport: pick(['http'], ['ws']), url: pick(['http://127.0.0.1:1/mcp'], ['x']) }, { requiredKeys: ['transport', 'url'] })),
+      compact(
+        fc.record(
+          { transport: fc.constant('stdio'), command: stringArb, args: maybe(pick([['-v']], [[1]])) },
+          { requiredKeys: ['transport', 'command'] },
+        ),
+      ),
+      compact(
+        fc.record(
+          { transport: pick(['http'], ['ws']), url: pick(['http://127.0.0.1:1/mcp'], ['x']) },
+          { requiredKeys: ['transport', 'url'] },
+        ),
+      ),
     );
     const doc = compact(
       fc.record(
@@ -236,7 +374,17 @@ describe('what the arena accepts, ajv accepts (generated documents)', () => {
           default_agent: maybe(stringArb),
           memory: pick([{}, { max_sessions: 2 }], [{ max_sessions: 0 }, 5]),
           retrieval: pick([{}, { documents: [{ text: 'x' }] }], [{ documents: [{ id: 'd' }] }]),
-          mcp: maybe(compact(fc.record({ servers: fc.dictionary(fc.constantFrom('one', 'two'), server, { minKeys: 1, maxKeys: 2 }), request_timeout_ms: durationArb }, { requiredKeys: ['servers'] }))),
+          mcp: maybe(
+            compact(
+              fc.record(
+                {
+                  servers: fc.dictionary(fc.constantFrom('one', 'two'), server, { minKeys: 1, maxKeys: 2 }),
+                  request_timeout_ms: durationArb,
+                },
+                { requiredKeys: ['servers'] },
+              ),
+            ),
+          ),
         },
         { requiredKeys: [] },
       ),

@@ -42,7 +42,10 @@ async function setup() {
 }
 
 /** resolves once the `ready` frame arrived, so the server has registered the client */
-function connect(url: string, headers: Record<string, string> = {}): Promise<{ res: IncomingMessage; ids: (count: number) => Promise<number[]> }> {
+function connect(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ res: IncomingMessage; ids: (count: number) => Promise<number[]> }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
       responses.push(res);
@@ -81,7 +84,11 @@ describe('arena stream fan-out', () => {
     const { store, url } = await setup();
     const clients = await Promise.all(range(1, 20).map(() => connect(url)));
     // one append of three events (one tick) and single appends across ticks
-    await store.append('arena', [1, 2, 3].map((n) => ({ type: 'tick', data: n })), 0);
+    await store.append(
+      'arena',
+      [1, 2, 3].map((n) => ({ type: 'tick', data: n })),
+      0,
+    );
     for (let v = 4; v <= 10; v++) await store.append('arena', [{ type: 'tick', data: v }], v - 1);
     for (const c of clients) expect(await c.ids(10)).toEqual(range(1, 10));
     expect(store.subscriptions).toBe(1);

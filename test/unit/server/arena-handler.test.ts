@@ -21,7 +21,11 @@ async function setup(options: ConstructorParameters<typeof ArenaHandler>[1] = {}
   target = createFakeTarget();
   await target.start();
   const store = new MemoryEventStore();
-  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, eventStore: store });
+  const service = new ArenaService({
+    injector: new Injector(target.runtime, target.dag),
+    observer: target.observer,
+    eventStore: store,
+  });
   handler = new ArenaHandler(service, options);
   const router = new Router({ log: () => {}, sse: { heartbeatMs: 30 } }).registerArenaEndpoints(handler);
   const s = await serve(router);
@@ -33,24 +37,39 @@ describe('ArenaHandler', () => {
     const { s, service } = await setup();
     const kill = await raw(s.url, 'POST', '/arena/leader/kill');
     expect(kill.status).toBe(200);
-    expect(kill.json()).toMatchObject({ success: true, action: { type: 'kill_leader' }, metadata: { killed_leader_id: 'agent-1' } });
+    expect(kill.json()).toMatchObject({
+      success: true,
+      action: { type: 'kill_leader' },
+      metadata: { killed_leader_id: 'agent-1' },
+    });
     // killed: still down, or on a starved machine already brought back by the fake's restart
     const leader = target!.agent('agent-1');
-    expect(leader.status !== 'running' || leader.restarts > 0, `${leader.status} after ${leader.restarts} restart(s)`).toBe(true);
+    expect(
+      leader.status !== 'running' || leader.restarts > 0,
+      `${leader.status} after ${leader.restarts} restart(s)`,
+    ).toBe(true);
     const slow = await raw(s.url, 'POST', '/api/v1/arena/agent/agent-2/slow', { body: '{"duration":"2s"}' });
     expect(slow.status).toBe(200);
-    expect(slow.json().action).toMatchObject({ type: 'slow_agent', target_id: 'agent-2', metadata: { duration: '2s' } });
+    expect(slow.json().action).toMatchObject({
+      type: 'slow_agent',
+      target_id: 'agent-2',
+      metadata: { duration: '2s' },
+    });
     expect(target!.agent('agent-2').slowMs).toBeGreaterThan(0);
     const llm = await raw(s.url, 'POST', '/arena/agent/agent-3/llm-failure', { body: '{"error_type":"overloaded"}' });
     expect(llm.json().action.metadata).toEqual({ error_type: 'overloaded' });
     expect(target!.agent('agent-3').llmFailing).toBe(true);
     expect((await raw(s.url, 'POST', '/arena/agent/agent-3/partition')).status).toBe(200);
-    expect((await raw(s.url, 'POST', '/arena/orchestrator/kill')).json().metadata).toMatchObject({ killed_orchestrator_id: 'orchestrator-1' });
+    expect((await raw(s.url, 'POST', '/arena/orchestrator/kill')).json().metadata).toMatchObject({
+      killed_orchestrator_id: 'orchestrator-1',
+    });
     expect((await raw(s.url, 'POST', '/arena/node/plan/remove')).status).toBe(200);
     expect(target!.nodes).not.toContain('plan');
     const edge = await raw(s.url, 'POST', '/arena/edge/remove', { body: '{"from":"tool","to":"answer"}' });
     expect(edge.json().action).toMatchObject({ type: 'remove_edge', source_id: 'tool', target_id: 'answer' });
-    const generic = await raw(s.url, 'POST', '/arena/actions', { body: JSON.stringify({ type: 'memory_corrupt', target_id: 'agent-2' }) });
+    const generic = await raw(s.url, 'POST', '/arena/actions', {
+      body: JSON.stringify({ type: 'memory_corrupt', target_id: 'agent-2' }),
+    });
     expect(generic.status).toBe(200);
     expect(service.history()).toHaveLength(8);
   });
@@ -74,7 +93,12 @@ describe('ArenaHandler', () => {
 
   it('rejects a garbage or unexpected body on the routes that take none, and injects nothing', async () => {
     const { s, service } = await setup();
-    for (const path of ['/arena/leader/kill', '/arena/orchestrator/kill', '/arena/node/plan/remove', '/arena/survival/stop']) {
+    for (const path of [
+      '/arena/leader/kill',
+      '/arena/orchestrator/kill',
+      '/arena/node/plan/remove',
+      '/arena/survival/stop',
+    ]) {
       const garbage = await raw(s.url, 'POST', path, { body: 'not json' });
       expect(garbage.status, path).toBe(400);
       expect(garbage.json().code).toBe('invalid_json');
@@ -116,7 +140,10 @@ describe('ArenaHandler', () => {
     await service.execute(createAction('pause_agent', 'agent-3', { metadata: { duration: '50ms' } }));
     const third = await live.waitFor((f) => f.id === '3');
     expect(third.event).toBe('arena.action.executed');
-    expect(frameJSON<{ id: number; data: { action: { type: string } } }>(third)).toMatchObject({ id: 3, data: { action: { type: 'pause_agent' } } });
+    expect(frameJSON<{ id: number; data: { action: { type: string } } }>(third)).toMatchObject({
+      id: 3,
+      data: { action: { type: 'pause_agent' } },
+    });
     expect(live.frames.filter((f) => f.id).map((f) => [f.id, f.event])).toEqual([
       ['1', 'arena.action.executed'],
       ['2', 'arena.action.failed'],
@@ -142,7 +169,10 @@ describe('ArenaHandler', () => {
   it('says explicitly when Last-Event-ID is older than what is replayed', async () => {
     target = createFakeTarget();
     await target.start();
-    const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), eventStore: new MemoryEventStore() });
+    const service = new ArenaService({
+      injector: new Injector(target.runtime, target.dag),
+      eventStore: new MemoryEventStore(),
+    });
     handler = new ArenaHandler(service, { replayLimit: 2 });
     const s = await serve(new Router({ log: () => {} }).registerArenaEndpoints(handler));
     for (let i = 0; i < 5; i++) await service.execute(createAction('kill_agent', 'nobody'));
@@ -172,9 +202,13 @@ describe('ArenaHandler', () => {
       report: () => ({ score: 1 }),
     };
     const { s } = await setup({ survival });
-    expect((await raw(s.url, 'POST', '/arena/scenario/validate', { body: 'name: x' })).json().code).toBe('not_configured');
+    expect((await raw(s.url, 'POST', '/arena/scenario/validate', { body: 'name: x' })).json().code).toBe(
+      'not_configured',
+    );
     expect((await raw(s.url, 'GET', '/arena/flight/timeline')).status).toBe(503);
-    const started = await raw(s.url, 'POST', '/arena/survival', { body: '{"duration":"1s","interval":"100ms","seed":3}' });
+    const started = await raw(s.url, 'POST', '/arena/survival', {
+      body: '{"duration":"1s","interval":"100ms","seed":3}',
+    });
     expect(started.status).toBe(202);
     expect(started.json().request).toEqual({ duration: '1s', interval: '100ms', seed: 3 });
     const again = await raw(s.url, 'POST', '/arena/survival', { body: '{}' });

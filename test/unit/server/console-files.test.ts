@@ -31,7 +31,10 @@ async function serve(consoleDir: string): Promise<string> {
 function builtConsole(): string {
   dir = mkdtempSync(join(tmpdir(), 'arena-web-'));
   mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="./assets/console-ABC123.js"></script>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><script type="module" src="./assets/console-ABC123.js"></script>',
+  );
   writeFileSync(join(dir, 'assets', 'console-ABC123.js'), 'console.log(1)');
   writeFileSync(join(dir, 'assets', 'console-DEF456.css'), 'body{}');
   return dir;

@@ -23,16 +23,28 @@ function fakeExchange(): Exchange & { written: { status?: number; headers?: Reco
       written.body = body;
     },
   };
-  return { req: {} as never, res: res as never, method: 'GET', path: '/x', queryString: '', cors: { Vary: 'Origin' }, route: undefined, params: {}, written };
+  return {
+    req: {} as never,
+    res: res as never,
+    method: 'GET',
+    path: '/x',
+    queryString: '',
+    cors: { Vary: 'Origin' },
+    route: undefined,
+    params: {},
+    written,
+  };
 }
 
 describe('request pipeline', () => {
   it('runs the stages in order and stays synchronous when nothing awaits', () => {
     const seen: string[] = [];
-    const stage = (name: string): Middleware => (ex, next) => {
-      seen.push(name);
-      return next(ex);
-    };
+    const stage =
+      (name: string): Middleware =>
+      (ex, next) => {
+        seen.push(name);
+        return next(ex);
+      };
     const run = compose([stage('a'), stage('b'), stage('c')], () => void seen.push('end'));
     const step = run(fakeExchange());
     expect(seen).toEqual(['a', 'b', 'c', 'end']);
@@ -42,13 +54,19 @@ describe('request pipeline', () => {
 
   it('a stage that answers ends the chain', () => {
     const seen: string[] = [];
-    const run = compose([() => void seen.push('answered'), () => void seen.push('never')], () => void seen.push('never'));
+    const run = compose(
+      [() => void seen.push('answered'), () => void seen.push('never')],
+      () => void seen.push('never'),
+    );
     run(fakeExchange());
     expect(seen).toEqual(['answered']);
   });
 
   it('the error boundary maps sync and async throws to a problem body with the CORS headers', async () => {
-    const boundary = errorBoundary(() => {}, () => false);
+    const boundary = errorBoundary(
+      () => {},
+      () => false,
+    );
     const sync = fakeExchange();
     compose([boundary], () => {
       throw new UsageError('bad field x', 'invalid_input');
@@ -59,9 +77,17 @@ describe('request pipeline', () => {
 
     const logs: string[] = [];
     const later = fakeExchange();
-    await compose([errorBoundary((l) => logs.push(l), () => false)], async () => {
-      throw new Error('secret detail');
-    })(later);
+    await compose(
+      [
+        errorBoundary(
+          (l) => logs.push(l),
+          () => false,
+        ),
+      ],
+      async () => {
+        throw new Error('secret detail');
+      },
+    )(later);
     expect(later.written.status).toBe(500);
     expect(JSON.parse(later.written.body!)).toEqual({ error: 'internal server error', code: 'internal_error' });
     expect(logs.join('\n')).toContain('secret detail');
@@ -71,10 +97,19 @@ describe('request pipeline', () => {
     const gate = new ShutdownGate();
     let finish!: () => void;
     const ex = fakeExchange();
-    const pending = compose([gate.track, errorBoundary(() => {}, () => gate.isClosing)], async () => {
-      await new Promise<void>((resolve) => (finish = resolve));
-      throw new Error('aborted by the shutdown');
-    })(ex);
+    const pending = compose(
+      [
+        gate.track,
+        errorBoundary(
+          () => {},
+          () => gate.isClosing,
+        ),
+      ],
+      async () => {
+        await new Promise<void>((resolve) => (finish = resolve));
+        throw new Error('aborted by the shutdown');
+      },
+    )(ex);
     expect(pending).toBeInstanceOf(Promise);
     gate.close();
     expect(gate.signal.aborted).toBe(true);
@@ -87,7 +122,16 @@ describe('request pipeline', () => {
     expect(ex.written.status).toBe(503);
     // and new requests are refused
     const late = fakeExchange();
-    compose([errorBoundary(() => {}, () => gate.isClosing), gate.refuseWhileClosing], () => {})(late);
+    compose(
+      [
+        errorBoundary(
+          () => {},
+          () => gate.isClosing,
+        ),
+        gate.refuseWhileClosing,
+      ],
+      () => {},
+    )(late);
     expect(late.written.status).toBe(503);
   });
 
@@ -123,7 +167,9 @@ describe('request pipeline', () => {
     const res = await raw(s.url, 'GET', '/things', { headers: { Origin: 'http://dash.local' } });
     expect(res.status).toBe(503);
     expect(res.headers['access-control-allow-origin']).toBe('http://dash.local');
-    const pre = await raw(s.url, 'OPTIONS', '/things', { headers: { Origin: 'http://dash.local', 'Access-Control-Request-Method': 'GET' } });
+    const pre = await raw(s.url, 'OPTIONS', '/things', {
+      headers: { Origin: 'http://dash.local', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(pre.status).toBe(503);
   });
 });

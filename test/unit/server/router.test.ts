@@ -73,7 +73,14 @@ describe('Router', () => {
     const router = makeRouter(logs).withAPIKey('s3cret-key');
     expect(router.isAuthEnabled).toBe(true);
     const s = await serve(router);
-    for (const [method, path] of [['GET', '/things'], ['POST', '/things'], ['GET', '/things/1'], ['DELETE', '/things/1'], ['GET', '/nope'], ['GET', '/boom']]) {
+    for (const [method, path] of [
+      ['GET', '/things'],
+      ['POST', '/things'],
+      ['GET', '/things/1'],
+      ['DELETE', '/things/1'],
+      ['GET', '/nope'],
+      ['GET', '/boom'],
+    ]) {
       const none = await raw(s.url, method!, path!);
       expect(none.status, `${method} ${path}`).toBe(401);
       expect(none.json()).toEqual({ error: 'missing or invalid API key', code: 'unauthorized' });
@@ -116,13 +123,19 @@ describe('Router', () => {
     const router = makeRouter().withAllowedOrigins(['http://dash.local']).withAPIKey('k');
     const s = await serve(router);
     const pre = await raw(s.url, 'OPTIONS', '/things', {
-      headers: { Origin: 'http://dash.local', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-api-key' },
+      headers: {
+        Origin: 'http://dash.local',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'x-api-key',
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe('http://dash.local');
     expect(pre.headers['access-control-allow-methods']).toBe('GET, POST, OPTIONS');
     expect(String(pre.headers['access-control-allow-headers'])).toContain('X-API-Key');
-    const denied = await raw(s.url, 'OPTIONS', '/things', { headers: { Origin: 'http://evil.local', 'Access-Control-Request-Method': 'GET' } });
+    const denied = await raw(s.url, 'OPTIONS', '/things', {
+      headers: { Origin: 'http://evil.local', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(denied.status).toBe(403);
     expect(denied.headers['access-control-allow-origin']).toBeUndefined();
     const get = await raw(s.url, 'GET', '/things', { headers: { Origin: 'http://dash.local', 'X-API-Key': 'k' } });
@@ -146,7 +159,14 @@ describe('Router', () => {
   it('refuses a route registered twice and a group mounted twice', () => {
     const router = makeRouter();
     expect(() => router.get('/things', () => 1)).toThrow(/twice/);
-    const memory = { createSession: () => ({}) as never, listSessions: () => [], getSession: () => ({}) as never, deleteSession: () => {}, addMessage: () => ({}) as never, messages: () => [] };
+    const memory = {
+      createSession: () => ({}) as never,
+      listSessions: () => [],
+      getSession: () => ({}) as never,
+      deleteSession: () => {},
+      addMessage: () => ({}) as never,
+      messages: () => [],
+    };
     router.registerMemoryEndpoints(memory);
     expect(() => router.registerMemoryEndpoints(memory)).toThrow(/twice/);
   });

@@ -9,7 +9,10 @@ describe('startRunFeed', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const err = await startRunFeed({ port }).then(() => undefined, (e: unknown) => e);
+      const err = await startRunFeed({ port }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(UsageError);
       expect((err as UsageError).exitCode).toBe(2);
       expect((err as Error).message).toContain(`port ${port} on 127.0.0.1 is already in use`);

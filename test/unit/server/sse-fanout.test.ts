@@ -39,7 +39,9 @@ function readIds(res: IncomingMessage, count: number): Promise<number[]> {
       if (ids.length >= count) resolve(ids);
     });
     res.on('error', reject);
-    res.on('close', () => (ids.length >= count ? resolve(ids) : reject(new Error(`stream closed after ${ids.length} of ${count} frames`))));
+    res.on('close', () =>
+      ids.length >= count ? resolve(ids) : reject(new Error(`stream closed after ${ids.length} of ${count} frames`)),
+    );
     res.resume();
   });
 }

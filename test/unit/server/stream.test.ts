@@ -52,12 +52,18 @@ describe('POST /api/v1/stream', () => {
     const router = new Router({ log: () => {} }).registerStreamEndpoint({ async *processStream() {} });
     const s = await serve(router);
     expect((await raw(s.url, 'POST', '/api/v1/stream', { body: '{}' })).status).toBe(400);
-    const long = await raw(s.url, 'POST', '/api/v1/stream', { body: JSON.stringify({ query: 'q'.repeat(8 * 1024 + 1) }) });
+    const long = await raw(s.url, 'POST', '/api/v1/stream', {
+      body: JSON.stringify({ query: 'q'.repeat(8 * 1024 + 1) }),
+    });
     expect(long.status).toBe(400);
     expect(long.json().code).toBe('query_too_long');
-    expect((await raw(s.url, 'POST', '/api/v1/stream', { body: JSON.stringify({ query: 'q'.repeat(8 * 1024) }) })).status).toBe(200);
+    expect(
+      (await raw(s.url, 'POST', '/api/v1/stream', { body: JSON.stringify({ query: 'q'.repeat(8 * 1024) }) })).status,
+    ).toBe(200);
     expect((await raw(s.url, 'POST', '/api/v1/stream', { body: '[1]' })).status).toBe(400);
-    expect((await raw(s.url, 'POST', '/api/v1/stream', { body: JSON.stringify({ query: 'x', options: 3 }) })).status).toBe(400);
+    expect(
+      (await raw(s.url, 'POST', '/api/v1/stream', { body: JSON.stringify({ query: 'x', options: 3 }) })).status,
+    ).toBe(400);
     expect((await raw(s.url, 'GET', '/api/v1/stream')).status).toBe(405);
   });
 

@@ -4,21 +4,32 @@ import { MAX_DURATION_MS, durationProblem, parseDuration, tryParseDuration } fro
 import { ManualClock, MAX_TIMER_MS, systemClock } from '../../../src/shared/clock.js';
 
 describe('duration limits (DESIGN §3: 0 to 24 h)', () => {
-  it.each([['24h', MAX_DURATION_MS], [MAX_DURATION_MS, MAX_DURATION_MS], ['23h59m59s999ms', MAX_DURATION_MS - 1], ['0', 0], ['0ms', 0], ['1h30m', 5_400_000], ['2s500ms', 2500]])(
-    'accepts %j',
-    (input, ms) => expect(parseDuration(input)).toBe(ms),
+  it.each([
+    ['24h', MAX_DURATION_MS],
+    [MAX_DURATION_MS, MAX_DURATION_MS],
+    ['23h59m59s999ms', MAX_DURATION_MS - 1],
+    ['0', 0],
+    ['0ms', 0],
+    ['1h30m', 5_400_000],
+    ['2s500ms', 2500],
+  ])('accepts %j', (input, ms) => expect(parseDuration(input)).toBe(ms));
+
+  it.each([['99999h'], ['25h'], ['24h1ms'], [MAX_DURATION_MS + 1], ['86400001'], ['9'.repeat(400)], [1e300]])(
+    'refuses %j as longer than 24h',
+    (input) => {
+      expect(tryParseDuration(input)).toBeUndefined();
+      expect(durationProblem(input)).toMatch(/longer than the 24h limit/);
+      expect(() => parseDuration(input)).toThrow(/longer than the 24h limit/);
+    },
   );
 
-  it.each([['99999h'], ['25h'], ['24h1ms'], [MAX_DURATION_MS + 1], ['86400001'], ['9'.repeat(400)], [1e300]])('refuses %j as longer than 24h', (input) => {
-    expect(tryParseDuration(input)).toBeUndefined();
-    expect(durationProblem(input)).toMatch(/longer than the 24h limit/);
-    expect(() => parseDuration(input)).toThrow(/longer than the 24h limit/);
-  });
-
-  it.each([['1h1h'], ['30s1m'], ['1s1s'], ['5ms2s']])('refuses %j: repeated or out-of-order units are a typo, not a sum', (input) => {
-    expect(tryParseDuration(input)).toBeUndefined();
-    expect(durationProblem(input)).toMatch(/units must each appear once, largest first/);
-  });
+  it.each([['1h1h'], ['30s1m'], ['1s1s'], ['5ms2s']])(
+    'refuses %j: repeated or out-of-order units are a typo, not a sum',
+    (input) => {
+      expect(tryParseDuration(input)).toBeUndefined();
+      expect(durationProblem(input)).toMatch(/units must each appear once, largest first/);
+    },
+  );
 
   it.each([[Infinity], [-Infinity], [NaN]])('refuses the non-finite %j', (input) => {
     expect(durationProblem(input)).toMatch(/not a finite number/);
@@ -31,7 +42,14 @@ describe('duration limits (DESIGN §3: 0 to 24 h)', () => {
           fc.double(),
           fc.integer(),
           fc.string(),
-          fc.tuple(fc.nat({ max: 1e6 }), fc.constantFrom('h', 'm', 's', 'ms'), fc.nat({ max: 1e6 }), fc.constantFrom('h', 'm', 's', 'ms')).map(([a, u, b, v]) => `${a}${u}${b}${v}`),
+          fc
+            .tuple(
+              fc.nat({ max: 1e6 }),
+              fc.constantFrom('h', 'm', 's', 'ms'),
+              fc.nat({ max: 1e6 }),
+              fc.constantFrom('h', 'm', 's', 'ms'),
+            )
+            .map(([a, u, b, v]) => `${a}${u}${b}${v}`),
         ),
         (input) => {
           const ms = tryParseDuration(input);

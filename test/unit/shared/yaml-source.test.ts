@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseYamlSource, readYamlDocument } from '../../../src/shared/yaml-source.js';
 import { checkScenarioText } from '../../../src/arena/scenario/load.js';
 
-const problems = (text: string) => parseYamlSource(text).errors.map((e) => `${e.line ?? '-'}:${e.column ?? '-'} ${e.message}`);
+const problems = (text: string) =>
+  parseYamlSource(text).errors.map((e) => `${e.line ?? '-'}:${e.column ?? '-'} ${e.message}`);
 
 describe('YAML messages a person can act on', () => {
   it('deep nesting is "deeper than 64 levels" with a place, never a stack overflow', () => {
@@ -18,7 +19,9 @@ describe('YAML messages a person can act on', () => {
   });
 
   it('a second document names the separator, not the library call', () => {
-    expect(problems('name: a\n---\nname: b\n')).toEqual(['2:1 a second YAML document starts here ("---"): a file holds one document; split it into two files']);
+    expect(problems('name: a\n---\nname: b\n')).toEqual([
+      '2:1 a second YAML document starts here ("---"): a file holds one document; split it into two files',
+    ]);
   });
 
   it('CR-only line endings are line breaks', () => {
@@ -32,7 +35,9 @@ describe('YAML messages a person can act on', () => {
     expect(problems('a: 1\nb:\n  - *nope\n')).toEqual(['3:5 alias *nope refers to no anchor &nope before it']);
     expect(problems('a: *later\nb: &later 1\n')).toEqual(['1:4 alias *later refers to no anchor &later before it']);
     const r = checkScenarioText('name: x\nactions:\n  - action: *foo\n');
-    expect(r.errors).toEqual([{ path: '(yaml)', message: 'alias *foo refers to no anchor &foo before it', line: 3, column: 13 }]);
+    expect(r.errors).toEqual([
+      { path: '(yaml)', message: 'alias *foo refers to no anchor &foo before it', line: 3, column: 13 },
+    ]);
   });
 
   it('the alias cap refuses expansion, not reuse: one small anchor used 200 times is fine', () => {
@@ -40,7 +45,16 @@ describe('YAML messages a person can act on', () => {
     const text = `name: reuse\nx-defaults: &kill { type: kill_agent, target_id: agent-2 }\nactions:\n${actions}\n`;
     const doc = readYamlDocument(text);
     expect(doc.ok).toBe(true);
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(', ')}]`,
+      ),
+    ].join('\n');
     expect(problems(bomb)[0]).toMatch(/^\d+:\d+ aliases expand to more than 100000 nodes/);
   });
 

@@ -12,7 +12,9 @@ afterEach(async () => {
   target = undefined;
 });
 
-async function started(options: Parameters<typeof createEmbeddedTarget>[0] = {}): Promise<{ t: Target; rt: AgentRuntime }> {
+async function started(
+  options: Parameters<typeof createEmbeddedTarget>[0] = {},
+): Promise<{ t: Target; rt: AgentRuntime }> {
   target = createEmbeddedTarget({ workloadRate: 100, ...options });
   await target.start();
   const rt = getEmbeddedRuntime(target)!;
@@ -23,26 +25,36 @@ async function started(options: Parameters<typeof createEmbeddedTarget>[0] = {})
 describe('embedded target: the 13 faults, their effect and the recovery (default strategy)', () => {
   it('has the documented topology and DAG', async () => {
     const { t } = await started();
-    expect((await t.runtime.listAgents()).map((a) => a.id)).toEqual(['agent-1', 'agent-2', 'agent-3', 'orchestrator-1', 'orchestrator-2']);
+    expect((await t.runtime.listAgents()).map((a) => a.id)).toEqual([
+      'agent-1',
+      'agent-2',
+      'agent-3',
+      'orchestrator-1',
+      'orchestrator-2',
+    ]);
     expect((await t.runtime.listAgents()).filter((a) => a.role === 'leader')).toHaveLength(1);
     expect((await t.runtime.listAgents()).find((a) => a.id === 'orchestrator-1')!.role).toBe('orchestrator');
     expect((await t.runtime.listAgents()).find((a) => a.id === 'orchestrator-2')!.role).toBe('standby');
-    expect((await t.dag!.listNodes())).toEqual(['fetch', 'plan', 'tool', 'recall', 'answer']);
-    expect((await t.dag!.listEdges())).toEqual([
+    expect(await t.dag!.listNodes()).toEqual(['fetch', 'plan', 'tool', 'recall', 'answer']);
+    expect(await t.dag!.listEdges()).toEqual([
       { from: 'fetch', to: 'plan' },
       { from: 'plan', to: 'tool' },
       { from: 'plan', to: 'recall' },
       { from: 'tool', to: 'answer' },
       { from: 'recall', to: 'answer' },
     ]);
-    expect((await t.observer.health({ kind: 'target' }))).toEqual({ healthy: true, problems: [] });
-    expect((await t.describe()).strategy).toEqual(JSON.parse(JSON.stringify({ ...DEFAULT_STRATEGY, workload: { ...DEFAULT_STRATEGY.workload, rate: 100 } })));
+    expect(await t.observer.health({ kind: 'target' })).toEqual({ healthy: true, problems: [] });
+    expect((await t.describe()).strategy).toEqual(
+      JSON.parse(JSON.stringify({ ...DEFAULT_STRATEGY, workload: { ...DEFAULT_STRATEGY.workload, rate: 100 } })),
+    );
   });
 
   it('kill_agent: the task loop ends, in-flight work is lost, the supervisor resurrects it and it serves again', async () => {
     const { t, rt } = await started();
     const agent = rt.agent('agent-2');
-    const pending = agent.submit((signal) => new Promise((resolve) => setTimeout(resolve, 1000)).then(() => signal.aborted));
+    const pending = agent.submit((signal) =>
+      new Promise((resolve) => setTimeout(resolve, 1000)).then(() => signal.aborted),
+    );
     const report = await t.runtime.stopAgent('agent-2');
     expect(report).toMatchObject({ killed_agent_id: 'agent-2' });
     await expect(pending).rejects.toThrow(/killed/);
@@ -61,9 +73,17 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     const { t, rt } = await started();
     const leader = (await t.runtime.listAgents()).find((a) => a.role === 'leader')!.id;
     await t.runtime.stopAgent(leader);
-    const took = await waitFor(async () => rt.leaderId() !== undefined && rt.leaderId() !== leader && (await t.observer.health({ kind: 'leader' })).healthy, 'a new leader');
+    const took = await waitFor(
+      async () =>
+        rt.leaderId() !== undefined &&
+        rt.leaderId() !== leader &&
+        (await t.observer.health({ kind: 'leader' })).healthy,
+      'a new leader',
+    );
     // the lease runs out, then the next election tick picks a new leader (margin for a loaded CI machine)
-    expect(took).toBeLessThanOrEqual(DEFAULT_STRATEGY.election.lease_ms + 2 * DEFAULT_STRATEGY.election.renew_interval_ms + 200);
+    expect(took).toBeLessThanOrEqual(
+      DEFAULT_STRATEGY.election.lease_ms + 2 * DEFAULT_STRATEGY.election.renew_interval_ms + 200,
+    );
     expect(rt.events().some((e) => e.kind === 'leader_elected' && e.agent_id !== leader)).toBe(true);
     const served = rt.stats().succeeded;
     await waitFor(() => rt.stats().succeeded > served + 5, 'runs planned by the new leader');
@@ -93,10 +113,10 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     await expect(t.runtime.pauseAgent('agent-3')).rejects.toThrow(/already paused/);
     await t.runtime.resumeAgent('agent-3');
     await expect(queued).resolves.toBe('done');
-    expect((await t.runtime.activeFaults())).toEqual([]);
+    expect(await t.runtime.activeFaults()).toEqual([]);
     await expect(t.runtime.resumeAgent('agent-3')).rejects.toThrow(RuntimeError);
     await t.runtime.pauseAgent('agent-3', { durationMs: 60 });
-    expect((await t.runtime.activeFaults())).toMatchObject([{ kind: 'pause_agent', target: 'agent-3' }]);
+    expect(await t.runtime.activeFaults()).toMatchObject([{ kind: 'pause_agent', target: 'agent-3' }]);
     await waitFor(() => agent.state === 'running', 'the pause to end by itself', 500);
   });
 
@@ -113,7 +133,9 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     // the delay, less the 5 ms of timer rounding allowed before; adding a baseline measured under load
     // (7 ms once) asked for more than the fault adds
     expect(await time()).toBeGreaterThanOrEqual(145);
-    expect((await t.observer.health({ kind: 'agent', id: 'agent-1' })).problems).toContain('agent-1 is slowed by 150ms per task');
+    expect((await t.observer.health({ kind: 'agent', id: 'agent-1' })).problems).toContain(
+      'agent-1 is slowed by 150ms per task',
+    );
     await waitFor(() => agent.slowMs === 0, 'the slowdown to end', 1000);
     expect(await time()).toBeLessThan(100);
   });
@@ -130,7 +152,10 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     const served = rt.stats().succeeded;
     await waitFor(() => rt.stats().succeeded > served + 5, 'runs served around the partition');
     await waitFor(() => !rt.agent(leader).partitioned, 'the partition to heal', 1000);
-    await waitFor(async () => (await t.observer.health({ kind: 'agent', id: leader })).healthy, 'the healed agent healthy');
+    await waitFor(
+      async () => (await t.observer.health({ kind: 'agent', id: leader })).healthy,
+      'the healed agent healthy',
+    );
   });
 
   it('tool_timeout: tool calls hang until their timeout; after the duration they answer again', async () => {
@@ -149,13 +174,22 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     await waitFor(() => rt.agent('agent-1').memory.size > 3, 'agent-1 to have written memory');
     const report = await t.runtime.corruptMemory('agent-1');
     expect((report as { corrupted_keys: string[] }).corrupted_keys.length).toBeGreaterThan(0);
-    await waitFor(() => rt.events().some((e) => e.kind === 'memory_restored' && e.agent_id === 'agent-1'), 'the restore', 1000);
+    await waitFor(
+      () => rt.events().some((e) => e.kind === 'memory_restored' && e.agent_id === 'agent-1'),
+      'the restore',
+      1000,
+    );
     expect(rt.agent('agent-1').memory.verify().ok).toBe(true);
     expect(rt.events().some((e) => e.kind === 'memory_corruption_detected')).toBe(true);
     await sleep(100);
     const checks = await t.observer.checkInvariants();
     expect(checks.filter((c) => !c.passed)).toEqual([]);
-    expect(checks.map((c) => c.name)).toEqual(['acknowledged_writes_readable', 'memory_integrity', 'workflow_outputs_as_expected', 'no_duplicated_effects']);
+    expect(checks.map((c) => c.name)).toEqual([
+      'acknowledged_writes_readable',
+      'memory_integrity',
+      'workflow_outputs_as_expected',
+      'no_duplicated_effects',
+    ]);
   });
 
   it('mcp_disconnect: the session closes and reconnects with backoff', async () => {
@@ -189,12 +223,12 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     const { t, rt } = await started();
     const report = await t.dag!.removeNode('plan');
     expect(report).toMatchObject({ removed_node: 'plan' });
-    expect((await t.dag!.listNodes())).not.toContain('plan');
+    expect(await t.dag!.listNodes()).not.toContain('plan');
     expect((await t.dag!.listEdges()).some((e) => e.from === 'plan' || e.to === 'plan')).toBe(false);
     expect((await t.observer.health({ kind: 'dag' })).problems).toContain('node plan missing');
     await waitFor(async () => (await t.dag!.listNodes()).includes('plan'), 'the node to be restored', 500);
     await t.dag!.removeEdge('recall', 'answer');
-    expect((await t.dag!.listEdges())).not.toContainEqual({ from: 'recall', to: 'answer' });
+    expect(await t.dag!.listEdges()).not.toContainEqual({ from: 'recall', to: 'answer' });
     await waitFor(async () => (await t.observer.health({ kind: 'dag' })).healthy, 'the edge to be restored', 500);
     expect(rt.events().filter((e) => e.kind === 'dag_restored')).toHaveLength(2);
   });
@@ -215,10 +249,19 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     await t.runtime.toolTimeout('agent-3');
     await t.runtime.injectLLMFailure('agent-1', 'rate_limit');
     await t.runtime.pauseAgent('orchestrator-2');
-    expect((await t.runtime.activeFaults()).map((f) => f.kind).sort()).toEqual(['llm_failure', 'network_partition', 'pause_agent', 'slow_agent', 'tool_timeout']);
-    expect((await t.runtime.activeFaults())[0]).toMatchObject({ id: expect.any(String), started_at_ms: expect.any(Number) });
+    expect((await t.runtime.activeFaults()).map((f) => f.kind).sort()).toEqual([
+      'llm_failure',
+      'network_partition',
+      'pause_agent',
+      'slow_agent',
+      'tool_timeout',
+    ]);
+    expect((await t.runtime.activeFaults())[0]).toMatchObject({
+      id: expect.any(String),
+      started_at_ms: expect.any(Number),
+    });
     await t.runtime.revertAll();
-    expect((await t.runtime.activeFaults())).toEqual([]);
+    expect(await t.runtime.activeFaults()).toEqual([]);
     expect(rt.agent('agent-1').slowMs).toBe(0);
     expect(rt.agent('agent-2').partitioned).toBe(false);
     expect(rt.agent('agent-3').subsystems.tools.isHanging).toBe(false);

@@ -23,7 +23,10 @@ describe('Injector on the embedded target', () => {
     const leader = rt.leaderId();
     expect(await injector.killLeader()).toMatchObject({ killed_leader_id: leader });
     expect(await injector.killOrchestrator()).toMatchObject({ killed_orchestrator_id: 'orchestrator-1' });
-    await waitFor(() => rt.leaderId() !== leader && rt.activeOrchestratorId() === 'orchestrator-2', 'new leader and orchestrator');
+    await waitFor(
+      () => rt.leaderId() !== leader && rt.activeOrchestratorId() === 'orchestrator-2',
+      'new leader and orchestrator',
+    );
   });
 
   it('llm_failure makes the primary fail with each error type', async () => {
@@ -33,13 +36,17 @@ describe('Injector on the embedded target', () => {
     const injector = new Injector(target.runtime, target.dag);
     for (const type of LLM_ERROR_TYPES) {
       await injector.injectLLMFailure('agent-2', type, 10_000);
-      const error = await llm().complete({ messages: [{ role: 'user', content: 'echo: hi' }] }).catch((e: unknown) => e);
+      const error = await llm()
+        .complete({ messages: [{ role: 'user', content: 'echo: hi' }] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LLMError);
       expect((error as LLMError).errorType).toBe(type);
     }
-    expect((await target.runtime.activeFaults())).toHaveLength(1);
+    expect(await target.runtime.activeFaults()).toHaveLength(1);
     await target.runtime.revertAll();
-    await expect(llm().complete({ messages: [{ role: 'user', content: 'echo: hi' }] })).resolves.toMatchObject({ text: 'hi' });
+    await expect(llm().complete({ messages: [{ role: 'user', content: 'echo: hi' }] })).resolves.toMatchObject({
+      text: 'hi',
+    });
   });
 
   it('a fault that cannot be applied fails with a clear error and is not reported as active', async () => {
@@ -47,8 +54,10 @@ describe('Injector on the embedded target', () => {
     await target.start();
     const injector = new Injector(target.runtime, target.dag);
     await injector.killAgent('agent-3');
-    await expect(injector.killAgent('agent-3')).rejects.toThrow(/agent agent-3 is stopped; the fault cannot be applied/);
+    await expect(injector.killAgent('agent-3')).rejects.toThrow(
+      /agent agent-3 is stopped; the fault cannot be applied/,
+    );
     await expect(injector.slowAgent('agent-3', { delayMs: 100 })).rejects.toThrow(/stopped/);
-    expect((await target.runtime.activeFaults())).toEqual([]);
+    expect(await target.runtime.activeFaults()).toEqual([]);
   });
 });

@@ -78,7 +78,8 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { c
     // again until the damage covers it, as a second fault would
     const damaged = new Set<string>();
     for (let i = 0; i < 30 && !damaged.has(rt.ledger.lastApplied('agent-1')!.key); i++) {
-      for (const key of ((await t.runtime.corruptMemory('agent-1')) as { corrupted_keys: string[] }).corrupted_keys) damaged.add(key);
+      for (const key of ((await t.runtime.corruptMemory('agent-1')) as { corrupted_keys: string[] }).corrupted_keys)
+        damaged.add(key);
     }
     expect(damaged.has(rt.ledger.lastApplied('agent-1')!.key)).toBe(true);
     await sleep(300);
@@ -114,7 +115,7 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { c
     const { t, rt } = await started(ctx);
     await t.dag!.removeNode('tool');
     await sleep(200);
-    expect((await t.dag!.listNodes())).not.toContain('tool');
+    expect(await t.dag!.listNodes()).not.toContain('tool');
     expect(await availabilityOver(rt, 200, expect)).toBe(0);
   });
 
@@ -139,9 +140,15 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { c
     // each wait fails the test when the failure it waits for does not come
     const { t, rt } = await started(ctx);
     await t.runtime.toolTimeout('agent-1');
-    await waitFor(() => rt.recentRuns(30).some((r) => !r.ok && /timed out/.test(r.error ?? '')), 'a run whose tool timed out');
+    await waitFor(
+      () => rt.recentRuns(30).some((r) => !r.ok && /timed out/.test(r.error ?? '')),
+      'a run whose tool timed out',
+    );
     await t.runtime.revertAll();
     await t.runtime.pauseAgent('agent-2');
-    await waitFor(() => rt.recentRuns(40).some((r) => !r.ok && r.worker === 'agent-2'), 'a run sent to the paused agent-2 to fail');
+    await waitFor(
+      () => rt.recentRuns(40).some((r) => !r.ok && r.worker === 'agent-2'),
+      'a run sent to the paused agent-2 to fail',
+    );
   });
 });

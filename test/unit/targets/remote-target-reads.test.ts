@@ -21,15 +21,27 @@ async function countingTarget(): Promise<{ url: string; gets: () => number; fail
     if (req.method === 'GET' && req.url === '/v1/target') {
       gets += 1;
       if (fail) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'down for a moment', code: 'down' }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: 'down for a moment', code: 'down' }));
         return;
       }
-      const doc = { protocol: 1, name: 'counted', agents: [{ id: `agent-${gets}`, status: 'running', restarts: 0 }], dag: { nodes: ['a', 'b'], edges: [{ from: 'a', to: 'b' }] }, faults: ['kill_agent'], workload: false, invariants: false };
+      const doc = {
+        protocol: 1,
+        name: 'counted',
+        agents: [{ id: `agent-${gets}`, status: 'running', restarts: 0 }],
+        dag: { nodes: ['a', 'b'], edges: [{ from: 'a', to: 'b' }] },
+        faults: ['kill_agent'],
+        workload: false,
+        invariants: false,
+      };
       // answered a little later, so the readers of one tick are all waiting on the same request
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc)), 20);
       return;
     }
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no such route', code: 'not_found' }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: 'no such route', code: 'not_found' }));
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -41,7 +53,11 @@ describe('remote target: reads of the target document', () => {
   it('readers at the same time share one GET; a later reader gets a fresh document', async () => {
     const served = await countingTarget();
     const target = createRemoteTarget({ kind: 'remote', name: 'counted', url: served.url });
-    const [agents, nodes, edges] = await Promise.all([target.runtime.listAgents(), target.dag!.listNodes(), target.dag!.listEdges()]);
+    const [agents, nodes, edges] = await Promise.all([
+      target.runtime.listAgents(),
+      target.dag!.listNodes(),
+      target.dag!.listEdges(),
+    ]);
     expect(served.gets()).toBe(1);
     expect(agents.map((a) => a.id)).toEqual(['agent-1']);
     expect(nodes).toEqual(['a', 'b']);

@@ -3,17 +3,29 @@ import { checkTargetText } from '../../../src/targets/file.js';
 
 describe('target files', () => {
   it('accepts a remote target and reads its durations', () => {
-    const { problems, spec } = checkTargetText('kind: remote\nname: payments\nurl: "http://127.0.0.1:9500"\ntoken_env: TOKEN\nlease: 2s\n');
+    const { problems, spec } = checkTargetText(
+      'kind: remote\nname: payments\nurl: "http://127.0.0.1:9500"\ntoken_env: TOKEN\nlease: 2s\n',
+    );
     expect(problems).toEqual([]);
-    expect(spec).toEqual({ kind: 'remote', name: 'payments', url: 'http://127.0.0.1:9500', token_env: 'TOKEN', lease: 2000 });
+    expect(spec).toEqual({
+      kind: 'remote',
+      name: 'payments',
+      url: 'http://127.0.0.1:9500',
+      token_env: 'TOKEN',
+      lease: 2000,
+    });
   });
 
   it('accepts an embedded target with a strategy file', () => {
-    expect(checkTargetText('kind: embedded\nname: mine\nstrategy: strategies/recovery-off.yaml\n').problems).toEqual([]);
+    expect(checkTargetText('kind: embedded\nname: mine\nstrategy: strategies/recovery-off.yaml\n').problems).toEqual(
+      [],
+    );
   });
 
   it('reports every problem at its line:column, unknown keys at the key', () => {
-    const { problems } = checkTargetText('kind: remote\nname: ""\nurl: ftp://x\nextra: 1\nlease: soon\ntoken_env: "not a var"\n');
+    const { problems } = checkTargetText(
+      'kind: remote\nname: ""\nurl: ftp://x\nextra: 1\nlease: soon\ntoken_env: "not a var"\n',
+    );
     expect(problems.map((p) => [p.path, p.line, p.column])).toEqual([
       ['name', 2, 7],
       ['url', 3, 6],
@@ -32,7 +44,11 @@ describe('target files', () => {
   });
 
   it('refuses durations past 24h and malformed ones', () => {
-    expect(checkTargetText('kind: remote\nname: x\nurl: "http://h:1"\nlease: 25h\n').problems[0]!.message).toMatch(/longer than the 24h limit/);
-    expect(checkTargetText('kind: remote\nname: x\nurl: "http://h:1"\ntimeout: -1\n').problems[0]!.message).toMatch(/invalid duration/);
+    expect(checkTargetText('kind: remote\nname: x\nurl: "http://h:1"\nlease: 25h\n').problems[0]!.message).toMatch(
+      /longer than the 24h limit/,
+    );
+    expect(checkTargetText('kind: remote\nname: x\nurl: "http://h:1"\ntimeout: -1\n').problems[0]!.message).toMatch(
+      /invalid duration/,
+    );
   });
 });

@@ -10,7 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { targetJsonSchema } from '../../../src/targets/schema.js';
 import { checkTargetText } from '../../../src/targets/file.js';
 
-const SHIPPED = ['examples/fleet/target.yaml', 'examples/fleet/target-no-restart.yaml', 'examples/llm-agent/target.yaml'];
+const SHIPPED = [
+  'examples/fleet/target.yaml',
+  'examples/fleet/target-no-restart.yaml',
+  'examples/llm-agent/target.yaml',
+];
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
 describe('target file JSON Schema', () => {
@@ -27,7 +31,11 @@ describe('target file JSON Schema', () => {
   });
 
   it('ajv and the arena both refuse an unknown key and a wrong type', () => {
-    for (const text of ['kind: remote\nname: x\nurl: "http://127.0.0.1:1"\nleash: 2s\n', 'kind: remote\nname: x\nurl: 5\n', 'kind: nope\nname: x\n']) {
+    for (const text of [
+      'kind: remote\nname: x\nurl: "http://127.0.0.1:1"\nleash: 2s\n',
+      'kind: remote\nname: x\nurl: 5\n',
+      'kind: nope\nname: x\n',
+    ]) {
       expect(checkTargetText(text).problems.length).toBeGreaterThan(0);
       expect(validate(parse(text))).toBe(false);
     }

@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +30,10 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'arena-compile-cache-'));
   // a CommonJS bundle with a lazily compiled function, a require of a builtin and module.exports
   const file = join(dir, 'tiny.cjs');
-  writeFileSync(file, "const { sep } = require('node:path');\nfunction twice(x) { return x * 2; }\nmodule.exports = { twice, sep, file: __filename };\n");
+  writeFileSync(
+    file,
+    "const { sep } = require('node:path');\nfunction twice(x) { return x * 2; }\nmodule.exports = { twice, sep, file: __filename };\n",
+  );
   bundle = pathToFileURL(file);
 });
 
@@ -86,7 +100,12 @@ describe('vendor bundle compile cache', () => {
     next.loadBundle(bundle, 'tiny-1.0.1-cccc');
     next.writeCompileCache();
     expect(cacheFiles(cacheDir).sort()).toEqual(
-      [`other-2.0.0-bbbb${at}${suffix}`, `tiny-1.0.0-aaaa-at-0123456789abcdef${suffix}`, `tiny-1.0.0-aaaa${at}-v8-1.2.3-${process.arch}.cache`, `tiny-1.0.1-cccc${at}${suffix}`].sort(),
+      [
+        `other-2.0.0-bbbb${at}${suffix}`,
+        `tiny-1.0.0-aaaa-at-0123456789abcdef${suffix}`,
+        `tiny-1.0.0-aaaa${at}-v8-1.2.3-${process.arch}.cache`,
+        `tiny-1.0.1-cccc${at}${suffix}`,
+      ].sort(),
     );
   });
 
@@ -95,12 +114,23 @@ describe('vendor bundle compile cache', () => {
     const cacheDir = cc.enableCompileCache({ NODE_COMPILE_CACHE: dir })!;
     const suffix = `-v8-${process.versions.v8}-${process.arch}.cache`;
     const monthAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
-    for (const name of [`other-1.0.0-aaaa-at-0123456789abcdef${suffix}`, `tiny-1.0.0-aaaa-at-0123456789abcdef-v8-1.2.3-x64.cache`, `zod-1-at-0123456789abcdef${suffix}.4242.tmp`]) {
+    for (const name of [
+      `other-1.0.0-aaaa-at-0123456789abcdef${suffix}`,
+      `tiny-1.0.0-aaaa-at-0123456789abcdef-v8-1.2.3-x64.cache`,
+      `zod-1-at-0123456789abcdef${suffix}.4242.tmp`,
+    ]) {
       writeFileSync(join(cacheDir, name), 'old');
       utimesSync(join(cacheDir, name), monthAgo, monthAgo);
     }
-    writeFileSync(join(cacheDir, `other-1.0.0-aaaa-at-fedcba9876543210${suffix}`), 'written yesterday by another install');
-    utimesSync(join(cacheDir, `other-1.0.0-aaaa-at-fedcba9876543210${suffix}`), new Date(Date.now() - 86_400_000), new Date(Date.now() - 86_400_000));
+    writeFileSync(
+      join(cacheDir, `other-1.0.0-aaaa-at-fedcba9876543210${suffix}`),
+      'written yesterday by another install',
+    );
+    utimesSync(
+      join(cacheDir, `other-1.0.0-aaaa-at-fedcba9876543210${suffix}`),
+      new Date(Date.now() - 86_400_000),
+      new Date(Date.now() - 86_400_000),
+    );
     cc.loadBundle(bundle, 'tiny-2.0.0-bbbb');
     cc.writeCompileCache();
     const left = readdirSync(cacheDir).sort();
@@ -135,11 +165,16 @@ describe('vendor bundle compile cache', () => {
     const other = await freshModule();
     other.enableCompileCache({ NODE_COMPILE_CACHE: dir });
     // another command does not read the first one's cache, and its own leaves the first one's alone
-    expect((other.loadBundle(bundle, 'tiny-1.0.0-aaaa', 'scenario-validate') as { twice(x: number): number }).twice(2)).toBe(4);
+    expect(
+      (other.loadBundle(bundle, 'tiny-1.0.0-aaaa', 'scenario-validate') as { twice(x: number): number }).twice(2),
+    ).toBe(4);
     expect(other.compileCacheStates()).toEqual([{ key: 'tiny-1.0.0-aaaa', state: 'miss' }]);
     other.writeCompileCache();
     const names = cacheFiles(cacheDir).sort();
-    expect(names.map((f) => f.split('-at-')[0])).toEqual(['tiny-1.0.0-aaaa+scenario-run', 'tiny-1.0.0-aaaa+scenario-validate']);
+    expect(names.map((f) => f.split('-at-')[0])).toEqual([
+      'tiny-1.0.0-aaaa+scenario-run',
+      'tiny-1.0.0-aaaa+scenario-validate',
+    ]);
     const again = await freshModule();
     again.enableCompileCache({ NODE_COMPILE_CACHE: dir });
     again.loadBundle(bundle, 'tiny-1.0.0-aaaa', 'scenario-run');
@@ -158,7 +193,8 @@ describe('vendor bundle compile cache', () => {
     expect(commandVariant(['serve', '--port', '8080'])).toBe('serve');
     expect(commandVariant(['regress', '--baseline', 'a.yaml'])).toBe('regress');
     expect(commandVariant(['target', 'check', 'http://127.0.0.1:1'])).toBe('target-check');
-    for (const argv of [[], ['--help'], ['../etc/passwd'], ['Scenario'], ['a'.repeat(40)], ['x/y']]) expect(commandVariant(argv), argv.join(' ')).toBeUndefined();
+    for (const argv of [[], ['--help'], ['../etc/passwd'], ['Scenario'], ['a'.repeat(40)], ['x/y']])
+      expect(commandVariant(argv), argv.join(' ')).toBeUndefined();
   });
 
   it('reads a bundle that is not ASCII as UTF-8 (an ASCII one is read as latin1, the same text, faster)', async () => {

@@ -24,7 +24,10 @@ function scriptedFetch(bodies: Array<{ status?: number; chunks: string[]; thenFa
     calls.push({ url, headers: { ...(init.headers as Record<string, string>) } });
     const script = bodies.shift();
     // nothing scripted: a connection that never answers, until it is aborted (as fetch does)
-    if (!script) return new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    if (!script)
+      return new Promise<Response>((_, reject) =>
+        init.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
     const chunks = [...script.chunks];
     // one chunk per read, then the end or a reset (an error would discard chunks still queued)
     const body = new ReadableStream<Uint8Array>({
@@ -55,7 +58,14 @@ describe('openEventStream', () => {
     const events: StreamEvent[] = [];
     const statuses: StreamStatus[] = [];
     const notices: string[] = [];
-    const handle = openEventStream({ path: '/arena/stream', key: 'k1', fetchImpl, onEvent: (e) => events.push(e), onStatus: (s) => statuses.push(s), onNotice: (n) => notices.push(n.event) });
+    const handle = openEventStream({
+      path: '/arena/stream',
+      key: 'k1',
+      fetchImpl,
+      onEvent: (e) => events.push(e),
+      onStatus: (s) => statuses.push(s),
+      onNotice: (n) => notices.push(n.event),
+    });
     await vi.advanceTimersByTimeAsync(10);
     expect(events.map((e) => e.id)).toEqual([1, 2]);
     expect(statuses).toEqual(['connecting', 'live', 'reconnecting']);
@@ -75,7 +85,13 @@ describe('openEventStream', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { fetchImpl, calls } = scriptedFetch([{ status: 401, chunks: ['{"error":"missing or invalid API key"}'] }]);
     const statuses: StreamStatus[] = [];
-    openEventStream({ path: '/arena/stream', key: 'bad', fetchImpl, onEvent: () => undefined, onStatus: (s) => statuses.push(s) });
+    openEventStream({
+      path: '/arena/stream',
+      key: 'bad',
+      fetchImpl,
+      onEvent: () => undefined,
+      onStatus: (s) => statuses.push(s),
+    });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(statuses).toEqual(['connecting', 'unauthorized']);
     expect(calls).toHaveLength(1);
@@ -85,7 +101,14 @@ describe('openEventStream', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { fetchImpl, calls } = scriptedFetch([]);
     const statuses: StreamStatus[] = [];
-    const handle = openEventStream({ path: '/s', key: '', fetchImpl, silenceMs: 1000, onEvent: () => undefined, onStatus: (s) => statuses.push(s) });
+    const handle = openEventStream({
+      path: '/s',
+      key: '',
+      fetchImpl,
+      silenceMs: 1000,
+      onEvent: () => undefined,
+      onStatus: (s) => statuses.push(s),
+    });
     await vi.advanceTimersByTimeAsync(1100);
     expect(statuses).toContain('reconnecting');
     await vi.advanceTimersByTimeAsync(1000);

@@ -21,7 +21,10 @@ function echoRegistry() {
   const registry = new AgentRegistry();
   registry.register('echo', (step) => ({
     async execute(ctx: StepContext) {
-      const deps = Object.entries(ctx.inputs).map(([k, v]) => `${k}:${String(v)}`).sort().join(',');
+      const deps = Object.entries(ctx.inputs)
+        .map(([k, v]) => `${k}:${String(v)}`)
+        .sort()
+        .join(',');
       return `${step.id}(${deps || String(ctx.workflowInput)})`;
     },
   }));
@@ -65,11 +68,22 @@ describe('AgentRegistry', () => {
 describe('executeWorkflow', () => {
   it('runs steps in dependency order and passes outputs downstream', async () => {
     const events: WorkflowEvent[] = [];
-    const result = await executeWorkflow(diamond, { registry: echoRegistry(), input: 'q', onEvent: (e) => events.push(e), executionId: 'x1' });
+    const result = await executeWorkflow(diamond, {
+      registry: echoRegistry(),
+      input: 'q',
+      onEvent: (e) => events.push(e),
+      executionId: 'x1',
+    });
     expect(result.status).toBe('completed');
     expect(result.execution_id).toBe('x1');
     expect(result.output).toBe('answer(recall:recall(plan:plan(fetch:fetch(q))),tool:tool(plan:plan(fetch:fetch(q))))');
-    expect(result.steps.map((s) => s.status)).toEqual(['completed', 'completed', 'completed', 'completed', 'completed']);
+    expect(result.steps.map((s) => s.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+    ]);
     const started = events.filter((e) => e.type === 'step.started').map((e) => (e as { step_id: string }).step_id);
     expect(started.indexOf('fetch')).toBeLessThan(started.indexOf('plan'));
     expect(started.indexOf('plan')).toBeLessThan(started.indexOf('tool'));
@@ -79,8 +93,15 @@ describe('executeWorkflow', () => {
   });
 
   it('runs independent steps in parallel, bounded by maxParallel', async () => {
-    const wide: WorkflowDefinition = { id: 'wide', steps: ['a', 'b', 'c', 'd'].map((id) => ({ id, agent_type: 'gated' })) };
-    for (const [maxParallel, expected] of [[undefined, 4], [2, 2], [1, 1]] as const) {
+    const wide: WorkflowDefinition = {
+      id: 'wide',
+      steps: ['a', 'b', 'c', 'd'].map((id) => ({ id, agent_type: 'gated' })),
+    };
+    for (const [maxParallel, expected] of [
+      [undefined, 4],
+      [2, 2],
+      [1, 1],
+    ] as const) {
       const { registry, gates, peak } = gatedRegistry();
       const run = executeWorkflow(wide, { registry, maxParallel });
       for (let i = 0; i < 4; i++) {
@@ -99,7 +120,13 @@ describe('executeWorkflow', () => {
     const { registry, gates } = gatedRegistry();
     const events: string[] = [];
     const run = executeWorkflow(
-      { id: 'two', steps: [{ id: 'a', agent_type: 'gated' }, { id: 'b', agent_type: 'gated', depends_on: ['a'] }] },
+      {
+        id: 'two',
+        steps: [
+          { id: 'a', agent_type: 'gated' },
+          { id: 'b', agent_type: 'gated', depends_on: ['a'] },
+        ],
+      },
       { registry, onEvent: (e) => events.push(e.type) },
     );
     await tick();
@@ -122,7 +149,10 @@ describe('executeWorkflow', () => {
           ctx.signal.addEventListener('abort', () => (sawAbort = true));
         }),
     }));
-    const run = executeWorkflow({ id: 't', recovery: 'fail_fast', steps: [{ id: 's', agent_type: 'hang', timeout_ms: 100 }] }, { registry, clock });
+    const run = executeWorkflow(
+      { id: 't', recovery: 'fail_fast', steps: [{ id: 's', agent_type: 'hang', timeout_ms: 100 }] },
+      { registry, clock },
+    );
     await clock.advance(99);
     expect(sawAbort).toBe(false);
     await clock.advance(1);
@@ -149,7 +179,9 @@ describe('executeWorkflow', () => {
     expect(result.status).toBe('completed');
     expect(result.steps[0]).toMatchObject({ status: 'completed', attempts: 3, replacements: 0, output: 'ok' });
     expect(built).toBe(1);
-    expect(events.filter((e) => e.type === 'step.failed').map((e) => (e as { will_retry: boolean }).will_retry)).toEqual([true, true]);
+    expect(
+      events.filter((e) => e.type === 'step.failed').map((e) => (e as { will_retry: boolean }).will_retry),
+    ).toEqual([true, true]);
   });
 
   it('replaces a broken agent with a fresh one under `replace_node`', async () => {
@@ -182,14 +214,23 @@ describe('executeWorkflow', () => {
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(/step 'tool' failed: tool down/);
     const byId = Object.fromEntries(result.steps.map((s) => [s.step_id, s.status]));
-    expect(byId).toEqual({ fetch: 'completed', plan: 'completed', tool: 'failed', recall: 'completed', answer: 'skipped' });
+    expect(byId).toEqual({
+      fetch: 'completed',
+      plan: 'completed',
+      tool: 'failed',
+      recall: 'completed',
+      answer: 'skipped',
+    });
   });
 
   it('fail_fast stops the run and aborts steps still running', async () => {
     const registry = new AgentRegistry();
     let slowAborted = false;
     registry.register('slow', () => ({
-      execute: (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => ((slowAborted = true), reject(ctx.signal.reason)))),
+      execute: (ctx) =>
+        new Promise((_, reject) =>
+          ctx.signal.addEventListener('abort', () => ((slowAborted = true), reject(ctx.signal.reason))),
+        ),
     }));
     registry.register('fail', () => ({ execute: async () => Promise.reject(new Error('nope')) }));
     registry.register('echo', () => ({ execute: async () => 'x' }));
@@ -217,7 +258,16 @@ describe('executeWorkflow', () => {
   it('is cancelled by its signal', async () => {
     const { registry } = gatedRegistry();
     const ac = new AbortController();
-    const run = executeWorkflow({ id: 'c', steps: [{ id: 'a', agent_type: 'gated' }, { id: 'b', agent_type: 'gated', depends_on: ['a'] }] }, { registry, signal: ac.signal });
+    const run = executeWorkflow(
+      {
+        id: 'c',
+        steps: [
+          { id: 'a', agent_type: 'gated' },
+          { id: 'b', agent_type: 'gated', depends_on: ['a'] },
+        ],
+      },
+      { registry, signal: ac.signal },
+    );
     await tick();
     ac.abort(new Error('user pressed ctrl-c'));
     const result = await run;
@@ -228,7 +278,10 @@ describe('executeWorkflow', () => {
   it('fails a run that exceeds the workflow timeout', async () => {
     const clock = new ManualClock();
     const { registry } = gatedRegistry();
-    const run = executeWorkflow({ id: 'wt', timeout_ms: 500, steps: [{ id: 'a', agent_type: 'gated' }] }, { registry, clock });
+    const run = executeWorkflow(
+      { id: 'wt', timeout_ms: 500, steps: [{ id: 'a', agent_type: 'gated' }] },
+      { registry, clock },
+    );
     await clock.advance(500);
     const result = await run;
     expect(result.status).toBe('failed');
@@ -249,7 +302,9 @@ describe('executeWorkflow', () => {
     } as WorkflowDefinition;
     const err = await executeWorkflow(bad, { registry: echoRegistry() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    const paths = ((err as UsageError).details as { errors: { path: string; message: string }[] }).errors.map((e) => `${e.path}: ${e.message}`);
+    const paths = ((err as UsageError).details as { errors: { path: string; message: string }[] }).errors.map(
+      (e) => `${e.path}: ${e.message}`,
+    );
     expect(paths).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^steps\[1\]\.id: duplicate step id 'a'/),

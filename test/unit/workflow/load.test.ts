@@ -44,9 +44,17 @@ steps:
     const { errors } = checkWorkflowText(text);
     const brief = errors.map((e) => `${e.line}:${e.column} ${e.path}`);
     expect(brief).toEqual(
-      expect.arrayContaining(['5:18 steps[0].depends_on[0]', '6:9 steps[1].id', '7:5 steps[1].agent_typo', '6:5 steps[1].agent_type', '10:14 steps[2].retries']),
+      expect.arrayContaining([
+        '5:18 steps[0].depends_on[0]',
+        '6:9 steps[1].id',
+        '7:5 steps[1].agent_typo',
+        '6:5 steps[1].agent_type',
+        '10:14 steps[2].retries',
+      ]),
     );
-    expect(() => loadWorkflow(text, 'wf.yaml')).toThrow(/wf\.yaml:5:18 steps\[0\]\.depends_on\[0\]: unknown step 'ghost'/);
+    expect(() => loadWorkflow(text, 'wf.yaml')).toThrow(
+      /wf\.yaml:5:18 steps\[0\]\.depends_on\[0\]: unknown step 'ghost'/,
+    );
     expect(() => loadWorkflow(text, 'wf.yaml')).toThrow(UsageError);
   });
 
@@ -61,7 +69,12 @@ steps:
 
   it('rejects an alias bomb instead of expanding it', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const { errors } = checkWorkflowText(bomb.join('\n'));
     expect(errors[0].message).toMatch(/alias/i);
   });

@@ -31,7 +31,9 @@ describe('assertValidWorkflow on a definition it has seen', () => {
     const def = deepFreeze(twoSteps());
     expect(assertValidWorkflow(def, { registry: registryOf('fetch', 'plan') })).toBe(def);
     expect(assertValidWorkflow(def, { registry: registryOf('fetch', 'plan') })).toBe(def);
-    expect(() => assertValidWorkflow(def, { registry: registryOf('fetch') })).toThrow(/unknown agent type 'plan' \(registered: fetch\)/);
+    expect(() => assertValidWorkflow(def, { registry: registryOf('fetch') })).toThrow(
+      /unknown agent type 'plan' \(registered: fetch\)/,
+    );
   });
 
   it('a definition that can still change is checked again: a cycle added after a valid run is caught', () => {

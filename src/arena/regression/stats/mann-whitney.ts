@@ -26,7 +26,11 @@ export interface MannWhitneyResult {
 
 export type MannWhitneyMethod = 'auto' | 'exact' | 'normal';
 
-export function mannWhitneyU(baseline: readonly number[], candidate: readonly number[], method: MannWhitneyMethod = 'auto'): MannWhitneyResult {
+export function mannWhitneyU(
+  baseline: readonly number[],
+  candidate: readonly number[],
+  method: MannWhitneyMethod = 'auto',
+): MannWhitneyResult {
   checkSample(baseline, 'baseline', 1);
   checkSample(candidate, 'candidate', 1);
   const n1 = candidate.length;

@@ -18,9 +18,12 @@ export function summarize(values: readonly number[]): SampleSummary {
 export function checkSample(values: readonly number[], name: string, minLength: number): void {
   if (!Array.isArray(values)) throw new TypeError(`${name} must be an array of numbers`);
   if (values.length < minLength) {
-    throw new RangeError(`${name} needs at least ${minLength} value${minLength === 1 ? '' : 's'}, got ${values.length}`);
+    throw new RangeError(
+      `${name} needs at least ${minLength} value${minLength === 1 ? '' : 's'}, got ${values.length}`,
+    );
   }
   values.forEach((v, i) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`${name}[${i}] is not a finite number: ${String(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      throw new TypeError(`${name}[${i}] is not a finite number: ${String(v)}`);
   });
 }

@@ -35,7 +35,11 @@ export interface TTestOptions {
 }
 
 /** Welch's t-test of candidate vs baseline (unequal variances, Welch–Satterthwaite df). */
-export function welchTTest(baseline: readonly number[], candidate: readonly number[], options: TTestOptions = {}): TTestResult {
+export function welchTTest(
+  baseline: readonly number[],
+  candidate: readonly number[],
+  options: TTestOptions = {},
+): TTestResult {
   checkSample(baseline, 'baseline', 2);
   checkSample(candidate, 'candidate', 2);
   const a = summarize(baseline);
@@ -48,17 +52,29 @@ export function welchTTest(baseline: readonly number[], candidate: readonly numb
 }
 
 /** Paired t-test on the per-pair differences candidate[i] − baseline[i] (same seed i). */
-export function pairedTTest(baseline: readonly number[], candidate: readonly number[], options: TTestOptions = {}): TTestResult {
+export function pairedTTest(
+  baseline: readonly number[],
+  candidate: readonly number[],
+  options: TTestOptions = {},
+): TTestResult {
   checkSample(baseline, 'baseline', 2);
   checkSample(candidate, 'candidate', 2);
   if (baseline.length !== candidate.length) {
-    throw new RangeError(`a paired test needs as many baseline as candidate values (${baseline.length} vs ${candidate.length})`);
+    throw new RangeError(
+      `a paired test needs as many baseline as candidate values (${baseline.length} vs ${candidate.length})`,
+    );
   }
   const d = summarize(candidate.map((c, i) => c - baseline[i]!));
   return finish('paired', d.mean, d.sd / Math.sqrt(d.n), d.n - 1, options);
 }
 
-function finish(test: TTestResult['test'], difference: number, se: number, df: number, options: TTestOptions): TTestResult {
+function finish(
+  test: TTestResult['test'],
+  difference: number,
+  se: number,
+  df: number,
+  options: TTestOptions,
+): TTestResult {
   const alternative = options.alternative ?? 'two-sided';
   const confidence = options.confidence ?? 0.95;
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);

@@ -41,7 +41,9 @@ describe('extractScores', () => {
   it('reads arrays of numbers, report documents and regression documents', () => {
     expect(extractScores([1, 2.5])).toEqual([1, 2.5]);
     expect(extractScores([{ score: 70 }, { score: { score: 71 } }])).toEqual([70, 71]);
-    expect(extractScores({ schema_version: 1, scenarios: [{ score: { score: 88 } }, { score: { score: 90 } }] })).toEqual([88, 90]);
+    expect(
+      extractScores({ schema_version: 1, scenarios: [{ score: { score: 88 } }, { score: { score: 90 } }] }),
+    ).toEqual([88, 90]);
     expect(extractScores({ schema_version: 1, survival: { score: { score: 77 } } })).toEqual([77]);
   });
 

@@ -20,7 +20,13 @@ function simulatedPower(df: number, delta: number, critical: number, draws = 200
 
 describe('noncentral t', () => {
   it('reduces to the central t at δ = 0 and to the normal for large df', () => {
-    for (const [t, df] of [[0.5, 1], [2, 3], [-1.7, 4.5], [3, 30]] as const) expect(noncentralTCdf(t, df, 0)).toBeCloseTo(studentTCdf(t, df), 10);
+    for (const [t, df] of [
+      [0.5, 1],
+      [2, 3],
+      [-1.7, 4.5],
+      [3, 30],
+    ] as const)
+      expect(noncentralTCdf(t, df, 0)).toBeCloseTo(studentTCdf(t, df), 10);
     expect(noncentralTCdf(1.3, 1e6, 2)).toBeCloseTo(normalCdf(1.3 - 2), 4);
   });
 
@@ -30,7 +36,12 @@ describe('noncentral t', () => {
   });
 
   it('power at small df matches simulation, where the shifted central t was far off', () => {
-    for (const [df, delta] of [[1, 8], [2, 4.3], [3, 3], [4, 2.5]] as const) {
+    for (const [df, delta] of [
+      [1, 8],
+      [2, 4.3],
+      [3, 3],
+      [4, 2.5],
+    ] as const) {
       const critical = studentTQuantile(0.975, df);
       const exact = twoSidedPower(delta, 1, df, 0.05);
       expect(Math.abs(exact - simulatedPower(df, delta, critical)), `df ${df} δ ${delta}`).toBeLessThan(0.006);

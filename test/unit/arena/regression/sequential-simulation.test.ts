@@ -4,7 +4,11 @@
  * several standard errors wide.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateLook, groupSequentialDesign, type SequentialDesign } from '../../../../src/arena/regression/sequential.js';
+import {
+  evaluateLook,
+  groupSequentialDesign,
+  type SequentialDesign,
+} from '../../../../src/arena/regression/sequential.js';
 import { pairedTTest } from '../../../../src/arena/regression/stats/t-test.js';
 import { createRandom, type Random } from '../../../../src/shared/random.js';
 
@@ -38,8 +42,10 @@ function trial(design: SequentialDesign, random: Random, effect: number): TrialO
     if (test.p < design.alpha) naiveRejected = true; // peeking: stop at the first p < α
     if (outcome) return;
     const decision = evaluateLook(design, index, test.p, Math.sign(test.difference)).decision;
-    if (decision === 'reject') outcome = { rejected: true, naiveRejected: false, runs: look.n, sign: Math.sign(test.difference) };
-    else if (decision === 'futility' || decision === 'accept') outcome = { rejected: false, naiveRejected: false, runs: look.n, sign: 0 };
+    if (decision === 'reject')
+      outcome = { rejected: true, naiveRejected: false, runs: look.n, sign: Math.sign(test.difference) };
+    else if (decision === 'futility' || decision === 'accept')
+      outcome = { rejected: false, naiveRejected: false, runs: look.n, sign: 0 };
   });
   return { ...outcome!, naiveRejected };
 }
@@ -94,7 +100,7 @@ describe('adaptive stopping, simulated', () => {
     expect(result.meanRuns).toBeLessThan(27);
   });
 
-  it('Pocock spending: A/A stays at alpha; a real effect stops sooner on average than with O\'Brien-Fleming', () => {
+  it("Pocock spending: A/A stays at alpha; a real effect stops sooner on average than with O'Brien-Fleming", () => {
     const pocock = groupSequentialDesign({ alpha, minRuns: 10, batchSize: 5, maxRuns: 40, spending: 'pocock' });
     const aa = simulate(pocock, 20261123, trials, 0);
     expect(aa.rate).toBeGreaterThan(alpha - 0.015);

@@ -20,16 +20,27 @@ describe('Lan–DeMets O’Brien–Fleming design', () => {
     expect(lookSchedule(10, 5, 10)).toEqual([10]);
   });
 
-  it('Pocock-type spending: α·ln(1 + (e − 1)t), boundaries nearly flat at Pocock\'s constants (2.361 for 4 looks, 2.413 for 5)', () => {
+  it("Pocock-type spending: α·ln(1 + (e − 1)t), boundaries nearly flat at Pocock's constants (2.361 for 4 looks, 2.413 for 5)", () => {
     expect(pocockSpending(0, 0.05)).toBe(0);
     expect(pocockSpending(1, 0.05)).toBe(0.05);
     expect(pocockSpending(0.5, 0.05)).toBeCloseTo(0.05 * Math.log(1 + (Math.E - 1) / 2), 12);
-    for (const [looks, constant] of [[4, 2.361], [5, 2.413]] as const) {
-      const z = groupSequentialDesign({ alpha: 0.05, minRuns: 10, batchSize: 10, maxRuns: 10 * looks, spending: 'pocock' }).looks.map((l) => l.z);
+    for (const [looks, constant] of [
+      [4, 2.361],
+      [5, 2.413],
+    ] as const) {
+      const z = groupSequentialDesign({
+        alpha: 0.05,
+        minRuns: 10,
+        batchSize: 10,
+        maxRuns: 10 * looks,
+        spending: 'pocock',
+      }).looks.map((l) => l.z);
       expect(z).toHaveLength(looks);
       for (const b of z) expect(Math.abs(b - constant)).toBeLessThan(0.03);
     }
-    expect(() => groupSequentialDesign({ alpha: 0.05, minRuns: 5, batchSize: 5, maxRuns: 20, spending: 'linear' as never })).toThrow(/spending/);
+    expect(() =>
+      groupSequentialDesign({ alpha: 0.05, minRuns: 5, batchSize: 5, maxRuns: 20, spending: 'linear' as never }),
+    ).toThrow(/spending/);
   });
 
   it('reproduces the published boundaries (gsDesign / Jennison & Turnbull, two-sided α = 0.05)', () => {

@@ -16,7 +16,10 @@ describe('createTargetArena on the embedded target', () => {
     };
     const arena = createTargetArena({ targetFactory: factory });
     const seen: ArmRunRequest[] = [];
-    const result = await new RegressionTester({ runArm: (r) => (seen.push(r), arena.runArm(r)) }, dimensionScorer('recovery')).run({
+    const result = await new RegressionTester(
+      { runArm: (r) => (seen.push(r), arena.runArm(r)) },
+      dimensionScorer('recovery'),
+    ).run({
       baseline: RECOVERY_OFF_STRATEGY,
       candidate: DEFAULT_STRATEGY,
       runs: 5,
@@ -37,7 +40,14 @@ describe('createTargetArena on the embedded target', () => {
   it('turns an interrupted run into a CancelledError', async () => {
     const arena = createTargetArena({ targetFactory: embeddedTargetFactory });
     const controller = new AbortController();
-    const run = arena.runArm({ arm: 'baseline', run: 0, seed: 1, strategy: DEFAULT_STRATEGY, workload: { survival: { duration_ms: 5000, interval_ms: 100 } }, signal: controller.signal });
+    const run = arena.runArm({
+      arm: 'baseline',
+      run: 0,
+      seed: 1,
+      strategy: DEFAULT_STRATEGY,
+      workload: { survival: { duration_ms: 5000, interval_ms: 100 } },
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort('test'), 150);
     await expect(run).rejects.toMatchObject({ exitCode: 130 });
   });

@@ -15,7 +15,15 @@ function report(score: number, dims: Partial<ScoreReport> = {}): ScoreReport {
     consistency: score,
     measurements: {
       requests: { total: 0, succeeded: 0, failed: 0 },
-      recovery: { disruptive_faults: 0, recovered: 0, speed: 100, mttr_mean_ms: null, mttr_p50_ms: null, mttr_p95_ms: null, faults: [] },
+      recovery: {
+        disruptive_faults: 0,
+        recovered: 0,
+        speed: 100,
+        mttr_mean_ms: null,
+        mttr_p50_ms: null,
+        mttr_p95_ms: null,
+        faults: [],
+      },
       consistency: { total: 0, passed: 0, failed_checks: [] },
     },
     injections: { total: 0, succeeded: 0, failed: 0 },
@@ -77,7 +85,9 @@ describe('RegressionTester', () => {
     expect(result.difference).toBeGreaterThan(2);
     expect(result.ci[0]).toBeGreaterThan(0);
     expect(result.runs_used).toBe(8);
-    expect(result.pairs.map((p) => p.seed)).toEqual(Array.from({ length: 8 }, (_, run) => fake.calls.find((c) => c.run === run)!.seed));
+    expect(result.pairs.map((p) => p.seed)).toEqual(
+      Array.from({ length: 8 }, (_, run) => fake.calls.find((c) => c.run === run)!.seed),
+    );
     expect(result.scorer).toBe('resilience');
   });
 
@@ -90,9 +100,20 @@ describe('RegressionTester', () => {
   });
 
   it('calls a worse candidate worse, and the same strategy not different, with a power statement', async () => {
-    const worse = await new RegressionTester(syntheticArena().arena).run({ baseline: { bonus: 0 }, candidate: { bonus: -4 }, runs: 6, workload });
+    const worse = await new RegressionTester(syntheticArena().arena).run({
+      baseline: { bonus: 0 },
+      candidate: { bonus: -4 },
+      runs: 6,
+      workload,
+    });
     expect(worse.decision).toBe('candidate worse');
-    const same = await new RegressionTester(syntheticArena().arena).run({ baseline: { bonus: 0 }, candidate: { bonus: 0 }, runs: 6, workload, minimumEffect: 2 });
+    const same = await new RegressionTester(syntheticArena().arena).run({
+      baseline: { bonus: 0 },
+      candidate: { bonus: 0 },
+      runs: 6,
+      workload,
+      minimumEffect: 2,
+    });
     expect(same.decision).toBe('no significant difference');
     expect(same.power?.difference).toBe(2);
     expect(same.power?.power).toBeGreaterThan(0);
@@ -128,42 +149,70 @@ describe('RegressionTester', () => {
   });
 
   it('adaptive: Pocock spending and the futility stop are what the config asks for, and futility is off by default', async () => {
-    const base = { baseline: { bonus: 0 }, candidate: { bonus: 0 }, adaptive: true, minAdaptiveRuns: 4, adaptiveBatchSize: 4, maxRuns: 16, workload, seed: 5 } as const;
+    const base = {
+      baseline: { bonus: 0 },
+      candidate: { bonus: 0 },
+      adaptive: true,
+      minAdaptiveRuns: 4,
+      adaptiveBatchSize: 4,
+      maxRuns: 16,
+      workload,
+      seed: 5,
+    } as const;
     const plain = await new RegressionTester(syntheticArena().arena).run(base);
     expect(plain.sequential?.spending).toBe('lan-demets-obrien-fleming');
     expect(plain.sequential?.futility_power).toBe(0);
     expect(plain.sequential?.looks.some((l) => l.decision === 'futility')).toBe(false);
-    const pocock = await new RegressionTester(syntheticArena().arena).run({ ...base, spending: 'pocock', futilityPower: 0.1 });
+    const pocock = await new RegressionTester(syntheticArena().arena).run({
+      ...base,
+      spending: 'pocock',
+      futilityPower: 0.1,
+    });
     expect(pocock.sequential?.spending).toBe('lan-demets-pocock');
     expect(pocock.sequential?.futility_power).toBe(0.1);
     // Pocock spends alpha evenly: its first boundary is far below O'Brien-Fleming's
     expect(pocock.sequential!.looks[0]!.z_boundary).toBeLessThan(plain.sequential!.looks[0]!.z_boundary - 1);
-    await expect(new RegressionTester(syntheticArena().arena).run({ ...base, spending: 'fast' as never })).rejects.toThrow(/spending must be obrien-fleming or pocock/);
+    await expect(
+      new RegressionTester(syntheticArena().arena).run({ ...base, spending: 'fast' as never }),
+    ).rejects.toThrow(/spending must be obrien-fleming or pocock/);
   });
 
   it('rejects a bad config with every problem named', async () => {
     const tester = new RegressionTester(syntheticArena().arena);
-    await expect(tester.run({ baseline: {}, candidate: {}, runs: 1, confidence: 2, parallelism: 0, workload })).rejects.toThrow(UsageError);
-    await expect(tester.run({ baseline: {}, candidate: {}, runs: 1, confidence: 2, parallelism: 0, workload })).rejects.toThrow(
-      /runs must be an integer ≥ 2.*parallelism.*confidence is the confidence level 1 − alpha/,
-    );
+    await expect(
+      tester.run({ baseline: {}, candidate: {}, runs: 1, confidence: 2, parallelism: 0, workload }),
+    ).rejects.toThrow(UsageError);
+    await expect(
+      tester.run({ baseline: {}, candidate: {}, runs: 1, confidence: 2, parallelism: 0, workload }),
+    ).rejects.toThrow(/runs must be an integer ≥ 2.*parallelism.*confidence is the confidence level 1 − alpha/);
     await expect(tester.run({ baseline: {}, candidate: {}, workload: {} as never })).rejects.toThrow(/workload/);
   });
 
   it('a failing run fails the test with a RuntimeError naming the arm, run and seed', async () => {
     const fake = syntheticArena({ failOn: (r) => r.arm === 'candidate' && r.run === 2 });
-    await expect(new RegressionTester(fake.arena).run({ baseline: { bonus: 0 }, candidate: { bonus: 0 }, runs: 4, workload })).rejects.toThrow(
-      RuntimeError,
-    );
     await expect(
-      new RegressionTester(syntheticArena({ failOn: (r) => r.arm === 'candidate' && r.run === 2 }).arena).run({ baseline: { bonus: 0 }, candidate: { bonus: 0 }, runs: 4, workload }),
+      new RegressionTester(fake.arena).run({ baseline: { bonus: 0 }, candidate: { bonus: 0 }, runs: 4, workload }),
+    ).rejects.toThrow(RuntimeError);
+    await expect(
+      new RegressionTester(syntheticArena({ failOn: (r) => r.arm === 'candidate' && r.run === 2 }).arena).run({
+        baseline: { bonus: 0 },
+        candidate: { bonus: 0 },
+        runs: 4,
+        workload,
+      }),
     ).rejects.toThrow(/candidate run 3 \(seed \d+\) failed: target crashed/);
   });
 
   it('stops on abort and gives no verdict', async () => {
     const controller = new AbortController();
     const fake = syntheticArena({ delayMs: 5 });
-    const promise = new RegressionTester(fake.arena).run({ baseline: { bonus: 0 }, candidate: { bonus: 0 }, runs: 50, workload, signal: controller.signal });
+    const promise = new RegressionTester(fake.arena).run({
+      baseline: { bonus: 0 },
+      candidate: { bonus: 0 },
+      runs: 50,
+      workload,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 40);
     const error = await promise.then(
       () => undefined,
@@ -172,7 +221,9 @@ describe('RegressionTester', () => {
     expect(error).toBeInstanceOf(CancelledError);
     expect(fake.calls.length).toBeLessThan(100);
     // the finished pairs travel with the error, flagged: partial figures, not a verdict
-    const partial = (error as CancelledError).details as { partial: { interrupted: boolean; runs_used: number; pairs: unknown[] } };
+    const partial = (error as CancelledError).details as {
+      partial: { interrupted: boolean; runs_used: number; pairs: unknown[] };
+    };
     expect(partial.partial.interrupted).toBe(true);
     expect(partial.partial.runs_used).toBeGreaterThanOrEqual(2);
     expect(partial.partial.pairs).toHaveLength(partial.partial.runs_used);
@@ -201,7 +252,13 @@ describe('scorers', () => {
     expect(() => new EnsembleScorer([{ scorer: s, weight: -1 }])).toThrow(UsageError);
     expect(() => new EnsembleScorer([{ scorer: s, weight: -1 }])).toThrow(/members\[0\]\.weight must not be negative/);
     expect(() => new EnsembleScorer([{ scorer: s, weight: Number.NaN }])).toThrow(/finite number/);
-    expect(() => new EnsembleScorer([{ scorer: s, weight: 0 }, { scorer: s, weight: 0 }])).toThrow(/all zero/);
+    expect(
+      () =>
+        new EnsembleScorer([
+          { scorer: s, weight: 0 },
+          { scorer: s, weight: 0 },
+        ]),
+    ).toThrow(/all zero/);
     expect(() => new EnsembleScorer([])).toThrow(/at least one/);
   });
 });

@@ -43,7 +43,13 @@ describe('regress --json and score files', () => {
   async function cli(args: string[]) {
     let out = '';
     let err = '';
-    const code = await runWith(args, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {}, cwd: dir, signal: new AbortController().signal });
+    const code = await runWith(args, {
+      stdout: { write: (s: string) => (out += s) },
+      stderr: { write: (s: string) => (err += s) },
+      env: {},
+      cwd: dir,
+      signal: new AbortController().signal,
+    });
     return { code, out, err };
   }
 
@@ -59,8 +65,17 @@ describe('regress --json and score files', () => {
     const walk = (node: unknown, path: string, parent?: Record<string, unknown>, key?: string) => {
       if (node === null) {
         if (!parent || !(`${key}_why` in parent)) unexplained.push(path);
-      } else if (Array.isArray(node)) node.forEach((x, i) => x === null ? (parent && `${key}_why` in parent ? undefined : unexplained.push(`${path}[${i}]`)) : walk(x, `${path}[${i}]`));
-      else if (typeof node === 'object') for (const [k, x] of Object.entries(node as Record<string, unknown>)) walk(x, `${path}.${k}`, node as Record<string, unknown>, k);
+      } else if (Array.isArray(node))
+        node.forEach((x, i) =>
+          x === null
+            ? parent && `${key}_why` in parent
+              ? undefined
+              : unexplained.push(`${path}[${i}]`)
+            : walk(x, `${path}[${i}]`),
+        );
+      else if (typeof node === 'object')
+        for (const [k, x] of Object.entries(node as Record<string, unknown>))
+          walk(x, `${path}.${k}`, node as Record<string, unknown>, k);
     };
     walk(v, 'regression');
     expect(unexplained).toEqual([]);
@@ -89,7 +104,9 @@ describe('regress --json and score files', () => {
   });
 
   it('[1e400, 2] names the overflow, not "null"', () => {
-    expect(() => extractScores(JSON.parse('[1e400, 2]'), 'a.json')).toThrow(/a\.json\[0\]: not a score: Infinity \(not a finite number: a literal such as 1e400 overflows a double\)/);
+    expect(() => extractScores(JSON.parse('[1e400, 2]'), 'a.json')).toThrow(
+      /a\.json\[0\]: not a score: Infinity \(not a finite number: a literal such as 1e400 overflows a double\)/,
+    );
   });
 });
 
@@ -97,12 +114,17 @@ describe('names that say what they hold', () => {
   it('RegressionConfig takes alpha; confidence is 1 − alpha and a value that looks like an alpha is refused', async () => {
     const tester = new RegressionTester({ runArm: async () => ({}) as never } as never);
     const workload = { kind: 'survival', duration: '1s', interval: '100ms' } as never;
-    await expect(tester.run({ baseline: {}, candidate: {}, confidence: 0.05, workload })).rejects.toThrow(/confidence is the confidence level 1 − alpha .*give alpha: 0\.05/);
-    await expect(tester.run({ baseline: {}, candidate: {}, alpha: 0.05, confidence: 0.95, workload })).rejects.toThrow(/alpha or confidence, not both/);
+    await expect(tester.run({ baseline: {}, candidate: {}, confidence: 0.05, workload })).rejects.toThrow(
+      /confidence is the confidence level 1 − alpha .*give alpha: 0\.05/,
+    );
+    await expect(tester.run({ baseline: {}, candidate: {}, alpha: 0.05, confidence: 0.95, workload })).rejects.toThrow(
+      /alpha or confidence, not both/,
+    );
   });
 
   it('obrienFlemingSpending does what its docstring says: 4·Φ̄(z₁₋α/₄/√t)', () => {
-    for (const t of [0.2, 0.5, 0.8]) expect(obrienFlemingSpending(t, 0.05)).toBeCloseTo(4 * normalSf(normalQuantile(1 - 0.05 / 4) / Math.sqrt(t)), 12);
+    for (const t of [0.2, 0.5, 0.8])
+      expect(obrienFlemingSpending(t, 0.05)).toBeCloseTo(4 * normalSf(normalQuantile(1 - 0.05 / 4) / Math.sqrt(t)), 12);
     expect(obrienFlemingSpending(1, 0.05)).toBe(0.05);
   });
 });

@@ -14,7 +14,11 @@ async function setup() {
   const clock = new ManualClock();
   target = createFakeTarget({ clock });
   await target.start();
-  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, clock });
+  const service = new ArenaService({
+    injector: new Injector(target.runtime, target.dag),
+    observer: target.observer,
+    clock,
+  });
   return { clock, service, target };
 }
 
@@ -83,7 +87,10 @@ describe('runLifecycle', () => {
     s.target.runtime.revertAll = async () => {
       throw new Error('target gone');
     };
-    const failed = await drive(s.clock, runLifecycle(options(s, []), (ctx) => pause(s, ctx)));
+    const failed = await drive(
+      s.clock,
+      runLifecycle(options(s, []), (ctx) => pause(s, ctx)),
+    );
     expect(failed).toMatchObject({ status: 'error', error: 'reverting faults failed: target gone' });
 
     const abort = new AbortController();
@@ -92,7 +99,9 @@ describe('runLifecycle', () => {
     abort.abort('SIGINT');
     const outcome = await drive(s.clock, stopped);
     expect(outcome.status).toBe('interrupted');
-    expect(outcome.error).toBe('interrupted (SIGINT) after 1 action(s): faults reverted, partial report; reverting faults failed: target gone');
+    expect(outcome.error).toBe(
+      'interrupted (SIGINT) after 1 action(s): faults reverted, partial report; reverting faults failed: target gone',
+    );
   });
 
   it('a listener that throws does not stop the run or leave a fault behind', async () => {
@@ -117,7 +126,10 @@ describe('runLifecycle', () => {
   it("the run's time starts once the steady state is sampled, so a fault planned at 0 is not late by the sampling", async () => {
     const s = await setup();
     // a target whose workload counters take 40 ms to answer (a round trip to a remote target, say)
-    const observer = { ...s.target.observer, workload: async () => (await s.clock.sleep(40), s.target.observer.workload()) };
+    const observer = {
+      ...s.target.observer,
+      workload: async () => (await s.clock.sleep(40), s.target.observer.workload()),
+    };
     let atStart: number | undefined;
     const outcome = await drive(
       s.clock,
@@ -132,7 +144,10 @@ describe('runLifecycle', () => {
 
   it("the caller's own verdict fails a run that the gate passed", async () => {
     const s = await setup();
-    const outcome = await drive(s.clock, runLifecycle(options(s, [], { failed: () => true }), async () => undefined));
+    const outcome = await drive(
+      s.clock,
+      runLifecycle(options(s, [], { failed: () => true }), async () => undefined),
+    );
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toBeUndefined();
   });

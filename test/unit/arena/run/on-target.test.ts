@@ -26,7 +26,8 @@ describe('a run on a whole target (scenario and survival alike)', () => {
   it('a target that fails to start is stopped, and the failure names it', async () => {
     for (const run of [
       (t: ReturnType<typeof createFakeTarget>) => runSurvivalOnTarget(t, SURVIVAL),
-      (t: ReturnType<typeof createFakeTarget>) => runScenarioOnTarget(t, loadScenario('name: s\nactions:\n  - action: { type: kill_leader }\n'), FAST),
+      (t: ReturnType<typeof createFakeTarget>) =>
+        runScenarioOnTarget(t, loadScenario('name: s\nactions:\n  - action: { type: kill_leader }\n'), FAST),
     ]) {
       const target = createFakeTarget();
       let stops = 0;
@@ -45,6 +46,8 @@ describe('a run on a whole target (scenario and survival alike)', () => {
 
   it('the strategy in force is what the started target describes unless the caller names one', async () => {
     expect((await runSurvivalOnTarget(createFakeTarget(), SURVIVAL)).strategy).toEqual({ recovery: true });
-    expect((await runSurvivalOnTarget(createFakeTarget(), { ...SURVIVAL, strategy: { named: 'mine' } })).strategy).toEqual({ named: 'mine' });
+    expect(
+      (await runSurvivalOnTarget(createFakeTarget(), { ...SURVIVAL, strategy: { named: 'mine' } })).strategy,
+    ).toEqual({ named: 'mine' });
   });
 });

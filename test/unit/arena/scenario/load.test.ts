@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkScenarioText, loadScenario, validateScenario, MAX_SCENARIO_BYTES } from '../../../../src/arena/scenario/index.js';
+import {
+  checkScenarioText,
+  loadScenario,
+  validateScenario,
+  MAX_SCENARIO_BYTES,
+} from '../../../../src/arena/scenario/index.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 
 const GOOD = `name: leader-failover
@@ -36,11 +41,18 @@ describe('loadScenario', () => {
       expect: { min_score: 80 },
       config: { timeout_ms: 120_000, warmup_ms: 1000, cooldown_ms: 3000, seed: 42, max_concurrent: 3 },
     });
-    expect(s.actions[1]).toMatchObject({ label: 'slow-worker', delay_ms: 1000, depends_on: ['first-kill'], action: { type: 'slow_agent', target_id: 'agent-2' } });
+    expect(s.actions[1]).toMatchObject({
+      label: 'slow-worker',
+      delay_ms: 1000,
+      depends_on: ['first-kill'],
+      action: { type: 'slow_agent', target_id: 'agent-2' },
+    });
   });
 
   it('keeps the older format working: no labels, generated ones', () => {
-    const s = loadScenario(`name: old\nactions:\n  - action: { type: kill_agent, target_id: agent-1 }\n    delay: 500\n  - action: { type: kill_leader }\n`);
+    const s = loadScenario(
+      `name: old\nactions:\n  - action: { type: kill_agent, target_id: agent-1 }\n    delay: 500\n  - action: { type: kill_leader }\n`,
+    );
     expect(s.actions.map((a) => a.label)).toEqual(['kill_agent-1', 'kill_leader-2']);
     expect(s.config).toMatchObject({ parallel_actions: false, warmup_ms: 0 });
   });
@@ -68,18 +80,38 @@ actions:
     const byPath = Object.fromEntries(errors.map((e) => [e.path, e]));
     expect(byPath.colour).toMatchObject({ line: 2, column: 1, message: expect.stringContaining('unknown key') });
     expect(byPath['config.warmup']).toMatchObject({ line: 4, message: expect.stringContaining('negative') });
-    expect(byPath['actions[0].action.target_id']).toMatchObject({ line: 7, message: expect.stringContaining('missing target') });
-    expect(byPath['actions[1].action.type']).toMatchObject({ line: 9, message: expect.stringContaining('unknown action type') });
+    expect(byPath['actions[0].action.target_id']).toMatchObject({
+      line: 7,
+      message: expect.stringContaining('missing target'),
+    });
+    expect(byPath['actions[1].action.type']).toMatchObject({
+      line: 9,
+      message: expect.stringContaining('unknown action type'),
+    });
     expect(byPath['actions[2].action.metadata.duration']).toMatchObject({ line: 11 });
-    expect(byPath['actions[2].expect_failure']).toMatchObject({ line: 13, message: expect.stringContaining('cannot both') });
+    expect(byPath['actions[2].expect_failure']).toMatchObject({
+      line: 13,
+      message: expect.stringContaining('cannot both'),
+    });
     expect(byPath['actions[3].action.source_id']).toBeDefined();
   });
 
   it('finds duplicate labels, unknown labels and cycles in depends_on', () => {
-    const dup = checkScenarioText(`name: d\nactions:\n  - { label: a, action: { type: kill_leader } }\n  - { label: a, action: { type: kill_leader } }\n`);
-    expect(dup.errors).toContainEqual(expect.objectContaining({ path: 'actions[1].label', line: 4, message: expect.stringContaining('duplicate') }));
-    const unknown = checkScenarioText(`name: u\nactions:\n  - { label: a, action: { type: kill_leader }, depends_on: [zz] }\n`);
-    expect(unknown.errors).toContainEqual(expect.objectContaining({ path: 'actions[0].depends_on[0]', message: expect.stringContaining('unknown label "zz"') }));
+    const dup = checkScenarioText(
+      `name: d\nactions:\n  - { label: a, action: { type: kill_leader } }\n  - { label: a, action: { type: kill_leader } }\n`,
+    );
+    expect(dup.errors).toContainEqual(
+      expect.objectContaining({ path: 'actions[1].label', line: 4, message: expect.stringContaining('duplicate') }),
+    );
+    const unknown = checkScenarioText(
+      `name: u\nactions:\n  - { label: a, action: { type: kill_leader }, depends_on: [zz] }\n`,
+    );
+    expect(unknown.errors).toContainEqual(
+      expect.objectContaining({
+        path: 'actions[0].depends_on[0]',
+        message: expect.stringContaining('unknown label "zz"'),
+      }),
+    );
     const cycle = checkScenarioText(
       `name: c\nactions:\n  - { label: a, action: { type: kill_leader }, depends_on: [c] }\n  - { label: b, action: { type: kill_leader }, depends_on: [a] }\n  - { label: c, action: { type: kill_leader }, depends_on: [b] }\n`,
     );
@@ -107,16 +139,20 @@ actions:
 `;
     const { valid, errors } = checkScenarioText(text, 'f.yaml');
     expect(valid).toBe(false);
-    expect(errors.map((e) => [e.path, e.line])).toEqual([
-      ['actions[0].depends_on[0]', 5],
-      ['actions[2].label', 8],
-      ['actions[2].expect_failure', 11],
-      ['actions[3].depends_on', 14],
-      ['actions[3].action.type', 13],
-    ].sort((a, b) => (a[1] as number) - (b[1] as number)));
+    expect(errors.map((e) => [e.path, e.line])).toEqual(
+      [
+        ['actions[0].depends_on[0]', 5],
+        ['actions[2].label', 8],
+        ['actions[2].expect_failure', 11],
+        ['actions[3].depends_on', 14],
+        ['actions[3].action.type', 13],
+      ].sort((a, b) => (a[1] as number) - (b[1] as number)),
+    );
     expect(errors.find((e) => e.path === 'actions[0].depends_on[0]')!.message).toContain('unknown label "nope"');
     expect(errors.find((e) => e.path === 'actions[2].label')!.message).toContain('duplicate label "slow"');
-    expect(errors.find((e) => e.path === 'actions[3].depends_on')!.message).toBe('depends_on cycle: loop-a → loop-b → loop-a');
+    expect(errors.find((e) => e.path === 'actions[3].depends_on')!.message).toBe(
+      'depends_on cycle: loop-a → loop-b → loop-a',
+    );
     // strictly ordered by line, then column
     const keys = errors.map((e) => e.line! * 1000 + e.column!);
     expect(keys).toEqual([...keys].sort((a, b) => a - b));
@@ -124,10 +160,14 @@ actions:
   });
 
   it('does not invent unknown-label errors when an item without a readable label could be the one meant', () => {
-    const r = checkScenarioText(`name: m\nactions:\n  - { action: { target_id: agent-1 } }\n  - { label: b, action: { type: kill_leader }, depends_on: [kill_agent-1] }\n`);
+    const r = checkScenarioText(
+      `name: m\nactions:\n  - { action: { target_id: agent-1 } }\n  - { label: b, action: { type: kill_leader }, depends_on: [kill_agent-1] }\n`,
+    );
     expect(r.errors.map((e) => e.path)).toEqual(['actions[0].action.type']);
     // a non-mapping item has no label at all, so the reference is certainly unknown
-    const s = checkScenarioText(`name: m\nactions:\n  - 42\n  - { label: b, action: { type: kill_leader }, depends_on: [zz] }\n`);
+    const s = checkScenarioText(
+      `name: m\nactions:\n  - 42\n  - { label: b, action: { type: kill_leader }, depends_on: [zz] }\n`,
+    );
     expect(s.errors.map((e) => e.path)).toEqual(['actions[0]', 'actions[1].depends_on[0]']);
   });
 

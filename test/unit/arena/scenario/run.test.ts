@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadScenario, runScenario, runScenarioOnTarget, runScenarioReport } from '../../../../src/arena/scenario/index.js';
+import {
+  loadScenario,
+  runScenario,
+  runScenarioOnTarget,
+  runScenarioReport,
+} from '../../../../src/arena/scenario/index.js';
 import { ArenaService } from '../../../../src/arena/service.js';
 import { Injector } from '../../../../src/arena/injector.js';
 import type { RunEvent } from '../../../../src/arena/report.js';
@@ -46,7 +51,13 @@ actions:
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('run.started');
     expect(types.at(-1)).toBe('run.finished');
-    expect(events.filter((e) => e.type === 'phase').map((e) => (e as { phase: string }).phase)).toEqual(['warmup', 'chaos', 'cooldown', 'checks', 'done']);
+    expect(events.filter((e) => e.type === 'phase').map((e) => (e as { phase: string }).phase)).toEqual([
+      'warmup',
+      'chaos',
+      'cooldown',
+      'checks',
+      'done',
+    ]);
     expect(types.filter((t) => t === 'snapshot').length).toBeGreaterThanOrEqual(2);
     expect(types).toContain('recovery');
     expect(types).toContain('fault.reverted');
@@ -61,10 +72,14 @@ actions:
     const report = await runScenarioReport(service, scenario, FAST);
     expect(report).toMatchObject({ status: 'failed', verified: false, passed: 0, failed: 1 });
     expect(report.results[0]!.result.error).toMatch(/agent-9/);
-    const gated = await runScenarioReport(service, loadScenario(`name: g\nconfig: { cooldown: 30ms }\nactions:\n  - action: { type: kill_leader }\n`), {
-      ...FAST,
-      minScore: 100,
-    });
+    const gated = await runScenarioReport(
+      service,
+      loadScenario(`name: g\nconfig: { cooldown: 30ms }\nactions:\n  - action: { type: kill_leader }\n`),
+      {
+        ...FAST,
+        minScore: 100,
+      },
+    );
     expect(gated).toMatchObject({ status: 'failed', verified: true, gate: { min_score: 100, passed: false } });
   });
 
@@ -173,7 +188,11 @@ actions:
 
   it('runScenario (deprecated) returns just the results', async () => {
     const service = await setup();
-    const results = await runScenario(service, loadScenario(`name: r\nactions:\n  - action: { type: kill_leader }\n`), FAST);
+    const results = await runScenario(
+      service,
+      loadScenario(`name: r\nactions:\n  - action: { type: kill_leader }\n`),
+      FAST,
+    );
     expect(results).toEqual([expect.objectContaining({ success: true })]);
   });
 });
@@ -181,7 +200,13 @@ actions:
 describe('runScenarioOnTarget', () => {
   it('starts, runs, reverts and stops the target', async () => {
     target = createFakeTarget();
-    const report = await runScenarioOnTarget(target, loadScenario(`name: t\nconfig: { cooldown: 50ms }\nactions:\n  - action: { type: pause_agent, target_id: agent-2 }\n`), FAST);
+    const report = await runScenarioOnTarget(
+      target,
+      loadScenario(
+        `name: t\nconfig: { cooldown: 50ms }\nactions:\n  - action: { type: pause_agent, target_id: agent-2 }\n`,
+      ),
+      FAST,
+    );
     expect(report.status).toBe('passed');
     expect(report.strategy).toEqual({ recovery: true });
     expect(target.started).toBe(false);
@@ -210,7 +235,11 @@ describe('abort while waiting for recovery', () => {
     const scenario = loadScenario(`name: wait\nactions:\n  - action: { type: kill_agent, target_id: agent-2 }\n`);
     setTimeout(() => ac.abort(), 100);
     const started = Date.now();
-    const report = await runScenarioReport(service, scenario, { pollIntervalMs: 5, recoveryDeadlineMs: 10_000, signal: ac.signal });
+    const report = await runScenarioReport(service, scenario, {
+      pollIntervalMs: 5,
+      recoveryDeadlineMs: 10_000,
+      signal: ac.signal,
+    });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(report.status).toBe('interrupted');
     expect(report.score.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 0 });

@@ -12,15 +12,22 @@ const file = (name: string) => fileURLToPath(new URL(`../../../../scenarios/${na
 
 describe('recovery strategy vs measured score', () => {
   // independent runs on their own embedded targets, mostly waiting on scaled delays: the two files side by side
-  it.concurrent.for(['leader-failover.yaml', 'memory-corruption.yaml'])('%s: recovery off scores clearly lower than the default', { timeout: 15_000 }, async (name, { expect }) => {
-    const scenario = await loadScenarioFile(file(name));
-    const run = (strategy: unknown) =>
-      runScenarioOnTarget(createEmbeddedTarget({ strategy, workloadRate: 50 }), scenario, { timeScale: 0.3, recoveryDeadlineMs: 1500 });
-    const on = await run(DEFAULT_STRATEGY);
-    const off = await run(RECOVERY_OFF_STRATEGY);
-    expect(on.status).toBe('passed');
-    expect(on.score.score).toBeGreaterThan(off.score.score + 20);
-    expect(off.score.measurements.recovery.recovered).toBeLessThan(off.score.measurements.recovery.disruptive_faults);
-    expect(off.status).toBe('failed');
-  });
+  it.concurrent.for(['leader-failover.yaml', 'memory-corruption.yaml'])(
+    '%s: recovery off scores clearly lower than the default',
+    { timeout: 15_000 },
+    async (name, { expect }) => {
+      const scenario = await loadScenarioFile(file(name));
+      const run = (strategy: unknown) =>
+        runScenarioOnTarget(createEmbeddedTarget({ strategy, workloadRate: 50 }), scenario, {
+          timeScale: 0.3,
+          recoveryDeadlineMs: 1500,
+        });
+      const on = await run(DEFAULT_STRATEGY);
+      const off = await run(RECOVERY_OFF_STRATEGY);
+      expect(on.status).toBe('passed');
+      expect(on.score.score).toBeGreaterThan(off.score.score + 20);
+      expect(off.score.measurements.recovery.recovered).toBeLessThan(off.score.measurements.recovery.disruptive_faults);
+      expect(off.status).toBe('failed');
+    },
+  );
 });

@@ -12,7 +12,9 @@ import { ACTION_TYPES } from '../../../../src/arena/action.js';
 import { createEmbeddedTarget } from '../../../../src/targets/embedded/index.js';
 
 const DIR = fileURLToPath(new URL('../../../../scenarios/', import.meta.url));
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 describe('shipped scenarios', () => {
   it('are at least six and all valid', async () => {
@@ -36,12 +38,18 @@ describe('shipped scenarios', () => {
     const target = createEmbeddedTarget({ workloadRate: 50 });
     // the gate (expect.min_score) is checked at full speed by `npm start`; here, on a
     // loaded CI machine with timings scaled, we check expectations and a clearly working score
-    const report = await runScenarioOnTarget(target, scenario, { timeScale: 0.3, recoveryDeadlineMs: 3000, minScore: 0 });
-    const summary = report.results.map((r) => `${r.label}: ${r.result.success ? 'ok' : r.result.error} (met ${r.met})`).join('\n');
+    const report = await runScenarioOnTarget(target, scenario, {
+      timeScale: 0.3,
+      recoveryDeadlineMs: 3000,
+      minScore: 0,
+    });
+    const summary = report.results
+      .map((r) => `${r.label}: ${r.result.success ? 'ok' : r.result.error} (met ${r.met})`)
+      .join('\n');
     expect(report.status, `${file}\n${summary}\nscore ${JSON.stringify(report.score, null, 1)}`).toBe('passed');
     expect(report.verified).toBe(true);
     expect(report.score.score).toBeGreaterThan(50);
     expect(report.score.measurements.requests.total).toBeGreaterThan(0);
-    expect((await target.runtime.activeFaults())).toEqual([]);
+    expect(await target.runtime.activeFaults()).toEqual([]);
   });
 });

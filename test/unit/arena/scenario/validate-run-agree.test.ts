@@ -23,18 +23,66 @@ import type { Target } from '../../../../src/arena/providers.js';
 import type { Scenario } from '../../../../src/arena/scenario/types.js';
 
 const durationArb = fc.oneof(
-  fc.constantFrom(0, 1, 250, '0', '0ms', '2s', '1m30s', '24h', '25h', '99999h', '1h1h', '30s1m', '1.5s', 'soon', '', -5, '-1s', 1.5, Infinity, -Infinity, NaN, 86_400_000, 86_400_001, 2 ** 31, Number.POSITIVE_INFINITY, null),
+  fc.constantFrom(
+    0,
+    1,
+    250,
+    '0',
+    '0ms',
+    '2s',
+    '1m30s',
+    '24h',
+    '25h',
+    '99999h',
+    '1h1h',
+    '30s1m',
+    '1.5s',
+    'soon',
+    '',
+    -5,
+    '-1s',
+    1.5,
+    Infinity,
+    -Infinity,
+    NaN,
+    86_400_000,
+    86_400_001,
+    2 ** 31,
+    Number.POSITIVE_INFINITY,
+    null,
+  ),
   fc.nat({ max: 10_000 }),
   fc.nat({ max: 5000 }).map((n) => `${n}ms`),
 );
 
-const targetArb = fc.constantFrom('agent-1', 'agent-2', 'agent-3', 'orchestrator-1', 'agent-9', 'random', 'fetch', 'plan', 'answer', '');
+const targetArb = fc.constantFrom(
+  'agent-1',
+  'agent-2',
+  'agent-3',
+  'orchestrator-1',
+  'agent-9',
+  'random',
+  'fetch',
+  'plan',
+  'answer',
+  '',
+);
 const metadataArb = fc.record(
-  { duration: durationArb, delay: durationArb, error_type: fc.constantFrom('rate_limit', 'timeout', 'nope'), extra: fc.constant(1) },
+  {
+    duration: durationArb,
+    delay: durationArb,
+    error_type: fc.constantFrom('rate_limit', 'timeout', 'nope'),
+    extra: fc.constant(1),
+  },
   { requiredKeys: [] },
 );
 const actionArb = fc.record(
-  { type: fc.constantFrom(...ACTION_TYPES, 'explode'), target_id: targetArb, source_id: targetArb, metadata: metadataArb },
+  {
+    type: fc.constantFrom(...ACTION_TYPES, 'explode'),
+    target_id: targetArb,
+    source_id: targetArb,
+    metadata: metadataArb,
+  },
   { requiredKeys: ['type'] },
 );
 const stepArb = fc.record(
@@ -48,10 +96,25 @@ const stepArb = fc.record(
   { requiredKeys: ['action'] },
 );
 const configArb = fc.record(
-  { warmup: durationArb, cooldown: durationArb, timeout: durationArb, recovery_deadline: durationArb, seed: fc.constantFrom(1, 42, -1), max_concurrent: fc.constantFrom(1, 3, 0), parallel_actions: fc.boolean() },
+  {
+    warmup: durationArb,
+    cooldown: durationArb,
+    timeout: durationArb,
+    recovery_deadline: durationArb,
+    seed: fc.constantFrom(1, 42, -1),
+    max_concurrent: fc.constantFrom(1, 3, 0),
+    parallel_actions: fc.boolean(),
+  },
   { requiredKeys: [] },
 );
-const scenarioArb = fc.record({ name: fc.constantFrom('prop', '', 7), config: configArb, actions: fc.array(stepArb, { minLength: 0, maxLength: 4 }) }, { requiredKeys: ['actions'] });
+const scenarioArb = fc.record(
+  {
+    name: fc.constantFrom('prop', '', 7),
+    config: configArb,
+    actions: fc.array(stepArb, { minLength: 0, maxLength: 4 }),
+  },
+  { requiredKeys: ['actions'] },
+);
 
 // near-valid documents: the half where validate says yes and the run must agree
 const validDurationArb = fc.oneof(
@@ -60,21 +123,42 @@ const validDurationArb = fc.oneof(
   { weight: 1, arbitrary: durationArb },
 );
 // slow_agent and the self-targeting kills are where validate and run used to disagree
-const nearValidActionArb = fc.constantFrom(...ACTION_TYPES, 'slow_agent', 'slow_agent', 'slow_agent', 'kill_leader', 'kill_orchestrator').chain((type) =>
-  fc.record(
-    {
-      type: fc.constant(type),
-      target_id: type === 'kill_leader' || type === 'kill_orchestrator' ? fc.constantFrom('', 'agent-1') : type.startsWith('remove_') ? fc.constantFrom('plan', 'answer', 'random') : fc.constantFrom('agent-1', 'agent-2', 'agent-9', 'random'),
-      source_id: type === 'remove_edge' ? fc.constantFrom('fetch', 'plan') : fc.constantFrom('', 'plan'),
-      metadata: fc.record(Object.fromEntries(ACTION_PARAMETERS[type].map((k) => [k, k === 'error_type' ? fc.constantFrom('rate_limit', 'timeout') : validDurationArb])), { requiredKeys: [] }),
-    },
-    { requiredKeys: type === 'remove_edge' ? ['type', 'target_id', 'source_id'] : ['type', 'target_id'] },
-  ),
-);
+const nearValidActionArb = fc
+  .constantFrom(...ACTION_TYPES, 'slow_agent', 'slow_agent', 'slow_agent', 'kill_leader', 'kill_orchestrator')
+  .chain((type) =>
+    fc.record(
+      {
+        type: fc.constant(type),
+        target_id:
+          type === 'kill_leader' || type === 'kill_orchestrator'
+            ? fc.constantFrom('', 'agent-1')
+            : type.startsWith('remove_')
+              ? fc.constantFrom('plan', 'answer', 'random')
+              : fc.constantFrom('agent-1', 'agent-2', 'agent-9', 'random'),
+        source_id: type === 'remove_edge' ? fc.constantFrom('fetch', 'plan') : fc.constantFrom('', 'plan'),
+        metadata: fc.record(
+          Object.fromEntries(
+            ACTION_PARAMETERS[type].map((k) => [
+              k,
+              k === 'error_type' ? fc.constantFrom('rate_limit', 'timeout') : validDurationArb,
+            ]),
+          ),
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: type === 'remove_edge' ? ['type', 'target_id', 'source_id'] : ['type', 'target_id'] },
+    ),
+  );
 const nearValidArb = fc.record({
   name: fc.constant('prop'),
-  config: fc.record({ warmup: validDurationArb, cooldown: validDurationArb, timeout: validDurationArb }, { requiredKeys: [] }),
-  actions: fc.array(fc.record({ delay: validDurationArb, action: nearValidActionArb }, { requiredKeys: ['action'] }), { minLength: 1, maxLength: 3 }),
+  config: fc.record(
+    { warmup: validDurationArb, cooldown: validDurationArb, timeout: validDurationArb },
+    { requiredKeys: [] },
+  ),
+  actions: fc.array(fc.record({ delay: validDurationArb, action: nearValidActionArb }, { requiredKeys: ['action'] }), {
+    minLength: 1,
+    maxLength: 3,
+  }),
 });
 
 // the same document as a file could also arrive: CR-only line endings, two documents, deep nesting
@@ -97,7 +181,12 @@ afterEach(async () => {
 
 function sink() {
   let text = '';
-  return { write: (s: string) => void (text += s), get text() { return text; } };
+  return {
+    write: (s: string) => void (text += s),
+    get text() {
+      return text;
+    },
+  };
 }
 
 describe('validate and run agree', () => {
@@ -109,9 +198,17 @@ describe('validate and run agree', () => {
         writeFileSync(file, shape(stringify(doc)));
         const stdout = sink();
         const stderr = sink();
-        const code = await runWith(['scenario', 'validate', file], { stdout, stderr, env: {}, cwd: dir, signal: new AbortController().signal });
+        const code = await runWith(['scenario', 'validate', file], {
+          stdout,
+          stderr,
+          env: {},
+          cwd: dir,
+          signal: new AbortController().signal,
+        });
         expect([0, 2]).toContain(code);
-        expect(stderr.text + stdout.text).not.toMatch(/unexpected error|\n\s+at \S+ \(|Maximum call stack|parseAllDocuments/);
+        expect(stderr.text + stdout.text).not.toMatch(
+          /unexpected error|\n\s+at \S+ \(|Maximum call stack|parseAllDocuments/,
+        );
       }),
       { seed: 20261123, numRuns: 80 },
     );
@@ -120,12 +217,15 @@ describe('validate and run agree', () => {
   it('a document validate accepts does not fail at run time on validation grounds', async () => {
     let accepted = 0;
     await fc.assert(
-      fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: nearValidArb }, { weight: 1, arbitrary: scenarioArb }), async (doc) => {
-        const result = checkScenarioText(stringify(doc));
-        if (!result.valid) return;
-        accepted += 1;
-        await expectRunsWithoutValidationErrors(result.scenario!);
-      }),
+      fc.asyncProperty(
+        fc.oneof({ weight: 4, arbitrary: nearValidArb }, { weight: 1, arbitrary: scenarioArb }),
+        async (doc) => {
+          const result = checkScenarioText(stringify(doc));
+          if (!result.valid) return;
+          accepted += 1;
+          await expectRunsWithoutValidationErrors(result.scenario!);
+        },
+      ),
       { seed: 7, numRuns: 150 },
     );
     // the generator must reach the interesting half, or the property says nothing
@@ -137,7 +237,13 @@ describe('validate and run agree', () => {
 async function expectRunsWithoutValidationErrors(scenario: Scenario): Promise<void> {
   const clock = new ManualClock();
   const cfg = scenario.config;
-  for (const ms of [cfg.warmup_ms, cfg.cooldown_ms, cfg.timeout_ms ?? 0, cfg.recovery_deadline_ms ?? 0, ...scenario.actions.map((a) => a.delay_ms)]) {
+  for (const ms of [
+    cfg.warmup_ms,
+    cfg.cooldown_ms,
+    cfg.timeout_ms ?? 0,
+    cfg.recovery_deadline_ms ?? 0,
+    ...scenario.actions.map((a) => a.delay_ms),
+  ]) {
     clock.setTimer(ms, () => undefined).cancel(); // throws for a value Node would misread
   }
   target = createEmbeddedTarget({ clock });
@@ -149,7 +255,10 @@ async function expectRunsWithoutValidationErrors(scenario: Scenario): Promise<vo
     if (spec.type === 'kill_leader' || spec.type === 'kill_orchestrator') expect(spec.target_id ?? '').toBe('');
     if (spec.type !== 'remove_edge') expect(spec.source_id ?? '').toBe('');
     const id = spec.target_id === 'random' ? 'agent-2' : (spec.target_id ?? '');
-    const action = createAction(spec.type, id, { ...(spec.source_id !== undefined ? { source_id: spec.source_id } : {}), ...(spec.metadata ? { metadata: spec.metadata } : {}) });
+    const action = createAction(spec.type, id, {
+      ...(spec.source_id !== undefined ? { source_id: spec.source_id } : {}),
+      ...(spec.metadata ? { metadata: spec.metadata } : {}),
+    });
     try {
       await injector.apply(action);
     } catch (err) {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../../../src/shared/random.js';
-import { parseActionKinds, planAction, DEFAULT_SURVIVAL_ACTIONS, type TargetView } from '../../../../src/arena/survival/plan.js';
+import {
+  parseActionKinds,
+  planAction,
+  DEFAULT_SURVIVAL_ACTIONS,
+  type TargetView,
+} from '../../../../src/arena/survival/plan.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 
 const view: TargetView = {
@@ -13,7 +18,13 @@ const view: TargetView = {
   nodes: ['fetch', 'plan'],
   edges: [{ from: 'fetch', to: 'plan' }],
 };
-const ctx = (kinds: string[], seed = 1) => ({ random: createRandom(seed), kinds: parseActionKinds(kinds), intervalMs: 1000, now: () => new Date(0), index: 0 });
+const ctx = (kinds: string[], seed = 1) => ({
+  random: createRandom(seed),
+  kinds: parseActionKinds(kinds),
+  intervalMs: 1000,
+  now: () => new Date(0),
+  index: 0,
+});
 
 describe('planAction', () => {
   it('resumes a paused agent, targets running agents, and draws DAG targets from what exists', () => {

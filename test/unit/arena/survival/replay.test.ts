@@ -17,7 +17,13 @@ describe('replayPlanFromReport', () => {
   it('reads a scenario document, leaving out actions the scenario skipped; picks by name', () => {
     const skipped = sampleOutcome('skip-me', false, 'none', null);
     skipped.result = { ...skipped.result, duration_ms: 0, error: 'skipped: depends on "x", which failed' };
-    const doc = { schema_version: 1, scenarios: [sampleScenario({ results: [sampleOutcome('a', true, 'none', null), skipped] }), sampleScenario({ name: 'other' })] };
+    const doc = {
+      schema_version: 1,
+      scenarios: [
+        sampleScenario({ results: [sampleOutcome('a', true, 'none', null), skipped] }),
+        sampleScenario({ name: 'other' }),
+      ],
+    };
     expect(() => replayPlanFromReport(doc)).toThrow(/holds 2 scenarios.*--scenario NAME/);
     const plan = replayPlanFromReport(doc, 'r.json', 'leader-failover');
     expect(plan).toMatchObject({ kind: 'scenario', name: 'leader-failover', seed: 42 });
@@ -25,9 +31,20 @@ describe('replayPlanFromReport', () => {
   });
 
   it('names every problem with its path', () => {
-    const bad = { schema_version: 1, survival: { seed: 1, timeline: [{ planned_at: -1, action: { type: 'explode' } }, { planned_at: 5, action: { type: 'kill_agent' } }] } };
+    const bad = {
+      schema_version: 1,
+      survival: {
+        seed: 1,
+        timeline: [
+          { planned_at: -1, action: { type: 'explode' } },
+          { planned_at: 5, action: { type: 'kill_agent' } },
+        ],
+      },
+    };
     expect(() => replayPlanFromReport(bad, 'r.json')).toThrow(UsageError);
-    expect(() => replayPlanFromReport(bad, 'r.json')).toThrow(/r\.json: survival\.timeline\[0\]: planned time.*timeline\[0\]\.action\.type: unknown action type "explode".*timeline\[1\]\.action\.target_id: missing target/);
+    expect(() => replayPlanFromReport(bad, 'r.json')).toThrow(
+      /r\.json: survival\.timeline\[0\]: planned time.*timeline\[0\]\.action\.type: unknown action type "explode".*timeline\[1\]\.action\.target_id: missing target/,
+    );
     expect(() => replayPlanFromReport({ schema_version: 2, survival: {} })).toThrow('unsupported schema_version 2');
     expect(() => replayPlanFromReport([])).toThrow('not a report document');
   });
@@ -36,8 +53,13 @@ describe('replayPlanFromReport', () => {
 describe('survival timeline → scenario', () => {
   it('keeps kinds, targets, parameters and spacing, and the YAML validates', () => {
     const report = sampleSurvival();
-    report.timeline[1]!.action = { ...report.timeline[1]!.action, type: 'remove_edge', target_id: 'plan', source_id: 'fetch' };
-    report.timeline[2]!.action = { ...report.timeline[2]!.action, type: 'kill_leader', target_id: '', metadata: { } };
+    report.timeline[1]!.action = {
+      ...report.timeline[1]!.action,
+      type: 'remove_edge',
+      target_id: 'plan',
+      source_id: 'fetch',
+    };
+    report.timeline[2]!.action = { ...report.timeline[2]!.action, type: 'kill_leader', target_id: '', metadata: {} };
     report.timeline[0]!.action = { ...report.timeline[0]!.action, metadata: { duration: 150, delay: 40 } };
     const draft = survivalToScenario(report);
     expect(draft.actions.map((a) => a.delay)).toEqual(['0ms', '100ms', '100ms']);

@@ -17,7 +17,11 @@ function setup(overrides: { slowKillMs?: number; recovery?: boolean } = {}) {
       return stop(id);
     };
   }
-  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer, clock });
+  const service = new ArenaService({
+    injector: new Injector(target.runtime, target.dag),
+    observer: target.observer,
+    clock,
+  });
   return { clock, target, service };
 }
 
@@ -35,16 +39,22 @@ async function drive<T>(clock: ManualClock, promise: Promise<T>, stepMs = 20, ma
   return value!;
 }
 
-async function survive(options: Partial<SurvivalOptions> & { slowKillMs?: number; recovery?: boolean } = {}): Promise<{ report: SurvivalReport; events: RunEvent[]; target: FakeTarget }> {
+async function survive(
+  options: Partial<SurvivalOptions> & { slowKillMs?: number; recovery?: boolean } = {},
+): Promise<{ report: SurvivalReport; events: RunEvent[]; target: FakeTarget }> {
   const { clock, target, service } = setup(options);
   await target.start();
   const events: RunEvent[] = [];
-  const report = await drive(clock, runSurvival(service, { duration: '1s', interval: '100ms', seed: 42, onEvent: (e) => events.push(e), ...options }));
+  const report = await drive(
+    clock,
+    runSurvival(service, { duration: '1s', interval: '100ms', seed: 42, onEvent: (e) => events.push(e), ...options }),
+  );
   await target.stop();
   return { report, events, target };
 }
 
-const sequence = (r: SurvivalReport) => r.timeline.map((t) => [t.action.type, t.action.target_id, t.action.source_id, t.action.metadata]);
+const sequence = (r: SurvivalReport) =>
+  r.timeline.map((t) => [t.action.type, t.action.target_id, t.action.source_id, t.action.metadata]);
 
 describe('runSurvival', () => {
   it('runs one action per interval at its planned time, measured, and records the seed and drift', async () => {
@@ -85,7 +95,8 @@ describe('runSurvival', () => {
         expect(d).toBeGreaterThanOrEqual(100);
         expect(d).toBeLessThanOrEqual(200);
       }
-      if (t.action.type === 'llm_failure') expect(['rate_limit', 'overloaded', 'timeout', 'server_error']).toContain(t.action.metadata!.error_type);
+      if (t.action.type === 'llm_failure')
+        expect(['rate_limit', 'overloaded', 'timeout', 'server_error']).toContain(t.action.metadata!.error_type);
     }
   });
 
@@ -100,7 +111,7 @@ describe('runSurvival', () => {
   it('reverts every active fault at the end and says which', async () => {
     const { report, events, target } = await survive({ actions: ['pause_agent'], duration: '300ms', cooldown: 0 });
     expect(report.reverted_faults!.length).toBeGreaterThan(0);
-    expect((await target.runtime.activeFaults())).toEqual([]);
+    expect(await target.runtime.activeFaults()).toEqual([]);
     expect(target.revertCalls).toBeGreaterThanOrEqual(1);
     expect(events.filter((e) => e.type === 'fault.reverted')).toHaveLength(report.reverted_faults!.length);
   });
@@ -109,7 +120,13 @@ describe('runSurvival', () => {
     const { clock, target, service } = setup();
     await target.start();
     const abort = new AbortController();
-    const run = runSurvival(service, { duration: '10s', interval: '100ms', seed: 1, actions: ['slow_agent'], signal: abort.signal });
+    const run = runSurvival(service, {
+      duration: '10s',
+      interval: '100ms',
+      seed: 1,
+      actions: ['slow_agent'],
+      signal: abort.signal,
+    });
     await clock.advance(450);
     abort.abort('SIGINT');
     const report = await drive(clock, run);
@@ -117,7 +134,7 @@ describe('runSurvival', () => {
     expect(report.actions_run).toBe(5);
     expect(report.error).toContain('SIGINT');
     expect(report.reverted_faults!.length).toBeGreaterThan(0);
-    expect((await target.runtime.activeFaults())).toEqual([]);
+    expect(await target.runtime.activeFaults()).toEqual([]);
     await target.stop();
   });
 
@@ -130,8 +147,12 @@ describe('runSurvival', () => {
 
   it('rejects bad options with every problem named', async () => {
     const { service } = setup();
-    await expect(runSurvival(service, { duration: 'soon', interval: 0, actions: 'kill_agent,explode' })).rejects.toThrow(UsageError);
-    await expect(runSurvival(service, { duration: 'soon', interval: 0, actions: 'kill_agent,explode' })).rejects.toThrow(
+    await expect(
+      runSurvival(service, { duration: 'soon', interval: 0, actions: 'kill_agent,explode' }),
+    ).rejects.toThrow(UsageError);
+    await expect(
+      runSurvival(service, { duration: 'soon', interval: 0, actions: 'kill_agent,explode' }),
+    ).rejects.toThrow(
       /duration: invalid duration "soon".*interval: must be greater than 0.*unknown action type explode/,
     );
   });
@@ -140,7 +161,10 @@ describe('runSurvival', () => {
     const { report } = await survive({ seed: 99 });
     const { clock, target, service } = setup();
     await target.start();
-    const replay = await drive(clock, runSurvival(service, { duration: 0, interval: 0, seed: 99, timeline: report.timeline }));
+    const replay = await drive(
+      clock,
+      runSurvival(service, { duration: 0, interval: 0, seed: 99, timeline: report.timeline }),
+    );
     await target.stop();
     expect(sequence(replay)).toEqual(sequence(report));
     expect(replay.timeline.map((t) => t.planned_at)).toEqual(report.timeline.map((t) => t.planned_at));

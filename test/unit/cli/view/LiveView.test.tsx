@@ -14,7 +14,12 @@ describe('LiveView', () => {
     const { lastFrame, frames, unmount } = render(<LiveView store={store} />);
     store.push({ type: 'run.started', at_ms: 0, kind: 'scenario', name: 'leader-failover', seed: 42 });
     store.push({ type: 'phase', at_ms: 0, phase: 'chaos' });
-    store.push({ type: 'action', at_ms: 1000, label: 'first-kill', result: { success: true, action: sampleAction('kill_leader', ''), duration_ms: 1 } });
+    store.push({
+      type: 'action',
+      at_ms: 1000,
+      label: 'first-kill',
+      result: { success: true, action: sampleAction('kill_leader', ''), duration_ms: 1 },
+    });
     store.push({
       type: 'snapshot',
       at_ms: 1200,
@@ -26,7 +31,11 @@ describe('LiveView', () => {
       live: { availability: 97.5, recovery: 80, consistency: null, score: 87 },
       progress: 0.5,
     });
-    store.push({ type: 'recovery', at_ms: 1300, recovery: { action_id: 'a', type: 'kill_leader', target: 'agent-1', recovered: true, recovery_ms: 240 } });
+    store.push({
+      type: 'recovery',
+      at_ms: 1300,
+      recovery: { action_id: 'a', type: 'kill_leader', target: 'agent-1', recovered: true, recovery_ms: 240 },
+    });
     const before = frames.length;
     await clock.advance(200);
     await tick();
@@ -55,7 +64,14 @@ describe('LiveView', () => {
     await tick();
     const start = frames.length;
     for (let i = 0; i < 500; i++) {
-      store.push({ type: 'snapshot', at_ms: i, agents: [], faults: [], live: { availability: 100, recovery: 100, consistency: 100, score: 100 }, progress: i / 500 });
+      store.push({
+        type: 'snapshot',
+        at_ms: i,
+        agents: [],
+        faults: [],
+        live: { availability: 100, recovery: 100, consistency: 100, score: 100 },
+        progress: i / 500,
+      });
     }
     await tick();
     expect(frames.length).toBe(start);

@@ -21,10 +21,16 @@ async function setup() {
 }
 
 const client = (opts: { maxRetries?: number; timeout?: number } = {}) =>
-  new Anthropic({ apiKey: 'sk-ant-test', baseURL: proxy.url, maxRetries: opts.maxRetries ?? 0, timeout: opts.timeout ?? 5000 });
+  new Anthropic({
+    apiKey: 'sk-ant-test',
+    baseURL: proxy.url,
+    maxRetries: opts.maxRetries ?? 0,
+    timeout: opts.timeout ?? 5000,
+  });
 
 let nextId = 0;
-const fault = (params: Record<string, unknown>) => proxy.applyFault({ id: `a${++nextId}`, type: 'llm_failure', params, lease_ms: 60_000 });
+const fault = (params: Record<string, unknown>) =>
+  proxy.applyFault({ id: `a${++nextId}`, type: 'llm_failure', params, lease_ms: 60_000 });
 const params = { model: 'claude-test', max_tokens: 64, messages: [{ role: 'user' as const, content: 'hi' }] };
 const ask = (c: Anthropic) => c.messages.create(params);
 
@@ -37,13 +43,19 @@ describe('LLM proxy with the official Anthropic client', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     expect(message.content).toEqual([{ type: 'text', text: 'Hello from the' }]);
     expect(upstream.requests).toHaveLength(1);
-    expect(proxy.stats().clients[0]).toMatchObject({ retries: 1, retry_after: { sent: 1, honoured: 1, early: 0 }, retry_after_honoured: true });
+    expect(proxy.stats().clients[0]).toMatchObject({
+      retries: 1,
+      retry_after: { sent: 1, honoured: 1, early: 0 },
+      retry_after_honoured: true,
+    });
   });
 
   it('rate_limit: after max retries, RateLimitError with rate_limit_error, request-id and retry-after', async () => {
     await setup();
     await fault({ error_type: 'rate_limit', retry_after_s: 0.05 });
-    const err = (await ask(client({ maxRetries: 2 })).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    const err = (await ask(client({ maxRetries: 2 })).catch((e: unknown) => e)) as InstanceType<
+      typeof Anthropic.APIError
+    >;
     expect(err).toBeInstanceOf(Anthropic.RateLimitError);
     expect(err.status).toBe(429);
     expect(err.type).toBe('rate_limit_error');
@@ -59,7 +71,11 @@ describe('LLM proxy with the official Anthropic client', () => {
     const f = await fault({ error_type: 'overloaded' });
     const overloaded = (await ask(client()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
     expect(overloaded).toBeInstanceOf(Anthropic.OverloadedError);
-    expect([overloaded.status, overloaded.type, overloaded.apiMessage]).toEqual([529, 'overloaded_error', 'Overloaded']);
+    expect([overloaded.status, overloaded.type, overloaded.apiMessage]).toEqual([
+      529,
+      'overloaded_error',
+      'Overloaded',
+    ]);
     await f.revert!();
     await fault({ error_type: 'server_error' });
     const failed = (await ask(client()).catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
@@ -83,7 +99,7 @@ describe('LLM proxy with the official Anthropic client', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
-  it('stream_error: 200, the events before the cut, then event: error overloaded_error ends the SDK\'s stream with an APIError', async () => {
+  it("stream_error: 200, the events before the cut, then event: error overloaded_error ends the SDK's stream with an APIError", async () => {
     await setup();
     await fault({ error_type: 'stream_error', after_events: 3 });
     const stream = await client().messages.create({ ...params, stream: true });
@@ -105,7 +121,7 @@ describe('LLM proxy with the official Anthropic client', () => {
     expect(upstream.requests).toHaveLength(1);
   });
 
-  it('a dead upstream is a 502 in Anthropic\'s error shape', async () => {
+  it("a dead upstream is a 502 in Anthropic's error shape", async () => {
     upstream = await startStandIn();
     const dead = upstream.url;
     await upstream.close();
@@ -120,7 +136,10 @@ describe('LLM proxy with the official Anthropic client', () => {
     await setup();
     await fault({ error_type: 'rate_limit', match: '/v1/messages', retry_after_s: 0 });
     const openai = new OpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
-    const completion = await openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await openai.chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(completion.choices[0]!.message.content).toBe('Hello from the');
     await expect(ask(client())).rejects.toBeInstanceOf(Anthropic.RateLimitError);
   });

@@ -25,24 +25,51 @@ async function setup() {
 }
 
 const post = (path: string, body: unknown) =>
-  fetch(`${control.server!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-const ask = () => new OpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+  fetch(`${control.server!.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const ask = () =>
+  new OpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1`, maxRetries: 0 }).chat.completions.create({
+    model: 'gpt-test',
+    messages: [{ role: 'user', content: 'hi' }],
+  });
 
 describe('LLM proxy control port', () => {
   it('POST /v1/faults applies, GET lists, GET /v1/stats counts, DELETE reverts', async () => {
     await setup();
-    const created = await post('/v1/faults', { id: 'f1', type: 'llm_failure', params: { error_type: 'server_error' }, lease_ms: 60_000 });
+    const created = await post('/v1/faults', {
+      id: 'f1',
+      type: 'llm_failure',
+      params: { error_type: 'server_error' },
+      lease_ms: 60_000,
+    });
     expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ id: 'f1', report: { error_type: 'server_error', api: 'auto', acts_on: 'every client of this proxy' } });
-    const again = await post('/v1/faults', { id: 'f1', type: 'llm_failure', params: { error_type: 'server_error' }, lease_ms: 60_000 });
+    expect(await created.json()).toMatchObject({
+      id: 'f1',
+      report: { error_type: 'server_error', api: 'auto', acts_on: 'every client of this proxy' },
+    });
+    const again = await post('/v1/faults', {
+      id: 'f1',
+      type: 'llm_failure',
+      params: { error_type: 'server_error' },
+      lease_ms: 60_000,
+    });
     expect(again.status).toBe(200);
     expect(proxy.stats().faults).toHaveLength(1);
 
     await expect(ask()).rejects.toBeInstanceOf(OpenAI.InternalServerError);
-    const listed = (await (await fetch(`${control.server!.url}/v1/faults`)).json()) as { faults: Array<{ id: string; type: string }> };
+    const listed = (await (await fetch(`${control.server!.url}/v1/faults`)).json()) as {
+      faults: Array<{ id: string; type: string }>;
+    };
     expect(listed.faults.map((f) => [f.id, f.type])).toEqual([['f1', 'llm_failure']]);
     const stats = (await (await fetch(`${control.server!.url}/v1/stats`)).json()) as Record<string, unknown>;
-    expect(stats).toMatchObject({ requests: 1, errors_injected: { server_error: 1 }, faults: [{ id: 'f1', fired: 1 }] });
+    expect(stats).toMatchObject({
+      requests: 1,
+      errors_injected: { server_error: 1 },
+      faults: [{ id: 'f1', fired: 1 }],
+    });
 
     const deleted = await fetch(`${control.server!.url}/v1/faults/f1`, { method: 'DELETE' });
     expect(await deleted.json()).toEqual({ id: 'f1', reverted: true });
@@ -71,7 +98,8 @@ describe('LLM proxy control port', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       code: 'bad_request',
-      error: 'params.error_type: unknown error type "meltdown" (valid: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall)',
+      error:
+        'params.error_type: unknown error type "meltdown" (valid: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall)',
     });
     expect(proxy.stats().faults).toEqual([]);
   });
@@ -81,9 +109,15 @@ describe('LLM proxy control port', () => {
     [{ probability: 1.5 }, 'params.probability: expected a number from 0 to 1'],
     [{ match: { host: 'x' } }, 'params.match.host: unknown field (expected path, model)'],
     [{ retry_after_s: -1 }, 'params.retry_after_s: expected seconds from 0 to 3600'],
-    [{ error_type: 'timeout', retry_after_s: 1 }, 'params.retry_after_s: timeout sends no status, so it has no retry-after (only rate_limit, overloaded, server_error do)'],
+    [
+      { error_type: 'timeout', retry_after_s: 1 },
+      'params.retry_after_s: timeout sends no status, so it has no retry-after (only rate_limit, overloaded, server_error do)',
+    ],
     [{ after_events: 2 }, 'params.after_events: only stream_error and stream_stall take it, not rate_limit'],
-    [{ delay: 5 }, 'params.delay: unknown parameter (expected one of error_type, first_n, probability, match, retry_after_s, after_events)'],
+    [
+      { delay: 5 },
+      'params.delay: unknown parameter (expected one of error_type, first_n, probability, match, retry_after_s, after_events)',
+    ],
   ])('params %j is a 400: %s', async (params, message) => {
     await setup();
     const res = await post('/v1/faults', { id: 'bad', type: 'llm_failure', params });
@@ -96,7 +130,10 @@ describe('LLM proxy control port', () => {
     await setup();
     const wrong = await post('/v1/faults', { id: 'k', type: 'kill_agent', target_id: 'a' });
     expect(wrong.status).toBe(422);
-    expect(await wrong.json()).toEqual({ code: 'unsupported', error: 'type: the LLM proxy applies only llm_failure, not kill_agent' });
+    expect(await wrong.json()).toEqual({
+      code: 'unsupported',
+      error: 'type: the LLM proxy applies only llm_failure, not kill_agent',
+    });
     const broken = await post('/v1/faults', '{"id":');
     expect(broken.status).toBe(400);
   });

@@ -18,16 +18,26 @@ afterEach(async () => {
 async function setup(options: { eventGapMs?: number } = {}) {
   upstream = await startStandIn(options);
   proxy = await startLlmProxy({ listen: 0, upstream: upstream.url, api: 'openai', random: createRandom(7) });
-  cleanups.push(() => upstream.close(), () => proxy.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
 }
 
 const client = (opts: { maxRetries?: number; timeout?: number } = {}) =>
-  new OpenAI({ apiKey: 'sk-test', baseURL: `${proxy.url}/v1`, maxRetries: opts.maxRetries ?? 0, timeout: opts.timeout ?? 5000 });
+  new OpenAI({
+    apiKey: 'sk-test',
+    baseURL: `${proxy.url}/v1`,
+    maxRetries: opts.maxRetries ?? 0,
+    timeout: opts.timeout ?? 5000,
+  });
 
 let nextId = 0;
-const fault = (params: Record<string, unknown>) => proxy.applyFault({ id: `f${++nextId}`, type: 'llm_failure', params, lease_ms: 60_000 });
+const fault = (params: Record<string, unknown>) =>
+  proxy.applyFault({ id: `f${++nextId}`, type: 'llm_failure', params, lease_ms: 60_000 });
 
-const ask = (c: OpenAI, model = 'gpt-test') => c.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
+const ask = (c: OpenAI, model = 'gpt-test') =>
+  c.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
 
 describe('LLM proxy with the official openai client', () => {
   it('rate_limit: the SDK waits the retry-after, retries, and succeeds once first_n is used up', async () => {
@@ -40,12 +50,18 @@ describe('LLM proxy with the official openai client', () => {
     expect(elapsed).toBeGreaterThanOrEqual(400);
     expect(upstream.requests).toHaveLength(1);
     const [stats] = proxy.stats().clients;
-    expect(stats).toMatchObject({ requests: 3, passed: 1, errors_injected: { rate_limit: 2 }, retries: 2, retry_after_honoured: true });
+    expect(stats).toMatchObject({
+      requests: 3,
+      passed: 1,
+      errors_injected: { rate_limit: 2 },
+      retries: 2,
+      retry_after_honoured: true,
+    });
     expect(stats!.retry_after).toMatchObject({ sent: 2, honoured: 2, early: 0, last_retry_after_ms: 200 });
     expect(Math.min(...stats!.retry_after.waits_ms)).toBeGreaterThanOrEqual(190);
   });
 
-  it('rate_limit: after max retries the SDK raises RateLimitError with the API\'s code, type and headers', async () => {
+  it("rate_limit: after max retries the SDK raises RateLimitError with the API's code, type and headers", async () => {
     await setup();
     await fault({ error_type: 'rate_limit', retry_after_s: 0.05 });
     const err = await ask(client({ maxRetries: 1 })).catch((e: unknown) => e);
@@ -84,7 +100,12 @@ describe('LLM proxy with the official openai client', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(300);
     expect(upstream.requests).toHaveLength(0);
     await waitFor(() => proxy.stats().held === 0);
-    expect(proxy.stats().clients[0]).toMatchObject({ requests: 2, gave_up: 2, retries: 1, errors_injected: { timeout: 2 } });
+    expect(proxy.stats().clients[0]).toMatchObject({
+      requests: 2,
+      gave_up: 2,
+      retries: 1,
+      errors_injected: { timeout: 2 },
+    });
   });
 
   it('timeout: a held request goes to the upstream when the fault ends, and the SDK gets the answer late', async () => {
@@ -98,10 +119,14 @@ describe('LLM proxy with the official openai client', () => {
     expect(upstream.requests).toHaveLength(1);
   });
 
-  it('stream_error: the stream starts (200), delivers the events before the cut, then the SDK\'s iteration fails', async () => {
+  it("stream_error: the stream starts (200), delivers the events before the cut, then the SDK's iteration fails", async () => {
     await setup();
     await fault({ error_type: 'stream_error', after_events: 2 });
-    const stream = await client().chat.completions.create({ model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await client().chat.completions.create({
+      model: 'gpt-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const got: string[] = [];
     const err = await (async () => {
       for await (const chunk of stream) got.push(chunk.choices[0]!.delta.content ?? '');
@@ -115,7 +140,10 @@ describe('LLM proxy with the official openai client', () => {
     await setup();
     await fault({ error_type: 'stream_stall', after_events: 1 });
     const got: string[] = [];
-    const stream = client().chat.completions.stream({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }, { signal: AbortSignal.timeout(500) });
+    const stream = client().chat.completions.stream(
+      { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] },
+      { signal: AbortSignal.timeout(500) },
+    );
     stream.on('chunk', (c) => got.push(c.choices[0]?.delta.content ?? ''));
     const started = performance.now();
     const err = await stream.finalChatCompletion().catch((e: unknown) => e);
@@ -141,8 +169,15 @@ describe('LLM proxy with the official openai client', () => {
     const gate = new Promise<void>((r) => (open = r));
     upstream = await startStandIn({ gate: () => gate });
     proxy = await startLlmProxy({ listen: 0, upstream: upstream.url, api: 'openai' });
-    cleanups.push(() => upstream.close(), () => proxy.close());
-    const stream = await client().chat.completions.create({ model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    cleanups.push(
+      () => upstream.close(),
+      () => proxy.close(),
+    );
+    const stream = await client().chat.completions.create({
+      model: 'gpt-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const got: string[] = [];
     const iterator = stream[Symbol.asyncIterator]();
     got.push((await iterator.next()).value.choices[0].delta.content ?? '');
@@ -166,12 +201,20 @@ describe('LLM proxy with the official openai client', () => {
     await setup();
     await fault({ error_type: 'stream_error', first_n: 1 });
     expect((await ask(client())).choices[0]!.message.content).toBe('Hello from the');
-    const stream = await client().chat.completions.create({ model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'hi' }] });
-    await expect((async () => { for await (const _ of stream) void _; })()).rejects.toThrow();
+    const stream = await client().chat.completions.create({
+      model: 'gpt-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    await expect(
+      (async () => {
+        for await (const _ of stream) void _;
+      })(),
+    ).rejects.toThrow();
     expect(proxy.stats().faults[0]).toMatchObject({ fired: 1 });
   });
 
-  it('a dead upstream is a 502 in OpenAI\'s error shape', async () => {
+  it("a dead upstream is a 502 in OpenAI's error shape", async () => {
     upstream = await startStandIn();
     const deadUrl = upstream.url;
     await upstream.close();
@@ -191,10 +234,21 @@ describe('LLM proxy with the official openai client', () => {
     expect(upstream.requests).toHaveLength(20);
     const pattern = async () => {
       const p = await startLlmProxy({ listen: 0, upstream: upstream.url, api: 'openai', random: createRandom(42) });
-      await p.applyFault({ id: 'half', type: 'llm_failure', params: { error_type: 'server_error', probability: 0.5 }, lease_ms: 60_000 });
+      await p.applyFault({
+        id: 'half',
+        type: 'llm_failure',
+        params: { error_type: 'server_error', probability: 0.5 },
+        lease_ms: 60_000,
+      });
       const c = new OpenAI({ apiKey: 'k', baseURL: `${p.url}/v1`, maxRetries: 0 });
       const outcome: boolean[] = [];
-      for (let i = 0; i < 16; i++) outcome.push(await ask(c).then(() => true, () => false));
+      for (let i = 0; i < 16; i++)
+        outcome.push(
+          await ask(c).then(
+            () => true,
+            () => false,
+          ),
+        );
       await p.close();
       return outcome;
     };
@@ -213,7 +267,10 @@ describe('LLM proxy with the official openai client', () => {
     expect((await ask(client(), 'gpt-good')).model).toBe('gpt-good');
     await byPath.revert!();
     // the model-matching fault read the body to decide; the upstream still got it whole
-    expect(JSON.parse(upstream.requests.at(-1)!.body)).toMatchObject({ model: 'gpt-good', messages: [{ role: 'user', content: 'hi' }] });
+    expect(JSON.parse(upstream.requests.at(-1)!.body)).toMatchObject({
+      model: 'gpt-good',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
   });
 });
 

@@ -22,17 +22,34 @@ interface Answer {
   body: Buffer;
 }
 
-function call(base: string, path: string, body: string, headers: Record<string, string> = {}, onChunk?: (chunk: Buffer) => void): Promise<Answer> {
+function call(
+  base: string,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+  onChunk?: (chunk: Buffer) => void,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        chunks.push(c);
-        onChunk?.(c);
-      });
-      res.on('end', () => resolve({ status: res.statusCode!, statusMessage: res.statusMessage!, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      `${base}${path}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          onChunk?.(c);
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            statusMessage: res.statusMessage!,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -41,7 +58,8 @@ function call(base: string, path: string, body: string, headers: Record<string, 
 /** headers that differ per connection or per moment, not per answer */
 const stable = (raw: string[]) => {
   const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) if (!/^(date|connection|keep-alive|transfer-encoding)$/i.test(raw[i]!)) out.push(raw[i]!, raw[i + 1]!);
+  for (let i = 0; i < raw.length; i += 2)
+    if (!/^(date|connection|keep-alive|transfer-encoding)$/i.test(raw[i]!)) out.push(raw[i]!, raw[i + 1]!);
   return out;
 };
 
@@ -62,18 +80,27 @@ describe('LLM proxy pass-through', () => {
     expect(proxy.stats()).toMatchObject({ requests: 2, passed: 2, errors_injected: {} });
   });
 
-  it('forwards the request\'s method, path, query, body and headers (Host set to the upstream)', async () => {
+  it("forwards the request's method, path, query, body and headers (Host set to the upstream)", async () => {
     upstream = await startStandIn();
     proxy = await startLlmProxy({ listen: 0, upstream: upstream.url });
     const body = JSON.stringify({ model: 'claude-test', max_tokens: 5, messages: [] });
-    await call(proxy.url, '/v1/messages?beta=true', body, { 'X-Api-Key': 'sk-ant', 'anthropic-version': '2023-06-01', 'X-Custom': 'kept' });
+    await call(proxy.url, '/v1/messages?beta=true', body, {
+      'X-Api-Key': 'sk-ant',
+      'anthropic-version': '2023-06-01',
+      'X-Custom': 'kept',
+    });
     const seen = upstream.requests[0]!;
     expect([seen.method, seen.path, seen.body]).toEqual(['POST', '/v1/messages?beta=true', body]);
     const headers = Object.fromEntries(seen.rawHeaders.flatMap((v, i, a) => (i % 2 === 0 ? [[v, a[i + 1]]] : [])));
-    expect(headers).toMatchObject({ 'X-Api-Key': 'sk-ant', 'anthropic-version': '2023-06-01', 'X-Custom': 'kept', Host: `127.0.0.1:${upstream.port}` });
+    expect(headers).toMatchObject({
+      'X-Api-Key': 'sk-ant',
+      'anthropic-version': '2023-06-01',
+      'X-Custom': 'kept',
+      Host: `127.0.0.1:${upstream.port}`,
+    });
   });
 
-  it('prefixes the upstream URL\'s path', async () => {
+  it("prefixes the upstream URL's path", async () => {
     upstream = await startStandIn();
     proxy = await startLlmProxy({ listen: 0, upstream: `${upstream.url}/gateway/` });
     await call(proxy.url, '/v1/chat/completions', '{"model":"m"}');
@@ -88,10 +115,16 @@ describe('LLM proxy pass-through', () => {
     upstream = await startStandIn({ gate: () => gate });
     proxy = await startLlmProxy({ listen: 0, upstream: upstream.url });
     const received: string[] = [];
-    const answer = call(proxy.url, '/v1/messages', JSON.stringify({ model: 'c', max_tokens: 5, stream: true, messages: [] }), {}, (c) => {
-      received.push(c.toString());
-      firstEventSeen();
-    });
+    const answer = call(
+      proxy.url,
+      '/v1/messages',
+      JSON.stringify({ model: 'c', max_tokens: 5, stream: true, messages: [] }),
+      {},
+      (c) => {
+        received.push(c.toString());
+        firstEventSeen();
+      },
+    );
     // the upstream has sent one event and waits: only a proxy that does not buffer lets it through
     await sawFirst;
     expect(received.join('')).toMatch(/^event: message_start\n/);
@@ -123,7 +156,13 @@ describe('LLM proxy pass-through', () => {
       await call(proxy.url, '/v1/chat/completions', '{}', { 'x-arena-client': 'agent-1' });
       expect(calls).toBe(3);
       const [agent] = proxy.stats().clients;
-      expect(agent).toMatchObject({ client: 'agent-1', requests: 3, retries: 2, retry_after: { sent: 3, honoured: 1, early: 1 }, retry_after_honoured: false });
+      expect(agent).toMatchObject({
+        client: 'agent-1',
+        requests: 3,
+        retries: 2,
+        retry_after: { sent: 3, honoured: 1, early: 1 },
+        retry_after_honoured: false,
+      });
     } finally {
       await new Promise<void>((r) => {
         limiter.close(() => r());
@@ -150,7 +189,12 @@ describe('LLM proxy pass-through', () => {
       });
     try {
       expect(await send()).toBe(200);
-      const f = await proxy.applyFault({ id: 'k', type: 'llm_failure', params: { error_type: 'overloaded' }, lease_ms: 60_000 });
+      const f = await proxy.applyFault({
+        id: 'k',
+        type: 'llm_failure',
+        params: { error_type: 'overloaded' },
+        lease_ms: 60_000,
+      });
       expect(await send()).toBe(503);
       await f.revert!();
       expect(await send()).toBe(200);
@@ -171,7 +215,13 @@ describe('LLM proxy pass-through', () => {
   });
 
   it('refuses an upstream that is not an http(s) URL', async () => {
-    await expect(startLlmProxy({ listen: 0, upstream: 'ftp://x' })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/--upstream: ftp:\/\/x\/? must be an http/) });
-    await expect(startLlmProxy({ listen: 0, upstream: 'not a url' })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/is not a URL/) });
+    await expect(startLlmProxy({ listen: 0, upstream: 'ftp://x' })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/--upstream: ftp:\/\/x\/? must be an http/),
+    });
+    await expect(startLlmProxy({ listen: 0, upstream: 'not a url' })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/is not a URL/),
+    });
   });
 });

@@ -32,17 +32,21 @@ describe('SSE event boundary', () => {
     const events = ['data: {"a":1}\n\n', 'event: e\ndata: x\n\n', 'data: y\r\n\r\n', 'data: [DONE]\n\n'];
     const text = events.join('');
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 12 }), fc.integer({ min: 1, max: 4 }), (splits, n) => {
-        const points = [...new Set(splits)].sort((a, b) => a - b);
-        const chunks: string[] = [];
-        let last = 0;
-        for (const p of points) {
-          chunks.push(text.slice(last, p));
-          last = p;
-        }
-        chunks.push(text.slice(last));
-        expect(cutAt(chunks, n)).toBe(events.slice(0, n).join(''));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 12 }),
+        fc.integer({ min: 1, max: 4 }),
+        (splits, n) => {
+          const points = [...new Set(splits)].sort((a, b) => a - b);
+          const chunks: string[] = [];
+          let last = 0;
+          for (const p of points) {
+            chunks.push(text.slice(last, p));
+            last = p;
+          }
+          chunks.push(text.slice(last));
+          expect(cutAt(chunks, n)).toBe(events.slice(0, n).join(''));
+        },
+      ),
       { numRuns: 300, seed: 1 },
     );
   });

@@ -12,7 +12,13 @@ describe('LLM proxy per-client stats', () => {
     stats.onRequest('a', 1500); // 490 ms: a default backoff, not the retry-after
     stats.onRequest('a', 1600); // no error before it: not a retry
     const [a, b] = stats.snapshot().clients;
-    expect(a).toMatchObject({ client: 'a', requests: 4, retries: 2, errors_injected: { rate_limit: 2 }, retry_after_honoured: false });
+    expect(a).toMatchObject({
+      client: 'a',
+      requests: 4,
+      retries: 2,
+      errors_injected: { rate_limit: 2 },
+      retry_after_honoured: false,
+    });
     expect(a!.retry_after).toEqual({ sent: 2, honoured: 1, early: 1, waits_ms: [995, 490], last_retry_after_ms: 1000 });
     expect(b).toMatchObject({ client: 'b', requests: 1, retries: 0, retry_after_honoured: null });
   });
@@ -24,7 +30,12 @@ describe('LLM proxy per-client stats', () => {
     stats.onRequest('a', 100, '0'); // the SDK gave up; the agent's next call starts afresh
     stats.onInjected('a', 'rate_limit', 100, 1000);
     stats.onRequest('a', 1100, '1');
-    expect(stats.snapshot().clients[0]).toMatchObject({ requests: 3, retries: 1, retry_after: { honoured: 1, early: 0 }, retry_after_honoured: true });
+    expect(stats.snapshot().clients[0]).toMatchObject({
+      requests: 3,
+      retries: 1,
+      retry_after: { honoured: 1, early: 0 },
+      retry_after_honoured: true,
+    });
   });
 
   it('a hang-up on a held request makes the next request a retry, with no retry-after to judge', () => {
@@ -33,7 +44,12 @@ describe('LLM proxy per-client stats', () => {
     stats.onInjected('a', 'timeout', 0);
     stats.onGaveUp('a', 150);
     stats.onRequest('a', 160);
-    expect(stats.snapshot().clients[0]).toMatchObject({ retries: 1, gave_up: 1, retry_after: { sent: 0 }, retry_after_honoured: null });
+    expect(stats.snapshot().clients[0]).toMatchObject({
+      retries: 1,
+      gave_up: 1,
+      retry_after: { sent: 0 },
+      retry_after_honoured: null,
+    });
   });
 
   it('reads retry-after as the SDKs do: seconds with fractions, or an HTTP date', () => {

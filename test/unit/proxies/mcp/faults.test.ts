@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { createToolFaultBook, mcpFaultApplier, DEFAULT_SLOW_TOOL_DELAY_MS } from '../../../../src/proxies/mcp/faults.js';
+import {
+  createToolFaultBook,
+  mcpFaultApplier,
+  DEFAULT_SLOW_TOOL_DELAY_MS,
+} from '../../../../src/proxies/mcp/faults.js';
 import type { FaultRequest } from '../../../../src/protocol/wire.js';
 
 function setup() {
   const book = createToolFaultBook();
   const disconnects: string[] = [];
-  const apply = mcpFaultApplier({ book, disconnect: (r) => (disconnects.push(r.id), { report: { sessions_closed: 0 } }) });
-  const req = (id: string, type: string, params: Record<string, unknown> = {}): FaultRequest => ({ id, type, params, lease_ms: 1000 });
+  const apply = mcpFaultApplier({
+    book,
+    disconnect: (r) => (disconnects.push(r.id), { report: { sessions_closed: 0 } }),
+  });
+  const req = (id: string, type: string, params: Record<string, unknown> = {}): FaultRequest => ({
+    id,
+    type,
+    params,
+    lease_ms: 1000,
+  });
   return { book, apply, req, disconnects };
 }
 
@@ -25,7 +37,7 @@ describe('MCP proxy faults', () => {
     expect(book.size()).toBe(1);
   });
 
-  it('settles a tool_timeout fault\'s `ended` on revert, which is what releases held calls', async () => {
+  it("settles a tool_timeout fault's `ended` on revert, which is what releases held calls", async () => {
     const { book, apply, req } = setup();
     const applied = await apply(req('h', 'tool_timeout'));
     const fault = book.pick('any')!;
@@ -38,7 +50,7 @@ describe('MCP proxy faults', () => {
     expect(isReleased).toBe(true);
   });
 
-  it('mcp_disconnect goes to the mode\'s disconnect and stays instant', async () => {
+  it("mcp_disconnect goes to the mode's disconnect and stays instant", async () => {
     const { apply, req, disconnects } = setup();
     const applied = await apply(req('d', 'mcp_disconnect'));
     expect(disconnects).toEqual(['d']);
@@ -56,7 +68,10 @@ describe('MCP proxy faults', () => {
     ['slow_tool', { tool: '' }, 400, 'params.tool'],
   ])('refuses %s with %j (%i) before applying anything', async (type, params, status, text) => {
     const { book, apply, req, disconnects } = setup();
-    await expect(apply(req('x', type, params))).rejects.toMatchObject({ status, message: expect.stringContaining(text) });
+    await expect(apply(req('x', type, params))).rejects.toMatchObject({
+      status,
+      message: expect.stringContaining(text),
+    });
     expect(book.size()).toBe(0);
     expect(disconnects).toEqual([]);
   });

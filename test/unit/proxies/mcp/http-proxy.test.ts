@@ -9,7 +9,14 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startHttpMcpProxy, startMcpControl, type McpHttpProxy } from '../../../../src/proxies/mcp/index.js';
 import type { ProtocolServer } from '../../../../src/protocol/http.js';
-import { eventually, getJson, httpClient, postJson, startEverythingHttp, type RunningServer } from '../../../helpers/mcp.js';
+import {
+  eventually,
+  getJson,
+  httpClient,
+  postJson,
+  startEverythingHttp,
+  type RunningServer,
+} from '../../../helpers/mcp.js';
 
 let upstream: RunningServer;
 let proxy: McpHttpProxy;
@@ -51,21 +58,33 @@ describe('MCP proxy over streamable HTTP', () => {
     const client = await connect();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum']));
-    expect(await echo(client, 'through the proxy')).toEqual({ content: [{ type: 'text', text: 'Echo: through the proxy' }] });
+    expect(await echo(client, 'through the proxy')).toEqual({
+      content: [{ type: 'text', text: 'Echo: through the proxy' }],
+    });
     const s = await stats();
-    expect(s).toMatchObject({ mode: 'http', sessions: { open: 1, total: 1 }, tool_calls: 1, errors_injected: 0, active_faults: 0 });
+    expect(s).toMatchObject({
+      mode: 'http',
+      sessions: { open: 1, total: 1 },
+      tool_calls: 1,
+      errors_injected: 0,
+      active_faults: 0,
+    });
     expect(s.messages_relayed.to_server).toBeGreaterThanOrEqual(4); // initialize, initialized, tools/list, tools/call
   });
 
   it('progress notifications reach the agent on the stream of the call they belong to', async () => {
     const client = await connect();
     const seen: number[] = [];
-    const result = await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    const result = await client.callTool(
+      { name: 'trigger-long-running-operation', arguments: { duration: 0.2, steps: 3 } },
+      undefined,
+      { onprogress: (p) => seen.push(p.progress) },
+    );
     expect(JSON.stringify(result.content)).toContain('completed');
     expect(seen).toEqual([1, 2, 3]);
   });
 
-  it('relays requests the server sends the agent (roots/list) and the agent\'s answers back', async () => {
+  it("relays requests the server sends the agent (roots/list) and the agent's answers back", async () => {
     const client = new SdkClient({ name: 'arena-test-agent', version: '1.0.0' }, { capabilities: { roots: {} } });
     let asked = 0;
     client.setRequestHandler(ListRootsRequestSchema, async () => {
@@ -99,8 +118,15 @@ describe('MCP proxy over streamable HTTP', () => {
 
   it('tool_error as an isError result, limited to one tool, then gone when deleted', async () => {
     const client = await connect();
-    const created = await inject({ id: 'err-1', type: 'tool_error', params: { tool: 'echo', message: 'search backend down' } });
-    expect(created).toEqual({ status: 201, body: { id: 'err-1', report: { type: 'tool_error', tool: 'echo', mode: 'is_error' } } });
+    const created = await inject({
+      id: 'err-1',
+      type: 'tool_error',
+      params: { tool: 'echo', message: 'search backend down' },
+    });
+    expect(created).toEqual({
+      status: 201,
+      body: { id: 'err-1', report: { type: 'tool_error', tool: 'echo', mode: 'is_error' } },
+    });
     expect(await echo(client)).toEqual({ content: [{ type: 'text', text: 'search backend down' }], isError: true });
     // another tool is not touched
     const sum = await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
@@ -113,7 +139,11 @@ describe('MCP proxy over streamable HTTP', () => {
 
   it('tool_error as a JSON-RPC error surfaces as the SDK McpError with that code', async () => {
     const client = await connect();
-    await inject({ id: 'err-2', type: 'tool_error', params: { mode: 'jsonrpc', code: -32050, message: 'quota exhausted' } });
+    await inject({
+      id: 'err-2',
+      type: 'tool_error',
+      params: { mode: 'jsonrpc', code: -32050, message: 'quota exhausted' },
+    });
     const err = await echo(client).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpError);
     expect((err as McpError).code).toBe(-32050);
@@ -130,14 +160,16 @@ describe('MCP proxy over streamable HTTP', () => {
     // the SDK sends notifications/cancelled on timeout: the proxy drops the held call
     await eventually(async () => (await stats()).calls_dropped === 1);
     expect(await stats()).toMatchObject({ calls_held: { now: 0, total: 1 } });
-    expect((await getJson(`${control.url}/v1/faults`)).faults).toEqual([expect.objectContaining({ id: 'hold-1', type: 'tool_timeout' })]);
+    expect((await getJson(`${control.url}/v1/faults`)).faults).toEqual([
+      expect.objectContaining({ id: 'hold-1', type: 'tool_timeout' }),
+    ]);
     const before = (await stats()).messages_relayed.to_server;
     await fetch(`${control.url}/v1/faults/hold-1`, { method: 'DELETE' });
     expect((await stats()).messages_relayed.to_server).toBe(before);
     expect(await echo(client, 'after')).toEqual({ content: [{ type: 'text', text: 'Echo: after' }] });
   });
 
-  it('a call held by tool_timeout is forwarded when the fault\'s duration ends', async () => {
+  it("a call held by tool_timeout is forwarded when the fault's duration ends", async () => {
     const client = await connect();
     // timed from before the fault is asked for: its 300 ms start no sooner (the answer to the inject
     // itself came 35 ms late on a starved machine)
@@ -168,7 +200,11 @@ describe('MCP proxy over streamable HTTP', () => {
     // the agent reconnects: a fresh SDK client, a new session through the proxy to the server
     const again = await connect();
     expect(await echo(again, 'reconnected')).toEqual({ content: [{ type: 'text', text: 'Echo: reconnected' }] });
-    expect(await stats()).toMatchObject({ sessions: { open: 1, total: 2 }, disconnects: 1, clients: { 'arena-test-agent': { sessions: 2, reconnects: 1 } } });
+    expect(await stats()).toMatchObject({
+      sessions: { open: 1, total: 2 },
+      disconnects: 1,
+      clients: { 'arena-test-agent': { sessions: 2, reconnects: 1 } },
+    });
     expect((await stats()).clients['arena-test-agent'].last_reconnect_ms).toBeGreaterThanOrEqual(0);
     // instant: nothing stays active
     expect((await getJson(`${control.url}/v1/faults`)).faults).toEqual([]);
@@ -177,8 +213,17 @@ describe('MCP proxy over streamable HTTP', () => {
   it('mcp_disconnect with a duration refuses new sessions with 503 and retry-after until it ends', async () => {
     await connect();
     await inject({ id: 'cut-2', type: 'mcp_disconnect', duration_ms: 1500 });
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-    const refused = await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    const refused = await fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(init),
+    });
     expect(refused.status).toBe(503);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await getJson(`${control.url}/v1/faults`)).faults.length === 0, 5000);
@@ -201,8 +246,12 @@ describe('MCP proxy control port and edges', () => {
     const unknownParam = await inject({ id: 'x2', type: 'slow_tool', params: { latency_ms: 5 } });
     expect(unknownParam).toMatchObject({ status: 400, body: { code: 'bad_request' } });
     expect(unknownParam.body.error).toContain('params.latency_ms');
-    expect((await inject({ id: 'x3', type: 'tool_error', params: { mode: 'loud' } })).body.error).toContain('params.mode');
-    expect((await inject({ id: 'x4', type: 'tool_error', params: { code: -1 } })).body.error).toContain('only with mode "jsonrpc"');
+    expect((await inject({ id: 'x3', type: 'tool_error', params: { mode: 'loud' } })).body.error).toContain(
+      'params.mode',
+    );
+    expect((await inject({ id: 'x4', type: 'tool_error', params: { code: -1 } })).body.error).toContain(
+      'only with mode "jsonrpc"',
+    );
     expect((await inject({ id: 'x5', type: 'slow_tool', params: { delay_ms: -1 } })).status).toBe(400);
     expect((await postJson(`${control.url}/v1/faults`, '{not json')).status).toBe(400);
     expect((await getJson(`${control.url}/v1/faults`)).faults).toEqual([]);
@@ -211,9 +260,20 @@ describe('MCP proxy control port and edges', () => {
   });
 
   it('answers 404 "Session not found" for an unknown session id and names the endpoint on a wrong path', async () => {
-    const unknown = await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'nope' }, body: '{}' });
+    const unknown = await fetch(proxy.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': 'nope',
+      },
+      body: '{}',
+    });
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { error: unknown }).error).toEqual({ code: -32001, message: 'Session not found' });
+    expect(((await unknown.json()) as { error: unknown }).error).toEqual({
+      code: -32001,
+      message: 'Session not found',
+    });
     const wrong = await fetch(new URL('/other', proxy.url), { method: 'POST', body: '{}' });
     expect(wrong.status).toBe(404);
     expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain('this proxy serves /mcp');
@@ -225,7 +285,11 @@ describe('MCP proxy control port and edges', () => {
       const body = JSON.stringify({ id: 'g1', type: 'tool_error' });
       expect((await fetch(`${guarded.url}/v1/faults`, { method: 'POST', body })).status).toBe(401);
       expect(proxy.faults.list()).toEqual([]);
-      const ok = await fetch(`${guarded.url}/v1/faults`, { method: 'POST', body, headers: { authorization: 'Bearer s3cret' } });
+      const ok = await fetch(`${guarded.url}/v1/faults`, {
+        method: 'POST',
+        body,
+        headers: { authorization: 'Bearer s3cret' },
+      });
       expect(ok.status).toBe(201);
     } finally {
       await guarded.close();
@@ -235,19 +299,44 @@ describe('MCP proxy control port and edges', () => {
   it('refuses a request under a foreign Host name (DNS rebinding) with 403, before any session exists', async () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(proxy.url, { method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = request(
+        proxy.url,
+        {
+          method: 'POST',
+          headers: {
+            host: 'evil.example:80',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', reject);
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } }));
+      req.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
+        }),
+      );
     });
     expect(status).toBe(403);
     expect((await stats()).sessions.total).toBe(0);
   });
 
   it('a port in use is a usage error naming the port', async () => {
-    await expect(startHttpMcpProxy({ upstream: upstream.url, port: proxy.port })).rejects.toMatchObject({ code: 'port_in_use', exitCode: 2, message: `port ${proxy.port} on 127.0.0.1 is already in use` });
-    await expect(startMcpControl(proxy, { port: control.port })).rejects.toMatchObject({ code: 'port_in_use', exitCode: 2 });
+    await expect(startHttpMcpProxy({ upstream: upstream.url, port: proxy.port })).rejects.toMatchObject({
+      code: 'port_in_use',
+      exitCode: 2,
+      message: `port ${proxy.port} on 127.0.0.1 is already in use`,
+    });
+    await expect(startMcpControl(proxy, { port: control.port })).rejects.toMatchObject({
+      code: 'port_in_use',
+      exitCode: 2,
+    });
   });
 });

@@ -30,7 +30,13 @@ function staticPackages(entry: string): Map<string, string> {
 }
 
 describe('the MCP SDK stays lazy', () => {
-  it.each(['src/index.ts', 'src/runtime/mcp/index.ts', 'src/proxies/mcp/index.ts', 'src/cli/commands/proxy.ts', 'src/cli/commands/proxy-mcp.ts'])('%s imports no @modelcontextprotocol module statically', (entry) => {
+  it.each([
+    'src/index.ts',
+    'src/runtime/mcp/index.ts',
+    'src/proxies/mcp/index.ts',
+    'src/cli/commands/proxy.ts',
+    'src/cli/commands/proxy-mcp.ts',
+  ])('%s imports no @modelcontextprotocol module statically', (entry) => {
     const packages = staticPackages(entry);
     expect([...packages.keys()].filter((p) => p.startsWith('@modelcontextprotocol'))).toEqual([]);
   });
@@ -41,7 +47,9 @@ describe('the MCP SDK stays lazy', () => {
     expect([...viaProxy.keys()].filter((p) => p.startsWith('@modelcontextprotocol'))).toEqual([]);
   });
 
-  it('the walk does find the SDK where it is imported statically (the tests\' MCP helper)', () => {
-    expect([...staticPackages('test/helpers/mcp.ts').keys()].some((p) => p.startsWith('@modelcontextprotocol/sdk'))).toBe(true);
+  it("the walk does find the SDK where it is imported statically (the tests' MCP helper)", () => {
+    expect(
+      [...staticPackages('test/helpers/mcp.ts').keys()].some((p) => p.startsWith('@modelcontextprotocol/sdk')),
+    ).toBe(true);
   });
 });

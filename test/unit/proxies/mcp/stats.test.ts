@@ -8,6 +8,9 @@ describe('MCP proxy stats', () => {
     recordClient(stats, 'agent-a');
     recordClient(stats, '__proto__').reconnects++;
     expect(({} as Record<string, unknown>).sessions).toBeUndefined();
-    expect(JSON.parse(JSON.stringify(snapshot(stats).clients))).toEqual({ 'agent-a': { sessions: 2, reconnects: 0 }, ['__proto__']: { sessions: 1, reconnects: 1 } });
+    expect(JSON.parse(JSON.stringify(snapshot(stats).clients))).toEqual({
+      'agent-a': { sessions: 2, reconnects: 0 },
+      ['__proto__']: { sessions: 1, reconnects: 1 },
+    });
   });
 });

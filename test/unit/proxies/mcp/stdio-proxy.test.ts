@@ -54,7 +54,15 @@ afterEach(async () => {
 async function launch(args = [EVERYTHING, 'stdio'], isConnected = true) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
-  const proxy = await startStdioMcpProxy({ command: process.execPath, args, stdin, stdout, env: { PATH: process.env.PATH ?? '' }, killGraceMs: 200, serverStderr: 'ignore' });
+  const proxy = await startStdioMcpProxy({
+    command: process.execPath,
+    args,
+    stdin,
+    stdout,
+    env: { PATH: process.env.PATH ?? '' },
+    killGraceMs: 200,
+    serverStderr: 'ignore',
+  });
   proxies.push(proxy);
   const client = new Client({ name: 'arena-test-agent', version: '1.0.0' });
   let isClientClosed = false;
@@ -64,30 +72,43 @@ async function launch(args = [EVERYTHING, 'stdio'], isConnected = true) {
   return { proxy, client, connected, isClientClosed: () => isClientClosed };
 }
 
-const serverPid = (): number | undefined => descendants(process.pid).find((pid) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything');
-  } catch {
-    return false;
-  }
-});
+const serverPid = (): number | undefined =>
+  descendants(process.pid).find((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything');
+    } catch {
+      return false;
+    }
+  });
 
 describe('MCP proxy over stdio', () => {
   it('relays tools/list and tools/call, and applies tool faults from its registry', async () => {
     const { proxy, client } = await launch();
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
-    expect(await client.callTool({ name: 'echo', arguments: { message: 'via stdio' } })).toEqual({ content: [{ type: 'text', text: 'Echo: via stdio' }] });
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'via stdio' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: via stdio' }],
+    });
     await proxy.faults.add({ id: 'e1', type: 'tool_error', params: { tool: 'echo' }, lease_ms: 60_000 });
     expect((await client.callTool({ name: 'echo', arguments: { message: 'x' } })).isError).toBe(true);
-    expect(proxy.stats()).toMatchObject({ mode: 'stdio', sessions: { open: 1, total: 1 }, tool_calls: 2, errors_injected: 1 });
+    expect(proxy.stats()).toMatchObject({
+      mode: 'stdio',
+      sessions: { open: 1, total: 1 },
+      tool_calls: 2,
+      errors_injected: 1,
+    });
   });
 
-  it('mcp_disconnect kills the server, closes the agent\'s pipes and ends the proxy; launching again reconnects', async () => {
+  it("mcp_disconnect kills the server, closes the agent's pipes and ends the proxy; launching again reconnects", async () => {
     const first = await launch();
     await first.client.callTool({ name: 'echo', arguments: { message: 'before' } });
     const pid = serverPid();
     expect(pid).toBeDefined();
-    const { status, body } = await first.proxy.faults.add({ id: 'cut', type: 'mcp_disconnect', params: {}, lease_ms: 60_000 });
+    const { status, body } = await first.proxy.faults.add({
+      id: 'cut',
+      type: 'mcp_disconnect',
+      params: {},
+      lease_ms: 60_000,
+    });
     expect(status).toBe(201);
     expect(body.report).toMatchObject({ server_pid: expect.any(Number), pipes_closed: true });
     expect(await first.proxy.ended).toBe('disconnected');
@@ -95,13 +116,19 @@ describe('MCP proxy over stdio', () => {
     expect(() => process.kill(pid!, 0)).toThrow(); // the server process is gone
     // what a stdio client does for a server that died: launch it again
     const second = await launch();
-    expect(await second.client.callTool({ name: 'echo', arguments: { message: 'after' } })).toEqual({ content: [{ type: 'text', text: 'Echo: after' }] });
+    expect(await second.client.callTool({ name: 'echo', arguments: { message: 'after' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: after' }],
+    });
   });
 
   it('refuses a stdio mcp_disconnect with a duration (the relaunch is the reconnect), changing nothing', async () => {
     const { proxy, client } = await launch();
-    await expect(proxy.faults.add({ id: 'cut', type: 'mcp_disconnect', params: {}, duration_ms: 1000, lease_ms: 60_000 })).rejects.toMatchObject({ status: 422, code: 'not_applicable' });
-    expect(await client.callTool({ name: 'echo', arguments: { message: 'still here' } })).toEqual({ content: [{ type: 'text', text: 'Echo: still here' }] });
+    await expect(
+      proxy.faults.add({ id: 'cut', type: 'mcp_disconnect', params: {}, duration_ms: 1000, lease_ms: 60_000 }),
+    ).rejects.toMatchObject({ status: 422, code: 'not_applicable' });
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'still here' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: still here' }],
+    });
   });
 
   it('when the agent closes its end, the proxy stops the server and ends', async () => {

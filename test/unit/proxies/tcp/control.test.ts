@@ -37,7 +37,16 @@ describe('tcp proxy control port', () => {
     const request = { id: 'slow-1', type: 'latency', params: { latency_ms: 60 }, lease_ms: 10_000 };
     const first = await call('POST', '/v1/faults', request);
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ id: 'slow-1', report: { type: 'latency', params: { latency_ms: 60, jitter_ms: 0 }, connections_open: 1, connections_affected: 1, new_connections: 'affected' } });
+    expect(first.body).toEqual({
+      id: 'slow-1',
+      report: {
+        type: 'latency',
+        params: { latency_ms: 60, jitter_ms: 0 },
+        connections_open: 1,
+        connections_affected: 1,
+        new_connections: 'affected',
+      },
+    });
     const again = await call('POST', '/v1/faults', request);
     expect(again).toEqual({ status: 200, body: first.body });
     expect(proxy.stats().faults_injected).toBe(1);
@@ -76,7 +85,10 @@ describe('tcp proxy control port', () => {
     const { proxy, call } = await start();
     await call('POST', '/v1/faults', { id: 'kept', type: 'latency', params: { latency_ms: 1 }, lease_ms: 250 });
     // renewed at once: a fixed 150 ms wait first left too little of the lease on a starved machine
-    expect(await call('POST', '/v1/leases', { ids: ['kept', 'ghost'], lease_ms: 5000 })).toEqual({ status: 200, body: { renewed: ['kept'] } });
+    expect(await call('POST', '/v1/leases', { ids: ['kept', 'ghost'], lease_ms: 5000 })).toEqual({
+      status: 200,
+      body: { renewed: ['kept'] },
+    });
     await call('POST', '/v1/faults', { id: 'bh', type: 'blackhole', params: {}, lease_ms: 250 });
     expect(await dialOutcome(proxy.port)).toBe('ECONNREFUSED');
     // the blackhole's lease runs out: the proxy accepts connections again without anyone asking, and
@@ -88,7 +100,13 @@ describe('tcp proxy control port', () => {
 
   it('a duration ends the fault', async () => {
     const { proxy, call } = await start();
-    await call('POST', '/v1/faults', { id: 'short', type: 'blackhole', params: {}, duration_ms: 150, lease_ms: 60_000 });
+    await call('POST', '/v1/faults', {
+      id: 'short',
+      type: 'blackhole',
+      params: {},
+      duration_ms: 150,
+      lease_ms: 60_000,
+    });
     expect(proxy.stats().is_accepting).toBe(false);
     await until(() => proxy.stats().is_accepting && proxy.stats().faults_active === 0, 2000);
   });
@@ -96,7 +114,13 @@ describe('tcp proxy control port', () => {
   it('refuses an unknown type with 422 and bad params with 400 naming the field, applying nothing', async () => {
     const { proxy, call } = await start();
     const unknown = await call('POST', '/v1/faults', { id: 'a', type: 'kill_agent', params: {} });
-    expect(unknown).toEqual({ status: 422, body: { code: 'unsupported', error: 'type: the TCP proxy has no fault "kill_agent" (it takes latency, blackhole, reset, bandwidth, timeout)' } });
+    expect(unknown).toEqual({
+      status: 422,
+      body: {
+        code: 'unsupported',
+        error: 'type: the TCP proxy has no fault "kill_agent" (it takes latency, blackhole, reset, bandwidth, timeout)',
+      },
+    });
     const bad = await call('POST', '/v1/faults', { id: 'b', type: 'bandwidth', params: { bytes_per_s: -1 } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/^params\.bytes_per_s/);

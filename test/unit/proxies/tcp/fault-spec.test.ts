@@ -16,11 +16,25 @@ function refusal(type: string, params: Record<string, unknown>): { status: numbe
 
 describe('tcp fault params', () => {
   it('reads each type with its params as DESIGN §10.1 names them', () => {
-    expect(parseTcpFault({ type: 'latency', params: { latency_ms: 100, jitter_ms: 10 } })).toEqual({ type: 'latency', latency_ms: 100, jitter_ms: 10 });
-    expect(parseTcpFault({ type: 'latency', params: { latency_ms: 5 } })).toEqual({ type: 'latency', latency_ms: 5, jitter_ms: 0 });
+    expect(parseTcpFault({ type: 'latency', params: { latency_ms: 100, jitter_ms: 10 } })).toEqual({
+      type: 'latency',
+      latency_ms: 100,
+      jitter_ms: 10,
+    });
+    expect(parseTcpFault({ type: 'latency', params: { latency_ms: 5 } })).toEqual({
+      type: 'latency',
+      latency_ms: 5,
+      jitter_ms: 0,
+    });
     expect(parseTcpFault({ type: 'blackhole', params: {} })).toEqual({ type: 'blackhole' });
-    expect(parseTcpFault({ type: 'reset', params: { probability: 0.25 } })).toEqual({ type: 'reset', probability: 0.25 });
-    expect(parseTcpFault({ type: 'bandwidth', params: { bytes_per_s: 1000 } })).toEqual({ type: 'bandwidth', bytes_per_s: 1000 });
+    expect(parseTcpFault({ type: 'reset', params: { probability: 0.25 } })).toEqual({
+      type: 'reset',
+      probability: 0.25,
+    });
+    expect(parseTcpFault({ type: 'bandwidth', params: { bytes_per_s: 1000 } })).toEqual({
+      type: 'bandwidth',
+      bytes_per_s: 1000,
+    });
     expect(parseTcpFault({ type: 'timeout', params: { timeout_ms: 0 } })).toEqual({ type: 'timeout', timeout_ms: 0 });
   });
 
@@ -38,7 +52,11 @@ describe('tcp fault params', () => {
     ['latency', { latency_ms: 1.5 }, 'params.latency_ms'],
     ['latency', { latency_ms: '100ms' }, 'params.latency_ms'],
     ['latency', { latency_ms: 10, jitter_ms: 3_600_001 }, 'params.jitter_ms'],
-    ['latency', { latency_ms: 10, delay_ms: 5 }, 'params.delay_ms: unknown for latency (expected latency_ms, jitter_ms, probability)'],
+    [
+      'latency',
+      { latency_ms: 10, delay_ms: 5 },
+      'params.delay_ms: unknown for latency (expected latency_ms, jitter_ms, probability)',
+    ],
     ['bandwidth', { bytes_per_s: 0 }, 'params.bytes_per_s'],
     ['bandwidth', {}, 'params.bytes_per_s'],
     ['timeout', {}, 'params.timeout_ms: required'],
@@ -63,10 +81,14 @@ describe('tcp proxy: refused faults change nothing', () => {
   it('bad params, unknown types and an id already active are refused; traffic and stats are untouched', async () => {
     proxy = await startTcpProxy({ listen: { port: 0 }, upstream: { host: '127.0.0.1', port: await startEcho() } });
     const client = await dial(proxy.port);
-    expect(() => proxy!.applyFault({ id: 'x', type: 'latency', params: { latency_ms: -5 } })).toThrow(/params.latency_ms/);
+    expect(() => proxy!.applyFault({ id: 'x', type: 'latency', params: { latency_ms: -5 } })).toThrow(
+      /params.latency_ms/,
+    );
     expect(() => proxy!.applyFault({ id: 'x', type: 'partition', params: {} })).toThrow(/no fault "partition"/);
     proxy.applyFault({ id: 'y', type: 'latency', params: { latency_ms: 0 } });
-    expect(() => proxy!.applyFault({ id: 'y', type: 'blackhole', params: {} })).toThrow(expect.objectContaining({ status: 409 }));
+    expect(() => proxy!.applyFault({ id: 'y', type: 'blackhole', params: {} })).toThrow(
+      expect.objectContaining({ status: 409 }),
+    );
     expect(proxy.stats()).toMatchObject({ faults_injected: 1, faults_active: 1, is_accepting: true });
     expect(await fastest(client)).toBeLessThan(100);
   });

@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTcpProxy, type TcpProxy } from '../../../../src/proxies/tcp/proxy.js';
 import { createRandom } from '../../../../src/shared/random.js';
-import { closeAll, dial, readBytes, fastest, roundTrip, startEcho, startRecorder, until } from '../../../helpers/tcp.js';
+import {
+  closeAll,
+  dial,
+  readBytes,
+  fastest,
+  roundTrip,
+  startEcho,
+  startRecorder,
+  until,
+} from '../../../helpers/tcp.js';
 
 let proxy: TcpProxy | undefined;
 afterEach(async () => {
@@ -15,10 +24,17 @@ async function proxyTo(port: number) {
   return proxy;
 }
 
-const latency = (id: string, latency_ms: number, extra: Record<string, unknown> = {}) => ({ id, type: 'latency', params: { latency_ms, ...extra } });
+const latency = (id: string, latency_ms: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: 'latency',
+  params: { latency_ms, ...extra },
+});
 
 /** one byte client → upstream, then one byte upstream → client; each leg timed on its own */
-async function oneWayDelays(client: Awaited<ReturnType<typeof dial>>, conn: { socket: import('node:net').Socket; arrivals: Array<{ at: number }> }) {
+async function oneWayDelays(
+  client: Awaited<ReturnType<typeof dial>>,
+  conn: { socket: import('node:net').Socket; arrivals: Array<{ at: number }> },
+) {
   const before = conn.arrivals.length;
   const sentUp = performance.now();
   client.write('u');
@@ -38,7 +54,12 @@ describe('tcp proxy: latency', () => {
     const before = await dial(p.port);
     await until(() => upstream.conns.length === 1);
     const applied = p.applyFault(latency('lat', 80));
-    expect(applied.report).toMatchObject({ type: 'latency', connections_open: 1, connections_affected: 1, new_connections: 'affected' });
+    expect(applied.report).toMatchObject({
+      type: 'latency',
+      connections_open: 1,
+      connections_affected: 1,
+      new_connections: 'affected',
+    });
 
     const old = await oneWayDelays(before, upstream.conns[0]!);
     const after = await dial(p.port);

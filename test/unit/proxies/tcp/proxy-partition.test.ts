@@ -1,7 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTcpProxy, type TcpProxy } from '../../../../src/proxies/tcp/proxy.js';
 import { createRandom } from '../../../../src/shared/random.js';
-import { closeAll, dial, dialEnding, dialOutcome, ending, readBytes, fastest, roundTrip, settlesWithin, startEcho } from '../../../helpers/tcp.js';
+import {
+  closeAll,
+  dial,
+  dialEnding,
+  dialOutcome,
+  ending,
+  readBytes,
+  fastest,
+  roundTrip,
+  settlesWithin,
+  startEcho,
+} from '../../../helpers/tcp.js';
 
 let proxy: TcpProxy | undefined;
 afterEach(async () => {
@@ -11,7 +22,11 @@ afterEach(async () => {
 });
 
 async function proxyToEcho(seed = 1) {
-  proxy = await startTcpProxy({ listen: { port: 0 }, upstream: { host: '127.0.0.1', port: await startEcho() }, random: createRandom(seed) });
+  proxy = await startTcpProxy({
+    listen: { port: 0 },
+    upstream: { host: '127.0.0.1', port: await startEcho() },
+    random: createRandom(seed),
+  });
   return proxy;
 }
 
@@ -93,7 +108,9 @@ describe('tcp proxy: reset', () => {
       const p = await proxyToEcho(seed);
       const clients = await Promise.all(Array.from({ length: 12 }, () => dial(p.port)));
       for (const c of clients) await roundTrip(c);
-      const endings = clients.map((c) => Promise.race([ending(c), new Promise<string>((r) => setTimeout(() => r('open'), 300))]));
+      const endings = clients.map((c) =>
+        Promise.race([ending(c), new Promise<string>((r) => setTimeout(() => r('open'), 300))]),
+      );
       p.applyFault({ id: 'rst', type: 'reset', params: { probability: 0.5 } });
       const result = await Promise.all(endings);
       await p.close();

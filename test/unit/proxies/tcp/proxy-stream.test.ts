@@ -2,7 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTcpProxy, type TcpProxy } from '../../../../src/proxies/tcp/proxy.js';
 import { createRandom } from '../../../../src/shared/random.js';
-import { closeAll, dial, ending, readBytes, fastest, roundTrip, settlesWithin, startEcho, startRecorder, until } from '../../../helpers/tcp.js';
+import {
+  closeAll,
+  dial,
+  ending,
+  readBytes,
+  fastest,
+  roundTrip,
+  settlesWithin,
+  startEcho,
+  startRecorder,
+  until,
+} from '../../../helpers/tcp.js';
 
 let proxy: TcpProxy | undefined;
 afterEach(async () => {
@@ -143,7 +154,12 @@ describe('tcp proxy: bytes intact', () => {
     const got = await echoed;
     expect(got.length).toBe(data.length);
     expect(got.equals(data)).toBe(true);
-    expect(p.stats()).toMatchObject({ bytes_client_to_upstream: data.length, bytes_upstream_to_client: data.length, faults_injected: 6, faults_active: 0 });
+    expect(p.stats()).toMatchObject({
+      bytes_client_to_upstream: data.length,
+      bytes_upstream_to_client: data.length,
+      faults_injected: 6,
+      faults_active: 0,
+    });
   });
 
   it('passes a half-close through: the client ends, the upstream answer still arrives', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createLLMClient, createLocalModel, LLMError, type LLMProvider, type LLMRequest } from '../../../../src/runtime/llm/index.js';
+import {
+  createLLMClient,
+  createLocalModel,
+  LLMError,
+  type LLMProvider,
+  type LLMRequest,
+} from '../../../../src/runtime/llm/index.js';
 import { ManualClock } from '../../../../src/shared/clock.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 
@@ -46,7 +52,12 @@ function scripted(name: string, failures: LLMError['errorType'][]): LLMProvider 
       provider.calls++;
       const next = failures.shift();
       if (next) throw new LLMError(next, `${name} says ${next}`, { provider: name });
-      return { text: `from ${name}`, provider: name, model: 'm', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } };
+      return {
+        text: `from ${name}`,
+        provider: name,
+        model: 'm',
+        usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+      };
     },
   };
   return provider;
@@ -107,7 +118,12 @@ describe('createLLMClient', () => {
       name: 'p',
       async complete() {
         if (calls++ === 0) throw new LLMError('rate_limit', 'slow down', { retryAfterMs: 60_000 });
-        return { text: 'ok', provider: 'p', model: 'm', usage: { promptTokens: 0, completionTokens: 1, totalTokens: 1 } };
+        return {
+          text: 'ok',
+          provider: 'p',
+          model: 'm',
+          usage: { promptTokens: 0, completionTokens: 1, totalTokens: 1 },
+        };
       },
     };
     const client = createLLMClient({ primary, retries: 1, backoffMs: 10, maxBackoffMs: 500, clock });

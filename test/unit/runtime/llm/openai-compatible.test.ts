@@ -1,7 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLLMClient, createLocalModel, createOpenAICompatibleProvider, LLMError } from '../../../../src/runtime/llm/index.js';
+import {
+  createLLMClient,
+  createLocalModel,
+  createOpenAICompatibleProvider,
+  LLMError,
+} from '../../../../src/runtime/llm/index.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 
 type Handler = (body: any, req: IncomingMessage, res: ServerResponse) => void;
@@ -15,18 +20,22 @@ let seen: Array<{ body: any; auth?: string; path?: string }>;
 const ok: Handler = (body, _req, res) => {
   const last = body.messages[body.messages.length - 1].content;
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    model: body.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: `server heard: ${last}` }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
-  }));
+  res.end(
+    JSON.stringify({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      model: body.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: `server heard: ${last}` }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    }),
+  );
 };
-const status = (code: number, headers: Record<string, string> = {}): Handler => (_b, _req, res) => {
-  res.writeHead(code, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ error: { message: `status ${code}` } }));
-};
+const status =
+  (code: number, headers: Record<string, string> = {}): Handler =>
+  (_b, _req, res) => {
+    res.writeHead(code, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify({ error: { message: `status ${code}` } }));
+  };
 const never: Handler = () => undefined;
 
 beforeEach(async () => {
@@ -54,15 +63,37 @@ const ask = (content: string) => ({ messages: [{ role: 'user' as const, content 
 
 describe('createOpenAICompatibleProvider against a real HTTP server', () => {
   it('posts model and messages with the bearer key from the named env var, and parses the answer', async () => {
-    const provider = createOpenAICompatibleProvider({ baseUrl: `${baseUrl}/`, model: 'tiny', apiKeyEnv: 'TEST_LLM_KEY', env: { TEST_LLM_KEY: 'sk-test' }, timeoutMs: 2000 });
+    const provider = createOpenAICompatibleProvider({
+      baseUrl: `${baseUrl}/`,
+      model: 'tiny',
+      apiKeyEnv: 'TEST_LLM_KEY',
+      env: { TEST_LLM_KEY: 'sk-test' },
+      timeoutMs: 2000,
+    });
     const answer = await provider.complete({ ...ask('hello'), maxTokens: 16 });
-    expect(answer).toEqual({ text: 'server heard: hello', provider: 'openai-compatible', model: 'tiny', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } });
-    expect(seen[0]).toEqual({ path: '/v1/chat/completions', auth: 'Bearer sk-test', body: { model: 'tiny', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16 } });
+    expect(answer).toEqual({
+      text: 'server heard: hello',
+      provider: 'openai-compatible',
+      model: 'tiny',
+      usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 },
+    });
+    expect(seen[0]).toEqual({
+      path: '/v1/chat/completions',
+      auth: 'Bearer sk-test',
+      body: { model: 'tiny', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16 },
+    });
   });
 
   it('maps HTTP statuses to error types', async () => {
     const provider = createOpenAICompatibleProvider({ baseUrl, model: 'tiny', timeoutMs: 2000 });
-    const cases: Array<[number, string, boolean]> = [[429, 'rate_limit', true], [529, 'overloaded', true], [503, 'overloaded', true], [500, 'server_error', true], [401, 'auth', false], [400, 'bad_request', false]];
+    const cases: Array<[number, string, boolean]> = [
+      [429, 'rate_limit', true],
+      [529, 'overloaded', true],
+      [503, 'overloaded', true],
+      [500, 'server_error', true],
+      [401, 'auth', false],
+      [400, 'bad_request', false],
+    ];
     for (const [code, type, retryable] of cases) {
       handlers.push(status(code));
       const error = (await provider.complete(ask('x')).catch((e: unknown) => e)) as LLMError;
@@ -108,11 +139,17 @@ describe('createOpenAICompatibleProvider against a real HTTP server', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const provider = createOpenAICompatibleProvider({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'tiny', timeoutMs: 2000 });
+    const provider = createOpenAICompatibleProvider({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      model: 'tiny',
+      timeoutMs: 2000,
+    });
     const error = (await provider.complete(ask('x')).catch((e: unknown) => e)) as LLMError;
     expect(error.errorType).toBe('network');
     expect(() => createOpenAICompatibleProvider({ baseUrl: 'not a url', model: 'm' })).toThrow(UsageError);
-    expect(() => createOpenAICompatibleProvider({ baseUrl, model: 'm', apiKeyEnv: 'NOPE_KEY', env: {} })).toThrow(/NOPE_KEY/);
+    expect(() => createOpenAICompatibleProvider({ baseUrl, model: 'm', apiKeyEnv: 'NOPE_KEY', env: {} })).toThrow(
+      /NOPE_KEY/,
+    );
   });
 
   it('invalid JSON from the server is an invalid_response error', async () => {

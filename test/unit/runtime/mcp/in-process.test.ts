@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createInProcessMCPServer, createMCPSession, inProcessConnector, MCPError, type MCPSession, type MCPSessionEvent } from '../../../../src/runtime/mcp/index.js';
+import {
+  createInProcessMCPServer,
+  createMCPSession,
+  inProcessConnector,
+  MCPError,
+  type MCPSession,
+  type MCPSessionEvent,
+} from '../../../../src/runtime/mcp/index.js';
 import { ManualClock } from '../../../../src/shared/clock.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -18,7 +25,11 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
     expect(session.isConnected()).toBe(true);
     const tools = await session.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['calculate', 'echo', 'note_get', 'note_put', 'word_count']);
-    expect(await session.callTool('calculate', { expression: '6 * 7' })).toMatchObject({ text: '42', structuredContent: { value: 42 }, isError: false });
+    expect(await session.callTool('calculate', { expression: '6 * 7' })).toMatchObject({
+      text: '42',
+      structuredContent: { value: 42 },
+      isError: false,
+    });
     expect((await session.callTool('word_count', { text: 'one two  three' })).text).toBe('3');
     expect((await session.callTool('calculate', { expression: '1 / 0' })).isError).toBe(true);
     // the server validates arguments against the tool's schema
@@ -31,10 +42,15 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
     // a low-level server that advertises an output schema and does not keep to it: only the client's check can catch it
     const server = new Server({ name: 'liar', version: '1.0.0' }, { capabilities: { tools: {} } });
     const outputSchema = { type: 'object' as const, properties: { sum: { type: 'number' } }, required: ['sum'] };
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'add', inputSchema: { type: 'object' as const }, outputSchema }] }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [{ name: 'add', inputSchema: { type: 'object' as const }, outputSchema }],
+    }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const { a, b } = request.params.arguments as { a: number; b: number };
-      return { content: [{ type: 'text' as const, text: String(a + b) }], structuredContent: a === b ? { sum: 'same' } : { sum: a + b } };
+      return {
+        content: [{ type: 'text' as const, text: String(a + b) }],
+        structuredContent: a === b ? { sum: 'same' } : { sum: a + b },
+      };
     });
     const connect = async () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -44,10 +60,19 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
     session = createMCPSession({ connect, clock: new ManualClock() });
     await session.connect();
     await session.listTools(); // the client learns the output schemas here
-    expect(await session.callTool('add', { a: 2, b: 3 })).toMatchObject({ structuredContent: { sum: 5 }, isError: false });
-    await expect(session.callTool('add', { a: 2, b: 2 })).rejects.toThrow(/Structured content does not match the tool's output schema/);
+    expect(await session.callTool('add', { a: 2, b: 3 })).toMatchObject({
+      structuredContent: { sum: 5 },
+      isError: false,
+    });
+    await expect(session.callTool('add', { a: 2, b: 2 })).rejects.toThrow(
+      /Structured content does not match the tool's output schema/,
+    );
     // and the validator itself, as the session and the in-process server are given it
-    const check = lazySchemaValidator().getValidator({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] });
+    const check = lazySchemaValidator().getValidator({
+      type: 'object',
+      properties: { n: { type: 'number' } },
+      required: ['n'],
+    });
     expect(check({ n: 1 }).valid).toBe(true);
     expect(check({ n: 'one' })).toMatchObject({ valid: false, errorMessage: expect.stringMatching(/must be number/) });
   });
@@ -84,7 +109,11 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
 
   it('with reconnect disabled the session stays down until reconnect is turned back on', async () => {
     const clock = new ManualClock();
-    session = createMCPSession({ connect: inProcessConnector(), clock, reconnect: { enabled: false, backoffMs: 50, maxBackoffMs: 50 } });
+    session = createMCPSession({
+      connect: inProcessConnector(),
+      clock,
+      reconnect: { enabled: false, backoffMs: 50, maxBackoffMs: 50 },
+    });
     await session.connect();
     await session.disconnect();
     await clock.advance(10_000);
@@ -116,7 +145,12 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
     reachable = false;
     await session.disconnect();
     // attempts at +100, +200 (300), +300 capped (600), +300 (900)
-    for (const [advance, expected] of [[100, 2], [200, 3], [300, 4], [300, 5]] as const) {
+    for (const [advance, expected] of [
+      [100, 2],
+      [200, 3],
+      [300, 4],
+      [300, 5],
+    ] as const) {
       await clock.advance(advance);
       await vi.waitFor(() => expect(attempts).toBe(expected));
     }

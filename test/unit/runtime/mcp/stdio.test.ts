@@ -1,6 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connectorFor, createMCPSession, stdioConnector, type MCPSession, type MCPSessionEvent } from '../../../../src/runtime/mcp/index.js';
+import {
+  connectorFor,
+  createMCPSession,
+  stdioConnector,
+  type MCPSession,
+  type MCPSessionEvent,
+} from '../../../../src/runtime/mcp/index.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 
 const fixture = fileURLToPath(new URL('../../../fixtures/mcp-server.mjs', import.meta.url));
@@ -13,10 +19,21 @@ afterEach(async () => {
 
 describe('MCP over stdio to a real server process', () => {
   it('spawns the configured command, lists and calls its tools', async () => {
-    session = createMCPSession({ connect: connectorFor({ transport: 'stdio', command: process.execPath, args: [fixture], env: { FIXTURE_PREFIX: 'sum=' } }) });
+    session = createMCPSession({
+      connect: connectorFor({
+        transport: 'stdio',
+        command: process.execPath,
+        args: [fixture],
+        env: { FIXTURE_PREFIX: 'sum=' },
+      }),
+    });
     await session.connect();
     expect((await session.listTools()).map((t) => t.name)).toEqual(['add', 'pid', 'crash']);
-    expect(await session.callTool('add', { a: 2, b: 40 })).toMatchObject({ text: 'sum=42', structuredContent: { sum: 42 }, isError: false });
+    expect(await session.callTool('add', { a: 2, b: 40 })).toMatchObject({
+      text: 'sum=42',
+      structuredContent: { sum: 42 },
+      isError: false,
+    });
     const pid = Number((await session.callTool('pid')).text);
     expect(pid).toBeGreaterThan(0);
     expect(pid).not.toBe(process.pid);
@@ -41,7 +58,10 @@ describe('MCP over stdio to a real server process', () => {
   });
 
   it('a server process that dies is noticed and replaced', async () => {
-    session = createMCPSession({ connect: stdioConnector({ command: process.execPath, args: [fixture] }), reconnect: { enabled: true, backoffMs: 20, maxBackoffMs: 200 } });
+    session = createMCPSession({
+      connect: stdioConnector({ command: process.execPath, args: [fixture] }),
+      reconnect: { enabled: true, backoffMs: 20, maxBackoffMs: 200 },
+    });
     await session.connect();
     const firstPid = (await session.callTool('pid')).text;
     await session.callTool('crash');
@@ -51,7 +71,10 @@ describe('MCP over stdio to a real server process', () => {
   });
 
   it('a command that cannot start fails the connect with a clear error', async () => {
-    session = createMCPSession({ connect: stdioConnector({ command: '/nonexistent/mcp-server-binary' }), reconnect: { enabled: false } });
+    session = createMCPSession({
+      connect: stdioConnector({ command: '/nonexistent/mcp-server-binary' }),
+      reconnect: { enabled: false },
+    });
     await expect(session.connect()).rejects.toThrow(/ENOENT|nonexistent/);
     expect(session.isConnected()).toBe(false);
   });

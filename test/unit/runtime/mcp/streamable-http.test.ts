@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { connectorFor, createInProcessMCPServer, createMCPSession, type MCPSession } from '../../../../src/runtime/mcp/index.js';
+import {
+  connectorFor,
+  createInProcessMCPServer,
+  createMCPSession,
+  type MCPSession,
+} from '../../../../src/runtime/mcp/index.js';
 
 /** a real streamable-HTTP MCP server (stateless: one SDK server per request) on loopback */
 let http: Server;
@@ -45,7 +50,9 @@ afterEach(async () => {
 
 describe('MCP over streamable HTTP', () => {
   it('lists and calls tools on a real HTTP MCP server, sending the configured headers', async () => {
-    session = createMCPSession({ connect: connectorFor({ transport: 'http', url, headers: { authorization: 'Bearer t0k' } }) });
+    session = createMCPSession({
+      connect: connectorFor({ transport: 'http', url, headers: { authorization: 'Bearer t0k' } }),
+    });
     await session.connect();
     expect((await session.listTools()).map((t) => t.name)).toContain('calculate');
     expect((await session.callTool('calculate', { expression: '2^10' })).text).toBe('1024');
@@ -53,7 +60,10 @@ describe('MCP over streamable HTTP', () => {
   });
 
   it('after a disconnect the session reconnects over HTTP once the server answers again', async () => {
-    session = createMCPSession({ connect: connectorFor({ transport: 'http', url }), reconnect: { enabled: true, backoffMs: 10, maxBackoffMs: 40 } });
+    session = createMCPSession({
+      connect: connectorFor({ transport: 'http', url }),
+      reconnect: { enabled: true, backoffMs: 10, maxBackoffMs: 40 },
+    });
     await session.connect();
     up = false;
     await session.disconnect();

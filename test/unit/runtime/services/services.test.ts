@@ -79,24 +79,49 @@ describe('evaluators', () => {
   const runner = createEvalRunner();
 
   it('lists its evaluators', () => {
-    expect(runner.evaluators().map((e) => e.name)).toEqual(['exact_match', 'contains', 'regex', 'length', 'json_valid', 'token_f1']);
+    expect(runner.evaluators().map((e) => e.name)).toEqual([
+      'exact_match',
+      'contains',
+      'regex',
+      'length',
+      'json_valid',
+      'token_f1',
+    ]);
   });
 
   it('evaluates and combines results', () => {
-    expect(runner.evaluate({ evaluators: ['exact_match'], output: ' Paris ', expected: 'paris', options: { ignore_case: true } }).passed).toBe(true);
+    expect(
+      runner.evaluate({
+        evaluators: ['exact_match'],
+        output: ' Paris ',
+        expected: 'paris',
+        options: { ignore_case: true },
+      }).passed,
+    ).toBe(true);
     expect(runner.evaluate({ evaluators: ['exact_match'], output: 'Paris', expected: 'London' }).passed).toBe(false);
-    const both = runner.evaluate({ evaluators: ['contains', 'length'], output: 'the capital is Paris', expected: ['capital', 'Rome'], options: { max: 10 } });
+    const both = runner.evaluate({
+      evaluators: ['contains', 'length'],
+      output: 'the capital is Paris',
+      expected: ['capital', 'Rome'],
+      options: { max: 10 },
+    });
     expect(both.passed).toBe(false);
     expect(both.results[0]).toMatchObject({ passed: false, score: 0.5, reason: 'missing: "Rome"' });
     expect(both.results[1]!.passed).toBe(false);
     expect(runner.evaluate({ evaluators: ['regex'], output: 'order #123', expected: '#\\d+' }).passed).toBe(true);
     expect(runner.evaluate({ evaluators: ['json_valid'], output: '{"a":1}' }).score).toBe(1);
-    const f1 = runner.evaluate({ evaluators: ['token_f1'], output: 'new leader elected quickly', expected: 'a new leader was elected' });
+    const f1 = runner.evaluate({
+      evaluators: ['token_f1'],
+      output: 'new leader elected quickly',
+      expected: 'a new leader was elected',
+    });
     expect(f1.results[0]!.score).toBeCloseTo(0.8571, 3);
   });
 
   it('rejects unknown evaluators and bad parameters with a clear message', () => {
-    expect(() => runner.evaluate({ evaluators: ['nope'], output: 'x' })).toThrow(/unknown evaluator "nope"; known: exact_match/);
+    expect(() => runner.evaluate({ evaluators: ['nope'], output: 'x' })).toThrow(
+      /unknown evaluator "nope"; known: exact_match/,
+    );
     expect(() => runner.evaluate({ evaluators: ['regex'], output: 'x', expected: '(' })).toThrow(/invalid pattern/);
     expect(() => runner.evaluate({ evaluators: ['exact_match'], output: 'x' })).toThrow(/needs "expected"/);
   });

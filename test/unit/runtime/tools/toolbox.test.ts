@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createToolbox, evaluateExpression, ToolTimeoutError, type ToolDefinition } from '../../../../src/runtime/tools/index.js';
+import {
+  createToolbox,
+  evaluateExpression,
+  ToolTimeoutError,
+  type ToolDefinition,
+} from '../../../../src/runtime/tools/index.js';
 import { ManualClock } from '../../../../src/shared/clock.js';
 import { NotFoundError, UsageError } from '../../../../src/shared/errors.js';
 
@@ -9,7 +14,9 @@ describe('built-in tools', () => {
     expect(tools.list().map((t) => t.name)).toEqual(['compute', 'lookup', 'format', 'sleep']);
     expect(await tools.call('compute', { expression: '2 * (3 + 4) - 2^3^2 / 64' })).toBe(6);
     expect(await tools.call('lookup', { key: ' Japan ' })).toBe('Tokyo');
-    expect(await tools.call('format', { template: '{who} scored {n}', values: { who: 'ada', n: 7 } })).toBe('ada scored 7');
+    expect(await tools.call('format', { template: '{who} scored {n}', values: { who: 'ada', n: 7 } })).toBe(
+      'ada scored 7',
+    );
   });
 
   it('bad input is a typed error that says what is wrong', async () => {
@@ -32,7 +39,9 @@ describe('createToolbox timeouts', () => {
       name: 'slow',
       description: 'waits forever unless aborted',
       run: (_args, { signal }) =>
-        new Promise((_, reject) => signal.addEventListener('abort', () => (aborts.push(signal.reason), reject(signal.reason)))),
+        new Promise((_, reject) =>
+          signal.addEventListener('abort', () => (aborts.push(signal.reason), reject(signal.reason))),
+        ),
     };
     const tools = createToolbox({ clock, timeoutMs: 100, retries: 2, tools: [slow] });
     const call = tools.call('slow');

@@ -22,19 +22,32 @@ describe('bounded time for user input', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.json.passed).toBe(false);
     expect(ms).toBeLessThan(BOUND_MS);
-    const backref = await call(url, 'POST', '/api/v1/eval/evaluate', { evaluator: 'regex', output: 'aa', expected: '(a)\\1' });
+    const backref = await call(url, 'POST', '/api/v1/eval/evaluate', {
+      evaluator: 'regex',
+      output: 'aa',
+      expected: '(a)\\1',
+    });
     expect(backref.status).toBe(400);
     expect(backref.json.error).toMatch(/RE2 syntax/);
-    const ok = await call(url, 'POST', '/api/v1/eval/evaluate', { evaluator: 'regex', output: 'Hello World', expected: '^hello', options: { flags: 'i' } });
+    const ok = await call(url, 'POST', '/api/v1/eval/evaluate', {
+      evaluator: 'regex',
+      output: 'Hello World',
+      expected: '^hello',
+      options: { flags: 'i' },
+    });
     expect(ok.json.passed).toBe(true);
   });
 
   it('a long run of digits in an LLM prompt is answered at once (the math finder rescanned it from every position)', async () => {
     const { url } = await serveRootForTest();
-    const { value: r, ms } = await timed(call(url, 'POST', '/api/v1/llm/generate', { prompt: `${'1'.repeat(100_000)}x` }));
+    const { value: r, ms } = await timed(
+      call(url, 'POST', '/api/v1/llm/generate', { prompt: `${'1'.repeat(100_000)}x` }),
+    );
     expect(r.status, r.text).toBe(200);
     expect(ms).toBeLessThan(BOUND_MS);
-    expect((await call(url, 'POST', '/api/v1/llm/generate', { prompt: 'what is 2 * (3 + 4)?' })).json.text).toBe('The answer is 14.');
+    expect((await call(url, 'POST', '/api/v1/llm/generate', { prompt: 'what is 2 * (3 + 4)?' })).json.text).toBe(
+      'The answer is 14.',
+    );
   });
 
   it('deeply nested arithmetic is refused by the compute parser, not a stack overflow', async () => {
@@ -43,14 +56,20 @@ describe('bounded time for user input', () => {
     const r = await call(url, 'POST', '/api/v1/runtime/mcp/tools/calculate/call', { arguments: { expression: deep } });
     expect(r.status).toBeLessThan(500);
     expect(r.text).toMatch(/nested deeper than 100 levels|at most/);
-    const fine = await call(url, 'POST', '/api/v1/runtime/mcp/tools/calculate/call', { arguments: { expression: '2 * (3 + 4)' } });
+    const fine = await call(url, 'POST', '/api/v1/runtime/mcp/tools/calculate/call', {
+      arguments: { expression: '2 * (3 + 4)' },
+    });
     expect(fine.text).toContain('14');
   });
 
   it('a workflow of thousands of chained steps is a 400 naming the step limit, not a stack overflow in the cycle search', async () => {
     const { url, root } = await serveRootForTest();
     const before = await stateOf(root);
-    const steps = Array.from({ length: 15_000 }, (_, i) => ({ id: `s${i}`, agent_type: 'echo', ...(i ? { depends_on: [`s${i - 1}`] } : {}) }));
+    const steps = Array.from({ length: 15_000 }, (_, i) => ({
+      id: `s${i}`,
+      agent_type: 'echo',
+      ...(i ? { depends_on: [`s${i - 1}`] } : {}),
+    }));
     const { value: r, ms } = await timed(call(url, 'POST', '/api/v1/workflows', { id: 'chain', steps }));
     expect(r.status, r.text.slice(0, 300)).toBe(400);
     expect(r.json.error).toContain('at most 500 steps');
@@ -60,7 +79,10 @@ describe('bounded time for user input', () => {
 
   it('a scenario nested thousands of levels deep is a 400 before the YAML parser recurses', async () => {
     const { url } = await serveRootForTest();
-    for (const text of [`name: x\nactions: ${'['.repeat(20_000)}${']'.repeat(20_000)}`, Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n')]) {
+    for (const text of [
+      `name: x\nactions: ${'['.repeat(20_000)}${']'.repeat(20_000)}`,
+      Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n'),
+    ]) {
       const r = await call(url, 'POST', '/arena/scenario/validate', text);
       expect(r.status, r.text.slice(0, 300)).toBeLessThan(500);
       expect(r.text).toMatch(/deeper than 64 levels/);
@@ -89,7 +111,11 @@ describe('bounded time for user input', () => {
   it('an evolution run whose survival work would exceed an hour is refused at the request, not started', async () => {
     const { url } = await serveRootForTest();
     for (const group of ['evolution', 'runtime-evolution']) {
-      const r = await call(url, 'POST', `/api/v1/${group}/runs`, { generations: 1000, population: 100, duration: '1s' });
+      const r = await call(url, 'POST', `/api/v1/${group}/runs`, {
+        generations: 1000,
+        population: 100,
+        duration: '1s',
+      });
       expect(r.status, r.text).toBe(400);
       expect(r.json.error).toContain('at most 60 minutes per run');
       expect((await call(url, 'GET', `/api/v1/${group}/status`)).json.running).toBeNull();
@@ -106,7 +132,11 @@ describe('bounded time for user input', () => {
       const path = route.pattern.replace('{id}', 'agent-1').replace('{name}', 'echo');
       const r = await call(url, 'POST', path, deep);
       // validation answers its verdict as a document (DESIGN §7); everything else refuses with 400
-      if (path.endsWith('/scenario/validate')) expect(r.json).toMatchObject({ valid: false, errors: [{ message: expect.stringMatching(/at most 64|deeper than 64 levels/) }] });
+      if (path.endsWith('/scenario/validate'))
+        expect(r.json).toMatchObject({
+          valid: false,
+          errors: [{ message: expect.stringMatching(/at most 64|deeper than 64 levels/) }],
+        });
       else expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(400);
     }
     expect(await stateOf(root)).toBe(before);

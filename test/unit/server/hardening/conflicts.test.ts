@@ -39,7 +39,10 @@ describe('conflicts with a running survival or scenario', () => {
     const yaml = await readFile(new URL('../../../../scenarios/leader-failover.yaml', import.meta.url), 'utf8');
     const run = call(url, 'POST', '/arena/scenario/run', yaml);
     await new Promise((r) => setTimeout(r, 500));
-    for (const [path, body] of [['/arena/survival', { duration: '1s' }], ['/api/v1/runtime/stop', undefined]] as const) {
+    for (const [path, body] of [
+      ['/arena/survival', { duration: '1s' }],
+      ['/api/v1/runtime/stop', undefined],
+    ] as const) {
       const r = await call(url, 'POST', path, body);
       expect(r.status, `${path}: ${r.text}`).toBe(409);
       expect(r.json.error).toContain('scenario run');
@@ -52,7 +55,13 @@ describe('conflicts with a running survival or scenario', () => {
   it('a fault on a stopped runtime is a 422 with success:false and the reason, never "ok"', async () => {
     const { url, root } = await serveRootForTest();
     expect((await call(url, 'POST', '/api/v1/runtime/stop')).json.running).toBe(false);
-    for (const path of ['/arena/agent/agent-1/kill', '/arena/leader/kill', '/arena/agent/agent-2/pause', '/arena/node/plan/remove', '/arena/orchestrator/kill']) {
+    for (const path of [
+      '/arena/agent/agent-1/kill',
+      '/arena/leader/kill',
+      '/arena/agent/agent-2/pause',
+      '/arena/node/plan/remove',
+      '/arena/orchestrator/kill',
+    ]) {
       const r = await call(url, 'POST', path);
       expect(r.status, `${path}: ${r.text}`).toBe(422);
       expect(r.json.success).toBe(false);

@@ -22,14 +22,20 @@ function rawSocket(port: number, data: string): Promise<string> {
 
 describe('server edges', () => {
   it('a blank or space-padded API key is refused (it could never match, and must not count as "a key is set")', async () => {
-    for (const key of ['   ', ' s3cret', 's3cret\n']) expect(() => apiKeyCheck(key), JSON.stringify(key)).toThrow(UsageError);
+    for (const key of ['   ', ' s3cret', 's3cret\n'])
+      expect(() => apiKeyCheck(key), JSON.stringify(key)).toThrow(UsageError);
     const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, signal: AbortSignal.abort() };
-    await expect(runServe({ host: '0.0.0.0', port: 0, apiKey: '  ' }, io)).rejects.toMatchObject({ code: 'invalid_api_key', exitCode: 2 });
-    await expect(runServe({ host: '0.0.0.0', port: 0 }, { ...io, env: { ARENA_API_KEY: ' \t ' } })).rejects.toMatchObject({ code: 'invalid_api_key' });
+    await expect(runServe({ host: '0.0.0.0', port: 0, apiKey: '  ' }, io)).rejects.toMatchObject({
+      code: 'invalid_api_key',
+      exitCode: 2,
+    });
+    await expect(
+      runServe({ host: '0.0.0.0', port: 0 }, { ...io, env: { ARENA_API_KEY: ' \t ' } }),
+    ).rejects.toMatchObject({ code: 'invalid_api_key' });
     expect(() => new Router().withAPIKey('  ')).toThrow(/blank/);
   });
 
-  it('OPTIONS without a key is a 401 that reveals nothing; an allowed origin\'s preflight is still answered', async () => {
+  it("OPTIONS without a key is a 401 that reveals nothing; an allowed origin's preflight is still answered", async () => {
     const router = new Router({ log: () => {} }).withAPIKey('s3cret').withAllowedOrigins(['http://localhost:3000']);
     router.get('/things', () => ({}));
     const s = await serve(router);
@@ -42,9 +48,13 @@ describe('server edges', () => {
     const keyed = await raw(s.url, 'OPTIONS', '/things', { headers: { 'X-API-Key': 's3cret' } });
     expect(keyed.status).toBe(204);
     expect(keyed.headers.allow).toContain('GET');
-    const pre = await raw(s.url, 'OPTIONS', '/things', { headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'GET' } });
+    const pre = await raw(s.url, 'OPTIONS', '/things', {
+      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(pre.status).toBe(204);
-    const foreign = await raw(s.url, 'OPTIONS', '/things', { headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'GET' } });
+    const foreign = await raw(s.url, 'OPTIONS', '/things', {
+      headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(foreign.status).toBe(403);
   });
 
@@ -54,7 +64,10 @@ describe('server edges', () => {
     router.post('/echo', async (ctx) => ctx.json());
     const s = await serve(router);
     await new Promise<void>((resolve) => {
-      const r = request(`${s.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': 1000 } });
+      const r = request(`${s.url}/echo`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': 1000 },
+      });
       r.on('error', () => resolve());
       r.write('{"a":');
       setTimeout(() => r.destroy(), 50);
@@ -65,11 +78,15 @@ describe('server edges', () => {
     expect((await raw(s.url, 'POST', '/echo', { body: '{"a":1}' })).json()).toEqual({ a: 1 });
   });
 
-  it('malformed HTTP gets the JSON error shape, not node\'s empty 400', async () => {
+  it("malformed HTTP gets the JSON error shape, not node's empty 400", async () => {
     const router = new Router({ log: () => {} });
     router.get('/x', () => ({}));
     const s = await serve(router);
-    for (const bad of ['GARBAGE\r\n\r\n', 'GET /x HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'GET /x HTTP/1.1\r\nContent-Length: abc\r\n\r\n']) {
+    for (const bad of [
+      'GARBAGE\r\n\r\n',
+      'GET /x HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      'GET /x HTTP/1.1\r\nContent-Length: abc\r\n\r\n',
+    ]) {
       const out = await rawSocket(s.port, bad);
       expect(out, JSON.stringify(bad)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       expect(out).toContain('Content-Type: application/json');

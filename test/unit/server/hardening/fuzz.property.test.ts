@@ -15,10 +15,50 @@ const BOUND_MS = 5000;
 
 /** keys the routes really take, so generated objects also hit real fields with wrong (or right) values */
 const KNOWN_KEYS = [
-  'duration', 'interval', 'seed', 'actions', 'delay', 'error_type', 'from', 'to', 'type', 'target_id', 'metadata', 'id', 'role',
-  'instructions', 'message', 'session_id', 'content', 'text', 'documents', 'query', 'top_k', 'messages', 'prompt', 'system', 'model',
-  'max_tokens', 'evaluator', 'evaluators', 'output', 'expected', 'options', 'input', 'arguments', 'generations', 'population', 'all',
-  'ids', 'failed_only', 'limit', 'since', 'election', 'patch', 'steps', '__proto__',
+  'duration',
+  'interval',
+  'seed',
+  'actions',
+  'delay',
+  'error_type',
+  'from',
+  'to',
+  'type',
+  'target_id',
+  'metadata',
+  'id',
+  'role',
+  'instructions',
+  'message',
+  'session_id',
+  'content',
+  'text',
+  'documents',
+  'query',
+  'top_k',
+  'messages',
+  'prompt',
+  'system',
+  'model',
+  'max_tokens',
+  'evaluator',
+  'evaluators',
+  'output',
+  'expected',
+  'options',
+  'input',
+  'arguments',
+  'generations',
+  'population',
+  'all',
+  'ids',
+  'failed_only',
+  'limit',
+  'since',
+  'election',
+  'patch',
+  'steps',
+  '__proto__',
 ];
 
 const PARAMS = ['agent-1', 'agent-9', 'plan', 'echo', 'answer-question', '%41', '%E0%A4%A', 'x'.repeat(300)];
@@ -28,7 +68,11 @@ const body = fc.oneof(
   {
     weight: 5,
     arbitrary: fc
-      .dictionary(fc.oneof(fc.constantFrom(...KNOWN_KEYS), fc.string({ maxLength: 12 })), fc.jsonValue({ maxDepth: 3 }), { minKeys: 1, maxKeys: 4 })
+      .dictionary(
+        fc.oneof(fc.constantFrom(...KNOWN_KEYS), fc.string({ maxLength: 12 })),
+        fc.jsonValue({ maxDepth: 3 }),
+        { minKeys: 1, maxKeys: 4 },
+      )
       .map((v) => JSON.stringify(v)),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
@@ -37,7 +81,23 @@ const body = fc.oneof(
 );
 
 const query = fc
-  .dictionary(fc.constantFrom('limit', 'since', 'until', 'type', 'agent', 'checks', 'success', 'category', 'seed', 'time_scale', 'x'), fc.string({ maxLength: 12 }), { maxKeys: 3 })
+  .dictionary(
+    fc.constantFrom(
+      'limit',
+      'since',
+      'until',
+      'type',
+      'agent',
+      'checks',
+      'success',
+      'category',
+      'seed',
+      'time_scale',
+      'x',
+    ),
+    fc.string({ maxLength: 12 }),
+    { maxKeys: 3 },
+  )
   .map((q) => (Object.keys(q).length ? `?${new URLSearchParams(q)}` : ''));
 
 /** what a request could change; taken right before and right after each request */
@@ -74,25 +134,36 @@ describe('generated requests against every route', () => {
     expect(routes.length).toBeGreaterThan(80);
     let rejected = 0;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom(...PARAMS), body, query, async (route, param, text, qs) => {
-        const path = route.pattern.replace(/\{[a-z_]+\}/g, param) + qs;
-        const before = await snapshot(s);
-        const t0 = performance.now();
-        const r = await call(s.url, route.method, path, route.method === 'GET' ? undefined : text);
-        const ms = performance.now() - t0;
-        const after = await snapshot(s);
-        const what = `${route.method} ${path} ${String(text).slice(0, 120)} → ${r.status} ${r.text.slice(0, 200)}`;
-        expect(r.status, what).toBeLessThan(500);
-        expect(ms, what).toBeLessThan(BOUND_MS);
-        // 422 is not a rejection: the request was understood and the fault tried; its Result says why it failed
-        if (r.status === 422) expect(r.json, what).toMatchObject({ success: false, error: expect.any(String), action: expect.any(Object) });
-        else if (r.status >= 400) {
-          rejected++;
-          expect(r.json, what).toMatchObject({ error: expect.any(String), code: expect.any(String) });
-          expect(after, what).toBe(before);
-        }
-        await settle(s);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.constantFrom(...PARAMS),
+        body,
+        query,
+        async (route, param, text, qs) => {
+          const path = route.pattern.replace(/\{[a-z_]+\}/g, param) + qs;
+          const before = await snapshot(s);
+          const t0 = performance.now();
+          const r = await call(s.url, route.method, path, route.method === 'GET' ? undefined : text);
+          const ms = performance.now() - t0;
+          const after = await snapshot(s);
+          const what = `${route.method} ${path} ${String(text).slice(0, 120)} → ${r.status} ${r.text.slice(0, 200)}`;
+          expect(r.status, what).toBeLessThan(500);
+          expect(ms, what).toBeLessThan(BOUND_MS);
+          // 422 is not a rejection: the request was understood and the fault tried; its Result says why it failed
+          if (r.status === 422)
+            expect(r.json, what).toMatchObject({
+              success: false,
+              error: expect.any(String),
+              action: expect.any(Object),
+            });
+          else if (r.status >= 400) {
+            rejected++;
+            expect(r.json, what).toMatchObject({ error: expect.any(String), code: expect.any(String) });
+            expect(after, what).toBe(before);
+          }
+          await settle(s);
+        },
+      ),
       { seed: 20261123, numRuns: 400, endOnFailure: true },
     );
     // most generated bodies are wrong somewhere: the property must have exercised rejection a lot
@@ -103,18 +174,30 @@ describe('generated requests against every route', () => {
   it('a body with a key no route takes is a 400 naming it on every POST and DELETE route, and changes nothing', async () => {
     const s = await serveRootForTest();
     // scenario texts are documents with their own validator; validate answers {valid:false} by contract
-    const routes = s.server.app.router.routes().filter((r) => r.method !== 'GET' && !r.pattern.endsWith('/scenario/validate'));
-    const unknownKey = fc.string({ minLength: 1, maxLength: 10 }).filter((k) => !KNOWN_KEYS.includes(k) && !['__proto__', 'constructor', 'prototype'].includes(k) && /^[a-z]+$/i.test(k));
+    const routes = s.server.app.router
+      .routes()
+      .filter((r) => r.method !== 'GET' && !r.pattern.endsWith('/scenario/validate'));
+    const unknownKey = fc
+      .string({ minLength: 1, maxLength: 10 })
+      .filter(
+        (k) => !KNOWN_KEYS.includes(k) && !['__proto__', 'constructor', 'prototype'].includes(k) && /^[a-z]+$/i.test(k),
+      );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom('agent-1', 'agent-9', 'echo', 'answer-question'), unknownKey, fc.jsonValue({ maxDepth: 2 }), async (route, param, key, value) => {
-        const path = route.pattern.replace(/\{[a-z_]+\}/g, param);
-        const before = await snapshot(s);
-        const r = await call(s.url, route.method, path, JSON.stringify({ [`zz${key}`]: value }));
-        const what = `${route.method} ${path} {zz${key}} → ${r.status} ${r.text.slice(0, 200)}`;
-        expect(r.status, what).toBe(400);
-        expect(r.text, what).toContain(`zz${key}`);
-        expect(await snapshot(s), what).toBe(before);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        fc.constantFrom('agent-1', 'agent-9', 'echo', 'answer-question'),
+        unknownKey,
+        fc.jsonValue({ maxDepth: 2 }),
+        async (route, param, key, value) => {
+          const path = route.pattern.replace(/\{[a-z_]+\}/g, param);
+          const before = await snapshot(s);
+          const r = await call(s.url, route.method, path, JSON.stringify({ [`zz${key}`]: value }));
+          const what = `${route.method} ${path} {zz${key}} → ${r.status} ${r.text.slice(0, 200)}`;
+          expect(r.status, what).toBe(400);
+          expect(r.text, what).toContain(`zz${key}`);
+          expect(await snapshot(s), what).toBe(before);
+        },
+      ),
       { seed: 11, numRuns: 150 },
     );
   }, 60_000);

@@ -24,7 +24,10 @@ export interface Served {
   logs: string[];
 }
 
-export async function serveRootForTest(config: BootstrapConfig = {}, options: { apiKey?: string } = {}): Promise<Served> {
+export async function serveRootForTest(
+  config: BootstrapConfig = {},
+  options: { apiKey?: string } = {},
+): Promise<Served> {
   const root = await bootstrap({ seed: 1, ...config });
   await root.start();
   const logs: string[] = [];
@@ -57,7 +60,13 @@ export interface CallResult {
   json: any;
 }
 
-export async function call(url: string, method: string, path: string, body?: string | object, headers: Record<string, string> = {}): Promise<CallResult> {
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  body?: string | object,
+  headers: Record<string, string> = {},
+): Promise<CallResult> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);

@@ -17,12 +17,16 @@ afterEach(async () => {
 
 function post(url: string, path: string, body: string, agent?: Agent): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const r = request(`${url}${path}`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const r = request(
+      `${url}${path}`,
+      { method: 'POST', agent, headers: { 'Content-Type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     r.on('error', reject);
     r.end(body);
   });
@@ -40,7 +44,9 @@ describe('graceful shutdown', () => {
     });
     router.post('/hangs', () => new Promise(() => undefined));
     router.post('/fails-on-abort', async (ctx) => {
-      await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+      await new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+      );
     });
     const handle = await listen(router, { port: 0, closeTimeoutMs: 300 });
     handles.push(handle);
@@ -53,7 +59,10 @@ describe('graceful shutdown', () => {
     expect(await wraps).toEqual({ status: 200, body: '{"partial":true}' });
     const hung = await hangs;
     expect(hung.status).toBe(503);
-    expect(JSON.parse(hung.body)).toEqual({ error: 'server shut down before this request finished', code: 'unavailable' });
+    expect(JSON.parse(hung.body)).toEqual({
+      error: 'server shut down before this request finished',
+      code: 'unavailable',
+    });
     const failed = await fails;
     expect(failed.status).toBe(503);
     expect(JSON.parse(failed.body).code).toBe('unavailable');

@@ -22,13 +22,21 @@ describe('JSON path and answer expectations', () => {
 
   it('equals, in, exists and range each say what they saw', () => {
     expect(checkAnswer(ok({ ok: true }), { json: { path: '$.ok', equals: true } })).toBeUndefined();
-    expect(checkAnswer(ok({ ok: false }), { json: { path: '$.ok', equals: true } })).toBe('$.ok is false, expected true');
+    expect(checkAnswer(ok({ ok: false }), { json: { path: '$.ok', equals: true } })).toBe(
+      '$.ok is false, expected true',
+    );
     expect(checkAnswer(ok({ s: 'b' }), { json: { path: '$.s', in: ['a', 'b'] } })).toBeUndefined();
-    expect(checkAnswer(ok({ s: 'c' }), { json: { path: '$.s', in: ['a', 'b'] } })).toBe('$.s is "c", expected one of ["a","b"]');
+    expect(checkAnswer(ok({ s: 'c' }), { json: { path: '$.s', in: ['a', 'b'] } })).toBe(
+      '$.s is "c", expected one of ["a","b"]',
+    );
     expect(checkAnswer(ok({}), { json: { path: '$.id', exists: true } })).toBe('$.id is missing');
     expect(checkAnswer(ok({ id: 1 }), { json: { path: '$.id', exists: false } })).toBe('$.id exists (1)');
     expect(checkAnswer(ok({ n: 5 }), { json: { path: '$.n', range: { min: 0, max: 10 } } })).toBeUndefined();
-    expect(checkAnswer(ok({ n: 11 }), { json: { path: '$.n', range: { max: 10 } } })).toBe('$.n is 11, expected a number in [-∞, 10]');
-    expect(checkAnswer({ status: 200, body: 'nope' }, { json: { path: '$.n', exists: true } })).toBe('answer is not JSON: "nope"');
+    expect(checkAnswer(ok({ n: 11 }), { json: { path: '$.n', range: { max: 10 } } })).toBe(
+      '$.n is 11, expected a number in [-∞, 10]',
+    );
+    expect(checkAnswer({ status: 200, body: 'nope' }, { json: { path: '$.n', exists: true } })).toBe(
+      'answer is not JSON: "nope"',
+    );
   });
 });

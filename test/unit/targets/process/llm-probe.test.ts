@@ -23,7 +23,12 @@ async function api(status: number, seen: Seen[]): Promise<number> {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      seen.push({ method: req.method, path: req.url, headers: req.headers, body: JSON.parse(body) as Record<string, unknown> });
+      seen.push({
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        body: JSON.parse(body) as Record<string, unknown>,
+      });
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(status < 300 ? '{"id":"x"}' : '{"error":{"code":"rate_limit_exceeded"}}');
     });
@@ -38,7 +43,11 @@ describe('the LLM recovery probe', () => {
     const port = await api(200, seen);
     expect(await llmProbe({ port, api: 'openai', apiKey: 'sk-test', timeoutMs: 1000 })).toBeUndefined();
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', body: { model: 'gpt-4o-mini', max_tokens: 1 } });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      body: { model: 'gpt-4o-mini', max_tokens: 1 },
+    });
     expect(seen[0]!.headers['x-arena-client']).toBe(PROBE_CLIENT);
     expect(seen[0]!.headers.authorization).toBe('Bearer sk-test');
   });
@@ -55,7 +64,9 @@ describe('the LLM recovery probe', () => {
 
   it('a non-2xx answer or no answer fails, saying what came back', async () => {
     const port = await api(429, []);
-    expect(await llmProbe({ port, api: 'openai', timeoutMs: 1000 })).toMatch(/^LLM probe POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions answered 429: \{"error":\{"code":"rate_limit_exceeded"\}\}$/);
+    expect(await llmProbe({ port, api: 'openai', timeoutMs: 1000 })).toMatch(
+      /^LLM probe POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions answered 429: \{"error":\{"code":"rate_limit_exceeded"\}\}$/,
+    );
     await new Promise((r) => server!.close(r));
     server = undefined;
     expect(await llmProbe({ port, api: 'openai', timeoutMs: 1000 })).toMatch(/connection refused/);

@@ -15,7 +15,8 @@ const children: ChildProcess[] = [];
 const servers: Server[] = [];
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
@@ -75,7 +76,8 @@ describe('pid by port', () => {
       for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
         for (const line of readFileSync(file, 'latin1').split('\n').slice(1)) {
           const cols = line.trim().split(/\s+/);
-          if (cols[3] === '0A' && cols[1]!.endsWith(`:${port.toString(16).toUpperCase().padStart(4, '0')}`)) whole.add(cols[9]!);
+          if (cols[3] === '0A' && cols[1]!.endsWith(`:${port.toString(16).toUpperCase().padStart(4, '0')}`))
+            whole.add(cols[9]!);
         }
       }
       expect(listeningInodes(port)).toEqual(whole);
@@ -92,7 +94,9 @@ describe('pid by port', () => {
 
     first.child.kill('SIGKILL');
     await once(first.child, 'exit');
-    expect(() => resolvePid({ port: first.port }, { ...ctx('w'), sockets, lastPid: pid })).toThrow(`agent w: nothing listens on port ${first.port}`);
+    expect(() => resolvePid({ port: first.port }, { ...ctx('w'), sockets, lastPid: pid })).toThrow(
+      `agent w: nothing listens on port ${first.port}`,
+    );
     expect(sockets.inodes?.size).toBe(0);
 
     // a restart: another process on the same port

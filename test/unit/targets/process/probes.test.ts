@@ -49,10 +49,19 @@ describe('probes', () => {
     expect(await probeOnce({ tcp: `127.0.0.1:${port}` }, 1000, { cwd: '/' })).toEqual({ ok: true });
     await new Promise((r) => server!.close(r));
     server = undefined;
-    expect(await probeOnce({ tcp: `127.0.0.1:${port}` }, 1000, { cwd: '/' })).toEqual({ ok: false, problem: `tcp 127.0.0.1:${port}: connection refused` });
+    expect(await probeOnce({ tcp: `127.0.0.1:${port}` }, 1000, { cwd: '/' })).toEqual({
+      ok: false,
+      problem: `tcp 127.0.0.1:${port}: connection refused`,
+    });
     expect(await probeOnce({ command: 'exit 0' }, 1000, { cwd: '/' })).toEqual({ ok: true });
-    expect(await probeOnce({ command: 'echo broken >&2; exit 1' }, 1000, { cwd: '/' })).toEqual({ ok: false, problem: 'probe command exited with code 1: broken' });
-    expect(await probeOnce({ command: 'sleep 5' }, 100, { cwd: '/' })).toEqual({ ok: false, problem: 'probe command did not finish within 100ms' });
+    expect(await probeOnce({ command: 'echo broken >&2; exit 1' }, 1000, { cwd: '/' })).toEqual({
+      ok: false,
+      problem: 'probe command exited with code 1: broken',
+    });
+    expect(await probeOnce({ command: 'sleep 5' }, 100, { cwd: '/' })).toEqual({
+      ok: false,
+      problem: 'probe command did not finish within 100ms',
+    });
   });
 
   it('healthy after N consecutive passes; a failure starts over; reset() discards a probe already in flight', async () => {
@@ -89,7 +98,11 @@ describe('probes', () => {
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/task`;
-    const w = createWorkload({ rate: 200, request: { method: 'POST', url, timeout: 1000, json: { q: 1 } }, expect: { json: { path: '$.ok', equals: true } } });
+    const w = createWorkload({
+      rate: 200,
+      request: { method: 'POST', url, timeout: 1000, json: { q: 1 } },
+      expect: { json: { path: '$.ok', equals: true } },
+    });
     w.start();
     // until enough requests have been answered, not a fixed 150 ms: a loaded machine sent only 4 in that time
     await waitFor(() => n > 5, 'six requests');

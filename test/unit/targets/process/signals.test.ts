@@ -7,7 +7,11 @@ const p = (pid: number, ppid: number, pgid: number): ProcInfo => ({ pid, ppid, p
 
 describe('agentTree', () => {
   // 100 supervisor (leads group 100); 101, 102 workers in the supervisor's group; 103 a child of 101; 200 leads its own group with 201 detached below it
-  const table = new Map([p(100, 1, 100), p(101, 100, 100), p(102, 100, 100), p(103, 101, 100), p(200, 100, 200), p(201, 1, 200)].map((i) => [i.pid, i]));
+  const table = new Map(
+    [p(100, 1, 100), p(101, 100, 100), p(102, 100, 100), p(103, 101, 100), p(200, 100, 200), p(201, 1, 200)].map(
+      (i) => [i.pid, i],
+    ),
+  );
 
   it("a worker in its supervisor's group: itself and its descendants, never the group", () => {
     expect(agentTree(101, table)).toEqual([101, 103]);

@@ -14,12 +14,27 @@ describe('processTargetSchema', () => {
   it('accepts the DESIGN §9.1 example and fills the defaults', () => {
     const spec = processTargetSchema.parse({
       ...base,
-      start: { command: 'npx pm2-runtime fleet.config.cjs', cwd: '.', env: { LOG_LEVEL: 'warn' }, ready: { http: 'http://127.0.0.1:7000/healthz', timeout: '20s' } },
+      start: {
+        command: 'npx pm2-runtime fleet.config.cjs',
+        cwd: '.',
+        env: { LOG_LEVEL: 'warn' },
+        ready: { http: 'http://127.0.0.1:7000/healthz', timeout: '20s' },
+      },
       agents: [{ ...agent, role: 'worker', proxy: { listen: 7001, upstream: '127.0.0.1:7101' } }],
       leader: { http: 'http://127.0.0.1:7000/leader', json: 'leader_id' },
       hooks: { memory_corrupt: 'node scripts/corrupt.js {agent}' },
-      workload: { rate: '20/s', request: { method: 'POST', url: 'http://127.0.0.1:7000/task', json: { q: 'ping' }, timeout: '2s' }, expect: { status: 200, json: { path: '$.ok', equals: true } } },
-      invariants: [{ name: 'no-lost-jobs', request: { url: 'http://127.0.0.1:7000/audit' }, expect: { status: 200, json: { path: '$.lost', equals: 0 } } }],
+      workload: {
+        rate: '20/s',
+        request: { method: 'POST', url: 'http://127.0.0.1:7000/task', json: { q: 'ping' }, timeout: '2s' },
+        expect: { status: 200, json: { path: '$.ok', equals: true } },
+      },
+      invariants: [
+        {
+          name: 'no-lost-jobs',
+          request: { url: 'http://127.0.0.1:7000/audit' },
+          expect: { status: 200, json: { path: '$.lost', equals: 0 } },
+        },
+      ],
     });
     expect(spec.start!.ready!.timeout).toBe(20_000);
     expect(spec.workload!.rate).toBe(20);
@@ -29,15 +44,30 @@ describe('processTargetSchema', () => {
   });
 
   it('llm: api defaults to openai; probe_model names the model the recovery probe asks for, and must not be blank', () => {
-    const spec = processTargetSchema.parse({ ...base, llm: { listen: 7300, upstream: 'http://127.0.0.1:9000', probe_model: 'gpt-4.1-nano' } });
-    expect(spec.llm).toEqual({ listen: 7300, upstream: 'http://127.0.0.1:9000', api: 'openai', probe_model: 'gpt-4.1-nano' });
-    expect(issues({ ...base, agents: [{ ...agent, llm: { listen: 7300, upstream: 'http://127.0.0.1:9000', probe_model: ' ' } }] })).toEqual([
-      'agents.0.llm.probe_model: Too small: expected string to have >=1 characters',
-    ]);
+    const spec = processTargetSchema.parse({
+      ...base,
+      llm: { listen: 7300, upstream: 'http://127.0.0.1:9000', probe_model: 'gpt-4.1-nano' },
+    });
+    expect(spec.llm).toEqual({
+      listen: 7300,
+      upstream: 'http://127.0.0.1:9000',
+      api: 'openai',
+      probe_model: 'gpt-4.1-nano',
+    });
+    expect(
+      issues({
+        ...base,
+        agents: [{ ...agent, llm: { listen: 7300, upstream: 'http://127.0.0.1:9000', probe_model: ' ' } }],
+      }),
+    ).toEqual(['agents.0.llm.probe_model: Too small: expected string to have >=1 characters']);
   });
 
   it('takes durations with units or as integer ms, and rates per second or minute', () => {
-    const spec = processTargetSchema.parse({ ...base, agents: [{ ...agent, health: { tcp: '127.0.0.1:7101', interval: 250, timeout: '1m30s', passes: 3 } }], workload: { rate: '30/m', request: { url: 'http://h/x' } } });
+    const spec = processTargetSchema.parse({
+      ...base,
+      agents: [{ ...agent, health: { tcp: '127.0.0.1:7101', interval: 250, timeout: '1m30s', passes: 3 } }],
+      workload: { rate: '30/m', request: { url: 'http://h/x' } },
+    });
     expect(spec.agents[0]!.health).toEqual({ tcp: '127.0.0.1:7101', interval: 250, timeout: 90_000, passes: 3 });
     expect(spec.workload!.rate).toBe(0.5);
   });
@@ -64,14 +94,27 @@ describe('processTargetSchema', () => {
     expect(issues({ ...base, agents: [{ ...agent, health: { http: 'http://h/', timeout: '-1s' } }] })).toEqual([
       'agents.0.health.timeout: invalid duration "-1s": must not be negative; use a number of milliseconds or a string such as "250ms", "2s", "1m30s"',
     ]);
-    expect(issues({ ...base, agents: [{ ...agent, health: { interval: '1s' } }] })).toEqual(['agents.0.health: expected exactly one of http, tcp, command']);
-    expect(issues({ ...base, leader: { http: 'http://h/leader' } })).toEqual(['leader.json: leader.http needs json: the path of the leader id in its answer, e.g. "$.leader_id"']);
+    expect(issues({ ...base, agents: [{ ...agent, health: { interval: '1s' } }] })).toEqual([
+      'agents.0.health: expected exactly one of http, tcp, command',
+    ]);
+    expect(issues({ ...base, leader: { http: 'http://h/leader' } })).toEqual([
+      'leader.json: leader.http needs json: the path of the leader id in its answer, e.g. "$.leader_id"',
+    ]);
     expect(issues({ ...base, workload: { rate: 1, request: { url: 'http://h/', timeout: '2 parsecs' } } })).toEqual([
-      expect.stringMatching(/^workload\.request\.timeout: invalid duration "2 parsecs": .*use a number of milliseconds/),
+      expect.stringMatching(
+        /^workload\.request\.timeout: invalid duration "2 parsecs": .*use a number of milliseconds/,
+      ),
     ]);
-    expect(issues({ ...base, workload: { rate: 1, request: { url: 'http://h/' }, expect: { json: { path: '$.a', equals: 1, exists: true } } } })).toEqual([
-      'workload.expect.json: expected exactly one of equals, in, exists, range',
-    ]);
+    expect(
+      issues({
+        ...base,
+        workload: {
+          rate: 1,
+          request: { url: 'http://h/' },
+          expect: { json: { path: '$.a', equals: 1, exists: true } },
+        },
+      }),
+    ).toEqual(['workload.expect.json: expected exactly one of equals, in, exists, range']);
   });
 
   it('refuses duplicate agent ids and two proxies on one port', () => {
@@ -83,7 +126,10 @@ describe('processTargetSchema', () => {
           { ...agent, proxy: { listen: 7001, upstream: '127.0.0.1:7102' } },
         ],
       }),
-    ).toEqual(['agents.1.id: duplicate agent id w1 (first at agents[0])', 'agents.1.proxy.listen: port 7001 is already the listen port of agents.0.proxy.listen']);
+    ).toEqual([
+      'agents.1.id: duplicate agent id w1 (first at agents[0])',
+      'agents.1.proxy.listen: port 7001 is already the listen port of agents.0.proxy.listen',
+    ]);
   });
 
   it('a process target needs agents, and kind must be process', () => {
