@@ -1,32 +1,21 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /*
- * Projects, all in child processes (forks):
- * - unit: test/unit. `isolate: false` reuses a worker's module cache from file to file; importing
- *   src/ afresh for each of ~130 files was the largest single cost of the suite. Unit files keep no
- *   global state between files (timers are restored in afterEach, nothing chdirs or stubs globals).
- *   Forks, not threads: some files look for their children under process.pid.
- * - e2e: test/e2e; they spawn `node bin/arena.js` and mostly wait on real time, so seven workers share
- *   the 2 cores (three left a third of the CPU idle while e2e files ran: 130 s -> 120 s with four;
- *   once the suite's CPU fell from ~164 to ~131 CPU-s, four left a quarter idle: 85-87 s -> 75-81 s
- *   with five; five left 15-17% idle: 73-75 s -> 69-71 s with six, cores 91-93% busy; once the CLI
- *   ran from one bundle, six left 8-10% idle: 61.9-63.0 s -> 59.8-60.4 s with seven). Not isolated
- *   either: a worker's start and its import of vitest, execa and the helpers was paid per file,
- *   65.3-67.0 s -> 59.9-61.0 s in runs interleaved with the isolated config. The e2e files set no
- *   env, timers, mocks or cwd, and stop what they start in their own hooks (ARENA_TEST_CPU lists what
- *   a file leaves open). Tried once before, two regress tests that compare real-time runs failed in
- *   two runs of four; regress-workers now compares only what real time cannot move, and fourteen
- *   whole-suite runs passed every e2e test but the fleet's once (now run side by side).
- * - e2e-fleet: the pm2 fleet compares the scores of two real runs (side by side), which CPU
- *   contention moves by a few points. It used to run alone after the rest (30 s with the cores
- *   mostly idle). Now every other worker runs at a low CPU priority from its first line
- *   (test/helpers/yield-cpu.mjs, loaded with --import), so the fleet, at normal priority, gets the
- *   cores when it asks while the rest of the suite goes on beside it. Chromium would raise itself
- *   above it: test/helpers/chromium.ts.
+ * Projects, all in child processes (forks; some files look for their children under process.pid):
+ * - unit: test/unit. `isolate: false` reuses a worker's module cache from file to file (importing src/
+ *   afresh per file was the largest single cost). Unit files keep no global state between files.
+ * - e2e: test/e2e; they spawn `node bin/arena.js` and mostly wait on real time. Not isolated either:
+ *   the e2e files set no env, timers, mocks or cwd, and stop what they start in their own hooks.
+ * - e2e-fleet: the pm2 fleet, the longest file, started first so it does not end the run alone.
+ *
+ * The suite must pass on a busy shared runner. Every worker runs at normal priority (a niced suite
+ * beside two busy loops got a tenth of the CPU and timed out), the workers are sized to the CPU that is
+ * idle when the run starts (freeCpus below), and time limits are safety nets, not claims.
  */
 // Node 20 reads the NODE_EXTRA_CA_CERTS bundle at every start, ~35 ms of CPU for Debian's 140-odd
 // certificates, and some 160 of the suite's node processes (workers, fixtures, servers) inherited it
@@ -57,7 +46,27 @@ const LONG_FIRST = new Set([
 for (const file of LONG_FIRST)
   if (!existsSync(new URL(file, import.meta.url)))
     throw new Error(`vitest.config.ts: LONG_FIRST names ${file}, which does not exist`);
-const YIELD = ['--import', new URL('test/helpers/yield-cpu.mjs', import.meta.url).href];
+
+/** idle CPUs over a short sample: a busy machine gets fewer workers, so each has a core's share to run on */
+async function freeCpus(sampleMs = 400): Promise<number> {
+  const idle = () => cpus().reduce((sum, cpu) => sum + cpu.times.idle, 0);
+  const total = () => cpus().reduce((sum, cpu) => sum + Object.values(cpu.times).reduce((a, b) => a + b, 0), 0);
+  const [idle0, total0] = [idle(), total()];
+  await new Promise((resolve) => setTimeout(resolve, sampleMs));
+  const share = (idle() - idle0) / Math.max(1, total() - total0);
+  return share * availableParallelism();
+}
+
+/**
+ * e2e files mostly wait on real time, so 3.5 workers per idle core keep the cores busy (seven on a quiet
+ * 2-core machine); two busy loops leave about none, and the run goes on with two workers.
+ * ARENA_TEST_WORKERS sets the number.
+ */
+async function workerCount(): Promise<number> {
+  const given = Number(process.env.ARENA_TEST_WORKERS);
+  if (Number.isInteger(given) && given > 0) return given;
+  return Math.max(2, Math.min(7, Math.round((await freeCpus()) * 3.5)));
+}
 
 /**
  * vitest runs the projects' files one project after another, by name (e2e, e2e-fleet, unit), so the
@@ -83,12 +92,15 @@ class FleetFirst extends BaseSequencer {
   }
 }
 
+const maxWorkers = await workerCount();
+
 export default defineConfig({
   test: {
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // safety nets for a test that hangs, sized for a busy 2-core runner
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 7,
+    maxWorkers,
     // concurrent tests (a file's independent runs that mostly wait on real time) at most 3 at once in a worker
     maxConcurrency: 3,
     sequence: { sequencer: FleetFirst },
@@ -105,12 +117,11 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
           isolate: false,
-          execArgv: YIELD,
         },
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: FLEET, isolate: false, execArgv: YIELD },
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: FLEET, isolate: false },
       },
       { extends: true, test: { name: 'e2e-fleet', include: FLEET } },
     ],

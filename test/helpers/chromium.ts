@@ -2,10 +2,10 @@
  * Debian's Chromium for the web console tests, through playwright-core.
  *
  * Run as root, Chromium raises its own priority: its browser and GPU processes to nice -8, renderers
- * to 0 or 5. That put it above the pm2 fleet, which every other test yields to (yield-cpu.mjs), and
- * moved the fleet's scores. It is started through a wrapper that drops CAP_SYS_NICE first, so it keeps
- * the nice 10 it inherits; where that cannot be dropped (not root, or no CAP_SETPCAP) the wrapper starts
- * it as it is, and without the capability it cannot raise a priority anyway.
+ * to 0 or 5, above every other test's processes, which then move on real time more slowly. It is started
+ * through a wrapper that drops CAP_SYS_NICE first, so it keeps the priority it inherits; where that
+ * cannot be dropped (not root, or no CAP_SETPCAP) the wrapper starts it as it is, and without the
+ * capability it cannot raise a priority anyway.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -17,8 +17,11 @@ afterEach(async () => {
   await target?.stop();
 });
 
-async function setup(options: ConstructorParameters<typeof ArenaHandler>[1] = {}) {
-  target = createFakeTarget();
+async function setup(
+  options: ConstructorParameters<typeof ArenaHandler>[1] = {},
+  fake: Parameters<typeof createFakeTarget>[0] = {},
+) {
+  target = createFakeTarget(fake);
   await target.start();
   const store = new MemoryEventStore();
   const service = new ArenaService({
@@ -34,7 +37,8 @@ async function setup(options: ConstructorParameters<typeof ArenaHandler>[1] = {}
 
 describe('ArenaHandler', () => {
   it('applies faults through every action route, under /arena and /api/v1/arena', async () => {
-    const { s, service } = await setup();
+    // the DAG is restored long after the test looks at it, however slowly a loaded machine runs it
+    const { s, service } = await setup({}, { dagRestoreMs: 60_000 });
     const kill = await raw(s.url, 'POST', '/arena/leader/kill');
     expect(kill.status).toBe(200);
     expect(kill.json()).toMatchObject({

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Router } from '../../../src/server/router.js';
 import { formatFrame, type SSEStream } from '../../../src/server/sse.js';
 import { frameJSON, openSSE } from '../../helpers/sse.js';
@@ -38,8 +38,7 @@ describe('SSEStream', () => {
     expect(conn.frames.filter((f) => f.retry !== undefined)).toHaveLength(1);
     expect(router.openStreams).toBe(1);
     conn.close();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(closedSeen).toBe(true);
+    await vi.waitFor(() => expect(closedSeen).toBe(true), { timeout: 10_000 });
     expect(stream!.closed).toBe(true);
     expect(stream!.send({ data: 1 })).toBe(false);
     expect(router.openStreams).toBe(0);
