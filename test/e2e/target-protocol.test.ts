@@ -1,7 +1,7 @@
 /**
  * The Arena Target Protocol end to end: `arena target serve` passes its own
  * conformance kit; the kit catches servers that break a rule by name; the
- * README's plain-Node example passes it; a scenario run against a served
+ * protocol reference's plain-Node example passes it; a scenario run against a served
  * target reaches the same verdict as on the embedded one; a SIGKILLed arena
  * leaves no fault behind once the lease has passed; bad input changes nothing.
  * Regress and evolve with target files: target-regress.test.ts (its own file so
@@ -70,7 +70,7 @@ describe('arena target serve + arena target check', () => {
     expect(r.stdout).toContain('ok   a request with a wrong token is refused (401)');
   });
 
-  it("the README's plain-Node example server passes it", async () => {
+  it("the protocol reference's plain-Node example server passes it", async () => {
     const toy = await toyTarget();
     const r = await arena(['target', 'check', toy.url, '--json']);
     expect(r.exitCode, r.stdout).toBe(0);
@@ -133,7 +133,7 @@ describe('scenario runs on a remote target', { concurrent: true }, () => {
       const e = JSON.parse(embedded.stdout) as Doc;
       const verdict = (d: Doc) => d.scenarios.map((s) => [s.name, s.status, s.verified, s.passed, s.failed]);
       expect(verdict(r)).toEqual(verdict(e));
-      // repeated embedded runs of one seed spread by a few points (README); the remote one stays inside that band
+      // repeated embedded runs of one seed spread by a few points (docs/explanations/statistics.md); the remote one stays inside that band
       for (const [i, s] of r.scenarios.entries())
         expect(Math.abs(s.score.score - e.scenarios[i]!.score.score), s.name).toBeLessThanOrEqual(12);
       expect(await faults(served.url)).toEqual([]);

@@ -270,7 +270,7 @@ describe('web console in Chromium', () => {
     expect(first).toBeLessThanOrEqual(20);
     await poll(left).toBeLessThan(first);
     await page.evaluate('window.scrollTo(0, 0)');
-    // the README's picture
+    // the web console guide's picture (docs/console.png)
     await shot(page, 'console-desktop');
   });
 

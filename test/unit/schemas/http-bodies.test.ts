@@ -1,6 +1,6 @@
 /**
  * schemas/http.schema.json is generated from the zod schemas the routes parse their bodies with:
- * every README HTTP API example body passes both the route's own parser and ajv (reaching the
+ * every example body of the HTTP API reference (docs/reference/http-api.md) passes both the route's own parser and ajv (reaching the
  * entry by its JSON pointer, as a client would), and bodies with an unknown key, a wrong type or a
  * missing required field fail both.
  */
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWith } from '../../../src/server/body.js';
 import { httpBodies, httpJsonSchema } from '../../../src/server/http-schema.js';
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../../docs/reference/http-api.md', import.meta.url), 'utf8');
 const bodies = httpBodies();
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(httpJsonSchema());
@@ -33,7 +33,7 @@ function routeAccepts(route: string, value: unknown): boolean {
   }
 }
 
-/** README's HTTP API table rows: `| \`POST /path\` … | \`curl … -d '{…}'\` |` */
+/** the HTTP API reference's table rows: `| \`POST /path\` … | \`curl … -d '{…}'\` |` */
 const EXAMPLES = [...readme.matchAll(/^\| `(POST \S+)`.*? -d '(\{.*?\})'/gm)]
   .map((m) => [m[1]!, m[2]!] as const)
   .filter(([route]) => route in bodies);
@@ -50,16 +50,16 @@ describe('arena schema http', () => {
     for (const route of Object.keys(bodies)) expect(() => ajvCheck(route, {})).not.toThrow();
   });
 
-  it('every route it lists is one the README documents', () => {
+  it('every route it lists is one the HTTP API reference documents', () => {
     const documented = new Set([...readme.matchAll(/`(POST \/\S+)`/g)].map((m) => m[1]!));
     expect(Object.keys(bodies).filter((route) => !documented.has(route))).toEqual([]);
   });
 
-  it('finds the README examples', () => {
+  it('finds the HTTP API reference examples', () => {
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(20);
   });
 
-  it.each(EXAMPLES)('README example for %s passes the route and ajv', (route, json) => {
+  it.each(EXAMPLES)('HTTP API reference example for %s passes the route and ajv', (route, json) => {
     const value: unknown = JSON.parse(json);
     expect(routeAccepts(route, value)).toBe(true);
     const verdict = ajvCheck(route, value);

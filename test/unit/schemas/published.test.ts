@@ -98,9 +98,9 @@ describe('published JSON Schemas', () => {
     expect(existsSync(join(root, dirname(path), first.split('=')[1]!))).toBe(true);
   });
 
-  it('the built-in workflows and the README workflow body are valid for both', () => {
-    const body = /-d '(\{"id":"two".*?\})'/.exec(read('README.md'));
-    expect(body, 'README has the POST /api/v1/workflows example').not.toBeNull();
+  it('the built-in workflows and the HTTP API reference workflow body are valid for both', () => {
+    const body = /-d '(\{"id":"two".*?\})'/.exec(read('docs/reference/http-api.md'));
+    expect(body, 'the HTTP API reference has the POST /api/v1/workflows example').not.toBeNull();
     for (const def of [ANSWER_WORKFLOW, STEADY_STATE_WORKFLOW, JSON.parse(body![1]!)]) {
       expect(validateWorkflow(def).errors).toEqual([]);
       const verdict = ajvAccepts('workflow', JSON.parse(JSON.stringify(def)));
@@ -108,9 +108,9 @@ describe('published JSON Schemas', () => {
     }
   });
 
-  it("the README's client.yaml is valid for both", () => {
-    const block = /```yaml\n(# client\.yaml\n[\s\S]*?)```/.exec(read('README.md'));
-    expect(block, 'README has the client.yaml example').not.toBeNull();
+  it("the library guide's client.yaml is valid for both", () => {
+    const block = /```yaml\n(# client\.yaml\n[\s\S]*?)```/.exec(read('docs/guides/library.md'));
+    expect(block, 'the library guide has the client.yaml example').not.toBeNull();
     const config = parse(block![1]!);
     expect(validateClientConfig(config)).toEqual([]);
     const verdict = ajvAccepts('client-config', config);

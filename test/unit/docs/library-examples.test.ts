@@ -1,5 +1,5 @@
 /**
- * Runs the README's Embedding examples exactly as written, as a user would
+ * Runs the library guide's client and workflow examples exactly as written, as a user would
  * (node, importing 'chaos-arena' through the package's exports), so they cannot rot.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 // inside the package, so the self-reference 'chaos-arena' resolves; .arena/ is git-ignored
-const workDir = join(root, '.arena', `readme-example-${process.pid}`);
+const workDir = join(root, '.arena', `library-example-${process.pid}`);
 
 interface Block {
   lang: string;
@@ -18,10 +18,10 @@ interface Block {
 }
 
 async function embeddingBlocks(): Promise<Block[]> {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Embedding');
-  expect(start, 'README has an "## Embedding" section').toBeGreaterThan(-1);
-  const rest = readme.slice(start + 1);
+  const guide = await readFile(join(root, 'docs/guides/library.md'), 'utf8');
+  const start = guide.indexOf('\n## Clients and workflows');
+  expect(start, 'the library guide has a "## Clients and workflows" section').toBeGreaterThan(-1);
+  const rest = guide.slice(start + 1);
   const next = rest.indexOf('\n## ');
   const section = next === -1 ? rest : rest.slice(0, next);
   return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2] }));
@@ -31,7 +31,7 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-describe('README Embedding section', () => {
+describe('library guide: clients and workflows', () => {
   it('runs every example and prints what its comments say', async () => {
     const blocks = await embeddingBlocks();
     expect(blocks.filter((b) => b.lang === 'js').length).toBeGreaterThanOrEqual(2);
