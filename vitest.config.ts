@@ -11,7 +11,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  *   afresh per file was the largest single cost). Unit files keep no global state between files.
  * - e2e: test/e2e; they spawn `node bin/arena.js` and mostly wait on real time. Not isolated either:
  *   the e2e files set no env, timers, mocks or cwd, and stop what they start in their own hooks.
- * - e2e-fleet: the pm2 fleet, the longest file, started first so it does not end the run alone.
+ * - e2e-fleet: the pm2 fleet, the longest file, started first so it does not end the run alone, at a
+ *   higher CPU priority where it may (test/helpers/fleet-priority.mjs).
  *
  * The suite must pass on a busy shared runner. Every worker runs at normal priority (a niced suite
  * beside two busy loops got a tenth of the CPU and timed out), the workers are sized to the CPU that is
@@ -123,7 +124,10 @@ export default defineConfig({
         extends: true,
         test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: FLEET, isolate: false },
       },
-      { extends: true, test: { name: 'e2e-fleet', include: FLEET } },
+      {
+        extends: true,
+        test: { name: 'e2e-fleet', include: FLEET, execArgv: ['--import', './test/helpers/fleet-priority.mjs'] },
+      },
     ],
   },
 });

@@ -31,6 +31,20 @@ async function availabilityOver(rt: AgentRuntime, ms: number, expect: TestContex
   return (after.succeeded - before.succeeded) / requests;
 }
 
+/**
+ * availability of the runs that start from now on (at least 6 of them): runs started before a fault may
+ * still finish well after it on a loaded machine
+ */
+async function availabilityOfNewRuns(rt: AgentRuntime, expect: TestContext['expect']): Promise<number> {
+  const now = rt.stats();
+  const firstRun = now.requests + now.in_flight + 1; // runs are numbered from 1 as they start
+  const runsSince = () => rt.recentRuns(500).filter((r) => r.run >= firstRun);
+  await waitFor(() => runsSince().length > 5, 'six new workload runs to finish', 30_000);
+  const runs = runsSince();
+  expect(runs.length).toBeGreaterThan(5);
+  return runs.filter((r) => r.ok).length / runs.length;
+}
+
 // each test has its own target and mostly waits for a fault's effect to show and stay: they run side by side
 describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { concurrent: true }, () => {
   it('serves fully while no fault is active', async (ctx) => {
@@ -117,7 +131,7 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { c
     await t.dag!.removeNode('tool');
     await sleep(200);
     expect(await t.dag!.listNodes()).not.toContain('tool');
-    expect(await availabilityOver(rt, 200, expect)).toBe(0);
+    expect(await availabilityOfNewRuns(rt, expect)).toBe(0);
   });
 
   it('remove_edge: the dependency stays missing and runs fail', async (ctx) => {
@@ -126,7 +140,7 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { c
     await t.dag!.removeEdge('fetch', 'plan');
     await sleep(200);
     expect((await t.observer.health({ kind: 'dag' })).healthy).toBe(false);
-    expect(await availabilityOver(rt, 200, expect)).toBe(0);
+    expect(await availabilityOfNewRuns(rt, expect)).toBe(0);
   });
 
   it('network_partition: dispatch keeps sending to the partitioned worker, those runs time out', async (ctx) => {
