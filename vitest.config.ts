@@ -13,8 +13,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - e2e: test/e2e; they spawn `node bin/arena.js` and mostly wait on real time, so seven workers share
  *   the 2 cores (three left a third of the CPU idle while e2e files ran: 130 s -> 120 s with four;
  *   once the suite's CPU fell from ~164 to ~131 CPU-s, four left a quarter idle: 85-87 s -> 75-81 s
- *   with five; five left 15-17% idle: 73-75 s -> 69-71 s with six, cores 91-93% busy; once the CLI
- *   ran from one bundle, six left 8-10% idle: 61.9-63.0 s -> 59.8-60.4 s with seven). Not isolated
+ *   with five; five left 15-17% idle: 73-75 s -> 69-71 s with six, cores 91-93% busy; later six
+ *   left 8-10% idle: 61.9-63.0 s -> 59.8-60.4 s with seven). Not isolated
  *   either: a worker's start and its import of vitest, execa and the helpers was paid per file,
  *   65.3-67.0 s -> 59.9-61.0 s in runs interleaved with the isolated config. The e2e files set no
  *   env, timers, mocks or cwd, and stop what they start in their own hooks (ARENA_TEST_CPU lists what
