@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is one bundled file, dist/cli-bundle.cjs (built by `npm ci` / `npm run build`).
-// CommonJS (bin/package.json) because a CommonJS entry starts a few ms sooner than an ES module one,
-// and `--version` is answered here, before commander and dist load: it needs only package.json.
+// The `arena` command: turns on Node's own compile cache where Node has one (22.1 and later), then runs
+// the CLI as tsc built it (dist/cli/main.js). CommonJS (bin/package.json), so `--version` is answered
+// here from package.json without starting the ES module loader. Stack traces point at dist/**/*.js,
+// files the package has; each ships with its source map, which `node --enable-source-maps` follows
+// to the TypeScript (the maps carry it).
 'use strict';
 
 // a reader that went away (`arena … | head`) is not a failure: later writes to it are dropped and the
@@ -16,19 +18,17 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const { join } = require('node:path');
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else {
-  // the compile cache first: it must be on before the CLI's bundle loads (dist/cli.cjs,
-  // scripts/bundle-cli.mjs), which it then loads with the cache of this command
-  new Promise((resolve) => {
-    const { enableCompileCache, commandVariant } = require('../dist/vendor/compile-cache.cjs');
-    enableCompileCache();
-    resolve(require('../dist/cli.cjs').loadCli(commandVariant(argv)).run(argv));
-  }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`arena: unexpected error: ${err?.stack ?? err}\n`);
-      process.exitCode = 3;
-    },
-  );
+  // NODE_COMPILE_CACHE names its directory, NODE_DISABLE_COMPILE_CACHE=1 turns it off (Node's own variables)
+  require('node:module').enableCompileCache?.();
+  import('../dist/cli/main.js')
+    .then(({ run }) => run(argv))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err) => {
+        process.stderr.write(`arena: unexpected error: ${err?.stack ?? err}\n`);
+        process.exitCode = 3;
+      },
+    );
 }

@@ -2,7 +2,7 @@
  * The one exit site: parses argv, runs a command, maps every outcome to an
  * exit code (0 ok, 1 gate failed, 2 usage, 3 runtime, 130 interrupted).
  */
-import { Command, CommanderError } from '../vendor/commander.js';
+import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
 import { isArenaError, errorMessage } from '../shared/errors.js';
 import { keepAliveWhile } from '../shared/keep-alive.js';
@@ -56,8 +56,8 @@ Environment:
   CI                          no live view, no spinners: one plain line per event
   ARENA_API_KEY               the API key of \`arena serve\`
   ARENA_DEBUG                 print the stack of an unexpected error
-  NODE_COMPILE_CACHE          where the start-up code cache lives (default: a directory of yours in the temp dir)
-  NODE_DISABLE_COMPILE_CACHE  no start-up code cache
+  NODE_COMPILE_CACHE          where Node >= 22.1 keeps its compile cache (default: node-compile-cache in the temp dir)
+  NODE_DISABLE_COMPILE_CACHE  no compile cache
 
 Shell completion: arena completion bash|zsh|fish
 `;

@@ -3,7 +3,7 @@
  * a plugin adds options and, when its option is given, a RunEvent listener.
  * `--serve [PORT]` (H-server) plugs in here with one line in RUN_PLUGINS.
  */
-import type { Command } from '../vendor/commander.js';
+import type { Command } from 'commander';
 import type { RunEventListener } from '../arena/report.js';
 import type { EventStore } from '../arena/event-store.js';
 import type { CliContext } from './context.js';

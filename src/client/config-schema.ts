@@ -7,7 +7,7 @@
  * exists, provider-dependent fields, sections an agent needs — is checked
  * after it, in config.ts.
  */
-import { z } from '../vendor/zod.js';
+import { z } from 'zod';
 import { publishedJsonSchema } from '../shared/json-schema.js';
 import { durationSchema, says } from '../shared/zod-problems.js';
 import { workflowSchema } from '../workflow/schema.js';

@@ -15,7 +15,7 @@ import {
   LLM_PROVIDERS,
   type clientConfigFileSchema,
 } from './config-schema.js';
-import type { z } from '../vendor/zod.js';
+import type { z } from 'zod';
 
 export { LLM_PROVIDERS };
 export type LLMProviderKind = (typeof LLM_PROVIDERS)[number];

@@ -6,7 +6,7 @@
 import { UsageError } from '../shared/errors.js';
 import { parseDuration } from '../shared/duration.js';
 import { randomSeed } from '../shared/random.js';
-import { stringify } from '../vendor/yaml.js';
+import { stringify } from 'yaml';
 import type { Strategy } from '../runtime/strategy.js';
 import type { EvolutionResult } from './ga.js';
 

@@ -5,7 +5,7 @@
  * (the default fills it); the relations between fields are checked after the
  * merge (`crossProblems` in strategy.ts), since they need the whole strategy.
  */
-import { z } from '../vendor/zod.js';
+import { z } from 'zod';
 import { publishedJsonSchema } from '../shared/json-schema.js';
 import { durationSchema, says, typeName } from '../shared/zod-problems.js';
 

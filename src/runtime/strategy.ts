@@ -7,7 +7,7 @@
  * Durations are fields ending in `_ms`; in YAML they may be written with units
  * (`lease_ms: 300ms`) or as integer milliseconds.
  */
-import type { z } from '../vendor/zod.js';
+import type { z } from 'zod';
 import { readSmallFile } from '../shared/files.js';
 import { UsageError } from '../shared/errors.js';
 import { deepFreeze } from '../shared/deep-freeze.js';

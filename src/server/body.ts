@@ -5,7 +5,7 @@
  * before the route does anything. Routes never pick fields out of a body
  * they have not validated as a whole.
  */
-import { z } from '../vendor/zod.js';
+import { z } from 'zod';
 import { UsageError } from '../shared/errors.js';
 import { tryParseDuration } from '../shared/duration.js';
 

@@ -6,7 +6,7 @@
  * (io: input): a duration is a string with units or whole milliseconds, not the
  * milliseconds it becomes.
  */
-import { z } from '../vendor/zod.js';
+import { z } from 'zod';
 
 export interface JsonSchemaHead {
   /** `urn:chaos-arena:schema:<name>` */

@@ -6,7 +6,7 @@
  * nodes, not on the number of aliases, so a file that reuses one small
  * anchor sixty times is fine and a "billion laughs" document is not.
  */
-import { isAlias, isCollection, isPair, Lexer, type Document, type Node } from '../vendor/yaml.js';
+import { isAlias, isCollection, isPair, Lexer, type Document, type Node } from 'yaml';
 
 /** same limit as JSON bodies (DESIGN §7), so a document reads the same from a file or over HTTP */
 export const MAX_YAML_DEPTH = 64;

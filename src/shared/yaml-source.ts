@@ -6,16 +6,7 @@
  * and every message is worded for a person editing one file (never the
  * library's "Maximum call stack size exceeded" or "use parseAllDocuments()").
  */
-import {
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  type Document,
-  type YAMLError,
-} from '../vendor/yaml.js';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
 import { flowDepthOverflow, guardDocument, MAX_YAML_DEPTH } from './yaml-guard.js';
 
 export interface SourceProblem {

@@ -3,7 +3,7 @@
  * described by a zod schema report each problem at its line:column like every
  * other file the arena reads. An unknown key is reported at the key itself.
  */
-import { z } from '../vendor/zod.js';
+import { z } from 'zod';
 import type { SourceProblem } from './yaml-source.js';
 import { durationProblem, tryParseDuration } from './duration.js';
 

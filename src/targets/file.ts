@@ -6,7 +6,7 @@
  * share one).
  */
 import { dirname, resolve } from 'node:path';
-import type { z } from '../vendor/zod.js';
+import type { z } from 'zod';
 import type { Target } from '../arena/providers.js';
 import type { Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';

@@ -5,7 +5,7 @@
  * duplicate step ids, unknown dependencies, cycles, registered agent types —
  * is checked after it, in validate.ts.
  */
-import { z } from '../vendor/zod.js';
+import { z } from 'zod';
 import { publishedJsonSchema } from '../shared/json-schema.js';
 import { says } from '../shared/zod-problems.js';
 import { RECOVERY_STRATEGY, type WorkflowDefinition } from './types.js';

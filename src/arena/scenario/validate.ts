@@ -3,7 +3,7 @@
  * such as `actions[2].action.target_id`. The older format keeps working:
  * labels are optional (generated), `depends_on` optional.
  */
-import type { z } from '../../vendor/zod.js';
+import type { z } from 'zod';
 import { formatSegments, parseProblems } from '../../shared/zod-problems.js';
 import { isPlainObject } from '../actions.js';
 import { MAX_SCENARIO_ACTIONS, scenarioSchema, scenarioUnknownKey } from './schema.js';

@@ -3,7 +3,7 @@
  * parameters, each delayed so it starts at its recorded planned time. Makes a
  * random run reproducible as a file (`arena survival --save-scenario`).
  */
-import { stringify } from '../../vendor/yaml.js';
+import { stringify } from 'yaml';
 import type { SurvivalReport } from '../report.js';
 
 export interface ScenarioDraft {

@@ -1,5 +1,5 @@
 /** `arena completion bash|zsh|fish`: prints a completion script for the shell, generated from this program's commands. */
-import { Argument, type Command } from '../../vendor/commander.js';
+import { Argument, type Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from './options.js';
 import { completionTree } from '../completion/tree.js';

@@ -3,7 +3,7 @@
  * (id, role, status, restarts), the steady-state workflow DAG, and the
  * recovery strategy in force — so scenarios can be written against it.
  */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import Table from 'cli-table3';
 import chalk from 'chalk';
 import type { CliContext } from '../context.js';

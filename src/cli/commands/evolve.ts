@@ -5,8 +5,8 @@
  * The rules are in evolution/request.ts and the run in bootstrap/evolve.ts; this file declares the
  * options and prints.
  */
-import type { Command } from '../../vendor/commander.js';
-import { InvalidArgumentError } from '../../vendor/commander.js';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';

@@ -4,8 +4,8 @@
  * `arena serve` and runs given `--store` record). Also the `--store` run
  * plugin that makes `scenario run` / `survival` record into a store.
  */
-import type { Command } from '../../vendor/commander.js';
-import { InvalidArgumentError } from '../../vendor/commander.js';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import Table from 'cli-table3';
 import chalk from 'chalk';
 import { existsSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * module that declares it. Only the module of the command actually invoked is imported, so
  * `arena scenario validate` does not pay for the engine, ink or the server at start-up.
  */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 
 /**

@@ -1,5 +1,5 @@
 /** Option parsers and option groups shared by the run commands. Light: no engine imports. */
-import { InvalidArgumentError, Option, type Command } from '../../vendor/commander.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { durationProblem } from '../../shared/duration.js';
 
 export function parseSeed(value: string): number {

@@ -3,7 +3,7 @@
  * §10.2). Declares the flags and hands them to run/run-proxy-llm.ts, loaded
  * only when this command runs.
  */
-import { Option, type Command } from '../../vendor/commander.js';
+import { Option, type Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
 

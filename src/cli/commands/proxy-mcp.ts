@@ -5,7 +5,7 @@
  * In stdio mode stdout is the MCP channel: everything this command says
  * goes to stderr.
  */
-import { InvalidArgumentError, type Command } from '../../vendor/commander.js';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { UsageError, RuntimeError, isArenaError } from '../../shared/errors.js';
 import { tryParseDuration } from '../../shared/duration.js';

@@ -1,5 +1,5 @@
 /** `arena proxy tcp`: the TCP fault proxy standalone (DESIGN §10.1). */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
 

@@ -3,7 +3,7 @@
  * (DESIGN §10). Each kind lives in its own file (proxy-tcp.ts, proxy-llm.ts,
  * proxy-mcp.ts) and registers itself on this group.
  */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from './options.js';
 import { registerProxyTcpCommand } from './proxy-tcp.js';

@@ -4,7 +4,7 @@
  * prints the statistical verdict. Exit 1 when the candidate is significantly
  * worse (or, with --fail-on-no-improvement, not significantly better).
  */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import type { RegressOptions } from '../run/run-regress.js';
 

@@ -1,4 +1,4 @@
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { addOutputOptions, examples, gateOption, parseScore } from './options.js';
 import { addPluginOptions } from '../run-plugins.js';

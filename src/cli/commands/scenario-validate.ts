@@ -1,4 +1,4 @@
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from './options.js';
 

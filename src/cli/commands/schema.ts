@@ -1,5 +1,5 @@
 /** `arena schema <name>`: the JSON Schema of a file the arena reads, generated from the zod schema that validates it. */
-import { Argument, type Command } from '../../vendor/commander.js';
+import { Argument, type Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from './options.js';
 

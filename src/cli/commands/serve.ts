@@ -4,7 +4,7 @@
  * SIGTERM stops gracefully (new requests 503, streams get a final event,
  * faults reverted, root stopped).
  */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from './options.js';
 import type { RunPlugin } from '../run-plugins.js';

@@ -2,7 +2,7 @@
  * `arena target serve|check`: the Arena Target Protocol's reference server
  * (any target exposed over HTTP) and its conformance kit (DESIGN §9.2).
  */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples, parseSeed } from './options.js';
 

@@ -4,7 +4,7 @@
  * database, each on a fresh embedded target, and writes the scores back.
  * Ctrl-C gives running runs back to the queue and stops.
  */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption } from './options.js';

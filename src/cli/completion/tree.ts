@@ -2,7 +2,7 @@
  * The command tree shells complete from, read off the commander program itself, so a new
  * command or option is completed without anyone editing a completion script.
  */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 
 export interface CompletionOption {
   /** e.g. ['--seed'] or ['-v', '--version'] */

@@ -27,9 +27,8 @@ export const LIVE_VIEW_INTERVAL_MS = 1000;
 const FEED_INTERVAL_MS = 250;
 
 /**
- * `colorLevel`: the CLI's (output/mode.ts: --no-color, NO_COLOR, FORCE_COLOR). The CLI runs from its
- * bundle, with a chalk of its own; this module, like ink, is an ES module using the package's chalk,
- * whose level is set here.
+ * `colorLevel`: the CLI's (output/mode.ts: --no-color, NO_COLOR, FORCE_COLOR), passed in rather than
+ * read from chalk's global, so a caller (a test, a benchmark) decides the view's colours.
  */
 export function mountLiveView(stdout: Writer, stderr: Writer, colorLevel: ColorSupportLevel): MountedView {
   chalk.level = colorLevel;

@@ -98,9 +98,11 @@ const isInitialize = (body: unknown): boolean =>
 export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<McpHttpProxy> {
   const upstream = parseUpstreamUrl(options.upstream);
   // lazy: only a running proxy loads the SDK's HTTP transports (and their hono / fetch machinery)
-  const { StreamableHTTPServerTransport: ServerTransport, StreamableHTTPClientTransport: ClientTransport } = await (
-    await import('../../vendor/mcp-sdk.js')
-  ).mcpTransports();
+  const [{ StreamableHTTPServerTransport: ServerTransport }, { StreamableHTTPClientTransport: ClientTransport }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]);
   const clock = options.clock ?? systemClock;
   const stats = createStats('http');
   const book = createToolFaultBook();

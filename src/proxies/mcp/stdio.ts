@@ -42,9 +42,10 @@ export interface StdioMcpProxyOptions {
 
 export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise<McpProxy> {
   // the SDK is loaded only when a proxy starts (lazy: importing chaos-arena or starting the CLI must not pay for it)
-  const { StdioClientTransport, StdioServerTransport } = await (
-    await import('../../vendor/mcp-sdk.js')
-  ).mcpTransports();
+  const [{ StdioClientTransport }, { StdioServerTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  ]);
   const clock = options.clock ?? systemClock;
   const stats = createStats('stdio');
   const book = createToolFaultBook();

@@ -33,9 +33,7 @@ export function stdioConnector(config: Omit<StdioServerConfig, 'transport'>): MC
   if (typeof config.command !== 'string' || config.command === '')
     throw new UsageError('MCP stdio server needs a "command"', 'invalid_mcp_config');
   return async () => {
-    const { getDefaultEnvironment, StdioClientTransport } = await (
-      await import('../../vendor/mcp-sdk.js')
-    ).mcpTransports();
+    const { getDefaultEnvironment, StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     return new StdioClientTransport({
       command: config.command,
       args: config.args ?? [],
@@ -57,7 +55,7 @@ export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transpor
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`MCP http server url must be http(s), got ${url.protocol}`, 'invalid_mcp_config');
   return async () => {
-    const { StreamableHTTPClientTransport } = await (await import('../../vendor/mcp-sdk.js')).mcpTransports();
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
   };
 }

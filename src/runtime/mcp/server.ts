@@ -7,7 +7,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { z } from '../../vendor/zod.js';
+import { z } from 'zod';
 import { evaluateExpression } from '../tools/expression.js';
 
 export interface InProcessMCPServerOptions {
@@ -33,7 +33,10 @@ function buildInputSchemas() {
 }
 
 export async function createInProcessMCPServer(options: InProcessMCPServerOptions = {}): Promise<McpServer> {
-  const { McpServer, lazySchemaValidator } = await import('../../vendor/mcp-sdk.js');
+  const [{ McpServer }, { lazySchemaValidator }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('./schema-validator.js'),
+  ]);
   const server = new McpServer(
     { name: options.name ?? 'chaos-arena-in-process', version: options.version ?? '1.0.0' },
     { jsonSchemaValidator: lazySchemaValidator() },
@@ -93,7 +96,10 @@ export function inProcessConnector(given?: McpServer | Promise<McpServer>): () =
   let pending: Promise<McpServer> | undefined;
   return async () => {
     pending ??= Promise.resolve(given ?? createInProcessMCPServer());
-    const [server, { InMemoryTransport }] = await Promise.all([pending, import('../../vendor/mcp-sdk.js')]);
+    const [server, { InMemoryTransport }] = await Promise.all([
+      pending,
+      import('@modelcontextprotocol/sdk/inMemory.js'),
+    ]);
     // a server serves one transport at a time; drop a stale one left by an abrupt disconnect
     if (server.isConnected()) await server.close();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -113,7 +113,10 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
     let established = false;
     let lost = false;
     // loaded on the first connect, so importing the package does not load the SDK
-    const { Client, lazySchemaValidator } = await import('../../vendor/mcp-sdk.js');
+    const [{ Client }, { lazySchemaValidator }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('./schema-validator.js'),
+    ]);
     const next = new Client(
       { name: options.name ?? 'chaos-arena-agent', version: '1.0.0' },
       { jsonSchemaValidator: lazySchemaValidator() },

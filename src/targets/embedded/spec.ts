@@ -1,5 +1,5 @@
 /** `kind: embedded` in a target file: the built-in runtime, optionally with a strategy file. */
-import { z } from '../../vendor/zod.js';
+import { z } from 'zod';
 
 export const embeddedTargetSchema = z.strictObject({
   kind: z.literal('embedded'),

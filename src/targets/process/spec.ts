@@ -4,7 +4,7 @@
  * strings with units or integer milliseconds up to 24 h, and every choice that
  * must be exactly one of several (pid source, probe kind) says so by name.
  */
-import { z } from '../../vendor/zod.js';
+import { z } from 'zod';
 import { MAX_DURATION_MS } from '../../shared/duration.js';
 import { durationMs as duration } from '../../shared/zod-problems.js';
 

@@ -1,5 +1,5 @@
 /** `kind: remote` in a target file (DESIGN §9.2). */
-import { z } from '../../vendor/zod.js';
+import { z } from 'zod';
 import { durationMs } from '../../shared/zod-problems.js';
 
 export const remoteTargetSchema = z.strictObject({

@@ -10,7 +10,8 @@ import {
 import { ManualClock } from '../../../../src/shared/clock.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryTransport, lazySchemaValidator } from '../../../../src/vendor/mcp-sdk.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { lazySchemaValidator } from '../../../../src/runtime/mcp/schema-validator.js';
 
 let session: MCPSession | undefined;
 afterEach(async () => {
