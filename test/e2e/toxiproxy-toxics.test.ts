@@ -217,9 +217,9 @@ describe('arena toxiproxy toxics on real connections (e2e)', () => {
     expect(conn.arrivals.at(-1)!.at - conn.arrivals[0]!.at).toBeGreaterThanOrEqual(150);
   });
 
-  it('toxicity 0 never acts; toxicity 0.5 picks 40-60% of 200 connections, the same ones again with the same seed', async () => {
+  it('toxicity 0 never acts; toxicity 0.5 picks 40-60% of 200 connections, the same ones in another process with the same seed', async () => {
     const echo = await startEcho();
-    const api = await start(42);
+    let api = await start(42);
     /** which of n sequential connections the toxic (limit_data 1 byte) cut: true = cut */
     const picks = async (toxicity: number, n: number): Promise<boolean[]> => {
       const port = await api.proxy('t', echo);
@@ -244,6 +244,8 @@ describe('arena toxiproxy toxics on real connections (e2e)', () => {
     const share = first.filter(Boolean).length / first.length;
     expect(share).toBeGreaterThanOrEqual(0.4);
     expect(share).toBeLessThanOrEqual(0.6);
+    await server!.stop();
+    api = await start(42);
     expect(await picks(0.5, 200)).toEqual(first);
   });
 
