@@ -52,3 +52,11 @@ function hashString(text: string): number {
   }
   return h >>> 0;
 }
+
+/**
+ * A seed derived from a seed and a label, consuming nothing: the same pair
+ * gives the same stream whatever else was drawn before (Hypothesis-style).
+ */
+export function deriveSeed(seed: number, label: string): number {
+  return Math.floor(createRandom((seed ^ hashString(label)) >>> 0).next() * 2 ** 32) >>> 0;
+}

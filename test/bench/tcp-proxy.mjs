@@ -6,6 +6,8 @@
  *   - round trips of a small request/response: p50 / p99 direct and through the proxy
  *   - throughput over one connection, each way: direct and through the proxy,
  *     and through the proxy's faulted path (a 0 ms latency fault, queue on)
+ *   - the same through a proxy of `arena toxiproxy` (DESIGN §17) with no toxic, created through its
+ *     REST API as a Toxiproxy client would (aim: no worse than the arena's proxy)
  * The server and the proxy each run in their own child process, so the client's
  * event loop measures and nothing else. Run: npm run build && node test/bench/tcp-proxy.mjs
  * The machine is shared, so each figure is the best of BENCH_ROUNDS interleaved
@@ -78,6 +80,19 @@ if (process.argv[2] === 'server') {
     process.send((user + system) / 1e6);
   });
   process.send(proxy.port);
+} else if (process.argv[2] === 'toxiproxy') {
+  const { startToxiproxyServer } = await import('../../dist/proxies/toxiproxy/server.js');
+  const api = await startToxiproxyServer({ port: 0, seed: 1 });
+  const res = await fetch(`${api.url}/proxies`, {
+    method: 'POST',
+    body: JSON.stringify({ name: 'bench', listen: '127.0.0.1:0', upstream: `127.0.0.1:${process.argv[3]}` }),
+  });
+  const { listen } = await res.json();
+  process.on('message', () => {
+    const { user, system } = process.cpuUsage();
+    process.send((user + system) / 1e6);
+  });
+  process.send(Number(listen.slice(listen.lastIndexOf(':') + 1)));
 } else {
   await main();
 }
@@ -169,20 +184,26 @@ async function main() {
   const proxy = await child(['proxy', String(server.port)]);
   const faulted = await child(['proxy', String(server.port), 'faulted']);
   const pipe = await child(['pipe', String(server.port)]);
+  const toxi = await child(['toxiproxy', String(server.port)]);
   try {
     // warm up the JITs of all three processes
     await roundTrips(server.port);
     await roundTrips(proxy.port);
     await roundTrips(pipe.port);
+    await roundTrips(toxi.port);
     const direct = await roundTrips(server.port);
     const piped = await roundTrips(pipe.port);
     const via = await roundTrips(proxy.port);
+    const viaToxi = await roundTrips(toxi.port);
     console.log(`round trip, 64 B, ${TRIPS} sequential (µs):`);
     console.log(`  direct        p50 ${direct.p50.toFixed(1).padStart(7)}  p99 ${direct.p99.toFixed(1).padStart(7)}`);
     console.log(`  bare pipe()   p50 ${piped.p50.toFixed(1).padStart(7)}  p99 ${piped.p99.toFixed(1).padStart(7)}`);
     console.log(`  via proxy     p50 ${via.p50.toFixed(1).padStart(7)}  p99 ${via.p99.toFixed(1).padStart(7)}`);
     console.log(
       `  added         p50 ${(via.p50 - direct.p50).toFixed(1).padStart(7)}  p99 ${(via.p99 - direct.p99).toFixed(1).padStart(7)}   (aim: < 100 µs at p50)`,
+    );
+    console.log(
+      `  via toxiproxy p50 ${viaToxi.p50.toFixed(1).padStart(7)}  p99 ${viaToxi.p99.toFixed(1).padStart(7)}   added p50 ${(viaToxi.p50 - direct.p50).toFixed(1)}`,
     );
     console.log(
       `  ratio         p50 ${(via.p50 / direct.p50).toFixed(2).padStart(7)}  p99 ${(via.p99 / direct.p99).toFixed(2).padStart(7)}`,
@@ -193,6 +214,7 @@ async function main() {
       let p = 0;
       let f = 0;
       let b = 0;
+      let t = 0;
       let pipeCpu = Infinity;
       let cpu = Infinity;
       let faultedCpu = Infinity;
@@ -207,10 +229,11 @@ async function main() {
         const fBefore = await faulted.cpu();
         f = Math.max(f, await throughput(faulted.port, direction));
         faultedCpu = Math.min(faultedCpu, (await faulted.cpu()) - fBefore);
+        t = Math.max(t, await throughput(toxi.port, direction));
       }
       const gb = (MB * 1024 * 1024) / 1e9;
       console.log(
-        `  ${direction.padEnd(4)} direct ${d.toFixed(2)}  bare pipe() ${b.toFixed(2)}  via proxy ${p.toFixed(2)} (${((p / d) * 100).toFixed(0)} %)  faulted path ${f.toFixed(2)} (${((f / d) * 100).toFixed(0)} %)   (aim: ≥ 1 GB/s)`,
+        `  ${direction.padEnd(4)} direct ${d.toFixed(2)}  bare pipe() ${b.toFixed(2)}  via proxy ${p.toFixed(2)} (${((p / d) * 100).toFixed(0)} %)  faulted path ${f.toFixed(2)} (${((f / d) * 100).toFixed(0)} %)  via toxiproxy ${t.toFixed(2)} (${((t / p) * 100).toFixed(0)} % of the proxy)   (aim: ≥ 1 GB/s)`,
       );
       // wall-clock figures move with the load of a shared machine; CPU per GB does much less
       console.log(
@@ -222,5 +245,6 @@ async function main() {
     proxy.kill();
     faulted.kill();
     pipe.kill();
+    toxi.kill();
   }
 }

@@ -13,6 +13,7 @@ const COMMANDS: readonly CommandEntry[] = [
   { name: 'flight', load: async () => (await import('./flight.js')).registerFlightCommand },
   { name: 'evolve', load: async () => (await import('./evolve.js')).registerEvolveCommand },
   { name: 'proxy', load: async () => (await import('./proxy.js')).registerProxyCommand },
+  { name: 'toxiproxy', load: async () => (await import('./toxiproxy.js')).registerToxiproxyCommand },
   { name: 'target', load: async () => (await import('./target.js')).registerTargetCommand },
   { name: 'schema', load: async () => (await import('./schema.js')).registerSchemaCommand },
   { name: 'worker', load: async () => (await import('./worker.js')).registerWorkerCommand },

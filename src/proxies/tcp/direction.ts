@@ -11,6 +11,7 @@
  */
 import type { Socket } from 'node:net';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
+import type { Admitted } from './toxic-stage.js';
 
 /** What the connection's active faults ask of this direction right now. */
 export interface DirectionPolicy {
@@ -22,6 +23,10 @@ export interface DirectionPolicy {
   sampleDelay(): number;
   /** Infinity when unlimited */
   bytesPerSecond(): number;
+  /** toxics of this direction (toxic-stage.ts): what an arriving chunk becomes; absent = passed as is */
+  admit?(chunk: Buffer): Admitted;
+  /** toxics of this direction: ms the end of stream waits before it is passed on (slow_close) */
+  endDelay?(): number;
 }
 
 interface Queued {
@@ -49,6 +54,10 @@ export class Direction {
   private isDone = false;
   private timer: TimerHandle | undefined;
   private nextSendAt = 0;
+  /** when the end of stream may be passed on (slow_close) */
+  private endAt = 0;
+  /** a data limit was reached: once the queue is written, the connection closes */
+  private isLimited = false;
 
   constructor(
     private readonly src: Socket,
@@ -64,19 +73,30 @@ export class Direction {
 
   private readonly onData = (chunk: Buffer): void => {
     this.count(chunk.length);
-    if (this.isDone || this.dst.destroyed) return;
+    if (this.isDone || this.isLimited || this.dst.destroyed) return;
     if (!this.faulted && this.head === this.queue.length) {
       if (!this.dst.write(chunk)) this.waitForDrain();
       return;
     }
     const now = this.clock.now();
-    this.queue.push({ chunk, arrivedAt: now, readyAt: now + this.policy.sampleDelay() });
-    this.queuedBytes += chunk.length;
+    if (!this.policy.admit) {
+      this.queue.push({ chunk, arrivedAt: now, readyAt: now + this.policy.sampleDelay() });
+      this.queuedBytes += chunk.length;
+    } else {
+      const admitted = this.policy.admit(chunk);
+      const delay = admitted.pieces.length > 0 ? this.policy.sampleDelay() : 0;
+      for (const piece of admitted.pieces) {
+        this.queue.push({ chunk: piece.chunk, arrivedAt: now, readyAt: now + delay + piece.extraMs });
+        this.queuedBytes += piece.chunk.length;
+      }
+      if (admitted.isLast) this.isLimited = true;
+    }
     this.pump();
   };
 
   private readonly onEnd = (): void => {
     this.isEnded = true;
+    this.endAt = this.clock.now() + (this.policy.endDelay?.() ?? 0);
     this.pump();
   };
 
@@ -145,7 +165,16 @@ export class Direction {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
-    if (this.isEnded && this.head === this.queue.length && !this.dst.destroyed) {
+    if (this.isLimited && this.head === this.queue.length && !this.dst.destroyed) {
+      // Toxiproxy's limit_data: what got through is written, then the connection closes
+      this.dst.destroySoon();
+      this.src.destroy();
+      return;
+    }
+    const endWait = this.endAt - this.clock.now();
+    if (this.isEnded && this.head === this.queue.length && !this.dst.destroyed && endWait > 0) {
+      this.timer ??= this.clock.setTimer(endWait, () => this.pump());
+    } else if (this.isEnded && this.head === this.queue.length && !this.dst.destroyed) {
       // a source that is fully closed will never read again: close the destination rather than leave it half open
       if (this.isSourceClosed) this.dst.destroySoon();
       else if (!this.dst.writableEnded) this.dst.end();
@@ -163,6 +192,7 @@ export class Direction {
 
   /** the source socket closed: once the queue is written, the destination is closed too */
   sourceClosed(): void {
+    if (!this.isEnded) this.endAt = this.clock.now() + (this.policy.endDelay?.() ?? 0);
     this.isEnded = true;
     this.isSourceClosed = true;
     this.pump();

@@ -9,6 +9,8 @@ import type { Clock, TimerHandle } from '../../shared/clock.js';
 import type { Random } from '../../shared/random.js';
 import { Direction, type DirectionPolicy } from './direction.js';
 import type { TcpFaultSpec } from './fault-spec.js';
+import { ToxicStages } from './toxic-stage.js';
+import type { ToxicAttributes, ToxicStream } from './toxic-spec.js';
 
 export interface LinkCounters {
   clientToUpstream(bytes: number): void;
@@ -21,6 +23,8 @@ export class Link implements DirectionPolicy {
   private readonly timeouts = new Map<string, TimerHandle>();
   private readonly up: Direction;
   private readonly down: Direction;
+  /** Toxiproxy's toxics, one set per direction (upstream = client → upstream) */
+  private readonly stages: Record<ToxicStream, ToxicStages>;
   private isClosed = false;
 
   constructor(
@@ -32,8 +36,19 @@ export class Link implements DirectionPolicy {
     counters: LinkCounters,
     private readonly onClosed: (link: Link) => void,
   ) {
-    this.up = new Direction(client, upstream, clock, this, counters.clientToUpstream);
-    this.down = new Direction(upstream, client, clock, this, counters.upstreamToClient);
+    const hooks = { reset: () => this.reset(), destroy: () => this.destroy(), refresh: () => this.refresh() };
+    this.stages = {
+      upstream: new ToxicStages(clock, random, hooks),
+      downstream: new ToxicStages(clock, random, hooks),
+    };
+    this.up = new Direction(client, upstream, clock, this.policyWith(this.stages.upstream), counters.clientToUpstream);
+    this.down = new Direction(
+      upstream,
+      client,
+      clock,
+      this.policyWith(this.stages.downstream),
+      counters.upstreamToClient,
+    );
     this.closedByTimeout = counters.closedByTimeout;
     for (const [a, b] of [
       [client, upstream],
@@ -48,6 +63,34 @@ export class Link implements DirectionPolicy {
 
   private readonly closedByTimeout: () => void;
 
+  /** one direction's policy: the connection's faults (both directions) and that direction's toxics */
+  private policyWith(stages: ToxicStages): DirectionPolicy {
+    return {
+      isFaulted: () => this.isFaulted() || stages.isActive(),
+      isHeld: () => this.isHeld() || stages.isHeld(),
+      sampleDelay: () => this.sampleDelay() + stages.sampleDelay(),
+      bytesPerSecond: () => Math.min(this.bytesPerSecond(), stages.bytesPerSecond()),
+      admit: (chunk) => stages.admit(chunk),
+      endDelay: () => stages.endDelay(),
+    };
+  }
+
+  /** Makes a toxic act on one direction of this connection, or updates it there. */
+  setToxic(name: string, stream: ToxicStream, attributes: ToxicAttributes): void {
+    if (this.isClosed) return;
+    this.stages[stream].set(name, attributes);
+  }
+
+  /** `isCleanup`: the toxic was deleted, not just re-decided (a timeout then closes the connection) */
+  removeToxic(name: string, stream: ToxicStream, isCleanup: boolean): void {
+    if (this.isClosed) return;
+    this.stages[stream].remove(name, isCleanup);
+  }
+
+  hasToxic(name: string, stream: ToxicStream): boolean {
+    return this.stages[stream].has(name);
+  }
+
   /** one socket is gone: the other is closed once what is queued toward it has been written */
   private halfGone(gone: Socket, other: Socket): void {
     if (other.destroyed) return this.finish();
@@ -60,6 +103,8 @@ export class Link implements DirectionPolicy {
     this.isClosed = true;
     for (const timer of this.timeouts.values()) timer.cancel();
     this.timeouts.clear();
+    this.stages.upstream.stop();
+    this.stages.downstream.stop();
     this.up.stop();
     this.down.stop();
     this.onClosed(this);

@@ -8,7 +8,8 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AppliedFault } from '../../protocol/fault-registry.js';
 import { ProtocolError, notApplicable, type FaultRequest } from '../../protocol/wire.js';
 import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
-import { createRandom, randomSeed, type Random } from '../../shared/random.js';
+import { createRandom, deriveSeed, randomSeed, type Random } from '../../shared/random.js';
+import type { ToxicSpec } from './toxic-spec.js';
 import { describeParams, parseTcpFault, type TcpFaultSpec } from './fault-spec.js';
 import { listenFailure } from './endpoint.js';
 import { Link } from './link.js';
@@ -43,6 +44,16 @@ export interface TcpProxyStats {
 export interface TcpProxy {
   readonly host: string;
   readonly port: number;
+  /** the address actually bound (`127.0.0.1` for `localhost`) */
+  readonly address: string;
+  /**
+   * Adds a Toxiproxy toxic, or updates one of that name: it acts on its stream of the connections open
+   * now and of those opened later, each picked or not by a draw from the seed, the toxic's name and the
+   * connection's number, so a seed replays the same picks and toxicity 0 picks none.
+   */
+  setToxic(toxic: ToxicSpec): void;
+  /** removes a toxic from every connection (a timeout toxic closes the connections it held, as Toxiproxy's does) */
+  removeToxic(name: string): void;
   /** Applies a fault now; throws a ProtocolError (400 / 422 / 409) naming what is wrong, having changed nothing. */
   applyFault(request: Pick<FaultRequest, 'id' | 'type' | 'params'>): AppliedFault;
   stats(): TcpProxyStats;
@@ -73,6 +84,12 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
   const faults = new Map<string, ActiveFault>();
   const links = new Set<Link>();
   const counts = { total: 0, reset: 0, timedOut: 0, up: 0, down: 0, injected: 0 };
+  const toxics = new Map<string, ToxicSpec>();
+  const toxicSeed = deriveSeed(random.seed, 'toxicity');
+  /** the same toxic name, connection number and seed always decide the same way */
+  const picks = (toxic: ToxicSpec, link: Link) =>
+    toxic.toxicity >= 1 ||
+    (toxic.toxicity > 0 && createRandom(deriveSeed(toxicSeed, `${toxic.name}#${link.id}`)).next() < toxic.toxicity);
   let nextLinkId = 1;
   let isClosed = false;
   let relistenTimer: TimerHandle | undefined;
@@ -104,6 +121,8 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
     const link = new Link(nextLinkId++, client, toUpstream, clock, jitter, counters, (done) => links.delete(done));
     links.add(link);
     for (const fault of chosen) link.addFault(fault.id, fault.spec);
+    for (const toxic of toxics.values())
+      if (picks(toxic, link)) link.setToxic(toxic.name, toxic.stream, toxic.attributes);
     // the client was accepted paused; it is read once the upstream answers, so nothing piles up meanwhile
     toUpstream.once('connect', () => client.resume());
   };
@@ -126,7 +145,7 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
   } catch (err) {
     throw listenFailure(err, 'proxy', host, options.listen.port);
   }
-  const port = (server.address() as { port: number }).port;
+  const { port, address } = server.address() as { port: number; address: string };
 
   const stopListening = () => {
     relistenTimer?.cancel();
@@ -196,9 +215,28 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
     };
   };
 
+  const setToxic: TcpProxy['setToxic'] = (toxic) => {
+    const before = toxics.get(toxic.name);
+    toxics.set(toxic.name, toxic);
+    for (const link of [...links]) {
+      // a stream change moves the toxic: it leaves the old direction without the cleanup of a delete
+      if (before && before.stream !== toxic.stream) link.removeToxic(toxic.name, before.stream, false);
+      if (picks(toxic, link)) link.setToxic(toxic.name, toxic.stream, toxic.attributes);
+      else link.removeToxic(toxic.name, toxic.stream, false);
+    }
+  };
+
   return {
     host,
     port,
+    address,
+    setToxic,
+    removeToxic(name) {
+      const toxic = toxics.get(name);
+      if (!toxic) return;
+      toxics.delete(name);
+      for (const link of [...links]) link.removeToxic(name, toxic.stream, true);
+    },
     applyFault,
     stats: () => ({
       connections_total: counts.total,
@@ -216,6 +254,7 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
       isClosed = true;
       relistenTimer?.cancel();
       faults.clear();
+      toxics.clear();
       const closing = server;
       server = undefined;
       for (const link of [...links]) link.destroy();

@@ -78,6 +78,7 @@ describe('bash completion (run in bash)', () => {
       'flight',
       'evolve',
       'proxy',
+      'toxiproxy',
       'target',
       'schema',
       'worker',
