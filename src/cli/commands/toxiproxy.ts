@@ -1,5 +1,5 @@
 /** `arena toxiproxy`: Toxiproxy's REST API over the arena's TCP proxy (DESIGN §17). */
-import type { Command } from '../../vendor/commander.js';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples, parseSeed } from './options.js';
 
