@@ -1,14 +1,11 @@
 /**
  * CONTRIBUTING.md draws the layering as the code has it: the table between the layering markers lists,
  * for each folder of src/, the folders its files import (relative imports, type-only ones included).
- * src/vendor/ (one-file bundles of third-party packages) is left out of both sides.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readDoc, ROOT } from '../../helpers/markdown.js';
-
-const IGNORED = new Set(['vendor']);
 
 function folderImports(): Map<string, Set<string>> {
   const src = join(ROOT, 'src');
@@ -19,13 +16,13 @@ function folderImports(): Map<string, Set<string>> {
       if (statSync(path).isDirectory()) walk(path);
       else if (/\.tsx?$/.test(name)) {
         const from = relative(src, path).split('/')[0]!;
-        if (!relative(src, path).includes('/') || IGNORED.has(from)) continue; // src/index.ts re-exports all
+        if (!relative(src, path).includes('/')) continue; // src/index.ts re-exports all
         const edges = graph.get(from) ?? new Set<string>();
         graph.set(from, edges);
         const text = readFileSync(path, 'utf8');
         for (const m of text.matchAll(/(?:from|import\(|import)\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
           const to = relative(src, normalize(join(dirname(path), m[1]!))).split('/')[0]!;
-          if (to !== from && !to.startsWith('..') && !IGNORED.has(to)) edges.add(to);
+          if (to !== from && !to.startsWith('..')) edges.add(to);
         }
       }
     }
