@@ -210,7 +210,7 @@ describe('ArenaService survival methods', () => {
     await target.start();
     const report = await drive(
       clock,
-      runSurvival(service, { duration: '1s', interval: '100ms', seed: 42, kinds: ['network_partition'] }),
+      runSurvival(service, { duration: '1s', interval: '100ms', seed: 42, actions: ['network_partition'] }),
     );
     await target.stop();
     expect(report.status).toBe('error');
