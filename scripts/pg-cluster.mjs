@@ -124,6 +124,22 @@ export async function launchCluster(options = {}) {
   };
   process.once('exit', stopNow);
   const port = await freePort();
+  const startServer = () => {
+    const settings = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200'];
+    if (!options.durable) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
+    return run(user, 'pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      settings.join(' '),
+      '-w',
+      '-t',
+      '30',
+      'start',
+    ]);
+  };
   const ready = (async () => {
     await run(user, 'initdb', [
       '-D',
@@ -139,20 +155,7 @@ export async function launchCluster(options = {}) {
       '--no-sync',
       '--no-instructions',
     ]);
-    const settings = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200'];
-    if (!options.durable) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
-    await run(user, 'pg_ctl', [
-      '-D',
-      data,
-      '-l',
-      join(dir, 'log'),
-      '-o',
-      settings.join(' '),
-      '-w',
-      '-t',
-      '30',
-      'start',
-    ]);
+    await startServer();
   })();
   ready.catch(() => undefined); // the caller sees a failure through ready or stop
   return {
@@ -163,6 +166,10 @@ export async function launchCluster(options = {}) {
     password,
     dir,
     ready,
+    /** stops the server only (fast shutdown: sessions are cut, as in a restart or a crash of PostgreSQL) */
+    stopServer: () => run(user, 'pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']),
+    /** starts it again on the same port and data */
+    startServer,
     /** a URL for another database of this cluster */
     urlFor: (database) => `postgres://arena:${password}@127.0.0.1:${port}/${database}`,
     async stop() {

@@ -41,12 +41,6 @@ export interface EventStore {
    * stream is not at `expectedVersion` (0 for a new stream, ANY_VERSION to skip the check).
    */
   append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<StoredEvent[]>;
-  /**
-   * The same as `append`, done before it returns, for a store that appends synchronously (in memory,
-   * SQLite); throws where `append` rejects. ArenaService appends each action's event with it when no
-   * other append is in flight: a promise and a tick less per action.
-   */
-  appendSync?(streamId: string, events: readonly NewEvent[], expectedVersion: number): StoredEvent[];
   /** 0 when the stream has no events */
   streamVersion(streamId: string): Promise<number>;
   /** events with version > fromVersion (default 0: all) */

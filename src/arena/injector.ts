@@ -7,7 +7,7 @@
 import { RuntimeError, UsageError } from '../shared/errors.js';
 import { parseDuration } from '../shared/duration.js';
 import { LLM_ERROR_TYPES, type Action, type LLMErrorType } from './action.js';
-import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, FaultReport, RuntimeProvider } from './providers.js';
+import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, RuntimeProvider } from './providers.js';
 
 /** Default length of a timed fault (DESIGN §3). */
 export const DEFAULT_FAULT_DURATION_MS = 5000;
@@ -51,19 +51,14 @@ export class Injector {
     return { killed_orchestrator_id: active.id, ...(await this.rt('kill_orchestrator').stopAgent(active.id)) };
   }
 
-  // pause and resume are the pair survival runs and most scenarios repeat: each is one `then` on the
-  // provider's promise, not an async function of its own around it (and, like one, they never throw)
-  pauseAgent(agentId: string, durationMs?: number): Promise<InjectionReport> {
-    const runtime = this.runtime;
-    if (!runtime) return Promise.reject(noRuntime('pause_agent'));
-    if (durationMs === undefined) return runtime.pauseAgent(agentId, {}).then(copyReport);
-    return runtime.pauseAgent(agentId, { durationMs }).then((report) => ({ duration_ms: durationMs, ...report }));
+  async pauseAgent(agentId: string, durationMs?: number): Promise<InjectionReport> {
+    const runtime = this.rt('pause_agent');
+    if (durationMs === undefined) return { ...(await runtime.pauseAgent(agentId, {})) };
+    return { duration_ms: durationMs, ...(await runtime.pauseAgent(agentId, { durationMs })) };
   }
 
-  resumeAgent(agentId: string): Promise<InjectionReport> {
-    const runtime = this.runtime;
-    if (!runtime) return Promise.reject(noRuntime('resume_agent'));
-    return runtime.resumeAgent(agentId).then(copyReport);
+  async resumeAgent(agentId: string): Promise<InjectionReport> {
+    return { ...(await this.rt('resume_agent').resumeAgent(agentId)) };
   }
 
   async slowAgent(agentId: string, options: SlowAgentOptions = {}): Promise<InjectionReport> {
@@ -113,27 +108,17 @@ export class Injector {
   }
 
   /**
-   * Applies any action; metadata is read per DESIGN §3 (durations with units or ms). Never throws:
-   * a fault that cannot be applied is a rejected promise. Not an async function: that would add a
-   * promise and a tick around the fault's own on every action.
-   *
-   * A plain pause and a resume resolve to the provider's report as it gave it: a copy would be one
-   * more promise per action, on the pair survival runs and most scenarios repeat (~5% of
-   * `ArenaService.execute`, test/bench/arena-execute.mjs). It may be an object the provider keeps,
-   * or nothing: copy it before keeping it, as ArenaService does. The methods of each fault
-   * (`pauseAgent`...) always resolve to a report of the caller's own.
+   * Applies any action; metadata is read per DESIGN §3 (durations with units or ms). A fault that
+   * cannot be applied is a rejected promise. The report is always a fresh object of the caller's
+   * own, whatever the provider keeps.
    */
-  apply(action: Action): Promise<FaultReport> {
-    try {
-      return this.dispatch(action);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+  async apply(action: Action): Promise<InjectionReport> {
+    return this.dispatch(action);
   }
 
   /** the fault's own method; may throw synchronously (bad metadata, no provider), which `apply` turns into a rejection */
-  private dispatch(action: Action): Promise<FaultReport> {
-    const md = action.metadata ?? NO_METADATA;
+  private dispatch(action: Action): Promise<InjectionReport> {
+    const md = action.metadata ?? {};
     const id = action.target_id;
     switch (action.type) {
       case 'kill_agent':
@@ -142,12 +127,10 @@ export class Injector {
         return this.killLeader();
       case 'kill_orchestrator':
         return this.killOrchestrator();
-      case 'pause_agent': {
-        const durationMs = durationParam(md, 'duration');
-        return durationMs === undefined ? this.rt('pause_agent').pauseAgent(id, {}) : this.pauseAgent(id, durationMs);
-      }
+      case 'pause_agent':
+        return this.pauseAgent(id, durationParam(md, 'duration'));
       case 'resume_agent':
-        return this.rt('resume_agent').resumeAgent(id);
+        return this.resumeAgent(id);
       case 'slow_agent':
         return this.slowAgent(id, { durationMs: durationParam(md, 'duration'), delayMs: durationParam(md, 'delay') });
       case 'network_partition':
@@ -226,16 +209,8 @@ export class Injector {
   }
 }
 
-/** what an action without metadata is read from: no empty object per action */
-const NO_METADATA: Readonly<Record<string, unknown>> = Object.freeze({});
-
 function noRuntime(what: string): RuntimeError {
   return new RuntimeError(`${what} cannot be applied: this target has no runtime provider`, 'no_runtime_provider');
-}
-
-/** a report of the caller's own: the provider may hand out an object it keeps */
-function copyReport(report: FaultReport): InjectionReport {
-  return { ...report };
 }
 
 function durationParam(md: Record<string, unknown>, key: string): number | undefined {

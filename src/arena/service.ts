@@ -1,13 +1,17 @@
 /**
  * The arena's front door: every fault goes through `execute`, which applies
- * it, records the outcome (history, stats, metrics, evidence, event stream)
- * and tells the bridges. A fault that cannot be applied is a Result with
- * `success: false` and the reason, never an exception.
+ * it, records the outcome (history, stats, metrics, and an event in the event
+ * store), then tells the sinks given to the constructor (subscribers, flight
+ * recorder, evolution, evidence). A fault that cannot be applied is a Result
+ * with `success: false` and the reason, never an exception. An action that was
+ * applied but could not be recorded is an exception (UnavailableError, HTTP
+ * 503) carrying its Result: the caller is told, never only a counter.
  */
-import { ConflictError, errorMessage } from '../shared/errors.js';
+import { UnavailableError, errorMessage } from '../shared/errors.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { Random } from '../shared/random.js';
 import type { Action, Result } from './action.js';
+import { appendWithRetry, DEFAULT_APPEND_RETRY_MS } from './append.js';
 import type { EvidenceStore, EvolutionBridge, FlightBridge } from './bridges.js';
 import type { EventStore } from './event-store.js';
 import type { Injector } from './injector.js';
@@ -20,18 +24,6 @@ import { SurvivalController, type SurvivalStatus } from './survival/controller.j
 import type { SurvivalOptions } from './survival/run.js';
 
 export const ARENA_STREAM = 'arena';
-
-const noop = (): void => {};
-/** without the array Object.keys would allocate per action */
-const hasKeys = (o: object): boolean => {
-  for (const _ in o) return true;
-  return false;
-};
-/** waits for whichever of the two is pending */
-const both = (a: Promise<unknown> | undefined, b: Promise<unknown> | undefined): Promise<unknown> | undefined =>
-  !a ? b : !b ? a : Promise.all([a, b]);
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 export const DEFAULT_HISTORY_LIMIT = 10_000;
 
 export type ArenaEventType = 'arena.action.executed' | 'arena.action.failed';
@@ -53,15 +45,20 @@ export interface ArenaStats {
   by_type: Record<string, { total: number; succeeded: number; failed: number }>;
   /** results dropped from the bounded history */
   dropped: number;
-  /** event store or bridge failures, counted rather than thrown (the fault was applied) */
+  /** failures of the sinks (flight, evolution, evidence), counted rather than thrown (the fault was applied) */
   sink_errors: number;
   last_error?: string;
 }
 
 export interface ArenaServiceOptions {
   injector: Injector;
+  /** where each action's event is recorded; an action it cannot record is an error to the caller */
   eventStore?: EventStore;
   evidenceStore?: EvidenceStore;
+  /** receives every result (the flight recorder's timeline) */
+  flightBridge?: FlightBridge;
+  /** receives failed results (the evolution loop) */
+  evolutionBridge?: EvolutionBridge;
   /** the target's observer, for measured scores (scenario, survival) */
   observer?: TargetObserver;
   clock?: Clock;
@@ -70,6 +67,8 @@ export interface ArenaServiceOptions {
   historyLimit?: number;
   /** event stream to append to (default `arena`) */
   streamId?: string;
+  /** how long an append keeps trying a store that does not answer (ms, default 15 s) */
+  appendRetryMs?: number;
 }
 
 /** what the target looked like around an action, kept as evidence */
@@ -85,27 +84,22 @@ export class ArenaService {
   readonly random?: Random;
   readonly eventStore?: EventStore;
   readonly evidenceStore?: EvidenceStore;
+  private readonly flight?: FlightBridge;
+  private readonly evolution?: EvolutionBridge;
   private readonly historyLimit: number;
   private readonly streamId: string;
+  private readonly appendRetryMs: number;
   /** history; entries before `historyStart` were dropped (trimmed in chunks, not one splice per action) */
   private results: Result[] = [];
   private historyStart = 0;
   /** what only the service counts; the per-action counts are the metrics collector's */
   private counters!: Pick<ArenaStats, 'dropped' | 'sink_errors' | 'last_error'>;
   private readonly metricsCollector = new MetricsCollector();
-  private flight?: FlightBridge;
-  private evolution?: EvolutionBridge;
   private listeners = new Set<AsyncQueue<ArenaEvent>>();
   private seq = 0;
   private survivalController?: SurvivalController;
-  /** appends are serialised so expected versions follow one another */
-  private appendChain: Promise<void> = Promise.resolve();
-  private appendsInFlight = 0;
-  /** the stream version after our last append; re-read only when another writer got in between */
-  private knownVersion: number | undefined;
-  /** the event of the append in flight (one at a time), for its retry: fields, not a closure per action */
-  private appendingType: ArenaEventType = 'arena.action.executed';
-  private appendingResult: Result | undefined;
+  /** the last append gave up: the store is asked first, and while it does not answer nothing is applied */
+  private storeDown = false;
 
   constructor(options: ArenaServiceOptions) {
     this.injector = options.injector;
@@ -114,31 +108,29 @@ export class ArenaService {
     this.random = options.random;
     this.eventStore = options.eventStore;
     this.evidenceStore = options.evidenceStore;
+    this.flight = options.flightBridge;
+    this.evolution = options.evolutionBridge;
     this.historyLimit = Math.max(1, options.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.streamId = options.streamId ?? ARENA_STREAM;
+    this.appendRetryMs = Math.max(0, options.appendRetryMs ?? DEFAULT_APPEND_RETRY_MS);
     this.resetCounters();
   }
 
-  /** Applies the action and records the outcome. Never throws for a fault that cannot be applied. */
+  /**
+   * Applies the action, records the outcome, then tells the sinks. Never throws for a fault that
+   * cannot be applied. Throws UnavailableError when the event store cannot take the record: before
+   * applying anything when it is known to be down (code `event_store_unavailable`), or after the
+   * action ran and its append gave up (code `event_not_recorded`, the Result in `details.result`).
+   */
   async execute(action: Action): Promise<Result> {
+    if (this.storeDown) await this.checkStore(action);
     const before = this.evidenceStore ? await this.observe().catch(() => undefined) : undefined;
-    const started = this.clock.now();
-    let result: Result;
-    try {
-      const report = await this.injector.apply(action);
-      const duration_ms = this.elapsed(started);
-      // built whole: a metadata key added afterwards costs the object a second store for its properties.
-      // A copy: the report may be an object the provider keeps (Injector.apply)
-      result =
-        report && hasKeys(report)
-          ? { success: true, action, duration_ms, metadata: { ...report } }
-          : { success: true, action, duration_ms };
-    } catch (err) {
-      result = { success: false, action, error: errorMessage(err), duration_ms: this.elapsed(started) };
-    }
+    const result = await this.apply(action);
     this.record(result);
-    const pending = this.publish(result, before);
-    if (pending) await pending;
+    const type: ArenaEventType = result.success ? 'arena.action.executed' : 'arena.action.failed';
+    const notRecorded = this.eventStore ? await this.append(type, result) : undefined;
+    await this.notify(type, result, before);
+    if (notRecorded) throw notRecorded;
     return result;
   }
 
@@ -188,14 +180,6 @@ export class ArenaService {
     return queue;
   }
 
-  setFlightBridge(bridge: FlightBridge | undefined): void {
-    this.flight = bridge;
-  }
-
-  setEvolutionBridge(bridge: EvolutionBridge | undefined): void {
-    this.evolution = bridge;
-  }
-
   /** reverts every reversible fault still active on the target */
   async revertAll(): Promise<void> {
     await this.injector.revertAll();
@@ -241,135 +225,75 @@ export class ArenaService {
     this.metricsCollector.recordActionResult(result);
   }
 
-  /** tells listeners and sinks; returns a promise only when a sink really has to be waited for */
-  private publish(result: Result, before: TargetState | undefined): Promise<unknown> | undefined {
-    const type: ArenaEventType = result.success ? 'arena.action.executed' : 'arena.action.failed';
+  private async apply(action: Action): Promise<Result> {
+    const started = this.clock.now();
+    try {
+      const report = await this.injector.apply(action);
+      const duration_ms = this.elapsed(started);
+      return Object.keys(report).length > 0
+        ? { success: true, action, duration_ms, metadata: report }
+        : { success: true, action, duration_ms };
+    } catch (err) {
+      return { success: false, action, error: errorMessage(err), duration_ms: this.elapsed(started) };
+    }
+  }
+
+  /** the event in the store, or the error to give the caller */
+  private async append(type: ArenaEventType, result: Result): Promise<UnavailableError | undefined> {
+    try {
+      await appendWithRetry(
+        this.eventStore!,
+        this.streamId,
+        { type, data: result },
+        { clock: this.clock, totalMs: this.appendRetryMs },
+      );
+      this.storeDown = false;
+      return undefined;
+    } catch (err) {
+      this.storeDown = true;
+      return new UnavailableError(
+        `${result.action.type} ${result.action.id} ran (${result.success ? 'applied' : 'failed'}) but was not recorded in the event store: ${errorMessage(err)}`,
+        'event_not_recorded',
+        {
+          cause: err,
+          details: { result },
+          hint: 'the event store did not take the record in time; check it before running more faults',
+        },
+      );
+    }
+  }
+
+  /** the store failed last time: applies nothing until it answers again */
+  private async checkStore(action: Action): Promise<void> {
+    try {
+      await this.eventStore!.streamVersion(this.streamId);
+      this.storeDown = false;
+    } catch (err) {
+      throw new UnavailableError(
+        `${action.type} ${action.id} was not applied: the event store cannot record it (${errorMessage(err)})`,
+        'event_store_unavailable',
+        { cause: err, hint: 'nothing was changed; try again once the event store is back' },
+      );
+    }
+  }
+
+  /** subscribers, then every sink at once; a sink's failure is counted, not thrown (the fault was applied) */
+  private async notify(type: ArenaEventType, result: Result, before: TargetState | undefined): Promise<void> {
     const seq = ++this.seq;
-    // the timestamp only when someone reads it: a Date and its ISO string per action add up
-    const at = this.listeners.size > 0 || (this.evidenceStore && before) ? isoAt(this.clock.wallNow().getTime()) : '';
+    const at = isoAt(this.clock.wallNow().getTime());
     if (this.listeners.size > 0) {
       const event: ArenaEvent = { seq, type, at, result };
       for (const l of this.listeners) l.push(event);
     }
-    // sinks that finish synchronously (an in-process flight recorder, an append to a store in memory
-    // or SQLite) cost no promise; only what really waits is awaited
-    let pending: Promise<unknown> | undefined = this.eventStore ? this.appendEvent(type, result) : undefined;
-    const flight = this.flight;
-    if (flight) pending = both(pending, this.settle(flight.record, flight, result));
-    const evolution = this.evolution;
-    if (!result.success && evolution) pending = both(pending, this.settle(evolution.onFailure, evolution, result));
-    const evidence = this.evidenceStore;
-    if (evidence && before)
-      pending = both(pending, this.settle(this.saveEvidence, this, { evidence, result, at, before }));
-    return pending;
+    const sinks: Array<() => unknown> = [];
+    const { flight, evolution, evidenceStore } = this;
+    if (flight) sinks.push(() => flight.record(result));
+    if (evolution && !result.success) sinks.push(() => evolution.onFailure(result));
+    if (evidenceStore && before) sinks.push(() => this.saveEvidence(evidenceStore, result, at, before));
+    await Promise.all(sinks.map((sink) => Promise.resolve().then(sink).catch(this.sinkFailed)));
   }
 
-  /**
-   * Appends with the expected version: the one our last append left, so the usual case is
-   * one store call; another writer on the stream → re-read and retry. Appends are chained,
-   * so versions follow one another; with none in flight the append starts at once, and with
-   * a store that appends synchronously it is done before this returns (nothing to wait for).
-   */
-  private appendEvent(type: ArenaEventType, result: Result): Promise<void> | undefined {
-    if (this.appendsInFlight === 0 && this.knownVersion !== undefined && this.eventStore!.appendSync) {
-      try {
-        this.stored(this.eventStore!.appendSync(this.streamId, [{ type, data: result }], this.knownVersion));
-        return undefined;
-      } catch (err) {
-        // handled as a rejected append is: counted, or re-read and retried after a conflict
-        this.appendsInFlight = 1;
-        this.appendingType = type;
-        this.appendingResult = result;
-        const retry = this.appendRejected(err);
-        if (!retry) return undefined;
-        this.appendChain = retry;
-        return retry;
-      }
-    }
-    this.appendsInFlight += 1;
-    const next =
-      this.appendsInFlight === 1
-        ? this.appendOnce(type, result)
-        : this.appendChain.then(() => this.appendOnce(type, result));
-    this.appendChain = next;
-    return next;
-  }
-
-  /**
-   * The usual case in one store call and one `then`: the version our last append left. A conflict
-   * (another writer got in between) re-reads and retries; any other failure is counted.
-   */
-  private appendOnce(type: ArenaEventType, result: Result): Promise<void> {
-    const version = this.knownVersion;
-    if (version === undefined) return this.appendWithRetry(type, result, 0).then(this.appended, this.appendFailed);
-    this.appendingType = type;
-    this.appendingResult = result;
-    return this.eventStore!.append(this.streamId, [{ type, data: result }], version).then(
-      this.storedOne,
-      this.appendRejected,
-    );
-  }
-
-  /** a conflict (another writer got in between) re-reads the version and retries; any other failure is counted */
-  private readonly appendRejected = (err: unknown): Promise<void> | void => {
-    this.knownVersion = undefined;
-    if (!(err instanceof ConflictError)) return this.appendFailed(err);
-    return this.appendWithRetry(this.appendingType, this.appendingResult!, 1).then(this.appended, this.appendFailed);
-  };
-
-  private readonly storedOne = (events: Array<{ version: number }>): void => {
-    this.stored(events);
-    this.appended();
-  };
-
-  private readonly stored = (events: Array<{ version: number }>): void => {
-    this.knownVersion = events.at(-1)?.version;
-  };
-
-  private readonly appended = (): void => {
-    this.appendsInFlight -= 1;
-  };
-
-  private readonly appendFailed = (err: unknown): void => {
-    this.appendsInFlight -= 1;
-    this.sinkFailed(err);
-  };
-
-  private async appendWithRetry(type: ArenaEventType, result: Result, firstAttempt: number): Promise<void> {
-    const store = this.eventStore!;
-    for (let attempt = firstAttempt; ; attempt++) {
-      const version = this.knownVersion ?? (await store.streamVersion(this.streamId));
-      try {
-        this.stored(await store.append(this.streamId, [{ type, data: result }], version));
-        return;
-      } catch (err) {
-        this.knownVersion = undefined;
-        if (!(err instanceof ConflictError) || attempt >= 4) throw err;
-      }
-    }
-  }
-
-  /**
-   * runs `fn` on `arg` with `self` as this (no closure per action); a failure is counted, not thrown
-   * (the fault was applied); returns a promise only when the sink has not finished
-   */
-  private settle<T>(fn: (this: unknown, arg: T) => unknown, self: unknown, arg: T): Promise<void> | undefined {
-    try {
-      const out = fn.call(self, arg);
-      if (isThenable(out)) return Promise.resolve(out).then(noop, this.sinkFailed);
-    } catch (err) {
-      this.sinkFailed(err);
-    }
-    return undefined;
-  }
-
-  private async saveEvidence(job: {
-    evidence: EvidenceStore;
-    result: Result;
-    at: string;
-    before: TargetState;
-  }): Promise<void> {
-    const { evidence, result, at, before } = job;
+  private async saveEvidence(evidence: EvidenceStore, result: Result, at: string, before: TargetState): Promise<void> {
     const after = await this.observe();
     await evidence.save({
       action_id: result.action.id,

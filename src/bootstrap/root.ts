@@ -122,10 +122,13 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     refuseWhileStopped(target.runtime, () => runtimePort.isRunning),
     target.dag ? refuseWhileStopped(target.dag, () => runtimePort.isRunning) : undefined,
   );
+  // every arena result lands in the flight recorder's timeline (in the same event store)
+  const recorder = new FlightRecorder({ store: eventStore, clock });
   const service = new ArenaService({
     injector,
     observer: target.observer,
     eventStore,
+    flightBridge: recorder,
     clock,
     random: random.fork('arena'),
   });
@@ -134,8 +137,6 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   const dashboard = createDashboard({ service, target, isScenarioRunning: () => scenarios.isRunning });
   components.push('dashboard');
   components.push('arena');
-  // every arena result lands in the flight recorder's timeline (in the same event store)
-  const recorder = new FlightRecorder({ store: eventStore, clock }).attach(service);
   const flight = new FlightService(recorder, { execute: (action) => root.executeArenaAction(action), busy });
   components.push('flight-recorder');
   // added before the target and arena, so on stop it flushes after their last results came in

@@ -34,17 +34,9 @@ export class MemoryEventStore implements QueryableEventStore {
     this.nowMs = now ? () => now().getTime() : Date.now;
   }
 
-  /**
-   * Not an async function, and no callback per event: every action ArenaService executes appends
-   * one event here, and an async wrapper costs a promise of its own and a tick. A bad call or a
-   * version conflict is still a rejected promise, never a throw.
-   */
-  append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<StoredEvent[]> {
-    try {
-      return Promise.resolve(this.appendSync(streamId, events, expectedVersion));
-    } catch (err) {
-      return Promise.reject(err);
-    }
+  /** a bad call or a version conflict is a rejected promise, never a throw */
+  async append(streamId: string, events: readonly NewEvent[], expectedVersion: number): Promise<StoredEvent[]> {
+    return this.appendSync(streamId, events, expectedVersion);
   }
 
   /** `append`, done before it returns; throws where `append` rejects */

@@ -82,7 +82,7 @@ export class PostgresFollower {
       .pool()
       .then((pool) =>
         pool.query<{ mark: string }>(
-          "SELECT pg_snapshot_xmin(pg_current_snapshot())::text || '/' || COALESCE((SELECT MAX(position) FROM arena_events), 0)::text AS mark",
+          "SELECT arena_horizon()::text || '/' || COALESCE((SELECT MAX(position) FROM arena_events), 0)::text AS mark",
         ),
       )
       .then(({ rows }) => {

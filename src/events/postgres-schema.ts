@@ -76,6 +76,26 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX arena_runs_takeable ON arena_runs (id) WHERE state IN ('queued', 'running');
   `,
+  // 4: the readers' horizon, the oldest transaction that may still add events. The cluster-wide
+  // oldest running one (pg_snapshot_xmin) let any open writing transaction, in any database, hold
+  // every reader back for as long as it stayed open. An append takes its stream's advisory lock
+  // before it writes, so it has no transaction id before it holds the lock: a transaction that is
+  // running and holds none of this store's locks has written no event and never will (append is
+  // one statement, its own transaction). One that ended since the snapshot counts until the next read.
+  `
+  CREATE FUNCTION arena_horizon() RETURNS xid8 LANGUAGE sql STABLE AS $fn$
+    SELECT COALESCE(MIN(x), pg_snapshot_xmax(pg_current_snapshot()))
+    FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+    WHERE NOT EXISTS (
+      SELECT 1 FROM pg_locks t
+      WHERE t.locktype = 'transactionid' AND t.granted
+        AND t.transactionid::text::bigint = x::text::bigint % 4294967296
+        AND NOT EXISTS (
+          SELECT 1 FROM pg_locks a
+          WHERE a.locktype = 'advisory' AND a.classid = ${LOCK_NAMESPACE}::oid
+            AND a.virtualtransaction = t.virtualtransaction))
+  $fn$;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

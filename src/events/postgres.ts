@@ -9,10 +9,11 @@
  *   the same ConflictError the other stores throw. `UNIQUE(stream_id, version)`
  *   is the last line of defence.
  * - Global order is (transaction_id, position), and readers only read rows of
- *   transactions older than the oldest one still running
- *   (`pg_snapshot_xmin(pg_current_snapshot())`), as Emmett does: a sequence
- *   value taken by a transaction that commits later can never be skipped by a
- *   reader that already moved past it.
+ *   transactions older than the oldest one still running that may append
+ *   (`arena_horizon()`, postgres-schema.ts; Emmett uses the oldest of all):
+ *   a sequence value taken by a transaction that commits later can never be
+ *   skipped by a reader that already moved past it, and a transaction open
+ *   elsewhere in the cluster holds no reader back.
  * - `subscribe` replays by SQL, then follows: postgres-follow.ts wakes the
  *   store (NOTIFY after commit, and a cheap poll) on every server, and one
  *   catch-up read per wake-up feeds all its live subscribers (shared-tail.ts).
@@ -311,10 +312,7 @@ export class PostgresEventStore implements QueryableEventStore {
     replay: boolean,
     minVersion: number,
   ): Promise<Page<PostgresStoredEvent, Cursor>> {
-    const where = [
-      '(transaction_id, position) > ($1::xid8, $2::bigint)',
-      'transaction_id < pg_snapshot_xmin(pg_current_snapshot())',
-    ];
+    const where = ['(transaction_id, position) > ($1::xid8, $2::bigint)', 'transaction_id < (SELECT arena_horizon())'];
     const args: unknown[] = [cursor.tx, cursor.pos];
     // replay: versions after fromVersion among what the head snapshot saw; live: only what it did not
     args.push(snap);
@@ -341,7 +339,7 @@ export class PostgresEventStore implements QueryableEventStore {
   /** the shared tail's read: everything readable after `cursor`, every stream, each event with its cursor */
   private async tailPage(cursor: Cursor): Promise<TailPage<PostgresStoredEvent, Cursor>> {
     const rows = await this.query<Row>(
-      `${SELECT} WHERE (transaction_id, position) > ($1::xid8, $2::bigint) AND transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY transaction_id, position LIMIT ${PAGE}`,
+      `${SELECT} WHERE (transaction_id, position) > ($1::xid8, $2::bigint) AND transaction_id < (SELECT arena_horizon()) ORDER BY transaction_id, position LIMIT ${PAGE}`,
       [cursor.tx, cursor.pos],
     );
     const items = rows.map((r) => ({ cursor: { tx: r.tx, pos: r.position }, event: rowToEvent(r) }));

@@ -4,8 +4,11 @@
  * catch-up), then joins the store's SharedTail and is fed from the one read
  * per wake-up that all live subscribers share. `return()` and an abort
  * signal end it at once, even while a page is being read or it is parked,
- * which a plain async generator cannot do.
+ * which a plain async generator cannot do. A read that fails (the database
+ * restarting) is tried again with growing pauses for up to OUTAGE_MS; only a
+ * longer outage, or bad input, ends the subscription with the error.
  */
+import { mayPass } from '../shared/retry.js';
 import type { SharedTail, TailItem, TailMember } from './shared-tail.js';
 
 export interface Page<T, C> {
@@ -32,6 +35,9 @@ export interface Subscription<T> extends AsyncIterator<T> {
 
 /** a member whose consumer falls this far behind leaves the tail and reads on its own again (bounded memory) */
 const MAX_BUFFERED = 2000;
+/** how long a subscriber waits for a store that does not answer before it ends with the error */
+export const OUTAGE_MS = 120_000;
+const MAX_PAUSE_MS = 2_000;
 
 export function createSubscription<T, C>(
   source: SubscriptionSource<T, C>,
@@ -44,6 +50,8 @@ export function createSubscription<T, C>(
   let done = false;
   let joined = false;
   let failure: { err: unknown } | undefined;
+  /** when reads started failing, and the next pause */
+  let outage: { since: number; pauseMs: number } | undefined;
   let pending: (() => void) | undefined;
   // a close while a read is in flight ends next() at once; the read's answer is dropped
   let resolveClosed!: () => void;
@@ -99,9 +107,8 @@ export function createSubscription<T, C>(
         }
         if (buffer.length > 0) return { done: false, value: buffer.shift()! };
         if (failure) {
-          const { err } = failure;
+          // the shared read failed: read on our own, which retries or gives up below
           failure = undefined;
-          throw err;
         }
         if (cursor === undefined) {
           const c = await Promise.race([startPromise, closed]);
@@ -113,7 +120,19 @@ export function createSubscription<T, C>(
           continue;
         }
         // on its own: up to the tail when the tail is ahead, else up to what is readable
-        const page = await Promise.race([source.fetch(cursor, source.tail.aheadOf(cursor)), closed]);
+        let page: Page<T, C> | undefined;
+        try {
+          page = await Promise.race([source.fetch(cursor, source.tail.aheadOf(cursor)), closed]);
+          outage = undefined;
+        } catch (err) {
+          const now = performance.now();
+          outage ??= { since: now, pauseMs: 50 };
+          if (!mayPass(err) || now - outage.since > OUTAGE_MS) throw err;
+          const pause = outage.pauseMs;
+          outage.pauseMs = Math.min(MAX_PAUSE_MS, pause * 2);
+          await Promise.race([new Promise((r) => setTimeout(r, pause * (0.5 + Math.random() / 2))), closed]);
+          continue;
+        }
         if (!page || done) continue;
         buffer = page.events;
         cursor = page.cursor;

@@ -27,11 +27,6 @@ export class ArenaEvolutionBridge implements EvolutionBridge {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  attach(service: { setEvolutionBridge(bridge: EvolutionBridge | undefined): void }): this {
-    service.setEvolutionBridge(this);
-    return this;
-  }
-
   async onFailure(result: Result): Promise<void> {
     await this.handle(result);
   }

@@ -1,10 +1,9 @@
 /**
  * One call for whoever assembles a server or an embedding: runtime evolution
- * attached to an arena service (failed actions → patches on the running
- * runtime), plus the two services the Evolution and RuntimeEvolution route
- * groups serve.
+ * (its bridge, `runtimeEvolution.bridge`, is the `evolutionBridge` to give an
+ * ArenaService: failed actions → patches on the running runtime), plus the two
+ * services the Evolution and RuntimeEvolution route groups serve.
  */
-import type { EvolutionBridge } from '../arena/bridges.js';
 import type { EventStore } from '../arena/event-store.js';
 import type { Clock } from '../shared/clock.js';
 import type { Strategy } from '../runtime/strategy.js';
@@ -16,8 +15,6 @@ import { EvolutionService, type EvolutionServiceOptions } from './service.js';
 
 export interface EvolutionWiringOptions {
   runtime: { strategy(): Strategy; updateStrategy(patch: unknown): Strategy; stats(): { in_flight: number } };
-  /** the arena service whose failed actions feed the coordinator */
-  arena?: { setEvolutionBridge(bridge: EvolutionBridge | undefined): void };
   store?: EventStore;
   clock?: Clock;
   policy?: Partial<DecisionPolicy>;
@@ -40,7 +37,6 @@ export function wireEvolution(options: EvolutionWiringOptions): EvolutionWiring 
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.policy ? { policy: options.policy } : {}),
   });
-  if (options.arena) runtimeEvolution.bridge.attach(options.arena);
   const evolution = new EvolutionService({
     coordinator: runtimeEvolution.coordinator,
     runtime: options.runtime,

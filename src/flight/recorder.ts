@@ -2,7 +2,7 @@
  * The flight recorder: a timeline entry for every arena action and, for every
  * failed one, a diagnostic and a piece of failure evidence — all appended to an
  * event store (memory or SQLite), so `arena flight` can read them after the run.
- * It is the arena's FlightBridge: `recorder.attach(service)`.
+ * It is the arena's FlightBridge: `new ArenaService({ flightBridge: recorder, … })`.
  */
 import { randomUUID } from 'node:crypto';
 import type { Result } from '../arena/action.js';
@@ -49,12 +49,6 @@ export class FlightRecorder implements FlightBridge {
     this.store = options.store;
     this.clock = options.clock ?? systemClock;
     this.session = options.session ?? randomUUID().slice(0, 8);
-  }
-
-  /** plugs the recorder into an ArenaService (anything with setFlightBridge) */
-  attach(service: { setFlightBridge(bridge: FlightBridge | undefined): void }): this {
-    service.setFlightBridge(this);
-    return this;
   }
 
   record(result: Result): Promise<void> {

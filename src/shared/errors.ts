@@ -62,6 +62,13 @@ export class RuntimeError extends ArenaError {
   }
 }
 
+/** A service the arena depends on (the event store) cannot take the work now. Exit 3, HTTP 503. */
+export class UnavailableError extends ArenaError {
+  constructor(message: string, code = 'unavailable', options: ArenaErrorOptions = {}) {
+    super(message, code, 3, 503, options);
+  }
+}
+
 /** The run was interrupted (Ctrl-C, SIGTERM, abort signal). Exit 130. */
 export class CancelledError extends ArenaError {
   constructor(message = 'interrupted', options: ArenaErrorOptions = {}) {

@@ -5,8 +5,7 @@
  * history, stats, metrics, an event appended to an in-memory store, a flight
  * bridge). vitest prints the ratio between the two in its summary.
  *   npx vitest bench --run test/bench/arena.bench.ts
- * Wall time per call on a shared machine is noisy (vitest's rme is often ±30 %);
- * test/bench/arena-execute.mjs measures the same pair in CPU time, batches alternating.
+ * Wall time per call on a shared machine is noisy (vitest's rme is often ±30 %).
  */
 import { afterAll, bench, describe } from 'vitest';
 import { createEmbeddedTarget } from '../../src/targets/embedded/index.js';
@@ -17,13 +16,13 @@ import { MemoryEventStore } from '../../src/events/memory.js';
 
 const target = createEmbeddedTarget({ workloadRate: 5 });
 await target.start();
+let recorded = 0;
 const service = new ArenaService({
   injector: new Injector(target.runtime, target.dag),
   eventStore: new MemoryEventStore(),
+  flightBridge: { record: () => void recorded++ },
   historyLimit: 1000,
 });
-let recorded = 0;
-service.setFlightBridge({ record: () => void recorded++ });
 
 afterAll(async () => {
   await target.stop();

@@ -7,6 +7,7 @@
  */
 import { CancelledError, RuntimeError } from '../../shared/errors.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
+import { retrying } from '../../shared/retry.js';
 import type { ScoreReport } from '../report.js';
 import type { ArmRunRequest, RegressionArena } from './types.js';
 
@@ -50,7 +51,11 @@ export interface QueueArenaOptions {
   clock?: Clock;
   /** how often finished runs are looked for (ms, default 100) */
   pollMs?: number;
+  /** how long the queue's database may not answer before the runs waiting on it fail (ms, default 2 min) */
+  outageMs?: number;
 }
+
+export const DEFAULT_QUEUE_OUTAGE_MS = 120_000;
 
 export function runKey(request: Pick<ArmRunRequest, 'arm' | 'run'>): string {
   return `${request.arm}:${request.run}`;
@@ -62,11 +67,14 @@ export function createQueueArena(options: QueueArenaOptions): RegressionArena & 
   const waiting = new Map<string, { resolve(r: ScoreReport): void; reject(e: Error): void }>();
   let polling: Promise<void> | undefined;
   let closed = false;
+  // a database restart is waited for (with backoff), a longer outage fails the runs waiting on it
+  const waited = <T>(operation: () => Promise<T>): Promise<T> =>
+    retrying(operation, { clock, totalMs: options.outageMs ?? DEFAULT_QUEUE_OUTAGE_MS });
 
   const poll = async () => {
     while (waiting.size > 0 && !closed) {
       await clock.sleep(options.pollMs ?? 100);
-      const found = await options.queue.outcomes(options.batch, [...waiting.keys()]);
+      const found = await waited(() => options.queue.outcomes(options.batch, [...waiting.keys()]));
       for (const o of found) {
         const w = waiting.get(o.key);
         if (!w) continue;
@@ -90,7 +98,7 @@ export function createQueueArena(options: QueueArenaOptions): RegressionArena & 
       const { signal, ...queued } = request;
       if (signal?.aborted) throw new CancelledError('run interrupted');
       const key = runKey(request);
-      await options.queue.enqueue(options.batch, key, queued);
+      await waited(() => options.queue.enqueue(options.batch, key, queued));
       return new Promise<ScoreReport>((resolve, reject) => {
         const onAbort = () => {
           waiting.delete(key);
@@ -112,7 +120,7 @@ export function createQueueArena(options: QueueArenaOptions): RegressionArena & 
     },
     async close() {
       closed = true;
-      await options.queue.cancel(options.batch);
+      await waited(() => options.queue.cancel(options.batch));
     },
   };
 }

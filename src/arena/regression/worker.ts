@@ -4,10 +4,12 @@
  * lease is renewed; if the lease is lost anyway (this worker stalled and the run
  * was taken again) the run is abandoned and its score never written, so no run
  * is counted twice. A worker that dies simply stops renewing: its run is taken
- * again once the lease lapses.
+ * again once the lease lapses. A queue database that stops answering (a
+ * restart) is waited for with backoff: the worker keeps going when it returns.
  */
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { errorMessage } from '../../shared/errors.js';
+import { retrying } from '../../shared/retry.js';
 import type { RegressionArena } from './types.js';
 import type { ClaimedRun, RunQueue } from './queue.js';
 
@@ -33,7 +35,10 @@ export type WorkerEvent =
   | { type: 'done'; run: ClaimedRun; score: number; written: boolean }
   | { type: 'failed'; run: ClaimedRun; error: string }
   | { type: 'lost'; run: ClaimedRun }
-  | { type: 'released'; run: ClaimedRun };
+  | { type: 'released'; run: ClaimedRun }
+  /** the queue's database does not answer: the worker keeps trying (once per outage) */
+  | { type: 'waiting'; error: string }
+  | { type: 'reconnected' };
 
 export async function runWorker(options: WorkerOptions): Promise<{ completed: number }> {
   const clock = options.clock ?? systemClock;
@@ -41,6 +46,22 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
   const idleMs = options.idleMs ?? 250;
   const emit = options.onEvent ?? (() => undefined);
   let completed = 0;
+  // a database that goes away (a restart) is waited for, with backoff, instead of ending the worker
+  let waiting = false;
+  const waited = <T>(operation: () => Promise<T>, totalMs: number): Promise<T> =>
+    retrying(operation, {
+      clock,
+      totalMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onRetry: (err) => {
+        if (!waiting) emit({ type: 'waiting', error: errorMessage(err) });
+        waiting = true;
+      },
+    }).then((value) => {
+      if (waiting) emit({ type: 'reconnected' });
+      waiting = false;
+      return value;
+    });
 
   const execute = async (run: ClaimedRun) => {
     const ac = new AbortController();
@@ -63,7 +84,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
     try {
       const report = await options.arena.runArm({ ...run.request, signal: ac.signal });
       if (lost) return emit({ type: 'lost', run });
-      const written = await options.queue.complete(run, report);
+      // within the lease: past it the run is another worker's to take, and this score is not written
+      const written = await waited(() => options.queue.complete(run, report), leaseMs).catch(() => false);
       if (written) completed++;
       emit({ type: 'done', run, score: report.score, written });
     } catch (err) {
@@ -72,7 +94,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
         await options.queue.release(run).catch(() => undefined);
         return emit({ type: 'released', run });
       }
-      await options.queue.fail(run, errorMessage(err));
+      await waited(() => options.queue.fail(run, errorMessage(err)), leaseMs).catch(() => false);
       emit({ type: 'failed', run, error: errorMessage(err) });
     } finally {
       ac.abort();
@@ -83,7 +105,13 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
 
   const slot = async () => {
     while (!options.signal?.aborted) {
-      const run = await options.queue.claim(options.name, leaseMs);
+      let run: ClaimedRun | undefined;
+      try {
+        run = await waited(() => options.queue.claim(options.name, leaseMs), Number.POSITIVE_INFINITY);
+      } catch (err) {
+        if (options.signal?.aborted) break;
+        throw err;
+      }
       if (!run) {
         await clock.sleep(idleMs, options.signal).catch(() => undefined);
         continue;

@@ -46,9 +46,9 @@ export async function runOnTarget<R extends TargetRunReport>(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.eventStore ? { eventStore: options.eventStore } : {}),
     ...(options.evidenceStore ? { evidenceStore: options.evidenceStore } : {}),
+    ...(options.flightBridge ? { flightBridge: options.flightBridge } : {}),
+    ...(options.evolutionBridge ? { evolutionBridge: options.evolutionBridge } : {}),
   });
-  service.setFlightBridge(options.flightBridge);
-  service.setEvolutionBridge(options.evolutionBridge);
   try {
     await target.start();
     steps.check();

@@ -74,6 +74,8 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
         leaseMs,
         signal: ctx.signal,
         onEvent: (e) => {
+          if (e.type === 'waiting') return void ctx.stderr.write(`  waiting for the database: ${e.error}\n`);
+          if (e.type === 'reconnected') return void ctx.stderr.write('  the database answers again\n');
           const r = e.run.request;
           const what = `${r.arm} run ${r.run + 1} (seed ${r.seed}, take ${e.run.attempt})`;
           if (e.type === 'took') ctx.stderr.write(`  took ${what}\n`);

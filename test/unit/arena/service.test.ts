@@ -96,7 +96,7 @@ describe('ArenaService', () => {
     expect(service.stats()).toMatchObject({ total: 5, dropped: 2 });
   });
 
-  it('appends executed/failed events to the arena stream with expected versions', async () => {
+  it('appends executed/failed events to the arena stream, after what others wrote', async () => {
     const store = new MemoryEventStore();
     await store.append('arena', [{ type: 'other', data: 1 }], 0); // someone else wrote first
     const service = setup({ eventStore: store });
@@ -111,29 +111,54 @@ describe('ArenaService', () => {
     expect((events[1]!.data as Result).action.target_id).toBe('agent-2');
   });
 
-  it('a store that appends synchronously: the event is stored before execute resolves, and a failed append is counted, not thrown', async () => {
+  it('a store that fails for a moment: the append is tried again and the event is recorded, nothing counted', async () => {
     const store = new MemoryEventStore();
+    const append = store.append.bind(store);
+    let failures = 3;
+    store.append = (...args) => (failures-- > 0 ? Promise.reject(new Error('connection reset')) : append(...args));
     const service = setup({ eventStore: store });
-    await service.execute(createAction('kill_agent', 'nope-1'));
-    // the version is known from now on, so the next appends go through appendSync
-    const appendSync = store.appendSync.bind(store);
-    let failures = 1;
-    store.appendSync = (...args) => {
-      if (failures-- > 0) throw new Error('disk full');
-      return appendSync(...args);
-    };
-    const failed = await service.execute(createAction('kill_agent', 'nope-2'));
-    expect(failed.success).toBe(false); // the action's own outcome, not the store's
-    expect(service.stats()).toMatchObject({ sink_errors: 1, last_error: 'disk full' });
-    // the next ones re-read the version and append again
-    await service.execute(createAction('kill_agent', 'nope-3'));
-    await service.execute(createAction('kill_agent', 'nope-4'));
-    expect(service.stats().sink_errors).toBe(1);
-    expect((await store.read('arena')).map((e) => (e.data as Result).action.target_id)).toEqual([
-      'nope-1',
-      'nope-3',
-      'nope-4',
-    ]);
+    expect((await service.execute(createAction('kill_agent', 'agent-2'))).success).toBe(true);
+    expect((await store.read('arena')).map((e) => (e.data as Result).action.target_id)).toEqual(['agent-2']);
+    expect(service.stats().sink_errors).toBe(0);
+  });
+
+  it('an action the store cannot record is an error to the caller with its result; later ones are refused unapplied until the store answers', async () => {
+    const store = new MemoryEventStore();
+    const append = store.append.bind(store);
+    const streamVersion = store.streamVersion.bind(store);
+    let down = true;
+    store.append = (...args) => (down ? Promise.reject(new Error('connection refused')) : append(...args));
+    store.streamVersion = (id) => (down ? Promise.reject(new Error('connection refused')) : streamVersion(id));
+    const service = setup({ eventStore: store, appendRetryMs: 50 });
+    const partition = (id: string) => createAction('network_partition', id, { metadata: { duration: '1m' } });
+
+    const lost = await service.execute(partition('agent-2')).catch((e: unknown) => e);
+    expect(lost).toMatchObject({
+      code: 'event_not_recorded',
+      status: 503,
+      exitCode: 3,
+      message: expect.stringContaining('was not recorded in the event store: connection refused'),
+      details: { result: { success: true, action: { target_id: 'agent-2' } } },
+    });
+    expect(target!.agent('agent-2').partitioned).toBe(true); // it did run: the error says so
+
+    const refused = await service.execute(partition('agent-3')).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'event_store_unavailable', status: 503 });
+    expect(target!.agent('agent-3').partitioned).toBe(false); // nothing applied
+    expect(service.history().map((r) => r.action.target_id)).toEqual(['agent-2']);
+
+    down = false;
+    expect((await service.execute(partition('agent-3'))).success).toBe(true);
+    expect((await store.read('arena')).map((e) => (e.data as Result).action.target_id)).toEqual(['agent-3']);
+  });
+
+  it('bad input to the store is not retried: the caller is told at once', async () => {
+    const store = new MemoryEventStore();
+    const service = setup({ eventStore: store, streamId: '' as string });
+    const started = performance.now();
+    const err = await service.execute(createAction('kill_agent', 'agent-2')).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'event_not_recorded' });
+    expect(performance.now() - started).toBeLessThan(10_000); // not the 15 s retry window
   });
 
   it('keeps the history bound over many trims, in order', async () => {
@@ -163,27 +188,29 @@ describe('ArenaService', () => {
   });
 
   it('forwards every result to the flight bridge and failures to the evolution bridge; a throwing bridge does not break execute', async () => {
-    const service = setup();
     const flight: Result[] = [];
     const evolution: Result[] = [];
-    service.setFlightBridge({ record: (r) => void flight.push(r) });
-    service.setEvolutionBridge({ onFailure: (r) => void evolution.push(r) });
+    const service = setup({
+      flightBridge: { record: (r) => void flight.push(r) },
+      evolutionBridge: { onFailure: (r) => void evolution.push(r) },
+    });
     await service.execute(createAction('kill_agent', 'agent-2'));
     await service.execute(createAction('kill_agent', 'agent-9'));
     expect(flight).toHaveLength(2);
     expect(evolution.map((r) => r.action.target_id)).toEqual(['agent-9']);
-    service.setFlightBridge({
-      record: () => {
-        throw new Error('disk full');
+    const throwing = setup({
+      flightBridge: {
+        record: () => {
+          throw new Error('disk full');
+        },
       },
     });
-    expect((await service.execute(createAction('kill_agent', 'agent-3'))).success).toBe(true);
-    expect(service.stats()).toMatchObject({ sink_errors: 1, last_error: 'disk full' });
+    expect((await throwing.execute(createAction('kill_agent', 'agent-3'))).success).toBe(true);
+    expect(throwing.stats()).toMatchObject({ sink_errors: 1, last_error: 'disk full' });
   });
 
   it('waits for every sink that has not finished (store, flight, evolution) and counts one that fails later', async () => {
     const store = new MemoryEventStore();
-    const service = setup({ eventStore: store });
     const done: string[] = [];
     const later =
       (name: string, fail = false) =>
@@ -191,8 +218,11 @@ describe('ArenaService', () => {
         new Promise<void>((resolve, reject) =>
           setTimeout(() => (done.push(name), fail ? reject(new Error(`${name} lost`)) : resolve()), 5),
         );
-    service.setFlightBridge({ record: later('flight') });
-    service.setEvolutionBridge({ onFailure: later('evolution', true) });
+    const service = setup({
+      eventStore: store,
+      flightBridge: { record: later('flight') },
+      evolutionBridge: { onFailure: later('evolution', true) },
+    });
     const result = await service.execute(createAction('kill_agent', 'agent-9'));
     expect(result.success).toBe(false);
     expect(done.sort()).toEqual(['evolution', 'flight']);

@@ -55,6 +55,37 @@ describe('PostgresEventStore', () => {
     await reading;
   });
 
+  it('a transaction left open elsewhere in the cluster, or in this database, holds no reader back', async () => {
+    const { store, url } = await freshStore();
+    const other = await createDatabase('pgother');
+    cleanups.push(() => other.drop());
+    // both have a transaction id, so both are in every snapshot's running list until they end
+    const elsewhere = await rawClient(other.url);
+    await elsewhere.query('BEGIN');
+    await elsewhere.query('SELECT pg_current_xact_id()');
+    const here = await rawClient(url);
+    await here.query('BEGIN');
+    await here.query('CREATE TEMP TABLE t (x int)');
+    await here.query('SELECT pg_current_xact_id()');
+    cleanups.push(() => here.query('ROLLBACK').catch(() => undefined));
+    cleanups.push(() => elsewhere.query('ROLLBACK').catch(() => undefined));
+
+    const seen: string[] = [];
+    const ac = new AbortController();
+    const live = (async () => {
+      for await (const e of store.subscribe({}, undefined, { signal: ac.signal })) seen.push(`live ${e.stream_id}`);
+    })();
+    const replayed = (async () => {
+      for await (const e of store.subscribe({}, 0, { signal: ac.signal })) seen.push(`replay ${e.stream_id}`);
+    })();
+    await sleep(200);
+    await store.append('a', [{ type: 'e', data: 1 }], 0);
+    // with the two transactions still open
+    await expect.poll(() => [...seen].sort(), { timeout: 10_000 }).toEqual(['live a', 'replay a']);
+    ac.abort();
+    await Promise.all([live, replayed]);
+  });
+
   it('a wrong expected version is the same ConflictError as SQLite, naming the actual version', async () => {
     const { store } = await freshStore();
     await store.append('s', [{ type: 'a', data: 1 }], 0);

@@ -64,8 +64,11 @@ describe('runtime evolution on a real arena', () => {
     const runtime = getEmbeddedRuntime(target)!;
     const store = new MemoryEventStore();
     const evolution = createRuntimeEvolution(runtime, { store });
-    const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer });
-    evolution.bridge.attach(service);
+    const service = new ArenaService({
+      injector: new Injector(target.runtime, target.dag),
+      observer: target.observer,
+      evolutionBridge: evolution.bridge,
+    });
 
     const result = await service.execute(createAction('kill_agent', 'ghost'));
     expect(result.success).toBe(false);

@@ -17,17 +17,20 @@ afterEach(async () => {
 });
 
 describe('wireEvolution', () => {
-  it('attaches runtime evolution to an arena and serves both route groups', async () => {
+  it('gives an arena its runtime evolution bridge and serves both route groups', async () => {
     target = createEmbeddedTarget({ workloadRate: 50 });
     await target.start();
     const runtime = getEmbeddedRuntime(target)!;
     const store = new MemoryEventStore();
-    const arena = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer });
     const wiring = wireEvolution({
       runtime,
-      arena,
       store,
       fitness: () => (s: Strategy) => (s.supervisor.enabled ? 50 : 0) + 100 / s.supervisor.backoff_ms,
+    });
+    const arena = new ArenaService({
+      injector: new Injector(target.runtime, target.dag),
+      observer: target.observer,
+      evolutionBridge: wiring.runtimeEvolution.bridge,
     });
     // both satisfy the route groups' service interface
     const groups: RouteEvolutionService[] = [wiring.evolution, wiring.runtimeEvolutionService];

@@ -31,9 +31,11 @@ async function arenaWith(recorder: FlightRecorder): Promise<ArenaService> {
   // the first election takes a moment after start
   for (let i = 0; i < 200 && !(await target.observer.health({ kind: 'leader' })).healthy; i++)
     await new Promise((r) => setTimeout(r, 5));
-  const service = new ArenaService({ injector: new Injector(target.runtime, target.dag), observer: target.observer });
-  recorder.attach(service);
-  return service;
+  return new ArenaService({
+    injector: new Injector(target.runtime, target.dag),
+    observer: target.observer,
+    flightBridge: recorder,
+  });
 }
 
 function failed(type: (typeof ACTION_TYPES)[number], target_id: string, error: string, at?: string): Result {

@@ -6,6 +6,7 @@ import { ArenaService } from '../../../../src/arena/service.js';
 import { runSurvival, type SurvivalOptions } from '../../../../src/arena/survival/run.js';
 import type { RunEvent, SurvivalReport } from '../../../../src/arena/report.js';
 import { createFakeTarget, type FakeTarget } from '../../../helpers/fake-target.js';
+import { MemoryEventStore } from '../../../../src/events/memory.js';
 
 function setup(overrides: { slowKillMs?: number; recovery?: boolean } = {}) {
   const clock = new ManualClock();
@@ -192,5 +193,29 @@ describe('ArenaService survival methods', () => {
     expect(service.getSurvivalStatus()).toMatchObject({ running: false, last_report: report });
     expect(await service.stopSurvival()).toBeUndefined();
     await target.stop();
+  });
+
+  it('an action the event store cannot record ends the run in error, faults reverted: not a pass with a lost record', async () => {
+    const clock = new ManualClock();
+    const target = createFakeTarget({ clock });
+    const store = new MemoryEventStore();
+    store.append = () => Promise.reject(new Error('connection refused'));
+    const service = new ArenaService({
+      injector: new Injector(target.runtime, target.dag),
+      observer: target.observer,
+      eventStore: store,
+      clock,
+      appendRetryMs: 0,
+    });
+    await target.start();
+    const report = await drive(
+      clock,
+      runSurvival(service, { duration: '1s', interval: '100ms', seed: 42, actions: ['network_partition'] }),
+    );
+    await target.stop();
+    expect(report.status).toBe('error');
+    expect(report.error).toContain('was not recorded in the event store: connection refused');
+    expect(await target.runtime.activeFaults()).toEqual([]);
+    expect(service.history()).toHaveLength(1); // one ran, and the run stopped there
   });
 });
