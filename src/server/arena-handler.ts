@@ -18,20 +18,15 @@ import type { Awaitable } from './groups/input.js';
 import { optionalBody, z } from './body.js';
 import { FAULT_ROUTES, type FaultRoute } from './arena-fault-routes.js';
 import type { Routes } from './routes.js';
-import { parseSurvivalRequest, scenarioRunOptions } from './arena-requests.js';
+import { parseSurvivalRequest, scenarioRunOptions, type SurvivalRequest } from './arena-requests.js';
+
+export type { SurvivalRequest } from './arena-requests.js';
 
 export interface ScenarioRunner {
   /** `{valid, errors[]}` for a scenario given as YAML or JSON text */
   validate(text: string): Awaitable<{ valid: boolean; errors: unknown[] }>;
   /** runs it on the served target and returns the report; UsageError when invalid, ConflictError when a run is going */
   run(text: string, signal: AbortSignal, options?: { seed?: number; timeScale?: number }): Promise<unknown>;
-}
-
-export interface SurvivalRequest {
-  duration: string | number;
-  interval: string | number;
-  seed?: number;
-  actions?: string[];
 }
 
 export interface SurvivalRunner {

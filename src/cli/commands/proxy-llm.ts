@@ -6,21 +6,8 @@
 import { Option, type Command } from '../../vendor/commander.js';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
-
-export interface ProxyLlmOptions {
-  upstream: string;
-  api: string;
-  listen: string;
-  control?: string;
-  fault?: string;
-  firstN?: string;
-  probability?: string;
-  match?: string;
-  retryAfter?: string;
-  afterEvents?: string;
-  duration?: string;
-  seed?: number;
-}
+// a type only: the run module itself is loaded when the command runs
+import type { ProxyLlmOptions } from '../run/run-proxy-llm.js';
 
 export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy

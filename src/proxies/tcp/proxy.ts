@@ -10,13 +10,10 @@ import { ProtocolError, notApplicable, type FaultRequest } from '../../protocol/
 import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
 import { createRandom, randomSeed, type Random } from '../../shared/random.js';
 import { describeParams, parseTcpFault, type TcpFaultSpec } from './fault-spec.js';
-import { listenFailure } from './endpoint.js';
-import { Link } from './link.js';
+import { listenFailure, type TcpEndpoint } from './endpoint.js';
 
-export interface TcpEndpoint {
-  host: string;
-  port: number;
-}
+export type { TcpEndpoint } from './endpoint.js';
+import { Link } from './link.js';
 
 export interface TcpProxyOptions {
   /** host defaults to 127.0.0.1; port 0 picks a free one */
