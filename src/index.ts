@@ -138,6 +138,7 @@ export {
   bootstrap,
   RootLifecycleError,
   type ArenaRoot,
+  type RootServices,
   type BootstrapConfig,
   type ArenaPort,
   type RuntimePort,

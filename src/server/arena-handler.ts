@@ -50,6 +50,8 @@ export interface DashboardView {
 }
 
 export interface ArenaHandlerOptions extends ArenaStreamOptions {
+  /** arena routes then need this key even when the router has none (both apply when both are set) */
+  apiKey?: string;
   dashboard?: DashboardView;
   scenarios?: ScenarioRunner;
   survival?: SurvivalRunner;
@@ -65,12 +67,12 @@ const notConfigured = (what: string) =>
 const NONE = z.strictObject({});
 
 export class ArenaHandler {
-  private keyCheck: KeyCheck | undefined;
-  private scenarios?: ScenarioRunner;
-  private survival?: SurvivalRunner;
-  private flight?: ArenaFlightView;
-  private dashboard?: DashboardView;
-  private liveEvolution?: { status(): unknown };
+  private readonly keyCheck: KeyCheck | undefined;
+  private readonly scenarios?: ScenarioRunner;
+  private readonly survival?: SurvivalRunner;
+  private readonly flight?: ArenaFlightView;
+  private readonly dashboard?: DashboardView;
+  private readonly liveEvolution?: { status(): unknown };
   private tracker: ScoreTracker | undefined;
   private readonly streamOptions: ArenaStreamOptions;
 
@@ -78,30 +80,13 @@ export class ArenaHandler {
     readonly service: ArenaService,
     options: ArenaHandlerOptions = {},
   ) {
+    this.keyCheck = options.apiKey ? apiKeyCheck(options.apiKey) : undefined;
     this.scenarios = options.scenarios;
     this.survival = options.survival;
     this.flight = options.flight;
     this.dashboard = options.dashboard;
     this.liveEvolution = options.liveEvolution;
     this.streamOptions = { replayLimit: options.replayLimit };
-  }
-
-  /** Arena routes then need this key even when the router has none (both apply when both are set). */
-  setAPIKey(key: string | undefined): this {
-    this.keyCheck = key ? apiKeyCheck(key) : undefined;
-    return this;
-  }
-  setFlightRecorder(flight: ArenaFlightView | undefined): this {
-    this.flight = flight;
-    return this;
-  }
-  setScenarioRunner(runner: ScenarioRunner | undefined): this {
-    this.scenarios = runner;
-    return this;
-  }
-  setSurvivalRunner(runner: SurvivalRunner | undefined): this {
-    this.survival = runner;
-    return this;
   }
 
   /** stops the score tracker */
