@@ -27,15 +27,8 @@ export { systemClock, ManualClock, type Clock, type TimerHandle } from './shared
 export { createRandom, type Random } from './shared/random.js';
 
 // faults (DESIGN §3)
-export {
-  ACTION_TYPES,
-  LLM_ERROR_TYPES,
-  isActionType,
-  type ActionType,
-  type LLMErrorType,
-  type Action,
-  type Result,
-} from './arena/action.js';
+export { ACTION_TYPES, isActionType, type ActionType, type Action, type Result } from './arena/action.js';
+export { LLM_ERROR_TYPES, type LLMErrorType } from './protocol/llm-errors.js';
 export { createAction, type CreateActionOptions } from './arena/actions.js';
 
 // targets: the interfaces a target implements (DESIGN §9), the default one, and target files
