@@ -17,8 +17,8 @@ export const ACTION_TYPES = [
 
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-export const LLM_ERROR_TYPES = ['rate_limit', 'overloaded', 'timeout', 'server_error'] as const;
-export type LLMErrorType = (typeof LLM_ERROR_TYPES)[number];
+// the vocabulary lives with the wire formats (src/protocol), below both the arena and the LLM proxy
+export { LLM_ERROR_TYPES, type LLMErrorType } from '../protocol/llm-errors.js';
 
 /**
  * Whether the arena finds the fault's target itself rather than the user naming it. A Record, like

@@ -6,7 +6,8 @@
 import { isoAt } from '../shared/iso-time.js';
 import { UsageError } from '../shared/errors.js';
 import { durationProblem, tryParseDuration } from '../shared/duration.js';
-import { ACTION_TYPES, LLM_ERROR_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from './action.js';
+import { ACTION_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from './action.js';
+import { LLM_ERROR_TYPES } from '../protocol/llm-errors.js';
 
 export interface CreateActionOptions {
   source_id?: string;

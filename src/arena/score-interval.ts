@@ -14,7 +14,7 @@
  */
 import type { ScoreMeasurements } from './report.js';
 import { studentTQuantile } from './regression/stats/distributions.js';
-import { recoverySpeed } from './score.js';
+import { recoverySpeed } from './recovery-speed.js';
 
 export const CONFIDENCE = 0.95;
 const Z = 1.959963984540054;

@@ -8,13 +8,10 @@
  * dimension to 0.1 before combining lifted it in 1,372 of 322,400 cases.)
  */
 import type { Grade, GateOutcome, ScoreMeasurements, ScoreReport } from './report.js';
+import { recoverySpeed } from './recovery-speed.js';
 import { scoreInterval } from './score-interval.js';
 
 export const SCORE_WEIGHTS = { availability: 0.4, recovery: 0.3, consistency: 0.3 } as const;
-/** MTTR at or under this scores full speed */
-export const FAST_RECOVERY_MS = 1000;
-/** MTTR at or over this scores zero speed */
-export const SLOW_RECOVERY_MS = 10_000;
 
 export function gradeFor(score: number): Grade {
   if (score >= 95) return 'A+';
@@ -23,14 +20,6 @@ export function gradeFor(score: number): Grade {
   if (score >= 70) return 'C';
   if (score >= 60) return 'D';
   return 'F';
-}
-
-/** 100 at MTTR ≤ 1 s, 0 at ≥ 10 s, linear between; 0 when nothing recovered */
-export function recoverySpeed(mttrMs: number | null): number {
-  if (mttrMs === null || !Number.isFinite(mttrMs)) return 0;
-  if (mttrMs <= FAST_RECOVERY_MS) return 100;
-  if (mttrMs >= SLOW_RECOVERY_MS) return 0;
-  return (100 * (SLOW_RECOVERY_MS - mttrMs)) / (SLOW_RECOVERY_MS - FAST_RECOVERY_MS);
 }
 
 export function availabilityOf(m: ScoreMeasurements): number {

@@ -1,3 +1,2 @@
-export { bootstrap, RootLifecycleError, type ArenaRoot } from './root.js';
-export { rootInternals } from './internals.js';
+export { bootstrap, RootLifecycleError, type ArenaRoot, type RootServices } from './root.js';
 export type * from './types.js';

@@ -17,9 +17,7 @@ export class RootLifecycleError extends ArenaError {
   constructor(phase: 'start' | 'stop', errors: Array<{ module: string; error: unknown }>) {
     super(
       `${errors.length} module(s) failed to ${phase}: ${errors.map((e) => `${e.module}: ${errorMessage(e.error)}`).join('; ')}`,
-      `${phase}_failed`,
-      3,
-      500,
+      { code: `${phase}_failed` },
     );
     this.errors = errors;
   }

@@ -12,6 +12,12 @@ import { parseAction } from '../arena/actions.js';
 import { Injector } from '../arena/injector.js';
 import { ArenaService } from '../arena/service.js';
 import type { EventStore } from '../arena/event-store.js';
+import type { Target } from '../arena/providers.js';
+import type { AgentRuntime } from '../runtime/runtime.js';
+import type { ConversationMemory } from '../runtime/services/conversation-memory.js';
+import type { RetrievalIndex } from '../runtime/services/retrieval.js';
+import type { EvalRunner } from '../runtime/services/eval.js';
+import type { Assistants } from '../runtime/services/assistants.js';
 import { MemoryEventStore } from '../events/memory.js';
 import { createEmbeddedTarget, getEmbeddedRuntime } from '../targets/embedded/index.js';
 import { createConversationMemory } from '../runtime/services/conversation-memory.js';
@@ -29,11 +35,10 @@ import { createMCPSession, inProcessConnector } from '../runtime/mcp/index.js';
 import { Lifecycle, RootLifecycleError } from './lifecycle.js';
 import { createRuntimePort } from './runtime-port.js';
 import { refuseWhileStopped } from './stopped-guard.js';
-import { createWorkflows } from './workflows.js';
-import { createSurvivalPort } from './survival.js';
-import { createScenariosPort } from './scenarios.js';
+import { createWorkflows, type WorkflowsPort } from './workflows.js';
+import { createSurvivalPort, type SurvivalPort } from './survival.js';
+import { createScenariosPort, type ScenariosPort } from './scenarios.js';
 import { createDashboard, type DashboardPort } from './dashboard.js';
-import { setRootInternals } from './internals.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
 import {
   EvolutionService,
@@ -41,6 +46,7 @@ import {
   runtimeIdleProbe,
   startLiveEvolution,
   type LiveEvolution,
+  type LiveEvolutionStatus,
 } from '../evolution/index.js';
 import { createSurvivalFitness } from './survival-fitness.js';
 import type {
@@ -72,6 +78,30 @@ export interface ArenaRoot {
   readonly stream: StreamPort;
   /** what an operator's dashboard shows, as one snapshot */
   readonly dashboard: DashboardPort;
+  /** the assembled services behind the HTTP route groups (what createApp mounts), built once by bootstrap */
+  readonly services: RootServices;
+}
+
+/** The services bootstrap assembles beyond the ports above: what the server's route groups are built on. */
+export interface RootServices {
+  readonly service: ArenaService;
+  readonly eventStore: EventStore;
+  readonly target: Target;
+  /** undefined when the target is not the embedded runtime */
+  readonly runtime?: AgentRuntime;
+  readonly memory: ConversationMemory;
+  readonly retrieval: RetrievalIndex;
+  readonly eval: EvalRunner;
+  readonly assistants: Assistants;
+  readonly workflows: WorkflowsPort;
+  readonly survival: SurvivalPort;
+  readonly flight: FlightService;
+  readonly scenarios: ScenariosPort;
+  readonly evolution: EvolutionService;
+  /** undefined when the target has no embedded runtime to evolve */
+  readonly runtimeEvolution?: EvolutionService;
+  /** whether live patching of the runtime's strategy is on (config.evolve), and what it did */
+  liveEvolution(): Record<string, unknown> | LiveEvolutionStatus;
 }
 
 export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot> {
@@ -322,33 +352,29 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     mcp,
     stream,
     dashboard,
+    services: {
+      liveEvolution: () =>
+        liveEvolution?.status() ?? {
+          enabled: false,
+          learns_from: null,
+          hint: 'start arena serve with --evolve to let applied faults the runtime did not recover from patch its strategy',
+        },
+      service,
+      eventStore,
+      target,
+      runtime,
+      memory,
+      retrieval,
+      eval: evaluators,
+      assistants,
+      workflows,
+      survival,
+      flight,
+      scenarios,
+      evolution,
+      runtimeEvolution,
+    },
   };
-  setRootInternals(root, {
-    liveEvolution: () =>
-      liveEvolution?.status() ?? {
-        enabled: false,
-        learns_from: null,
-        hint: 'start arena serve with --evolve to let applied faults the runtime did not recover from patch its strategy',
-      },
-    service,
-    eventStore,
-    target,
-    runtime,
-    memory,
-    retrieval,
-    eval: evaluators,
-    assistants,
-    workflows,
-    llm,
-    mcp,
-    runtimePort,
-    stream,
-    survival,
-    flight,
-    scenarios,
-    evolution,
-    runtimeEvolution,
-  });
   return root;
 }
 

@@ -1,29 +1,14 @@
 /**
  * Extension point of the run commands (`scenario run`, `survival`, `replay`):
  * a plugin adds options and, when its option is given, a RunEvent listener.
- * `--serve [PORT]` (H-server) plugs in here with one line in RUN_PLUGINS.
+ * `--serve [PORT]` (H-server) plugs in here with one line in RUN_PLUGINS. What a plugin
+ * is lives in ./run-plugin.ts, below the plugins, so they need not import this registry.
  */
 import type { Command } from 'commander';
-import type { RunEventListener } from '../arena/report.js';
-import type { EventStore } from '../arena/event-store.js';
 import type { CliContext } from './context.js';
+import type { AttachedPlugin, RunPlugin } from './run-plugin.js';
 import { storeRunPlugin } from './commands/flight.js';
 import { servePlugin } from './commands/serve.js';
-
-export interface AttachedPlugin {
-  listener: RunEventListener;
-  /** set by --store: the run's arena service appends its event stream (`arena`) here too */
-  eventStore?: EventStore;
-  close(): Promise<void>;
-}
-
-export interface RunPlugin {
-  name: string;
-  /** declares the plugin's options on a run command */
-  addOptions(command: Command): void;
-  /** called before the run with the parsed options; undefined when the plugin is not enabled */
-  attach(options: Record<string, unknown>, ctx: CliContext): Promise<AttachedPlugin | undefined>;
-}
 
 export const RUN_PLUGINS: RunPlugin[] = [storeRunPlugin, servePlugin];
 

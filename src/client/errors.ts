@@ -6,7 +6,10 @@ export class NotConfiguredError extends ArenaError {
     readonly service: string,
     hint?: string,
   ) {
-    super(`the '${service}' service is not configured${hint ? `: ${hint}` : ''}`, 'not_configured', 2, 503, {
+    super(`the '${service}' service is not configured${hint ? `: ${hint}` : ''}`, {
+      code: 'not_configured',
+      exitCode: 2,
+      status: 503,
       hint: `add a '${service}' section to the client config`,
     });
   }
@@ -15,7 +18,7 @@ export class NotConfiguredError extends ArenaError {
 /** The client was closed; its services are gone. */
 export class ClientClosedError extends ArenaError {
   constructor(what: string) {
-    super(`client is closed: cannot use ${what}`, 'client_closed', 3, 503);
+    super(`client is closed: cannot use ${what}`, { code: 'client_closed', status: 503 });
   }
 }
 
@@ -33,12 +36,9 @@ export class ClientCloseError extends ArenaError {
     const list = failures
       .map((f) => `${f.service}: ${f.error instanceof Error ? f.error.message : String(f.error)}`)
       .join('; ');
-    super(
-      `closing the client failed for ${failures.length} service${failures.length === 1 ? '' : 's'}: ${list}`,
-      'close_failed',
-      3,
-      500,
-    );
+    super(`closing the client failed for ${failures.length} service${failures.length === 1 ? '' : 's'}: ${list}`, {
+      code: 'close_failed',
+    });
     this.failures = failures;
     this.errors = failures.map((f) => f.error);
   }

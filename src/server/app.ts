@@ -3,7 +3,7 @@
  * §7 mounted on one router, each on the root's working services.
  */
 import { UsageError } from '../shared/errors.js';
-import { rootInternals, type ArenaRoot } from '../bootstrap/index.js';
+import type { ArenaRoot } from '../bootstrap/index.js';
 import { ArenaHandler } from './arena-handler.js';
 import { Router, type RouterOptions } from './router.js';
 import type { Logger } from './http.js';
@@ -42,15 +42,15 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   const router = new Router(routerOptions).withAPIKey(options.apiKey);
   if (options.allowedOrigins?.length) router.withAllowedOrigins(options.allowedOrigins);
   if (options.consoleDir !== false) router.withConsole(consoleFiles(options.consoleDir));
-  const x = rootInternals(root);
+  const x = root.services;
 
   const arena = new ArenaHandler(x.service, {
     survival: x.survival,
     scenarios: x.scenarios,
     dashboard: root.dashboard,
     liveEvolution: { status: () => x.liveEvolution() },
+    flight: { timeline: (q) => x.flight.timeline(q), diagnostics: (q) => x.flight.diagnostics(q) },
   });
-  arena.setFlightRecorder({ timeline: (q) => x.flight.timeline(q), diagnostics: (q) => x.flight.diagnostics(q) });
   router.registerArenaEndpoints(arena);
   router.registerFlightEndpoints({
     timeline: (q) => x.flight.timeline(q),
@@ -58,7 +58,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     diagnostics: (q) => x.flight.diagnostics(q),
     replay: (request, signal) => x.flight.replay(request, signal),
   });
-  router.registerStreamEndpoints(x.stream);
+  router.registerStreamEndpoints(root.stream);
   registerRegressRoutes(router, x.eventStore);
 
   router.registerAgentEndpoints({
@@ -86,14 +86,14 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   router.registerRetrievalEndpoints(x.retrieval);
   router.registerEvalEndpoints(x.eval);
   router.registerRuntimeEndpoints({
-    start: () => x.runtimePort.start(),
-    stop: () => x.runtimePort.stop(),
-    stats: () => x.runtimePort.stats(),
-    agent: (id) => x.runtimePort.agent(id),
-    strategy: () => x.runtimePort.strategy(),
-    updateStrategy: (patch) => x.runtimePort.updateStrategy(patch),
-    mcpTools: () => x.mcp.listTools(),
-    callMCPTool: (name, args) => x.mcp.callTool(name, args),
+    start: () => root.runtime.start(),
+    stop: () => root.runtime.stop(),
+    stats: () => root.runtime.stats(),
+    agent: (id) => root.runtime.agent(id),
+    strategy: () => root.runtime.strategy(),
+    updateStrategy: (patch) => root.runtime.updateStrategy(patch),
+    mcpTools: () => root.mcp.listTools(),
+    callMCPTool: (name, args) => root.mcp.callTool(name, args),
   });
   router.registerWorkflowEndpoints({
     list: () => x.workflows.list(),
@@ -104,7 +104,10 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   });
   router.registerEvolutionEndpoints(x.evolution);
   if (x.runtimeEvolution) router.registerRuntimeEvolutionEndpoints(x.runtimeEvolution);
-  router.registerLLMEndpoints({ complete: (call, signal) => x.llm.complete(call, signal), stats: () => x.llm.stats() });
+  router.registerLLMEndpoints({
+    complete: (call, signal) => root.llm.complete(call, signal),
+    stats: () => root.llm.stats(),
+  });
 
   const groups = [...router.groups];
   return {

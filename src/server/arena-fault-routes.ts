@@ -6,7 +6,7 @@
  * until it is given a route here.
  */
 import type { ActionType } from '../arena/action.js';
-import { LLM_ERROR_TYPES } from '../arena/action.js';
+import { LLM_ERROR_TYPES } from '../protocol/llm-errors.js';
 import { body, duration, id, optionalBody, z } from './body.js';
 import type { RequestContext } from './context.js';
 

@@ -18,20 +18,15 @@ import type { Awaitable } from './groups/input.js';
 import { optionalBody, z } from './body.js';
 import { FAULT_ROUTES, type FaultRoute } from './arena-fault-routes.js';
 import type { Routes } from './routes.js';
-import { parseSurvivalRequest, scenarioRunOptions } from './arena-requests.js';
+import { parseSurvivalRequest, scenarioRunOptions, type SurvivalRequest } from './arena-requests.js';
+
+export type { SurvivalRequest } from './arena-requests.js';
 
 export interface ScenarioRunner {
   /** `{valid, errors[]}` for a scenario given as YAML or JSON text */
   validate(text: string): Awaitable<{ valid: boolean; errors: unknown[] }>;
   /** runs it on the served target and returns the report; UsageError when invalid, ConflictError when a run is going */
   run(text: string, signal: AbortSignal, options?: { seed?: number; timeScale?: number }): Promise<unknown>;
-}
-
-export interface SurvivalRequest {
-  duration: string | number;
-  interval: string | number;
-  seed?: number;
-  actions?: string[];
 }
 
 export interface SurvivalRunner {
@@ -55,6 +50,8 @@ export interface DashboardView {
 }
 
 export interface ArenaHandlerOptions extends ArenaStreamOptions {
+  /** arena routes then need this key even when the router has none (both apply when both are set) */
+  apiKey?: string;
   dashboard?: DashboardView;
   scenarios?: ScenarioRunner;
   survival?: SurvivalRunner;
@@ -70,12 +67,12 @@ const notConfigured = (what: string) =>
 const NONE = z.strictObject({});
 
 export class ArenaHandler {
-  private keyCheck: KeyCheck | undefined;
-  private scenarios?: ScenarioRunner;
-  private survival?: SurvivalRunner;
-  private flight?: ArenaFlightView;
-  private dashboard?: DashboardView;
-  private liveEvolution?: { status(): unknown };
+  private readonly keyCheck: KeyCheck | undefined;
+  private readonly scenarios?: ScenarioRunner;
+  private readonly survival?: SurvivalRunner;
+  private readonly flight?: ArenaFlightView;
+  private readonly dashboard?: DashboardView;
+  private readonly liveEvolution?: { status(): unknown };
   private tracker: ScoreTracker | undefined;
   private readonly streamOptions: ArenaStreamOptions;
 
@@ -83,30 +80,13 @@ export class ArenaHandler {
     readonly service: ArenaService,
     options: ArenaHandlerOptions = {},
   ) {
+    this.keyCheck = options.apiKey ? apiKeyCheck(options.apiKey) : undefined;
     this.scenarios = options.scenarios;
     this.survival = options.survival;
     this.flight = options.flight;
     this.dashboard = options.dashboard;
     this.liveEvolution = options.liveEvolution;
     this.streamOptions = { replayLimit: options.replayLimit };
-  }
-
-  /** Arena routes then need this key even when the router has none (both apply when both are set). */
-  setAPIKey(key: string | undefined): this {
-    this.keyCheck = key ? apiKeyCheck(key) : undefined;
-    return this;
-  }
-  setFlightRecorder(flight: ArenaFlightView | undefined): this {
-    this.flight = flight;
-    return this;
-  }
-  setScenarioRunner(runner: ScenarioRunner | undefined): this {
-    this.scenarios = runner;
-    return this;
-  }
-  setSurvivalRunner(runner: SurvivalRunner | undefined): this {
-    this.survival = runner;
-    return this;
   }
 
   /** stops the score tracker */

@@ -2,7 +2,14 @@
 import { UsageError } from '../shared/errors.js';
 import { duration, parseWith, z } from './body.js';
 import { ACTION_TYPES, isActionType } from '../arena/action.js';
-import type { SurvivalRequest } from './arena-handler.js';
+
+/** a survival run as the HTTP API asks for it (`POST /arena/survival`) */
+export interface SurvivalRequest {
+  duration: string | number;
+  interval: string | number;
+  seed?: number;
+  actions?: string[];
+}
 
 /** `?seed=N&time_scale=0.1` */
 export function scenarioRunOptions(query: URLSearchParams): { seed?: number; timeScale?: number } {

@@ -6,7 +6,7 @@ import { ArenaError } from '../shared/errors.js';
 
 export class HttpError extends ArenaError {
   constructor(status: number, code: string, message: string) {
-    super(message, code, status >= 500 ? 3 : 2, status);
+    super(message, { code, exitCode: status >= 500 ? 3 : 2, status });
   }
 }
 

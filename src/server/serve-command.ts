@@ -3,7 +3,8 @@ import { UsageError } from '../shared/errors.js';
 import { keepAliveWhile } from '../shared/keep-alive.js';
 import { bootstrap, type BootstrapConfig } from '../bootstrap/index.js';
 import { loadStrategyFile } from '../runtime/strategy.js';
-import { checkBind, parsePort, serveRoot } from './serve.js';
+import { parsePort } from '../shared/port.js';
+import { checkBind, serveRoot } from './serve.js';
 import { assertUsableAPIKey } from '../shared/api-key.js';
 import { storeKind, storeSpec } from '../events/store-spec.js';
 

@@ -45,14 +45,6 @@ export function checkBind(host: string, apiKey: string | undefined): void {
   }
 }
 
-export function parsePort(value: unknown): number {
-  const text = String(value).trim();
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535)
-    throw new UsageError(`--port must be an integer from 0 to 65535, got "${String(value)}"`, 'invalid_port');
-  return port;
-}
-
 export async function serveRoot(root: ArenaRoot, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   checkBind(host, options.apiKey);

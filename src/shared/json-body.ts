@@ -15,7 +15,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export class PayloadTooLargeError extends ArenaError {
   constructor(limit: number) {
-    super(`request body exceeds ${limit} bytes`, 'payload_too_large', 2, 413);
+    super(`request body exceeds ${limit} bytes`, { code: 'payload_too_large', exitCode: 2, status: 413 });
   }
 }
 
@@ -51,7 +51,12 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
     };
     const onEnd = () => finish();
     // a client that goes away mid-body is not a server error: no 500, no stack trace in the log
-    const closed = () => new ArenaError('client closed the connection before the body ended', 'client_closed', 2, 400);
+    const closed = () =>
+      new ArenaError('client closed the connection before the body ended', {
+        code: 'client_closed',
+        exitCode: 2,
+        status: 400,
+      });
     const onError = () => finish(closed());
     const onAborted = () => finish(closed());
     req.on('data', onData);

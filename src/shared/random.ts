@@ -1,6 +1,10 @@
 /**
  * A seeded random source (mulberry32). Every random choice in the arena goes
- * through one of these so a run is replayable from its seed.
+ * through one of these so a run is replayable from its seed. A stream for one
+ * purpose is a fork, derived from the seed and the purpose's label alone (as
+ * Hypothesis and fast-check derive rather than consume): adding, removing or
+ * reordering forks and draws elsewhere never shifts it, so a seed replays the
+ * same run across versions.
  */
 export interface Random {
   /** float in [0, 1) */
@@ -8,8 +12,11 @@ export interface Random {
   /** integer in [min, max] inclusive */
   int(min: number, max: number): number;
   pick<T>(items: readonly T[]): T;
-  /** a new independent stream derived from this one */
-  fork(label?: string): Random;
+  /**
+   * the stream for one purpose: a function of this stream's seed and the label only, never of the
+   * draws made so far; the same label gives the same stream, so each purpose needs its own label
+   */
+  fork(label: string): Random;
   readonly seed: number;
 }
 
@@ -32,8 +39,8 @@ export function createRandom(seed: number): Random {
       if (items.length === 0) throw new RangeError('cannot pick from an empty list');
       return items[Math.floor(next() * items.length)]!;
     },
-    fork(label = '') {
-      return createRandom((Math.floor(next() * 2 ** 32) ^ hashString(label)) >>> 0);
+    fork(label) {
+      return createRandom(deriveSeed(seed, label));
     },
   };
   return random;
@@ -44,6 +51,20 @@ export function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
 }
 
+/**
+ * seed × label → a well-mixed 32-bit seed (the murmur3 finaliser over both), consuming nothing: the
+ * same pair gives the same stream whatever else was drawn before (Hypothesis-style)
+ */
+export function deriveSeed(seed: number, label: string): number {
+  let h = Math.imul((seed >>> 0) ^ 0x9e3779b9, 0x85ebca6b) ^ hashString(label);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 function hashString(text: string): number {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) {
@@ -51,12 +72,4 @@ function hashString(text: string): number {
     h = Math.imul(h, 16777619);
   }
   return h >>> 0;
-}
-
-/**
- * A seed derived from a seed and a label, consuming nothing: the same pair
- * gives the same stream whatever else was drawn before (Hypothesis-style).
- */
-export function deriveSeed(seed: number, label: string): number {
-  return Math.floor(createRandom((seed ^ hashString(label)) >>> 0).next() * 2 ** 32) >>> 0;
 }

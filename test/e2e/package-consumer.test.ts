@@ -32,9 +32,11 @@ let packed: { size: number; unpackedSize: number; files: { path: string }[] };
 let installed: string;
 
 const CONSUMER = `import {
-  ACTION_TYPES, createAction, createEmbeddedTarget, MemoryEventStore, parseDuration, UsageError,
-  type ActionType, type ArenaRoot, type ScenarioReport, type Target, type TcpProxyOptions,
+  ACTION_TYPES, createAction, createEmbeddedTarget, parseDuration, UsageError,
+  type ActionType, type ArenaRoot, type ScenarioReport, type Target,
 } from 'chaos-arena';
+import { MemoryEventStore } from 'chaos-arena/stores';
+import type { TcpProxyOptions } from 'chaos-arena/proxies';
 
 const kinds: readonly ActionType[] = ACTION_TYPES;
 const action = createAction('kill_agent', 'agent-1', { metadata: { duration_ms: parseDuration('2s') } });

@@ -124,7 +124,7 @@ describe('arena proxy llm', () => {
     );
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain(
-      '--fault: unknown error type "meltdown" (valid: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall)',
+      '--fault: unknown error type "meltdown" (valid: rate_limit, overloaded, timeout, server_error, stream_error, stream_stall)',
     );
     const orphan = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--first-n', '2'], {
       timeout: 15_000,

@@ -58,7 +58,7 @@ describe('arena proxy mcp: usage errors (exit 2, nothing started)', () => {
     [['--upstream', 'http://127.0.0.1:1/mcp', '--', 'node', 'server.js'], 'not both'],
     [['--listen', '7400', '--', 'node', 'server.js'], '--listen is for HTTP mode'],
     [['--upstream', 'not a url'], 'is not a URL'],
-    [['--upstream', 'http://127.0.0.1:1/mcp', '--listen', '70000'], 'port number'],
+    [['--upstream', 'http://127.0.0.1:1/mcp', '--listen', '70000'], '--listen must be an integer from 0 to 65535'],
     [['--fault', 'kill_agent', '--', 'node', 'server.js'], 'unknown MCP fault'],
     [['--fault', 'mcp_disconnect', '--', 'node', 'server.js'], 'inject it through --control'],
     [

@@ -11,15 +11,8 @@ import { errorMessage } from '../../shared/errors.js';
 import type { Result } from '../action.js';
 import type { HealthScope, InvariantCheck, TargetObserver, WorkloadCounters } from '../providers.js';
 import type { FaultRecovery, LiveScore, ScoreMeasurements, ScoreReport } from '../report.js';
-import {
-  availabilityOf,
-  calculateScore,
-  recoveryOf,
-  recoverySpeed,
-  round1,
-  roundScore,
-  SCORE_WEIGHTS,
-} from '../score.js';
+import { availabilityOf, calculateScore, recoveryOf, round1, roundScore, SCORE_WEIGHTS } from '../score.js';
+import { recoverySpeed } from '../recovery-speed.js';
 import { faultTarget, healthScopeFor } from './disruptive.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 50;

@@ -14,7 +14,7 @@ import { keepAliveWhile } from '../../shared/keep-alive.js';
 import type { Result } from '../action.js';
 import type { ActiveFault, TargetObserver } from '../providers.js';
 import type { GateOutcome, RunEvent, RunEventListener, RunStatus, ScoreReport } from '../report.js';
-import type { ArenaService } from '../service.js';
+import type { RunService } from './service-port.js';
 import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '../measure/index.js';
 import { gateOutcome, type GateOn } from '../score.js';
 
@@ -25,7 +25,7 @@ export interface RunLifecycleOptions {
   kind: 'scenario' | 'survival';
   name: string;
   seed: number;
-  service: ArenaService;
+  service: RunService;
   observer: TargetObserver;
   clock: Clock;
   /** the caller's abort (Ctrl-C, server shutdown, a stop request): faults reverted, status `interrupted` */

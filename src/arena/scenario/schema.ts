@@ -8,7 +8,8 @@
  */
 import { z } from 'zod';
 import { ACTION_PARAMETERS, actionProblems, isPlainObject } from '../actions.js';
-import { ACTION_TYPES, LLM_ERROR_TYPES, SELF_TARGETING, type ActionType } from '../action.js';
+import { ACTION_TYPES, SELF_TARGETING, type ActionType } from '../action.js';
+import { LLM_ERROR_TYPES } from '../../protocol/llm-errors.js';
 import { publishedJsonSchema } from '../../shared/json-schema.js';
 import { durationSchema, says } from '../../shared/zod-problems.js';
 import { RANDOM_TARGET } from './schedule.js';

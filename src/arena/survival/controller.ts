@@ -4,7 +4,7 @@
  * serve `GET /arena/survival/status` and `POST /arena/survival/stop`.
  */
 import { ConflictError } from '../../shared/errors.js';
-import type { ArenaService } from '../service.js';
+import type { RunService } from '../run/service-port.js';
 import type { LiveScore, RunEvent, SurvivalReport } from '../report.js';
 import { resolveSurvivalConfig, runSurvival, type SurvivalOptions } from './run.js';
 
@@ -37,7 +37,7 @@ export class SurvivalController {
   private current?: Current;
   private last?: SurvivalReport;
 
-  constructor(private readonly service: ArenaService) {}
+  constructor(private readonly service: RunService) {}
 
   get isRunning(): boolean {
     return this.current !== undefined;

@@ -5,7 +5,8 @@
  * random stream for every tick after it: same seed + same configuration →
  * same sequence of kinds, targets and parameters.
  */
-import { ACTION_TYPES, LLM_ERROR_TYPES, type ActionType } from '../action.js';
+import { ACTION_TYPES, type ActionType } from '../action.js';
+import { LLM_ERROR_TYPES } from '../../protocol/llm-errors.js';
 import { createAction } from '../actions.js';
 import type { Action } from '../action.js';
 import type { Random } from '../../shared/random.js';

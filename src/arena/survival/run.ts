@@ -8,7 +8,7 @@
  * random plan (or a replayed timeline) and the report's shape.
  */
 import type { Action, ActionType } from '../action.js';
-import type { ArenaService } from '../service.js';
+import type { RunService } from '../run/service-port.js';
 import type { RunEventListener, SurvivalReport, SurvivalTick } from '../report.js';
 import { createAction } from '../actions.js';
 import type { Clock } from '../../shared/clock.js';
@@ -109,7 +109,7 @@ export function resolveSurvivalConfig(options: SurvivalOptions): ResolvedSurviva
   return { durationMs, intervalMs, warmupMs, cooldownMs, kinds, seed: options.seed ?? randomSeed() };
 }
 
-export async function runSurvival(service: ArenaService, options: SurvivalOptions): Promise<SurvivalReport> {
+export async function runSurvival(service: RunService, options: SurvivalOptions): Promise<SurvivalReport> {
   const config = resolveSurvivalConfig(options);
   const observer = service.observer;
   if (!observer)

@@ -11,7 +11,7 @@ import chalk from 'chalk';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
-import type { RunPlugin } from '../run-plugins.js';
+import type { RunPlugin } from '../run-plugin.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { examples } from './options.js';
 import { UsageError } from '../../shared/errors.js';

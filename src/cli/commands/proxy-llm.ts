@@ -6,21 +6,9 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
-
-export interface ProxyLlmOptions {
-  upstream: string;
-  api: string;
-  listen: string;
-  control?: string;
-  fault?: string;
-  firstN?: string;
-  probability?: string;
-  match?: string;
-  retryAfter?: string;
-  afterEvents?: string;
-  duration?: string;
-  seed?: number;
-}
+import { LLM_PROXY_ERROR_TYPES } from '../../protocol/llm-errors.js';
+// a type only: the run module itself is loaded when the command runs
+import type { ProxyLlmOptions } from '../run/run-proxy-llm.js';
 
 export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
@@ -40,10 +28,7 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       '7300',
     )
     .option('--control <port>', 'also serve the fault routes and GET /v1/stats on this loopback port')
-    .option(
-      '--fault <error_type>',
-      'inject from the start: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall',
-    )
+    .option('--fault <error_type>', `inject from the start: ${LLM_PROXY_ERROR_TYPES.join(', ')}`)
     .option('--first-n <n>', 'with --fault: fail only the first N matching requests, then pass')
     .option('--probability <p>', 'with --fault: fail a matching request with this chance (0 to 1, seeded)')
     .option(

@@ -5,10 +5,11 @@
  * In stdio mode stdout is the MCP channel: everything this command says
  * goes to stderr.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { UsageError, RuntimeError, isArenaError } from '../../shared/errors.js';
 import { tryParseDuration } from '../../shared/duration.js';
+import { parsePort } from '../../shared/port.js';
 import { examples, parseDurationOption } from './options.js';
 // light: the fault names and nothing of the SDK
 import { MCP_FAULT_TYPES } from '../../proxies/mcp/faults.js';
@@ -29,12 +30,6 @@ interface McpOptions {
 // like every duration in the arena (DESIGN §3); the same cap as the protocol's MAX_DURATION_MS
 const MAX_MS = 24 * 60 * 60 * 1000;
 
-function parsePortOption(value: string): string {
-  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535)
-    throw new InvalidArgumentError('must be a port number from 0 to 65535 (0 = a free port)');
-  return value.trim();
-}
-
 export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('mcp')
@@ -43,12 +38,11 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     )
     .argument('[command...]', 'stdio mode: the MCP server command and its arguments, after --')
     .option('--upstream <url>', "HTTP mode: the real server's streamable-HTTP endpoint")
-    .option('--listen <port>', 'HTTP mode: port agents connect to (default 7400; 0 = a free port)', parsePortOption)
+    .option('--listen <port>', 'HTTP mode: port agents connect to (default 7400; 0 = a free port)')
     .option('--host <host>', 'address for --listen and --control', '127.0.0.1')
     .option(
       '--control <port>',
       'fault control port: POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats',
-      parsePortOption,
     )
     .option(
       '--token <token>',
@@ -86,6 +80,8 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
       throw new UsageError(
         '--listen is for HTTP mode (--upstream); a stdio proxy talks to the agent over its own stdin/stdout',
       );
+    const listenPort = parsePort(opts.listen ?? 7400, '--listen');
+    const controlPort = opts.control === undefined ? undefined : parsePort(opts.control, '--control');
     const token = opts.token ?? (ctx.env.ARENA_PROXY_TOKEN || undefined);
     if (opts.control !== undefined && !isLoopback(opts.host) && token === undefined) {
       throw new UsageError(
@@ -107,20 +103,20 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
           cwd: ctx.cwd,
         })
       : await mcp
-          .startHttpMcpProxy({ upstream: opts.upstream!, port: Number(opts.listen ?? 7400), host: opts.host })
+          .startHttpMcpProxy({ upstream: opts.upstream!, port: listenPort, host: opts.host })
           .catch((err: unknown) => {
             throw isArenaError(err) && err.code === 'port_in_use'
-              ? new UsageError(`--listen: port ${opts.listen ?? 7400} is already in use`, 'port_in_use', {
+              ? new UsageError(`--listen: port ${listenPort} is already in use`, 'port_in_use', {
                   hint: 'pick another port, or --listen 0 for a free one',
                 })
               : err;
           });
     let control: Awaited<ReturnType<typeof mcp.startMcpControl>> | undefined;
     try {
-      if (opts.control !== undefined) {
+      if (controlPort !== undefined) {
         control = await mcp
           .startMcpControl(proxy, {
-            port: Number(opts.control),
+            port: controlPort,
             host: opts.host,
             ...(token === undefined ? {} : { token }),
           })

@@ -7,7 +7,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from './options.js';
-import type { RunPlugin } from '../run-plugins.js';
+import type { RunPlugin } from '../run-plugin.js';
+import { parsePort } from '../../shared/port.js';
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
   const command = program
@@ -68,9 +69,8 @@ export const servePlugin: RunPlugin = {
   },
   async attach(options, ctx) {
     if (options.serve === undefined || options.serve === false) return undefined;
-    const { parsePort } = await import('../../server/serve.js');
     const { startRunFeed } = await import('../../server/run-feed.js');
-    const port = options.serve === true ? 8080 : parsePort(options.serve);
+    const port = options.serve === true ? 8080 : parsePort(options.serve, '--serve');
     const apiKey = ctx.env.ARENA_API_KEY || undefined;
     const feed = await startRunFeed({
       port,

@@ -8,10 +8,10 @@ import { MAX_DURATION_MS, ProtocolError } from '../../protocol/wire.js';
 import type { LlmControl } from '../../proxies/llm/control.js';
 import type { LlmProxy } from '../../proxies/llm/proxy.js';
 import { UsageError } from '../../shared/errors.js';
+import { parsePort } from '../../shared/port.js';
 import { formatDuration, parseDuration } from '../../shared/duration.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import type { CliContext } from '../context.js';
-import type { ProxyLlmOptions } from '../commands/proxy-llm.js';
 
 /** the flag each fault parameter comes from, so an error names what the user typed */
 const FLAG_OF: Record<string, string> = {
@@ -22,6 +22,22 @@ const FLAG_OF: Record<string, string> = {
   retry_after_s: '--retry-after',
   after_events: '--after-events',
 };
+
+/** the flags of `arena proxy llm` as commander parsed them (commands/proxy-llm.ts declares them) */
+export interface ProxyLlmOptions {
+  upstream: string;
+  api: string;
+  listen: string;
+  control?: string;
+  fault?: string;
+  firstN?: string;
+  probability?: string;
+  match?: string;
+  retryAfter?: string;
+  afterEvents?: string;
+  duration?: string;
+  seed?: number;
+}
 
 export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promise<void> {
   const listen = parsePort(opts.listen, '--listen');
@@ -131,13 +147,6 @@ function number(text: string, flag: string): number {
   if (text.trim() === '' || !Number.isFinite(n))
     throw new UsageError(`${flag}: expected a number, got ${JSON.stringify(text)}`, 'invalid_flags');
   return n;
-}
-
-function parsePort(text: string, flag: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text.trim()) || port > 65535)
-    throw new UsageError(`${flag}: expected a port from 0 to 65535, got ${JSON.stringify(text)}`, 'invalid_port');
-  return port;
 }
 
 /** the fault parser speaks the wire (`params.first_n: …`); on the command line the same error names the flag */

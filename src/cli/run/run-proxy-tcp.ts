@@ -5,7 +5,8 @@
  * SIGTERM, then revert every fault and close.
  */
 import { MAX_DURATION_MS, ProtocolError, type FaultRequest } from '../../protocol/wire.js';
-import { parseHostPort, parseListenPort } from '../../proxies/tcp/endpoint.js';
+import { parseHostPort } from '../../proxies/tcp/endpoint.js';
+import { parsePort } from '../../shared/port.js';
 import { TCP_FAULT_TYPES, isTcpFaultType, parseTcpFault } from '../../proxies/tcp/fault-spec.js';
 import { startTcpFaultProxy } from '../../proxies/tcp/control.js';
 import { durationProblem, tryParseDuration, formatDuration } from '../../shared/duration.js';
@@ -148,8 +149,8 @@ function describeFault(request: FaultRequest): string {
 
 export async function runProxyTcp(opts: ProxyTcpOptions, ctx: CliContext): Promise<void> {
   const host = opts.host ?? '127.0.0.1';
-  const listenPort = parseListenPort(opts.listen, '--listen');
-  const controlPort = opts.control === undefined ? undefined : parseListenPort(opts.control, '--control');
+  const listenPort = parsePort(opts.listen, '--listen');
+  const controlPort = opts.control === undefined ? undefined : parsePort(opts.control, '--control');
   const upstream = parseHostPort(opts.upstream, '--upstream');
   const faults = startFaults(opts);
   const seed = opts.seed ?? randomSeed();

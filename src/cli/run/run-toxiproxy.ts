@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startToxiproxyServer } from '../../proxies/toxiproxy/server.js';
-import { checkBind, parsePort } from '../../server/serve.js';
+import { checkBind } from '../../server/serve.js';
+import { parsePort } from '../../shared/port.js';
 import { assertUsableAPIKey } from '../../shared/api-key.js';
 import { UsageError } from '../../shared/errors.js';
 import { randomSeed } from '../../shared/random.js';

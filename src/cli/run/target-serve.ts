@@ -1,5 +1,6 @@
 /** `arena target serve`: start the target, serve it until Ctrl-C / SIGTERM, then revert every fault and stop it. */
-import { checkBind, parsePort } from '../../server/serve.js';
+import { checkBind } from '../../server/serve.js';
+import { parsePort } from '../../shared/port.js';
 import { randomSeed } from '../../shared/random.js';
 import { keepAliveWhile } from '../../shared/keep-alive.js';
 import type { CliContext } from '../context.js';

@@ -4,7 +4,8 @@ import type { CliContext } from '../context.js';
 import type { OutputMode } from '../output/mode.js';
 import { openRunOutput } from '../output/run-output.js';
 import { checkOutputPaths } from '../output/emit.js';
-import { attachPlugins, type AttachedPlugin } from '../run-plugins.js';
+import type { AttachedPlugin } from '../run-plugin.js';
+import { attachPlugins } from '../run-plugins.js';
 import { keepAliveWhile } from '../../shared/keep-alive.js';
 
 /**

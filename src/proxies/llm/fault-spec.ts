@@ -5,15 +5,7 @@
  */
 import { badRequest, unsupported } from '../../protocol/wire.js';
 
-export const LLM_ERROR_TYPES = [
-  'rate_limit',
-  'overloaded',
-  'server_error',
-  'timeout',
-  'stream_error',
-  'stream_stall',
-] as const;
-export type LlmErrorType = (typeof LLM_ERROR_TYPES)[number];
+import { LLM_PROXY_ERROR_TYPES, LLM_STREAM_ERROR_TYPES, type LLMProxyErrorType } from '../../protocol/llm-errors.js';
 
 export const LLM_FAULT_TYPE = 'llm_failure';
 
@@ -25,7 +17,7 @@ export interface LlmFaultMatch {
 }
 
 export interface LlmFaultSpec {
-  errorType: LlmErrorType;
+  errorType: LLMProxyErrorType;
   /** fail only the first N matching requests, then pass */
   firstN?: number;
   /** chance that a matching request fails, drawn from the proxy's seeded source; 1 when not given */
@@ -40,8 +32,8 @@ export interface LlmFaultSpec {
 const PARAM_KEYS = ['error_type', 'first_n', 'probability', 'match', 'retry_after_s', 'after_events'];
 const DEFAULT_RATE_LIMIT_RETRY_AFTER_S = 1;
 
-export function isStreamFault(type: LlmErrorType): boolean {
-  return type === 'stream_error' || type === 'stream_stall';
+export function isStreamFault(type: LLMProxyErrorType): boolean {
+  return (LLM_STREAM_ERROR_TYPES as readonly string[]).includes(type);
 }
 
 /** Parses a fault's type and params; throws a ProtocolError (400 naming the field, 422 for another fault type). */
@@ -52,12 +44,12 @@ export function parseLlmFault(type: string, params: Record<string, unknown>): Ll
       throw badRequest(`params.${key}: unknown parameter (expected one of ${PARAM_KEYS.join(', ')})`);
   }
   const errorType = params.error_type ?? 'rate_limit';
-  if (typeof errorType !== 'string' || !(LLM_ERROR_TYPES as readonly string[]).includes(errorType)) {
+  if (typeof errorType !== 'string' || !(LLM_PROXY_ERROR_TYPES as readonly string[]).includes(errorType)) {
     throw badRequest(
-      `params.error_type: unknown error type ${JSON.stringify(errorType)} (valid: ${LLM_ERROR_TYPES.join(', ')})`,
+      `params.error_type: unknown error type ${JSON.stringify(errorType)} (valid: ${LLM_PROXY_ERROR_TYPES.join(', ')})`,
     );
   }
-  const spec: LlmFaultSpec = { errorType: errorType as LlmErrorType, probability: 1, afterEvents: 1 };
+  const spec: LlmFaultSpec = { errorType: errorType as LLMProxyErrorType, probability: 1, afterEvents: 1 };
   if (params.first_n !== undefined) spec.firstN = wholeNumber(params.first_n, 'params.first_n', 1, 1_000_000);
   if (params.probability !== undefined) {
     const p = params.probability;

@@ -10,7 +10,7 @@
  * concurrently can blur this (documented in the README's LLM proxy section).
  */
 import type { IncomingMessage } from 'node:http';
-import type { LlmErrorType } from './fault-spec.js';
+import type { LLMProxyErrorType } from '../../protocol/llm-errors.js';
 
 /** timers and the loopback hop may land a retry a hair early; less than this is still honoured */
 const HONOUR_TOLERANCE_MS = 10;
@@ -35,7 +35,7 @@ export interface ClientStats {
   requests: number;
   /** answered by the upstream untouched */
   passed: number;
-  errors_injected: Partial<Record<LlmErrorType, number>>;
+  errors_injected: Partial<Record<LLMProxyErrorType, number>>;
   /** requests that followed an error on this client */
   retries: number;
   /** held requests (timeout fault) the client gave up on */
@@ -48,7 +48,7 @@ export interface ClientStats {
 export interface LlmProxyStats {
   requests: number;
   passed: number;
-  errors_injected: Partial<Record<LlmErrorType, number>>;
+  errors_injected: Partial<Record<LLMProxyErrorType, number>>;
   /** 502s answered because the upstream could not be reached */
   upstream_failures: number;
   /** requests held by a timeout fault right now */
@@ -68,7 +68,7 @@ export class ProxyStats {
   private clients = new Map<string, ClientState>();
   private requests = 0;
   private passed = 0;
-  private injected: Partial<Record<LlmErrorType, number>> = {};
+  private injected: Partial<Record<LLMProxyErrorType, number>> = {};
   private upstreamFailures = 0;
   held = 0;
   stalled = 0;
@@ -109,7 +109,7 @@ export class ProxyStats {
     this.state(client).stats.passed++;
   }
 
-  onInjected(client: string, type: LlmErrorType, now: number, retryAfterMs?: number): void {
+  onInjected(client: string, type: LLMProxyErrorType, now: number, retryAfterMs?: number): void {
     this.injected[type] = (this.injected[type] ?? 0) + 1;
     const stats = this.state(client).stats;
     stats.errors_injected[type] = (stats.errors_injected[type] ?? 0) + 1;

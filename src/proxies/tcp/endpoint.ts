@@ -1,6 +1,11 @@
 /** `HOST:PORT` as users write an upstream (`127.0.0.1:7101`, `db.local:5432`, `[::1]:7101`). */
 import { UsageError } from '../../shared/errors.js';
-import type { TcpEndpoint } from './proxy.js';
+
+/** where a TCP proxy connects */
+export interface TcpEndpoint {
+  host: string;
+  port: number;
+}
 
 export function parseHostPort(text: string, what = 'upstream'): TcpEndpoint {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]+)):(\d{1,5})$/.exec(text.trim());
@@ -12,15 +17,6 @@ export function parseHostPort(text: string, what = 'upstream'): TcpEndpoint {
     );
   }
   return { host: match[1] ?? match[2]!, port };
-}
-
-/** a port to listen on: 0 (any free one) to 65535 */
-export function parseListenPort(text: string, flag: string): number {
-  const trimmed = String(text).trim();
-  const port = Number(trimmed);
-  if (!/^\d{1,5}$/.test(trimmed) || port > 65535)
-    throw new UsageError(`${flag} must be a port from 0 to 65535, got "${text}"`, 'invalid_port');
-  return port;
 }
 
 /** A listen that failed for a reason the user can fix (port taken, privileged, no such address) becomes a UsageError naming it. */

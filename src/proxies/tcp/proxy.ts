@@ -11,13 +11,10 @@ import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js
 import { createRandom, deriveSeed, randomSeed, type Random } from '../../shared/random.js';
 import type { ToxicSpec } from './toxic-spec.js';
 import { describeParams, parseTcpFault, type TcpFaultSpec } from './fault-spec.js';
-import { listenFailure } from './endpoint.js';
-import { Link } from './link.js';
+import { listenFailure, type TcpEndpoint } from './endpoint.js';
 
-export interface TcpEndpoint {
-  host: string;
-  port: number;
-}
+export type { TcpEndpoint } from './endpoint.js';
+import { Link } from './link.js';
 
 export interface TcpProxyOptions {
   /** host defaults to 127.0.0.1; port 0 picks a free one */

@@ -2,6 +2,7 @@
  * The LLM layer's contract: a provider completes a chat; failures are
  * LLMErrors whose `errorType` says what went wrong and whether a retry can help.
  */
+import type { LLMErrorType as FaultErrorType } from '../../protocol/llm-errors.js';
 import { RuntimeError } from '../../shared/errors.js';
 
 export type LLMRole = 'system' | 'user' | 'assistant';
@@ -37,16 +38,8 @@ export interface LLMProvider {
   complete(request: LLMRequest): Promise<LLMResponse>;
 }
 
-/** the four fault types (DESIGN §3) plus what real providers also do */
-export type LLMErrorType =
-  | 'rate_limit'
-  | 'overloaded'
-  | 'timeout'
-  | 'server_error'
-  | 'network'
-  | 'auth'
-  | 'bad_request'
-  | 'invalid_response';
+/** the fault types (DESIGN §3, ../../protocol/llm-errors.ts) plus what real providers also do */
+export type LLMErrorType = FaultErrorType | 'network' | 'auth' | 'bad_request' | 'invalid_response';
 
 const RETRYABLE: ReadonlySet<LLMErrorType> = new Set([
   'rate_limit',

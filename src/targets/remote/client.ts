@@ -34,7 +34,7 @@ export class TargetAnswerError extends ArenaError {
     readonly targetStatus: number,
     code: string,
   ) {
-    super(message, code, 3, targetStatus === 404 ? 404 : 502);
+    super(message, { code, status: targetStatus === 404 ? 404 : 502 });
   }
 }
 

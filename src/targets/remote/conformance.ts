@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { ActionType } from '../../arena/action.js';
+import { ACTION_TYPES, SELF_TARGETING, type ActionType } from '../../arena/action.js';
 import { checkTargetDocument, type TargetDocument } from './client.js';
 
 export interface CheckResult {
@@ -272,19 +272,11 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
       '404 {"error":…,"code":"not_found"}',
       () => show(unknownAgent),
     );
+    // a fault the target does not list, named by the user (the self-targeting kills find their own
+    // target, and resume_agent only ends a pause); a made-up type when it lists all of them
     const unsupportedType =
-      [
-        'kill_agent',
-        'pause_agent',
-        'slow_agent',
-        'network_partition',
-        'tool_timeout',
-        'memory_corrupt',
-        'mcp_disconnect',
-        'llm_failure',
-        'remove_node',
-        'remove_edge',
-      ].find((t) => !doc.faults.includes(t)) ?? 'arena_check_no_such_fault';
+      ACTION_TYPES.find((t) => !SELF_TARGETING.has(t) && t !== 'resume_agent' && !doc.faults.includes(t)) ??
+      'arena_check_no_such_fault';
     const unsupportedId = nextId();
     created.add(unsupportedId);
     const refused = await post({ id: unsupportedId, type: unsupportedType, target_id: agent ?? 'x' });

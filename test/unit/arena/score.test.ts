@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { calculateScore, calculateScoreV1, gradeFor, recoverySpeed } from '../../../src/arena/score.js';
+import { calculateScore, calculateScoreV1, gradeFor } from '../../../src/arena/score.js';
+import { recoverySpeed } from '../../../src/arena/recovery-speed.js';
 import type { ScoreMeasurements } from '../../../src/arena/report.js';
 
 function m(

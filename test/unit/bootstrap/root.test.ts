@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { bootstrap, RootLifecycleError, rootInternals, type ArenaRoot } from '../../../src/bootstrap/index.js';
+import { bootstrap, RootLifecycleError, type ArenaRoot } from '../../../src/bootstrap/index.js';
 import { createFakeTarget } from '../../helpers/fake-target.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,7 +71,7 @@ describe('bootstrap', () => {
   it('wires the services the HTTP groups need', async () => {
     root = await bootstrap();
     await root.start();
-    const x = rootInternals(root);
+    const x = root.services;
     x.retrieval.add([{ id: 'd1', text: 'The supervisor restarts a killed agent.' }]);
     const events = [];
     for await (const e of root.stream.processStream(
@@ -99,7 +99,7 @@ describe('bootstrap', () => {
       root = await bootstrap({ eventStore: { kind: 'sqlite', path } });
       await root.start();
       await root.executeArenaAction({ type: 'kill_agent', target_id: 'agent-3' });
-      const store = rootInternals(root).eventStore;
+      const store = root.services.eventStore;
       expect((await store.read('arena')).map((e) => e.version)).toEqual([1, 2]);
       await root.stop();
     } finally {
@@ -110,7 +110,7 @@ describe('bootstrap', () => {
   it('stop interrupts a running scenario, which reverts its faults', async () => {
     root = await bootstrap();
     await root.start();
-    const x = rootInternals(root);
+    const x = root.services;
     const text =
       'name: long\nconfig: { cooldown: 1m }\nactions:\n  - label: slow\n    action: { type: slow_agent, target_id: agent-2, metadata: { duration: 10m } }\n';
     const run = x.scenarios.run(text, new AbortController().signal) as Promise<{ status: string }>;

@@ -190,7 +190,7 @@ describe('ArenaHandler', () => {
     expect((await raw(s.url, 'GET', '/arena/score')).status).toBe(503);
   });
 
-  it('plugs in survival (409 while one runs), scenarios and the flight recorder; its own API key', async () => {
+  it('plugs in survival (409 while one runs) and scenarios', async () => {
     let running = false;
     const survival: SurvivalRunner = {
       start: (req) => {
@@ -220,10 +220,16 @@ describe('ArenaHandler', () => {
     expect((await raw(s.url, 'POST', '/arena/survival', { body: '{"durration":"1s"}' })).status).toBe(400);
     expect((await raw(s.url, 'GET', '/arena/survival/status')).json()).toEqual({ running: true });
     expect((await raw(s.url, 'POST', '/arena/survival/stop')).json()).toEqual({ stopped: true });
-    handler!.setFlightRecorder({ timeline: (q) => ({ q }), diagnostics: () => ({ ok: true }) });
-    expect((await raw(s.url, 'GET', '/arena/flight/timeline?limit=5')).json()).toEqual({ q: { limit: '5' } });
-    handler!.setAPIKey('arena-key');
+  });
+
+  it('takes the flight recorder and its own API key through its constructor', async () => {
+    const { s } = await setup({
+      flight: { timeline: (q) => ({ q }), diagnostics: () => ({ ok: true }) },
+      apiKey: 'arena-key',
+    });
+    const key = { headers: { 'X-API-Key': 'arena-key' } };
+    expect((await raw(s.url, 'GET', '/arena/flight/timeline?limit=5', key)).json()).toEqual({ q: { limit: '5' } });
     expect((await raw(s.url, 'GET', '/arena/stats')).status).toBe(401);
-    expect((await raw(s.url, 'GET', '/arena/stats', { headers: { 'X-API-Key': 'arena-key' } })).status).toBe(200);
+    expect((await raw(s.url, 'GET', '/arena/stats', key)).status).toBe(200);
   });
 });

@@ -24,6 +24,43 @@ describe('createRandom', () => {
   });
 });
 
+describe('Random.fork', () => {
+  const draws = (r: { next(): number }, n = 8) => Array.from({ length: n }, () => r.next());
+
+  it('derives a stream from the seed and the label only, not from draws made before', () => {
+    const fresh = createRandom(42).fork('faults');
+    const used = createRandom(42);
+    draws(used, 100);
+    expect(draws(used.fork('faults'))).toEqual(draws(fresh));
+  });
+
+  it('adding a fork (and drawing from it) leaves every other stream as it was', () => {
+    const before = createRandom(7);
+    const runtime = before.fork('runtime');
+    const faults = before.fork('faults');
+    const expected = { parent: draws(before), runtime: draws(runtime), faults: draws(faults) };
+
+    const after = createRandom(7);
+    const runtime2 = after.fork('runtime');
+    draws(after.fork('a-new-purpose'), 50);
+    const faults2 = after.fork('faults');
+    expect({ parent: draws(after), runtime: draws(runtime2), faults: draws(faults2) }).toEqual(expected);
+  });
+
+  it('gives different labels and different seeds different streams, forks of forks included', () => {
+    const root = createRandom(42);
+    const streams = [
+      draws(root.fork('a')),
+      draws(root.fork('b')),
+      draws(createRandom(43).fork('a')),
+      draws(root.fork('a').fork('a')),
+      draws(root.fork('a').fork('b')),
+      draws(createRandom(42)),
+    ].map((s) => s.join());
+    expect(new Set(streams).size).toBe(streams.length);
+  });
+});
+
 describe('ManualClock', () => {
   it('fires timers in order only when time advances', async () => {
     const clock = new ManualClock();

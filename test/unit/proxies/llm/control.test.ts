@@ -99,7 +99,7 @@ describe('LLM proxy control port', () => {
     expect(await res.json()).toEqual({
       code: 'bad_request',
       error:
-        'params.error_type: unknown error type "meltdown" (valid: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall)',
+        'params.error_type: unknown error type "meltdown" (valid: rate_limit, overloaded, timeout, server_error, stream_error, stream_stall)',
     });
     expect(proxy.stats().faults).toEqual([]);
   });

@@ -8,7 +8,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rootInternals } from '../../../../src/bootstrap/index.js';
 import { call, serveRootForTest, type Served } from './served-root.js';
 
 const BOUND_MS = 20_000;
@@ -102,11 +101,11 @@ const query = fc
 
 /** what a request could change; taken right before and right after each request */
 async function snapshot(s: Served): Promise<string> {
-  const x = rootInternals(s.root);
+  const x = s.root.services;
   return JSON.stringify([
     x.service.history().map((r) => r.action.id),
-    x.runtimePort.isRunning,
-    await x.runtimePort.strategy(),
+    s.root.runtime.isRunning,
+    await s.root.runtime.strategy(),
     x.memory.listSessions().map((m) => [m.id, m.message_count]),
     x.retrieval.list().length,
     x.assistants.list().length,
@@ -117,11 +116,11 @@ async function snapshot(s: Served): Promise<string> {
 
 /** background work an accepted request may start is ended at once, so it cannot touch the next request's snapshot */
 async function settle(s: Served): Promise<void> {
-  const x = rootInternals(s.root);
+  const x = s.root.services;
   if (x.survival.isRunning) await x.survival.stop().catch(() => undefined);
   await x.survival.settled();
   await Promise.all([x.evolution.stop(), x.runtimeEvolution?.stop()]);
-  if (!x.runtimePort.isRunning) await x.runtimePort.start();
+  if (!s.root.runtime.isRunning) await s.root.runtime.start();
 }
 
 describe('generated requests against every route', () => {

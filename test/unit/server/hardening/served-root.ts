@@ -4,7 +4,7 @@
  * assert that a rejected request changed nothing.
  */
 import { afterEach } from 'vitest';
-import { bootstrap, rootInternals, type ArenaRoot } from '../../../../src/bootstrap/index.js';
+import { bootstrap, type ArenaRoot } from '../../../../src/bootstrap/index.js';
 import type { BootstrapConfig } from '../../../../src/bootstrap/types.js';
 import { serveRoot, type RunningServer } from '../../../../src/server/serve.js';
 
@@ -38,12 +38,12 @@ export async function serveRootForTest(
 
 /** what any route could change: arena results, active faults, runtime state and strategy, stored data */
 export async function stateOf(root: ArenaRoot): Promise<string> {
-  const x = rootInternals(root);
+  const x = root.services;
   return JSON.stringify({
     history: x.service.history().length,
     faults: (await x.target.runtime.activeFaults()).map((f) => f.id),
-    running: x.runtimePort.isRunning,
-    strategy: await x.runtimePort.strategy(),
+    running: root.runtime.isRunning,
+    strategy: await root.runtime.strategy(),
     sessions: x.memory.listSessions().length,
     documents: x.retrieval.list().length,
     agents: x.assistants.list().length,
