@@ -5,7 +5,7 @@
  * stream, server closed, then the root stopped with its faults reverted).
  */
 import { isIP } from 'node:net';
-import { UsageError } from '../shared/errors.js';
+import { UsageError, isArenaError } from '../shared/errors.js';
 import type { ArenaRoot } from '../bootstrap/index.js';
 import { createApp, type App, type AppOptions } from './app.js';
 import { listen, type ServerHandle } from './listen.js';
@@ -62,13 +62,12 @@ export async function serveRoot(root: ArenaRoot, options: ServeOptions = {}): Pr
     handle = await listen(app.router, { host, port: options.port ?? 8080 });
   } catch (err) {
     await app.close();
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE')
-      throw new UsageError(`port ${options.port} on ${host} is already in use`, 'port_in_use', {
+    // the listener names the address; here the flag that set it is known
+    if (isArenaError(err) && err.code === 'port_in_use')
+      throw new UsageError(err.message, 'port_in_use', {
         hint: 'pick another with --port, or --port 0 for a free one',
+        cause: err,
       });
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
-      throw new UsageError(`cannot bind ${host}: no such local address`, 'bad_host');
     throw err;
   }
   return {

@@ -12,6 +12,8 @@ export interface ProxyLlmOptions {
   api: string;
   listen: string;
   control?: string;
+  token?: string;
+  tokenFile?: string;
   fault?: string;
   firstN?: string;
   probability?: string;
@@ -40,6 +42,11 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       '7300',
     )
     .option('--control <port>', 'also serve the fault routes and GET /v1/stats on this loopback port')
+    .option(
+      '--token <token>',
+      'require Authorization: Bearer TOKEN on the control port (visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',
+    )
+    .option('--token-file <file>', 'read the control port token from this file (its only content)')
     .option(
       '--fault <error_type>',
       'inject from the start: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall',

@@ -19,6 +19,7 @@ interface McpOptions {
   host: string;
   control?: string;
   token?: string;
+  tokenFile?: string;
   fault?: string[];
   duration?: string;
   tool?: string;
@@ -52,8 +53,9 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     )
     .option(
       '--token <token>',
-      'require Authorization: Bearer TOKEN on the control port (or set ARENA_PROXY_TOKEN); needed off loopback',
+      'require Authorization: Bearer TOKEN on the control port (needed off loopback; visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',
     )
+    .option('--token-file <file>', 'read the control port token from this file (its only content)')
     .option('--fault <type...>', 'start with these faults active: tool_timeout, tool_error, slow_tool')
     .option(
       '--duration <d>',
@@ -86,7 +88,16 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
       throw new UsageError(
         '--listen is for HTTP mode (--upstream); a stdio proxy talks to the agent over its own stdin/stdout',
       );
-    const token = opts.token ?? (ctx.env.ARENA_PROXY_TOKEN || undefined);
+    const { readSecret } = await import('../secrets.js');
+    const token = readSecret({
+      value: opts.token,
+      flag: '--token',
+      file: opts.tokenFile,
+      fileFlag: '--token-file',
+      envName: 'ARENA_PROXY_TOKEN',
+      env: ctx.env,
+      cwd: ctx.cwd,
+    });
     if (opts.control !== undefined && !isLoopback(opts.host) && token === undefined) {
       throw new UsageError(
         `--host ${opts.host}: a control port off loopback needs --token (anyone who reaches it can inject faults)`,

@@ -6,12 +6,12 @@
  * the way the real API fails (status errors, a held request, a broken or
  * stalled stream), so the agent's own SDK retry logic is what gets tested.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenHttp } from '../../shared/http/listen.js';
 import type { AppliedFault } from '../../protocol/fault-registry.js';
 import type { FaultRequest } from '../../protocol/wire.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { UsageError } from '../../shared/errors.js';
+import { UsageError, isArenaError } from '../../shared/errors.js';
 import { createRandom, randomSeed, type Random } from '../../shared/random.js';
 import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
 import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
@@ -228,14 +228,24 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     return injectStatus(call, fault);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) sendWire(res, upstreamUnreachable(apiOf(pathOf(req.url)), 'proxy error'));
-      else res.destroy();
-    });
+  // the arena's one HTTP listener: agents' SDKs send no Origin; a web page or a rebound DNS name is refused
+  const listener = await listenHttp(
+    (req, res) => {
+      handle(req, res).catch(() => {
+        if (!res.headersSent) sendWire(res, upstreamUnreachable(apiOf(pathOf(req.url)), 'proxy error'));
+        else res.destroy();
+      });
+    },
+    { port: options.listen, host: options.host ?? '127.0.0.1' },
+  ).catch((err: unknown) => {
+    throw isArenaError(err) && err.code === 'port_in_use'
+      ? new UsageError(err.message, 'port_in_use', {
+          hint: 'pick another with --listen, or --listen 0 for a free one',
+          cause: err,
+        })
+      : err;
   });
-  await listen(server, options.listen, options.host ?? '127.0.0.1');
-  const port = (server.address() as AddressInfo).port;
+  const { server, port } = listener;
   const host = options.host ?? '127.0.0.1';
 
   return {
@@ -283,27 +293,6 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       });
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE')
-        reject(
-          new UsageError(`port ${port} on ${host} is already in use`, 'port_in_use', {
-            hint: 'pick another with --listen, or --listen 0 for a free one',
-          }),
-        );
-      else if (err.code === 'EACCES')
-        reject(new UsageError(`port ${port} on ${host} needs privileges this process does not have`, 'port_denied'));
-      else reject(err);
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
 }
 
 /**
