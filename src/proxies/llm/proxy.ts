@@ -65,7 +65,8 @@ export interface LlmProxy {
   /** applies an `llm_failure` fault (a FaultApplier for createFaultRegistry); throws a ProtocolError saying why not */
   applyFault(request: FaultRequest): Promise<AppliedFault>;
   stats(): LlmProxyStats & {
-    faults: LlmFaultStats[] /** request body bytes read ahead and held now (bounded by maxBufferedBytes) */;
+    faults: LlmFaultStats[];
+    /** request body bytes read ahead and held now (bounded by maxBufferedBytes) */
     buffered_bytes: number;
   };
   close(): Promise<void>;
