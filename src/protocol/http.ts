@@ -42,8 +42,6 @@ export interface ProtocolServerOptions {
   log?: Logger;
 }
 
-export { sendJSON };
-
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   return parseJSONBody((await readBody(req)).toString('utf8'));
 }

@@ -4,7 +4,7 @@
  * and that shuts down in order (503 for new requests, final event to every
  * stream, server closed, then the root stopped with its faults reverted).
  */
-import { isIP } from 'node:net';
+import { isLoopbackName } from '../shared/http/origin-guard.js';
 import { UsageError, isArenaError } from '../shared/errors.js';
 import type { ArenaRoot } from '../bootstrap/index.js';
 import { createApp, type App, type AppOptions } from './app.js';
@@ -26,12 +26,8 @@ export interface RunningServer {
   close(reason?: string): Promise<void>;
 }
 
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h === '::1') return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  return h === '::ffff:127.0.0.1';
-}
+/** localhost, 127.x.x.x, ::1 (the one definition: shared/http/origin-guard.ts) */
+export const isLoopbackHost = isLoopbackName;
 
 export function checkBind(host: string, apiKey: string | undefined): void {
   if (!isLoopbackHost(host) && !apiKey?.trim()) {

@@ -14,10 +14,10 @@ import {
   faultRoutes,
   listenProtocol,
   protocolHandler,
-  sendJSON,
   type ProtocolRoute,
   type ProtocolServer,
 } from '../protocol/http.js';
+import { sendJSON } from '../shared/http/respond.js';
 import {
   badRequest,
   notApplicable,

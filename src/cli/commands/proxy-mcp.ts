@@ -98,7 +98,8 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
       env: ctx.env,
       cwd: ctx.cwd,
     });
-    if (opts.control !== undefined && !isLoopback(opts.host) && token === undefined) {
+    const { isLoopbackName } = await import('../../shared/http/origin-guard.js');
+    if (opts.control !== undefined && !isLoopbackName(opts.host) && token === undefined) {
       throw new UsageError(
         `--host ${opts.host}: a control port off loopback needs --token (anyone who reaches it can inject faults)`,
       );
@@ -229,10 +230,6 @@ function startFaults(opts: McpOptions) {
       ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
     };
   });
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function envOf(env: NodeJS.ProcessEnv): Record<string, string> {

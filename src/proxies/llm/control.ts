@@ -4,7 +4,8 @@
  * whose lease is not renewed is reverted by the registry (dead-man's switch).
  */
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
-import { faultRoutes, listenProtocol, protocolHandler, sendJSON, type ProtocolServer } from '../../protocol/http.js';
+import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
+import { sendJSON } from '../../shared/http/respond.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import type { Clock } from '../../shared/clock.js';
 import type { LlmProxy } from './proxy.js';

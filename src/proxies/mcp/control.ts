@@ -3,7 +3,8 @@
  * fault routes over the proxy's registry, plus `GET /v1/stats`. Loopback
  * by default; it never shares a port with the MCP channel.
  */
-import { faultRoutes, listenProtocol, protocolHandler, sendJSON, type ProtocolServer } from '../../protocol/http.js';
+import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
+import { sendJSON } from '../../shared/http/respond.js';
 import type { McpProxy } from './types.js';
 
 export interface McpControlOptions {

@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createFaultRegistry } from '../../protocol/fault-registry.js';
-import { listenProtocol, type ProtocolServer } from '../../protocol/http.js';
+import { listenHttp, type HttpListener } from '../../shared/http/listen.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { UsageError, isArenaError } from '../../shared/errors.js';
 import { parseJSONBody, readBody } from '../../shared/json-body.js';
@@ -219,15 +219,14 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
 
   // a port in use is a usage error naming it; the listener's origin guard refuses a web page or a
   // rebound DNS name (the proxy forwards with the upstream's Host, past the server's own check)
-  const listener: ProtocolServer = await listenProtocol(
+  const listener: HttpListener = await listenHttp(
     (req, res) => {
       handle(req, res).catch(() => {
         // a reset stream or a client gone mid-request: the socket is already finished with
         if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error in the MCP proxy');
       });
     },
-    options.port,
-    options.host ?? '127.0.0.1',
+    { port: options.port, host: options.host ?? '127.0.0.1' },
   );
 
   let settle!: (why: 'closed') => void;

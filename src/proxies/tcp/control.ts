@@ -6,7 +6,8 @@
  * on close.
  */
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
-import { faultRoutes, listenProtocol, protocolHandler, sendJSON, type ProtocolServer } from '../../protocol/http.js';
+import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
+import { sendJSON } from '../../shared/http/respond.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import { listenFailure } from './endpoint.js';
 import { startTcpProxy, type TcpProxy, type TcpProxyOptions } from './proxy.js';

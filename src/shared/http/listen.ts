@@ -55,7 +55,7 @@ function answerMalformed(err: NodeJS.ErrnoException, socket: Duplex): void {
 }
 
 /** A listen failure as a usage error naming the address: a port in use, a host that is not local. */
-export function listenError(err: unknown, host: string, port: number, name = 'port'): unknown {
+function listenError(err: unknown, host: string, port: number, name = 'port'): unknown {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE')
     return new UsageError(`${name} ${port} on ${host} is already in use`, 'port_in_use', {
