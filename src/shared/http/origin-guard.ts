@@ -104,12 +104,15 @@ export function createOriginGuard(options: OriginGuardOptions): OriginGuard {
   const refuse = (error: string, code: string): ErrorBody =>
     options.hint ? { error, code, hint: options.hint } : { error, code };
 
+  // Host values seen to be its own: the common request costs one Set lookup (a few, so bounded)
+  const ownHosts = new Set<string>();
   return (req) => {
     const host = req.headers.host;
     // no Host at all is an HTTP/1.0 tool, never a browser
-    if (host !== undefined) {
+    if (host !== undefined && !ownHosts.has(host)) {
       const parsed = parseHostHeader(host);
-      if (!parsed || !answersTo(parsed.name, parsed.port))
+      if (parsed && ownHosts.size < 16 && isOwn(parsed.name, parsed.port)) ownHosts.add(host);
+      else if (!parsed || !answersTo(parsed.name, parsed.port))
         return refuse(
           `Host ${JSON.stringify(host)} is not this listener's address (DNS rebinding guard): use 127.0.0.1:${port} or localhost:${port}`,
           'host_not_allowed',
