@@ -106,6 +106,7 @@ export function createOriginGuard(options: OriginGuardOptions): OriginGuard {
 
   // Host values seen to be its own: the common request costs one Set lookup (a few, so bounded)
   const ownHosts = new Set<string>();
+  const ownOrigins = new Set<string>();
   return (req) => {
     const host = req.headers.host;
     // no Host at all is an HTTP/1.0 tool, never a browser
@@ -119,7 +120,7 @@ export function createOriginGuard(options: OriginGuardOptions): OriginGuard {
         );
     }
     const origin = req.headers.origin;
-    if (origin === undefined) return undefined;
+    if (origin === undefined || ownOrigins.has(origin)) return undefined;
     if (allowedOrigins()?.has(origin)) return undefined;
     let url: URL | undefined;
     try {
@@ -131,7 +132,10 @@ export function createOriginGuard(options: OriginGuardOptions): OriginGuard {
       url !== undefined &&
       url.protocol === 'http:' &&
       isOwn(normalizeName(url.hostname), url.port === '' ? 80 : Number(url.port));
-    if (isOwnOrigin) return undefined;
+    if (isOwnOrigin) {
+      if (ownOrigins.size < 16) ownOrigins.add(origin);
+      return undefined;
+    }
     return refuse(
       `origin ${origin} is not allowed: web pages from other origins cannot call this listener`,
       'origin_not_allowed',
