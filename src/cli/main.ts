@@ -55,6 +55,8 @@ Environment:
   FORCE_COLOR                 colours even when output is piped (0 turns them off)
   CI                          no live view, no spinners: one plain line per event
   ARENA_API_KEY               the API key of \`arena serve\`
+  ARENA_TARGET_TOKEN          the bearer token of \`arena target serve|check\` (or --token-file)
+  ARENA_PROXY_TOKEN           the control port token of \`arena proxy tcp|llm|mcp\` (or --token-file)
   ARENA_DEBUG                 print the stack of an unexpected error
   NODE_COMPILE_CACHE          where Node >= 22.1 keeps its compile cache (default: node-compile-cache in the temp dir)
   NODE_DISABLE_COMPILE_CACHE  no compile cache

@@ -6,7 +6,14 @@
  * the second time and answers what the first one answered.
  */
 import { systemClock, type Clock, type TimerHandle } from '../shared/clock.js';
-import type { FaultAccepted, FaultRequest, WireActiveFault } from './wire.js';
+import { ProtocolError, type FaultAccepted, type FaultRequest, type WireActiveFault } from './wire.js';
+
+/**
+ * Active faults one server holds at most (a new one past it is a 409): every
+ * active fault is looked at on each new connection or request, and 20,000 of
+ * them made each new TCP connection cost most of a second.
+ */
+export const MAX_ACTIVE_FAULTS = 1000;
 
 /** What applying a fault gave back. No `revert` means the fault was instant (a kill): nothing stays active. */
 export interface AppliedFault {
@@ -26,6 +33,8 @@ export interface FaultRegistryOptions {
   onRevert?: (fault: WireActiveFault, reason: RevertReason, error?: unknown) => void;
   /** how many answered fault ids are remembered for idempotency (default 10000) */
   rememberIds?: number;
+  /** active faults at most (default MAX_ACTIVE_FAULTS) */
+  maxActive?: number;
 }
 
 interface Active {
@@ -52,6 +61,7 @@ export interface FaultRegistry {
 export function createFaultRegistry(options: FaultRegistryOptions): FaultRegistry {
   const clock = options.clock ?? systemClock;
   const remember = options.rememberIds ?? 10_000;
+  const maxActive = options.maxActive ?? MAX_ACTIVE_FAULTS;
   const active = new Map<string, Active>();
   // every id ever answered, in order, so a repeated POST gets the same body
   const answered = new Map<string, Promise<FaultAccepted>>();
@@ -77,8 +87,17 @@ export function createFaultRegistry(options: FaultRegistryOptions): FaultRegistr
     fault.timer = clock.setTimer(Math.max(0, at - clock.now()), () => void finish(fault.wire.id, reason));
   };
 
+  let applying = 0;
   const applyNew = async (request: FaultRequest): Promise<FaultAccepted> => {
-    const applied = await options.apply(request);
+    applying++;
+    try {
+      return applyOne(request, await options.apply(request));
+    } finally {
+      applying--;
+    }
+  };
+
+  const applyOne = (request: FaultRequest, applied: AppliedFault): FaultAccepted => {
     const body: FaultAccepted = { id: request.id, report: applied.report ?? {} };
     if (applied.revert) {
       const now = clock.now();
@@ -101,6 +120,13 @@ export function createFaultRegistry(options: FaultRegistryOptions): FaultRegistr
     async add(request) {
       const seen = answered.get(request.id);
       if (seen) return { status: 200, body: await seen };
+      // counted with those being applied, so a burst of requests cannot slip past the cap
+      if (active.size + applying >= maxActive)
+        throw new ProtocolError(
+          409,
+          'too_many_faults',
+          `${maxActive} faults are active already: revert some (DELETE /v1/faults/{id}, POST /v1/reset) before adding more`,
+        );
       const pending = applyNew(request);
       answered.set(request.id, pending);
       try {

@@ -6,7 +6,7 @@ import { UsageError } from '../shared/errors.js';
 import type { ArenaRoot } from '../bootstrap/index.js';
 import { ArenaHandler } from './arena-handler.js';
 import { Router, type RouterOptions } from './router.js';
-import type { Logger } from './http.js';
+import type { Logger } from '../shared/http/respond.js';
 import type { SSEOptions } from './sse.js';
 import { consoleFiles } from './console-files.js';
 import { ROUTE_GROUPS } from './groups/index.js';

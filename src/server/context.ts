@@ -1,7 +1,7 @@
 /** What a route handler receives: the parsed request and a few reply helpers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, parseJSONBody } from '../shared/json-body.js';
-import { sendJSON } from './http.js';
+import { sendJSON } from '../shared/http/respond.js';
 import { SSEStream, type SSEOptions } from './sse.js';
 
 export interface RequestContext {

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyCheck } from '../shared/api-key.js';
 import type { ConsoleFiles } from './console-files.js';
 import type { RouteHandler } from './context.js';
-import type { RouteEntry } from './routes.js';
+import type { RouteEntry } from '../shared/http/route-table.js';
 
 /** one request on its way through the middleware */
 export interface Exchange {

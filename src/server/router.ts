@@ -15,7 +15,7 @@ import { DEFAULT_BODY_LIMIT } from '../shared/json-body.js';
 import type { ConsoleFiles } from './console-files.js';
 import type { RouteHandler } from './context.js';
 import { GROUP_MOUNTS, type RouteGroup, type RouteGroupServices as Services } from './groups/index.js';
-import { stderrLogger, type Logger } from './http.js';
+import { stderrLogger, type Logger } from '../shared/http/respond.js';
 import { consoleFiles, requireKey } from './middleware/auth.js';
 import { bodyLimit } from './middleware/body-limit.js';
 import { corsHeaders, preflight } from './middleware/cors.js';
@@ -23,7 +23,8 @@ import { errorBoundary } from './middleware/errors.js';
 import { invokeHandler, matchRoute } from './middleware/route.js';
 import { ShutdownGate } from './middleware/shutdown.js';
 import { compose, createExchange, type PipelineSettings } from './pipeline.js';
-import { RouteTable, type Method, type Routes } from './routes.js';
+import { RouteTable, type Method } from '../shared/http/route-table.js';
+import type { Routes } from './routes.js';
 import type { SSEFrame, SSEOptions } from './sse.js';
 import { StreamRegistry } from './stream-registry.js';
 
@@ -85,6 +86,11 @@ export class Router implements Routes {
   withAllowedOrigins(origins: readonly string[]): this {
     this.settings.origins = new Set(origins);
     return this;
+  }
+
+  /** the origins allowed with withAllowedOrigins (the listener's own origin is always allowed) */
+  get allowedOrigins(): ReadonlySet<string> | undefined {
+    return this.settings.origins;
   }
 
   /** Serves the web console's static files, the only paths answered without a key (DESIGN §11). */

@@ -11,7 +11,7 @@ import { serveArenaStream } from './arena-stream.js';
 import { listen } from './listen.js';
 import { Router } from './router.js';
 import { UsageError } from '../shared/errors.js';
-import type { Logger } from './http.js';
+import type { Logger } from '../shared/http/respond.js';
 
 export interface RunFeed {
   url: string;

@@ -4,8 +4,8 @@
  * and that shuts down in order (503 for new requests, final event to every
  * stream, server closed, then the root stopped with its faults reverted).
  */
-import { isIP } from 'node:net';
-import { UsageError } from '../shared/errors.js';
+import { isLoopbackName } from '../shared/http/origin-guard.js';
+import { UsageError, isArenaError } from '../shared/errors.js';
 import type { ArenaRoot } from '../bootstrap/index.js';
 import { createApp, type App, type AppOptions } from './app.js';
 import { listen, type ServerHandle } from './listen.js';
@@ -26,12 +26,8 @@ export interface RunningServer {
   close(reason?: string): Promise<void>;
 }
 
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h === '::1') return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  return h === '::ffff:127.0.0.1';
-}
+/** localhost, 127.x.x.x, ::1 (the one definition: shared/http/origin-guard.ts) */
+export const isLoopbackHost = isLoopbackName;
 
 export function checkBind(host: string, apiKey: string | undefined): void {
   if (!isLoopbackHost(host) && !apiKey?.trim()) {
@@ -54,13 +50,12 @@ export async function serveRoot(root: ArenaRoot, options: ServeOptions = {}): Pr
     handle = await listen(app.router, { host, port: options.port ?? 8080 });
   } catch (err) {
     await app.close();
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE')
-      throw new UsageError(`port ${options.port} on ${host} is already in use`, 'port_in_use', {
+    // the listener names the address; here the flag that set it is known
+    if (isArenaError(err) && err.code === 'port_in_use')
+      throw new UsageError(err.message, 'port_in_use', {
         hint: 'pick another with --port, or --port 0 for a free one',
+        cause: err,
       });
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
-      throw new UsageError(`cannot bind ${host}: no such local address`, 'bad_host');
     throw err;
   }
   return {

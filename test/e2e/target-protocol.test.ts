@@ -70,6 +70,24 @@ describe('arena target serve + arena target check', () => {
     expect(r.stdout).toContain('ok   a request with a wrong token is refused (401)');
   });
 
+  it('a token from a file; a wrong or missing one is said to be the token, not a protocol failure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-token-'));
+    writeFileSync(join(dir, 'token'), 's3cret\n');
+    const served = await serveTarget(['--token-file', join(dir, 'token')]);
+    expect(served.output()).toContain('auth: on');
+    const wrong = await arena(['target', 'check', served.url, '--token', 'nope']);
+    expect(wrong.exitCode).toBe(1);
+    expect(wrong.stdout).toContain('FAIL the server accepts the token: token rejected (401)');
+    expect(wrong.stdout).toMatch(/^0 passed, 1 failed$/m);
+    const missing = await arena(['target', 'check', served.url]);
+    expect(missing.stdout).toContain('the server needs a token (401)');
+    const both = await arena(['target', 'check', served.url, '--token', 'a', '--token-file', join(dir, 'token')]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('give --token or --token-file, not both');
+    const right = await arena(['target', 'check', served.url, '--token-file', join(dir, 'token')]);
+    expect(right.exitCode, right.stdout).toBe(0);
+  });
+
   it("the protocol reference's plain-Node example server passes it", async () => {
     const toy = await toyTarget();
     const r = await arena(['target', 'check', toy.url, '--json']);

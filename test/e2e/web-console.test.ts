@@ -61,8 +61,9 @@ async function timelineIds(p: Page): Promise<number[]> {
 beforeAll(async () => {
   if (!existsSync(join(REPO_ROOT, 'dist/web/index.html'))) throw new Error('dist/web is not built: run npm run build');
   mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startServe(['--api-key', KEY]);
-  proxy = await startCutProxy(Number(new URL(server.url).port));
+  // the relay is another origin to the server: it is allowed explicitly (DESIGN §7)
+  proxy = await startCutProxy(() => Number(new URL(server.url).port));
+  server = await startServe(['--api-key', KEY, '--allowed-origin', proxy.url]);
   profile = mkdtempSync(join(tmpdir(), 'arena-chromium-'));
   context = await launchChromium(profile, {
     headless: true,

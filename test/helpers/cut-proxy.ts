@@ -2,7 +2,8 @@
  * A loopback TCP relay whose connection can be cut on demand: `cut()` drops
  * every open connection and refuses new ones until `restore()`. The browser
  * tests put it between Chromium and `arena serve` to lose the event stream
- * the way a flaky network does.
+ * the way a flaky network does. The relay is another origin to the server
+ * (another port), so the server behind it must allow it (`--allowed-origin`).
  */
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,9 @@ export interface CutProxy {
   close(): Promise<void>;
 }
 
-export async function startCutProxy(upstreamPort: number): Promise<CutProxy> {
+/** `upstreamPort` may be given later (a function read per connection): the relay's own URL is often needed to start the server behind it */
+export async function startCutProxy(upstreamPort: number | (() => number)): Promise<CutProxy> {
+  const portOf = typeof upstreamPort === 'number' ? () => upstreamPort : upstreamPort;
   const sockets = new Set<Socket>();
   let isDown = false;
   const track = (s: Socket) => {
@@ -23,7 +26,7 @@ export async function startCutProxy(upstreamPort: number): Promise<CutProxy> {
   };
   const server = createServer((client) => {
     if (isDown) return void client.destroy();
-    const upstream = connect(upstreamPort, '127.0.0.1');
+    const upstream = connect(portOf(), '127.0.0.1');
     track(client);
     track(upstream);
     client.pipe(upstream);

@@ -28,6 +28,11 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       '7300',
     )
     .option('--control <port>', 'also serve the fault routes and GET /v1/stats on this loopback port')
+    .option(
+      '--token <token>',
+      'require Authorization: Bearer TOKEN on the control port (visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',
+    )
+    .option('--token-file <file>', 'read the control port token from this file (its only content)')
     .option('--fault <error_type>', `inject from the start: ${LLM_PROXY_ERROR_TYPES.join(', ')}`)
     .option('--first-n <n>', 'with --fault: fail only the first N matching requests, then pass')
     .option('--probability <p>', 'with --fault: fail a matching request with this chance (0 to 1, seeded)')

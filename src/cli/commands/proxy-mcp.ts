@@ -20,6 +20,7 @@ interface McpOptions {
   host: string;
   control?: string;
   token?: string;
+  tokenFile?: string;
   fault?: string[];
   duration?: string;
   tool?: string;
@@ -46,8 +47,9 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     )
     .option(
       '--token <token>',
-      'require Authorization: Bearer TOKEN on the control port (or set ARENA_PROXY_TOKEN); needed off loopback',
+      'require Authorization: Bearer TOKEN on the control port (needed off loopback; visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',
     )
+    .option('--token-file <file>', 'read the control port token from this file (its only content)')
     .option('--fault <type...>', 'start with these faults active: tool_timeout, tool_error, slow_tool')
     .option(
       '--duration <d>',
@@ -82,8 +84,18 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
       );
     const listenPort = parsePort(opts.listen ?? 7400, '--listen');
     const controlPort = opts.control === undefined ? undefined : parsePort(opts.control, '--control');
-    const token = opts.token ?? (ctx.env.ARENA_PROXY_TOKEN || undefined);
-    if (opts.control !== undefined && !isLoopback(opts.host) && token === undefined) {
+    const { readSecret } = await import('../secrets.js');
+    const token = readSecret({
+      value: opts.token,
+      flag: '--token',
+      file: opts.tokenFile,
+      fileFlag: '--token-file',
+      envName: 'ARENA_PROXY_TOKEN',
+      env: ctx.env,
+      cwd: ctx.cwd,
+    });
+    const { isLoopbackName } = await import('../../shared/http/origin-guard.js');
+    if (opts.control !== undefined && !isLoopbackName(opts.host) && token === undefined) {
       throw new UsageError(
         `--host ${opts.host}: a control port off loopback needs --token (anyone who reaches it can inject faults)`,
       );
@@ -214,10 +226,6 @@ function startFaults(opts: McpOptions) {
       ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
     };
   });
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function envOf(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -15,6 +15,11 @@ export function registerProxyTcpCommand(proxy: Command, ctx: CliContext): void {
     )
     .option('--host <host>', 'address the proxy listens on (default 127.0.0.1)')
     .option(
+      '--token <token>',
+      'require Authorization: Bearer TOKEN on the control port (visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',
+    )
+    .option('--token-file <file>', 'read the control port token from this file (its only content)')
+    .option(
       '--fault <type>',
       'apply this fault at start: latency, blackhole, reset, bandwidth, timeout (repeatable)',
       (v: string, all: string[] = []) => [...all, v],

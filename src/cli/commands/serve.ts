@@ -16,8 +16,15 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .description('serve the HTTP API (12 route groups, SSE streams) on an embedded runtime')
     .option('--host <host>', 'address to bind (non-loopback needs an API key)', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '8080')
-    .option('--api-key <key>', 'require this X-API-Key on every route (or set ARENA_API_KEY)')
-    .option('--allowed-origin <origin...>', 'browser origins allowed by CORS (e.g. http://localhost:3000)')
+    .option(
+      '--api-key <key>',
+      'require this X-API-Key on every route (visible in ps: prefer ARENA_API_KEY or --api-key-file)',
+    )
+    .option('--api-key-file <file>', 'read the API key from this file (its only content)')
+    .option(
+      '--allowed-origin <origin...>',
+      'browser origins allowed to call the API besides its own (CORS; e.g. http://localhost:3000); pages on any other origin get 403',
+    )
     .option('--seed <n>', 'seed of the runtime and faults')
     .option(
       '--strategy <file>',
@@ -35,7 +42,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
   examples(command, [
     'arena serve',
     'ARENA_API_KEY=s3cret arena serve --port 9000',
-    'arena serve --host 0.0.0.0 --api-key s3cret --allowed-origin http://localhost:3000',
+    'arena serve --host 0.0.0.0 --api-key-file ~/.arena-key --allowed-origin http://localhost:3000',
     'curl -N -H "X-API-Key: s3cret" http://127.0.0.1:9000/arena/stream',
     'arena serve --evolve   # then GET /arena/evolution shows what live evolution did',
     'arena serve --port 8081 --store postgres://arena@db.internal:5432/arena',
@@ -45,6 +52,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       host: string;
       port: string;
       apiKey?: string;
+      apiKeyFile?: string;
       allowedOrigin?: string[];
       seed?: string;
       store?: string;
@@ -53,7 +61,18 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       evolve?: boolean;
     }) => {
       const { runServe } = await import('../../server/serve-command.js');
-      await runServe(opts, ctx);
+      const { readSecret } = await import('../secrets.js');
+      const { apiKeyFile, ...rest } = opts;
+      const apiKey = readSecret({
+        value: opts.apiKey,
+        flag: '--api-key',
+        file: apiKeyFile,
+        fileFlag: '--api-key-file',
+        envName: 'ARENA_API_KEY',
+        env: ctx.env,
+        cwd: ctx.cwd,
+      });
+      await runServe({ ...rest, ...(apiKey === undefined ? {} : { apiKey }) }, ctx);
     },
   );
 }

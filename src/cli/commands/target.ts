@@ -18,7 +18,11 @@ export function registerTargetCommand(program: Command, ctx: CliContext): void {
     )
     .option('--port <port>', 'port to listen on; 0 picks a free one', '9500')
     .option('--host <host>', 'address to bind (non-loopback needs a token)', '127.0.0.1')
-    .option('--token <token>', 'require Authorization: Bearer TOKEN on every route (or set ARENA_TARGET_TOKEN)')
+    .option(
+      '--token <token>',
+      'require Authorization: Bearer TOKEN on every route (visible in ps: prefer ARENA_TARGET_TOKEN or --token-file)',
+    )
+    .option('--token-file <file>', 'read the token from this file (its only content)')
     .option('--target <file>', 'serve this target file instead of the embedded runtime')
     .option('--strategy <file>', 'recovery strategy YAML for the embedded runtime')
     .option('--seed <n>', 'seed of the embedded runtime', parseSeed);
@@ -40,8 +44,9 @@ export function registerTargetCommand(program: Command, ctx: CliContext): void {
     .argument('<url>', 'the server, e.g. http://127.0.0.1:9500')
     .option(
       '--token <token>',
-      'the bearer token the server expects (or set ARENA_TARGET_TOKEN); also checks that a missing or wrong one is refused',
+      'the bearer token the server expects (or ARENA_TARGET_TOKEN, or --token-file); also checks that a missing or wrong one is refused',
     )
+    .option('--token-file <file>', 'read the token from this file (its only content)')
     .option('--json', 'print one JSON document on stdout')
     .option('--no-color', 'no colours');
   examples(check, [

@@ -12,6 +12,7 @@ import { parsePort } from '../../shared/port.js';
 import { formatDuration, parseDuration } from '../../shared/duration.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import type { CliContext } from '../context.js';
+import { readSecret } from '../secrets.js';
 
 /** the flag each fault parameter comes from, so an error names what the user typed */
 const FLAG_OF: Record<string, string> = {
@@ -29,6 +30,8 @@ export interface ProxyLlmOptions {
   api: string;
   listen: string;
   control?: string;
+  token?: string;
+  tokenFile?: string;
   fault?: string;
   firstN?: string;
   probability?: string;
@@ -44,6 +47,15 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
   const controlPort = opts.control === undefined ? undefined : parsePort(opts.control, '--control');
   const params = faultParams(opts);
   const seed = opts.seed ?? randomSeed();
+  const token = readSecret({
+    value: opts.token,
+    flag: '--token',
+    file: opts.tokenFile,
+    fileFlag: '--token-file',
+    envName: 'ARENA_PROXY_TOKEN',
+    env: ctx.env,
+    cwd: ctx.cwd,
+  });
 
   const { startLlmProxy } = await import('../../proxies/llm/proxy.js');
   const { startLlmControl } = await import('../../proxies/llm/control.js');
@@ -62,6 +74,7 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
     control = await startLlmControl({
       proxy,
       ...(controlPort === undefined ? {} : { listen: controlPort }),
+      ...(token === undefined ? {} : { token }),
       onRevert: (fault, reason, error) =>
         ctx.stderr.write(
           `arena: fault ${fault.id} ended (${reason})${error ? `, revert failed: ${String(error)}` : ''}\n`,
@@ -74,7 +87,7 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
   ctx.stdout.write(`arena: llm proxy on ${proxy.url} -> ${proxy.upstream.href} (api: ${proxy.api})\n`);
   if (control.server)
     ctx.stdout.write(
-      `arena: control on ${control.server.url} (POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats)\n`,
+      `arena: control on ${control.server.url} (POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats; auth: ${token === undefined ? 'off' : 'on, Bearer token required'})\n`,
     );
   ctx.stdout.write(`arena: seed ${seed}\n`);
   if (params) {

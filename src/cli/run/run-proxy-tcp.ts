@@ -13,11 +13,14 @@ import { durationProblem, tryParseDuration, formatDuration } from '../../shared/
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import type { CliContext } from '../context.js';
+import { readSecret } from '../secrets.js';
 
 export interface ProxyTcpOptions {
   listen: string;
   upstream: string;
   control?: string;
+  token?: string;
+  tokenFile?: string;
   host?: string;
   fault?: string[];
   latency?: string;
@@ -154,12 +157,22 @@ export async function runProxyTcp(opts: ProxyTcpOptions, ctx: CliContext): Promi
   const upstream = parseHostPort(opts.upstream, '--upstream');
   const faults = startFaults(opts);
   const seed = opts.seed ?? randomSeed();
+  const token = readSecret({
+    value: opts.token,
+    flag: '--token',
+    file: opts.tokenFile,
+    fileFlag: '--token-file',
+    envName: 'ARENA_PROXY_TOKEN',
+    env: ctx.env,
+    cwd: ctx.cwd,
+  });
 
   const running = await startTcpFaultProxy({
     listen: { host, port: listenPort },
     upstream,
     random: createRandom(seed),
     ...(controlPort === undefined ? {} : { control: { port: controlPort } }),
+    ...(token === undefined ? {} : { token }),
     onRevert: (fault, reason, error) => {
       if (error) ctx.stderr.write(`arena: reverting fault ${fault.id} failed: ${errorMessage(error)}\n`);
       else if (reason === 'duration' || reason === 'lease')
@@ -178,7 +191,9 @@ export async function runProxyTcp(opts: ProxyTcpOptions, ctx: CliContext): Promi
   try {
     for (const fault of faults) await running.registry.add(fault);
     const where = `${host.includes(':') ? `[${host}]` : host}:${running.proxy.port}`;
-    const control = running.control ? `, control ${running.control.url}` : '';
+    const control = running.control
+      ? `, control ${running.control.url} (auth: ${token === undefined ? 'off' : 'on, Bearer token required'})`
+      : '';
     const faultText = faults.length
       ? `, faults: ${faults.map(describeFault).join(', ')}, seed ${seed}`
       : ', no fault (pass-through)';

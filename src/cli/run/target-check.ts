@@ -2,10 +2,12 @@
 import chalk from 'chalk';
 import { GateFailedError, UsageError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
+import { readSecret } from '../secrets.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 
 export interface TargetCheckOptions {
   token?: string;
+  tokenFile?: string;
   json?: boolean;
   color?: boolean;
 }
@@ -15,7 +17,15 @@ export async function targetCheckCommand(url: string, opts: TargetCheckOptions, 
     throw new UsageError(`not an http:// or https:// URL: ${JSON.stringify(url)}`, 'invalid_url');
   const mode = resolveOutputMode({ json: opts.json, color: opts.color, tui: false }, ctx);
   applyColor(mode);
-  const token = opts.token ?? (ctx.env.ARENA_TARGET_TOKEN || undefined);
+  const token = readSecret({
+    value: opts.token,
+    flag: '--token',
+    file: opts.tokenFile,
+    fileFlag: '--token-file',
+    envName: 'ARENA_TARGET_TOKEN',
+    env: ctx.env,
+    cwd: ctx.cwd,
+  });
   const { checkConformance } = await import('../../targets/remote/conformance.js');
   const results = await checkConformance({ url, ...(token ? { token } : {}) });
   const failed = results.filter((r) => !r.ok).length;

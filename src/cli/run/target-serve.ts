@@ -4,12 +4,14 @@ import { parsePort } from '../../shared/port.js';
 import { randomSeed } from '../../shared/random.js';
 import { keepAliveWhile } from '../../shared/keep-alive.js';
 import type { CliContext } from '../context.js';
+import { readSecret } from '../secrets.js';
 import { chooseTarget } from './targets.js';
 
 export interface TargetServeOptions {
   port: string;
   host: string;
   token?: string;
+  tokenFile?: string;
   target?: string;
   strategy?: string;
   seed?: number;
@@ -17,7 +19,15 @@ export interface TargetServeOptions {
 
 export async function targetServeCommand(opts: TargetServeOptions, ctx: CliContext): Promise<void> {
   const port = parsePort(opts.port);
-  const token = opts.token ?? (ctx.env.ARENA_TARGET_TOKEN || undefined);
+  const token = readSecret({
+    value: opts.token,
+    flag: '--token',
+    file: opts.tokenFile,
+    fileFlag: '--token-file',
+    envName: 'ARENA_TARGET_TOKEN',
+    env: ctx.env,
+    cwd: ctx.cwd,
+  });
   checkBind(opts.host, token);
   const choice = await chooseTarget(opts, ctx);
   const target = await choice.create(opts.seed ?? randomSeed());

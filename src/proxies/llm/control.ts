@@ -4,7 +4,8 @@
  * whose lease is not renewed is reverted by the registry (dead-man's switch).
  */
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
-import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolServer } from '../../protocol/http.js';
+import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
+import { sendJSON } from '../../shared/http/respond.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import type { Clock } from '../../shared/clock.js';
 import type { LlmProxy } from './proxy.js';
@@ -41,7 +42,7 @@ export async function startLlmControl(options: LlmControlOptions): Promise<LlmCo
       ...(options.token ? { token: options.token } : {}),
       routes: [
         ...faultRoutes(registry),
-        { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJson(res, 200, options.proxy.stats()) },
+        { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJSON(res, 200, options.proxy.stats()) },
       ],
     });
     // a port in use is a usage error naming it (listenProtocol)

@@ -6,12 +6,12 @@
  * the way the real API fails (status errors, a held request, a broken or
  * stalled stream), so the agent's own SDK retry logic is what gets tested.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenHttp } from '../../shared/http/listen.js';
 import type { AppliedFault } from '../../protocol/fault-registry.js';
 import type { FaultRequest } from '../../protocol/wire.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { UsageError } from '../../shared/errors.js';
+import { UsageError, isArenaError } from '../../shared/errors.js';
 import { createRandom, randomSeed, type Random } from '../../shared/random.js';
 import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
 import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
@@ -43,6 +43,12 @@ export interface LlmProxyOptions {
   random?: Random;
   /** most bytes of a request body read to find its `model` (default 8 MiB); a larger body matches no model */
   maxPeekBytes?: number;
+  /**
+   * most bytes of request bodies read ahead at once, all requests together
+   * (default 64 MiB): beyond it a body is left in the socket (the client is
+   * slowed by TCP, not the proxy's memory), and a held request is still held
+   */
+  maxBufferedBytes?: number;
 }
 
 export interface LlmFaultStats {
@@ -58,7 +64,11 @@ export interface LlmProxy {
   readonly api: LlmApiMode;
   /** applies an `llm_failure` fault (a FaultApplier for createFaultRegistry); throws a ProtocolError saying why not */
   applyFault(request: FaultRequest): Promise<AppliedFault>;
-  stats(): LlmProxyStats & { faults: LlmFaultStats[] };
+  stats(): LlmProxyStats & {
+    faults: LlmFaultStats[];
+    /** request body bytes read ahead and held now (bounded by maxBufferedBytes) */
+    buffered_bytes: number;
+  };
   close(): Promise<void>;
 }
 
@@ -80,6 +90,7 @@ interface LiveStream {
 }
 
 const DEFAULT_PEEK = 8 * 1024 * 1024;
+const DEFAULT_BUFFERED = 64 * 1024 * 1024;
 const NO_DECISION: RequestDecision = { streamCandidates: [] };
 
 export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy> {
@@ -91,6 +102,18 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const upstreamUrl = parseUpstream(options.upstream);
   const upstream = createUpstream(upstreamUrl);
   const maxPeek = options.maxPeekBytes ?? DEFAULT_PEEK;
+  const maxBuffered = options.maxBufferedBytes ?? DEFAULT_BUFFERED;
+  // bytes of request bodies read ahead and not yet let go: 60 held requests of 8 MiB took 555 MB without a cap
+  let buffered = 0;
+  const peek = async (req: IncomingMessage, res: ServerResponse): Promise<PeekedBody> => {
+    const body = await peekBody(req, Math.max(0, Math.min(maxPeek, maxBuffered - buffered)));
+    let size = 0;
+    for (const chunk of body.chunks) size += chunk.length;
+    if (res.closed) return body;
+    buffered += size;
+    res.once('close', () => (buffered -= size));
+    return body;
+  };
   const faults = new ActiveFaults(random);
   const stats = new ProxyStats();
   let isClosing = false;
@@ -190,7 +213,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     stats.onInjected(client, 'timeout', clock.now());
     stats.held++;
     // reading the body keeps the socket read, so a client that hangs up is noticed
-    const body = peeked ?? (await peekBody(req, maxPeek));
+    const body = peeked ?? (await peek(req, res));
     const release = () => {
       stats.held--;
       if (isClosing || res.destroyed) return;
@@ -217,7 +240,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     if (faults.isEmpty) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
     if (faults.needsModel) {
-      body = await peekBody(req, maxPeek);
+      body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
       if (model !== undefined) call.model = model;
     }
@@ -228,14 +251,24 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     return injectStatus(call, fault);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) sendWire(res, upstreamUnreachable(apiOf(pathOf(req.url)), 'proxy error'));
-      else res.destroy();
-    });
+  // the arena's one HTTP listener: agents' SDKs send no Origin; a web page or a rebound DNS name is refused
+  const listener = await listenHttp(
+    (req, res) => {
+      handle(req, res).catch(() => {
+        if (!res.headersSent) sendWire(res, upstreamUnreachable(apiOf(pathOf(req.url)), 'proxy error'));
+        else res.destroy();
+      });
+    },
+    { port: options.listen, host: options.host ?? '127.0.0.1' },
+  ).catch((err: unknown) => {
+    throw isArenaError(err) && err.code === 'port_in_use'
+      ? new UsageError(err.message, 'port_in_use', {
+          hint: 'pick another with --listen, or --listen 0 for a free one',
+          cause: err,
+        })
+      : err;
   });
-  await listen(server, options.listen, options.host ?? '127.0.0.1');
-  const port = (server.address() as AddressInfo).port;
+  const { server, port } = listener;
   const host = options.host ?? '127.0.0.1';
 
   return {
@@ -270,6 +303,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     stats() {
       return {
         ...stats.snapshot(),
+        buffered_bytes: buffered,
         faults: faults.list().map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired })),
       };
     },
@@ -283,27 +317,6 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       });
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE')
-        reject(
-          new UsageError(`port ${port} on ${host} is already in use`, 'port_in_use', {
-            hint: 'pick another with --listen, or --listen 0 for a free one',
-          }),
-        );
-      else if (err.code === 'EACCES')
-        reject(new UsageError(`port ${port} on ${host} needs privileges this process does not have`, 'port_denied'));
-      else reject(err);
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
 }
 
 /**

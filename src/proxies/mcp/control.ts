@@ -3,7 +3,8 @@
  * fault routes over the proxy's registry, plus `GET /v1/stats`. Loopback
  * by default; it never shares a port with the MCP channel.
  */
-import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolServer } from '../../protocol/http.js';
+import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
+import { sendJSON } from '../../shared/http/respond.js';
 import type { McpProxy } from './types.js';
 
 export interface McpControlOptions {
@@ -22,7 +23,7 @@ export async function startMcpControl(proxy: McpProxy, options: McpControlOption
         method: 'GET',
         path: '/v1/stats',
         handle: async (_req, res) =>
-          sendJson(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }),
+          sendJSON(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }),
       },
     ],
   });

@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createFaultRegistry } from '../../protocol/fault-registry.js';
-import { listenProtocol, type ProtocolServer } from '../../protocol/http.js';
+import { listenHttp, type HttpListener } from '../../shared/http/listen.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { UsageError, isArenaError } from '../../shared/errors.js';
 import { parseJSONBody, readBody } from '../../shared/json-body.js';
@@ -80,15 +80,6 @@ function jsonRpcError(
   res.end(body);
 }
 
-const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-/** the host name of a Host header, without the port */
-function hostName(header: string | undefined): string {
-  if (header === undefined) return '';
-  const ipv6 = /^(\[[^\]]*\])(?::\d+)?$/.exec(header);
-  return ipv6 ? ipv6[1]! : header.replace(/:\d+$/, '').toLowerCase();
-}
-
 const isInitialize = (body: unknown): boolean =>
   typeof body === 'object' &&
   body !== null &&
@@ -111,7 +102,6 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
   // ids of mcp_disconnect faults with a duration still running: new sessions are refused meanwhile
   const outages = new Map<string, number>();
   let isClosing = false;
-  const isLoopbackBound = LOOPBACK_NAMES.has(options.host ?? '127.0.0.1') || /^127\./.test(options.host ?? '127.0.0.1');
   // agents whose sessions an mcp_disconnect closed, and when: their next initialize is a reconnect
   const cutOff = new Map<string, number>();
 
@@ -179,10 +169,6 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     if (path !== upstream.pathname)
       return jsonRpcError(res, 404, -32000, `no MCP endpoint at ${path}: this proxy serves ${upstream.pathname}`);
     if (isClosing) return jsonRpcError(res, 503, -32000, 'the MCP proxy is shutting down');
-    // DNS rebinding: a web page must not reach a loopback proxy under its own name, since the
-    // proxy forwards with the upstream's Host and would carry the page past the server's own check
-    if (isLoopbackBound && !LOOPBACK_NAMES.has(hostName(req.headers.host)))
-      return jsonRpcError(res, 403, -32000, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const session = byId.get(sid);
@@ -233,16 +219,16 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     }),
   });
 
-  // a port in use is a usage error naming it (listenProtocol)
-  const listener: ProtocolServer = await listenProtocol(
+  // a port in use is a usage error naming it; the listener's origin guard refuses a web page or a
+  // rebound DNS name (the proxy forwards with the upstream's Host, past the server's own check)
+  const listener: HttpListener = await listenHttp(
     (req, res) => {
       handle(req, res).catch(() => {
         // a reset stream or a client gone mid-request: the socket is already finished with
         if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal error in the MCP proxy');
       });
     },
-    options.port,
-    options.host ?? '127.0.0.1',
+    { port: options.port, host: options.host ?? '127.0.0.1' },
   );
 
   let settle!: (why: 'closed') => void;

@@ -6,7 +6,8 @@
  * on close.
  */
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
-import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolServer } from '../../protocol/http.js';
+import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
+import { sendJSON } from '../../shared/http/respond.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import { listenFailure } from './endpoint.js';
 import { startTcpProxy, type TcpProxy, type TcpProxyOptions } from './proxy.js';
@@ -42,7 +43,7 @@ export async function startTcpFaultProxy(options: TcpFaultProxyOptions): Promise
       {
         method: 'GET' as const,
         path: '/v1/stats',
-        handle: async (_req: unknown, res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, proxy.stats()),
+        handle: async (_req: unknown, res: Parameters<typeof sendJSON>[0]) => sendJSON(res, 200, proxy.stats()),
       },
     ];
     try {

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UnauthorizedError } from '../errors.js';
-import { sendJSON } from '../http.js';
+import { sendJSON } from '../../shared/http/respond.js';
 import { NO_HEADERS, type Middleware, type PipelineSettings } from '../pipeline.js';
 
 const CORS_ALLOWED_HEADERS = 'Content-Type, X-API-Key, Last-Event-ID';

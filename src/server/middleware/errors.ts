@@ -5,7 +5,7 @@
  */
 import { isArenaError } from '../../shared/errors.js';
 import { ServiceUnavailableError } from '../errors.js';
-import { sendError, type Logger } from '../http.js';
+import { sendError, type Logger } from '../../shared/http/respond.js';
 import type { Exchange, Middleware } from '../pipeline.js';
 
 export function errorBoundary(log: Logger, isClosing: () => boolean): Middleware {
@@ -14,8 +14,6 @@ export function errorBoundary(log: Logger, isClosing: () => boolean): Middleware
     // a request cut short by the shutdown (an aborted LLM call, a cancelled run) is a 503, not a 500
     if (isClosing() && !isArenaError(err))
       err = new ServiceUnavailableError('server shut down before this request finished');
-    // an unread oversize body: answer, then drop the connection instead of reading a huge upload
-    if ((err as { status?: number } | undefined)?.status === 413) headers.Connection = 'close';
     sendError(ex.res, err, log, headers);
   };
   return (ex, next) => {

@@ -6,9 +6,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createContext, type ContextDeps, type RouteHandler } from '../context.js';
-import { sendJSON } from '../http.js';
+import { sendJSON } from '../../shared/http/respond.js';
 import { NO_HEADERS, type Middleware, type Next } from '../pipeline.js';
-import type { RouteTable } from '../routes.js';
+import type { RouteTable } from '../../shared/http/route-table.js';
 
 export function matchRoute(table: RouteTable<RouteHandler>): Middleware {
   return (ex, next) => {

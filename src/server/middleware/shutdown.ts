@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ServiceUnavailableError } from '../errors.js';
-import { sendJSON } from '../http.js';
+import { sendJSON } from '../../shared/http/respond.js';
 import type { Middleware } from '../pipeline.js';
 
 export class ShutdownGate {

@@ -108,6 +108,17 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
   let doc: TargetDocument;
   try {
     const a = await call('GET', '/v1/target');
+    if (a.status === 401) {
+      // not a protocol failure: the kit could not get in, so nothing else is checked
+      results.push({
+        name: options.token ? 'the server accepts the token' : 'the server answers without a token',
+        ok: false,
+        detail: options.token
+          ? `token rejected (401): the server expects another one (check --token, --token-file or ARENA_TARGET_TOKEN)`
+          : `the server needs a token (401): give it with --token-file, ARENA_TARGET_TOKEN or --token`,
+      });
+      return results;
+    }
     if (a.status !== 200) {
       record(
         'GET /v1/target answers the target document',

@@ -91,10 +91,10 @@ describe('bash completion (run in bash)', () => {
 
   it('offers the options of the nested command typed, skipping options before it', async () => {
     expect(await bashComplete(['arena', 'scenario', 'run', '--mi'])).toEqual(['--min-score']);
-    expect(await bashComplete(['arena', '--no-color', 'target', 'serve', '--to'])).toEqual(['--token']);
+    expect(await bashComplete(['arena', '--no-color', 'target', 'serve', '--to'])).toEqual(['--token', '--token-file']);
     // `serve` under `target` is not the top-level `serve`: --api-key is only the latter's
     expect(await bashComplete(['arena', 'target', 'serve', '--api'])).toEqual([]);
-    expect(await bashComplete(['arena', 'serve', '--api'])).toEqual(['--api-key']);
+    expect(await bashComplete(['arena', 'serve', '--api'])).toEqual(['--api-key', '--api-key-file']);
   });
 
   it("completes an option's choices and a command's argument choices, and leaves free values to file names", async () => {

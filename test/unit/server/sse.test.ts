@@ -54,7 +54,7 @@ describe('SSEStream', () => {
     const socket = connect(Number(new URL(s.url).port), '127.0.0.1');
     const reads: string[] = [];
     socket.setEncoding('latin1').on('data', (chunk: string) => reads.push(chunk));
-    socket.write('GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n');
+    socket.write(`GET /events HTTP/1.1\r\nHost: ${new URL(s.url).host}\r\nAccept: text/event-stream\r\n\r\n`);
     const until = async (cond: () => boolean) => {
       for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
     };

@@ -1,9 +1,10 @@
 /**
- * Response helpers and the one error boundary: typed errors keep their
+ * Response helpers of every HTTP listener of the arena, and the one mapping
+ * of a thrown value to an answer: typed errors keep their
  * status and code, anything else becomes a generic 500 (details to the log).
  */
 import type { ServerResponse } from 'node:http';
-import { isArenaError, errorMessage } from '../shared/errors.js';
+import { isArenaError, errorMessage } from '../errors.js';
 
 export type Logger = (line: string) => void;
 
@@ -21,6 +22,7 @@ export function sendJSON(
     res.end();
     return;
   }
+  if (status === 413) discardUnreadBody(res);
   const text = JSON.stringify(body ?? null);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
@@ -28,6 +30,27 @@ export function sendJSON(
     ...headers,
   });
   res.end(text);
+}
+
+/** how long a body refused with 413 is read and thrown away before the connection is cut */
+const DISCARD_MS = 2_000;
+
+/**
+ * A 413 is answered before the body is read. Closing the connection at once
+ * resets a client that is still sending, and the reset often destroys the
+ * answer before the client reads it. So the rest of the body is read and
+ * thrown away for a short while (the connection stays usable after it), and
+ * only a client still sending after that is cut off.
+ */
+function discardUnreadBody(res: ServerResponse): void {
+  const req = res.req;
+  if (!req || req.complete || req.destroyed) return;
+  const timer = setTimeout(() => req.socket?.destroy(), DISCARD_MS);
+  timer.unref();
+  const done = () => clearTimeout(timer);
+  req.once('end', done).once('close', done);
+  req.removeAllListeners('data');
+  req.resume();
 }
 
 export interface ErrorBody {
