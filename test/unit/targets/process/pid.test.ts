@@ -205,14 +205,6 @@ describe('every pid source refuses the arena, what is above it, and its group an
     );
   });
 
-  it("a match that finds only the arena's own command line (and its siblings in the runner)", () => {
-    // the whole of our command line: this process, and maybe sibling test workers with the same one
-    const own = readCmdline(process.pid)!;
-    expect(refusal(() => resolvePid({ match: own }, ctx('m'))).message).toMatch(
-      new RegExp(`agent m: match .* names .*pid ${process.pid} .*which is the arena itself`),
-    );
-  });
-
   it('a match beside a runner that quotes it still finds the agent in its own session', async () => {
     const tag = `pid-quoted-${process.pid}-${Date.now()}`;
     const one = await listener('127.0.0.1', tag);
