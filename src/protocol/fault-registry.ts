@@ -66,7 +66,8 @@ export function createFaultRegistry(options: FaultRegistryOptions): FaultRegistr
   // every id ever answered, in order, so a repeated POST gets the same body
   const answered = new Map<string, Promise<FaultAccepted>>();
 
-  const finish = async (id: string, reason: RevertReason): Promise<boolean> => {
+  /** `rethrow`: a DELETE is answered with the revert's failure, never `reverted: true` for a revert that failed */
+  const finish = async (id: string, reason: RevertReason, rethrow = false): Promise<boolean> => {
     const fault = active.get(id);
     if (!fault) return false;
     active.delete(id);
@@ -76,6 +77,7 @@ export function createFaultRegistry(options: FaultRegistryOptions): FaultRegistr
       options.onRevert?.(fault.wire, reason);
     } catch (err) {
       options.onRevert?.(fault.wire, reason, err);
+      if (rethrow) throw err;
     }
     return true;
   };
@@ -139,7 +141,7 @@ export function createFaultRegistry(options: FaultRegistryOptions): FaultRegistr
         while (answered.size > remember) answered.delete(answered.keys().next().value as string);
       }
     },
-    remove: (id) => finish(id, 'delete'),
+    remove: (id) => finish(id, 'delete', true),
     renew(ids, leaseMs) {
       const renewed: string[] = [];
       for (const id of ids) {

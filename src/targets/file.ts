@@ -25,6 +25,8 @@ export interface TargetBuildOptions {
   clock?: Clock;
   random?: Random;
   env?: NodeJS.ProcessEnv;
+  /** the command's interrupt (Ctrl-C / SIGTERM): ends calls to a remote target that are waiting */
+  signal?: AbortSignal;
 }
 
 export interface LoadedTargetFile {
@@ -77,6 +79,7 @@ const KINDS: Record<string, KindEntry> = {
       return createRemoteTarget(spec, {
         env: options.env ?? process.env,
         ...(options.clock ? { clock: options.clock } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
       });
     },
   },

@@ -56,7 +56,8 @@ async function startOrStop(input: ProcessTargetInput): Promise<unknown> {
 /** a worker started by the test itself, outside any target */
 async function ownWorker(id: string, port: number, pidFile?: string) {
   const args = [join(FLEET_DIR, 'worker.mjs'), id, String(port), ...(pidFile ? [pidFile] : [])];
-  const child = spawn(process.execPath, args, { stdio: 'ignore' });
+  // in its own session, as an agent the arena may signal must be
+  const child = spawn(process.execPath, args, { stdio: 'ignore', detached: true });
   children.push(child);
   await waitFor(() => processesMatching(`tiny-agent ${id}`).some((p) => p.pid === child.pid), 5000, `${id} up`);
   return child;

@@ -5,7 +5,8 @@
  * command it brought up must be ended too.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,15 +28,24 @@ afterEach(() => {
   }
 });
 
-async function arenaThatPauses(ids: string[], input: unknown) {
+async function arenaThatPauses(ids: string[], input: unknown, pauseMs?: number) {
   const child = spawn(process.execPath, [CHILD, JSON.stringify(input), FLEET_DIR, ...ids], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...(pauseMs !== undefined ? { ARENA_CHILD_PAUSE_MS: String(pauseMs) } : {}) },
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`arena child exited with ${code}`)));
   });
   return { child, paused: (JSON.parse(line) as { paused: number[] }).paused };
+}
+
+/** the watchdog the arena child runs now, and its run directory (from its command line) */
+function watchdogOf(arenaPid: number): { pid: number; runDir: string } | undefined {
+  const w = processesMatching('watchdog.cjs').find((p) => p.ppid === arenaPid);
+  if (!w) return undefined;
+  const script = w.cmd.split(' ').find((word) => word.endsWith('watchdog.cjs'))!;
+  return { pid: w.pid, runDir: dirname(script) };
 }
 
 describe('watchdog', { timeout: 45_000 }, () => {
@@ -46,14 +56,70 @@ describe('watchdog', { timeout: 45_000 }, () => {
     const { child, paused } = await arenaThatPauses(fleet.ids.slice(0, 2), fleet.input);
     expect(paused).toHaveLength(2);
     for (const pid of paused) expect(procState(pid)).toBe('T');
-    const watchdog = processesMatching('watchdog.cjs').filter((p) => p.cmd.includes('chaos-arena-process-'));
-    expect(watchdog.length).toBeGreaterThan(0);
+    const watchdog = watchdogOf(child.pid!)!;
+    expect(watchdog).toBeDefined();
+    expect(existsSync(watchdog.runDir)).toBe(true);
 
     child.kill('SIGKILL');
     // every paused pid is continued (and then, with the fleet, terminated): none is left in state T
-    await waitFor(() => paused.every((pid) => procState(pid) !== 'T'), 3000, 'paused pids resumed');
-    await waitFor(() => processesMatching(tag).length === 0, 5000, 'the start command and its workers ended');
+    await waitFor(() => paused.every((pid) => procState(pid) !== 'T'), 10_000, 'paused pids resumed');
+    await waitFor(() => processesMatching(tag).length === 0, 10_000, 'the start command and its workers ended');
     for (const pid of paused) expect(procState(pid) ?? 'gone').not.toBe('T');
+    // and the run directory the arena could not remove is gone from the temp folder
+    await waitFor(() => !existsSync(watchdog.runDir), 10_000, 'run directory removed');
+  });
+
+  it("a frozen arena (SIGSTOP) does not keep a timed pause past the fault's own end", async () => {
+    expect(existsSync(DIST)).toBe(true);
+    tag = `wdf${process.pid}`;
+    const fleet = await tinyFleet({ tag, restartDelayMs: 200 });
+    const { child, paused } = await arenaThatPauses(fleet.ids.slice(0, 1), fleet.input, 1000);
+    try {
+      child.kill('SIGSTOP');
+      for (const pid of paused) expect(['T', 'R', 'S']).toContain(procState(pid));
+      // the arena stays frozen; the watchdog ends the 1 s pause on time (10x as a safety net)
+      await waitFor(
+        () => paused.every((pid) => procState(pid) !== 'T'),
+        10_000,
+        'pause ended while the arena is frozen',
+      );
+      expect(procState(child.pid!)).toBe('T');
+    } finally {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    }
+    await waitFor(() => processesMatching(tag).length === 0, 10_000, 'the fleet ended');
+  });
+
+  it('a watchdog killed mid-pause is started again, and still resumes the agents when the arena is then SIGKILLed', async () => {
+    expect(existsSync(DIST)).toBe(true);
+    tag = `wdk${process.pid}`;
+    const fleet = await tinyFleet({ tag, restartDelayMs: 200 });
+    const { child, paused } = await arenaThatPauses(fleet.ids.slice(0, 2), fleet.input);
+    const first = watchdogOf(child.pid!)!;
+    process.kill(first.pid, 'SIGKILL');
+    const second = await waitFor(
+      () => {
+        const w = watchdogOf(child.pid!);
+        return w && w.pid !== first.pid ? w : undefined;
+      },
+      10_000,
+      'a new watchdog',
+    );
+    expect(second.runDir).toBe(first.runDir);
+    for (const pid of paused) expect(procState(pid)).toBe('T');
+    // told again what is in force: both paused pids and the start command
+    await waitFor(
+      () =>
+        readFileSync(join(second.runDir, 'watchdog.log'), 'utf8').includes(
+          'told 2 paused pid(s), 0 revert(s), 1 start command(s)',
+        ),
+      10_000,
+      'the new watchdog told everything',
+    );
+    child.kill('SIGKILL');
+    await waitFor(() => paused.every((pid) => procState(pid) !== 'T'), 10_000, 'paused pids resumed');
+    await waitFor(() => processesMatching(tag).length === 0, 10_000, 'the start command and its workers ended');
   });
 
   it('exits without touching anything when the run ends normally', async () => {

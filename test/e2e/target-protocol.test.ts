@@ -207,7 +207,7 @@ describe('scenario runs on a remote target', { concurrent: true }, () => {
     served.proc.kill('SIGKILL');
     const r = await run;
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toMatch(/could not revert 1 fault\(s\) on target served .*ECONNREFUSED.*their leases/);
+    expect(r.stderr).toMatch(/could not revert 1 fault\(s\) on target served .*connection refused.*their leases/);
     const doc = JSON.parse(readFileSync(report, 'utf8')) as { scenarios: Array<{ status: string; error: string }> };
     expect(doc.scenarios[0]).toMatchObject({ status: 'error' });
     expect(doc.scenarios[0]!.error).toMatch(/could not revert/);
@@ -238,7 +238,7 @@ describe('scenario runs on a remote target', { concurrent: true }, () => {
     ]);
     expect(down.exitCode).toBe(3);
     expect(down.stderr).toContain(`http://127.0.0.1:${closed}`);
-    expect(down.stderr).toContain('ECONNREFUSED');
+    expect(down.stderr).toContain('connection refused');
     // a wrong token
     const served = await serveTarget(['--token', 'right'], ctx);
     const wrong = await arena(['describe', '--target', targetFile(served.url, 'token_env: MY_TOKEN\n')], {

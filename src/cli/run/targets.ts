@@ -51,6 +51,7 @@ export async function chooseTarget(
     name: loaded.name,
     kind: loaded.kind,
     file: shown,
-    create: (seed) => loaded.create({ seed, ...(strategy !== undefined ? { strategy } : {}), env: ctx.env }),
+    create: (seed) =>
+      loaded.create({ seed, ...(strategy !== undefined ? { strategy } : {}), env: ctx.env, signal: ctx.signal }),
   };
 }

@@ -69,6 +69,8 @@ const refusesNew = (spec: TcpFaultSpec) =>
 
 const RELISTEN_TRIES = 50;
 const RELISTEN_INTERVAL_MS = 100;
+/** after the revert has failed: how often the proxy tries its port again */
+const RELISTEN_BACKGROUND_MS = 1000;
 
 export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy> {
   const clock = options.clock ?? systemClock;
@@ -152,25 +154,43 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
     server = undefined;
   };
 
-  /** listens again on the same port; another process may have taken it meanwhile, so it retries for a while */
+  /**
+   * Listens again on the same port. Another process may have taken it meanwhile: the revert retries
+   * for a while and then fails saying so (never "reverted" while nothing listens), and the proxy
+   * keeps trying in the background, so it serves again as soon as the port is free.
+   */
   const listenAgain = () =>
     new Promise<void>((resolve, reject) => {
       let tries = 0;
+      let settled = false;
       const attempt = () => {
         relistenTimer = undefined;
-        if (isClosed || server || faultsRefuse()) return resolve();
+        if (isClosed || server || faultsRefuse()) {
+          settled = true;
+          return resolve();
+        }
         listen(port).then(
           (s) => {
             if (isClosed || faultsRefuse()) s.close();
             else server = s;
+            settled = true;
             resolve();
           },
           (err: unknown) => {
-            if (++tries >= RELISTEN_TRIES)
-              return reject(
-                new Error(`could not listen on ${host}:${port} again after the blackhole: ${(err as Error).message}`),
+            if (++tries === RELISTEN_TRIES && !settled) {
+              settled = true;
+              reject(
+                new ProtocolError(
+                  503,
+                  'revert_failed',
+                  `the blackhole ended but ${host}:${port} cannot be listened on again (${(err as Error).message}); retrying every ${RELISTEN_BACKGROUND_MS} ms`,
+                ),
               );
-            relistenTimer = clock.setTimer(RELISTEN_INTERVAL_MS, attempt);
+            }
+            relistenTimer = clock.setTimer(
+              tries < RELISTEN_TRIES ? RELISTEN_INTERVAL_MS : RELISTEN_BACKGROUND_MS,
+              attempt,
+            );
           },
         );
       };

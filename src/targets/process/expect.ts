@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ExpectSpec } from './spec.js';
-import type { HttpAnswer } from './http.js';
+import type { OutboundAnswer as HttpAnswer } from '../../shared/http-call.js';
 
 const MISSING = Symbol('missing');
 

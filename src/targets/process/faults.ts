@@ -47,6 +47,40 @@ export interface FaultContext {
 }
 
 const HOOK_TIMEOUT_MS = 10_000;
+/** how long a SIGKILLed process gets to disappear (or a SIGSTOPped one to show stopped) before the fault fails */
+const KILL_VERIFY_MS = 5000;
+
+/** gone: no such process, a zombie (it has exited), or its pid now names another process */
+function isGone(pid: number, start: number): boolean {
+  const stat = readStat(pid);
+  return stat === undefined || stat.state === 'Z' || stat.state === 'X' || stat.startTime !== start;
+}
+
+/** the signal did not reach the agent's own process: say truly why */
+function notSignalled(
+  type: string,
+  done: string,
+  agentId: string,
+  pid: number,
+  start: number,
+  refused: { pid: number; reason: string }[],
+): RuntimeError {
+  const denied = refused.find((r) => r.pid === pid);
+  if (denied)
+    return new RuntimeError(
+      `${type}: agent ${agentId}'s process ${pid} could not be ${done}: the kernel refused the signal (${denied.reason}; is it another user's?)`,
+      'signal_refused',
+    );
+  if (isGone(pid, start))
+    return new RuntimeError(
+      `${type}: agent ${agentId}'s process ${pid} exited before it could be ${done}`,
+      'agent_down',
+    );
+  return new RuntimeError(
+    `${type}: agent ${agentId}'s process ${pid} was not ${done}: it is not one the arena may signal`,
+    'unsafe_pid',
+  );
+}
 
 export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvider; book: FaultBook } {
   const { fleet } = ctx;
@@ -73,7 +107,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     if (!pids) return [];
     // only the very processes we stopped: a pid reused since then is not ours to touch
     const same = pids.filter((p) => readStat(p.pid)?.startTime === p.start).map((p) => p.pid);
-    const sent = signalPids([...same].reverse(), 'SIGCONT');
+    const { sent } = signalPids([...same].reverse(), 'SIGCONT');
     await ctx.watchdog()?.tell({ op: 'resume', pids });
     agent.monitor.reset();
     return sent;
@@ -170,13 +204,17 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
 
     async stopAgent(agentId) {
       const agent = fleet.get(agentId, 'kill_agent');
-      const { pid } = fleet.resolve(agent);
+      const { pid, start } = fleet.resolve(agent);
       const tree = safeTree('kill_agent', agent, pid);
-      const killed = signalPids(tree, 'SIGKILL');
-      if (!killed.includes(pid))
+      const { sent, refused } = signalPids(tree, 'SIGKILL');
+      if (!sent.includes(pid)) throw notSignalled('kill_agent', 'killed', agentId, pid, start, refused);
+      // reported killed only once the kernel shows it gone (a zombie has exited) or its pid taken by another
+      const deadline = ctx.clock.now() + KILL_VERIFY_MS;
+      while (!isGone(pid, start) && ctx.clock.now() < deadline) await ctx.clock.sleep(5);
+      if (!isGone(pid, start))
         throw new RuntimeError(
-          `kill_agent: agent ${agentId}'s process ${pid} exited before it could be killed`,
-          'agent_down',
+          `kill_agent: agent ${agentId}'s process ${pid} is still there ${KILL_VERIFY_MS}ms after SIGKILL (state ${readStat(pid)?.state ?? '?'}: an uninterruptible wait?)`,
+          'kill_failed',
         );
       agent.monitor.reset();
       if (agent.paused) {
@@ -185,7 +223,13 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
         agent.paused = undefined;
         book.forget('pause_agent', agentId);
       }
-      return { killed_agent_id: agentId, pid, killed_pids: killed, signal: 'SIGKILL' };
+      return {
+        killed_agent_id: agentId,
+        pid,
+        killed_pids: sent,
+        ...(refused.length > 0 ? { not_killed: refused } : {}),
+        signal: 'SIGKILL',
+      };
     },
 
     async pauseAgent(agentId, options) {
@@ -193,31 +237,42 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       if (agent.paused) throw new RuntimeError(`pause_agent: agent ${agentId} is already paused`, 'already_paused');
       FaultBook.checkDuration('pause_agent', options);
       const watchdog = needWatchdog('pause_agent');
-      const { pid } = fleet.resolve(agent);
+      const { pid, start } = fleet.resolve(agent);
       const pids: TrackedPid[] = safeTree('pause_agent', agent, pid).map((p) => ({
         pid: p,
         start: readStat(p)?.startTime ?? 0,
       }));
-      // the watchdog knows before the first SIGSTOP: if we die now, it resumes them
-      await watchdog.tell({ op: 'pause', pids });
+      const durationMs = options?.durationMs;
+      // the watchdog knows before the first SIGSTOP: if we die (or freeze past the fault's end), it resumes them
+      await watchdog.tell({
+        op: 'pause',
+        pids,
+        ...(durationMs !== undefined ? { until: Date.now() + durationMs } : {}),
+      });
       agent.paused = pids;
-      const stopped = signalPids(
+      const { sent, refused } = signalPids(
         pids.map((p) => p.pid),
         'SIGSTOP',
       );
-      if (!stopped.includes(pid)) {
+      if (!sent.includes(pid)) {
         await resume(agent);
-        throw new RuntimeError(
-          `pause_agent: agent ${agentId}'s process ${pid} exited before it could be paused`,
-          'agent_down',
-        );
+        throw notSignalled('pause_agent', 'paused', agentId, pid, start, refused);
       }
       agent.monitor.reset();
       // SIGSTOP is delivered asynchronously: answer once the kernel shows the process stopped
-      const deadline = ctx.clock.now() + 1000;
+      const deadline = ctx.clock.now() + KILL_VERIFY_MS;
       while (!isStopped(pid) && isAlive(pid) && ctx.clock.now() < deadline) await ctx.clock.sleep(2);
+      if (!isStopped(pid)) {
+        await resume(agent);
+        throw new RuntimeError(
+          isGone(pid, start)
+            ? `pause_agent: agent ${agentId}'s process ${pid} exited while it was being paused`
+            : `pause_agent: agent ${agentId}'s process ${pid} did not stop within ${KILL_VERIFY_MS}ms of SIGSTOP (state ${readStat(pid)?.state ?? '?'})`,
+          'pause_failed',
+        );
+      }
       const fault = book.add('pause_agent', agentId, options, async () => void (await resume(agent)));
-      return { fault_id: fault.id, paused_agent_id: agentId, pid, paused_pids: stopped };
+      return { fault_id: fault.id, paused_agent_id: agentId, pid, paused_pids: sent };
     },
 
     async resumeAgent(agentId) {

@@ -6,7 +6,7 @@
 import { RuntimeError } from '../../shared/errors.js';
 import { describeFailure, runCommand } from './command.js';
 import { isMissing, jsonPathGet } from './expect.js';
-import { httpCall } from './http.js';
+import { httpCall } from '../../shared/http-call.js';
 import type { LeaderSpec } from './spec.js';
 
 const DEFAULT_TIMEOUT_MS = 1000;

@@ -6,7 +6,7 @@
  * `x-arena-client: arena-probe`, which keeps it apart from the agents in the
  * proxy's per-client stats. Healthy when it answers 2xx.
  */
-import { httpCall } from './http.js';
+import { httpCall } from '../../shared/http-call.js';
 
 export const PROBE_CLIENT = 'arena-probe';
 

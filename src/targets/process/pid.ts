@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RuntimeError } from '../../shared/errors.js';
+import { arenaFamily, type ArenaFamily, UNSAFE_HINT, unsafeReason } from './guard.js';
 import {
-  ancestorsOf,
   holdsSocket,
   isAlive,
   isAncestor,
@@ -16,6 +16,7 @@ import {
   listPids,
   processTable,
   readCmdline,
+  readStat,
   type ProcInfo,
 } from './proc.js';
 import type { PidSpec } from './spec.js';
@@ -35,10 +36,45 @@ export interface ResolveContext {
   sockets?: { inodes?: ReadonlySet<string> };
 }
 
+/**
+ * The agent's pid by its spec. A pid that is the arena, its watchdog, above it, or in its process
+ * group or session is refused (RuntimeError `unsafe_pid`) whichever source named it: nothing is
+ * ever signalled on its word.
+ */
 export function resolvePid(spec: PidSpec, ctx: ResolveContext): number {
-  if ('file' in spec) return fromFile(spec.file, ctx);
-  if ('port' in spec) return fromPort(spec.port, ctx);
-  return fromMatch(spec.match, ctx);
+  const family = arenaFamily(ctx.exclude);
+  const pid =
+    'file' in spec
+      ? fromFile(spec.file, ctx)
+      : 'port' in spec
+        ? fromPort(spec.port, ctx, family)
+        : fromMatch(spec.match, ctx, family);
+  // every source, the fast paths included, answers through this one check
+  const why = unsafeReason(pid, readStat(pid), family);
+  if (why) throw unsafe(ctx, pidSource(spec), [{ pid, why }]);
+  return pid;
+}
+
+function unsafe(ctx: ResolveContext, source: string, refused: { pid: number; why: string }[]): RuntimeError {
+  const listed = refused
+    .slice(0, 5)
+    .map(({ pid, why }) => `pid ${pid} (${(readCmdline(pid) ?? '?').slice(0, 60)}), which is ${why}`)
+    .join('; ');
+  return new RuntimeError(`agent ${ctx.agentId}: ${source} names ${listed}; refusing to signal it`, 'unsafe_pid', {
+    hint: UNSAFE_HINT,
+  });
+}
+
+/** the candidates the arena may signal; when none is left but some were refused, the refusal with its reasons */
+function safeOnly(candidates: number[], family: ArenaFamily, ctx: ResolveContext, source: string): number[] {
+  const refused: { pid: number; why: string }[] = [];
+  const safe = candidates.filter((pid) => {
+    const why = unsafeReason(pid, readStat(pid), family);
+    if (why) refused.push({ pid, why });
+    return why === undefined;
+  });
+  if (safe.length === 0 && refused.length > 0) throw unsafe(ctx, source, refused);
+  return safe;
 }
 
 /** a short text saying where the pid comes from, for messages and `describe` */
@@ -76,7 +112,7 @@ function fromFile(file: string, ctx: ResolveContext): number {
   return pid;
 }
 
-function fromPort(port: number, ctx: ResolveContext): number {
+function fromPort(port: number, ctx: ResolveContext, family: ArenaFamily): number {
   // a listening socket keeps its port until it is closed, and an inode names one socket while it
   // lives: a process still holding one it listened on is still the one listening on the port
   const known = ctx.sockets?.inodes;
@@ -87,7 +123,12 @@ function fromPort(port: number, ctx: ResolveContext): number {
     throw new RuntimeError(`agent ${ctx.agentId}: nothing listens on port ${port}`, 'pid_not_found');
   if (ctx.lastPid !== undefined && isAlive(ctx.lastPid) && holdsSocket(ctx.lastPid, inodes)) return ctx.lastPid;
   const table = processTable();
-  const holders = [...table.keys()].filter((pid) => !ctx.exclude?.has(pid) && holdsSocket(pid, inodes));
+  const holders = safeOnly(
+    [...table.keys()].filter((pid) => holdsSocket(pid, inodes)),
+    family,
+    ctx,
+    `port ${port}`,
+  );
   if (holders.length === 0) {
     throw new RuntimeError(
       `agent ${ctx.agentId}: port ${port} is listened on by a process this user cannot see`,
@@ -97,24 +138,24 @@ function fromPort(port: number, ctx: ResolveContext): number {
   return pickOne(holders, table, ctx, `port ${port}`);
 }
 
-function fromMatch(pattern: string, ctx: ResolveContext): number {
-  const self = process.pid;
-  // never ourselves, nor a shell or runner above us whose command line quotes the pattern
-  const above = ancestorsOf(self);
-  const matches: number[] = [];
+function fromMatch(pattern: string, ctx: ResolveContext, family: ArenaFamily): number {
+  const source = `match ${JSON.stringify(pattern)}`;
+  const found: number[] = [];
   for (const pid of listPids()) {
-    if (pid === self || ctx.exclude?.has(pid) || above.has(pid)) continue;
     const cmdline = readCmdline(pid);
     // a zombie's command line is empty: it matches nothing
-    if (cmdline !== undefined && matchesWords(cmdline, pattern)) matches.push(pid);
+    if (cmdline !== undefined && matchesWords(cmdline, pattern)) found.push(pid);
   }
+  // a runner above the arena whose command line quotes the pattern is skipped when the agent is found
+  // besides it; when only the arena's own family matches, the refusal says so
+  const matches = safeOnly(found, family, ctx, source);
   if (matches.length === 0)
     throw new RuntimeError(
       `agent ${ctx.agentId}: no running process's command line matches ${JSON.stringify(pattern)}`,
       'pid_not_found',
     );
   // the whole process table only when there is more than one to choose from
-  return matches.length === 1 ? matches[0]! : pickOne(matches, processTable(), ctx, `match ${JSON.stringify(pattern)}`);
+  return matches.length === 1 ? matches[0]! : pickOne(matches, processTable(), ctx, source);
 }
 
 /**

@@ -8,7 +8,7 @@
 import net from 'node:net';
 import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
 import { runCommand, describeFailure } from './command.js';
-import { httpCall } from './http.js';
+import { httpCall } from '../../shared/http-call.js';
 import { PROBE_DEFAULTS, type ProbeSpec } from './spec.js';
 
 export interface ProbeContext {
@@ -37,7 +37,7 @@ export async function probeOnce(
 ): Promise<ProbeOutcome> {
   try {
     if ('http' in spec) {
-      const answer = await httpCall({ url: spec.http, timeoutMs, maxBytes: 64 * 1024 });
+      const answer = await httpCall({ url: spec.http, timeoutMs, maxBytes: 64 * 1024, overflow: 'cut' });
       return answer.status >= 200 && answer.status < 400
         ? { ok: true }
         : { ok: false, problem: `${spec.http}: status ${answer.status}` };

@@ -10,6 +10,8 @@ export interface ProcInfo {
   pid: number;
   ppid: number;
   pgid: number;
+  /** session id */
+  sid: number;
   /** R, S, D, T (stopped), t, Z (zombie), X … */
   state: string;
   /** clock ticks since boot: with the pid, identifies one process even if the pid is reused */
@@ -32,6 +34,7 @@ export function readStat(pid: number): ProcInfo | undefined {
     state: fields[0] ?? '?',
     ppid: Number(fields[1]),
     pgid: Number(fields[2]),
+    sid: Number(fields[3]),
     startTime: Number(fields[19]),
   };
 }

@@ -1,5 +1,5 @@
 /** Turns a request spec from the target file into one HTTP call. */
-import { httpCall, type HttpAnswer } from './http.js';
+import { httpCall, type OutboundAnswer as HttpAnswer } from '../../shared/http-call.js';
 import type { RequestSpec } from './spec.js';
 
 export function sendRequest(spec: RequestSpec): Promise<HttpAnswer> {

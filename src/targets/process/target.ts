@@ -131,11 +131,13 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     const deadline = clock.now() + timeoutMs;
     for (;;) {
       const problems: string[] = [];
+      let hint: string | undefined;
       for (const agent of fleet.all()) {
         try {
           fleet.resolve(agent);
         } catch (err) {
           problems.push((err as Error).message);
+          hint ??= (err as RuntimeError).hint;
           continue;
         }
         const probe = agent.monitor.state();
@@ -157,6 +159,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         throw new RuntimeError(
           `target ${spec.name} is not ready after ${timeoutMs}ms:\n  ${problems.join('\n  ')}`,
           'target_not_ready',
+          hint ? { hint } : {},
         );
       await clock.sleep(100);
     }
@@ -175,7 +178,10 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
       try {
         runDir = mkdtempSync(join(tmpdir(), 'chaos-arena-process-'));
         env.ARENA_RUN_DIR = runDir;
-        watchdog = await startWatchdog(runDir);
+        watchdog = await startWatchdog(runDir, {
+          // no watchdog, no guarantee: end every fault now rather than leave one that a crash would strand
+          onLost: () => void book.revertAll().catch(() => {}),
+        });
         // before the start command: the fleet talks through its proxies from its first request
         proxies = await startAgentProxies(spec.agents, {
           clock,
@@ -226,14 +232,16 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         await attempt(() => workload?.stop());
         await attempt(() => book.revertAll());
         fleet.stopTracking();
-        for (const proxy of proxies.values()) await attempt(() => proxy.close());
-        await attempt(() => llm?.close());
-        await attempt(() => mcp?.close());
+        // the fleet first, its proxies after: an agent ending on SIGTERM still reaches its LLM and MCP
+        // servers through them (closing its MCP session), instead of failing on a closed port
         if (managed) {
           const m = managed;
           await attempt(() => m.stop());
           await attempt(() => watchdog?.tell({ op: 'ungroup', pid: m.pid }));
         }
+        for (const proxy of proxies.values()) await attempt(() => proxy.close());
+        await attempt(() => llm?.close());
+        await attempt(() => mcp?.close());
         await attempt(() => watchdog?.finish());
         if (runDir) rmSync(runDir, { recursive: true, force: true });
         if (errors.length > 0)

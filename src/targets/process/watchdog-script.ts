@@ -5,17 +5,20 @@
  * imports beyond node's own, so nothing can fail to load after the arena is
  * gone.
  *
- * It reads JSON lines on stdin: which pids are paused, which start command's
- * process group to end, which fault URLs to call to revert. When stdin ends
- * without a `done` line, or the arena's pid disappears (SIGKILL included), it
- * resumes every paused pid, calls every revert URL, ends the start command
- * (SIGTERM, then SIGKILL after its grace) and exits.
+ * It reads JSON lines on stdin: which pids are paused (and until when), which
+ * start command's process group to end, which fault URLs to call to revert.
+ * A pause past its own end is resumed here even while the arena lives: a
+ * frozen arena (SIGSTOP, Ctrl-Z) cannot end it. When stdin ends without a
+ * `done` line, or the arena's pid disappears (SIGKILL included), it resumes
+ * every paused pid, calls every revert URL, ends the start command (SIGTERM,
+ * then SIGKILL after its grace), removes the run directory and exits.
  */
 export const WATCHDOG_SOURCE = String.raw`'use strict';
 const fs = require('node:fs');
 const http = require('node:http');
 const arenaPid = Number(process.env.ARENA_WATCHDOG_PARENT);
-const paused = new Map();   // "pid:start" -> {pid, start}
+const runDir = process.env.ARENA_WATCHDOG_RUN_DIR || '';
+const paused = new Map();   // "pid:start" -> {pid, start, until?}
 const reverts = new Map();  // key -> {url, method}
 const groups = new Map();   // pid -> {pid, start, graceMs}
 let cleaning = false;
@@ -59,6 +62,8 @@ function callRevert(r) {
   return new Promise((resolve) => {
     try {
       const req = http.request(r.url, { method: r.method || 'DELETE', agent: false, timeout: 1000 }, (res) => { res.resume(); res.on('end', resolve); });
+      // the whole call, not only the wait for headers: a server that trickles is let go after 2 s
+      setTimeout(() => { req.destroy(); resolve(); }, 2000).unref();
       req.on('error', () => resolve());
       req.on('timeout', () => { req.destroy(); resolve(); });
       req.end();
@@ -86,20 +91,33 @@ async function cleanup(why) {
     send(-g.pid, 'SIGKILL');
     for (const p of below) if (same(p.pid, p.start)) send(p.pid, 'SIGKILL');
   }));
+  // the arena can no longer remove its run directory: its files would stay in the temp folder
+  if (runDir) try { fs.rmSync(runDir, { recursive: true, force: true }); } catch {}
   log('done');
   process.exit(0);
+}
+
+// a pause whose end has come is resumed even if the arena, frozen, cannot do it
+function enforceDeadlines() {
+  const now = Date.now();
+  for (const [key, p] of paused) {
+    if (p.until === undefined || now < p.until) continue;
+    paused.delete(key);
+    if (same(p.pid, p.start) && send(p.pid, 'SIGCONT')) log('pause of pid ' + p.pid + ' ended at its deadline: resumed');
+  }
 }
 
 function handle(line) {
   let m;
   try { m = JSON.parse(line); } catch { return; }
   switch (m.op) {
-    case 'pause': for (const p of m.pids) paused.set(p.pid + ':' + p.start, p); break;
+    case 'pause': for (const p of m.pids) paused.set(p.pid + ':' + p.start, { pid: p.pid, start: p.start, until: m.until }); break;
     case 'resume': for (const p of m.pids) paused.delete(p.pid + ':' + p.start); break;
     case 'revert': reverts.set(m.key, { url: m.url, method: m.method }); break;
     case 'reverted': reverts.delete(m.key); break;
     case 'group': groups.set(m.pid, { pid: m.pid, start: m.start, graceMs: m.graceMs }); break;
     case 'ungroup': groups.delete(m.pid); break;
+    case 'restored': log('restarted by the arena: told ' + paused.size + ' paused pid(s), ' + reverts.size + ' revert(s), ' + groups.size + ' start command(s)'); break;
     case 'done': finishedNormally = true; log('run ended normally'); process.exit(0);
   }
 }
@@ -115,6 +133,9 @@ process.stdin.on('end', () => { if (!finishedNormally) void cleanup('pipe closed
 process.stdin.on('error', () => { if (!finishedNormally) void cleanup('pipe error'); });
 for (const sig of ['SIGINT', 'SIGHUP', 'SIGTERM']) process.on(sig, () => void cleanup(sig));
 const arenaStart = startTime(arenaPid);
-setInterval(() => { if (!same(arenaPid, arenaStart)) void cleanup('arena pid ' + arenaPid + ' exited'); }, 200);
+setInterval(() => {
+  if (!same(arenaPid, arenaStart)) void cleanup('arena pid ' + arenaPid + ' exited');
+  else enforceDeadlines();
+}, 100);
 process.stdout.write('ready\n');
 `;

@@ -6,7 +6,8 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { ArenaError, NotFoundError, RuntimeError, errorMessage } from '../../shared/errors.js';
+import { ArenaError, CancelledError, NotFoundError, RuntimeError } from '../../shared/errors.js';
+import { httpCall, OutboundCallError } from '../../shared/http-call.js';
 import type { FaultAccepted, FaultRequest, WireActiveFault } from '../../protocol/wire.js';
 import type { AgentInfo, DAGEdge, HealthReport, InvariantCheck, WorkloadCounters } from '../../arena/providers.js';
 
@@ -23,9 +24,15 @@ export interface TargetDocument {
 export interface ProtocolClientOptions {
   url: string;
   token?: string;
-  /** per request (default 2 s) */
+  /** per request, the whole of it (default 2 s) */
   timeoutMs?: number;
+  /** the largest answer taken (default 8 MiB) */
+  maxBytes?: number;
+  /** aborts the reads in flight when it fires (Ctrl-C); reverts and lease renewals are never aborted */
+  signal?: AbortSignal;
 }
+
+export const DEFAULT_MAX_TARGET_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** The target answered with an error status; `status` and `code` are the target's own. */
 export class TargetAnswerError extends ArenaError {
@@ -44,7 +51,14 @@ export function createProtocolClient(options: ProtocolClientOptions) {
   // one kept-alive connection pool per target: a fault costs two round trips, not two handshakes
   const agent = new (base.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 8 });
 
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> => {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_TARGET_ANSWER_BYTES;
+
+  const call = async <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    abortable = true,
+  ): Promise<{ status: number; json: T }> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     const payload = body === undefined ? undefined : JSON.stringify(body);
     if (payload !== undefined) {
@@ -54,10 +68,27 @@ export function createProtocolClient(options: ProtocolClientOptions) {
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let answer: { status: number; text: string };
     try {
-      answer = await request(`${base}${path}`, method, headers, payload, timeoutMs, agent);
+      const got = await httpCall({
+        method,
+        url: `${base}${path}`,
+        headers,
+        ...(payload !== undefined ? { body: payload } : {}),
+        timeoutMs,
+        maxBytes,
+        agent,
+        ...(abortable && options.signal ? { signal: options.signal } : {}),
+      });
+      answer = { status: got.status, text: got.body };
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      const why = e.code === 'ETIMEDOUT' ? `no answer within ${timeoutMs} ms` : (e.code ?? errorMessage(err));
+      if (!(err instanceof OutboundCallError)) throw err;
+      if (err.failure === 'too_large')
+        throw new RuntimeError(
+          `target ${base} answered ${method} ${path} with more than ${maxBytes} bytes`,
+          'target_bad_answer',
+        );
+      const why = err.message.slice(err.message.indexOf(': ') + 2);
+      if (err.failure === 'aborted')
+        throw new CancelledError(`interrupted while waiting for target ${base} (${method} ${path})`, { cause: err });
       throw new RuntimeError(`target ${base} is unreachable (${method} ${path}): ${why}`, 'target_unreachable', {
         cause: err,
       });
@@ -95,36 +126,22 @@ export function createProtocolClient(options: ProtocolClientOptions) {
     target: async () => checkTargetDocument((await call<unknown>('GET', '/v1/target')).json, base),
     addFault: async (request: FaultRequest) => (await call<FaultAccepted>('POST', '/v1/faults', request)).json,
     listFaults: async () => (await call<{ faults: WireActiveFault[] }>('GET', '/v1/faults')).json.faults,
+    // a revert and a lease renewal run to their own deadline, even on the way out of an interrupted run
     deleteFault: async (id: string) =>
-      (await call<{ id: string; reverted: boolean }>('DELETE', `/v1/faults/${encodeURIComponent(id)}`)).json,
+      (
+        await call<{ id: string; reverted: boolean }>(
+          'DELETE',
+          `/v1/faults/${encodeURIComponent(id)}`,
+          undefined,
+          false,
+        )
+      ).json,
     renew: async (ids: string[], leaseMs: number) =>
-      (await call<{ renewed: string[] }>('POST', '/v1/leases', { ids, lease_ms: leaseMs })).json.renewed,
+      (await call<{ renewed: string[] }>('POST', '/v1/leases', { ids, lease_ms: leaseMs }, false)).json.renewed,
     health: async (query: string) => (await call<HealthReport>('GET', `/v1/health?${query}`)).json,
     workload: async () => (await call<WorkloadCounters>('GET', '/v1/workload')).json,
     invariants: async () => (await call<{ checks: InvariantCheck[] }>('POST', '/v1/invariants')).json.checks,
   };
-}
-
-/** one request on node:http (several times cheaper per call than fetch over loopback) */
-function request(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  payload: string | undefined,
-  timeoutMs: number,
-  agent: http.Agent,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = (url.startsWith('https:') ? https : http).request(url, { method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
 
 function describe(json: unknown): string | undefined {

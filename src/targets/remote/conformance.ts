@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { ACTION_TYPES, SELF_TARGETING, type ActionType } from '../../arena/action.js';
-import { checkTargetDocument, type TargetDocument } from './client.js';
+import { httpCall } from '../../shared/http-call.js';
+import { checkTargetDocument, DEFAULT_MAX_TARGET_ANSWER_BYTES, type TargetDocument } from './client.js';
 
 export interface CheckResult {
   name: string;
@@ -74,13 +75,15 @@ export async function checkConformance(options: ConformanceOptions): Promise<Che
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${base}${path}`, {
+    const res = await httpCall({
       method,
+      url: `${base}${path}`,
       headers,
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+      timeoutMs: options.timeoutMs ?? 5000,
+      maxBytes: DEFAULT_MAX_TARGET_ANSWER_BYTES,
     });
-    const text = await res.text();
+    const text = res.body;
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;

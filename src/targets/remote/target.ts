@@ -21,7 +21,7 @@ import type {
 } from '../../arena/providers.js';
 import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
 import { deepFreeze } from '../../shared/deep-freeze.js';
-import { RuntimeError, errorMessage } from '../../shared/errors.js';
+import { CancelledError, RuntimeError, errorMessage } from '../../shared/errors.js';
 import { DEFAULT_LEASE_MS, type FaultRequest } from '../../protocol/wire.js';
 import { createProtocolClient, type TargetDocument } from './client.js';
 import type { RemoteTargetSpec } from './spec.js';
@@ -29,6 +29,8 @@ import type { RemoteTargetSpec } from './spec.js';
 export interface RemoteTargetOptions {
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
+  /** Ctrl-C / SIGTERM: ends the reads waiting on the target (reverts still run) */
+  signal?: AbortSignal;
 }
 
 export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTargetOptions = {}): Target {
@@ -36,7 +38,12 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
   const env = options.env ?? process.env;
   const token = spec.token_env ? env[spec.token_env] : undefined;
   const leaseMs = spec.lease ?? DEFAULT_LEASE_MS;
-  const client = createProtocolClient({ url: spec.url, ...(token ? { token } : {}), timeoutMs: spec.timeout ?? 2000 });
+  const client = createProtocolClient({
+    url: spec.url,
+    ...(token ? { token } : {}),
+    timeoutMs: spec.timeout ?? 2000,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const runId = randomUUID().slice(0, 8);
   let seq = 0;
   let doc: TargetDocument | undefined;
@@ -174,6 +181,8 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
       try {
         doc = await client.target();
       } catch (err) {
+        // an interrupt stays one (exit 130), not a target that failed to answer
+        if (err instanceof CancelledError) throw err;
         throw new RuntimeError(
           `target ${spec.name} at ${client.url} did not answer: ${errorMessage(err)}`,
           'target_unreachable',

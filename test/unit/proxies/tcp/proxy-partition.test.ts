@@ -134,3 +134,42 @@ describe('tcp proxy: upstream failures', () => {
     expect(proxy.stats().connections_open).toBe(0);
   });
 });
+
+describe('tcp proxy: a blackhole whose port is taken before the revert', () => {
+  it('the DELETE says the revert failed (never reverted: true while nothing listens), and the proxy listens again once the port is free', async () => {
+    const { startTcpFaultProxy } = await import('../../../../src/proxies/tcp/control.js');
+    const { createServer } = await import('node:net');
+    const fp = await startTcpFaultProxy({
+      listen: { port: 0 },
+      upstream: { host: '127.0.0.1', port: await startEcho() },
+      control: { port: 0 },
+    });
+    try {
+      const control = `http://127.0.0.1:${fp.control!.port}`;
+      const post = await fetch(`${control}/v1/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'bh', type: 'blackhole', lease_ms: 60_000 }),
+      });
+      expect(post.status).toBe(201);
+      expect(fp.proxy.stats().is_accepting).toBe(false);
+      // someone else takes the port meanwhile
+      const squatter = createServer();
+      await new Promise<void>((resolve) => squatter.listen(fp.proxy.port, '127.0.0.1', resolve));
+      const del = await fetch(`${control}/v1/faults/bh`, { method: 'DELETE' });
+      const body = (await del.json()) as { code?: string; error?: string; reverted?: boolean };
+      expect(del.status).toBe(503);
+      expect(body.code).toBe('revert_failed');
+      expect(body.error).toContain(`127.0.0.1:${fp.proxy.port} cannot be listened on again`);
+      expect(fp.proxy.stats().is_accepting).toBe(false);
+      // the port is freed: the proxy takes it back by itself (10x its retry interval as a safety net)
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+      const deadline = Date.now() + 10_000;
+      while (!fp.proxy.stats().is_accepting && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(fp.proxy.stats().is_accepting).toBe(true);
+      expect(await fastest(await dial(fp.proxy.port))).toBeLessThan(5000);
+    } finally {
+      await fp.close();
+    }
+  }, 60_000);
+});

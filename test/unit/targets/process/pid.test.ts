@@ -5,11 +5,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePid } from '../../../../src/targets/process/pid.js';
-import { ancestorsOf, forEachLine, listeningInodes } from '../../../../src/targets/process/proc.js';
+import { ancestorsOf, forEachLine, listeningInodes, readCmdline } from '../../../../src/targets/process/proc.js';
+import { RuntimeError } from '../../../../src/shared/errors.js';
 
 const children: ChildProcess[] = [];
 const servers: Server[] = [];
@@ -20,10 +23,17 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
-/** a node process listening on a port the kernel picks, on `host`; resolves with the child and its port */
-async function listener(host: string, tag = 'pid-test'): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * a node process listening on a port the kernel picks, on `host`; resolves with the child and its port.
+ * In its own session (as an agent must be: one in the arena's group or session is refused) unless `sameGroup`.
+ */
+async function listener(
+  host: string,
+  tag = 'pid-test',
+  sameGroup = false,
+): Promise<{ child: ChildProcess; port: number }> {
   const code = `const s = require('node:net').createServer(); s.listen(0, ${JSON.stringify(host)}, () => console.log(s.address().port)); setInterval(() => {}, 1000); // ${tag}`;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'], detached: !sameGroup });
   children.push(child);
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   return { child, port: Number(line.toString().trim()) };
@@ -101,7 +111,7 @@ describe('pid by port', () => {
 
     // a restart: another process on the same port
     const code = `require('node:net').createServer().listen(${first.port}, '127.0.0.1', () => console.log('up')); setInterval(() => {}, 1000);`;
-    const next = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const next = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
     children.push(next);
     await once(next.stdout!, 'data');
     expect(resolvePid({ port: first.port }, { ...ctx('w'), sockets, lastPid: pid })).toBe(next.pid);
@@ -125,5 +135,82 @@ describe('pid by command-line match', () => {
     expect(above.has(process.ppid)).toBe(true);
     expect(above.has(1)).toBe(true);
     expect(above.has(child.pid!)).toBe(false);
+  });
+});
+
+/** the refusal resolvePid throws, checked to be the typed one with the hint */
+function refusal(run: () => unknown): RuntimeError {
+  let caught: unknown;
+  try {
+    run();
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught).toBeInstanceOf(RuntimeError);
+  const err = caught as RuntimeError;
+  expect(err.code).toBe('unsafe_pid');
+  expect(err.exitCode).toBe(3);
+  expect(err.hint).toContain('setsid');
+  return err;
+}
+
+describe('every pid source refuses the arena, what is above it, and its group and session', () => {
+  // here the arena is this test process: its parent (the test runner) and every process above it,
+  // and the children it starts without a session of their own, are never an agent
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const pidFile = (pid: number) => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-pid-safety-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'agent.pid'), `${pid}\n`);
+    return join(dir, 'agent.pid');
+  };
+
+  it('a pid file naming the arena, its parent, a grandparent, or a child in its own group', async () => {
+    const file = pidFile(process.pid);
+    expect(refusal(() => resolvePid({ file }, ctx('self'))).message).toBe(
+      `agent self: pid file ${file} names pid ${process.pid} (${readCmdline(process.pid)!.slice(0, 60)}), which is the arena itself; refusing to signal it`,
+    );
+    for (const above of [process.ppid, ...[...ancestorsOf(process.ppid)].filter((p) => p > 1)]) {
+      expect(refusal(() => resolvePid({ file: pidFile(above) }, ctx('up'))).message).toMatch(
+        new RegExp(
+          `agent up: pid file .* names pid ${above} .*, which is above the arena \\(its parent shell or runner\\)`,
+        ),
+      );
+    }
+    expect(() => resolvePid({ file: pidFile(1) }, ctx('init'))).toThrow('does not hold a process id');
+    const sibling = await listener('127.0.0.1', 'pid-group', true);
+    expect(refusal(() => resolvePid({ file: pidFile(sibling.child.pid!) }, ctx('g'))).message).toMatch(
+      /which is in the arena's own process group \d+/,
+    );
+    // its own session: fine
+    const own = await listener('127.0.0.1');
+    expect(resolvePid({ file: pidFile(own.child.pid!) }, ctx('own'))).toBe(own.child.pid);
+  });
+
+  it('a port the arena itself, or a child in its group, listens on', async () => {
+    const server = createServer();
+    servers.push(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    expect(refusal(() => resolvePid({ port }, ctx('p'))).message).toMatch(
+      new RegExp(`agent p: port ${port} names pid ${process.pid} .*, which is the arena itself`),
+    );
+    const sibling = await listener('127.0.0.1', 'pid-port-group', true);
+    expect(refusal(() => resolvePid({ port: sibling.port }, ctx('q'))).message).toMatch(
+      new RegExp(`agent q: port ${sibling.port} names pid ${sibling.child.pid} .*in the arena's own process group`),
+    );
+  });
+
+  it('a match beside a runner that quotes it still finds the agent in its own session', async () => {
+    const tag = `pid-quoted-${process.pid}-${Date.now()}`;
+    const one = await listener('127.0.0.1', tag);
+    // a child of ours in our group whose command line also has the tag: skipped, not chosen
+    const quoting = await listener('127.0.0.1', tag, true);
+    expect(quoting.child.pid).not.toBe(one.child.pid);
+    expect(resolvePid({ match: tag }, ctx('m'))).toBe(one.child.pid);
   });
 });
