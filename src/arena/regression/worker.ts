@@ -65,7 +65,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
       if (lost) return emit({ type: 'lost', run });
       const written = await options.queue.complete(run, report);
       if (written) completed++;
-      emit({ type: 'done', run, score: report.score, written });
+      emit({ type: 'done', run, score: report.score ?? Number.NaN, written });
     } catch (err) {
       if (lost) return emit({ type: 'lost', run });
       if (options.signal?.aborted) {

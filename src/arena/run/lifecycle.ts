@@ -47,6 +47,8 @@ export interface RunLifecycleOptions {
   gate?: GateOn | undefined;
   /** the caller's own verdict beyond the gate (a scenario expectation that did not hold) */
   failed?: () => boolean;
+  /** the caller's reason the run proved nothing (every fault failed to apply), or undefined */
+  inconclusive?: () => string | undefined;
 }
 
 /** what the caller's schedule works with */
@@ -65,6 +67,8 @@ export interface RunOutcome {
   status: RunStatus;
   /** set when the run was interrupted, timed out, hit an error, or could not revert */
   error?: string;
+  /** set when the status is `inconclusive`: what was not measured */
+  inconclusive_why?: string;
   score: ScoreReport;
   gate?: GateOutcome;
   /** faults still active when the run ended, reverted by it ([] when none were) */
@@ -211,13 +215,20 @@ async function lifecycle(
         : undefined;
   const errors = [stopped, failure, revertFailure].filter((e): e is string => e !== undefined);
   const gate = options.minScore === undefined ? undefined : gateOutcome(score, options.minScore, options.gate);
+  // a broken promise fails the run whatever the score; nothing measured (or nothing applied) judges nothing
+  const brokenInvariant = score.measurements.consistency.failed_checks.some((c) => c.gate !== false);
+  const inconclusive =
+    score.score === null ? (score.availability_why ?? 'nothing was measured') : options.inconclusive?.();
   let status: RunStatus;
   if (stopCause === 'interrupted') status = 'interrupted';
   else if (errors.length > 0) status = 'error';
-  else if (options.failed?.() || (gate && !gate.passed)) status = 'failed';
+  else if (options.failed?.() || brokenInvariant) status = 'failed';
+  else if (inconclusive !== undefined) status = 'inconclusive';
+  else if (gate && !gate.passed) status = 'failed';
   else status = 'passed';
 
   const outcome: RunOutcome = { status, score, reverted, started_at: startedAt, elapsed_ms: rel() };
+  if (status === 'inconclusive') outcome.inconclusive_why = inconclusive!;
   if (errors.length > 0) outcome.error = errors.join('; ');
   if (gate) outcome.gate = gate;
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
