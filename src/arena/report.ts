@@ -130,6 +130,8 @@ export interface ScenarioReport {
   inconclusive_why?: string;
   /** faults still active when the run ended, reverted by it ([] when none were) */
   reverted_faults?: ActiveFault[];
+  /** timed faults the run's timeout (or an abort) cut short, with their planned and actual duration */
+  cut_faults?: Array<{ id: string; kind: string; target: string; planned_ms: number; actual_ms?: number }>;
   /** the target's agents as the run ended: status, role, and the restarts seen during the run */
   agents?: AgentInfo[];
 }

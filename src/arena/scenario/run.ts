@@ -104,6 +104,7 @@ export async function runScenarioReport(
       gate: options.gate,
       failed: () => failedCount() > 0,
       inconclusive: () => noFaultApplied(outcomes),
+      holdTimedFaults: true,
     },
     async (ctx) => {
       outcomes = await runSteps({
@@ -141,6 +142,7 @@ export async function runScenarioReport(
   if (run.inconclusive_why !== undefined) report.inconclusive_why = run.inconclusive_why;
   // always present, [] when nothing was active: a report reader can tell "none" from "not recorded"
   report.reverted_faults = run.reverted;
+  if (run.cut.length > 0) report.cut_faults = run.cut;
   return report;
 }
 

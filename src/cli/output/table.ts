@@ -60,7 +60,15 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
     ]);
   }
   out.push(summary.toString());
-  for (const r of reports) out.push(...footnotes(r.name, r.score, r.gate, r.error, r.status, r.inconclusive_why));
+  for (const r of reports) {
+    out.push(...footnotes(r.name, r.score, r.gate, r.error, r.status, r.inconclusive_why));
+    for (const f of r.cut_faults ?? [])
+      out.push(
+        chalk.yellow(
+          `${r.name}: ${f.kind} on ${f.target} was cut short by the run's end: ${formatDuration(f.planned_ms)} planned, ${f.actual_ms === undefined ? 'unknown' : formatDuration(f.actual_ms)} ran`,
+        ),
+      );
+  }
   return `${out.join('\n')}\n`;
 }
 

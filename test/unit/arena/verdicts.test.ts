@@ -178,3 +178,69 @@ describe('a failed invariant fails the run', () => {
     ]);
   });
 });
+
+describe('timed faults hold the timeline', () => {
+  it('the cooldown starts when the last timed fault has ended: a 600ms pause lasts 600ms', async () => {
+    fake = createFakeTarget({ recovery: true });
+    await fake.start();
+    const service = serviceOn(fake, fake.observer);
+    const phases: Array<[string, number]> = [];
+    const report = await runScenarioReport(
+      service,
+      loadScenario(`name: held
+config: { warmup: 0, cooldown: 50ms }
+actions:
+  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 600ms } } }
+`),
+      { ...FAST, onEvent: (e) => e.type === 'phase' && phases.push([e.phase, e.at_ms]) },
+    );
+    expect(report.status).toBe('passed');
+    const cooldown = phases.find(([p]) => p === 'cooldown')!;
+    expect(cooldown[1]).toBeGreaterThanOrEqual(590);
+    // it ended by itself: nothing was left to revert, nothing cut
+    expect(report.reverted_faults).toEqual([]);
+    expect(report.cut_faults).toBeUndefined();
+  });
+
+  it('a resume_agent ends the hold early', async () => {
+    fake = createFakeTarget({ recovery: true });
+    await fake.start();
+    const started = Date.now();
+    const report = await runScenarioReport(
+      serviceOn(fake, fake.observer),
+      loadScenario(`name: resumed
+config: { warmup: 0, cooldown: 20ms }
+actions:
+  - { label: p, action: { type: pause_agent, target_id: agent-2, metadata: { duration: 1m } } }
+  - { delay: 50ms, action: { type: resume_agent, target_id: agent-2 }, depends_on: [p] }
+`),
+      FAST,
+    );
+    expect(report.status).toBe('passed');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('config.timeout still bounds the run; the fault it cut is reported with planned and actual duration', async () => {
+    fake = createFakeTarget({ recovery: true });
+    await fake.start();
+    const report = await runScenarioReport(
+      serviceOn(fake, fake.observer),
+      loadScenario(`name: cut
+config: { warmup: 0, cooldown: 20ms, timeout: 300ms }
+actions:
+  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 1m } } }
+`),
+      FAST,
+    );
+    expect(report.status).toBe('error');
+    expect(report.error).toMatch(/timed out after 300ms/);
+    expect(report.cut_faults).toHaveLength(1);
+    expect(report.cut_faults![0]).toMatchObject({
+      kind: expect.stringMatching(/pause/),
+      target: 'agent-2',
+      planned_ms: 60_000,
+    });
+    expect(report.cut_faults![0]!.actual_ms).toBeGreaterThanOrEqual(250);
+    expect(report.cut_faults![0]!.actual_ms).toBeLessThan(60_000);
+  });
+});
