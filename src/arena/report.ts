@@ -107,6 +107,13 @@ export interface GateOutcome {
   value?: number;
 }
 
+export interface ReplayOf {
+  kind: 'scenario' | 'survival';
+  name: string;
+  seed: number;
+  started_at?: string;
+}
+
 export interface ScenarioReport {
   name: string;
   description?: string;
@@ -130,6 +137,10 @@ export interface ScenarioReport {
   inconclusive_why?: string;
   /** faults still active when the run ended, reverted by it ([] when none were) */
   reverted_faults?: ActiveFault[];
+  /** the measured window as run (after any time scale): what `arena replay` runs again */
+  window?: { warmup_ms: number; cooldown_ms: number; timeout_ms?: number; recovery_deadline_ms?: number };
+  /** set by `arena replay`: the run this one replayed */
+  replay_of?: ReplayOf;
   /** timed faults the run's timeout (or an abort) cut short, with their planned and actual duration */
   cut_faults?: Array<{ id: string; kind: string; target: string; planned_ms: number; actual_ms?: number }>;
   /** the target's agents as the run ended: status, role, and the restarts seen during the run */
@@ -230,5 +241,5 @@ export interface SurvivalReport {
   /** faults still active when the run ended, reverted by it */
   reverted_faults?: ActiveFault[];
   /** set by `arena replay`: the run whose timeline this one replayed */
-  replay_of?: { kind: 'scenario' | 'survival'; name: string; seed: number; started_at?: string };
+  replay_of?: ReplayOf;
 }

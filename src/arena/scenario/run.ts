@@ -142,6 +142,12 @@ export async function runScenarioReport(
   if (run.inconclusive_why !== undefined) report.inconclusive_why = run.inconclusive_why;
   // always present, [] when nothing was active: a report reader can tell "none" from "not recorded"
   report.reverted_faults = run.reverted;
+  report.window = {
+    warmup_ms: scaled(cfg.warmup_ms),
+    cooldown_ms: scaled(cfg.cooldown_ms),
+    ...(cfg.timeout_ms !== undefined ? { timeout_ms: scaled(cfg.timeout_ms) } : {}),
+    ...(cfg.recovery_deadline_ms !== undefined ? { recovery_deadline_ms: cfg.recovery_deadline_ms } : {}),
+  };
   if (run.cut.length > 0) report.cut_faults = run.cut;
   return report;
 }
