@@ -11,6 +11,7 @@
  * every fault still active.
  */
 import type { ActionType, LLMErrorType } from './action.js';
+import type { WorkloadWindow } from './workload-window.js';
 
 export type AgentRole = 'leader' | 'worker' | 'orchestrator' | 'standby';
 export type AgentStatus = 'running' | 'paused' | 'stopped' | 'restarting' | 'failed';
@@ -91,17 +92,21 @@ export interface HealthReport {
   problems: string[];
 }
 
-/** Cumulative counters of the steady-state workload since the target started. */
+/** Cumulative counters of the steady-state workload since the target started: requests that ended. */
 export interface WorkloadCounters {
   requests: number;
   succeeded: number;
   failed: number;
+  /** sent and not ended yet, when the target knows */
+  in_flight?: number;
 }
 
 export interface InvariantCheck {
   name: string;
   passed: boolean;
   detail?: string;
+  /** false: a failure counts in the consistency score only; otherwise a failed invariant fails the run (DESIGN §5) */
+  gate?: boolean;
 }
 
 /**
@@ -111,6 +116,12 @@ export interface InvariantCheck {
 export interface TargetObserver {
   health(scope: HealthScope): Promise<HealthReport>;
   workload(): Promise<WorkloadCounters>;
+  /**
+   * A target that sends its own workload counts each request sent in a window, waiting for those
+   * still in flight when it closes (./workload-window.ts). Without it, availability counts the
+   * requests that ended in the window.
+   */
+  openWorkloadWindow?(): WorkloadWindow;
   /** acknowledged writes readable, memory integrity, workflow outputs as expected, no duplicated effects */
   checkInvariants(): Promise<InvariantCheck[]>;
 }

@@ -18,8 +18,24 @@ export interface FaultRecovery {
   recovery_ms?: number;
 }
 
+/** How the workload requests still in flight when the window closed ended (DESIGN §5: every request sent is counted). */
+export interface InFlightAtEnd {
+  /** sent in the window and not yet ended when it closed */
+  count: number;
+  succeeded: number;
+  failed: number;
+  /** still not ended when the arena stopped waiting (interrupted, timed out): counted as failed */
+  unfinished: number;
+}
+
 export interface ScoreMeasurements {
-  requests: { total: number; succeeded: number; failed: number };
+  requests: {
+    total: number;
+    succeeded: number;
+    failed: number;
+    /** absent when the target can only report requests once they ended (the remote protocol's counters) */
+    in_flight_at_end?: InFlightAtEnd;
+  };
   recovery: {
     disruptive_faults: number;
     recovered: number;
@@ -33,15 +49,19 @@ export interface ScoreMeasurements {
   consistency: {
     total: number;
     passed: number;
-    failed_checks: Array<{ name: string; detail?: string }>;
+    /** `gate: false`: the invariant counts in the score only; any other failed check fails the run */
+    failed_checks: Array<{ name: string; detail?: string; gate?: false }>;
   };
 }
 
 /** The measured resilience score (DESIGN §5). */
 export interface ScoreReport {
-  score: number;
-  grade: Grade;
-  availability: number;
+  /** null when nothing was measured (no workload request in the window): no score, never a 0 that grades */
+  score: number | null;
+  grade: Grade | null;
+  availability: number | null;
+  /** why availability (and so the score) is null */
+  availability_why?: string;
   recovery: number;
   consistency: number;
   /**
@@ -74,7 +94,8 @@ export interface ActionOutcome {
   at_ms: number;
 }
 
-export type RunStatus = 'passed' | 'failed' | 'interrupted' | 'error';
+/** `inconclusive`: the run ended but measured nothing to judge (no workload request, no fault applied); exit 1 */
+export type RunStatus = 'passed' | 'failed' | 'inconclusive' | 'interrupted' | 'error';
 
 export interface GateOutcome {
   min_score: number;
@@ -84,6 +105,13 @@ export interface GateOutcome {
   on?: 'lower';
   /** … and this is the value it compared */
   value?: number;
+}
+
+export interface ReplayOf {
+  kind: 'scenario' | 'survival';
+  name: string;
+  seed: number;
+  started_at?: string;
 }
 
 export interface ScenarioReport {
@@ -105,8 +133,16 @@ export interface ScenarioReport {
   gate?: GateOutcome;
   /** set when the run was interrupted or hit an error: what happened */
   error?: string;
+  /** set when the status is `inconclusive`: what was not measured */
+  inconclusive_why?: string;
   /** faults still active when the run ended, reverted by it ([] when none were) */
   reverted_faults?: ActiveFault[];
+  /** the measured window as run (after any time scale): what `arena replay` runs again */
+  window?: { warmup_ms: number; cooldown_ms: number; timeout_ms?: number; recovery_deadline_ms?: number };
+  /** set by `arena replay`: the run this one replayed */
+  replay_of?: ReplayOf;
+  /** timed faults the run's timeout (or an abort) cut short, with their planned and actual duration */
+  cut_faults?: Array<{ id: string; kind: string; target: string; planned_ms: number; actual_ms?: number }>;
   /** the target's agents as the run ended: status, role, and the restarts seen during the run */
   agents?: AgentInfo[];
 }
@@ -200,8 +236,10 @@ export interface SurvivalReport {
   strategy: Record<string, unknown>;
   gate?: GateOutcome;
   error?: string;
+  /** set when the status is `inconclusive`: what was not measured */
+  inconclusive_why?: string;
   /** faults still active when the run ended, reverted by it */
   reverted_faults?: ActiveFault[];
   /** set by `arena replay`: the run whose timeline this one replayed */
-  replay_of?: { kind: 'scenario' | 'survival'; name: string; seed: number; started_at?: string };
+  replay_of?: ReplayOf;
 }

@@ -10,6 +10,7 @@
 import type { Grade, GateOutcome, ScoreMeasurements, ScoreReport } from './report.js';
 import { recoverySpeed } from './recovery-speed.js';
 import { scoreInterval } from './score-interval.js';
+import { GateFailedError } from '../shared/errors.js';
 
 export const SCORE_WEIGHTS = { availability: 0.4, recovery: 0.3, consistency: 0.3 } as const;
 
@@ -49,6 +50,19 @@ export function calculateScore(
     recovery: { ...measurements.recovery, speed: round1(recoverySpeed(measurements.recovery.mttr_mean_ms)) },
   };
   const exact = { availability: availabilityOf(m), recovery: recoveryOf(m), consistency: consistencyOf(m) };
+  if (m.requests.total === 0) {
+    // nothing measured is not 0 %: no availability, so no score and no grade (DESIGN §5)
+    return {
+      score: null,
+      grade: null,
+      availability: null,
+      availability_why: NO_REQUESTS_WHY,
+      recovery: round1(exact.recovery),
+      consistency: round1(exact.consistency),
+      measurements: m,
+      injections: { ...injections },
+    };
+  }
   const score = roundScore(combineDimensions(exact));
   const interval = scoreInterval(m, exact.consistency, SCORE_WEIGHTS);
   return {
@@ -90,7 +104,20 @@ export function roundScore(x: number): number {
 /** what a `--min-score` gate compares: the score, or the lower bound of its 95% interval (`--gate lower`) */
 export type GateOn = 'score' | 'lower';
 
-export function gateOutcome(report: ScoreReport, minScore: number, on: GateOn = 'score'): GateOutcome {
+/** why a run without a workload request has no availability */
+export const NO_REQUESTS_WHY =
+  'no workload request ended in the measured window: the target made none (check its workload or probes)';
+
+/** the score of a run that measured one; a run that measured nothing cannot be compared (exit 1, `inconclusive`) */
+export function measuredScore(report: ScoreReport, what = 'the run'): number {
+  if (report.score === null)
+    throw new GateFailedError(`${what} is inconclusive: ${report.availability_why ?? NO_REQUESTS_WHY}`, 'inconclusive');
+  return report.score;
+}
+
+/** undefined when there is no score to compare (nothing measured): the run is inconclusive, not judged */
+export function gateOutcome(report: ScoreReport, minScore: number, on: GateOn = 'score'): GateOutcome | undefined {
+  if (report.score === null) return undefined;
   const value = on === 'lower' ? (report.interval?.score.low ?? report.score) : report.score;
   return {
     min_score: minScore,

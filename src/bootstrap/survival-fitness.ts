@@ -57,14 +57,16 @@ export function createSurvivalFitness(options: SurvivalFitnessOptions = {}): Fit
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     const s = report.score;
+    // a strategy whose run measured no request ranks last in the search; the search's fitness is no reported grade
+    const score = s.score ?? 0;
     options.onMeasured?.({
       strategy,
       ctx,
-      score: s.score,
-      availability: s.availability,
+      score,
+      availability: s.availability ?? 0,
       recovery: s.recovery,
       consistency: s.consistency,
     });
-    return s.score;
+    return score;
   };
 }

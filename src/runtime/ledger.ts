@@ -33,11 +33,19 @@ export interface Write {
   value: unknown;
 }
 
+/** told each workload run as it starts and as it ends (a measurement counts the runs sent in its window) */
+export interface RunWatcher {
+  started(run: number): void;
+  finished(record: RunRecord): void;
+}
+
 export interface Ledger {
   stats(): WorkloadStats;
   recent(limit?: number): RunRecord[];
-  started(): void;
+  started(run: number): void;
   finished(record: RunRecord): void;
+  /** returns the function that stops watching */
+  watch(watcher: RunWatcher): () => void;
   /** a write that reached the agent's memory */
   applied(agentId: string, key: string, write: Write): void;
   /** a write the agent confirmed back to the orchestrator */
@@ -60,6 +68,7 @@ export function createLedger(recentLimit = 500): Ledger {
   const last = new Map<string, { key: string; write: Write }>();
   const acked = new Map<string, Map<string, Write>>();
   const effects = new Map<number, number>();
+  const watchers = new Set<RunWatcher>();
   const perAgent = (m: Map<string, Map<string, Write>>, id: string) => m.get(id) ?? m.set(id, new Map()).get(id)!;
 
   return {
@@ -72,10 +81,16 @@ export function createLedger(recentLimit = 500): Ledger {
       mean_latency_ms: counters.requests ? counters.latency_total / counters.requests : 0,
     }),
     recent: (limit = 50) => runs.slice(-limit),
-    started() {
+    started(run) {
       counters.in_flight++;
+      for (const w of watchers) w.started(run);
+    },
+    watch(watcher) {
+      watchers.add(watcher);
+      return () => watchers.delete(watcher);
     },
     finished(record) {
+      for (const w of watchers) w.finished(record);
       counters.in_flight--;
       counters.requests++;
       counters.latency_total += record.duration_ms;

@@ -153,7 +153,7 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
     const timer = cluster.clock.setTimer(timeoutMs, () =>
       controller.abort(new RuntimeError(`run ${run} timed out after ${timeoutMs}ms`, 'run_timeout')),
     );
-    ledger.started();
+    ledger.started(run);
     let worker: Agent | undefined;
     const state: RunState = {};
     try {

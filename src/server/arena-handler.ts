@@ -19,6 +19,7 @@ import { optionalBody, z } from './body.js';
 import { FAULT_ROUTES, type FaultRoute } from './arena-fault-routes.js';
 import type { Routes } from './routes.js';
 import { parseSurvivalRequest, scenarioRunOptions, type SurvivalRequest } from './arena-requests.js';
+import { assertKnownTargets, targetNames, unknownTargetProblems } from '../arena/target-names.js';
 
 export type { SurvivalRequest } from './arena-requests.js';
 
@@ -104,9 +105,7 @@ export class ArenaHandler {
       for (const [type, route] of Object.entries(FAULT_ROUTES) as Array<[ActionType, FaultRoute]>) {
         post(route.path, async (ctx) => this.run(ctx, { type, ...(await route.action(ctx)) }));
       }
-      post('/actions', async (ctx) =>
-        this.reply(ctx, await this.service.execute(parseAction(await ctx.json(), 'body'))),
-      );
+      post('/actions', async (ctx) => this.run(ctx, await ctx.json(), 'body'));
 
       get('/history', () => ({ results: this.service.history() }));
       get('/stats', () => this.service.stats());
@@ -213,8 +212,14 @@ export class ArenaHandler {
     };
   }
 
-  private async run(ctx: RequestContext, partial: Record<string, unknown>): Promise<void> {
-    const action: Action = parseAction(partial, 'action');
+  private async run(ctx: RequestContext, input: unknown, path = 'action'): Promise<void> {
+    const action: Action = parseAction(input, path);
+    // an agent, node or edge the target does not have is a bad request: refused before anything is injected
+    assertKnownTargets(
+      unknownTargetProblems([{ path, action }], await targetNames(this.service.injector)),
+      `${action.type}`,
+      'the target',
+    );
     this.reply(ctx, await this.service.execute(action));
   }
 

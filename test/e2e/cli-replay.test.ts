@@ -48,13 +48,21 @@ describe('arena scenario run: strategies, saved scenarios, replay', () => {
     );
   });
 
-  it('replays a scenario report', async () => {
+  it('replays a scenario report as that scenario: labels, expectations, window and gate', async () => {
     const report = join(dir, 'quick.json');
-    expect((await arena(['scenario', 'run', `${FX}/quick-pass.yaml`, '--report', report, '--json'])).exitCode).toBe(0);
+    const first = await arena(['scenario', 'run', `${FX}/quick-pass.yaml`, '--report', report, '--json']);
+    expect(first.exitCode).toBe(0);
+    const original = JSON.parse(first.stdout).scenarios[0];
     const r = await arena(['replay', report, '--json']);
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.survival.replay_of).toMatchObject({ kind: 'scenario', name: 'quick-pass', seed: 7 });
-    expect(doc.survival.timeline.map((t: any) => t.action.type)).toEqual(['kill_leader', 'slow_agent']);
+    expect(doc.survival).toBeUndefined();
+    const replayed = doc.scenarios[0];
+    expect(replayed.replay_of).toMatchObject({ kind: 'scenario', name: 'quick-pass', seed: 7 });
+    expect(replayed.results.map((o: any) => [o.label, o.result.action.type, o.expectation])).toEqual(
+      original.results.map((o: any) => [o.label, o.result.action.type, o.expectation]),
+    );
+    expect(replayed.window).toEqual(original.window);
+    expect(replayed.gate?.min_score).toBe(original.gate?.min_score);
   });
 });

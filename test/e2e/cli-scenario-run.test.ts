@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arena } from '../helpers/cli.js';
@@ -51,7 +51,45 @@ describe('arena scenario run', () => {
     const root = parseXml(readFileSync(junit, 'utf8'));
     const failures = findAll(root, 'failure');
     expect(failures).toHaveLength(1);
-    expect(failures[0]!.attrs.message).toContain('expected success, the action failed: unknown agent "agent-99"');
+    expect(failures[0]!.attrs.message).toContain('expected success, the action failed: resume: agent agent-2');
+  });
+
+  it('refuses an agent the target does not have before anything is injected: exit 2, path and line:col', async () => {
+    const r = await arena(['scenario', 'run', `${FX}/unknown-agent.yaml`, '--json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(
+      /unknown-agent\.yaml:11:\d+ actions\[1\]\.action\.target_id unknown agent "agent-9" \(the target's agents: agent-1/,
+    );
+    expect(r.stderr).toContain('nothing was injected');
+    expect(JSON.parse(r.stdout).scenarios).toEqual([]);
+  });
+
+  it('a run that measured no workload request is inconclusive: exit 1, no score, never a grade', async () => {
+    const strategy = join(dir, 'no-workload.yaml');
+    writeFileSync(strategy, 'workload: { enabled: false }\n');
+    const junit = join(dir, 'inconclusive.xml');
+    const r = await arena([
+      'scenario',
+      'run',
+      `${FX}/quick-pass.yaml`,
+      '--strategy',
+      strategy,
+      '--json',
+      '--junit',
+      junit,
+    ]);
+    expect(r.exitCode).toBe(1);
+    const s = JSON.parse(r.stdout).scenarios[0];
+    expect(s.status).toBe('inconclusive');
+    expect(s.score).toMatchObject({ score: null, grade: null, availability: null });
+    expect(s.score.availability_why).toMatch(/no workload request/);
+    expect(r.stderr).toMatch(/quick-pass: inconclusive/);
+    const failures = findAll(parseXml(readFileSync(junit, 'utf8')), 'failure');
+    expect(failures.map((f) => f.attrs.message)).toEqual([expect.stringMatching(/^inconclusive: /)]);
+    const table = await arena(['scenario', 'run', `${FX}/quick-pass.yaml`, '--strategy', strategy]);
+    expect(table.exitCode).toBe(1);
+    expect(table.stdout).toMatch(/quick-pass.*inconclusive/);
+    expect(table.stdout).not.toMatch(/ F\b/);
   });
 
   it('gates on --min-score: exit 1 with how far below; --report is written on failure too', async () => {

@@ -18,6 +18,26 @@ describe('arena scenario validate', () => {
     expect(r.stdout).toContain(`ok ${FX}/quick-pass.yaml: quick-pass (2 actions)`);
   });
 
+  it('with --target, checks the agents it names against the target (embedded: known without starting it)', async () => {
+    const target = join(dir, 'embedded.yaml');
+    writeFileSync(target, 'kind: embedded\nname: mine\n');
+    // without a target the names cannot be known: the file is valid
+    expect((await arena(['scenario', 'validate', `${FX}/unknown-agent.yaml`])).exitCode).toBe(0);
+    const r = await arena([
+      'scenario',
+      'validate',
+      `${FX}/quick-pass.yaml`,
+      `${FX}/unknown-agent.yaml`,
+      '--target',
+      target,
+    ]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain(`ok ${FX}/quick-pass.yaml`);
+    expect(r.stdout).toMatch(
+      /unknown-agent\.yaml:11:\d+ actions\[1\]\.action\.target_id unknown agent "agent-9" \(the target's agents: /,
+    );
+  });
+
   it('prints every problem as file:line:col path message and exits 2', async () => {
     const r = await arena([
       'scenario',

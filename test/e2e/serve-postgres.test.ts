@@ -51,12 +51,12 @@ describe('arena serve on PostgreSQL', () => {
     expect((await http(a.url, 'POST', '/arena/agent/agent-2/kill')).status).toBe(200);
     await onB.waitFor((f) => f.id === '1');
     expect((await http(b.url, 'POST', '/arena/agent/agent-3/kill')).status).toBe(200);
-    await http(a.url, 'POST', '/arena/agent/nobody/kill');
+    await http(a.url, 'POST', '/arena/agent/agent-1/resume'); // not paused: a failed action
     await Promise.all([onA.waitFor((f) => f.id === '3'), onB.waitFor((f) => f.id === '3')]);
     const expected = [
       '1 arena.action.executed agent-2',
       '2 arena.action.executed agent-3',
-      '3 arena.action.failed nobody',
+      '3 arena.action.failed agent-1',
     ];
     expect(ids(onA)).toEqual(expected);
     expect(ids(onB)).toEqual(expected);

@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('arena serve: route groups', () => {
-  it('Arena: faults, 422 for an unknown agent, history, stats, metrics, score, flight records', async () => {
+  it('Arena: faults, 400 for an unknown agent, 422 for a fault that cannot apply, history, stats, metrics, score, flight records', async () => {
     const kill = await call('POST', '/arena/leader/kill');
     expect(kill.status).toBe(200);
     expect(kill.json.metadata.killed_leader_id).toMatch(/^agent-/);
@@ -35,9 +35,14 @@ describe('arena serve: route groups', () => {
     // the killed leader may still be down (a kill of a down agent is refused): kill one known to be up
     const up = kill.json.metadata.killed_leader_id === 'agent-1' ? 'agent-2' : 'agent-1';
     expect((await call('POST', '/arena/actions', { type: 'kill_agent', target_id: up })).status).toBe(200);
+    // an agent the target does not have: a bad request, refused before anything is injected
     const missing = await call('POST', '/arena/agent/agent-99/kill');
-    expect(missing.status).toBe(422);
-    expect(missing.json.success).toBe(false);
+    expect(missing.status).toBe(400);
+    expect(missing.json.code).toBe('unknown_target');
+    // a fault that cannot be applied right now: 422 with the Result
+    const notPaused = await call('POST', '/arena/agent/orchestrator-2/resume');
+    expect(notPaused.status).toBe(422);
+    expect(notPaused.json.success).toBe(false);
     expect((await call('GET', '/arena/history')).json.results.length).toBeGreaterThanOrEqual(14);
     expect((await call('GET', '/api/v1/arena/stats')).json.failed).toBeGreaterThanOrEqual(1);
     expect((await call('GET', '/arena/metrics')).json.total).toBeGreaterThanOrEqual(14);
@@ -56,7 +61,7 @@ describe('arena serve: route groups', () => {
       ),
     ).toBe(true);
     expect((await call('GET', '/api/v1/flight/diagnostics')).status).toBe(200);
-    const replay = await call('POST', '/api/v1/flight/replay', { ids: [missing.json.action.id] });
+    const replay = await call('POST', '/api/v1/flight/replay', { ids: [notPaused.json.action.id] });
     expect(replay.json).toMatchObject({ replayed: 1, succeeded: 0 });
     expect((await call('GET', '/api/v1/flight/records/nope')).status).toBe(404);
   });

@@ -52,7 +52,8 @@ describe('arena serve: event streams', () => {
     const first = await openSSE({ url: `${s.url}/arena/stream`, headers: key });
     await first.waitFor((f) => f.event === 'ready');
     await http(s.url, 'POST', '/arena/agent/agent-2/kill', { key: 'k' });
-    await http(s.url, 'POST', '/arena/agent/nobody/kill', { key: 'k' });
+    // a fault that cannot be applied (agent-1 is not paused) is recorded as failed
+    await http(s.url, 'POST', '/arena/agent/agent-1/resume', { key: 'k' });
     await http(s.url, 'POST', '/arena/agent/agent-3/pause', { key: 'k', body: { duration: '100ms' } });
     await first.waitFor((f) => f.id === '3');
     expect(first.frames.filter((f) => f.id).map((f) => `${f.id} ${f.event}`)).toEqual([

@@ -197,7 +197,7 @@ describe('scenario runs on a remote target', { concurrent: true }, () => {
     const scenario = join(dir, 'pause.yaml');
     writeFileSync(
       scenario,
-      'name: pause-then-gone\nconfig: { cooldown: 2s }\nactions:\n  - { action: { type: pause_agent, target_id: agent-2, metadata: { duration: 1m } } }\n',
+      'name: pause-then-gone\nconfig: { cooldown: 2s }\nactions:\n  - { action: { type: pause_agent, target_id: agent-2 } }\n',
     );
     const report = join(dir, 'report.json');
     const run = arena(['scenario', 'run', scenario, '--target', targetFile(served.url), '--report', report]);

@@ -220,7 +220,8 @@ describe('web console in Chromium', () => {
     await shot(page, 'reconnecting-phone');
     // events the page cannot see while it is cut off
     expect((await http(server.url, 'POST', '/arena/agent/agent-3/kill', { key: KEY })).status).toBe(200);
-    expect((await http(server.url, 'POST', '/arena/agent/no-such-agent/kill', { key: KEY })).status).toBe(422);
+    // a fault that cannot be applied (agent-1 is not paused); an unknown agent would be refused with 400
+    expect((await http(server.url, 'POST', '/arena/agent/agent-1/resume', { key: KEY })).status).toBe(422);
     expect(
       (await http(server.url, 'POST', '/arena/agent/agent-2/pause', { key: KEY, body: { duration: '1s' } })).status,
     ).toBe(200);
@@ -231,8 +232,8 @@ describe('web console in Chromium', () => {
     expect(new Set(after).size).toBe(after.length);
     expect(after[0]).toBe(1);
     expect(after).toEqual(Array.from({ length: after.length }, (_, i) => i + 1));
-    expect(await page.locator('[data-testid=timeline]').textContent()).toContain('kill_agent no-such-agent failed');
-    await poll(() => page.locator('[data-testid=diagnostics]').textContent()).toContain('no-such-agent');
+    expect(await page.locator('[data-testid=timeline]').textContent()).toContain('resume_agent agent-1 failed');
+    await poll(() => page.locator('[data-testid=diagnostics]').textContent()).toContain('agent-1');
     expect(await horizontalOverflow(page)).toBe(0);
     await shot(page, 'resumed-phone', true);
     await page.setViewportSize(DESKTOP);

@@ -14,6 +14,7 @@ import type { FaultRecovery, LiveScore, ScoreMeasurements, ScoreReport } from '.
 import { availabilityOf, calculateScore, recoveryOf, round1, roundScore, SCORE_WEIGHTS } from '../score.js';
 import { recoverySpeed } from '../recovery-speed.js';
 import { faultTarget, healthScopeFor } from './disruptive.js';
+import type { WorkloadWindow } from '../workload-window.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 50;
 export const DEFAULT_RECOVERY_DEADLINE_MS = 10_000;
@@ -57,6 +58,23 @@ interface Pending {
   isFirstCheck: boolean;
 }
 
+/** every request sent in the window, each counted once; one that never ended counts as failed */
+async function settleWindow(window: WorkloadWindow, signal?: AbortSignal): Promise<ScoreMeasurements['requests']> {
+  const atEnd = window.counts();
+  const closed = await window.close(signal);
+  return {
+    total: closed.sent,
+    succeeded: closed.succeeded,
+    failed: closed.failed + closed.pending,
+    in_flight_at_end: {
+      count: atEnd.pending,
+      succeeded: closed.succeeded - atEnd.succeeded,
+      failed: closed.failed - atEnd.failed,
+      unfinished: closed.pending,
+    },
+  };
+}
+
 /** Samples the workload counters once, so availability counts only what happens from here on. */
 export async function startMeasurement(options: MeasurementOptions): Promise<MeasurementSession> {
   const observer = options.observer;
@@ -65,6 +83,8 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
   const deadlineMs = options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
   const scopeFor = options.scopeFor ?? healthScopeFor;
   const start: WorkloadCounters = { ...(await observer.workload()) };
+  // counts by request sent, when the target can: a request still in flight at the end is waited for
+  const window = observer.openWorkloadWindow?.();
   const injections = { total: 0, succeeded: 0, failed: 0 };
   const settled: FaultRecovery[] = [];
   let pending: Pending[] = [];
@@ -134,6 +154,10 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
   // a target that stops answering keeps what was last measured: nothing is made up for the gap
   let lastSample: WorkloadCounters = start;
   const requests = async (): Promise<ScoreMeasurements['requests']> => {
+    if (window) {
+      const c = window.counts();
+      return { total: c.succeeded + c.failed, succeeded: c.succeeded, failed: c.failed };
+    }
     let now = lastSample;
     try {
       now = await observer.workload();
@@ -224,7 +248,8 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
     pendingCount: () => pending.length,
 
     async finish(opts = {}) {
-      const window = await requests();
+      // the window ends now; requests sent in it and still in flight end by their own timeout (failed) or the abort
+      const windowRequests = window ? settleWindow(window, opts.signal) : requests();
       const wait = opts.waitForRecovery ?? true;
       if (pending.length > 0 && wait && !opts.signal?.aborted) {
         await new Promise<void>((resolve) => {
@@ -256,14 +281,18 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
         checks = [{ name: 'invariant checks', passed: false, detail: `could not run: ${errorMessage(err)}` }];
       }
       const measurements: ScoreMeasurements = {
-        requests: window,
+        requests: await windowRequests,
         recovery: recoveryMeasurements(false),
         consistency: {
           total: checks.length,
           passed: checks.filter((c) => c.passed).length,
           failed_checks: checks
             .filter((c) => !c.passed)
-            .map((c) => (c.detail ? { name: c.name, detail: c.detail } : { name: c.name })),
+            .map((c) => ({
+              name: c.name,
+              ...(c.detail ? { detail: c.detail } : {}),
+              ...(c.gate === false ? { gate: false as const } : {}),
+            })),
         },
       };
       return calculateScore(measurements, injections);

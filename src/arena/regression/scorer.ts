@@ -5,6 +5,7 @@
  */
 import type { ScoreReport } from '../report.js';
 import { UsageError } from '../../shared/errors.js';
+import { measuredScore } from '../score.js';
 
 export interface Scorer<Input = ScoreReport> {
   readonly name: string;
@@ -12,12 +13,13 @@ export interface Scorer<Input = ScoreReport> {
 }
 
 /** ScoreReport.score: 0.40 × availability + 0.30 × recovery + 0.30 × consistency, as measured */
-export const resilienceScorer: Scorer = { name: 'resilience', score: (report) => report.score };
+export const resilienceScorer: Scorer = { name: 'resilience', score: (report) => measuredScore(report) };
 
 export type ScoreDimension = 'availability' | 'recovery' | 'consistency';
 
 export function dimensionScorer(dimension: ScoreDimension): Scorer {
-  return { name: dimension, score: (report) => report[dimension] };
+  // a run without availability has no score to weigh either
+  return { name: dimension, score: (report) => (measuredScore(report), report[dimension] ?? 0) };
 }
 
 export interface WeightedScorer<Input = ScoreReport> {

@@ -5,6 +5,7 @@
  * measured; a run that errored or was interrupted gives no score.
  */
 import type { ScoreReport, RunStatus } from '../report.js';
+import { measuredScore } from '../score.js';
 import type { Target, TargetFactory } from '../providers.js';
 import { runSurvivalOnTarget } from '../survival/on-target.js';
 import { runScenarioOnTarget } from '../scenario/target.js';
@@ -54,6 +55,7 @@ export function createTargetArena(options: TargetArenaOptions): RegressionArena 
       if (report.status === 'interrupted') throw new CancelledError(report.error ?? 'run interrupted');
       if (report.status === 'error')
         throw new RuntimeError(`the run did not complete: ${report.error ?? 'unknown error'}`, 'regression_run_failed');
+      measuredScore(report.score, `${request.arm} run ${request.run + 1} (seed ${seed})`);
       return report.score;
     },
   };

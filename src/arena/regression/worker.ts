@@ -87,7 +87,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
       // within the lease: past it the run is another worker's to take, and this score is not written
       const written = await waited(() => options.queue.complete(run, report), leaseMs).catch(() => false);
       if (written) completed++;
-      emit({ type: 'done', run, score: report.score, written });
+      emit({ type: 'done', run, score: report.score ?? Number.NaN, written });
     } catch (err) {
       if (lost) return emit({ type: 'lost', run });
       if (options.signal?.aborted) {

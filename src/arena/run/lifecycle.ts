@@ -47,6 +47,13 @@ export interface RunLifecycleOptions {
   gate?: GateOn | undefined;
   /** the caller's own verdict beyond the gate (a scenario expectation that did not hold) */
   failed?: () => boolean;
+  /**
+   * a fault with a duration holds the timeline (DESIGN §4): the cooldown starts once the last timed
+   * fault has ended or been reverted (scenarios; survival times its own cooldown)
+   */
+  holdTimedFaults?: boolean;
+  /** the caller's reason the run proved nothing (every fault failed to apply), or undefined */
+  inconclusive?: () => string | undefined;
 }
 
 /** what the caller's schedule works with */
@@ -65,14 +72,32 @@ export interface RunOutcome {
   status: RunStatus;
   /** set when the run was interrupted, timed out, hit an error, or could not revert */
   error?: string;
+  /** set when the status is `inconclusive`: what was not measured */
+  inconclusive_why?: string;
   score: ScoreReport;
   gate?: GateOutcome;
   /** faults still active when the run ended, reverted by it ([] when none were) */
   reverted: ActiveFault[];
+  /** timed faults the run's end (timeout, abort, error) cut short: planned and actual duration */
+  cut: CutFault[];
   started_at: string;
   /** ms since the run started, whole, when the outcome was settled */
   elapsed_ms: number;
 }
+
+export interface CutFault {
+  id: string;
+  kind: string;
+  target: string;
+  planned_ms: number;
+  /** from injection to the revert that cut it, as the arena timed it */
+  actual_ms?: number;
+}
+
+/** how often the timeline looks whether its timed faults have ended */
+const HOLD_POLL_MS = 50;
+/** a timed fault is given this long past its planned end (by the arena's clock) to be seen ended */
+const HOLD_GRACE_MS = 1000;
 
 export function runLifecycle(
   options: RunLifecycleOptions,
@@ -147,11 +172,20 @@ async function lifecycle(
     emit,
   });
 
+  // when each fault was injected (by the id the target gave it), to say how long a cut one really lasted
+  const injectedAt = new Map<string, number>();
+  // when the last timed fault is due to end, by the arena's clock: the hold never outlasts it by much
+  let lastPlannedEnd = 0;
   const ctx: RunContext = {
     signal: ac.signal,
     elapsed,
     rel,
     action(label, result, atMs, injected) {
+      const faultId = result.metadata?.fault_id;
+      if (injected && typeof faultId === 'string') injectedAt.set(faultId, atMs);
+      const planned = result.metadata?.duration_ms;
+      if (injected && result.success && typeof planned === 'number')
+        lastPlannedEnd = Math.max(lastPlannedEnd, atMs + planned);
       if (injected) measurement.faultInjected(result, label);
       emit({ type: 'action', at_ms: atMs, label, result });
     },
@@ -164,6 +198,8 @@ async function lifecycle(
     }
     emit({ type: 'phase', at_ms: rel(), phase: 'chaos' });
     await schedule(ctx);
+    if (options.holdTimedFaults)
+      await timedFaultsEnded(service, clock, ac.signal, () => lastPlannedEnd + HOLD_GRACE_MS - elapsed());
     if (!ac.signal.aborted && options.cooldownMs > 0) {
       emit({ type: 'phase', at_ms: rel(), phase: 'cooldown' });
       await clock.sleep(options.cooldownMs, ac.signal);
@@ -211,18 +247,60 @@ async function lifecycle(
         : undefined;
   const errors = [stopped, failure, revertFailure].filter((e): e is string => e !== undefined);
   const gate = options.minScore === undefined ? undefined : gateOutcome(score, options.minScore, options.gate);
+  // a broken promise fails the run whatever the score; nothing measured (or nothing applied) judges nothing
+  const brokenInvariant = score.measurements.consistency.failed_checks.some((c) => c.gate !== false);
+  const inconclusive =
+    score.score === null ? (score.availability_why ?? 'nothing was measured') : options.inconclusive?.();
   let status: RunStatus;
   if (stopCause === 'interrupted') status = 'interrupted';
   else if (errors.length > 0) status = 'error';
-  else if (options.failed?.() || (gate && !gate.passed)) status = 'failed';
+  else if (options.failed?.() || brokenInvariant) status = 'failed';
+  else if (inconclusive !== undefined) status = 'inconclusive';
+  else if (gate && !gate.passed) status = 'failed';
   else status = 'passed';
 
-  const outcome: RunOutcome = { status, score, reverted, started_at: startedAt, elapsed_ms: rel() };
+  const endedAt = rel();
+  const cut: CutFault[] = reverted
+    .filter((f) => f.ends_at_ms !== undefined)
+    .map((f) => {
+      const at = injectedAt.get(f.id);
+      return {
+        id: f.id,
+        kind: f.kind,
+        target: f.target,
+        planned_ms: Math.max(0, f.ends_at_ms! - f.started_at_ms),
+        ...(at !== undefined ? { actual_ms: Math.max(0, endedAt - at) } : {}),
+      };
+    });
+  const outcome: RunOutcome = { status, score, reverted, cut, started_at: startedAt, elapsed_ms: endedAt };
+  if (status === 'inconclusive') outcome.inconclusive_why = inconclusive!;
   if (errors.length > 0) outcome.error = errors.join('; ');
   if (gate) outcome.gate = gate;
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
   emit({ type: 'run.finished', at_ms: rel(), status });
   return outcome;
+}
+
+/**
+ * Resolves once no fault with a duration is active (ended, or reverted by its resume), on abort, or
+ * when the last one is overdue by its own clock (`left` ≤ 0): a target that stops answering cannot
+ * hold the run for ever.
+ */
+async function timedFaultsEnded(
+  service: RunService,
+  clock: Clock,
+  signal: AbortSignal,
+  left: () => number,
+): Promise<void> {
+  while (!signal.aborted && left() > 0) {
+    const active = await service.injector.activeFaults().catch(() => undefined);
+    if (active && !active.some((f) => f.ends_at_ms !== undefined)) return;
+    try {
+      await clock.sleep(Math.max(1, Math.min(HOLD_POLL_MS, left())), signal);
+    } catch {
+      return;
+    }
+  }
 }
 
 /** "interrupted (SIGINT) after 3 action(s): faults reverted, partial report" */

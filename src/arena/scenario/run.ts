@@ -14,6 +14,7 @@ import type { ArenaService } from '../service.js';
 import type { GateOn } from '../score.js';
 import { runLifecycle } from '../run/lifecycle.js';
 import { runSteps } from './schedule.js';
+import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
 import type { Scenario } from './types.js';
 
 export interface RunScenarioOptions {
@@ -64,6 +65,16 @@ export async function runScenarioReport(
     throw new UsageError(`min score must be a number from 0 to 100 (got ${minScore})`);
   }
   assertScaledTimings(scenario, timeScale);
+  // before the run starts: an agent, node or edge the target does not have is refused, nothing injected
+  const names = await targetNames(service.injector);
+  assertKnownTargets(
+    unknownTargetProblems(
+      scenario.actions.map((step, i) => ({ path: `actions[${i}].action`, action: step.action })),
+      names,
+    ),
+    `scenario ${scenario.name}`,
+    'the target',
+  );
   const clock = options.clock ?? service.clock;
   const seed = options.seed ?? scenario.config.seed ?? randomSeed();
   const random = options.random ?? createRandom(seed);
@@ -92,6 +103,8 @@ export async function runScenarioReport(
       minScore,
       gate: options.gate,
       failed: () => failedCount() > 0,
+      inconclusive: () => noFaultApplied(outcomes),
+      holdTimedFaults: true,
     },
     async (ctx) => {
       outcomes = await runSteps({
@@ -126,9 +139,28 @@ export async function runScenarioReport(
   if (scenario.file !== undefined) report.file = scenario.file;
   if (run.gate) report.gate = run.gate;
   if (run.error !== undefined) report.error = run.error;
+  if (run.inconclusive_why !== undefined) report.inconclusive_why = run.inconclusive_why;
   // always present, [] when nothing was active: a report reader can tell "none" from "not recorded"
   report.reverted_faults = run.reverted;
+  report.window = {
+    warmup_ms: scaled(cfg.warmup_ms),
+    cooldown_ms: scaled(cfg.cooldown_ms),
+    ...(cfg.timeout_ms !== undefined ? { timeout_ms: scaled(cfg.timeout_ms) } : {}),
+    ...(cfg.recovery_deadline_ms !== undefined ? { recovery_deadline_ms: cfg.recovery_deadline_ms } : {}),
+  };
+  if (run.cut.length > 0) report.cut_faults = run.cut;
   return report;
+}
+
+/**
+ * Why a run that applied none of its faults proved nothing: no fault, no resilience tested. Actions that were
+ * meant to fail (`expect_failure`) are the scenario's point, not a gap.
+ */
+export function noFaultApplied(outcomes: readonly ActionOutcome[]): string | undefined {
+  if (outcomes.length === 0 || outcomes.some((o) => o.result.success)) return undefined;
+  if (outcomes.every((o) => o.expectation === 'failure')) return undefined;
+  const first = outcomes.find((o) => o.expectation !== 'failure')!;
+  return `none of its ${outcomes.length} fault(s) was applied (first: ${first.label}: ${first.result.error ?? 'failed'})`;
 }
 
 /** a time scale above 1 could stretch a valid 24 h timing past what a timer can hold: refuse it up front */

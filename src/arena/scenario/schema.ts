@@ -129,8 +129,8 @@ const configSchema = z.strictObject(
       .min(1, says('must be an integer ≥ 1'))
       .optional(),
     timeout: duration.refine((ms) => ms > 0, 'must be greater than 0').optional(),
-    warmup: duration.optional(),
-    cooldown: duration.optional(),
+    warmup: duration.optional().describe('steady state measured before the first fault (default 1s)'),
+    cooldown: duration.optional().describe('recovery measured after the last fault has ended (default 3s)'),
     recovery_deadline: duration
       .optional()
       .describe('how long a disruptive fault has to recover before it counts as not recovered'),

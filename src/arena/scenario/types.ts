@@ -60,3 +60,6 @@ export interface ScenarioValidation {
 }
 
 export const DEFAULT_MAX_CONCURRENT = 3;
+/** the measured window when a scenario states none (DESIGN §5) */
+export const DEFAULT_WARMUP_MS = 1000;
+export const DEFAULT_COOLDOWN_MS = 3000;

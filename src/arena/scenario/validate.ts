@@ -8,7 +8,9 @@ import { formatSegments, parseProblems } from '../../shared/zod-problems.js';
 import { isPlainObject } from '../actions.js';
 import { MAX_SCENARIO_ACTIONS, scenarioSchema, scenarioUnknownKey } from './schema.js';
 import {
+  DEFAULT_COOLDOWN_MS,
   DEFAULT_MAX_CONCURRENT,
+  DEFAULT_WARMUP_MS,
   type Scenario,
   type ScenarioProblem,
   type ScenarioStep,
@@ -74,8 +76,9 @@ function normalise(file: z.output<typeof scenarioSchema>, labels: string[]): Sce
     stop_on_error: c.stop_on_error ?? false,
     parallel_actions: c.parallel_actions ?? false,
     max_concurrent: c.max_concurrent ?? DEFAULT_MAX_CONCURRENT,
-    warmup_ms: c.warmup ?? 0,
-    cooldown_ms: c.cooldown ?? 0,
+    // a run always has a measured window (DESIGN §5): steady state before the first fault, recovery after the last
+    warmup_ms: c.warmup ?? DEFAULT_WARMUP_MS,
+    cooldown_ms: c.cooldown ?? DEFAULT_COOLDOWN_MS,
   };
   if (c.timeout !== undefined) config.timeout_ms = c.timeout;
   if (c.recovery_deadline !== undefined) config.recovery_deadline_ms = c.recovery_deadline;

@@ -6,6 +6,7 @@
 import { parseAction, isPlainObject } from '../actions.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { SurvivalTimelineEntry } from './run.js';
+import { DEFAULT_COOLDOWN_MS, DEFAULT_WARMUP_MS, type Scenario, type ScenarioStep } from '../scenario/types.js';
 
 export interface ReplayPlan {
   kind: 'scenario' | 'survival';
@@ -14,6 +15,12 @@ export interface ReplayPlan {
   started_at?: string;
   strategy?: Record<string, unknown>;
   timeline: SurvivalTimelineEntry[];
+  /** a scenario report replays as that scenario: each step's label and expectation, its window and gate */
+  scenario?: {
+    steps: Array<{ label: string; expectation: 'success' | 'failure' | 'none' }>;
+    window?: { warmup_ms: number; cooldown_ms: number; timeout_ms?: number; recovery_deadline_ms?: number };
+    min_score?: number;
+  };
 }
 
 /** `pick` selects a scenario by name when the report holds several */
@@ -64,12 +71,41 @@ export function replayPlanFromReport(doc: unknown, source = 'report', pick?: str
       r.planned_at_ms,
       isPlainObject(r.result) ? r.result.action : undefined,
     ]);
+    // entries() sorted the timeline by planned time: the steps follow the same order
+    const steps = (Array.isArray(ran) ? ran : [])
+      .filter(isPlainObject)
+      .map((r, i) => ({
+        at: typeof r.planned_at_ms === 'number' ? r.planned_at_ms : 0,
+        label: typeof r.label === 'string' && r.label !== '' ? r.label : `step-${i + 1}`,
+        expectation: (r.expectation === 'success' || r.expectation === 'failure' ? r.expectation : 'none') as
+          | 'success'
+          | 'failure'
+          | 'none',
+      }))
+      .sort((a, b) => a.at - b.at)
+      .map(({ label, expectation }) => ({ label, expectation }));
+    const w = s.window;
+    const window =
+      isPlainObject(w) && typeof w.warmup_ms === 'number' && typeof w.cooldown_ms === 'number'
+        ? {
+            warmup_ms: w.warmup_ms,
+            cooldown_ms: w.cooldown_ms,
+            ...(typeof w.timeout_ms === 'number' ? { timeout_ms: w.timeout_ms } : {}),
+            ...(typeof w.recovery_deadline_ms === 'number' ? { recovery_deadline_ms: w.recovery_deadline_ms } : {}),
+          }
+        : undefined;
+    const minScore = isPlainObject(s.gate) && typeof s.gate.min_score === 'number' ? s.gate.min_score : undefined;
     return {
       kind: 'scenario',
       name: names[index]!,
       seed: seedOf(s.seed, `${source}: scenarios[${index}].seed`),
       ...optional(s),
       timeline,
+      scenario: {
+        steps,
+        ...(window ? { window } : {}),
+        ...(minScore !== undefined ? { min_score: minScore } : {}),
+      },
     };
   }
   throw new UsageError(`${source}: holds neither "survival" nor "scenarios"`, 'invalid_report');
@@ -120,4 +156,51 @@ function isSkipped(result: Record<string, unknown>): boolean {
     typeof result.error === 'string' &&
     result.error.startsWith('skipped:')
   );
+}
+
+/**
+ * A scenario report replays as that scenario, not as a survival run: the same labels and expectations,
+ * each action at its recorded time from the start of chaos (parallel, so one slow action does not shift
+ * the next), the same window and gate. Undefined for a survival report.
+ */
+export function scenarioFromPlan(plan: ReplayPlan): Scenario | undefined {
+  const recorded = plan.scenario;
+  if (!recorded) return undefined;
+  const window = recorded.window ?? { warmup_ms: DEFAULT_WARMUP_MS, cooldown_ms: DEFAULT_COOLDOWN_MS };
+  const actions = plan.timeline.map((t, i): ScenarioStep => {
+    const step = recorded.steps[i];
+    const a = t.action;
+    return {
+      label: step?.label ?? `step-${i + 1}`,
+      generated_label: false,
+      delay_ms: Math.max(0, Math.round(t.planned_at - window.warmup_ms)),
+      action: {
+        type: a.type,
+        ...(a.target_id ? { target_id: a.target_id } : {}),
+        ...(a.source_id ? { source_id: a.source_id } : {}),
+        ...(a.metadata && Object.keys(a.metadata).length > 0 ? { metadata: { ...a.metadata } } : {}),
+      },
+      ...(step?.expectation === 'success' ? { expect_success: true } : {}),
+      ...(step?.expectation === 'failure' ? { expect_failure: true } : {}),
+      depends_on: [],
+    };
+  });
+  return {
+    name: plan.name,
+    tags: ['replay'],
+    config: {
+      stop_on_error: false,
+      parallel_actions: true,
+      max_concurrent: Math.max(1, actions.length),
+      warmup_ms: window.warmup_ms,
+      cooldown_ms: window.cooldown_ms,
+      ...(window.timeout_ms !== undefined ? { timeout_ms: window.timeout_ms } : {}),
+      ...('recovery_deadline_ms' in window && window.recovery_deadline_ms !== undefined
+        ? { recovery_deadline_ms: window.recovery_deadline_ms }
+        : {}),
+      seed: plan.seed,
+    },
+    expect: recorded.min_score !== undefined ? { min_score: recorded.min_score } : {},
+    actions,
+  };
 }

@@ -20,6 +20,7 @@ import type { EventStore } from '../event-store.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
 import { parseActionKinds, planAction, type TargetView } from './plan.js';
 import { driftStats } from './drift.js';
+import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
 
 export interface SurvivalTimelineEntry {
   planned_at: number;
@@ -119,6 +120,16 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
     );
   const clock = options.clock ?? service.clock;
   const injector = service.injector;
+  // a replayed timeline names its targets: one the target does not have is refused before anything runs
+  if (options.timeline)
+    assertKnownTargets(
+      unknownTargetProblems(
+        options.timeline.map((t, i) => ({ path: `timeline[${i}].action`, action: t.action })),
+        await targetNames(injector),
+      ),
+      'the replayed timeline',
+      'the target',
+    );
   const random = createRandom(config.seed);
   const timeline: SurvivalTick[] = [];
 
@@ -149,6 +160,10 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
       snapshotIntervalMs: options.snapshotIntervalMs,
       minScore: options.minScore,
       gate: options.gate,
+      inconclusive: () =>
+        timeline.length > 0 && timeline.every((t) => !t.result.success)
+          ? `none of its ${timeline.length} fault(s) was applied (first: ${timeline[0]!.action.type}: ${timeline[0]!.result.error ?? 'failed'})`
+          : undefined,
     },
     async ({ signal, elapsed, action }) => {
       for (let i = 0; ; i++) {
@@ -202,6 +217,7 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
   };
   if (run.gate) report.gate = run.gate;
   if (run.error) report.error = run.error;
+  if (run.inconclusive_why !== undefined) report.inconclusive_why = run.inconclusive_why;
   return report;
 }
 

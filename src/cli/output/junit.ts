@@ -62,7 +62,8 @@ export function regressionJUnit(v: RegressionVerdict, failOnNoImprovement: boole
 
 function scenarioSuite(r: ScenarioReport): Suite {
   const cases: Case[] = r.results.map((o) => actionCase(r.name, o));
-  cases.push(gateCase(r.name, r.score, r.gate, r.status, r.error, r.duration_ms));
+  cases.push(...invariantCases(r.name, r.score));
+  cases.push(gateCase(r.name, r.score, r.gate, r.status, r.error, r.duration_ms, r.inconclusive_why));
   return {
     name: `scenario: ${r.name}`,
     timestamp: r.started_at,
@@ -70,8 +71,7 @@ function scenarioSuite(r: ScenarioReport): Suite {
     properties: {
       kind: 'scenario',
       seed: r.seed,
-      score: r.score.score,
-      grade: r.score.grade,
+      ...scoreProperties(r.score),
       ...(r.file ? { file: r.file } : {}),
     },
     cases,
@@ -81,7 +81,8 @@ function scenarioSuite(r: ScenarioReport): Suite {
 function survivalSuite(r: SurvivalReport): Suite {
   const name = `survival (seed ${r.seed})`;
   const cases: Case[] = r.timeline.map((t) => tickCase(name, t));
-  cases.push(gateCase(name, r.score, r.gate, r.status, r.error, r.elapsed_ms));
+  cases.push(...invariantCases(name, r.score));
+  cases.push(gateCase(name, r.score, r.gate, r.status, r.error, r.elapsed_ms, r.inconclusive_why));
   return {
     name: `survival: seed ${r.seed}`,
     timestamp: r.started_at,
@@ -89,8 +90,7 @@ function survivalSuite(r: SurvivalReport): Suite {
     properties: {
       kind: 'survival',
       seed: r.seed,
-      score: r.score.score,
-      grade: r.score.grade,
+      ...scoreProperties(r.score),
       drift_p50_ms: r.drift.p50_ms,
       drift_p99_ms: r.drift.p99_ms,
     },
@@ -124,6 +124,23 @@ function tickCase(classname: string, t: SurvivalTick): Case {
   return c;
 }
 
+/** no score (nothing measured) is no property: a 0 there would read as a grade */
+function scoreProperties(score: ScoreReport): Record<string, string | number> {
+  return score.score === null || score.grade === null ? {} : { score: score.score, grade: score.grade };
+}
+
+/** one case per invariant that fails the run (those with `gate: false` count only in the score) */
+function invariantCases(classname: string, score: ScoreReport): Case[] {
+  return score.measurements.consistency.failed_checks
+    .filter((c) => c.gate !== false)
+    .map((c) => ({
+      classname,
+      name: `invariant ${c.name}`,
+      timeMs: 0,
+      failure: { type: 'invariant', message: `invariant ${c.name} failed${c.detail ? `: ${c.detail}` : ''}` },
+    }));
+}
+
 function gateCase(
   classname: string,
   score: ScoreReport,
@@ -131,8 +148,12 @@ function gateCase(
   status: RunStatus,
   error: string | undefined,
   timeMs: number,
+  inconclusiveWhy: string | undefined,
 ): Case {
-  const summary = `score ${score.score} (${score.grade}): availability ${score.availability}, recovery ${score.recovery}, consistency ${score.consistency}`;
+  const summary =
+    score.score === null
+      ? `no score: ${score.availability_why ?? 'nothing measured'}; recovery ${score.recovery}, consistency ${score.consistency}`
+      : `score ${score.score} (${score.grade}): availability ${score.availability}, recovery ${score.recovery}, consistency ${score.consistency}`;
   const c: Case = {
     classname,
     name: gate
@@ -143,6 +164,8 @@ function gateCase(
   };
   if (status === 'interrupted' || status === 'error') {
     c.error = { type: status, message: error ?? status };
+  } else if (status === 'inconclusive') {
+    c.failure = { type: 'inconclusive', message: `inconclusive: ${inconclusiveWhy ?? 'nothing measured'}` };
   } else if (gate && !gate.passed) {
     c.failure = { type: 'gate', message: gateText(gate) };
   }

@@ -1,7 +1,15 @@
 /** The final tables (cli-table3): per-action results, then the score and its dimensions. */
 import Table from 'cli-table3';
 import chalk from 'chalk';
-import type { GateOutcome, Grade, RunStatus, ScenarioReport, ScoreReport, SurvivalReport } from '../../arena/report.js';
+import type {
+  GateOutcome,
+  Grade,
+  InFlightAtEnd,
+  RunStatus,
+  ScenarioReport,
+  ScoreReport,
+  SurvivalReport,
+} from '../../arena/report.js';
 import { formatDuration } from '../../shared/duration.js';
 
 const PLAIN_STYLE = { head: [], border: [] };
@@ -52,7 +60,15 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
     ]);
   }
   out.push(summary.toString());
-  for (const r of reports) out.push(...footnotes(r.name, r.score, r.gate, r.error, r.status));
+  for (const r of reports) {
+    out.push(...footnotes(r.name, r.score, r.gate, r.error, r.status, r.inconclusive_why));
+    for (const f of r.cut_faults ?? [])
+      out.push(
+        chalk.yellow(
+          `${r.name}: ${f.kind} on ${f.target} was cut short by the run's end: ${formatDuration(f.planned_ms)} planned, ${f.actual_ms === undefined ? 'unknown' : formatDuration(f.actual_ms)} ran`,
+        ),
+      );
+  }
   return `${out.join('\n')}\n`;
 }
 
@@ -93,7 +109,7 @@ export function renderSurvivalTable(r: SurvivalReport): string {
     pairText(r.drift.p50_ms, r.drift.p99_ms),
   ]);
   out.push(summary.toString());
-  out.push(...footnotes('survival', r.score, r.gate, r.error, r.status));
+  out.push(...footnotes('survival', r.score, r.gate, r.error, r.status, r.inconclusive_why));
   return `${out.join('\n')}\n`;
 }
 
@@ -103,15 +119,20 @@ function footnotes(
   gate: GateOutcome | undefined,
   error: string | undefined,
   status: RunStatus,
+  inconclusiveWhy: string | undefined,
 ): string[] {
   const lines: string[] = [];
+  if (status === 'inconclusive')
+    lines.push(chalk.yellow(`${name}: inconclusive: ${inconclusiveWhy ?? 'nothing measured'}`));
+  const pending = score.measurements.requests.in_flight_at_end;
+  if (pending && pending.count > 0) lines.push(chalk.dim(`${name}: ${inFlightText(pending)}`));
   const failed = score.measurements.consistency.failed_checks;
   if (failed.length > 0)
     lines.push(
       `${name}: failed checks: ${failed.map((c) => (c.detail ? `${c.name} (${c.detail})` : c.name)).join('; ')}`,
     );
   const interval = score.interval;
-  if (interval) {
+  if (interval && score.score !== null) {
     lines.push(
       chalk.dim(
         `${name}: 95% interval: score ${interval.score.low.toFixed(1)}–${interval.score.high.toFixed(1)}, availability ${interval.availability.low.toFixed(1)}–${interval.availability.high.toFixed(1)}`,
@@ -142,7 +163,14 @@ export function gateText(gate: GateOutcome): string {
     : `${what} is ${round1(gate.min_score - value)} below the minimum ${gate.min_score}`;
 }
 
-export function gradeText(grade: Grade): string {
+/** "3 request(s) still in flight when the window closed: 1 succeeded, 2 failed (1 never ended, counted failed)" */
+export function inFlightText(p: InFlightAtEnd): string {
+  const never = p.unfinished > 0 ? ` (${p.unfinished} never ended, counted failed)` : '';
+  return `${p.count} request(s) still in flight when the window closed: ${p.succeeded} succeeded, ${p.failed} failed${never}`;
+}
+
+export function gradeText(grade: Grade | null): string {
+  if (grade === null) return '';
   if (grade === 'A+' || grade === 'A') return chalk.green(grade);
   if (grade === 'B' || grade === 'C') return chalk.yellow(grade);
   return chalk.red(grade);
@@ -152,12 +180,13 @@ function statusText(status: string): string {
   return status === 'passed' ? chalk.green(status) : status === 'failed' ? chalk.red(status) : chalk.yellow(status);
 }
 
-function scoreText(n: number): string {
-  return chalk.bold(n.toFixed(1));
+/** no score (nothing measured) shows as "-", never as 0 */
+function scoreText(n: number | null): string {
+  return n === null ? chalk.yellow('-') : chalk.bold(n.toFixed(1));
 }
 
-function dim(n: number): string {
-  return n.toFixed(1);
+function dim(n: number | null): string {
+  return n === null ? '-' : n.toFixed(1);
 }
 
 function msText(ms: number | null | undefined): string {

@@ -4,7 +4,7 @@
  * Thrown after the report was printed and written.
  */
 import type { ActiveFault } from '../../arena/providers.js';
-import type { GateOutcome, RunStatus } from '../../arena/report.js';
+import type { GateOutcome, RunStatus, ScoreReport } from '../../arena/report.js';
 import { CancelledError, GateFailedError, RuntimeError } from '../../shared/errors.js';
 import { gateText } from '../output/table.js';
 
@@ -15,6 +15,8 @@ export interface RunOutcome {
   failed?: number;
   gate?: GateOutcome;
   error?: string;
+  inconclusive_why?: string;
+  score?: ScoreReport;
   reverted_faults?: ActiveFault[];
 }
 
@@ -30,10 +32,17 @@ export function throwForOutcomes(runs: RunOutcome[], reportFile?: string): void 
   if (errored) throw new RuntimeError(`${errored.name}: ${errored.error ?? 'the run failed'}`, 'run_failed');
   const problems: string[] = [];
   for (const r of runs) {
+    const before = problems.length;
+    if (r.status === 'inconclusive')
+      problems.push(`${r.name}: inconclusive: ${r.inconclusive_why ?? 'nothing measured'}`);
+    for (const c of r.score?.measurements.consistency.failed_checks ?? [])
+      if (c.gate !== false) problems.push(`${r.name}: invariant ${c.name} failed${c.detail ? ` (${c.detail})` : ''}`);
     if (r.gate && !r.gate.passed) {
       problems.push(`${r.name}: ${gateText(r.gate)}`);
     }
-    if (r.verified === false) problems.push(`${r.name}: ${r.failed ?? 'some'} expectation(s) not met`);
+    if (r.verified === false && (r.failed ?? 0) > 0) problems.push(`${r.name}: ${r.failed} expectation(s) not met`);
+    // a verdict is never passed over in silence
+    if (r.status === 'failed' && problems.length === before) problems.push(`${r.name}: failed`);
   }
   if (problems.length > 0) throw new GateFailedError(problems.join('; '));
 }

@@ -7,15 +7,16 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createEmbeddedTarget } from '../../targets/embedded/index.js';
 import { loadStrategyFile } from '../../runtime/strategy.js';
-import { replayPlanFromReport, runSurvivalOnTarget } from '../../arena/survival/index.js';
+import { replayPlanFromReport, runSurvivalOnTarget, scenarioFromPlan } from '../../arena/survival/index.js';
+import { runScenarioOnTarget } from '../../arena/scenario/index.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import type { OutputOptionValues } from '../commands/options.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { emitDocument } from '../output/emit.js';
-import { survivalDocument } from '../output/json.js';
-import { renderSurvivalTable } from '../output/table.js';
-import { survivalJUnit } from '../output/junit.js';
+import { scenarioDocument, survivalDocument } from '../output/json.js';
+import { renderScenarioTables, renderSurvivalTable } from '../output/table.js';
+import { scenarioJUnit, survivalJUnit } from '../output/junit.js';
 import { runWithOutput } from './with-output.js';
 import { runTitle } from '../view/view-state.js';
 import type { GateOn } from '../../arena/score.js';
@@ -50,6 +51,37 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
     ctx.stderr.write(
       `replay: ${plan.timeline.length} action(s) of ${runTitle(plan.kind, plan.name)} (seed ${plan.seed})\n`,
     );
+  const replayOf = {
+    kind: plan.kind,
+    name: plan.name,
+    seed: plan.seed,
+    ...(plan.started_at ? { started_at: plan.started_at } : {}),
+  };
+  const scenario = scenarioFromPlan(plan);
+  if (scenario) {
+    // a scenario report replays as that scenario: labels, expectations, window and gate
+    const replayed = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
+      runScenarioOnTarget(target, scenario, {
+        seed: plan.seed,
+        signal: ctx.signal,
+        onEvent,
+        ...sinks,
+        ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),
+        ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
+      }),
+    );
+    replayed.replay_of = replayOf;
+    emitDocument(
+      ctx,
+      mode,
+      scenarioDocument([replayed]),
+      () => renderScenarioTables([replayed]),
+      () => scenarioJUnit([replayed]),
+      { report: opts.report, junit: opts.junit },
+    );
+    throwForOutcomes([replayed], opts.report);
+    return;
+  }
   const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
     runSurvivalOnTarget(target, {
       duration: 0,
@@ -63,12 +95,7 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
       ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     }),
   );
-  report.replay_of = {
-    kind: plan.kind,
-    name: plan.name,
-    seed: plan.seed,
-    ...(plan.started_at ? { started_at: plan.started_at } : {}),
-  };
+  report.replay_of = replayOf;
   emitDocument(
     ctx,
     mode,

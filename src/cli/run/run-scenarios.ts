@@ -11,7 +11,10 @@ import type { Scenario } from '../../arena/scenario/types.js';
 import type { ScenarioReport } from '../../arena/report.js';
 import type { GateOn } from '../../arena/score.js';
 import { randomSeed } from '../../shared/random.js';
-import { CancelledError, UsageError } from '../../shared/errors.js';
+import { CancelledError, UsageError, isArenaError } from '../../shared/errors.js';
+import { readFile } from 'node:fs/promises';
+import { parseYamlSource } from '../../shared/yaml-source.js';
+import type { ScenarioProblem } from '../../arena/scenario/types.js';
 import type { CliContext } from '../context.js';
 import type { OutputOptionValues } from '../commands/options.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
@@ -67,7 +70,7 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
         );
       } catch (err) {
         // the reports so far are still printed and written; the error decides the exit code
-        failure = err;
+        failure = await locatedInFile(err, scenario.file, ctx.cwd);
         break;
       }
     }
@@ -87,6 +90,17 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
     throw new CancelledError(
       `interrupted; ${scenarios.length - reports.length} scenario(s) not run${opts.report ? `; partial report written to ${opts.report}` : ''}`,
     );
+}
+
+/** a refusal naming scenario paths (an unknown agent, node or edge), told with the file's line:column */
+async function locatedInFile(err: unknown, file: string | undefined, cwd: string): Promise<unknown> {
+  if (!isArenaError(err) || err.code !== 'unknown_target' || file === undefined || !Array.isArray(err.details))
+    return err;
+  const text = await readFile(resolve(cwd, file), 'utf8').catch(() => undefined);
+  if (text === undefined) return err;
+  const source = parseYamlSource(text);
+  const lines = (err.details as ScenarioProblem[]).map((p) => `  ${formatProblem(source.locate(p), file)}`);
+  return new UsageError(`${err.message.split('\n')[0]}\n${lines.join('\n')}`, err.code, { details: err.details });
 }
 
 /** validates every file before anything runs: all problems at once, exit 2 */

@@ -119,7 +119,8 @@ export class ViewReducer {
       case 'run.finished':
         s.status = event.status;
         s.phase = 'done';
-        s.progress = event.status === 'passed' || event.status === 'failed' ? 1 : s.progress;
+        s.progress =
+          event.status === 'passed' || event.status === 'failed' || event.status === 'inconclusive' ? 1 : s.progress;
         this.addLine(event.at_ms, `finished: ${event.status}`, event.status === 'passed' ? 'ok' : 'bad');
         break;
     }

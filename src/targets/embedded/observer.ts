@@ -11,6 +11,7 @@
  */
 import type { AgentHealthAspect, HealthReport, InvariantCheck, TargetObserver } from '../../arena/providers.js';
 import { errorMessage } from '../../shared/errors.js';
+import { createWorkloadTally } from '../../arena/workload-window.js';
 import type { Agent } from '../../runtime/agent.js';
 import type { AgentRuntime } from '../../runtime/runtime.js';
 
@@ -33,6 +34,16 @@ interface LlmProbeState {
 export function createEmbeddedObserver(rt: AgentRuntime, options: EmbeddedObserverOptions = {}): TargetObserver {
   const injections = options.llmInjections ?? (() => 0);
   const probes = new Map<string, LlmProbeState>();
+  // every run the workload sends is counted in the windows open when it was sent, once it ends
+  const tally = createWorkloadTally();
+  const ends = new Map<number, (ok: boolean) => void>();
+  rt.ledger.watch({
+    started: (run) => ends.set(run, tally.started()),
+    finished(record) {
+      ends.get(record.run)?.(record.ok);
+      ends.delete(record.run);
+    },
+  });
 
   const llmHealth = (agent: Agent): string[] => {
     const epoch = injections(agent.id);
@@ -91,8 +102,9 @@ export function createEmbeddedObserver(rt: AgentRuntime, options: EmbeddedObserv
     },
     async workload() {
       const s = rt.stats();
-      return { requests: s.requests, succeeded: s.succeeded, failed: s.failed };
+      return { requests: s.requests, succeeded: s.succeeded, failed: s.failed, in_flight: s.in_flight };
     },
+    openWorkloadWindow: () => tally.open(),
     async checkInvariants() {
       return checkInvariants(rt);
     },

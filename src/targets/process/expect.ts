@@ -6,31 +6,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ExpectSpec } from './spec.js';
 import type { OutboundAnswer as HttpAnswer } from '../../shared/http-call.js';
+import { jsonPathValue, parseJsonPath } from '../../shared/json-path.js';
 
 const MISSING = Symbol('missing');
 
-/** the value at `path`, or MISSING */
+/** the value at `path`, or MISSING (target files are checked when read: a malformed path is refused there) */
 export function jsonPathGet(value: unknown, path: string): unknown {
-  let rest = path.trim();
-  if (rest.startsWith('$')) rest = rest.slice(1);
-  let current: unknown = value;
-  const step = /^(?:\.?([A-Za-z_][\w-]*)|\[(\d+)\]|\[["']([^"']*)["']\])/;
-  while (rest.length > 0) {
-    const m = step.exec(rest);
-    if (!m) return MISSING;
-    rest = rest.slice(m[0].length);
-    const key = m[1] ?? m[3];
-    if (key !== undefined) {
-      if (typeof current !== 'object' || current === null || Array.isArray(current) || !Object.hasOwn(current, key))
-        return MISSING;
-      current = (current as Record<string, unknown>)[key];
-    } else {
-      const index = Number(m[2]);
-      if (!Array.isArray(current) || index >= current.length) return MISSING;
-      current = current[index];
-    }
-  }
-  return current;
+  const parsed = parseJsonPath(path);
+  return parsed.ok ? jsonPathValue(value, parsed.segments, MISSING) : MISSING;
 }
 
 export function isMissing(value: unknown): boolean {

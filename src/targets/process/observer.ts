@@ -14,6 +14,7 @@ import { checkInvariants } from './invariants.js';
 import { isStopped } from './proc.js';
 import type { ProcessTargetSpec } from './spec.js';
 import type { Workload } from './workload.js';
+import { RuntimeError } from '../../shared/errors.js';
 
 export interface ObserverContext {
   spec: ProcessTargetSpec;
@@ -115,6 +116,17 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
       }
       return totals;
     },
+
+    // with a workload block, the requests sent in a window are counted, those in flight at its end waited for
+    ...(ctx.spec.workload
+      ? {
+          openWorkloadWindow: () => {
+            const w = ctx.workload();
+            if (!w) throw new RuntimeError(`${ctx.spec.name}: its workload is not running`, 'no_workload');
+            return w.openWindow();
+          },
+        }
+      : {}),
 
     async checkInvariants(): Promise<InvariantCheck[]> {
       const checks = await checkInvariants(ctx.spec.invariants ?? []);

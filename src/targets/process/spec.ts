@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MAX_DURATION_MS } from '../../shared/duration.js';
 import { durationMs as duration } from '../../shared/zod-problems.js';
+import { parseJsonPath } from '../../shared/json-path.js';
 
 export { MAX_DURATION_MS };
 
@@ -90,10 +91,19 @@ const agentSchema = z.strictObject({
   mcp: mcpSchema.optional(),
 });
 
+/** a JSON path, parsed now: a malformed one is an error at its line and column, not a check that never matches */
+const jsonPath = z
+  .string()
+  .min(1)
+  .superRefine((path, ctx) => {
+    const parsed = parseJsonPath(path);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.problem });
+  });
+
 /** `json: { path, equals | in | exists | range }`: exactly one test on the value found at path. */
 const jsonExpect = z
   .strictObject({
-    path: z.string().min(1),
+    path: jsonPath,
     equals: z.unknown().optional(),
     in: z.array(z.unknown()).optional(),
     exists: z.boolean().optional(),
@@ -147,12 +157,17 @@ const invariantSchema = z.strictObject({
   name: z.string().min(1),
   request: requestSchema,
   expect: expectSchema.default({}),
+  /** false: a failure counts in the consistency score only; by default a failed invariant fails the run */
+  gate: z
+    .boolean()
+    .optional()
+    .describe('false: a failure counts in the consistency score only; by default it fails the run'),
 });
 
 const leaderSchema = exactlyOne(
   {
     http: httpUrl.optional(),
-    json: z.string().min(1).optional(),
+    json: jsonPath.optional(),
     command: command.optional(),
     timeout: positiveDuration.optional(),
   },

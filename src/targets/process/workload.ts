@@ -5,6 +5,7 @@
  */
 import { systemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
 import type { WorkloadCounters } from '../../arena/providers.js';
+import { createWorkloadTally, type WorkloadWindow } from '../../arena/workload-window.js';
 import { checkAnswer } from './expect.js';
 import { sendRequest } from './request.js';
 import type { ProcessTargetSpec } from './spec.js';
@@ -16,6 +17,8 @@ export interface Workload {
   /** stops sending and waits for requests in flight to be counted */
   stop(): Promise<void>;
   counters(): WorkloadCounters;
+  /** a measurement window counting the requests sent from now on (DESIGN §5: every request sent is counted) */
+  openWindow(): WorkloadWindow;
   /** the last few failure reasons, newest last */
   recentFailures(): string[];
 }
@@ -24,17 +27,20 @@ export function createWorkload(spec: WorkloadSpec, clock: Clock = systemClock): 
   const counters: WorkloadCounters = { requests: 0, succeeded: 0, failed: 0 };
   const failures: string[] = [];
   const inFlight = new Set<Promise<void>>();
+  const tally = createWorkloadTally();
   const periodMs = 1000 / spec.rate;
   let timer: TimerHandle | undefined;
   let running = false;
   let next = 0;
 
   const fire = () => {
+    const ended = tally.started();
     const p = sendRequest(spec.request)
       .then((answer) => checkAnswer(answer, spec.expect))
       .catch((err: Error) => err.message)
       .then((problem) => {
         counters.requests++;
+        ended(problem === undefined);
         if (problem === undefined) counters.succeeded++;
         else {
           counters.failed++;
@@ -68,7 +74,8 @@ export function createWorkload(spec: WorkloadSpec, clock: Clock = systemClock): 
       timer?.cancel();
       await Promise.all([...inFlight]);
     },
-    counters: () => ({ ...counters }),
+    counters: () => ({ ...counters, in_flight: inFlight.size }),
+    openWindow: () => tally.open(),
     recentFailures: () => [...failures],
   };
 }

@@ -24,9 +24,18 @@ interface Report {
   name?: string;
   seed?: number;
   status?: string;
+  inconclusive_why?: string;
   started_at?: string;
   duration_ms?: number;
-  score?: { score: number; grade: string; availability: number; recovery: number; consistency: number };
+  /** score, grade and availability are null when the run measured no request */
+  score?: {
+    score: number | null;
+    grade: string | null;
+    availability: number | null;
+    availability_why?: string;
+    recovery: number;
+    consistency: number;
+  };
 }
 
 export function ScenarioPanel(props: { api: Api }) {
@@ -96,7 +105,8 @@ export function ScenarioPanel(props: { api: Api }) {
         controller.signal,
       );
       setReport(reply.body);
-      setVerdict({ ok: reply.body.status === 'passed', text: `Run ${reply.body.status ?? 'finished'}.` });
+      const why = reply.body.inconclusive_why ? `: ${reply.body.inconclusive_why}` : '';
+      setVerdict({ ok: reply.body.status === 'passed', text: `Run ${reply.body.status ?? 'finished'}${why}.` });
     } catch (err) {
       setVerdict({ ok: false, text: describeFailure(err) });
     } finally {

@@ -60,7 +60,7 @@ describe('the score is rounded once, at the end', () => {
           cases++;
           expect(report.grade).toBe(gradeFor(exact + 1e-9));
           expect(report.score).toBeLessThanOrEqual(exact + 1e-9);
-          expect(exact - report.score).toBeLessThan(0.1);
+          expect(exact - report.score!).toBeLessThan(0.1);
           // what the old code did: dimensions rounded to 0.1, then combined and rounded again
           const old = round1(
             0.4 * round1(availabilityOf(meas)) + 0.3 * round1(recoveryOf(meas)) + 0.3 * round1(consistencyOf(meas)),
@@ -99,10 +99,10 @@ describe('95% intervals', () => {
     const r = calculateScore(m(400, 388, 3, 3, 1500, [4, 4], [900, 1500, 2100]));
     const i = r.interval!;
     expect(i.confidence).toBe(0.95);
-    expect(i.availability.low).toBeLessThan(r.availability);
-    expect(i.availability.high).toBeGreaterThan(r.availability);
-    expect(i.score.low).toBeLessThanOrEqual(r.score);
-    expect(i.score.high).toBeGreaterThanOrEqual(r.score);
+    expect(i.availability.low).toBeLessThan(r.availability!);
+    expect(i.availability.high).toBeGreaterThan(r.availability!);
+    expect(i.score.low).toBeLessThanOrEqual(r.score!);
+    expect(i.score.high).toBeGreaterThanOrEqual(r.score!);
     expect(i.recovery_times).toBe(3);
     // more requests, narrower availability interval
     const big = calculateScore(m(40_000, 38_800, 3, 3, 1500, [4, 4], [900, 1500, 2100])).interval!;
@@ -111,7 +111,7 @@ describe('95% intervals', () => {
 
   it('--gate lower compares the lower bound, and says so', () => {
     const r = calculateScore(m(200, 196, 2, 2, 800, [4, 4], [700, 900]));
-    const min = Math.floor(r.score);
+    const min = Math.floor(r.score!);
     expect(gateOutcome(r, min)).toEqual({ min_score: min, score: r.score, passed: true });
     const lower = gateOutcome(r, min, 'lower');
     expect(lower).toEqual({
@@ -121,6 +121,6 @@ describe('95% intervals', () => {
       on: 'lower',
       value: r.interval!.score.low,
     });
-    expect(lower.passed).toBe(false);
+    expect(lower!.passed).toBe(false);
   });
 });

@@ -52,8 +52,11 @@ describe('calculateScore', () => {
     expect(calculateScore(m({ recovery: [2, 2, 10_000] })).recovery).toBe(70);
   });
 
-  it('no requests in the window is not availability', () => {
-    expect(calculateScore(m({ requests: [0, 0] })).availability).toBe(0);
+  it('no requests in the window is no availability and no score: never a 0 that grades', () => {
+    const r = calculateScore(m({ requests: [0, 0] }));
+    expect(r).toMatchObject({ availability: null, score: null, grade: null });
+    expect(r.availability_why).toMatch(/no workload request/);
+    expect(r.interval).toBeUndefined();
   });
 
   it('recoverySpeed is linear between 1 s and 10 s', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scenarioJUnit, survivalJUnit } from '../../../src/cli/output/junit.js';
 import { findAll, parseXml } from './xml-check.js';
-import { sampleOutcome, sampleScenario, sampleSurvival } from './sample-reports.js';
+import { sampleOutcome, sampleScenario, sampleScore, sampleSurvival } from './sample-reports.js';
 
 describe('JUnit XML', () => {
   it('writes one testsuite per scenario, a testcase per action and one for the score gate', () => {
@@ -52,6 +52,31 @@ describe('JUnit XML', () => {
       '#2 slow_agent agent-2',
       'score >= 50',
     ]);
+  });
+
+  it('a failed invariant is a failure naming it; one with gate: false is not', () => {
+    const score = sampleScore();
+    score.measurements.consistency.failed_checks = [
+      { name: 'nothing-lost', detail: '3 jobs lost' },
+      { name: 'soft', gate: false },
+    ];
+    const root = parseXml(scenarioJUnit([sampleScenario({ status: 'failed', score })]));
+    const failures = findAll(root, 'failure').map((f) => f.attrs.message);
+    expect(failures).toEqual(['invariant nothing-lost failed: 3 jobs lost']);
+    expect(findAll(root, 'testcase').map((t) => t.attrs.name)).toContain('invariant nothing-lost');
+  });
+
+  it('an inconclusive run is a failure saying why, with no score property', () => {
+    const score = sampleScore();
+    Object.assign(score, { score: null, grade: null, availability: null, availability_why: 'no request' });
+    delete score.interval;
+    const root = parseXml(
+      scenarioJUnit([sampleScenario({ status: 'inconclusive', inconclusive_why: 'no request', score })]),
+    );
+    expect(findAll(root, 'failure').map((f) => f.attrs.message)).toEqual(['inconclusive: no request']);
+    const props = Object.fromEntries(findAll(root, 'property').map((p) => [p.attrs.name, p.attrs.value]));
+    expect(props).not.toHaveProperty('score');
+    expect(props).not.toHaveProperty('grade');
   });
 
   it('strips characters XML 1.0 cannot carry', () => {

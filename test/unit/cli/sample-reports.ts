@@ -22,7 +22,7 @@ export function sampleScore(score = 91.5): ScoreReport {
       consistency: {
         total: 8,
         passed: 7,
-        failed_checks: [{ name: 'memory integrity', detail: 'agent-2 <bad> & "quoted"' }],
+        failed_checks: [{ name: 'memory integrity', detail: 'agent-2 <bad> & "quoted"', gate: false }],
       },
     },
     injections: { total: 2, succeeded: 2, failed: 0 },

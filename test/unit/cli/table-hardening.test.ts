@@ -78,7 +78,7 @@ describe('final tables, hardened', () => {
       sampleScenario({
         score,
         status: 'failed',
-        gate: { min_score: 95, score: score.score, passed: false, on: 'lower', value: low },
+        gate: { min_score: 95, score: score.score!, passed: false, on: 'lower', value: low },
       }),
     ]);
     expect(text).toContain(

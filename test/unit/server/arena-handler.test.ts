@@ -79,10 +79,23 @@ describe('ArenaHandler', () => {
   });
 
   it('answers 422 with the Result when the fault cannot be applied, 400 for a bad request', async () => {
-    const { s } = await setup();
-    const missing = await raw(s.url, 'POST', '/arena/agent/agent-9/kill');
-    expect(missing.status).toBe(422);
-    expect(missing.json()).toMatchObject({ success: false, error: expect.stringContaining('agent-9') });
+    const { s, service } = await setup();
+    const notPaused = await raw(s.url, 'POST', '/arena/agent/agent-2/resume');
+    expect(notPaused.status).toBe(422);
+    expect(notPaused.json()).toMatchObject({ success: false, error: expect.stringContaining('agent-2') });
+    // an agent, node or edge the target does not have is a bad request, refused before anything runs
+    const before = service.history().length;
+    for (const [path, body] of [
+      ['/arena/agent/agent-9/kill', undefined],
+      ['/arena/actions', '{"type":"kill_agent","target_id":"agent-9"}'],
+      ['/arena/node/summarise/remove', undefined],
+      ['/arena/edge/remove', '{"from":"answer","to":"fetch"}'],
+    ] as const) {
+      const unknown = await raw(s.url, 'POST', path, body === undefined ? {} : { body });
+      expect(unknown.status, path).toBe(400);
+      expect(unknown.json(), path).toMatchObject({ code: 'unknown_target', error: expect.stringMatching(/unknown/) });
+    }
+    expect(service.history()).toHaveLength(before);
     const badParam = await raw(s.url, 'POST', '/arena/agent/agent-2/slow', { body: '{"duration":"soon"}' });
     expect(badParam.status).toBe(400);
     expect(badParam.json().error).toContain('duration');
@@ -121,7 +134,7 @@ describe('ArenaHandler', () => {
   it('serves history, stats, metrics and a measured score', async () => {
     const { s } = await setup();
     await raw(s.url, 'POST', '/arena/agent/agent-2/kill');
-    await raw(s.url, 'POST', '/arena/agent/nobody/kill');
+    await raw(s.url, 'POST', '/arena/agent/agent-3/resume');
     expect((await raw(s.url, 'GET', '/arena/history')).json().results).toHaveLength(2);
     expect((await raw(s.url, 'GET', '/arena/stats')).json()).toMatchObject({ total: 2, succeeded: 1, failed: 1 });
     expect((await raw(s.url, 'GET', '/arena/metrics')).json()).toMatchObject({ total: 2 });

@@ -33,11 +33,11 @@ describe('embedded target scored by the arena', () => {
     const [on, off] = await Promise.all([score(), score(RECOVERY_OFF_STRATEGY)]);
     expect(on.results.every((r) => r.result.success)).toBe(true);
     expect(on.score.recovery).toBeGreaterThan(off.score.recovery + 30);
-    expect(on.score.availability).toBeGreaterThan(off.score.availability + 20);
+    expect(on.score.availability).toBeGreaterThan(off.score.availability! + 20);
     expect(on.score.consistency).toBe(100);
     // the corrupted memory is still corrupted when the final checks run
     expect(off.score.measurements.consistency.failed_checks.map((c) => c.name)).toContain('memory_integrity');
-    expect(on.score.score).toBeGreaterThan(off.score.score + 20);
+    expect(on.score.score).toBeGreaterThan(off.score.score! + 20);
     expect(on.score.score).toBeGreaterThanOrEqual(75);
   }, 20_000);
 });

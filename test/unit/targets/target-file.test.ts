@@ -36,6 +36,34 @@ describe('target files', () => {
     expect(problems.find((p) => p.path === 'extra')!.message).toBe('unknown key "extra"');
   });
 
+  it('parses JSON paths in expect and leader when the file is read: a malformed one is an error at its line:column', () => {
+    const text = [
+      'kind: process',
+      'name: fleet',
+      'agents:',
+      '  - { id: w1, role: worker, pid: { port: 7101 }, health: { tcp: "127.0.0.1:7101" } }',
+      'leader: { http: "http://127.0.0.1:7000/leader", json: "$.leader[" }',
+      'workload:',
+      '  rate: 5/s',
+      '  request: { url: "http://127.0.0.1:7000/task" }',
+      '  expect: { json: { path: "$.answer[", equals: 42 } }',
+      'invariants:',
+      '  - name: nothing-lost',
+      '    request: { url: "http://127.0.0.1:7000/audit" }',
+      '    expect: { json: { path: "$.lost.", equals: 0 } }',
+      '    gate: false',
+      '',
+    ].join('\n');
+    const { problems } = checkTargetText(text);
+    expect(problems.map((p) => [p.path, p.line])).toEqual([
+      ['leader.json', 5],
+      ['workload.expect.json.path', 9],
+      ['invariants[0].expect.json.path', 13],
+    ]);
+    expect(problems[1]!.message).toMatch(/not a JSON path: .* at character 9 of "\$\.answer\["/);
+    expect(problems[1]!.column).toBeGreaterThan(0);
+  });
+
   it('names a missing or unknown kind and the ones it knows', () => {
     expect(checkTargetText('name: x\n').problems[0]!.message).toMatch(/required: one of embedded, process, remote/);
     expect(checkTargetText('kind: k8s\nname: x\n').problems[0]).toMatchObject({ path: 'kind', line: 1, column: 7 });

@@ -54,7 +54,8 @@ describe('loadScenario', () => {
       `name: old\nactions:\n  - action: { type: kill_agent, target_id: agent-1 }\n    delay: 500\n  - action: { type: kill_leader }\n`,
     );
     expect(s.actions.map((a) => a.label)).toEqual(['kill_agent-1', 'kill_leader-2']);
-    expect(s.config).toMatchObject({ parallel_actions: false, warmup_ms: 0 });
+    // no window stated: the defaults (DESIGN §5), so a run always measures something
+    expect(s.config).toMatchObject({ parallel_actions: false, warmup_ms: 1000, cooldown_ms: 3000 });
   });
 
   it('reports every problem at once with path, line and column', () => {

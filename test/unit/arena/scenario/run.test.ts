@@ -29,8 +29,8 @@ config: { warmup: 40ms, cooldown: 150ms, seed: 7 }
 expect: { min_score: 50 }
 actions:
   - { label: kill, delay: 20ms, action: { type: kill_leader }, expect_success: true }
-  - { label: ghost, action: { type: kill_agent, target_id: agent-9 }, expect_failure: true }
-  - { label: slow, delay: 10ms, action: { type: slow_agent, target_id: agent-2, metadata: { duration: 1m, delay: 80ms } }, depends_on: [kill] }
+  - { label: ghost, action: { type: resume_agent, target_id: agent-3 }, expect_failure: true }
+  - { label: slow, delay: 10ms, action: { type: slow_agent, target_id: agent-2, metadata: { duration: 200ms, delay: 80ms } }, depends_on: [kill] }
 `);
     const events: RunEvent[] = [];
     const report = await runScenarioReport(service, scenario, { ...FAST, onEvent: (e) => events.push(e) });
@@ -46,8 +46,8 @@ actions:
     expect(report.score.measurements.requests.total).toBeGreaterThan(0);
     expect(report.score.availability).toBeLessThan(100); // the leader was really gone for a while
     expect(report.gate).toEqual({ min_score: 50, score: report.score.score, passed: true });
-    // the 1-minute slow fault was reverted at the end
-    expect(report.reverted_faults?.map((f) => f.kind)).toEqual(['slow']);
+    // the timed slow fault held the timeline until it ended by itself: nothing left to revert
+    expect(report.reverted_faults).toEqual([]);
     expect(target!.agent('agent-2').slowMs).toBe(0);
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('run.started');
@@ -61,18 +61,18 @@ actions:
     ]);
     expect(types.filter((t) => t === 'snapshot').length).toBeGreaterThanOrEqual(2);
     expect(types).toContain('recovery');
-    expect(types).toContain('fault.reverted');
+    expect(types).not.toContain('fault.reverted'); // the timed fault ended by itself before the run did
   });
 
   it('unmet expectations fail verification; the gate fails under min score', async () => {
     const service = await setup();
     const scenario = loadScenario(`name: bad
 actions:
-  - { action: { type: kill_agent, target_id: agent-9 }, expect_success: true }
+  - { action: { type: resume_agent, target_id: agent-2 }, expect_success: true }
 `);
     const report = await runScenarioReport(service, scenario, FAST);
     expect(report).toMatchObject({ status: 'failed', verified: false, passed: 0, failed: 1 });
-    expect(report.results[0]!.result.error).toMatch(/agent-9/);
+    expect(report.results[0]!.result.error).toMatch(/agent-2/);
     const gated = await runScenarioReport(
       service,
       loadScenario(`name: g\nconfig: { cooldown: 30ms }\nactions:\n  - action: { type: kill_leader }\n`),
@@ -90,13 +90,16 @@ actions:
 config: { parallel_actions: true }
 actions:
   - { label: later, action: { type: kill_agent, target_id: agent-3 }, depends_on: [first] }
-  - { label: first, action: { type: kill_agent, target_id: nobody } }
+  - { label: first, action: { type: resume_agent, target_id: agent-1 } }
 `);
     const report = await runScenarioReport(service, scenario, FAST);
     expect(report.results.map((r) => [r.label, r.result.error])).toEqual([
       ['later', 'skipped: depends on "first", which failed'],
-      ['first', expect.stringContaining('nobody')],
+      ['first', expect.stringContaining('not paused')],
     ]);
+    // nothing was applied: the run proved nothing, and says so
+    expect(report.status).toBe('inconclusive');
+    expect(report.inconclusive_why).toMatch(/none of its 2 fault\(s\) was applied/);
     expect(target!.agent('agent-3').status).toBe('running'); // never touched
   });
 
@@ -121,7 +124,7 @@ ${['agent-1', 'agent-2', 'agent-3', 'orchestrator-2'].map((a) => `  - { delay: 1
     const scenario = loadScenario(`name: stop
 config: { stop_on_error: true }
 actions:
-  - { action: { type: kill_agent, target_id: nope } }
+  - { action: { type: resume_agent, target_id: agent-1 } }
   - { action: { type: kill_agent, target_id: agent-2 } }
 `);
     const report = await runScenarioReport(service, scenario, FAST);
@@ -132,7 +135,7 @@ actions:
   it('an abort mid-run returns an interrupted report with faults reverted', async () => {
     const service = await setup();
     const scenario = loadScenario(`name: abort
-config: { cooldown: 5s }
+config: { warmup: 0, cooldown: 5s }
 actions:
   - { action: { type: network_partition, target_id: agent-2, metadata: { duration: 1m } } }
   - { delay: 5s, action: { type: kill_agent, target_id: agent-3 } }
@@ -224,7 +227,7 @@ actions:
 `;
     const on = await runScenarioOnTarget(createFakeTarget(), loadScenario(text), FAST);
     const off = await runScenarioOnTarget(createFakeTarget({ recovery: false }), loadScenario(text), FAST);
-    expect(on.score.score).toBeGreaterThan(off.score.score + 30);
+    expect(on.score.score).toBeGreaterThan(off.score.score! + 30);
     expect(off.score.measurements.recovery.recovered).toBe(0);
   });
 });
@@ -233,7 +236,9 @@ describe('abort while waiting for recovery', () => {
   it('stops waiting, reverts and reports interrupted', async () => {
     const service = await setup(false);
     const ac = new AbortController();
-    const scenario = loadScenario(`name: wait\nactions:\n  - action: { type: kill_agent, target_id: agent-2 }\n`);
+    const scenario = loadScenario(
+      `name: wait\nconfig: { warmup: 0 }\nactions:\n  - action: { type: kill_agent, target_id: agent-2 }\n`,
+    );
     setTimeout(() => ac.abort(), 100);
     const started = Date.now();
     const report = await runScenarioReport(service, scenario, {

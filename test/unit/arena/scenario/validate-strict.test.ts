@@ -63,7 +63,7 @@ describe('the report says which faults it reverted, also when none', () => {
       });
       const report = await runScenarioReport(
         service,
-        loadScenario('name: quiet\nactions:\n  - action: { type: kill_agent, target_id: agent-9 }\n'),
+        loadScenario('name: quiet\nactions:\n  - action: { type: resume_agent, target_id: agent-1 }\n'),
         { pollIntervalMs: 5, recoveryDeadlineMs: 100 },
       );
       expect(report.reverted_faults).toEqual([]);
