@@ -56,7 +56,8 @@ describe('arena flight', () => {
     const db = join(dir, 'diag.db');
     // record two failures through the built library, as a server or a run would
     const script = `
-      const { SqliteEventStore, FlightRecorder, createAction } = await import(${JSON.stringify(join(REPO_ROOT, 'dist/index.js'))});
+      const { createAction } = await import(${JSON.stringify(join(REPO_ROOT, 'dist/index.js'))});
+      const { SqliteEventStore, FlightRecorder } = await import(${JSON.stringify(join(REPO_ROOT, 'dist/events/index.js'))});
       const store = new SqliteEventStore({ path: ${JSON.stringify(db)} });
       const r = new FlightRecorder({ store, session: 'seeded' });
       await r.record({ success: false, action: createAction('kill_agent', 'ghost'), error: 'agent ghost not found', duration_ms: 1 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { fencedBlocks, readDoc } from '../helpers/markdown.js';
 
 const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
@@ -51,12 +52,14 @@ console.log(JSON.stringify({
 `;
 
 /** the README's library example, word for word (its output differs from run to run only in the score) */
-const README_EXAMPLE = `import { createEmbeddedTarget, loadScenarioFile, runScenarioOnTarget } from 'chaos-arena';
-
-const scenario = await loadScenarioFile('node_modules/chaos-arena/scenarios/leader-failover.yaml');
-const report = await runScenarioOnTarget(createEmbeddedTarget(), scenario);
-console.log(report.status, report.score.score, report.score.grade); // e.g. passed 96 A+
-`;
+/** the README's library example, word for word: the first js block of its "Library" section */
+const README_EXAMPLE = (() => {
+  const readme = readDoc('README.md');
+  const section = readme.slice(readme.indexOf('\n## Library\n'));
+  const block = fencedBlocks(section).find((b) => b.lang === 'js');
+  if (!block) throw new Error('README.md: no js block in the Library section');
+  return block.code;
+})();
 
 let scratch: string;
 

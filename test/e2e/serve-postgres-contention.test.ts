@@ -23,12 +23,16 @@ async function serve(url: string): Promise<ServeProcess> {
   return s;
 }
 
-/** a fault every server can take any number of times at once: a short slow-down (it fails on a missing agent: recorded too) */
+/**
+ * a fault every server can take any number of times at once: a short slow-down; every fourth is a
+ * resume of an agent that is not paused, which runs and fails (422) and is recorded too
+ */
 function act(base: string, i: number): Promise<HttpResult> {
-  const target = i % 4 === 0 ? `nobody-${i}` : `agent-${2 + (i % 2)}`;
-  return http(base, 'POST', '/arena/actions', {
-    body: { type: 'slow_agent', target_id: target, metadata: { duration: '50ms', delay: '1ms' } },
-  });
+  const body =
+    i % 4 === 0
+      ? { type: 'resume_agent', target_id: 'agent-1' }
+      : { type: 'slow_agent', target_id: `agent-${2 + (i % 2)}`, metadata: { duration: '50ms', delay: '1ms' } };
+  return http(base, 'POST', '/arena/actions', { body });
 }
 
 /** 200 (applied) and 422 (could not be applied) are answers of an action that ran and was recorded */

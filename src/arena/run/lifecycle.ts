@@ -268,8 +268,9 @@ async function lifecycle(
         id: f.id,
         kind: f.kind,
         target: f.target,
-        planned_ms: Math.max(0, f.ends_at_ms! - f.started_at_ms),
-        ...(at !== undefined ? { actual_ms: Math.max(0, endedAt - at) } : {}),
+        // whole milliseconds: the difference of two fractional clock readings is not exact
+        planned_ms: Math.max(0, Math.round(f.ends_at_ms! - f.started_at_ms)),
+        ...(at !== undefined ? { actual_ms: Math.max(0, Math.round(endedAt - at)) } : {}),
       };
     });
   const outcome: RunOutcome = { status, score, reverted, cut, started_at: startedAt, elapsed_ms: endedAt };

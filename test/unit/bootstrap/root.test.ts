@@ -114,7 +114,8 @@ describe('bootstrap', () => {
     const text =
       'name: long\nconfig: { cooldown: 1m }\nactions:\n  - label: slow\n    action: { type: slow_agent, target_id: agent-2, metadata: { duration: 10m } }\n';
     const run = x.scenarios.run(text, new AbortController().signal) as Promise<{ status: string }>;
-    for (let i = 0; i < 50 && (await root.arena.activeFaults()).length === 0; i++)
+    // after the default 1 s warmup; generous for a loaded machine
+    for (let i = 0; i < 1000 && (await root.arena.activeFaults()).length === 0; i++)
       await new Promise((r) => setTimeout(r, 10));
     expect((await root.arena.activeFaults()).length).toBe(1);
     await root.stop();

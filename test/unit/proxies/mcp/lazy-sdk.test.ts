@@ -41,9 +41,9 @@ describe('the MCP SDK stays lazy', () => {
     expect([...packages.keys()].filter((p) => p.startsWith('@modelcontextprotocol'))).toEqual([]);
   });
 
-  it('the package entry reaches the proxy without a static SDK import through it', () => {
+  it('the proxies entry (chaos-arena/proxies) reaches the MCP proxy without a static SDK import through it', () => {
     const viaProxy = staticPackages('src/proxies/mcp/index.ts');
-    expect(readFileSync(resolve(ROOT, 'src/index.ts'), 'utf8')).toContain("from './proxies/mcp/index.js'");
+    expect(readFileSync(resolve(ROOT, 'src/proxies/index.ts'), 'utf8')).toContain("from './mcp/index.js'");
     expect([...viaProxy.keys()].filter((p) => p.startsWith('@modelcontextprotocol'))).toEqual([]);
   });
 

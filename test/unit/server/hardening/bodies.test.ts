@@ -9,7 +9,7 @@ describe('every route validates its whole body before it acts', () => {
   it('flight replay with garbage, null or {} replays nothing; it needs an explicit selection', async () => {
     const { url, root } = await serveRootForTest();
     expect((await call(url, 'POST', '/arena/agent/agent-2/pause', { duration: '30s' })).status).toBe(200);
-    expect((await call(url, 'POST', '/arena/agent/agent-9/kill')).status).toBe(422);
+    expect((await call(url, 'POST', '/arena/agent/agent-1/resume')).status).toBe(422);
     const before = await stateOf(root);
     for (const [body, field] of [
       ['{"a":1}', 'body.a: unknown key'],

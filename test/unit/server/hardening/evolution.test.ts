@@ -11,8 +11,10 @@ describe('live evolution of a served runtime', () => {
     const { url, root } = await serveRootForTest();
     const strategy = JSON.parse(await stateOf(root)).strategy;
     for (let i = 0; i < 5; i++) {
-      expect((await call(url, 'POST', '/arena/agent/agent-9/kill')).status).toBe(422);
-      expect((await call(url, 'POST', '/arena/node/nope/remove')).status).toBe(422);
+      // a resume of a running agent runs and cannot be applied; unknown names are refused before that
+      expect((await call(url, 'POST', '/arena/agent/agent-1/resume')).status).toBe(422);
+      expect((await call(url, 'POST', '/arena/agent/agent-9/kill')).status).toBe(400);
+      expect((await call(url, 'POST', '/arena/node/nope/remove')).status).toBe(400);
     }
     await new Promise((r) => setTimeout(r, 100));
     expect(JSON.parse(await stateOf(root)).strategy).toEqual(strategy);
@@ -24,7 +26,7 @@ describe('live evolution of a served runtime', () => {
   it('with evolve on, 422s still change nothing; the status says what it learns from', async () => {
     const { url, root } = await serveRootForTest({ evolve: true });
     const strategy = JSON.parse(await stateOf(root)).strategy;
-    for (let i = 0; i < 5; i++) expect((await call(url, 'POST', '/arena/agent/agent-9/kill')).status).toBe(422);
+    for (let i = 0; i < 5; i++) expect((await call(url, 'POST', '/arena/agent/agent-1/resume')).status).toBe(422);
     await new Promise((r) => setTimeout(r, 100));
     expect(JSON.parse(await stateOf(root)).strategy).toEqual(strategy);
     const status = (await call(url, 'GET', '/arena/evolution')).json;
