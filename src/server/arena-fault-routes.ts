@@ -6,7 +6,7 @@
  * until it is given a route here.
  */
 import type { ActionType } from '../arena/action.js';
-import { LLM_ERROR_TYPES } from '../arena/action.js';
+import { llmFaultShape } from '../protocol/llm-faults.js';
 import { body, duration, id, optionalBody, z } from './body.js';
 import type { RequestContext } from './context.js';
 
@@ -58,10 +58,7 @@ export const FAULT_ROUTES: Record<ActionType, FaultRoute> = {
   tool_timeout: agentFault('tool-timeout', WITH_DURATION),
   memory_corrupt: agentFault('memory-corrupt'),
   mcp_disconnect: agentFault('mcp-disconnect'),
-  llm_failure: agentFault(
-    'llm-failure',
-    z.strictObject({ error_type: z.enum(LLM_ERROR_TYPES).optional(), duration: duration().optional() }),
-  ),
+  llm_failure: agentFault('llm-failure', z.strictObject({ ...llmFaultShape, duration: duration().optional() })),
   remove_node: {
     path: '/node/{id}/remove',
     action: async (ctx) => (await optionalBody(ctx, NONE), { target_id: ctx.params.id }),

@@ -5,7 +5,8 @@
  * random stream for every tick after it: same seed + same configuration →
  * same sequence of kinds, targets and parameters.
  */
-import { ACTION_TYPES, LLM_ERROR_TYPES, type ActionType } from '../action.js';
+import { ACTION_TYPES, type ActionType } from '../action.js';
+import { LOUD_LLM_ERROR_TYPES } from '../../protocol/llm-faults.js';
 import { createAction } from '../actions.js';
 import type { Action } from '../action.js';
 import type { Random } from '../../shared/random.js';
@@ -97,7 +98,7 @@ export function planAction(view: TargetView, ctx: PlanContext): Action {
     case 'llm_failure':
       return createAction(type, agentTarget(), {
         ...options,
-        metadata: { duration, error_type: LLM_ERROR_TYPES[Math.floor(uExtra * LLM_ERROR_TYPES.length)] },
+        metadata: { duration, error_type: LOUD_LLM_ERROR_TYPES[Math.floor(uExtra * LOUD_LLM_ERROR_TYPES.length)] },
       });
     case 'remove_node':
       return createAction(type, pick([...view.nodes].sort()) ?? '', options);

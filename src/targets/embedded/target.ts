@@ -8,7 +8,7 @@ import { createRandom, type Random } from '../../shared/random.js';
 import { createRuntime, type AgentRuntime } from '../../runtime/runtime.js';
 import { parseStrategy, mergeStrategy } from '../../runtime/strategy.js';
 import type { Topology } from '../../runtime/topology.js';
-import { createEmbeddedFaults } from './faults.js';
+import { createEmbeddedFaults, embeddedRefusal } from './faults.js';
 import { createEmbeddedObserver } from './observer.js';
 
 export interface EmbeddedTargetOptions extends TargetOptions {
@@ -58,6 +58,7 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
     },
     // the embedded runtime can apply every fault
     unsupportedFaults: () => ({}),
+    refuses: embeddedRefusal,
     describe: async () => ({
       name,
       kind: 'embedded',

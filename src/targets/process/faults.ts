@@ -325,7 +325,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
         id,
         type: 'llm_failure',
         target_id: agentId,
-        params: { error_type: errorType },
+        params: { ...options?.params, error_type: errorType },
         lease_ms: 24 * 3600 * 1000,
         ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
       });

@@ -116,7 +116,7 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
     corruptMemory: (id) => apply('memory_corrupt', { target_id: id }),
     disconnectMCP: (id) => apply('mcp_disconnect', { target_id: id }),
     injectLLMFailure: (id, errorType: LLMErrorType, opts) =>
-      apply('llm_failure', { target_id: id, params: { error_type: errorType } }, opts),
+      apply('llm_failure', { target_id: id, params: { ...opts?.params, error_type: errorType } }, opts),
     activeFaults: async () =>
       (await client.listFaults()).map(
         (f): ActiveFault => ({
