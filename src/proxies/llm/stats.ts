@@ -16,6 +16,8 @@ import type { LlmErrorType } from './fault-spec.js';
 const HONOUR_TOLERANCE_MS = 10;
 const MAX_CLIENTS = 1000;
 const KEEP_WAITS = 20;
+/** the provider's answer says a retry cannot help: a client that retries anyway is reported */
+const NON_RETRYABLE: ReadonlySet<LlmErrorType> = new Set(['context_length', 'auth', 'forbidden', 'insufficient_quota']);
 
 export interface RetryAfterStats {
   /** answers with `retry-after` this client got (injected, or the upstream's own 429s) */
@@ -40,6 +42,12 @@ export interface ClientStats {
   retries: number;
   /** held requests (timeout fault) the client gave up on */
   gave_up: number;
+  /** answers a quiet fault changed (truncated, emptied, slowed, swapped…), by error type */
+  changed: Partial<Record<LlmErrorType, number>>;
+  /** faults drawn for this client's answers that found nothing to change (no tool call, no stream…) */
+  not_applicable: number;
+  /** retries of an answer that forbids one (400 context_length, 401, 403, insufficient_quota) */
+  retried_non_retryable: number;
   retry_after: RetryAfterStats;
   /** true when every retry after a retry-after waited long enough; null before any */
   retry_after_honoured: boolean | null;
@@ -51,6 +59,9 @@ export interface LlmProxyStats {
   errors_injected: Partial<Record<LlmErrorType, number>>;
   /** 502s answered because the upstream could not be reached */
   upstream_failures: number;
+  changed: Partial<Record<LlmErrorType, number>>;
+  not_applicable: number;
+  retried_non_retryable: number;
   /** requests held by a timeout fault right now */
   held: number;
   /** streams stalled right now */
@@ -61,7 +72,7 @@ export interface LlmProxyStats {
 interface ClientState {
   stats: ClientStats;
   /** the error whose retry is awaited: when it was answered and the delay it asked for */
-  pending?: { at: number; retryAfterMs?: number };
+  pending?: { at: number; retryAfterMs?: number; isNonRetryable?: boolean };
 }
 
 export class ProxyStats {
@@ -70,6 +81,9 @@ export class ProxyStats {
   private passed = 0;
   private injected: Partial<Record<LlmErrorType, number>> = {};
   private upstreamFailures = 0;
+  private changed: Partial<Record<LlmErrorType, number>> = {};
+  private notApplicable = 0;
+  private retriedNonRetryable = 0;
   held = 0;
   stalled = 0;
 
@@ -94,6 +108,10 @@ export class ProxyStats {
     state.pending = undefined;
     if (retryCount === '0') return;
     state.stats.retries++;
+    if (pending.isNonRetryable) {
+      state.stats.retried_non_retryable++;
+      this.retriedNonRetryable++;
+    }
     if (pending.retryAfterMs === undefined) return;
     const ra = state.stats.retry_after;
     const waited = Math.max(0, Math.round(now - pending.at));
@@ -114,6 +132,19 @@ export class ProxyStats {
     const stats = this.state(client).stats;
     stats.errors_injected[type] = (stats.errors_injected[type] ?? 0) + 1;
     this.expectRetry(client, now, retryAfterMs);
+    if (NON_RETRYABLE.has(type)) this.state(client).pending!.isNonRetryable = true;
+  }
+
+  /** a quiet fault changed an answer that still went out: not an error, so no retry is awaited */
+  onChanged(client: string, type: LlmErrorType): void {
+    this.changed[type] = (this.changed[type] ?? 0) + 1;
+    const stats = this.state(client).stats;
+    stats.changed[type] = (stats.changed[type] ?? 0) + 1;
+  }
+
+  onNotApplicable(client: string, _type: LlmErrorType): void {
+    this.notApplicable++;
+    this.state(client).stats.not_applicable++;
   }
 
   /** an error answered by the upstream itself (a real 429 with retry-after, a 5xx): its retry is watched the same way */
@@ -137,11 +168,15 @@ export class ProxyStats {
       passed: this.passed,
       errors_injected: { ...this.injected },
       upstream_failures: this.upstreamFailures,
+      changed: { ...this.changed },
+      not_applicable: this.notApplicable,
+      retried_non_retryable: this.retriedNonRetryable,
       held: this.held,
       stalled: this.stalled,
       clients: [...this.clients.values()].map(({ stats }) => ({
         ...stats,
         errors_injected: { ...stats.errors_injected },
+        changed: { ...stats.changed },
         retry_after: { ...stats.retry_after, waits_ms: [...stats.retry_after.waits_ms] },
       })),
     };
@@ -167,6 +202,9 @@ export class ProxyStats {
           errors_injected: {},
           retries: 0,
           gave_up: 0,
+          changed: {},
+          not_applicable: 0,
+          retried_non_retryable: 0,
           retry_after: { sent: 0, honoured: 0, early: 0, waits_ms: [] },
           retry_after_honoured: null,
         },
