@@ -3,6 +3,7 @@
  * §10.2). Declares the flags and hands them to run/run-proxy-llm.ts, loaded
  * only when this command runs.
  */
+import { LLM_ERROR_TYPES } from '../../protocol/llm-faults.js';
 import { Option, type Command } from '../../vendor/commander.js';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
@@ -18,6 +19,12 @@ export interface ProxyLlmOptions {
   match?: string;
   retryAfter?: string;
   afterEvents?: string;
+  keep?: string;
+  delayMs?: string;
+  chunkDelayMs?: string;
+  requestsPerMin?: string;
+  tokensPerMin?: string;
+  toModel?: string;
   duration?: string;
   seed?: number;
 }
@@ -40,10 +47,7 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       '7300',
     )
     .option('--control <port>', 'also serve the fault routes and GET /v1/stats on this loopback port')
-    .option(
-      '--fault <error_type>',
-      'inject from the start: rate_limit, overloaded, server_error, timeout, stream_error, stream_stall',
-    )
+    .option('--fault <error_type>', `inject from the start: ${LLM_ERROR_TYPES.join(', ')}`)
     .option('--first-n <n>', 'with --fault: fail only the first N matching requests, then pass')
     .option('--probability <p>', 'with --fault: fail a matching request with this chance (0 to 1, seeded)')
     .option(
@@ -58,6 +62,12 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       '--after-events <n>',
       'with --fault stream_error|stream_stall: whole SSE events passed before the break (default 1)',
     )
+    .option('--keep <fraction>', 'with --fault truncate: the fraction of the text kept (default 0.5)')
+    .option('--delay-ms <ms>', "with --fault slow_first_token: how long the answer's first byte is held (default 5000)")
+    .option('--chunk-delay-ms <ms>', 'with --fault slow_stream: the delay before each streamed event (default 500)')
+    .option('--requests-per-min <n>', "with --fault rate_limit_storm: each client's requests per minute")
+    .option('--tokens-per-min <n>', "with --fault rate_limit_storm: each client's tokens per minute")
+    .option('--to-model <model>', 'with --fault model_swap: the model the request goes upstream for')
     .option(
       '--duration <d>',
       'with --fault: end the fault after this long (e.g. 30s); by default it lasts until the proxy stops',
@@ -73,6 +83,7 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
     'arena proxy llm --upstream http://127.0.0.1:9000 --fault rate_limit --first-n 2 --retry-after 1',
     'arena proxy llm --upstream https://api.anthropic.com --fault overloaded --probability 0.3 --seed 7',
     "arena proxy llm --upstream http://127.0.0.1:9000 --fault stream_stall --match 'gpt-4o*' --duration 20s",
+    'arena proxy llm --upstream https://api.openai.com --fault truncate --keep 0.3 --probability 0.2 --seed 7',
   ]);
   command.action(async (options: ProxyLlmOptions) => {
     const { runProxyLlm } = await import('../run/run-proxy-llm.js');
