@@ -1,4 +1,4 @@
-/** The 13 fault kinds and their established wire names (DESIGN §3). */
+/** The fault kinds and their established wire names (DESIGN §3): the seed's 13, then tool_fault (§13.2). */
 export const ACTION_TYPES = [
   'kill_agent',
   'kill_leader',
@@ -13,6 +13,7 @@ export const ACTION_TYPES = [
   'llm_failure',
   'remove_node',
   'remove_edge',
+  'tool_fault',
 ] as const;
 
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -38,6 +39,7 @@ const FINDS_OWN_TARGET: Record<ActionType, boolean> = {
   llm_failure: false,
   remove_node: false,
   remove_edge: false,
+  tool_fault: false,
 };
 
 /** Faults whose target is found by the arena rather than named by the user. */

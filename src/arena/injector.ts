@@ -8,6 +8,7 @@ import { RuntimeError, UsageError } from '../shared/errors.js';
 import { parseDuration } from '../shared/duration.js';
 import { LLM_ERROR_TYPES, type Action, type LLMErrorType } from './action.js';
 import { llmFaultProblems } from '../protocol/llm-faults.js';
+import { toolFaultProblems } from '../protocol/tool-faults.js';
 import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, FaultReport, RuntimeProvider } from './providers.js';
 
 /** Default length of a timed fault (DESIGN §3). */
@@ -163,6 +164,8 @@ export class Injector {
         return this.disconnectMCP(id);
       case 'llm_failure':
         return this.injectLLMFailure(id, errorTypeParam(md), durationParam(md, 'duration'), llmParams(md));
+      case 'tool_fault':
+        return this.toolFault(id, md);
       case 'remove_node':
         return this.removeNode(id);
       case 'remove_edge':
@@ -174,6 +177,23 @@ export class Injector {
         throw new UsageError(`unknown action type ${JSON.stringify(unknown)}`);
       }
     }
+  }
+
+  /** tool_fault (DESIGN §13.2): the agent's tool results come back wrong until `duration` ends (default 5 s) */
+  async toolFault(agentId: string, metadata: Record<string, unknown>): Promise<InjectionReport> {
+    const problem = toolFaultProblems(metadata, ['duration'])[0];
+    if (problem) throw new UsageError(`metadata.${problem.field}: ${problem.message}`, 'invalid_action');
+    const runtime = this.rt('tool_fault');
+    if (!runtime.toolFault)
+      throw new RuntimeError(
+        'tool_fault cannot be applied: this target has no way to change tool results',
+        'unsupported',
+      );
+    const durationMs = durationParam(metadata, 'duration') ?? DEFAULT_FAULT_DURATION_MS;
+    const params: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(metadata)) if (key !== 'duration' && value != null) params[key] = value;
+    const report = await runtime.toolFault(agentId, params, { durationMs });
+    return { ...params, duration_ms: durationMs, ...report };
   }
 
   // read helpers

@@ -57,6 +57,11 @@ export interface RuntimeProvider {
   corruptMemory(agentId: string): Promise<FaultReport>;
   disconnectMCP(agentId: string): Promise<FaultReport>;
   injectLLMFailure(agentId: string, errorType: LLMErrorType, options?: LlmFaultOptions): Promise<FaultReport>;
+  /**
+   * tool_fault (DESIGN §13.2): the agent's tool results come back wrong; `params` in wire names (`mode`,
+   * `tool`, `keep`, …). Absent on a target that cannot apply it, which then lists it in unsupportedFaults.
+   */
+  toolFault?(agentId: string, params: Record<string, unknown>, options?: FaultOptions): Promise<FaultReport>;
   activeFaults(): Promise<ActiveFault[]>;
   /** reverts one active fault (its `ActiveFault.id`, also reported as `fault_id`); false when it was not active */
   revertFault(faultId: string): Promise<boolean>;

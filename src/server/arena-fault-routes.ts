@@ -7,6 +7,7 @@
  */
 import type { ActionType } from '../arena/action.js';
 import { llmFaultShape } from '../protocol/llm-faults.js';
+import { TOOL_FAULT_MODES } from '../protocol/tool-faults.js';
 import { body, duration, id, optionalBody, z } from './body.js';
 import type { RequestContext } from './context.js';
 
@@ -59,6 +60,18 @@ export const FAULT_ROUTES: Record<ActionType, FaultRoute> = {
   memory_corrupt: agentFault('memory-corrupt'),
   mcp_disconnect: agentFault('mcp-disconnect'),
   llm_failure: agentFault('llm-failure', z.strictObject({ ...llmFaultShape, duration: duration().optional() })),
+  tool_fault: agentFault(
+    'tool-fault',
+    z.strictObject({
+      mode: z.enum(TOOL_FAULT_MODES),
+      tool: z.string().min(1).optional(),
+      keep: z.number().min(0).max(1).optional(),
+      payload: z.string().min(1).optional(),
+      hide: z.array(z.string()).optional(),
+      rename: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+      duration: duration().optional(),
+    }),
+  ),
   remove_node: {
     path: '/node/{id}/remove',
     action: async (ctx) => (await optionalBody(ctx, NONE), { target_id: ctx.params.id }),

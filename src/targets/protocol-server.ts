@@ -5,6 +5,7 @@
  * idempotency and leases: a fault whose lease runs out is reverted here.
  */
 import { LLM_FAULT_PARAM_NAMES } from '../protocol/llm-faults.js';
+import { TOOL_FAULT_PARAMS } from '../protocol/tool-faults.js';
 import { ACTION_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from '../arena/action.js';
 import { Injector } from '../arena/injector.js';
 import type { AgentHealthAspect, HealthScope, Target } from '../arena/providers.js';
@@ -44,6 +45,7 @@ const PARAMS: Record<ActionType, readonly string[]> = {
   memory_corrupt: [],
   mcp_disconnect: [],
   llm_failure: LLM_FAULT_PARAM_NAMES,
+  tool_fault: TOOL_FAULT_PARAMS,
   remove_node: [],
   remove_edge: [],
 };
@@ -144,7 +146,7 @@ async function applyFault(target: Target, injector: Injector, request: FaultRequ
   const metadata: Record<string, unknown> = {};
   if (request.duration_ms !== undefined) metadata.duration = request.duration_ms;
   if (request.params.delay_ms !== undefined) metadata.delay = request.params.delay_ms;
-  if (type === 'llm_failure') Object.assign(metadata, request.params);
+  if (type === 'llm_failure' || type === 'tool_fault') Object.assign(metadata, request.params);
   const action: Action = {
     id: request.id,
     type,

@@ -5,12 +5,10 @@
  * Changes are seeded: the same seed changes the same results the same way.
  */
 import { badRequest, type FaultRequest } from '../../protocol/wire.js';
+import { toolFaultProblems, type ToolFaultMode } from '../../protocol/tool-faults.js';
+
+export { TOOL_FAULT_MODES, type ToolFaultMode } from '../../protocol/tool-faults.js';
 import { deriveRandom } from '../../shared/random.js';
-
-export const TOOL_FAULT_MODES = ['truncate', 'empty', 'corrupt', 'inject', 'schema_drift', 'duplicate_call'] as const;
-export type ToolFaultMode = (typeof TOOL_FAULT_MODES)[number];
-
-export const TOOL_FAULT_PARAMS = ['mode', 'tool', 'keep', 'payload', 'hide', 'rename'] as const;
 
 export interface ToolContentFault {
   id: string;
@@ -33,34 +31,13 @@ export interface ToolContentFault {
 /** Parses a tool_fault's params; throws a ProtocolError (400) naming the field. */
 export function parseToolFault(request: FaultRequest, seed: number): ToolContentFault {
   const p = request.params;
-  for (const key of Object.keys(p))
-    if (!(TOOL_FAULT_PARAMS as readonly string[]).includes(key))
-      throw badRequest(`params.${key}: tool_fault takes ${TOOL_FAULT_PARAMS.join(', ')}`);
-  if (typeof p.mode !== 'string' || !(TOOL_FAULT_MODES as readonly string[]).includes(p.mode))
-    throw badRequest(`params.mode: expected one of ${TOOL_FAULT_MODES.join(', ')}`);
+  const problem = toolFaultProblems(p)[0];
+  if (problem) throw badRequest(`params.${problem.field}: ${problem.message}`);
   const mode = p.mode as ToolFaultMode;
-  const only = (key: string, modes: ToolFaultMode[]) => {
-    if (p[key] !== undefined && !modes.includes(mode))
-      throw badRequest(`params.${key}: only ${modes.join(', ')} take${modes.length === 1 ? 's' : ''} it, not ${mode}`);
-  };
-  only('keep', ['truncate']);
-  only('payload', ['inject']);
-  only('hide', ['schema_drift']);
-  only('rename', ['schema_drift']);
-  const tool = p.tool ?? '*';
-  if (typeof tool !== 'string' || tool === '') throw badRequest('params.tool: expected a tool name or glob (* and ?)');
-  const keep = p.keep ?? 0.5;
-  if (typeof keep !== 'number' || !(keep >= 0 && keep <= 1))
-    throw badRequest('params.keep: expected a fraction from 0 to 1');
-  if (p.payload !== undefined && (typeof p.payload !== 'string' || p.payload === ''))
-    throw badRequest('params.payload: expected a non-empty string');
-  const hide = p.hide ?? [];
-  if (!Array.isArray(hide) || hide.some((h) => typeof h !== 'string'))
-    throw badRequest('params.hide: expected a list of tool names');
-  const rename = p.rename ?? {};
-  if (!isRenameMap(rename)) throw badRequest('params.rename: expected {tool: {from: to}} with string names');
-  if (mode === 'schema_drift' && hide.length === 0 && Object.keys(rename).length === 0)
-    throw badRequest('params.hide: schema_drift needs hide, rename or both');
+  const tool = (p.tool as string | undefined) ?? '*';
+  const keep = (p.keep as number | undefined) ?? 0.5;
+  const hide = (p.hide as string[] | undefined) ?? [];
+  const rename = (p.rename as Record<string, Record<string, string>> | undefined) ?? {};
   const canary = `ARENA-CANARY-${request.id}`;
   const payload =
     (p.payload as string | undefined) ??
@@ -74,7 +51,7 @@ export function parseToolFault(request: FaultRequest, seed: number): ToolContent
     keep,
     payload,
     ...(p.payload === undefined || String(p.payload).includes(canary) ? { canary } : {}),
-    hide: hide as string[],
+    hide,
     rename,
     changed: 0,
     seed,
@@ -188,12 +165,6 @@ function globRegExp(glob: string): RegExp {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isRenameMap(v: unknown): v is Record<string, Record<string, string>> {
-  return (
-    isObject(v) && Object.values(v).every((m) => isObject(m) && Object.values(m).every((x) => typeof x === 'string'))
-  );
 }
 
 function parseJson(text: string): unknown {

@@ -56,8 +56,11 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
       faults.dispose();
       await rt.stop();
     },
-    // the embedded runtime can apply every fault
-    unsupportedFaults: () => ({}),
+    // the embedded runtime applies every fault but tool_fault, whose tool results it does not change yet
+    unsupportedFaults: () => ({
+      tool_fault:
+        "the embedded runtime's tool results are not changed by tool_fault yet (a process target with mcp: applies it)",
+    }),
     refuses: embeddedRefusal,
     describe: async () => ({
       name,

@@ -73,6 +73,25 @@ describe('createAction / parseAction', () => {
     ).toEqual([]);
   });
 
+  it('tool_fault takes its mode and the parameters of that mode (DESIGN §13.2)', () => {
+    expect(
+      actionProblems({
+        type: 'tool_fault',
+        target_id: 'a',
+        metadata: { mode: 'inject', tool: 'search*', duration: '2s' },
+      }),
+    ).toEqual([]);
+    expect(actionProblems({ type: 'tool_fault', target_id: 'a', metadata: { mode: 'explode' } })).toEqual([
+      {
+        path: 'action.metadata.mode',
+        message: 'expected one of truncate, empty, corrupt, inject, schema_drift, duplicate_call',
+      },
+    ]);
+    expect(actionProblems({ type: 'tool_fault', target_id: 'a', metadata: { mode: 'empty', keep: 0.5 } })).toEqual([
+      { path: 'action.metadata.keep', message: 'only truncate takes it, not empty' },
+    ]);
+  });
+
   it('reports every problem at once', () => {
     const problems = actionProblems({ type: 'remove_edge', metadata: 3, extra: 1 });
     expect(problems.map((p) => p.path).sort()).toEqual([
