@@ -62,6 +62,9 @@ export interface LlmProxyStats {
   changed: Partial<Record<LlmErrorType, number>>;
   not_applicable: number;
   retried_non_retryable: number;
+  /** every client's retries and retry-after verdicts together */
+  retries: number;
+  retry_after: { sent: number; honoured: number; early: number };
   /** requests held by a timeout fault right now */
   held: number;
   /** streams stalled right now */
@@ -69,10 +72,36 @@ export interface LlmProxyStats {
   clients: ClientStats[];
 }
 
+interface Pending {
+  at: number;
+  retryAfterMs?: number;
+  isNonRetryable?: boolean;
+}
+
+/** most errors awaited per client; an error not retried within this long is no longer awaited */
+const MAX_PENDING = 100;
+const PENDING_TTL_MS = 120_000;
+
+/**
+ * The error a retry at `now` retries: the latest one whose retry-after it honours (concurrent calls that
+ * failed together each come back after their own delay), else the oldest (the most charitable wait).
+ */
+function pairRetry(pending: Pending[], now: number): Pending | undefined {
+  let honoured = -1;
+  for (let i = 0; i < pending.length; i++)
+    if (now + HONOUR_TOLERANCE_MS >= pending[i]!.at + (pending[i]!.retryAfterMs ?? 0)) honoured = i;
+  const i = honoured >= 0 ? honoured : 0;
+  return pending.splice(i, 1)[0];
+}
+
 interface ClientState {
   stats: ClientStats;
   /** the error whose retry is awaited: when it was answered and the delay it asked for */
-  pending?: { at: number; retryAfterMs?: number; isNonRetryable?: boolean };
+  /**
+   * errors whose retry is awaited, oldest first: concurrent calls of one client each have their own,
+   * so each retry is judged against the error it retries, not the latest error of another call
+   */
+  pending: Pending[];
 }
 
 export class ProxyStats {
@@ -84,6 +113,8 @@ export class ProxyStats {
   private changed: Partial<Record<LlmErrorType, number>> = {};
   private notApplicable = 0;
   private retriedNonRetryable = 0;
+  private retries = 0;
+  private retryAfter = { sent: 0, honoured: 0, early: 0 };
   held = 0;
   stalled = 0;
 
@@ -103,11 +134,16 @@ export class ProxyStats {
     this.requests++;
     const state = this.state(client);
     state.stats.requests++;
-    const pending = state.pending;
-    if (!pending) return;
-    state.pending = undefined;
-    if (retryCount === '0') return;
+    // a first attempt (the SDK says so) retries nothing; errors no longer awaited are let go
+    while (
+      state.pending.length > 0 &&
+      now - state.pending[0]!.at > (state.pending[0]!.retryAfterMs ?? 0) + PENDING_TTL_MS
+    )
+      state.pending.shift();
+    if (retryCount === '0' || state.pending.length === 0) return;
+    const pending = pairRetry(state.pending, now)!;
     state.stats.retries++;
+    this.retries++;
     if (pending.isNonRetryable) {
       state.stats.retried_non_retryable++;
       this.retriedNonRetryable++;
@@ -117,8 +153,13 @@ export class ProxyStats {
     const waited = Math.max(0, Math.round(now - pending.at));
     ra.waits_ms.push(waited);
     if (ra.waits_ms.length > KEEP_WAITS) ra.waits_ms.shift();
-    if (waited + HONOUR_TOLERANCE_MS >= pending.retryAfterMs) ra.honoured++;
-    else ra.early++;
+    if (waited + HONOUR_TOLERANCE_MS >= pending.retryAfterMs) {
+      ra.honoured++;
+      this.retryAfter.honoured++;
+    } else {
+      ra.early++;
+      this.retryAfter.early++;
+    }
     state.stats.retry_after_honoured = ra.early === 0;
   }
 
@@ -131,8 +172,9 @@ export class ProxyStats {
     this.injected[type] = (this.injected[type] ?? 0) + 1;
     const stats = this.state(client).stats;
     stats.errors_injected[type] = (stats.errors_injected[type] ?? 0) + 1;
-    this.expectRetry(client, now, retryAfterMs);
-    if (NON_RETRYABLE.has(type)) this.state(client).pending!.isNonRetryable = true;
+    // a held request (timeout) awaits no retry until the client gives up on it (onGaveUp)
+    if (type === 'timeout') return;
+    this.expectRetry(client, now, retryAfterMs, NON_RETRYABLE.has(type));
   }
 
   /** a quiet fault changed an answer that still went out: not an error, so no retry is awaited */
@@ -171,6 +213,8 @@ export class ProxyStats {
       changed: { ...this.changed },
       not_applicable: this.notApplicable,
       retried_non_retryable: this.retriedNonRetryable,
+      retries: this.retries,
+      retry_after: { ...this.retryAfter },
       held: this.held,
       stalled: this.stalled,
       clients: [...this.clients.values()].map(({ stats }) => ({
@@ -182,10 +226,15 @@ export class ProxyStats {
     };
   }
 
-  private expectRetry(client: string, now: number, retryAfterMs: number | undefined): void {
+  private expectRetry(client: string, now: number, retryAfterMs: number | undefined, isNonRetryable = false): void {
     const state = this.state(client);
-    state.pending = retryAfterMs === undefined ? { at: now } : { at: now, retryAfterMs };
+    const pending: Pending = { at: now };
+    if (retryAfterMs !== undefined) pending.retryAfterMs = retryAfterMs;
+    if (isNonRetryable) pending.isNonRetryable = true;
+    state.pending.push(pending);
+    if (state.pending.length > MAX_PENDING) state.pending.shift();
     if (retryAfterMs !== undefined) {
+      this.retryAfter.sent++;
       state.stats.retry_after.sent++;
       state.stats.retry_after.last_retry_after_ms = retryAfterMs;
     }
@@ -195,6 +244,7 @@ export class ProxyStats {
     let state = this.clients.get(client);
     if (!state) {
       state = {
+        pending: [],
         stats: {
           client,
           requests: 0,
