@@ -28,7 +28,7 @@ export { createRandom, type Random } from './shared/random.js';
 
 // faults (DESIGN §3)
 export { ACTION_TYPES, isActionType, type ActionType, type Action, type Result } from './arena/action.js';
-export { LLM_ERROR_TYPES, type LLMErrorType } from './protocol/llm-errors.js';
+export { LLM_ERROR_TYPES, type LlmErrorType as LLMErrorType } from './protocol/llm-faults.js';
 export { createAction, type CreateActionOptions } from './arena/actions.js';
 
 // targets: the interfaces a target implements (DESIGN §9), the default one, and target files

@@ -1,4 +1,4 @@
-/** The 13 fault kinds and their established wire names (DESIGN §3). */
+/** The fault kinds and their established wire names (DESIGN §3): the seed's 13, then tool_fault (§13.2). */
 export const ACTION_TYPES = [
   'kill_agent',
   'kill_leader',
@@ -13,12 +13,13 @@ export const ACTION_TYPES = [
   'llm_failure',
   'remove_node',
   'remove_edge',
+  'tool_fault',
 ] as const;
 
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-// the vocabulary lives with the wire formats (src/protocol), below both the arena and the LLM proxy
-export { LLM_ERROR_TYPES, type LLMErrorType } from '../protocol/llm-errors.js';
+// one vocabulary for the LLM proxy, scenarios, HTTP and the schemas (DESIGN §10.2, §13.1)
+export { LLM_ERROR_TYPES, type LlmErrorType as LLMErrorType } from '../protocol/llm-faults.js';
 
 /**
  * Whether the arena finds the fault's target itself rather than the user naming it. A Record, like
@@ -38,6 +39,7 @@ const FINDS_OWN_TARGET: Record<ActionType, boolean> = {
   llm_failure: false,
   remove_node: false,
   remove_edge: false,
+  tool_fault: false,
 };
 
 /** Faults whose target is found by the arena rather than named by the user. */

@@ -6,8 +6,9 @@
 import { isoAt } from '../shared/iso-time.js';
 import { UsageError } from '../shared/errors.js';
 import { durationProblem, tryParseDuration } from '../shared/duration.js';
+import { LLM_FAULT_PARAM_NAMES, llmFaultProblems } from '../protocol/llm-faults.js';
+import { TOOL_FAULT_PARAMS, toolFaultProblems } from '../protocol/tool-faults.js';
 import { ACTION_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from './action.js';
-import { LLM_ERROR_TYPES } from '../protocol/llm-errors.js';
 
 export interface CreateActionOptions {
   source_id?: string;
@@ -37,9 +38,10 @@ export const ACTION_PARAMETERS: Record<ActionType, readonly string[]> = {
   tool_timeout: ['duration'],
   memory_corrupt: [],
   mcp_disconnect: [],
-  llm_failure: ['duration', 'error_type'],
+  llm_failure: ['duration', ...LLM_FAULT_PARAM_NAMES],
   remove_node: [],
   remove_edge: [],
+  tool_fault: ['duration', ...TOOL_FAULT_PARAMS],
 };
 
 const DURATION_PARAMS = new Set(['duration', 'delay']);
@@ -164,6 +166,9 @@ export function actionProblems(value: unknown, base = 'action', requireIdentity 
 function metadataProblems(type: ActionType, metadata: unknown, base: string): ActionProblem[] {
   if (metadata === undefined || metadata === null) return [];
   if (!isPlainObject(metadata)) return [{ path: base, message: 'must be an object' }];
+  // the LLM proxy's own vocabulary checks its parameters, the same words as its control port
+  if (type === 'llm_failure') return llmFailureProblems(metadata, base);
+  if (type === 'tool_fault') return toolFaultMetadataProblems(metadata, base);
   const problems: ActionProblem[] = [];
   const allowed = ACTION_PARAMETERS[type];
   for (const [key, raw] of Object.entries(metadata)) {
@@ -177,12 +182,35 @@ function metadataProblems(type: ActionType, metadata: unknown, base: string): Ac
         const problem = durationProblem(raw);
         if (problem !== undefined) problems.push({ path, message: problem });
       }
-    } else if (key === 'error_type' && !(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
-      problems.push({
-        path,
-        message: `unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})`,
-      });
     }
+  }
+  return problems;
+}
+
+function toolFaultMetadataProblems(metadata: Record<string, unknown>, base: string): ActionProblem[] {
+  const problems: ActionProblem[] = toolFaultProblems(metadata, ['duration']).map((p) => ({
+    path: `${base}.${p.field}`,
+    message: p.message,
+  }));
+  return [...problems, ...durationProblems(metadata, base)];
+}
+
+function durationProblems(metadata: Record<string, unknown>, base: string): ActionProblem[] {
+  if (metadata.duration === undefined || metadata.duration === null) return [];
+  const raw = metadata.duration;
+  const problem = typeof raw === 'number' && raw < 0 ? `must not be negative (got ${raw})` : durationProblem(raw);
+  return problem === undefined ? [] : [{ path: `${base}.duration`, message: problem }];
+}
+
+function llmFailureProblems(metadata: Record<string, unknown>, base: string): ActionProblem[] {
+  const problems: ActionProblem[] = llmFaultProblems(metadata, ['duration']).map((p) => ({
+    path: `${base}.${p.field}`,
+    message: p.message,
+  }));
+  if (metadata.duration !== undefined && metadata.duration !== null) {
+    const raw = metadata.duration;
+    const problem = typeof raw === 'number' && raw < 0 ? `must not be negative (got ${raw})` : durationProblem(raw);
+    if (problem !== undefined) problems.push({ path: `${base}.duration`, message: problem });
   }
   return problems;
 }

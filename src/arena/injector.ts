@@ -7,6 +7,8 @@
 import { RuntimeError, UsageError } from '../shared/errors.js';
 import { parseDuration } from '../shared/duration.js';
 import { LLM_ERROR_TYPES, type Action, type LLMErrorType } from './action.js';
+import { llmFaultProblems } from '../protocol/llm-faults.js';
+import { toolFaultProblems } from '../protocol/tool-faults.js';
 import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, RuntimeProvider } from './providers.js';
 
 /** Default length of a timed fault (DESIGN §3). */
@@ -91,9 +93,11 @@ export class Injector {
     agentId: string,
     errorType: LLMErrorType = 'rate_limit',
     durationMs = DEFAULT_FAULT_DURATION_MS,
+    params: Record<string, unknown> = {},
   ): Promise<InjectionReport> {
-    const report = await this.rt('llm_failure').injectLLMFailure(agentId, errorType, { durationMs });
-    return { error_type: errorType, duration_ms: durationMs, ...report };
+    const options = Object.keys(params).length > 0 ? { durationMs, params } : { durationMs };
+    const report = await this.rt('llm_failure').injectLLMFailure(agentId, errorType, options);
+    return { error_type: errorType, duration_ms: durationMs, ...params, ...report };
   }
 
   async removeNode(nodeId: string): Promise<InjectionReport> {
@@ -142,7 +146,9 @@ export class Injector {
       case 'mcp_disconnect':
         return this.disconnectMCP(id);
       case 'llm_failure':
-        return this.injectLLMFailure(id, errorTypeParam(md), durationParam(md, 'duration'));
+        return this.injectLLMFailure(id, errorTypeParam(md), durationParam(md, 'duration'), llmParams(md));
+      case 'tool_fault':
+        return this.toolFault(id, md);
       case 'remove_node':
         return this.removeNode(id);
       case 'remove_edge':
@@ -154,6 +160,23 @@ export class Injector {
         throw new UsageError(`unknown action type ${JSON.stringify(unknown)}`);
       }
     }
+  }
+
+  /** tool_fault (DESIGN §13.2): the agent's tool results come back wrong until `duration` ends (default 5 s) */
+  async toolFault(agentId: string, metadata: Record<string, unknown>): Promise<InjectionReport> {
+    const problem = toolFaultProblems(metadata, ['duration'])[0];
+    if (problem) throw new UsageError(`metadata.${problem.field}: ${problem.message}`, 'invalid_action');
+    const runtime = this.rt('tool_fault');
+    if (!runtime.toolFault)
+      throw new RuntimeError(
+        'tool_fault cannot be applied: this target has no way to change tool results',
+        'unsupported',
+      );
+    const durationMs = durationParam(metadata, 'duration') ?? DEFAULT_FAULT_DURATION_MS;
+    const params: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(metadata)) if (key !== 'duration' && value != null) params[key] = value;
+    const report = await runtime.toolFault(agentId, params, { durationMs });
+    return { ...params, duration_ms: durationMs, ...report };
   }
 
   // read helpers
@@ -233,4 +256,14 @@ function errorTypeParam(md: Record<string, unknown>): LLMErrorType {
     );
   }
   return raw as LLMErrorType;
+}
+
+/** the llm_failure parameters beyond error_type and duration, checked by the shared vocabulary */
+function llmParams(md: Record<string, unknown>): Record<string, unknown> {
+  const problem = llmFaultProblems(md, ['duration'])[0];
+  if (problem) throw new UsageError(`metadata.${problem.field}: ${problem.message}`, 'invalid_action');
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(md))
+    if (key !== 'duration' && key !== 'error_type' && value !== undefined && value !== null) params[key] = value;
+  return params;
 }

@@ -38,6 +38,11 @@ export interface FaultOptions {
   durationMs?: number;
 }
 
+export interface LlmFaultOptions extends FaultOptions {
+  /** the fault's other parameters in wire names (`first_n`, `probability`, `match`, `keep`, …; DESIGN §13.1) */
+  params?: Record<string, unknown>;
+}
+
 /** What a fault reports back, merged into the Result's metadata (e.g. `killed_leader_id`). */
 export type FaultReport = Record<string, unknown> | void;
 
@@ -52,7 +57,12 @@ export interface RuntimeProvider {
   toolTimeout(agentId: string, options?: FaultOptions): Promise<FaultReport>;
   corruptMemory(agentId: string): Promise<FaultReport>;
   disconnectMCP(agentId: string): Promise<FaultReport>;
-  injectLLMFailure(agentId: string, errorType: LLMErrorType, options?: FaultOptions): Promise<FaultReport>;
+  injectLLMFailure(agentId: string, errorType: LLMErrorType, options?: LlmFaultOptions): Promise<FaultReport>;
+  /**
+   * tool_fault (DESIGN §13.2): the agent's tool results come back wrong; `params` in wire names (`mode`,
+   * `tool`, `keep`, …). Absent on a target that cannot apply it, which then lists it in unsupportedFaults.
+   */
+  toolFault?(agentId: string, params: Record<string, unknown>, options?: FaultOptions): Promise<FaultReport>;
   activeFaults(): Promise<ActiveFault[]>;
   /** reverts one active fault (its `ActiveFault.id`, also reported as `fault_id`); false when it was not active */
   revertFault(faultId: string): Promise<boolean>;
@@ -145,6 +155,11 @@ export interface Target {
   stop(): Promise<void>;
   /** faults refused before anything is injected, each with the reason; complete once start() resolved */
   unsupportedFaults(): UnsupportedFaults;
+  /**
+   * Why this target cannot apply this action's parameters (a fault type it supports, asked for in a
+   * way it cannot do, e.g. a quiet `llm_failure` on a target with no LLM proxy); undefined when it can.
+   */
+  refuses?(action: { type: ActionType; metadata?: Record<string, unknown> }): string | undefined;
   /** agents, DAG and strategy in force, for `arena describe` */
   describe(): Promise<TargetDescription>;
 }

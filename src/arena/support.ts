@@ -17,8 +17,27 @@ export function unsupportedProblems(target: Target, types: Iterable<ActionType>)
   return problems;
 }
 
-export function assertSupported(target: Target, types: Iterable<ActionType>, what: string): void {
-  const problems = unsupportedProblems(target, types);
+/** `llm_failure: …` for each action whose type the target supports but whose parameters it cannot apply */
+export function refusedProblems(
+  target: Target,
+  actions: Iterable<{ type: ActionType; metadata?: Record<string, unknown> }>,
+): string[] {
+  if (!target.refuses) return [];
+  const problems = new Set<string>();
+  for (const action of actions) {
+    const why = target.refuses(action);
+    if (why !== undefined) problems.add(`${action.type}: ${why}`);
+  }
+  return [...problems];
+}
+
+export function assertSupported(
+  target: Target,
+  types: Iterable<ActionType>,
+  what: string,
+  actions: Iterable<{ type: ActionType; metadata?: Record<string, unknown> }> = [],
+): void {
+  const problems = [...unsupportedProblems(target, types), ...refusedProblems(target, actions)];
   if (problems.length > 0) {
     throw new UsageError(
       `${what} needs faults target ${target.name} (${target.kind}) cannot apply; nothing was injected:\n  ${problems.join('\n  ')}`,

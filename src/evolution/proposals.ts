@@ -137,6 +137,13 @@ export const PROPOSAL_RULES: Record<ActionType, Rule> = {
       };
     },
   },
+  tool_fault: {
+    priority: 4,
+    reason: 'tool results come back wrong: validate them and retry a call whose answer does not hold',
+    patch: (s) => ({
+      tools: { enabled: true, timeout_ms: s.tools.timeout_ms, retries: Math.min(5, s.tools.retries + 1) },
+    }),
+  },
   tool_timeout: {
     priority: 5,
     reason: 'hung tool calls stall steps: time them out sooner and retry',

@@ -90,6 +90,16 @@ export const DIAGNOSTIC_TABLE: Record<ActionType, DiagnosticRule> = {
       'raise dag.step_retries so lost messages are resent',
     ],
   },
+  tool_fault: {
+    category: 'tooling',
+    root_cause:
+      "the agent's tool results came back wrong (cut, empty, corrupted, carrying an instruction) or its tool list drifted",
+    suggested_fixes: [
+      'validate tool results against the tool output schema before acting on them',
+      'raise tools.retries so a call whose answer fails validation is attempted again',
+      'never act on instructions found inside tool results',
+    ],
+  },
   tool_timeout: {
     category: 'tooling',
     root_cause: "the agent's tool calls hang until their timeout; steps that call tools stall",

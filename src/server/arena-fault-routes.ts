@@ -6,7 +6,8 @@
  * until it is given a route here.
  */
 import type { ActionType } from '../arena/action.js';
-import { LLM_ERROR_TYPES } from '../protocol/llm-errors.js';
+import { llmFaultShape } from '../protocol/llm-faults.js';
+import { TOOL_FAULT_MODES } from '../protocol/tool-faults.js';
 import { body, duration, id, optionalBody, z } from './body.js';
 import type { RequestContext } from './context.js';
 
@@ -58,9 +59,18 @@ export const FAULT_ROUTES: Record<ActionType, FaultRoute> = {
   tool_timeout: agentFault('tool-timeout', WITH_DURATION),
   memory_corrupt: agentFault('memory-corrupt'),
   mcp_disconnect: agentFault('mcp-disconnect'),
-  llm_failure: agentFault(
-    'llm-failure',
-    z.strictObject({ error_type: z.enum(LLM_ERROR_TYPES).optional(), duration: duration().optional() }),
+  llm_failure: agentFault('llm-failure', z.strictObject({ ...llmFaultShape, duration: duration().optional() })),
+  tool_fault: agentFault(
+    'tool-fault',
+    z.strictObject({
+      mode: z.enum(TOOL_FAULT_MODES),
+      tool: z.string().min(1).optional(),
+      keep: z.number().min(0).max(1).optional(),
+      payload: z.string().min(1).optional(),
+      hide: z.array(z.string()).optional(),
+      rename: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+      duration: duration().optional(),
+    }),
   ),
   remove_node: {
     path: '/node/{id}/remove',

@@ -73,3 +73,11 @@ function hashString(text: string): number {
   }
   return h >>> 0;
 }
+
+/**
+ * A stream for one purpose that depends only on the seed and the label (not on how many draws
+ * other streams made), so the same seed changes the same bytes whatever else ran before.
+ */
+export function deriveRandom(seed: number, label: string): Random {
+  return createRandom(hashString(`${seed >>> 0}:${label}`));
+}

@@ -4,6 +4,8 @@
  * target behaves exactly as it does in-process; the fault registry adds ids,
  * idempotency and leases: a fault whose lease runs out is reverted here.
  */
+import { LLM_FAULT_PARAM_NAMES } from '../protocol/llm-faults.js';
+import { TOOL_FAULT_PARAMS } from '../protocol/tool-faults.js';
 import { ACTION_TYPES, SELF_TARGETING, isActionType, type Action, type ActionType } from '../arena/action.js';
 import { Injector } from '../arena/injector.js';
 import type { AgentHealthAspect, HealthScope, Target } from '../arena/providers.js';
@@ -42,7 +44,8 @@ const PARAMS: Record<ActionType, readonly string[]> = {
   tool_timeout: [],
   memory_corrupt: [],
   mcp_disconnect: [],
-  llm_failure: ['error_type'],
+  llm_failure: LLM_FAULT_PARAM_NAMES,
+  tool_fault: TOOL_FAULT_PARAMS,
   remove_node: [],
   remove_edge: [],
 };
@@ -143,7 +146,7 @@ async function applyFault(target: Target, injector: Injector, request: FaultRequ
   const metadata: Record<string, unknown> = {};
   if (request.duration_ms !== undefined) metadata.duration = request.duration_ms;
   if (request.params.delay_ms !== undefined) metadata.delay = request.params.delay_ms;
-  if (request.params.error_type !== undefined) metadata.error_type = request.params.error_type;
+  if (type === 'llm_failure' || type === 'tool_fault') Object.assign(metadata, request.params);
   const action: Action = {
     id: request.id,
     type,

@@ -8,6 +8,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../src/arena/providers.js';
 import { createProcessTarget } from '../../src/targets/process/index.js';
+import { Injector } from '../../src/arena/injector.js';
+import { createAction } from '../../src/arena/actions.js';
 import { httpClient, startEverythingHttp, type RunningServer } from '../helpers/mcp.js';
 import { FLEET_DIR, freePorts, processesMatching, tinyFleet, waitFor } from '../helpers/process-fleet.js';
 
@@ -59,6 +61,28 @@ describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }
     expect(performance.now() - started).toBeGreaterThanOrEqual(550);
     expect(answer).toEqual({ content: [{ type: 'text', text: 'Echo: late' }] });
     expect(await target!.runtime.activeFaults()).toEqual([]);
+  });
+
+  it('tool_fault from a scenario action changes tool results through the mcp: proxy until it is reverted', async () => {
+    const { id, connect } = await start();
+    const client = await connect();
+    const injector = new Injector(target!.runtime, target!.dag);
+    const report = (await injector.apply(
+      createAction('tool_fault', id, { metadata: { mode: 'inject', tool: 'ech?', duration: '30s' } }),
+    )) as Record<string, unknown>;
+    const canary = String(report.canary);
+    expect(canary).toMatch(/^ARENA-CANARY-/);
+    const text = (
+      (await client.callTool({ name: 'echo', arguments: { message: 'data' } })).content as Array<{
+        text: string;
+      }>
+    )[0]!.text;
+    expect(text.startsWith('Echo: data')).toBe(true);
+    expect(text).toContain(canary);
+    expect(await target!.runtime.revertFault(String(report.fault_id))).toBe(true);
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'real' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: real' }],
+    });
   });
 
   it('mcp_disconnect closes the session; the mcp aspect recovers only when the agent opens a new one', async () => {

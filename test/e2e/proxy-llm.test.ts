@@ -3,6 +3,7 @@
  * upstream, the official openai client through the proxy, the control port
  * over HTTP, and SIGINT to stop.
  */
+import { LLM_ERROR_TYPES } from '../../src/protocol/llm-faults.js';
 import { execa, type ResultPromise } from 'execa';
 import { createServer } from 'node:net';
 import OpenAI from 'openai';
@@ -123,9 +124,14 @@ describe('arena proxy llm', () => {
       { timeout: 15_000 },
     );
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr).toContain(
-      '--fault: unknown error type "meltdown" (valid: rate_limit, overloaded, timeout, server_error, stream_error, stream_stall)',
+    expect(unknown.stderr).toContain(`--fault: unknown error type "meltdown" (valid: ${LLM_ERROR_TYPES.join(', ')})`);
+    // a parameter of another error type is refused, naming the flag
+    const stray = await arena(
+      ['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--listen', '0', '--fault', 'rate_limit', '--keep', '0.5'],
+      { timeout: 15_000 },
     );
+    expect(stray.exitCode).toBe(2);
+    expect(stray.stderr).toContain('--keep: only truncate takes it, not rate_limit');
     const orphan = await arena(['proxy', 'llm', '--upstream', 'http://127.0.0.1:9', '--first-n', '2'], {
       timeout: 15_000,
     });

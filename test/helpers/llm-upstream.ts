@@ -39,9 +39,16 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     void (async () => {
       const body = await readAll(req);
       requests.push({ method: req.method ?? '', path: req.url ?? '', rawHeaders: [...req.rawHeaders], body });
-      const json = body ? (JSON.parse(body) as { stream?: boolean; model?: string }) : {};
+      const json = body ? (JSON.parse(body) as { stream?: boolean; model?: string; tools?: unknown[] }) : {};
       const model = json.model ?? 'stand-in';
       const isAnthropic = (req.url ?? '').startsWith('/v1/messages');
+      // a request offering tools gets a call of the first one: get_weather {city, days}
+      if (Array.isArray(json.tools) && json.tools.length > 0) {
+        const answer = toolAnswer(isAnthropic, model, json.stream === true);
+        res.writeHead(200, { 'Content-Type': json.stream ? 'text/event-stream' : 'application/json' });
+        res.end(answer);
+        return;
+      }
       if (!json.stream) {
         const answer = isAnthropic
           ? anthropicMessage(model, tokens.join(''))
@@ -154,4 +161,64 @@ export function anthropicEvents(model: string, tokens: string[]): string[] {
     }),
     ev('message_stop', { type: 'message_stop' }),
   ];
+}
+
+export const TOOL_ARGS = { city: 'Paris', days: 3 };
+
+/** one call of get_weather, in the provider's shape, streamed (arguments in two pieces) or not */
+function toolAnswer(isAnthropic: boolean, model: string, isStream: boolean): string {
+  const args = JSON.stringify(TOOL_ARGS);
+  const [a, b] = [args.slice(0, 9), args.slice(9)];
+  if (isAnthropic) {
+    const block = { type: 'tool_use', id: 'toolu_standin', name: 'get_weather', input: TOOL_ARGS };
+    if (!isStream) return JSON.stringify({ ...anthropicMessage(model, ''), content: [block], stop_reason: 'tool_use' });
+    const ev = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+    return [
+      ev('message_start', {
+        type: 'message_start',
+        message: { ...anthropicMessage(model, ''), content: [], stop_reason: null },
+      }),
+      ev('content_block_start', { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } }),
+      ...[a, b].map((p) =>
+        ev('content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: p },
+        }),
+      ),
+      ev('content_block_stop', { type: 'content_block_stop', index: 0 }),
+      ev('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: 'tool_use', stop_sequence: null },
+        usage: { output_tokens: 9 },
+      }),
+      ev('message_stop', { type: 'message_stop' }),
+    ].join('');
+  }
+  const call = { id: 'call_standin', type: 'function', function: { name: 'get_weather', arguments: args } };
+  if (!isStream) {
+    const c = openaiCompletion(model, '');
+    c.choices[0] = {
+      ...c.choices[0]!,
+      message: { role: 'assistant', content: null as unknown as string, refusal: null, tool_calls: [call] } as never,
+      finish_reason: 'tool_calls',
+    };
+    return JSON.stringify(c);
+  }
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+  return [
+    chunk(
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, ...call, function: { name: 'get_weather', arguments: '' } }],
+      },
+      null,
+    ),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: a } }] }, null),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: b } }] }, null),
+    chunk({}, 'tool_calls'),
+    'data: [DONE]\n\n',
+  ].join('');
 }

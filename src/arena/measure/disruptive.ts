@@ -39,6 +39,8 @@ const FAULT_DAMAGE: Record<ActionType, { isDisruptive: boolean; aspect?: AgentHe
   llm_failure: { isDisruptive: true, aspect: 'llm' },
   remove_node: { isDisruptive: true },
   remove_edge: { isDisruptive: true },
+  // the tool answers, only wrongly: nothing goes down that must come back (its damage is in the workload)
+  tool_fault: { isDisruptive: false },
 };
 
 export const DISRUPTIVE_FAULTS: ReadonlySet<ActionType> = new Set(

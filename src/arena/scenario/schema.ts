@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { ACTION_PARAMETERS, actionProblems, isPlainObject } from '../actions.js';
 import { ACTION_TYPES, SELF_TARGETING, type ActionType } from '../action.js';
-import { LLM_ERROR_TYPES } from '../../protocol/llm-errors.js';
+import { llmFaultShape } from '../../protocol/llm-faults.js';
 import { publishedJsonSchema } from '../../shared/json-schema.js';
 import { durationSchema, says } from '../../shared/zod-problems.js';
 import { RANDOM_TARGET } from './schedule.js';
@@ -30,12 +30,11 @@ const notMapping = (message: string) => ({
 
 /** The published shape of one action, from the tables actionProblems checks against. */
 function actionShape(type: ActionType) {
-  const parameters = Object.fromEntries(
-    ACTION_PARAMETERS[type].map((name) => [
-      name,
-      name === 'error_type' ? z.enum(LLM_ERROR_TYPES).optional() : durationSchema().optional(),
-    ]),
-  );
+  // llm_failure's parameters are the LLM proxy's own vocabulary; the others are durations
+  const parameters =
+    type === 'llm_failure'
+      ? { ...llmFaultShape, duration: durationSchema().optional() }
+      : Object.fromEntries(ACTION_PARAMETERS[type].map((name) => [name, durationSchema().optional()]));
   const needsTarget = !SELF_TARGETING.has(type);
   const node = type === 'remove_node' || type === 'remove_edge';
   return z.strictObject({

@@ -25,6 +25,7 @@ export async function runScenarioOnTarget(
         target,
         scenario.actions.map((a) => a.action.type),
         `scenario ${scenario.name}`,
+        scenario.actions.map((a) => a.action),
       ),
     async run(service, strategy) {
       const done = await runScenarioReport(service, scenario, { ...options, observer: target.observer, strategy });

@@ -6,15 +6,23 @@
  * same sequence of kinds, targets and parameters.
  */
 import { ACTION_TYPES, type ActionType } from '../action.js';
-import { LLM_ERROR_TYPES } from '../../protocol/llm-errors.js';
+import { LOUD_LLM_ERROR_TYPES } from '../../protocol/llm-faults.js';
 import { createAction } from '../actions.js';
 import type { Action } from '../action.js';
 import type { Random } from '../../shared/random.js';
 import type { AgentInfo, DAGEdge } from '../providers.js';
 import { RuntimeError, UsageError } from '../../shared/errors.js';
 
-/** Default kinds: every fault except `resume_agent`, which only means something after a pause (pauses revert themselves). */
-export const DEFAULT_SURVIVAL_ACTIONS: readonly ActionType[] = ACTION_TYPES.filter((t) => t !== 'resume_agent');
+/**
+ * Default kinds: every fault except `resume_agent`, which only means something after a pause (pauses
+ * revert themselves), and `tool_fault`, which only a target with an MCP proxy applies so far (ask for it
+ * with --actions).
+ */
+export const DEFAULT_SURVIVAL_ACTIONS: readonly ActionType[] = ACTION_TYPES.filter(
+  (t) => t !== 'resume_agent' && t !== 'tool_fault',
+);
+/** the tool_fault modes survival draws: schema_drift needs the tools' names, so it is left to scenarios */
+const SURVIVAL_TOOL_MODES = ['truncate', 'empty', 'corrupt', 'inject', 'duplicate_call'] as const;
 
 /** What exists on the target right now. */
 export interface TargetView {
@@ -98,7 +106,7 @@ export function planAction(view: TargetView, ctx: PlanContext): Action {
     case 'llm_failure':
       return createAction(type, agentTarget(), {
         ...options,
-        metadata: { duration, error_type: LLM_ERROR_TYPES[Math.floor(uExtra * LLM_ERROR_TYPES.length)] },
+        metadata: { duration, error_type: LOUD_LLM_ERROR_TYPES[Math.floor(uExtra * LOUD_LLM_ERROR_TYPES.length)] },
       });
     case 'remove_node':
       return createAction(type, pick([...view.nodes].sort()) ?? '', options);
@@ -111,6 +119,11 @@ export function planAction(view: TargetView, ctx: PlanContext): Action {
     case 'memory_corrupt':
     case 'mcp_disconnect':
       return createAction(type, agentTarget(), options);
+    case 'tool_fault':
+      return createAction(type, agentTarget(), {
+        ...options,
+        metadata: { duration, mode: SURVIVAL_TOOL_MODES[Math.floor(uExtra * SURVIVAL_TOOL_MODES.length)] },
+      });
     default: {
       // every fault type is planned above: a new one does not compile until it is given a case
       const unplanned: never = type;

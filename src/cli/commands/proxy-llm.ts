@@ -6,7 +6,7 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
-import { LLM_PROXY_ERROR_TYPES } from '../../protocol/llm-errors.js';
+import { LLM_ERROR_TYPES } from '../../protocol/llm-faults.js';
 // a type only: the run module itself is loaded when the command runs
 import type { ProxyLlmOptions } from '../run/run-proxy-llm.js';
 
@@ -33,7 +33,7 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       'require Authorization: Bearer TOKEN on the control port (visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',
     )
     .option('--token-file <file>', 'read the control port token from this file (its only content)')
-    .option('--fault <error_type>', `inject from the start: ${LLM_PROXY_ERROR_TYPES.join(', ')}`)
+    .option('--fault <error_type>', `inject from the start: ${LLM_ERROR_TYPES.join(', ')}`)
     .option('--first-n <n>', 'with --fault: fail only the first N matching requests, then pass')
     .option('--probability <p>', 'with --fault: fail a matching request with this chance (0 to 1, seeded)')
     .option(
@@ -48,6 +48,12 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       '--after-events <n>',
       'with --fault stream_error|stream_stall: whole SSE events passed before the break (default 1)',
     )
+    .option('--keep <fraction>', 'with --fault truncate: the fraction of the text kept (default 0.5)')
+    .option('--delay-ms <ms>', "with --fault slow_first_token: how long the answer's first byte is held (default 5000)")
+    .option('--chunk-delay-ms <ms>', 'with --fault slow_stream: the delay before each streamed event (default 500)')
+    .option('--requests-per-min <n>', "with --fault rate_limit_storm: each client's requests per minute")
+    .option('--tokens-per-min <n>', "with --fault rate_limit_storm: each client's tokens per minute")
+    .option('--to-model <model>', 'with --fault model_swap: the model the request goes upstream for')
     .option(
       '--duration <d>',
       'with --fault: end the fault after this long (e.g. 30s); by default it lasts until the proxy stops',
@@ -63,6 +69,7 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
     'arena proxy llm --upstream http://127.0.0.1:9000 --fault rate_limit --first-n 2 --retry-after 1',
     'arena proxy llm --upstream https://api.anthropic.com --fault overloaded --probability 0.3 --seed 7',
     "arena proxy llm --upstream http://127.0.0.1:9000 --fault stream_stall --match 'gpt-4o*' --duration 20s",
+    'arena proxy llm --upstream https://api.openai.com --fault truncate --keep 0.3 --probability 0.2 --seed 7',
   ]);
   command.action(async (options: ProxyLlmOptions) => {
     const { runProxyLlm } = await import('../run/run-proxy-llm.js');

@@ -22,6 +22,12 @@ const FLAG_OF: Record<string, string> = {
   match: '--match',
   retry_after_s: '--retry-after',
   after_events: '--after-events',
+  keep: '--keep',
+  delay_ms: '--delay-ms',
+  chunk_delay_ms: '--chunk-delay-ms',
+  requests_per_min: '--requests-per-min',
+  tokens_per_min: '--tokens-per-min',
+  to_model: '--to-model',
 };
 
 /** the flags of `arena proxy llm` as commander parsed them (commands/proxy-llm.ts declares them) */
@@ -38,6 +44,12 @@ export interface ProxyLlmOptions {
   match?: string;
   retryAfter?: string;
   afterEvents?: string;
+  keep?: string;
+  delayMs?: string;
+  chunkDelayMs?: string;
+  requestsPerMin?: string;
+  tokensPerMin?: string;
+  toModel?: string;
   duration?: string;
   seed?: number;
 }
@@ -139,6 +151,12 @@ function faultParams(opts: ProxyLlmOptions): Record<string, unknown> | undefined
     [opts.match, '--match'],
     [opts.retryAfter, '--retry-after'],
     [opts.afterEvents, '--after-events'],
+    [opts.keep, '--keep'],
+    [opts.delayMs, '--delay-ms'],
+    [opts.chunkDelayMs, '--chunk-delay-ms'],
+    [opts.requestsPerMin, '--requests-per-min'],
+    [opts.tokensPerMin, '--tokens-per-min'],
+    [opts.toModel, '--to-model'],
     [opts.duration, '--duration'],
   ];
   if (opts.fault === undefined) {
@@ -152,6 +170,12 @@ function faultParams(opts: ProxyLlmOptions): Record<string, unknown> | undefined
   if (opts.match !== undefined) params.match = opts.match;
   if (opts.retryAfter !== undefined) params.retry_after_s = number(opts.retryAfter, '--retry-after');
   if (opts.afterEvents !== undefined) params.after_events = number(opts.afterEvents, '--after-events');
+  if (opts.keep !== undefined) params.keep = number(opts.keep, '--keep');
+  if (opts.delayMs !== undefined) params.delay_ms = number(opts.delayMs, '--delay-ms');
+  if (opts.chunkDelayMs !== undefined) params.chunk_delay_ms = number(opts.chunkDelayMs, '--chunk-delay-ms');
+  if (opts.requestsPerMin !== undefined) params.requests_per_min = number(opts.requestsPerMin, '--requests-per-min');
+  if (opts.tokensPerMin !== undefined) params.tokens_per_min = number(opts.tokensPerMin, '--tokens-per-min');
+  if (opts.toModel !== undefined) params.to_model = opts.toModel;
   return params;
 }
 

@@ -13,6 +13,8 @@ export interface ActiveLlmFault {
   readonly spec: LlmFaultSpec;
   /** requests it acted on (what `first_n` counts) */
   fired: number;
+  /** requests it was drawn for but could not act on (no tool call to break, a non-streamed answer to slow…) */
+  notApplicable: number;
   isActive: boolean;
   /** held requests and stalled streams waiting for this fault to end */
   readonly waiting: Set<() => void>;
@@ -27,6 +29,9 @@ export interface RequestDecision {
 
 const NONE: RequestDecision = { streamCandidates: [] };
 
+/** faults that read the request body: the model to swap, the tools' required fields, the tokens a request costs */
+const READS_REQUEST: ReadonlySet<string> = new Set(['model_swap', 'malformed_tool_args', 'rate_limit_storm']);
+
 export class ActiveFaults {
   private faults: ActiveLlmFault[] = [];
 
@@ -36,13 +41,13 @@ export class ActiveFaults {
     return this.faults.length === 0;
   }
 
-  /** true when some fault matches on `model`, which means reading the request body */
-  get needsModel(): boolean {
-    return this.faults.some((f) => f.spec.match?.model !== undefined);
+  /** true when some fault matches on `model` or reads the request (its model, tools, size), which means reading its body */
+  get needsBody(): boolean {
+    return this.faults.some((f) => f.spec.match?.model !== undefined || READS_REQUEST.has(f.spec.errorType));
   }
 
   add(id: string, spec: LlmFaultSpec): ActiveLlmFault {
-    const fault: ActiveLlmFault = { id, spec, fired: 0, isActive: true, waiting: new Set() };
+    const fault: ActiveLlmFault = { id, spec, fired: 0, notApplicable: 0, isActive: true, waiting: new Set() };
     this.faults.push(fault);
     return fault;
   }
@@ -86,6 +91,12 @@ export class ActiveFaults {
   /** a stream ended before its fault's cut point: the fault did not act, so it does not count */
   unfire(fault: ActiveLlmFault): void {
     if (fault.fired > 0) fault.fired--;
+  }
+
+  /** drawn, but the answer gave it nothing to act on: counted apart, and first_n still waits for one it can */
+  notApplicable(fault: ActiveLlmFault): void {
+    this.unfire(fault);
+    fault.notApplicable++;
   }
 
   private fires(fault: ActiveLlmFault): boolean {

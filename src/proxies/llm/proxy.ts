@@ -12,7 +12,11 @@ import type { AppliedFault } from '../../protocol/fault-registry.js';
 import type { FaultRequest } from '../../protocol/wire.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { UsageError, isArenaError } from '../../shared/errors.js';
-import { createRandom, randomSeed, type Random } from '../../shared/random.js';
+import { createRandom, deriveRandom, randomSeed, type Random } from '../../shared/random.js';
+import { CONTENT_FAULTS, STATUS_FAULTS } from '../../protocol/llm-faults.js';
+import type { ContentFault } from './content-edit.js';
+import { relaySlowly, requiredFieldsOf, sendRewritten } from './quiet-answers.js';
+import { RateBuckets, requestTokens } from './rate-bucket.js';
 import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
 import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
 import { peekBody, modelOf, type PeekedBody } from './request-body.js';
@@ -115,6 +119,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     return body;
   };
   const faults = new ActiveFaults(random);
+  const buckets = new WeakMap<ActiveLlmFault, RateBuckets>();
   const stats = new ProxyStats();
   let isClosing = false;
 
@@ -142,13 +147,77 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   };
 
   /** forwards the request and relays the answer; `body` is what was already read of the request */
-  const pass = (call: Call, body: PeekedBody | undefined, candidates: ActiveLlmFault[]) => {
+  const pass = (call: Call, body: PeekedBody | undefined, candidates: ActiveLlmFault[], acting?: ActiveLlmFault) => {
     const { req, res, client, api } = call;
-    const upReq = upstream.request(req);
+    const type = acting?.spec.errorType;
+    const notApplicable = () => {
+      faults.notApplicable(acting!);
+      stats.onNotApplicable(client, type!);
+    };
+    let set: Record<string, string> | undefined;
+    if (type === 'model_swap') {
+      const swapped = body?.isComplete ? swapModel(body.chunks, acting!.spec.toModel!) : undefined;
+      if (swapped) {
+        body = { chunks: [swapped], isComplete: true };
+        set = { 'content-length': String(swapped.length) };
+        stats.onChanged(client, type);
+      } else notApplicable();
+    }
+    // the answer is rewritten: it must come as text the proxy can read
+    if (type !== undefined && CONTENT_FAULTS.has(type)) set = { 'accept-encoding': 'identity' };
+    // which acted answer of this fault this is: the same seed changes the same answers the same way, in any
+    // run (not the fault's id, which a scenario draws afresh each run)
+    const draw = acting ? deriveRandom(random.seed, `mutate:${acting.spec.errorType}:${acting.fired}`) : undefined;
+    const upReq = upstream.request(req, set);
     let isAnswered = false;
     upReq.on('response', (upRes) => {
       isAnswered = true;
+      if (type === 'slow_first_token') {
+        stats.onChanged(client, type);
+        upRes.pause();
+        const timer = setTimeout(() => answer(upRes), acting!.spec.delayMs);
+        res.once('close', () => clearTimeout(timer));
+        return;
+      }
+      answer(upRes);
+    });
+    const answer = (upRes: IncomingMessage) => {
+      if (res.destroyed) return upRes.destroy();
       const status = upRes.statusCode ?? 502;
+      const isStreamAnswer = status === 200 && isEventStream(upRes.headers['content-type']);
+      if (type !== undefined && CONTENT_FAULTS.has(type)) {
+        const encoding = upRes.headers['content-encoding'];
+        const isReadable =
+          status === 200 &&
+          (isStreamAnswer || isJson(upRes.headers['content-type'])) &&
+          (!encoding || encoding === 'identity');
+        if (isReadable) {
+          return sendRewritten(upRes, res, type as ContentFault, {
+            api,
+            isStream: isStreamAnswer,
+            maxBytes: maxPeek,
+            ctx: {
+              keep: acting!.spec.keep,
+              random: draw!,
+              api,
+              requiredFields: requiredFieldsOf(body?.isComplete ? body.chunks : undefined),
+            },
+            onDone: (isChanged) => {
+              stats.onPassed(client);
+              if (isChanged) stats.onChanged(client, type);
+              else notApplicable();
+            },
+          });
+        }
+        notApplicable();
+      } else if (type === 'slow_stream') {
+        if (isStreamAnswer) {
+          stats.onPassed(client);
+          stats.onChanged(client, type);
+          return relaySlowly(upRes, res, acting!.spec.chunkDelayMs);
+        }
+        notApplicable();
+      }
       res.sendDate = false; // the upstream's own Date header passes through instead
       res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders));
       const isStream = status === 200 && isEventStream(upRes.headers['content-type']);
@@ -168,7 +237,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
         liveStreams.add(live);
         res.once('close', () => liveStreams.delete(live));
       }
-    });
+    };
     upReq.on('error', (err: NodeJS.ErrnoException) => {
       if (isAnswered || res.headersSent || res.destroyed) {
         res.destroy();
@@ -201,6 +270,31 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     const answeredAt = clock.now();
     sendWire(res, statusError(api, errorType as StatusErrorType, retryAfterS, clock.wallNow().getTime()));
     stats.onInjected(client, errorType, answeredAt, retryAfterS === undefined ? undefined : retryAfterS * 1000);
+  };
+
+  /** `rate_limit_storm`: the client's bucket decides; an empty one answers 429, a full one passes */
+  const storm = (call: Call, fault: ActiveLlmFault, body: PeekedBody | undefined) => {
+    let bucket = buckets.get(fault);
+    if (!bucket) {
+      const limits = {
+        ...(fault.spec.requestsPerMin !== undefined ? { requestsPerMin: fault.spec.requestsPerMin } : {}),
+        ...(fault.spec.tokensPerMin !== undefined ? { tokensPerMin: fault.spec.tokensPerMin } : {}),
+      };
+      bucket = new RateBuckets(limits);
+      buckets.set(fault, bucket);
+    }
+    const bytes = body?.chunks.reduce((n, c) => n + c.length, 0) ?? Number(call.req.headers['content-length'] ?? 0);
+    const cost = requestTokens(bytes, body?.isComplete ? maxTokensOf(body.chunks) : undefined);
+    const at = clock.now();
+    const refused = bucket.take(call.client, cost, at, call.api, clock.wallNow().getTime());
+    if (!refused) {
+      // a request the bucket let through is not one the fault acted on
+      faults.unfire(fault);
+      return pass(call, body, []);
+    }
+    call.req.resume();
+    sendWire(call.res, refused);
+    stats.onInjected(call.client, 'rate_limit_storm', at, Number(refused.headers['retry-after']) * 1000);
   };
 
   /**
@@ -239,7 +333,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     const call: Call = { req, res, client, api: apiOf(pathname), pathname };
     if (faults.isEmpty) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
-    if (faults.needsModel) {
+    if (faults.needsBody) {
       body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
       if (model !== undefined) call.model = model;
@@ -247,8 +341,11 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
     const fault = decision.fault;
     if (!fault) return pass(call, body, decision.streamCandidates);
-    if (fault.spec.errorType === 'timeout') return hold(call, fault, body);
-    return injectStatus(call, fault);
+    const type = fault.spec.errorType;
+    if (type === 'timeout') return hold(call, fault, body);
+    if (STATUS_FAULTS.has(type)) return injectStatus(call, fault);
+    if (type === 'rate_limit_storm') return storm(call, fault, body);
+    return pass(call, body, [], fault);
   };
 
   // the arena's one HTTP listener: agents' SDKs send no Origin; a web page or a rebound DNS name is refused
@@ -304,7 +401,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return {
         ...stats.snapshot(),
         buffered_bytes: buffered,
-        faults: faults.list().map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired })),
+        faults: faults
+          .list()
+          .map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired, not_applicable: f.notApplicable })),
       };
     },
     close() {
@@ -335,6 +434,32 @@ function pathOf(url: string | undefined): string {
   if (!url) return '/';
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.toLowerCase().includes('json') === true;
+}
+
+/** the body with its `model` replaced, or undefined when it is not a JSON object with a model */
+function swapModel(chunks: Buffer[], to: string): Buffer | undefined {
+  try {
+    const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    if (typeof json !== 'object' || json === null || typeof (json as { model?: unknown }).model !== 'string')
+      return undefined;
+    return Buffer.from(JSON.stringify({ ...json, model: to }));
+  } catch {
+    return undefined;
+  }
+}
+
+function maxTokensOf(chunks: Buffer[]): number | undefined {
+  try {
+    const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+    const n = json.max_tokens ?? json.max_completion_tokens ?? json.max_output_tokens;
+    return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isEventStream(contentType: string | undefined): boolean {

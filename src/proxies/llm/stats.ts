@@ -10,12 +10,14 @@
  * concurrently can blur this (documented in the README's LLM proxy section).
  */
 import type { IncomingMessage } from 'node:http';
-import type { LLMProxyErrorType } from '../../protocol/llm-errors.js';
+import type { LlmErrorType } from '../../protocol/llm-faults.js';
 
 /** timers and the loopback hop may land a retry a hair early; less than this is still honoured */
 const HONOUR_TOLERANCE_MS = 10;
 const MAX_CLIENTS = 1000;
 const KEEP_WAITS = 20;
+/** the provider's answer says a retry cannot help: a client that retries anyway is reported */
+const NON_RETRYABLE: ReadonlySet<LlmErrorType> = new Set(['context_length', 'auth', 'forbidden', 'insufficient_quota']);
 
 export interface RetryAfterStats {
   /** answers with `retry-after` this client got (injected, or the upstream's own 429s) */
@@ -35,11 +37,17 @@ export interface ClientStats {
   requests: number;
   /** answered by the upstream untouched */
   passed: number;
-  errors_injected: Partial<Record<LLMProxyErrorType, number>>;
+  errors_injected: Partial<Record<LlmErrorType, number>>;
   /** requests that followed an error on this client */
   retries: number;
   /** held requests (timeout fault) the client gave up on */
   gave_up: number;
+  /** answers a quiet fault changed (truncated, emptied, slowed, swapped…), by error type */
+  changed: Partial<Record<LlmErrorType, number>>;
+  /** faults drawn for this client's answers that found nothing to change (no tool call, no stream…) */
+  not_applicable: number;
+  /** retries of an answer that forbids one (400 context_length, 401, 403, insufficient_quota) */
+  retried_non_retryable: number;
   retry_after: RetryAfterStats;
   /** true when every retry after a retry-after waited long enough; null before any */
   retry_after_honoured: boolean | null;
@@ -48,9 +56,15 @@ export interface ClientStats {
 export interface LlmProxyStats {
   requests: number;
   passed: number;
-  errors_injected: Partial<Record<LLMProxyErrorType, number>>;
+  errors_injected: Partial<Record<LlmErrorType, number>>;
   /** 502s answered because the upstream could not be reached */
   upstream_failures: number;
+  changed: Partial<Record<LlmErrorType, number>>;
+  not_applicable: number;
+  retried_non_retryable: number;
+  /** every client's retries and retry-after verdicts together */
+  retries: number;
+  retry_after: { sent: number; honoured: number; early: number };
   /** requests held by a timeout fault right now */
   held: number;
   /** streams stalled right now */
@@ -58,18 +72,49 @@ export interface LlmProxyStats {
   clients: ClientStats[];
 }
 
+interface Pending {
+  at: number;
+  retryAfterMs?: number;
+  isNonRetryable?: boolean;
+}
+
+/** most errors awaited per client; an error not retried within this long is no longer awaited */
+const MAX_PENDING = 100;
+const PENDING_TTL_MS = 120_000;
+
+/**
+ * The error a retry at `now` retries: the latest one whose retry-after it honours (concurrent calls that
+ * failed together each come back after their own delay), else the oldest (the most charitable wait).
+ */
+function pairRetry(pending: Pending[], now: number): Pending | undefined {
+  let honoured = -1;
+  for (let i = 0; i < pending.length; i++)
+    if (now + HONOUR_TOLERANCE_MS >= pending[i]!.at + (pending[i]!.retryAfterMs ?? 0)) honoured = i;
+  const i = honoured >= 0 ? honoured : 0;
+  return pending.splice(i, 1)[0];
+}
+
 interface ClientState {
   stats: ClientStats;
   /** the error whose retry is awaited: when it was answered and the delay it asked for */
-  pending?: { at: number; retryAfterMs?: number };
+  /**
+   * errors whose retry is awaited, oldest first: concurrent calls of one client each have their own,
+   * so each retry is judged against the error it retries, not the latest error of another call
+   */
+  pending: Pending[];
 }
 
 export class ProxyStats {
   private clients = new Map<string, ClientState>();
   private requests = 0;
   private passed = 0;
-  private injected: Partial<Record<LLMProxyErrorType, number>> = {};
+  private injected: Partial<Record<LlmErrorType, number>> = {};
   private upstreamFailures = 0;
+  private changed: Partial<Record<LlmErrorType, number>> = {};
+  private notApplicable = 0;
+  private retriedNonRetryable = 0;
+  private retries = 0;
+  private retryAfter = { sent: 0, honoured: 0, early: 0 };
   held = 0;
   stalled = 0;
 
@@ -89,18 +134,32 @@ export class ProxyStats {
     this.requests++;
     const state = this.state(client);
     state.stats.requests++;
-    const pending = state.pending;
-    if (!pending) return;
-    state.pending = undefined;
-    if (retryCount === '0') return;
+    // a first attempt (the SDK says so) retries nothing; errors no longer awaited are let go
+    while (
+      state.pending.length > 0 &&
+      now - state.pending[0]!.at > (state.pending[0]!.retryAfterMs ?? 0) + PENDING_TTL_MS
+    )
+      state.pending.shift();
+    if (retryCount === '0' || state.pending.length === 0) return;
+    const pending = pairRetry(state.pending, now)!;
     state.stats.retries++;
+    this.retries++;
+    if (pending.isNonRetryable) {
+      state.stats.retried_non_retryable++;
+      this.retriedNonRetryable++;
+    }
     if (pending.retryAfterMs === undefined) return;
     const ra = state.stats.retry_after;
     const waited = Math.max(0, Math.round(now - pending.at));
     ra.waits_ms.push(waited);
     if (ra.waits_ms.length > KEEP_WAITS) ra.waits_ms.shift();
-    if (waited + HONOUR_TOLERANCE_MS >= pending.retryAfterMs) ra.honoured++;
-    else ra.early++;
+    if (waited + HONOUR_TOLERANCE_MS >= pending.retryAfterMs) {
+      ra.honoured++;
+      this.retryAfter.honoured++;
+    } else {
+      ra.early++;
+      this.retryAfter.early++;
+    }
     state.stats.retry_after_honoured = ra.early === 0;
   }
 
@@ -109,11 +168,25 @@ export class ProxyStats {
     this.state(client).stats.passed++;
   }
 
-  onInjected(client: string, type: LLMProxyErrorType, now: number, retryAfterMs?: number): void {
+  onInjected(client: string, type: LlmErrorType, now: number, retryAfterMs?: number): void {
     this.injected[type] = (this.injected[type] ?? 0) + 1;
     const stats = this.state(client).stats;
     stats.errors_injected[type] = (stats.errors_injected[type] ?? 0) + 1;
-    this.expectRetry(client, now, retryAfterMs);
+    // a held request (timeout) awaits no retry until the client gives up on it (onGaveUp)
+    if (type === 'timeout') return;
+    this.expectRetry(client, now, retryAfterMs, NON_RETRYABLE.has(type));
+  }
+
+  /** a quiet fault changed an answer that still went out: not an error, so no retry is awaited */
+  onChanged(client: string, type: LlmErrorType): void {
+    this.changed[type] = (this.changed[type] ?? 0) + 1;
+    const stats = this.state(client).stats;
+    stats.changed[type] = (stats.changed[type] ?? 0) + 1;
+  }
+
+  onNotApplicable(client: string, _type: LlmErrorType): void {
+    this.notApplicable++;
+    this.state(client).stats.not_applicable++;
   }
 
   /** an error answered by the upstream itself (a real 429 with retry-after, a 5xx): its retry is watched the same way */
@@ -137,20 +210,31 @@ export class ProxyStats {
       passed: this.passed,
       errors_injected: { ...this.injected },
       upstream_failures: this.upstreamFailures,
+      changed: { ...this.changed },
+      not_applicable: this.notApplicable,
+      retried_non_retryable: this.retriedNonRetryable,
+      retries: this.retries,
+      retry_after: { ...this.retryAfter },
       held: this.held,
       stalled: this.stalled,
       clients: [...this.clients.values()].map(({ stats }) => ({
         ...stats,
         errors_injected: { ...stats.errors_injected },
+        changed: { ...stats.changed },
         retry_after: { ...stats.retry_after, waits_ms: [...stats.retry_after.waits_ms] },
       })),
     };
   }
 
-  private expectRetry(client: string, now: number, retryAfterMs: number | undefined): void {
+  private expectRetry(client: string, now: number, retryAfterMs: number | undefined, isNonRetryable = false): void {
     const state = this.state(client);
-    state.pending = retryAfterMs === undefined ? { at: now } : { at: now, retryAfterMs };
+    const pending: Pending = { at: now };
+    if (retryAfterMs !== undefined) pending.retryAfterMs = retryAfterMs;
+    if (isNonRetryable) pending.isNonRetryable = true;
+    state.pending.push(pending);
+    if (state.pending.length > MAX_PENDING) state.pending.shift();
     if (retryAfterMs !== undefined) {
+      this.retryAfter.sent++;
       state.stats.retry_after.sent++;
       state.stats.retry_after.last_retry_after_ms = retryAfterMs;
     }
@@ -160,6 +244,7 @@ export class ProxyStats {
     let state = this.clients.get(client);
     if (!state) {
       state = {
+        pending: [],
         stats: {
           client,
           requests: 0,
@@ -167,6 +252,9 @@ export class ProxyStats {
           errors_injected: {},
           retries: 0,
           gave_up: 0,
+          changed: {},
+          not_applicable: 0,
+          retried_non_retryable: 0,
           retry_after: { sent: 0, honoured: 0, early: 0, waits_ms: [] },
           retry_after_honoured: null,
         },

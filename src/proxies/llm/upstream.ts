@@ -23,7 +23,8 @@ const HOP_BY_HOP = new Set([
 
 export interface Upstream {
   readonly url: URL;
-  request(req: IncomingMessage): ClientRequest;
+  /** `set` replaces those headers (lower-case names) in what the client sent */
+  request(req: IncomingMessage, set?: Record<string, string>): ClientRequest;
   close(): void;
 }
 
@@ -54,7 +55,15 @@ export function createUpstream(url: URL): Upstream {
   const prefix = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
   return {
     url,
-    request(req) {
+    request(req, set) {
+      let headers = forwardHeaders(req.rawHeaders, url.host);
+      if (set) {
+        const kept: string[] = [];
+        for (let i = 0; i < headers.length; i += 2)
+          if (!(headers[i]!.toLowerCase() in set)) kept.push(headers[i]!, headers[i + 1]!);
+        for (const [name, value] of Object.entries(set)) kept.push(name, value);
+        headers = kept;
+      }
       return send({
         agent,
         hostname,
@@ -62,7 +71,7 @@ export function createUpstream(url: URL): Upstream {
         method: req.method,
         path: prefix + (req.url ?? '/'),
         // no timeout set: the client's own timeouts decide, the proxy never cuts a slow answer short
-        headers: forwardHeaders(req.rawHeaders, url.host),
+        headers,
       });
     },
     close() {

@@ -10,7 +10,14 @@ import { randomBytes } from 'node:crypto';
 export type LlmApi = 'openai' | 'anthropic';
 
 /** The error types a fault can inject through a status code (the stream ones are in stream-faults.ts). */
-export type StatusErrorType = 'rate_limit' | 'overloaded' | 'server_error';
+export type StatusErrorType =
+  | 'rate_limit'
+  | 'overloaded'
+  | 'server_error'
+  | 'context_length'
+  | 'auth'
+  | 'forbidden'
+  | 'insufficient_quota';
 
 export interface WireError {
   status: number;
@@ -37,7 +44,39 @@ const OPENAI = {
     code: null,
     message: 'The server had an error while processing your request. Sorry about that!',
   },
-} satisfies Record<StatusErrorType, { status: number; type: string; code: string | null; message: string }>;
+  // the bodies below are as OpenAI sends them (seen in openai-node/openai-python issue reports)
+  context_length: {
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'context_length_exceeded',
+    param: 'messages',
+    message:
+      "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
+  },
+  auth: {
+    status: 401,
+    type: 'invalid_request_error',
+    code: 'invalid_api_key',
+    message:
+      'Incorrect API key provided: sk-arena***********************fake. You can find your API key at https://platform.openai.com/account/api-keys.',
+  },
+  forbidden: {
+    status: 403,
+    type: 'request_forbidden',
+    code: 'unsupported_country_region_territory',
+    message: 'Country, region, or territory not supported',
+  },
+  insufficient_quota: {
+    status: 429,
+    type: 'insufficient_quota',
+    code: 'insufficient_quota',
+    message:
+      'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+  },
+} satisfies Record<
+  StatusErrorType,
+  { status: number; type: string; code: string | null; message: string; param?: string }
+>;
 
 const ANTHROPIC = {
   rate_limit: {
@@ -47,6 +86,24 @@ const ANTHROPIC = {
   },
   overloaded: { status: 529, type: 'overloaded_error', message: 'Overloaded' },
   server_error: { status: 500, type: 'api_error', message: 'Internal server error' },
+  context_length: {
+    status: 400,
+    type: 'invalid_request_error',
+    message: 'prompt is too long: 208310 tokens > 200000 maximum',
+  },
+  auth: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' },
+  forbidden: {
+    status: 403,
+    type: 'permission_error',
+    message: 'Your API key does not have permission to use the specified resource.',
+  },
+  // Anthropic has no quota 429: an account out of credit gets this 400
+  insufficient_quota: {
+    status: 400,
+    type: 'invalid_request_error',
+    message:
+      'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+  },
 } satisfies Record<StatusErrorType, { status: number; type: string; message: string }>;
 
 /** OpenAI answers `x-request-id: req_<32 hex>`. */
@@ -78,17 +135,17 @@ export function statusError(
   let status: number;
   let body: unknown;
   if (api === 'openai') {
-    const e = OPENAI[errorType];
+    const e: { status: number; type: string; code: string | null; message: string; param?: string } = OPENAI[errorType];
     status = e.status;
     headers['x-request-id'] = openaiRequestId();
-    body = { error: { message: e.message, type: e.type, param: null, code: e.code } };
+    body = { error: { message: e.message, type: e.type, param: e.param ?? null, code: e.code } };
   } else {
     const e = ANTHROPIC[errorType];
     const requestId = anthropicRequestId();
     status = e.status;
     headers['request-id'] = requestId;
     // Anthropic marks its transient errors retryable explicitly; the SDKs obey this header before looking at the status
-    headers['x-should-retry'] = 'true';
+    if (status === 429 || status >= 500) headers['x-should-retry'] = 'true';
     body = { type: 'error', error: { details: null, type: e.type, message: e.message }, request_id: requestId };
   }
   if (retryAfterS !== undefined) headers['retry-after'] = String(retryAfterS);

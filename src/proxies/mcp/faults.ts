@@ -6,8 +6,9 @@
  */
 import type { AppliedFault, FaultApplier } from '../../protocol/fault-registry.js';
 import { MAX_DURATION_MS, badRequest, unsupported, type FaultRequest } from '../../protocol/wire.js';
+import { parseToolFault, type ToolContentFault } from './tool-content.js';
 
-export const MCP_FAULT_TYPES = ['mcp_disconnect', 'tool_timeout', 'tool_error', 'slow_tool'] as const;
+export const MCP_FAULT_TYPES = ['mcp_disconnect', 'tool_timeout', 'tool_error', 'slow_tool', 'tool_fault'] as const;
 export type McpFaultType = (typeof MCP_FAULT_TYPES)[number];
 
 export type ToolErrorMode = 'jsonrpc' | 'is_error';
@@ -19,7 +20,7 @@ export const DEFAULT_SLOW_TOOL_DELAY_MS = 5000;
 /** A tool fault while it is active. `ended` settles when it is reverted, which is what releases held calls. */
 export interface ActiveToolFault {
   id: string;
-  type: Exclude<McpFaultType, 'mcp_disconnect'>;
+  type: Exclude<McpFaultType, 'mcp_disconnect' | 'tool_fault'>;
   /** only calls of this tool; every tool when absent */
   tool?: string;
   mode: ToolErrorMode;
@@ -37,11 +38,43 @@ export interface ToolFaultBook {
   pick(tool: string | undefined): ActiveToolFault | undefined;
   add(fault: ActiveToolFault, end: () => void): () => void;
   size(): number;
+  /** the tool_fault (not schema_drift) that changes a call of `tool` now, if any */
+  pickContent(tool: string | undefined): ToolContentFault | undefined;
+  /** schema_drift faults acting on tools/list now */
+  drifts(): ToolContentFault[];
+  addContent(fault: ToolContentFault): () => void;
+  /** each session's way to tell its agent the tool list changed; returns the unsubscribe */
+  onListChanged(listener: () => void): () => void;
+  readonly seed: number;
 }
 
-export function createToolFaultBook(): ToolFaultBook {
+export function createToolFaultBook(seed = 0): ToolFaultBook {
   const active = new Map<string, ActiveToolFault>();
+  const content = new Map<string, ToolContentFault>();
+  const listeners = new Set<() => void>();
+  const listChanged = () => {
+    for (const listener of [...listeners]) listener();
+  };
   return {
+    seed,
+    pickContent(tool) {
+      for (const f of content.values()) if (f.mode !== 'schema_drift' && f.matches(tool)) return f;
+      return undefined;
+    },
+    drifts: () => [...content.values()].filter((f) => f.mode === 'schema_drift'),
+    addContent(fault) {
+      content.set(fault.id, fault);
+      // the agents are told the list changed when the drift starts and when it ends, as a server would
+      if (fault.mode === 'schema_drift') listChanged();
+      return () => {
+        if (!content.delete(fault.id)) return;
+        if (fault.mode === 'schema_drift') listChanged();
+      };
+    },
+    onListChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     pick(tool) {
       let best: ActiveToolFault | undefined;
       for (const fault of active.values()) {
@@ -66,6 +99,7 @@ const PARAMS: Record<McpFaultType, readonly string[]> = {
   tool_timeout: ['tool'],
   tool_error: ['tool', 'mode', 'message', 'code'],
   slow_tool: ['tool', 'delay_ms'],
+  tool_fault: ['mode', 'tool', 'keep', 'payload', 'hide', 'rename'],
 };
 
 export interface McpFaultHooks {
@@ -90,6 +124,14 @@ export function mcpFaultApplier(hooks: McpFaultHooks): FaultApplier {
       }
     }
     if (type === 'mcp_disconnect') return hooks.disconnect(request);
+    if (type === 'tool_fault') {
+      const fault = parseToolFault(request, hooks.book.seed);
+      const revert = hooks.book.addContent(fault);
+      const report: Record<string, unknown> = { type, mode: fault.mode, tool: fault.tool };
+      if (fault.canary !== undefined) report.canary = fault.canary;
+      if (fault.mode === 'schema_drift') Object.assign(report, { hide: fault.hide, rename: fault.rename });
+      return { report, revert };
+    }
     const fault = toolFault(request, type);
     let end!: () => void;
     fault.ended = new Promise<void>((resolve) => (end = resolve));

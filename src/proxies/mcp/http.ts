@@ -27,6 +27,8 @@ import { createStats, recordClient, snapshot } from './stats.js';
 import type { McpHttpProxy } from './types.js';
 
 export interface HttpMcpProxyOptions {
+  /** seeds what tool_fault changes: the same seed changes the same results the same way (default 0) */
+  seed?: number;
   /** the real server's streamable-HTTP endpoint, e.g. http://127.0.0.1:9100/mcp */
   upstream: string;
   /** 0 = a free port */
@@ -96,7 +98,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     ]);
   const clock = options.clock ?? systemClock;
   const stats = createStats('http');
-  const book = createToolFaultBook();
+  const book = createToolFaultBook(options.seed ?? 0);
   const sessions = new Set<Session>();
   const byId = new Map<string, Session>();
   // ids of mcp_disconnect faults with a duration still running: new sessions are refused meanwhile

@@ -14,6 +14,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import type { ActiveToolFault, ToolFaultBook } from './faults.js';
+import { changeResult, driftTools, type ToolContentFault } from './tool-content.js';
 import type { McpProxyStats } from './stats.js';
 
 type Message = JSONRPCMessage & Record<string, unknown>;
@@ -47,6 +48,16 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
   let initializeId: RequestId | undefined;
   // once the session is closing, the upstream's aborted requests are our doing, not its errors
   let isClosed = false;
+  // calls a tool_fault acts on when their answer comes back; tools/list requests a drift may change
+  const changing = new Map<RequestId, ToolContentFault>();
+  const listing = new Set<RequestId>();
+  // duplicate_call's second calls: their answers go nowhere
+  const duplicates = new Set<RequestId>();
+  let duplicateSeq = 0;
+  const unsubscribe = book.onListChanged(() => {
+    stats.list_changed_sent++;
+    toClient({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' } as Message);
+  });
 
   const toClient = (message: Message, relatedRequestId?: RequestId) => {
     stats.messages_relayed.to_client++;
@@ -87,8 +98,14 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
 
   const dispatchCall = (call: Message) => {
     const id = call.id as RequestId;
-    const fault = book.pick(typeof paramsOf(call).name === 'string' ? (paramsOf(call).name as string) : undefined);
-    if (!fault) return toServer(call);
+    const name = typeof paramsOf(call).name === 'string' ? (paramsOf(call).name as string) : undefined;
+    const fault = book.pick(name);
+    if (!fault) {
+      const quiet = book.pickContent(name);
+      if (quiet) changing.set(id, quiet);
+      if (quiet?.mode === 'duplicate_call') calls.set(id, call);
+      return toServer(call);
+    }
     if (fault.type === 'tool_error') return answer(call, fault);
     if (fault.type === 'tool_timeout') {
       stats.calls_held.now++;
@@ -142,6 +159,7 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
         stats.tool_calls++;
         return dispatchCall(message);
       }
+      if (message.method === 'tools/list') listing.add(message.id as RequestId);
     }
     toServer(message);
   };
@@ -158,7 +176,8 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
         server.setProtocolVersion?.((message.result as Record<string, unknown>).protocolVersion as string);
       }
       for (const [token, requestId] of progress) if (requestId === id) progress.delete(token);
-      return toClient(message, id);
+      if (duplicates.delete(id)) return;
+      return toClient(quietly(message, id), id);
     }
     if (message.method === 'notifications/progress') {
       const related = progress.get(paramsOf(message).progressToken as string | number);
@@ -167,9 +186,46 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
     toClient(message);
   };
 
+  /** a server answer as the quiet faults leave it (DESIGN §13.2) */
+  const quietly = (message: Message, id: RequestId): Message => {
+    const result = message.result as Record<string, unknown> | undefined;
+    if (listing.delete(id)) {
+      const drifts = book.drifts();
+      if (drifts.length === 0 || !result) return message;
+      stats.lists_drifted++;
+      return { ...message, result: driftTools(drifts, result) };
+    }
+    const fault = changing.get(id);
+    if (!fault) return message;
+    changing.delete(id);
+    if (!result) return message;
+    if (fault.mode === 'duplicate_call') {
+      duplicate(id);
+      return message;
+    }
+    const changed = changeResult(fault, result);
+    if (!changed) return message;
+    fault.changed++;
+    stats.results_changed++;
+    return { ...message, result: changed };
+  };
+
+  // the call that just completed, sent upstream once more (is the tool idempotent?)
+  const calls = new Map<RequestId, Message>();
+  const duplicate = (id: RequestId) => {
+    const call = calls.get(id);
+    calls.delete(id);
+    if (!call) return;
+    const again = { ...call, id: `arena-duplicate-${++duplicateSeq}` } as Message;
+    duplicates.add(again.id as RequestId);
+    stats.duplicate_calls++;
+    toServer(again);
+  };
+
   return {
     dropPending() {
       isClosed = true;
+      unsubscribe();
       for (const drop of pending.values()) drop();
       pending.clear();
       progress.clear();

@@ -9,6 +9,13 @@ export interface McpProxyStats {
   calls_held: { now: number; total: number };
   calls_delayed: number;
   errors_injected: number;
+  /** tool results a tool_fault changed (truncated, emptied, corrupted, injected) */
+  results_changed: number;
+  /** tools/list answers a schema_drift changed, and the list_changed notifications sent */
+  lists_drifted: number;
+  list_changed_sent: number;
+  /** calls sent upstream a second time by duplicate_call */
+  duplicate_calls: number;
   /** held or delayed calls never forwarded: the agent cancelled them, or the session closed */
   calls_dropped: number;
   disconnects: number;
@@ -36,6 +43,10 @@ export function createStats(mode: McpProxyStats['mode']): McpProxyStats {
     calls_held: { now: 0, total: 0 },
     calls_delayed: 0,
     errors_injected: 0,
+    results_changed: 0,
+    lists_drifted: 0,
+    list_changed_sent: 0,
+    duplicate_calls: 0,
     calls_dropped: 0,
     disconnects: 0,
     upstream_errors: 0,

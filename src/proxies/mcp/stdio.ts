@@ -25,6 +25,8 @@ import type { McpProxy, McpProxyEndReason } from './types.js';
 const SERVER_GONE_TIMEOUT_MS = 3000;
 
 export interface StdioMcpProxyOptions {
+  /** seeds what tool_fault changes: the same seed changes the same results the same way (default 0) */
+  seed?: number;
   command: string;
   args?: string[];
   /** the server's environment; the proxy's own by default (it stands in for the server, so nothing is filtered) */
@@ -48,7 +50,7 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   ]);
   const clock = options.clock ?? systemClock;
   const stats = createStats('stdio');
-  const book = createToolFaultBook();
+  const book = createToolFaultBook(options.seed ?? 0);
   const env =
     options.env ??
     (Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>);

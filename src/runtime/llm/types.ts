@@ -2,7 +2,7 @@
  * The LLM layer's contract: a provider completes a chat; failures are
  * LLMErrors whose `errorType` says what went wrong and whether a retry can help.
  */
-import type { LLMErrorType as FaultErrorType } from '../../protocol/llm-errors.js';
+import type { LoudLlmErrorType as FaultErrorType } from '../../protocol/llm-faults.js';
 import { RuntimeError } from '../../shared/errors.js';
 
 export type LLMRole = 'system' | 'user' | 'assistant';
@@ -38,7 +38,7 @@ export interface LLMProvider {
   complete(request: LLMRequest): Promise<LLMResponse>;
 }
 
-/** the fault types (DESIGN §3, ../../protocol/llm-errors.ts) plus what real providers also do */
+/** the loud fault types the embedded runtime applies (../../protocol/llm-faults.ts) plus what real providers also do */
 export type LLMErrorType = FaultErrorType | 'network' | 'auth' | 'bad_request' | 'invalid_response';
 
 const RETRYABLE: ReadonlySet<LLMErrorType> = new Set([

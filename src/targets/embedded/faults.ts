@@ -12,7 +12,8 @@
  * and the consistency checks see what recovery left.
  */
 import type { ActiveFault, DAGEdge, DAGProvider, FaultOptions, RuntimeProvider } from '../../arena/providers.js';
-import type { LLMErrorType } from '../../arena/action.js';
+import type { ActionType, LLMErrorType } from '../../arena/action.js';
+import { LOUD_LLM_ERROR_TYPES, type LoudLlmErrorType } from '../../protocol/llm-faults.js';
 import type { TimerHandle } from '../../shared/clock.js';
 import type { Random } from '../../shared/random.js';
 import { RuntimeError, UsageError } from '../../shared/errors.js';
@@ -34,6 +35,23 @@ export interface EmbeddedFaults {
   /** how many llm_failure faults were applied to this agent so far: the observer's "since the injection" */
   llmInjections(agentId: string): number;
   dispose(): void;
+}
+
+/**
+ * What the embedded runtime cannot do with an action it otherwise supports: its LLM is simulated
+ * in-process, so only the loud errors apply, to every call, for the fault's duration (the quiet
+ * faults of DESIGN §13.1 and first_n/probability/match need the LLM proxy of a process target).
+ */
+export function embeddedRefusal(action: { type: ActionType; metadata?: Record<string, unknown> }): string | undefined {
+  if (action.type !== 'llm_failure') return undefined;
+  const md = action.metadata ?? {};
+  const type = md.error_type ?? 'rate_limit';
+  if (!(LOUD_LLM_ERROR_TYPES as readonly unknown[]).includes(type))
+    return `the embedded runtime's simulated LLM applies only ${LOUD_LLM_ERROR_TYPES.join(', ')}, not ${String(type)} (quiet faults need the LLM proxy: a process target with llm:)`;
+  const extra = Object.keys(md).filter((k) => k !== 'error_type' && k !== 'duration' && md[k] != null);
+  if (extra.length > 0)
+    return `the embedded runtime's simulated LLM fails every call for the fault's duration; it takes no ${extra.join(', ')} (a process target's LLM proxy does)`;
+  return undefined;
 }
 
 export function createEmbeddedFaults(rt: AgentRuntime, random: Random): EmbeddedFaults {
@@ -188,14 +206,16 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
     },
 
     async injectLLMFailure(agentId, errorType: LLMErrorType, options) {
+      const refusal = embeddedRefusal({ type: 'llm_failure', metadata: { ...options?.params, error_type: errorType } });
+      if (refusal) throw new RuntimeError(`llm_failure: ${refusal}`, 'unsupported');
       const agent = live(agentId, 'llm_failure');
       await supersede('llm_failure', agentId);
-      agent.subsystems.llm.injectFailure(errorType);
+      agent.subsystems.llm.injectFailure(errorType as LoudLlmErrorType);
       llmInjections.set(agentId, (llmInjections.get(agentId) ?? 0) + 1);
       const fault = track('llm_failure', agentId, options, {
         isActive: () => agent.subsystems.llm.failureActive,
         revert: () => agent.subsystems.llm.clearFailure(),
-        reapply: (a) => a.subsystems.llm.injectFailure(errorType),
+        reapply: (a) => a.subsystems.llm.injectFailure(errorType as LoudLlmErrorType),
       });
       return { fault_id: fault.id, error_type: errorType, fallback: agent.subsystems.llm.config().fallbackEnabled };
     },

@@ -8,7 +8,7 @@ import { createRandom, type Random } from '../../shared/random.js';
 import { createRuntime, type AgentRuntime } from '../../runtime/runtime.js';
 import { parseStrategy, mergeStrategy } from '../../runtime/strategy.js';
 import type { Topology } from '../../runtime/topology.js';
-import { createEmbeddedFaults } from './faults.js';
+import { createEmbeddedFaults, embeddedRefusal } from './faults.js';
 import { createEmbeddedObserver } from './observer.js';
 
 export interface EmbeddedTargetOptions extends TargetOptions {
@@ -56,8 +56,12 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
       faults.dispose();
       await rt.stop();
     },
-    // the embedded runtime can apply every fault
-    unsupportedFaults: () => ({}),
+    // the embedded runtime applies every fault but tool_fault, whose tool results it does not change yet
+    unsupportedFaults: () => ({
+      tool_fault:
+        "the embedded runtime's tool results are not changed by tool_fault yet (a process target with mcp: applies it)",
+    }),
+    refuses: embeddedRefusal,
     describe: async () => ({
       name,
       kind: 'embedded',

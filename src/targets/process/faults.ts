@@ -301,6 +301,39 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       return proxyFault('network_partition', agentId, { type: 'blackhole', params: {} }, options);
     },
 
+    async toolFault(agentId, params, options) {
+      refuseUnsupported('tool_fault');
+      const agent = fleet.get(agentId, 'tool_fault');
+      const mcp = ctx.mcpProxy(agentId);
+      if (!mcp) throw new RuntimeError(`tool_fault: agent ${agentId} has no mcp proxy`, 'unsupported');
+      const durationMs = FaultBook.checkDuration('tool_fault', options);
+      await book.endAll('tool_fault', agentId);
+      const id = book.nextId();
+      const applied = await mcp.proxy.applyFault({
+        id,
+        type: 'tool_fault',
+        target_id: agentId,
+        params,
+        lease_ms: 24 * 3600 * 1000,
+        ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
+      });
+      const fault = book.add(
+        'tool_fault',
+        agentId,
+        options,
+        async () => {
+          await applied.revert?.();
+          agent.monitor.reset();
+        },
+        id,
+      );
+      return {
+        fault_id: fault.id,
+        ...applied.report,
+        ...(mcp.sharedWith.length > 0 ? { shared_with: mcp.sharedWith } : {}),
+      };
+    },
+
     async toolTimeout(agentId, options) {
       refuseUnsupported('tool_timeout');
       const agent = fleet.get(agentId, 'tool_timeout');
@@ -380,7 +413,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
         id,
         type: 'llm_failure',
         target_id: agentId,
-        params: { error_type: errorType },
+        params: { ...options?.params, error_type: errorType },
         lease_ms: 24 * 3600 * 1000,
         ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
       });

@@ -11,7 +11,7 @@ import { startHttpMcpProxy } from '../../proxies/mcp/index.js';
 import { parseHostPort, startTcpProxy, type TcpProxy } from '../../proxies/tcp/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
-import type { Random } from '../../shared/random.js';
+import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
 import type { AgentSpec, ProcessTargetSpec } from './spec.js';
 
@@ -92,13 +92,22 @@ async function startPerAgent<C, R extends RunningProxy>(
 }
 
 /** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
-export function startMcpProxies(spec: ProcessTargetSpec, options: { clock: Clock }): Promise<McpProxies> {
+export function startMcpProxies(
+  spec: ProcessTargetSpec,
+  options: { clock: Clock; random?: Random },
+): Promise<McpProxies> {
   return startPerAgent(
     spec.agents,
     spec.mcp,
     (agent) => agent.mcp,
     async (config, label): Promise<McpRunning> => {
-      const proxy = await startHttpMcpProxy({ upstream: config.upstream, port: config.listen, clock: options.clock });
+      const proxy = await startHttpMcpProxy({
+        upstream: config.upstream,
+        port: config.listen,
+        clock: options.clock,
+        // derived, not forked: the other proxies' draws stay what they were for the same seed
+        ...(options.random ? { seed: deriveRandom(options.random.seed, `mcp:${label}`).seed } : {}),
+      });
       return {
         port: proxy.port,
         applyFault: wrap(label, 'MCP', async (request) => {

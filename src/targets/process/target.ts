@@ -188,7 +188,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           ...(options.random ? { random: options.random } : {}),
         });
         llm = await startLlmProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
-        mcp = await startMcpProxies(spec, { clock });
+        mcp = await startMcpProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
         if (spec.start) {
           const w = watchdog;
           managed = await startManaged(spec.start, {

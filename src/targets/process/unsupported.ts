@@ -31,8 +31,10 @@ export function unsupportedFaults(spec: ProcessTargetSpec, kinds: ProxyKinds): P
   if (!hasLlm) out.llm_failure = `target ${name} has no llm: proxy (add llm: { listen, upstream, api })`;
   else if (!kinds.llm) out.llm_failure = 'the LLM fault proxy is not available in this build';
   const hasMcp = spec.mcp !== undefined || spec.agents.some((a) => a.mcp);
-  if (!hasMcp) out.tool_timeout = `target ${name} has no mcp: proxy (add mcp: { listen, upstream })`;
-  else if (!kinds.mcp) out.tool_timeout = 'the MCP fault proxy is not available in this build';
+  for (const type of ['tool_timeout', 'tool_fault'] as const) {
+    if (!hasMcp) out[type] = `target ${name} has no mcp: proxy (add mcp: { listen, upstream })`;
+    else if (!kinds.mcp) out[type] = 'the MCP fault proxy is not available in this build';
+  }
   if (!spec.hooks?.mcp_disconnect) {
     if (!hasMcp) out.mcp_disconnect = `target ${name} has no mcp: proxy and no mcp_disconnect hook`;
     else if (!kinds.mcp)

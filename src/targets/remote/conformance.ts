@@ -53,6 +53,7 @@ const PARAMS: Record<ActionType, Record<string, unknown>> = {
   llm_failure: { error_type: 'rate_limit' },
   remove_node: {},
   remove_edge: {},
+  tool_fault: { mode: 'empty' },
 };
 
 export async function checkConformance(options: ConformanceOptions): Promise<CheckResult[]> {

@@ -120,10 +120,11 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
     slowAgent: (id, delayMs, opts) => apply('slow_agent', { target_id: id, params: { delay_ms: delayMs } }, opts),
     partitionNetwork: (id, opts) => apply('network_partition', { target_id: id }, opts),
     toolTimeout: (id, opts) => apply('tool_timeout', { target_id: id }, opts),
+    toolFault: (id, params, opts) => apply('tool_fault', { target_id: id, params }, opts),
     corruptMemory: (id) => apply('memory_corrupt', { target_id: id }),
     disconnectMCP: (id) => apply('mcp_disconnect', { target_id: id }),
     injectLLMFailure: (id, errorType: LLMErrorType, opts) =>
-      apply('llm_failure', { target_id: id, params: { error_type: errorType } }, opts),
+      apply('llm_failure', { target_id: id, params: { ...opts?.params, error_type: errorType } }, opts),
     activeFaults: async () =>
       (await client.listFaults()).map(
         (f): ActiveFault => ({

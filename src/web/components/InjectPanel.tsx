@@ -28,6 +28,7 @@ const FORM: Record<ActionType, { isAgentFault: boolean; hasDuration: boolean }> 
   llm_failure: { isAgentFault: true, hasDuration: true },
   remove_node: { isAgentFault: false, hasDuration: false },
   remove_edge: { isAgentFault: false, hasDuration: false },
+  tool_fault: { isAgentFault: true, hasDuration: true },
 };
 const FAULT_TYPES = Object.keys(FORM) as ActionType[];
 const AGENT_FAULTS = new Set<string>(FAULT_TYPES.filter((t) => FORM[t].isAgentFault));

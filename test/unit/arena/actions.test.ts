@@ -29,8 +29,20 @@ describe('createAction / parseAction', () => {
     [
       { type: 'llm_failure', target_id: 'a', metadata: { error_type: 'meltdown' } },
       'action.metadata.error_type',
-      'unknown error_type',
+      'unknown error type',
     ],
+    // one vocabulary with the LLM proxy (DESIGN §13.1): a parameter another error type takes is refused here too
+    [
+      { type: 'llm_failure', target_id: 'a', metadata: { error_type: 'rate_limit', keep: 0.5 } },
+      'action.metadata.keep',
+      'only truncate takes it, not rate_limit',
+    ],
+    [
+      { type: 'llm_failure', target_id: 'a', metadata: { error_type: 'truncate', first_n: 0 } },
+      'action.metadata.first_n',
+      'expected a whole number from 1',
+    ],
+    [{ type: 'llm_failure', target_id: 'a', metadata: { duration: 'soon' } }, 'action.metadata.duration', 'invalid'],
     [{ type: 'remove_edge', target_id: 'plan' }, 'action.source_id', 'source_id'],
     [{ type: 'kill_agent', target_id: 'a', colour: 'red' }, 'action.colour', 'unknown key'],
     [
@@ -44,6 +56,40 @@ describe('createAction / parseAction', () => {
       expect.arrayContaining([expect.objectContaining({ path, message: expect.stringContaining(message) })]),
     );
     expect(() => parseAction(input)).toThrow(UsageError);
+  });
+
+  it("accepts every parameter the LLM proxy takes for llm_failure, with the proxy's names", () => {
+    const metadata = {
+      error_type: 'truncate',
+      keep: 0.25,
+      first_n: 2,
+      probability: 0.5,
+      match: { model: 'gpt-*' },
+      duration: '3s',
+    };
+    expect(actionProblems({ type: 'llm_failure', target_id: 'a', metadata })).toEqual([]);
+    expect(
+      actionProblems({ type: 'llm_failure', target_id: 'a', metadata: { error_type: 'model_swap', to_model: 'x' } }),
+    ).toEqual([]);
+  });
+
+  it('tool_fault takes its mode and the parameters of that mode (DESIGN §13.2)', () => {
+    expect(
+      actionProblems({
+        type: 'tool_fault',
+        target_id: 'a',
+        metadata: { mode: 'inject', tool: 'search*', duration: '2s' },
+      }),
+    ).toEqual([]);
+    expect(actionProblems({ type: 'tool_fault', target_id: 'a', metadata: { mode: 'explode' } })).toEqual([
+      {
+        path: 'action.metadata.mode',
+        message: 'expected one of truncate, empty, corrupt, inject, schema_drift, duplicate_call',
+      },
+    ]);
+    expect(actionProblems({ type: 'tool_fault', target_id: 'a', metadata: { mode: 'empty', keep: 0.5 } })).toEqual([
+      { path: 'action.metadata.keep', message: 'only truncate takes it, not empty' },
+    ]);
   });
 
   it('reports every problem at once', () => {

@@ -9,11 +9,12 @@ describe('per-fault tables', () => {
     expect([...SELF_TARGETING].sort()).toEqual(['kill_leader', 'kill_orchestrator']);
   });
 
-  it('disruptive faults are those that break something to recover from; pause, resume, slow and tool_timeout are not', () => {
+  it('disruptive faults are those that break something to recover from; pause, resume, slow, tool_timeout and tool_fault are not', () => {
     expect(ACTION_TYPES.filter((t) => !DISRUPTIVE_FAULTS.has(t)).sort()).toEqual([
       'pause_agent',
       'resume_agent',
       'slow_agent',
+      'tool_fault',
       'tool_timeout',
     ]);
   });

@@ -1,7 +1,7 @@
 /** The arena's Injector driving the embedded target: self-targeting faults and LLM error types. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Injector } from '../../../src/arena/injector.js';
-import { LLM_ERROR_TYPES } from '../../../src/arena/action.js';
+import { LOUD_LLM_ERROR_TYPES } from '../../../src/protocol/llm-faults.js';
 import type { Target } from '../../../src/arena/providers.js';
 import { createEmbeddedTarget, getEmbeddedRuntime } from '../../../src/targets/embedded/index.js';
 import { RECOVERY_OFF_STRATEGY } from '../../../src/runtime/strategy.js';
@@ -29,12 +29,12 @@ describe('Injector on the embedded target', () => {
     );
   });
 
-  it('llm_failure makes the primary fail with each error type', async () => {
+  it('llm_failure makes the primary fail with each error type its simulated LLM applies', async () => {
     target = createEmbeddedTarget({ strategy: RECOVERY_OFF_STRATEGY, workloadRate: 0 });
     await target.start();
     const llm = () => getEmbeddedRuntime(target!)!.agent('agent-2').subsystems.llm;
     const injector = new Injector(target.runtime, target.dag);
-    for (const type of LLM_ERROR_TYPES) {
+    for (const type of LOUD_LLM_ERROR_TYPES) {
       await injector.injectLLMFailure('agent-2', type, 10_000);
       const error = await llm()
         .complete({ messages: [{ role: 'user', content: 'echo: hi' }] })

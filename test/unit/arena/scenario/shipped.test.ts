@@ -1,6 +1,6 @@
 /**
- * Every scenario shipped in scenarios/ validates, together they use all 13
- * fault kinds, and each one runs against the embedded target (timings scaled
+ * Every scenario shipped in scenarios/ validates, together they use every
+ * fault kind the embedded target applies, and each one runs against the embedded target (timings scaled
  * down) with its expectations met and its faults reverted.
  */
 import { readdirSync } from 'node:fs';
@@ -26,10 +26,11 @@ describe('shipped scenarios', () => {
     }
   });
 
-  it('together use all 13 fault kinds', async () => {
+  it('together use every fault kind the embedded target applies', async () => {
     const used = new Set<string>();
     for (const f of FILES) for (const a of (await loadScenarioFile(join(DIR, f))).actions) used.add(a.action.type);
-    expect([...used].sort()).toEqual([...ACTION_TYPES].sort());
+    // tool_fault needs an MCP proxy (a process target) until the embedded runtime changes its tool results
+    expect([...used].sort()).toEqual(ACTION_TYPES.filter((t) => t !== 'tool_fault').sort());
   });
 
   // each run has its own embedded target and mostly waits on the scenario's (scaled) delays: they run side by side

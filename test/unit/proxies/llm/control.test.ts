@@ -3,6 +3,7 @@
  * and `GET /v1/stats`, with leases, idempotent ids and 400/422 answers that
  * name what is wrong and change nothing.
  */
+import { LLM_ERROR_TYPES, LLM_FAULT_PARAM_NAMES } from '../../../../src/protocol/llm-faults.js';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/shared/clock.js';
@@ -98,8 +99,7 @@ describe('LLM proxy control port', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       code: 'bad_request',
-      error:
-        'params.error_type: unknown error type "meltdown" (valid: rate_limit, overloaded, timeout, server_error, stream_error, stream_stall)',
+      error: `params.error_type: unknown error type "meltdown" (valid: ${LLM_ERROR_TYPES.join(', ')})`,
     });
     expect(proxy.stats().faults).toEqual([]);
   });
@@ -114,10 +114,21 @@ describe('LLM proxy control port', () => {
       'params.retry_after_s: timeout sends no status, so it has no retry-after (only rate_limit, overloaded, server_error do)',
     ],
     [{ after_events: 2 }, 'params.after_events: only stream_error and stream_stall take it, not rate_limit'],
+    [{ error_type: 'truncate', keep: 2 }, 'params.keep: expected a fraction from 0 to 1'],
+    [{ error_type: 'empty', keep: 0.5 }, 'params.keep: only truncate takes it, not empty'],
     [
-      { delay: 5 },
-      'params.delay: unknown parameter (expected one of error_type, first_n, probability, match, retry_after_s, after_events)',
+      { error_type: 'model_swap' },
+      'params.to_model: model_swap needs to_model, the model the request goes upstream for',
     ],
+    [
+      { error_type: 'rate_limit_storm' },
+      'params.requests_per_min: rate_limit_storm needs requests_per_min, tokens_per_min or both',
+    ],
+    [
+      { error_type: 'slow_stream', chunk_delay_ms: -1 },
+      'params.chunk_delay_ms: expected a whole number from 0 to 600000',
+    ],
+    [{ delay: 5 }, `params.delay: unknown parameter (expected one of ${LLM_FAULT_PARAM_NAMES.join(', ')})`],
   ])('params %j is a 400: %s', async (params, message) => {
     await setup();
     const res = await post('/v1/faults', { id: 'bad', type: 'llm_failure', params });

@@ -38,6 +38,32 @@ describe('LLM proxy per-client stats', () => {
     });
   });
 
+  it('concurrent calls of one client: each retry is judged against the error it retries; totals over all clients', () => {
+    const stats = new ProxyStats();
+    // three calls fail together with retry-after 1 s, each comes back 1 s after its own error
+    for (const at of [0, 300, 400]) {
+      stats.onRequest('a', at, '0');
+      stats.onInjected('a', 'rate_limit', at, 1000);
+    }
+    for (const at of [1000, 1300, 1400]) stats.onRequest('a', at, '1');
+    stats.onInjected('b', 'rate_limit', 0, 1000);
+    stats.onRequest('b', 200, '1'); // early
+    const snap = stats.snapshot();
+    expect(snap.clients[0]!.retry_after).toMatchObject({ honoured: 3, early: 0, waits_ms: [1000, 1000, 1000] });
+    expect(snap.clients[0]!.retry_after_honoured).toBe(true);
+    expect(snap.retries).toBe(4);
+    expect(snap.retry_after).toEqual({ sent: 4, honoured: 3, early: 1 });
+  });
+
+  it('a held request that the fault releases awaits no retry; a retry of a 401 is reported', () => {
+    const stats = new ProxyStats();
+    stats.onInjected('a', 'timeout', 0);
+    stats.onRequest('a', 100);
+    stats.onInjected('a', 'auth', 200);
+    stats.onRequest('a', 300, '1');
+    expect(stats.snapshot().clients[0]).toMatchObject({ retries: 1, retried_non_retryable: 1 });
+  });
+
   it('a hang-up on a held request makes the next request a retry, with no retry-after to judge', () => {
     const stats = new ProxyStats();
     stats.onRequest('a', 0);
