@@ -66,7 +66,10 @@ async function freeCpus(sampleMs = 400): Promise<number> {
 async function workerCount(): Promise<number> {
   const given = Number(process.env.ARENA_TEST_WORKERS);
   if (Number.isInteger(given) && given > 0) return given;
-  return Math.max(2, Math.min(7, Math.round((await freeCpus()) * 3.5)));
+  const count = Math.max(2, Math.min(7, Math.round((await freeCpus()) * 3.5)));
+  // vitest evaluates this file again for each project, and every project must get the same number
+  process.env.ARENA_TEST_WORKERS = String(count);
+  return count;
 }
 
 /**
