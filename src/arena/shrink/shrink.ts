@@ -1,0 +1,93 @@
+/**
+ * The whole shrink, still pure: reproduce the original → minimal subset of
+ * fault units at their original times → compression → certificate. Runs go
+ * through the injected judge; progress through a callback.
+ */
+import { wilsonInterval } from '../score-interval.js';
+import { compressSchedule } from './compress.js';
+import { groupFaults } from './groups.js';
+import { minimalFailingSubset } from './search.js';
+import type { Judge, Schedule, ShrinkFault, ShrinkProgress } from './types.js';
+
+export interface CertificateEntry {
+  fault: string;
+  /** failures ÷ judged runs of the minimal schedule without this fault (and its pair) */
+  fail_rate_without: number;
+  runs: number;
+  /** 95% Wilson interval of that rate */
+  interval: [number, number];
+}
+
+export type ShrinkOutcome =
+  | { reproduced: false; runs_to_reproduce: number; failures: number }
+  | {
+      reproduced: true;
+      schedule: Schedule;
+      /** the minimal subset before compression, at the original times */
+      minimal: ShrinkFault[];
+      candidates: number;
+      method: 'quickxplain' | 'ddmin';
+      certificate: CertificateEntry[];
+    };
+
+export interface ShrinkOptions {
+  judge: Judge;
+  onProgress?: (p: ShrinkProgress) => void;
+  /** runs spent so far, for progress */
+  runsSpent?: () => number;
+  /** abort → the search stops at the next candidate (the caller reports the smallest failing set so far) */
+  signal?: AbortSignal;
+}
+
+export async function shrinkSchedule(original: Schedule, options: ShrinkOptions): Promise<ShrinkOutcome> {
+  const { judge, signal } = options;
+  let candidates = 0;
+  let size = original.faults.length;
+  const progress = (phase: ShrinkProgress['phase']) =>
+    options.onProgress?.({ phase, candidates, size, runs: options.runsSpent?.() ?? 0 });
+  const counted =
+    (phase: ShrinkProgress['phase']): Judge =>
+    async (s) => {
+      signal?.throwIfAborted();
+      candidates++;
+      progress(phase);
+      return judge(s);
+    };
+
+  const first = await counted('reproduce')(original);
+  if (!first.fails) return { reproduced: false, runs_to_reproduce: first.runs, failures: first.failures };
+
+  const units = groupFaults(original.faults);
+  const search = counted('search');
+  const flatten = (subset: readonly number[]) => subset.flatMap((i) => units[i]!);
+  const found = await minimalFailingSubset(units.length, async (subset) => {
+    const fails = (await search({ ...original, faults: flatten(subset) })).fails;
+    if (fails && subset.length < size) size = flatten(subset).length;
+    return fails;
+  });
+  const minimal = flatten(found.subset);
+  size = minimal.length;
+  const schedule = await compressSchedule({ ...original, faults: minimal }, counted('compress'));
+
+  // the certificate: each unit removed from the final schedule, judged again
+  const certify = counted('certificate');
+  const certificate: CertificateEntry[] = [];
+  for (const unit of groupFaults(schedule.faults)) {
+    const ids = new Set(unit.map((f) => f.id));
+    const without = await certify({ ...schedule, faults: schedule.faults.filter((f) => !ids.has(f.id)) });
+    const w = wilsonInterval(without.failures, without.runs);
+    for (const f of unit)
+      certificate.push({
+        fault: f.label,
+        fail_rate_without: without.runs > 0 ? without.failures / without.runs : 0,
+        runs: without.runs,
+        interval: [round4(w.low), round4(w.high)],
+      });
+  }
+  progress('certificate');
+  return { reproduced: true, schedule, minimal, candidates, method: found.method, certificate };
+}
+
+function round4(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}
