@@ -61,6 +61,8 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   const search = counted('search');
   const flatten = (subset: readonly number[]) => subset.flatMap((i) => units[i]!);
   const found = await minimalFailingSubset(units.length, async (subset) => {
+    // a scenario needs at least one action: the empty schedule is not a run, and the original failed with faults
+    if (subset.length === 0) return false;
     const fails = (await search({ ...original, faults: flatten(subset) })).fails;
     if (fails && subset.length < size) size = flatten(subset).length;
     return fails;
@@ -74,7 +76,10 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   const certificate: CertificateEntry[] = [];
   for (const unit of groupFaults(schedule.faults)) {
     const ids = new Set(unit.map((f) => f.id));
-    const without = await certify({ ...schedule, faults: schedule.faults.filter((f) => !ids.has(f.id)) });
+    const rest = schedule.faults.filter((f) => !ids.has(f.id));
+    // one unit left: without it there is no run; its certificate is the empty schedule's, not measured
+    if (rest.length === 0) continue;
+    const without = await certify({ ...schedule, faults: rest });
     const w = wilsonInterval(without.failures, without.runs);
     for (const f of unit)
       certificate.push({
