@@ -37,6 +37,8 @@ export interface ShrinkOptions {
   runsSpent?: () => number;
   /** abort → the search stops at the next candidate (the caller reports the smallest failing set so far) */
   signal?: AbortSignal;
+  /** each time a smaller (or more compressed) failing schedule is confirmed: what Ctrl-C can still report */
+  onSmaller?: (schedule: Schedule) => void;
 }
 
 export async function shrinkSchedule(original: Schedule, options: ShrinkOptions): Promise<ShrinkOutcome> {
@@ -56,6 +58,7 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
 
   const first = await counted('reproduce')(original);
   if (!first.fails) return { reproduced: false, runs_to_reproduce: first.runs, failures: first.failures };
+  options.onSmaller?.(original);
 
   const units = groupFaults(original.faults);
   const search = counted('search');
@@ -63,13 +66,22 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   const found = await minimalFailingSubset(units.length, async (subset) => {
     // a scenario needs at least one action: the empty schedule is not a run, and the original failed with faults
     if (subset.length === 0) return false;
-    const fails = (await search({ ...original, faults: flatten(subset) })).fails;
-    if (fails && subset.length < size) size = flatten(subset).length;
+    const faults = flatten(subset);
+    const fails = (await search({ ...original, faults })).fails;
+    if (fails && faults.length < size) {
+      size = faults.length;
+      options.onSmaller?.({ ...original, faults });
+    }
     return fails;
   });
   const minimal = flatten(found.subset);
   size = minimal.length;
-  const schedule = await compressSchedule({ ...original, faults: minimal }, counted('compress'));
+  const compressJudge = counted('compress');
+  const schedule = await compressSchedule({ ...original, faults: minimal }, async (s) => {
+    const j = await compressJudge(s);
+    if (j.fails) options.onSmaller?.(s);
+    return j;
+  });
 
   // the certificate: each unit removed from the final schedule, judged again
   const certify = counted('certificate');

@@ -8,14 +8,12 @@ import type { RunVerdict, Schedule, ShrinkFault } from '../../../../src/arena/sh
 import { createRandom } from '../../../../src/shared/random.js';
 
 /** n units and a hidden cause of k of them */
-const causeArb = fc
-  .integer({ min: 1, max: 40 })
-  .chain((n) =>
-    fc.record({
-      n: fc.constant(n),
-      cause: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { minLength: 1, maxLength: Math.min(n, 4) }),
-    }),
-  );
+const causeArb = fc.integer({ min: 1, max: 40 }).chain((n) =>
+  fc.record({
+    n: fc.constant(n),
+    cause: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { minLength: 1, maxLength: Math.min(n, 4) }),
+  }),
+);
 
 describe('minimalFailingSubset', () => {
   it('returns exactly the hidden cause of a monotone oracle, within the documented candidate bound', async () => {
@@ -134,6 +132,37 @@ describe('shrinkSchedule with a noisy oracle', () => {
     expect(Math.min(...out.schedule.faults.map((f) => f.at_ms))).toBe(0);
     expect(out.certificate.map((c) => c.fault).sort()).toEqual(['f1', 'f3', 'f4']);
     for (const c of out.certificate) expect(c.fail_rate_without).toBeLessThan(0.5);
+  });
+
+  it('reports every smaller failing schedule as it is confirmed (what Ctrl-C prints), ending with the result', async () => {
+    const faults = [0, 1, 2, 3, 4].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+    const judge = sequentialJudge(async (s) => (s.faults.some((f) => f.id === 3) ? 'fail' : 'pass'));
+    const sizes: number[] = [];
+    let last: Schedule | undefined;
+    const out = await shrinkSchedule(
+      { faults, cooldown_ms: 1000 },
+      {
+        judge,
+        onSmaller: (s) => {
+          sizes.push(s.faults.length);
+          last = s;
+        },
+      },
+    );
+    if (!out.reproduced) throw new Error('did not reproduce');
+    expect(sizes[0]).toBe(5);
+    expect(sizes.at(-1)).toBe(1);
+    expect(last).toEqual(out.schedule);
+  });
+
+  it('stops at the next candidate when aborted', async () => {
+    const controller = new AbortController();
+    const judge = sequentialJudge(async () => {
+      controller.abort();
+      return 'fail';
+    });
+    const faults = [0, 1, 2].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+    await expect(shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge, signal: controller.signal })).rejects.toThrow();
   });
 
   it('says so when the original does not reproduce', async () => {
