@@ -15,9 +15,11 @@ export interface SubsetResult {
   subset: number[];
   /** distinct candidates judged */
   candidates: number;
-  /** 'quickxplain', or 'ddmin' when the fallback was needed */
-  method: 'quickxplain' | 'ddmin';
+  /** 'quickxplain', 'ddmin' when the fallback was needed, or 'greedy' when asked for */
+  method: SearchMethod;
 }
+
+export type SearchMethod = 'quickxplain' | 'ddmin' | 'greedy';
 
 /** the documented bound on candidates for a monotone oracle: n units, k needed */
 export function quickXplainBound(n: number, k: number): number {
@@ -25,7 +27,14 @@ export function quickXplainBound(n: number, k: number): number {
   return Math.ceil(2 * k * Math.log2(Math.max(2, n / k)) + 2 * k) + 1 + k;
 }
 
-export async function minimalFailingSubset(n: number, oracle: SubsetOracle): Promise<SubsetResult> {
+/** `greedy` (one-at-a-time removal) exists to measure what the divide and conquer saves */
+export async function minimalFailingSubset(
+  n: number,
+  oracle: SubsetOracle,
+  strategy: 'quickxplain' | 'greedy' = 'quickxplain',
+  /** check 1-minimality here; a caller that certifies each unit afterwards (shrinkSchedule) can skip it */
+  verify = true,
+): Promise<SubsetResult> {
   const cache = new Map<string, boolean>();
   const fails = async (subset: number[]): Promise<boolean> => {
     const sorted = [...subset].sort((a, b) => a - b);
@@ -41,6 +50,15 @@ export async function minimalFailingSubset(n: number, oracle: SubsetOracle): Pro
   // the empty schedule failing means no fault is needed: the failure is the target's own
   if (await fails([])) return { subset: [], candidates: cache.size, method: 'quickxplain' };
 
+  if (strategy === 'greedy') {
+    let current = all;
+    for (const u of all) {
+      const without = current.filter((x) => x !== u);
+      if (without.length > 0 && (await fails(without))) current = without;
+    }
+    return { subset: current, candidates: cache.size, method: 'greedy' };
+  }
+
   const qx = async (background: number[], delta: number[], candidates: number[]): Promise<number[]> => {
     if (delta.length > 0 && (await fails(background))) return [];
     if (candidates.length === 1) return candidates;
@@ -53,6 +71,7 @@ export async function minimalFailingSubset(n: number, oracle: SubsetOracle): Pro
   };
   let found = (await qx([], [], all)).sort((a, b) => a - b);
   let method: SubsetResult['method'] = 'quickxplain';
+  if (!verify) return { subset: found, candidates: cache.size, method };
   if (!(await fails(found))) {
     // removal hid the failure somewhere: start again from the whole run with ddmin
     found = await ddmin(all, fails);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { Option } from 'commander';
 import { examples, parsePositive, parseSeed } from './options.js';
 
 export function registerShrinkCommand(program: Command, ctx: CliContext): void {
@@ -18,6 +19,12 @@ export function registerShrinkCommand(program: Command, ctx: CliContext): void {
     .option('--seed <n>', 'run every candidate with this seed (default: the report’s)', parseSeed)
     .option('--time-scale <factor>', 'multiply every timing of each candidate run (0.5 = twice as fast)', parsePositive)
     .option('--max-runs <n>', 'most judged runs per candidate in the sequential test (default 12)', parsePositive)
+    .addOption(
+      new Option(
+        '--search <method>',
+        'subset search: quickxplain (divide and conquer, the default) or greedy (one fault at a time, for comparison)',
+      ).choices(['quickxplain', 'greedy']),
+    )
     .option('--json', 'print one JSON document on stdout (progress stays on stderr)');
   examples(command, [
     'arena survival --seed 7 --report run.json; arena shrink run.json --out min.yaml',

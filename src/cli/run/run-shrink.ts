@@ -31,6 +31,7 @@ export interface ShrinkCommandOptions {
   timeScale?: number;
   maxRuns?: number;
   json?: boolean;
+  search?: 'quickxplain' | 'greedy';
 }
 
 const SURVIVAL_COOLDOWN_MS = 3000;
@@ -83,6 +84,7 @@ export async function shrinkCommand(file: string, opts: ShrinkCommandOptions, ct
       onProgress,
       runsSpent: judge.runsSpent,
       signal: ctx.signal,
+      ...(opts.search !== undefined ? { search: opts.search } : {}),
       onSmaller: (s) => {
         smallest = s;
       },

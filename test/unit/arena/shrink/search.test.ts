@@ -46,6 +46,23 @@ describe('minimalFailingSubset', () => {
     expect(total / 50).toBeLessThan(20);
   });
 
+  it('greedy one-at-a-time removal finds the same cause with about n candidates, over twice as many for 2 of 30', async () => {
+    let qx = 0;
+    let greedy = 0;
+    const random = createRandom(11);
+    for (let t = 0; t < 50; t++) {
+      const a = random.int(0, 29);
+      let b = random.int(0, 29);
+      while (b === a) b = random.int(0, 29);
+      const oracle = async (s: readonly number[]) => s.includes(a) && s.includes(b);
+      const g = await minimalFailingSubset(30, oracle, 'greedy');
+      expect(g.subset).toEqual([Math.min(a, b), Math.max(a, b)]);
+      greedy += g.candidates;
+      qx += (await minimalFailingSubset(30, oracle, 'quickxplain', false)).candidates;
+    }
+    expect(greedy / qx).toBeGreaterThan(2);
+  });
+
   it('falls back to ddmin when removing a fault hides the failure, and ends 1-minimal', async () => {
     await fc.assert(
       fc.asyncProperty(causeArb, fc.integer({ min: 0, max: 39 }), async ({ n, cause }, hider) => {
@@ -153,6 +170,29 @@ describe('shrinkSchedule with a noisy oracle', () => {
     expect(sizes[0]).toBe(5);
     expect(sizes.at(-1)).toBe(1);
     expect(last).toEqual(out.schedule);
+  });
+
+  it('drops a fault the certificate finds unneeded, and certifies what remains', async () => {
+    const faults = [0, 1, 2, 3].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+    let certifying = false;
+    // during the search fault 0 and 2 are needed; by the certificate only fault 2 is (the system changed under us)
+    const judge = sequentialJudge(async (s) => {
+      const ids = s.faults.map((f) => f.id);
+      return ids.includes(2) && (certifying || ids.includes(0)) ? 'fail' : 'pass';
+    });
+    const out = await shrinkSchedule(
+      { faults, cooldown_ms: 1000 },
+      {
+        judge,
+        onProgress: (p) => {
+          if (p.phase === 'certificate') certifying = true;
+        },
+      },
+    );
+    if (!out.reproduced) throw new Error('did not reproduce');
+    expect(out.minimal.map((f) => f.id)).toEqual([0, 2]);
+    expect(out.schedule.faults.map((f) => f.id)).toEqual([2]);
+    expect(out.certificate).toEqual([]);
   });
 
   it('stops at the next candidate when aborted', async () => {
