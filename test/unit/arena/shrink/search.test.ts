@@ -205,6 +205,33 @@ describe('shrinkSchedule with a noisy oracle', () => {
     await expect(shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge, signal: controller.signal })).rejects.toThrow();
   });
 
+  it('at a set noise rate, returns a superset of a hidden k-fault cause in nearly every case', async () => {
+    let supersets = 0;
+    let total = 0;
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(causeArb, fc.integer({ min: 1, max: 2 ** 31 }), async ({ n, cause }, seed) => {
+        const random = createRandom(seed);
+        const noise = 0.02;
+        const faults = Array.from({ length: n }, (_, i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+        const judge = sequentialJudge(async (s) => {
+          const ids = s.faults.map((f) => f.id);
+          const fails = cause.every((c) => ids.includes(c));
+          return random.next() < noise ? (fails ? 'pass' : 'fail') : fails ? 'fail' : 'pass';
+        });
+        const out = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge });
+        total++;
+        runs += judge.runsSpent();
+        if (!out.reproduced) return;
+        const ids = out.schedule.faults.map((f) => f.id);
+        if (cause.every((c) => ids.includes(c))) supersets++;
+      }),
+      { numRuns: 200 },
+    );
+    expect(supersets / total).toBeGreaterThan(0.9);
+    expect(runs / total).toBeLessThan(200);
+  });
+
   it('says so when the original does not reproduce', async () => {
     const judge = sequentialJudge(async () => 'pass');
     const out = await shrinkSchedule({ faults: [fault(0, 'kill_agent', 'agent-1', 0)], cooldown_ms: 1000 }, { judge });
