@@ -4,7 +4,7 @@
  * passed, or unjudged (the target did not start, the run errored or measured
  * nothing). Knows no concrete target: the caller passes a factory.
  */
-import { errorMessage } from '../../shared/errors.js';
+import { errorMessage, isArenaError } from '../../shared/errors.js';
 import type { Target } from '../providers.js';
 import type { ScenarioReport } from '../report.js';
 import { runScenarioOnTarget } from '../scenario/target.js';
@@ -33,6 +33,9 @@ export function targetRunner(options: TargetRunnerOptions): RunOnce {
       });
     } catch (err) {
       options.signal?.throwIfAborted();
+      // a candidate the target refuses (exit 2: a fault it cannot apply, an agent it does not have) is bad
+      // input, not bad luck: retrying cannot help
+      if (isArenaError(err) && err.exitCode === 2) throw err;
       options.onRun?.(undefined, 'unjudged', errorMessage(err));
       return 'unjudged';
     }
