@@ -81,6 +81,7 @@ describe('bash completion (run in bash)', () => {
       'toxiproxy',
       'target',
       'schema',
+      'shrink',
       'worker',
       'completion',
     ]);

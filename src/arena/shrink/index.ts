@@ -1,0 +1,16 @@
+export { shrinkSchedule } from './shrink.js';
+export type { CertificateEntry, ShrinkOutcome, ShrinkOptions } from './shrink.js';
+export { sequentialJudge, SEQUENTIAL_DEFAULTS } from './sequential.js';
+export type { SequentialOptions, SequentialJudge } from './sequential.js';
+export { minimalFailingSubset, ddmin, quickXplainBound } from './search.js';
+export type { SearchMethod } from './search.js';
+export { groupFaults } from './groups.js';
+export type { Judge, Judgement, RunOnce, RunVerdict, Schedule, ShrinkFault, ShrinkProgress } from './types.js';
+export { shrinkInputFromReport } from './read-report.js';
+export type { ShrinkInput } from './read-report.js';
+export { failuresOf, familiesOf, formatSignature, matchesSignature } from './signature.js';
+export type { FailureSignature } from './signature.js';
+export { scheduleToDraft, scheduleToScenario, scheduleToYaml } from './to-scenario.js';
+export type { DraftContext } from './to-scenario.js';
+export { targetRunner } from './on-target.js';
+export type { TargetRunnerOptions } from './on-target.js';

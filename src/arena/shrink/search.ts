@@ -1,0 +1,143 @@
+/**
+ * The subset search, over units identified by index. QuickXplain-style
+ * divide and conquer (Junker 2004) finds a minimal failing subset in about
+ * k·log2(n/k) + 2k candidates when k units are needed and failure is
+ * monotone (more faults never hide it). When it is not — the divide and
+ * conquer result does not fail, or a one-unit removal still fails — ddmin
+ * (Zeller 2002) takes over, which needs no monotonicity and ends 1-minimal.
+ * Pure: the oracle is injected, results are cached so no candidate is judged twice.
+ */
+
+/** true when the candidate (indices into the units, ascending) fails with the signature */
+export type SubsetOracle = (subset: readonly number[]) => Promise<boolean>;
+
+export interface SubsetResult {
+  subset: number[];
+  /** distinct candidates judged */
+  candidates: number;
+  /** 'quickxplain', 'ddmin' when the fallback was needed, or 'greedy' when asked for */
+  method: SearchMethod;
+}
+
+export type SearchMethod = 'quickxplain' | 'ddmin' | 'greedy';
+
+/** the documented bound on candidates for a monotone oracle: n units, k needed */
+export function quickXplainBound(n: number, k: number): number {
+  if (k === 0) return 1;
+  return Math.ceil(2 * k * Math.log2(Math.max(2, n / k)) + 2 * k) + 1 + k;
+}
+
+/** `greedy` (one-at-a-time removal) exists to measure what the divide and conquer saves */
+export async function minimalFailingSubset(
+  n: number,
+  oracle: SubsetOracle,
+  strategy: 'quickxplain' | 'greedy' = 'quickxplain',
+  /** check 1-minimality here; a caller that certifies each unit afterwards (shrinkSchedule) can skip it */
+  verify = true,
+): Promise<SubsetResult> {
+  const cache = new Map<string, boolean>();
+  const fails = async (subset: number[]): Promise<boolean> => {
+    const sorted = [...subset].sort((a, b) => a - b);
+    const key = sorted.join(',');
+    const known = cache.get(key);
+    if (known !== undefined) return known;
+    const verdict = await oracle(sorted);
+    cache.set(key, verdict);
+    return verdict;
+  };
+  const all = Array.from({ length: n }, (_, i) => i);
+  if (n === 0) return { subset: [], candidates: cache.size, method: 'quickxplain' };
+  // the empty schedule failing means no fault is needed: the failure is the target's own
+  if (await fails([])) return { subset: [], candidates: cache.size, method: 'quickxplain' };
+
+  if (strategy === 'greedy') {
+    let current = all;
+    for (const u of all) {
+      const without = current.filter((x) => x !== u);
+      if (without.length > 0 && (await fails(without))) current = without;
+    }
+    return { subset: current, candidates: cache.size, method: 'greedy' };
+  }
+
+  const qx = async (background: number[], delta: number[], candidates: number[]): Promise<number[]> => {
+    if (delta.length > 0 && (await fails(background))) return [];
+    if (candidates.length === 1) return candidates;
+    const half = Math.ceil(candidates.length / 2);
+    const c1 = candidates.slice(0, half);
+    const c2 = candidates.slice(half);
+    const d2 = await qx([...background, ...c1], c1, c2);
+    const d1 = await qx([...background, ...d2], d2, c1);
+    return [...d1, ...d2];
+  };
+  let found = (await qx([], [], all)).sort((a, b) => a - b);
+  let method: SubsetResult['method'] = 'quickxplain';
+  if (!verify) return { subset: found, candidates: cache.size, method };
+  if (!(await fails(found))) {
+    // removal hid the failure somewhere: start again from the whole run with ddmin
+    found = await ddmin(all, fails);
+    method = 'ddmin';
+  }
+  // 1-minimal: each remaining unit is needed (cached when QuickXplain already knew)
+  for (;;) {
+    let removable = -1;
+    for (const u of found) {
+      if (await fails(found.filter((x) => x !== u))) {
+        removable = u;
+        break;
+      }
+    }
+    if (removable < 0) break;
+    found = await ddmin(
+      found.filter((x) => x !== removable),
+      fails,
+    );
+    method = 'ddmin';
+  }
+  return { subset: found, candidates: cache.size, method };
+}
+
+/** Zeller's ddmin: `start` must fail; returns a 1-minimal failing subset of it */
+export async function ddmin(start: number[], fails: (subset: number[]) => Promise<boolean>): Promise<number[]> {
+  let current = [...start];
+  let granularity = 2;
+  while (current.length >= 2) {
+    const chunks = split(current, granularity);
+    let reduced = false;
+    for (const chunk of chunks) {
+      if (await fails(chunk)) {
+        current = chunk;
+        granularity = 2;
+        reduced = true;
+        break;
+      }
+    }
+    if (!reduced) {
+      for (const chunk of chunks) {
+        const complement = current.filter((x) => !chunk.includes(x));
+        if (await fails(complement)) {
+          current = complement;
+          granularity = Math.max(granularity - 1, 2);
+          reduced = true;
+          break;
+        }
+      }
+    }
+    if (!reduced) {
+      if (granularity >= current.length) break;
+      granularity = Math.min(current.length, granularity * 2);
+    }
+  }
+  if (current.length === 1 && (await fails([]))) return [];
+  return current;
+}
+
+function split<T>(items: T[], parts: number): T[][] {
+  const out: T[][] = [];
+  let start = 0;
+  for (let i = 0; i < parts; i++) {
+    const end = start + Math.floor((items.length - start) / (parts - i));
+    if (end > start) out.push(items.slice(start, end));
+    start = end;
+  }
+  return out;
+}

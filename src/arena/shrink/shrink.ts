@@ -1,0 +1,135 @@
+/**
+ * The whole shrink, still pure: reproduce the original → minimal subset of
+ * fault units at their original times → compression → certificate. Runs go
+ * through the injected judge; progress through a callback.
+ */
+import { wilsonInterval } from '../score-interval.js';
+import { compressSchedule } from './compress.js';
+import { groupFaults } from './groups.js';
+import { minimalFailingSubset, type SearchMethod } from './search.js';
+import type { Judge, Schedule, ShrinkFault, ShrinkProgress } from './types.js';
+
+export interface CertificateEntry {
+  fault: string;
+  /** failures ÷ judged runs of the minimal schedule without this fault (and its pair) */
+  fail_rate_without: number;
+  runs: number;
+  /** 95% Wilson interval of that rate */
+  interval: [number, number];
+}
+
+export type ShrinkOutcome =
+  | { reproduced: false; runs_to_reproduce: number; failures: number }
+  | {
+      reproduced: true;
+      schedule: Schedule;
+      /** the minimal subset before compression, at the original times */
+      minimal: ShrinkFault[];
+      candidates: number;
+      method: SearchMethod;
+      certificate: CertificateEntry[];
+    };
+
+export interface ShrinkOptions {
+  judge: Judge;
+  onProgress?: (p: ShrinkProgress) => void;
+  /** runs spent so far, for progress */
+  runsSpent?: () => number;
+  /** abort → the search stops at the next candidate (the caller reports the smallest failing set so far) */
+  signal?: AbortSignal;
+  /** each time a smaller (or more compressed) failing schedule is confirmed: what Ctrl-C can still report */
+  onSmaller?: (schedule: Schedule) => void;
+  /** `greedy` removes one unit at a time: the baseline the runs saved are measured against */
+  search?: 'quickxplain' | 'greedy';
+}
+
+export async function shrinkSchedule(original: Schedule, options: ShrinkOptions): Promise<ShrinkOutcome> {
+  const { judge, signal } = options;
+  let candidates = 0;
+  let size = original.faults.length;
+  const progress = (phase: ShrinkProgress['phase']) =>
+    options.onProgress?.({ phase, candidates, size, runs: options.runsSpent?.() ?? 0 });
+  const counted =
+    (phase: ShrinkProgress['phase']): Judge =>
+    async (s) => {
+      signal?.throwIfAborted();
+      candidates++;
+      progress(phase);
+      return judge(s);
+    };
+
+  const first = await counted('reproduce')(original);
+  if (!first.fails) return { reproduced: false, runs_to_reproduce: first.runs, failures: first.failures };
+  options.onSmaller?.(original);
+
+  const units = groupFaults(original.faults);
+  const search = counted('search');
+  const flatten = (subset: readonly number[]) => subset.flatMap((i) => units[i]!);
+  // judged once per subset across both search passes below
+  const known = new Map<string, boolean>();
+  const oracle = async (subset: readonly number[]): Promise<boolean> => {
+    // a scenario needs at least one action: the empty schedule is not a run, and the original failed with faults
+    if (subset.length === 0) return false;
+    const key = subset.join(',');
+    const cached = known.get(key);
+    if (cached !== undefined) return cached;
+    const faults = flatten(subset);
+    const fails = (await search({ ...original, faults })).fails;
+    known.set(key, fails);
+    if (fails && faults.length < size) {
+      size = faults.length;
+      options.onSmaller?.({ ...original, faults });
+    }
+    return fails;
+  };
+  // the certificate below checks each remaining unit, so the search skips its own 1-minimality pass …
+  let found = await minimalFailingSubset(units.length, oracle, options.search, false);
+  // … but QuickXplain never runs its own result: confirm it, and when it does not fail (noise, or a fault
+  // that hid the failure) search again with the ddmin fallback and the verification on
+  if (!(await oracle(found.subset))) found = await minimalFailingSubset(units.length, oracle, options.search, true);
+  const minimal = flatten(found.subset);
+  size = minimal.length;
+  const compressJudge = counted('compress');
+  const compressed = await compressSchedule({ ...original, faults: minimal }, async (s) => {
+    const j = await compressJudge(s);
+    if (j.fails) options.onSmaller?.(s);
+    return j;
+  });
+
+  // the certificate: each unit removed from the final schedule, judged again; a unit whose removal
+  // still fails was not needed after all (noise during the search, or compression made it redundant): dropped
+  const certify = counted('certificate');
+  let schedule = compressed;
+  let certificate: CertificateEntry[] = [];
+  certifying: for (;;) {
+    certificate = [];
+    for (const unit of groupFaults(schedule.faults)) {
+      const ids = new Set(unit.map((f) => f.id));
+      const rest = schedule.faults.filter((f) => !ids.has(f.id));
+      // one unit left: without it there is no run; its certificate is the empty schedule's, not measured
+      if (rest.length === 0) continue;
+      const without = await certify({ ...schedule, faults: rest });
+      if (without.fails) {
+        schedule = { ...schedule, faults: rest };
+        size = rest.length;
+        options.onSmaller?.(schedule);
+        continue certifying;
+      }
+      const w = wilsonInterval(without.failures, without.runs);
+      for (const f of unit)
+        certificate.push({
+          fault: f.label,
+          fail_rate_without: without.runs > 0 ? without.failures / without.runs : 0,
+          runs: without.runs,
+          interval: [round4(w.low), round4(w.high)],
+        });
+    }
+    break;
+  }
+  progress('certificate');
+  return { reproduced: true, schedule, minimal, candidates, method: found.method, certificate };
+}
+
+function round4(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}

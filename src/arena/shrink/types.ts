@@ -1,0 +1,42 @@
+/** The shapes shrink works with: a fault at its time, a schedule of them, a judged verdict. */
+import type { ActionType } from '../action.js';
+
+export interface ShrinkFault {
+  /** position in the original run: stable identity while the subset is searched */
+  id: number;
+  label: string;
+  type: ActionType;
+  target_id?: string;
+  source_id?: string;
+  metadata?: Record<string, unknown>;
+  /** ms after the warmup, when the original run planned it */
+  at_ms: number;
+  expect_success?: boolean;
+  expect_failure?: boolean;
+}
+
+/** what one candidate run executes: the faults (times included) and the cooldown after them */
+export interface Schedule {
+  faults: ShrinkFault[];
+  cooldown_ms: number;
+}
+
+/** one run of a candidate: failed with the signature, passed (or failed some other way), or could not be judged */
+export type RunVerdict = 'fail' | 'pass' | 'unjudged';
+export type RunOnce = (schedule: Schedule) => Promise<RunVerdict>;
+
+/** a candidate judged by the sequential test */
+export interface Judgement {
+  fails: boolean;
+  runs: number;
+  failures: number;
+}
+export type Judge = (schedule: Schedule) => Promise<Judgement>;
+
+/** what the search reports as it goes (stderr, events) */
+export interface ShrinkProgress {
+  phase: 'reproduce' | 'search' | 'verify' | 'compress' | 'certificate';
+  candidates: number;
+  size: number;
+  runs: number;
+}

@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { Option } from 'commander';
+import { examples, parsePositive, parseSeed } from './options.js';
+
+export function registerShrinkCommand(program: Command, ctx: CliContext): void {
+  const command = program
+    .command('shrink')
+    .description(
+      'Shrink a failing scenario or survival report to a smallest scenario that still fails the same way (DESIGN §15); exit 0 written, 1 the failure did not reproduce, 2 invalid input or a passing report, 3 runtime error',
+    )
+    .argument('<report>', 'a failing report written by --json or --report (scenario or survival)')
+    .option('--target <file>', 'attack the system this target file describes (default: the embedded runtime)')
+    .option(
+      '--strategy <file>',
+      'recovery strategy YAML for the embedded runtime (default: the one recorded in the report)',
+    )
+    .option('--out <file>', 'where to write the minimal scenario YAML', 'shrunk.yaml')
+    .option('--seed <n>', 'run every candidate with this seed (default: the report’s)', parseSeed)
+    .option('--time-scale <factor>', 'multiply every timing of each candidate run (0.5 = twice as fast)', parsePositive)
+    .option('--max-runs <n>', 'most judged runs per candidate in the sequential test (default 12)', parsePositive)
+    .addOption(
+      new Option(
+        '--search <method>',
+        'subset search: quickxplain (divide and conquer, the default) or greedy (one fault at a time, for comparison)',
+      ).choices(['quickxplain', 'greedy']),
+    )
+    .option('--json', 'print one JSON document on stdout (progress stays on stderr)');
+  examples(command, [
+    'arena survival --seed 7 --report run.json; arena shrink run.json --out min.yaml',
+    'arena shrink report.json --strategy strategies/recovery-off.yaml --json',
+    'arena shrink report.json --target my-agents.yaml --out regression.yaml && arena scenario run regression.yaml',
+  ]);
+  command.action(async (file: string, opts) => {
+    const { shrinkCommand } = await import('../run/run-shrink.js');
+    await shrinkCommand(file, opts, ctx);
+  });
+}

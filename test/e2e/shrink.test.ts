@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { arena } from '../helpers/cli.js';
+
+const FIXTURE = 'test/fixtures/shrink/two-fault-bug.yaml';
+const OFF = 'strategies/recovery-off.yaml';
+// generous safety nets: one candidate run takes about a second on an idle machine
+const LONG = 600_000;
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'arena-shrink-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface ScenarioDoc {
+  scenarios: Array<{ status: string; results: Array<{ label: string; met: boolean | null }> }>;
+}
+
+describe('arena shrink', () => {
+  it(
+    'shrinks a six-fault failing run to the two faults its failure needs, and the output fails the same way',
+    async () => {
+      const report = join(dir, 'report.json');
+      const run = await arena(['scenario', 'run', FIXTURE, '--strategy', OFF, '--report', report, '--json']);
+      expect(run.exitCode).toBe(1);
+
+      const out = join(dir, 'min.yaml');
+      const shrink = await arena(['shrink', report, '--out', out, '--json'], { timeout: LONG });
+      expect(shrink.exitCode, shrink.stderr).toBe(0);
+      const doc = JSON.parse(shrink.stdout);
+      expect(doc.schema_version).toBe(1);
+      expect(doc.signature.failures).toEqual(['expectation:slow-3']);
+      expect(doc.original_faults).toBe(6);
+      expect(doc.minimal_faults).toBe(2);
+      expect(doc.faults.map((f: { label: string }) => f.label)).toEqual(['kill-3', 'slow-3']);
+      expect(doc.faults[0]).toMatchObject({ type: 'kill_agent', target_id: 'agent-3' });
+      expect(doc.runs).toBeGreaterThan(0);
+      expect(doc.certificate).toHaveLength(2);
+      for (const c of doc.certificate) {
+        expect(c.fail_rate_without).toBe(0);
+        expect(c.interval[0]).toBe(0);
+        expect(c.interval[1]).toBeLessThan(1);
+      }
+      expect(shrink.stderr).toMatch(/search · candidate \d+ · size \d+ · runs \d+/);
+
+      expect(readFileSync(out, 'utf8')).toContain('seed: 11');
+      const again = await arena(['scenario', 'run', out, '--strategy', OFF, '--json']);
+      expect(again.exitCode).toBe(1);
+      const s = (JSON.parse(again.stdout) as ScenarioDoc).scenarios[0]!;
+      expect(s.status).toBe('failed');
+      expect(s.results.filter((r) => r.met === false).map((r) => r.label)).toEqual(['slow-3']);
+    },
+    LONG,
+  );
+
+  it('refuses a passing report and a non-report with exit 2, before running anything', async () => {
+    const passing = join(dir, 'pass.json');
+    writeFileSync(
+      passing,
+      JSON.stringify({ schema_version: 1, scenarios: [{ name: 'ok', status: 'passed', seed: 1, results: [] }] }),
+    );
+    const r = await arena(['shrink', passing]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/no failed scenario/);
+    const junk = join(dir, 'junk.json');
+    writeFileSync(junk, '[1, 2]');
+    const j = await arena(['shrink', junk]);
+    expect(j.exitCode).toBe(2);
+    expect(j.stderr).toMatch(/not a report/);
+    expect((await arena(['shrink', join(dir, 'missing.json')])).exitCode).toBe(2);
+  });
+
+  it(
+    'says the failure did not reproduce (exit 1) when the run passes on the target now',
+    async () => {
+      // the same failing report, replayed with recovery on: the supervisor restarts agent-3, so slowing it succeeds
+      const report = join(dir, 'report-off.json');
+      await arena(['scenario', 'run', FIXTURE, '--strategy', OFF, '--report', report, '--json']);
+      const r = await arena(
+        ['shrink', report, '--strategy', 'strategies/default.yaml', '--out', join(dir, 'no.yaml')],
+        {
+          timeout: LONG,
+        },
+      );
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/did not reproduce in \d+ runs/);
+    },
+    LONG,
+  );
+});

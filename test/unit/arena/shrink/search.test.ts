@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ddmin, minimalFailingSubset, quickXplainBound } from '../../../../src/arena/shrink/search.js';
+import { sequentialJudge } from '../../../../src/arena/shrink/sequential.js';
+import { groupFaults } from '../../../../src/arena/shrink/groups.js';
+import { shrinkSchedule } from '../../../../src/arena/shrink/shrink.js';
+import type { RunVerdict, Schedule, ShrinkFault } from '../../../../src/arena/shrink/types.js';
+import { createRandom } from '../../../../src/shared/random.js';
+
+/** n units and a hidden cause of k of them */
+const causeArb = fc.integer({ min: 1, max: 40 }).chain((n) =>
+  fc.record({
+    n: fc.constant(n),
+    cause: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { minLength: 1, maxLength: Math.min(n, 4) }),
+  }),
+);
+
+describe('minimalFailingSubset', () => {
+  it('returns exactly the hidden cause of a monotone oracle, within the documented candidate bound', async () => {
+    await fc.assert(
+      fc.asyncProperty(causeArb, async ({ n, cause }) => {
+        let calls = 0;
+        const result = await minimalFailingSubset(n, async (subset) => {
+          calls++;
+          return cause.every((c) => subset.includes(c));
+        });
+        expect(result.subset).toEqual([...cause].sort((a, b) => a - b));
+        expect(result.method).toBe('quickxplain');
+        expect(calls).toBe(result.candidates);
+        expect(result.candidates).toBeLessThanOrEqual(quickXplainBound(n, cause.length));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('needs far fewer candidates than one-at-a-time removal for 2 of 30', async () => {
+    let total = 0;
+    const random = createRandom(7);
+    for (let t = 0; t < 50; t++) {
+      const a = random.int(0, 29);
+      let b = random.int(0, 29);
+      while (b === a) b = random.int(0, 29);
+      total += (await minimalFailingSubset(30, async (s) => s.includes(a) && s.includes(b))).candidates;
+    }
+    // greedy removal needs 30+; the simulation in the issue measured 12.7 on average
+    expect(total / 50).toBeLessThan(20);
+  });
+
+  it('greedy one-at-a-time removal finds the same cause with about n candidates, over twice as many for 2 of 30', async () => {
+    let qx = 0;
+    let greedy = 0;
+    const random = createRandom(11);
+    for (let t = 0; t < 50; t++) {
+      const a = random.int(0, 29);
+      let b = random.int(0, 29);
+      while (b === a) b = random.int(0, 29);
+      const oracle = async (s: readonly number[]) => s.includes(a) && s.includes(b);
+      const g = await minimalFailingSubset(30, oracle, 'greedy');
+      expect(g.subset).toEqual([Math.min(a, b), Math.max(a, b)]);
+      greedy += g.candidates;
+      qx += (await minimalFailingSubset(30, oracle, 'quickxplain', false)).candidates;
+    }
+    expect(greedy / qx).toBeGreaterThan(2);
+  });
+
+  it('falls back to ddmin when removing a fault hides the failure, and ends 1-minimal', async () => {
+    await fc.assert(
+      fc.asyncProperty(causeArb, fc.integer({ min: 0, max: 39 }), async ({ n, cause }, hider) => {
+        // non-monotone: the cause fails unless the "hider" fault is present too, except in the full set
+        const fails = (s: readonly number[]) =>
+          cause.every((c) => s.includes(c)) && (!s.includes(hider) || s.length === n);
+        const result = await minimalFailingSubset(n, async (s) => fails(s));
+        expect(fails(result.subset)).toBe(true);
+        for (const u of result.subset) expect(fails(result.subset.filter((x) => x !== u))).toBe(false);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('ddmin alone finds the cause of a monotone oracle', async () => {
+    const result = await ddmin([0, 1, 2, 3, 4, 5, 6, 7], async (s) => s.includes(2) && s.includes(6));
+    expect(result).toEqual([2, 6]);
+  });
+
+  it('an empty schedule that fails needs no fault', async () => {
+    expect((await minimalFailingSubset(5, async () => true)).subset).toEqual([]);
+  });
+});
+
+describe('sequentialJudge', () => {
+  const schedule: Schedule = { faults: [], cooldown_ms: 0 };
+  it('holds its documented error rates (α = β = 0.05) at p0 and p1', async () => {
+    const trials = 2000;
+    const rate = async (p: number) => {
+      const random = createRandom(Math.round(p * 1000));
+      const judge = sequentialJudge(async () => (random.next() < p ? 'fail' : 'pass'));
+      let fails = 0;
+      for (let i = 0; i < trials; i++) if ((await judge(schedule)).fails) fails++;
+      return fails / trials;
+    };
+    // a passing candidate (fails at p0 = 0.05) judged failing at most α, with sampling slack
+    expect(await rate(0.05)).toBeLessThan(0.05 + 0.02);
+    // a failing candidate (fails at p1 = 0.6) judged passing at most β
+    expect(1 - (await rate(0.6))).toBeLessThan(0.05 + 0.02);
+  });
+
+  it('settles a clear candidate in a few runs', async () => {
+    const always = sequentialJudge(async () => 'fail');
+    expect(await always(schedule)).toEqual({ fails: true, runs: 2, failures: 2 });
+    const never = sequentialJudge(async () => 'pass');
+    expect(await never(schedule)).toEqual({ fails: false, runs: 4, failures: 0 });
+  });
+
+  it('retries unjudged runs without counting them as passes, and gives up after too many', async () => {
+    const verdicts: RunVerdict[] = ['unjudged', 'fail', 'unjudged', 'fail'];
+    const judge = sequentialJudge(async () => verdicts.shift()!);
+    expect(await judge(schedule)).toEqual({ fails: true, runs: 2, failures: 2 });
+    expect(judge.runsSpent()).toBe(4);
+    const broken = sequentialJudge(async () => 'unjudged');
+    await expect(broken(schedule)).rejects.toThrow(/could not be judged/);
+  });
+});
+
+function fault(id: number, type: ShrinkFault['type'], target_id: string, at_ms: number): ShrinkFault {
+  return { id, label: `f${id}`, type, target_id, at_ms, metadata: { duration: '2s' } };
+}
+
+describe('shrinkSchedule with a noisy oracle', () => {
+  it('keeps a pause with its resume, and finds a superset of the cause (exactly it here) at 10% noise', async () => {
+    const faults = [
+      fault(0, 'kill_agent', 'agent-1', 0),
+      fault(1, 'pause_agent', 'agent-2', 500),
+      fault(2, 'slow_agent', 'agent-3', 900),
+      fault(3, 'resume_agent', 'agent-2', 1500),
+      fault(4, 'kill_agent', 'agent-4', 2000),
+      fault(5, 'slow_agent', 'agent-1', 2500),
+    ];
+    expect(groupFaults(faults).map((u) => u.map((f) => f.id))).toEqual([[0], [1, 3], [2], [4], [5]]);
+    const random = createRandom(3);
+    const judge = sequentialJudge(async (s) => {
+      const ids = s.faults.map((f) => f.id);
+      const cause = ids.includes(1) && ids.includes(4);
+      return random.next() < (cause ? 0.9 : 0.1) ? 'fail' : 'pass';
+    });
+    const out = await shrinkSchedule({ faults, cooldown_ms: 3000 }, { judge });
+    if (!out.reproduced) throw new Error('did not reproduce');
+    expect(out.minimal.map((f) => f.id).sort()).toEqual([1, 3, 4]);
+    // compression kept the order and pulled the faults to the start
+    expect(Math.min(...out.schedule.faults.map((f) => f.at_ms))).toBe(0);
+    expect(out.certificate.map((c) => c.fault).sort()).toEqual(['f1', 'f3', 'f4']);
+    for (const c of out.certificate) expect(c.fail_rate_without).toBeLessThan(0.5);
+  });
+
+  it('reports every smaller failing schedule as it is confirmed (what Ctrl-C prints), ending with the result', async () => {
+    const faults = [0, 1, 2, 3, 4].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+    const judge = sequentialJudge(async (s) => (s.faults.some((f) => f.id === 3) ? 'fail' : 'pass'));
+    const sizes: number[] = [];
+    let last: Schedule | undefined;
+    const out = await shrinkSchedule(
+      { faults, cooldown_ms: 1000 },
+      {
+        judge,
+        onSmaller: (s) => {
+          sizes.push(s.faults.length);
+          last = s;
+        },
+      },
+    );
+    if (!out.reproduced) throw new Error('did not reproduce');
+    expect(sizes[0]).toBe(5);
+    expect(sizes.at(-1)).toBe(1);
+    expect(last).toEqual(out.schedule);
+  });
+
+  it('drops a fault the certificate finds unneeded, and certifies what remains', async () => {
+    const faults = [0, 1, 2, 3].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+    let certifying = false;
+    // during the search fault 0 and 2 are needed; by the certificate only fault 2 is (the system changed under us)
+    const judge = sequentialJudge(async (s) => {
+      const ids = s.faults.map((f) => f.id);
+      return ids.includes(2) && (certifying || ids.includes(0)) ? 'fail' : 'pass';
+    });
+    const out = await shrinkSchedule(
+      { faults, cooldown_ms: 1000 },
+      {
+        judge,
+        onProgress: (p) => {
+          if (p.phase === 'certificate') certifying = true;
+        },
+      },
+    );
+    if (!out.reproduced) throw new Error('did not reproduce');
+    expect(out.minimal.map((f) => f.id)).toEqual([0, 2]);
+    expect(out.schedule.faults.map((f) => f.id)).toEqual([2]);
+    expect(out.certificate).toEqual([]);
+  });
+
+  it('stops at the next candidate when aborted', async () => {
+    const controller = new AbortController();
+    const judge = sequentialJudge(async () => {
+      controller.abort();
+      return 'fail';
+    });
+    const faults = [0, 1, 2].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+    await expect(shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge, signal: controller.signal })).rejects.toThrow();
+  });
+
+  it('at a set noise rate, returns a superset of a hidden k-fault cause in nearly every case', async () => {
+    let supersets = 0;
+    let total = 0;
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(causeArb, fc.integer({ min: 1, max: 2 ** 31 }), async ({ n, cause }, seed) => {
+        const random = createRandom(seed);
+        const noise = 0.02;
+        const faults = Array.from({ length: n }, (_, i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+        const judge = sequentialJudge(async (s) => {
+          const ids = s.faults.map((f) => f.id);
+          const fails = cause.every((c) => ids.includes(c));
+          return random.next() < noise ? (fails ? 'pass' : 'fail') : fails ? 'fail' : 'pass';
+        });
+        const out = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge });
+        total++;
+        runs += judge.runsSpent();
+        if (!out.reproduced) return;
+        const ids = out.schedule.faults.map((f) => f.id);
+        if (cause.every((c) => ids.includes(c))) supersets++;
+      }),
+      { numRuns: 200 },
+    );
+    expect(supersets / total).toBeGreaterThan(0.9);
+    expect(runs / total).toBeLessThan(200);
+  });
+
+  it('says so when the original does not reproduce', async () => {
+    const judge = sequentialJudge(async () => 'pass');
+    const out = await shrinkSchedule({ faults: [fault(0, 'kill_agent', 'agent-1', 0)], cooldown_ms: 1000 }, { judge });
+    expect(out).toEqual({ reproduced: false, runs_to_reproduce: 4, failures: 0 });
+  });
+});
