@@ -11,6 +11,9 @@ import type { SSEOptions } from './sse.js';
 import { consoleFiles } from './console-files.js';
 import { ROUTE_GROUPS } from './groups/index.js';
 import { registerRegressRoutes } from './regress-route.js';
+import { feedFromArena, type LiveScoreView } from './metrics/arena-source.js';
+import { loadArenaMetrics } from './metrics/registry.js';
+import { registerMetricsRoute } from './metrics/route.js';
 
 export interface AppOptions {
   apiKey?: string;
@@ -106,12 +109,25 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   if (x.runtimeEvolution) router.registerRuntimeEvolutionEndpoints(x.runtimeEvolution);
   router.registerLLMEndpoints({ complete: (call, signal) => x.llm.complete(call, signal), stats: () => x.llm.stats() });
 
+  // GET /metrics (DESIGN §17): prom-client loads now, in the background; the feed counts from here on
+  const metrics = loadArenaMetrics();
+  metrics.catch(() => undefined); // a failed load is the scrape's 500, not an unhandled rejection
+  const feed = feedFromArena(metrics, {
+    service: x.service,
+    activeFaults: () => x.target.runtime.activeFaults(),
+    score: () => arena.liveScore() as Promise<unknown> as Promise<LiveScoreView> | undefined,
+  });
+  registerMetricsRoute(router, () => metrics);
+
   const groups = [...router.groups];
   return {
     router,
     arena,
     groups,
     missing: ROUTE_GROUPS.filter((g) => !router.groups.has(g)),
-    close: () => arena.close(),
+    close: () => {
+      feed.close();
+      return arena.close();
+    },
   };
 }
