@@ -11,7 +11,7 @@ import type { SSEOptions } from './sse.js';
 import { consoleFiles } from './console-files.js';
 import { ROUTE_GROUPS } from './groups/index.js';
 import { registerRegressRoutes } from './regress-route.js';
-import { feedFromArena, type LiveScoreView } from './metrics/arena-source.js';
+import { feedFromArena, runVerdict, type LiveScoreView } from './metrics/arena-source.js';
 import { loadArenaMetrics } from './metrics/registry.js';
 import { registerMetricsRoute } from './metrics/route.js';
 
@@ -47,9 +47,33 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   if (options.consoleDir !== false) router.withConsole(consoleFiles(options.consoleDir));
   const x = rootInternals(root);
 
+  // GET /metrics (DESIGN §17): prom-client loads now, in the background; the feed counts from here on
+  const metrics = loadArenaMetrics();
+  metrics.catch(() => undefined); // a failed load is the scrape's 500, not an unhandled rejection
+  const countRun = (kind: 'scenario' | 'survival', report: unknown) =>
+    void metrics.then(
+      (m) => m.run(kind, runVerdict(report)),
+      () => undefined,
+    );
+
   const arena = new ArenaHandler(x.service, {
-    survival: x.survival,
-    scenarios: x.scenarios,
+    survival: {
+      ...x.survival,
+      start: async (request) => {
+        const status = await x.survival.start(request);
+        // counted when it ends, whichever way (finished, stopped, failed)
+        void x.survival.settled().then(() => countRun('survival', x.service.getSurvivalReport()));
+        return status;
+      },
+    },
+    scenarios: {
+      validate: (text) => x.scenarios.validate(text),
+      run: async (text, signal, options) => {
+        const report = await x.scenarios.run(text, signal, options);
+        countRun('scenario', report);
+        return report;
+      },
+    },
     dashboard: root.dashboard,
     liveEvolution: { status: () => x.liveEvolution() },
   });
@@ -109,9 +133,6 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   if (x.runtimeEvolution) router.registerRuntimeEvolutionEndpoints(x.runtimeEvolution);
   router.registerLLMEndpoints({ complete: (call, signal) => x.llm.complete(call, signal), stats: () => x.llm.stats() });
 
-  // GET /metrics (DESIGN §17): prom-client loads now, in the background; the feed counts from here on
-  const metrics = loadArenaMetrics();
-  metrics.catch(() => undefined); // a failed load is the scrape's 500, not an unhandled rejection
   const feed = feedFromArena(metrics, {
     service: x.service,
     activeFaults: () => x.target.runtime.activeFaults(),

@@ -59,3 +59,9 @@ export function feedFromArena(metrics: Promise<ArenaMetrics>, source: ArenaSourc
   );
   return { close: () => controller.abort() };
 }
+
+/** a finished run's verdict: its report's status (passed, failed, interrupted, error); "error" without a report */
+export function runVerdict(report: unknown): string {
+  const status = (report as { status?: unknown } | undefined)?.status;
+  return typeof status === 'string' ? status : 'error';
+}

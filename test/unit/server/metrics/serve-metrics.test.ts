@@ -2,6 +2,7 @@
  * Issue 36: GET /metrics on `arena serve` in the Prometheus text format, with
  * the names and labels of DESIGN §17, behind the API key (X-API-Key or Bearer).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { call, serveRootForTest } from '../hardening/served-root.js';
 
@@ -55,6 +56,15 @@ describe('GET /metrics on arena serve', () => {
     expect(text).toContain('arena_fault_recovery_seconds_bucket{le="0.05",type="kill_agent"}');
     expect(text).toContain('arena_fault_recovery_seconds_bucket{le="60",type="kill_agent"} 1');
   }, 90_000);
+
+  it('counts a scenario run served over HTTP by its verdict', async () => {
+    const { url } = await serveRootForTest();
+    const text = readFileSync('test/fixtures/scenarios/quick-pass.yaml', 'utf8');
+    const run = await call(url, 'POST', '/arena/scenario/run', text, { 'Content-Type': 'application/yaml' });
+    expect(run.status, run.text).toBe(200);
+    const metrics = (await call(url, 'GET', '/metrics')).text;
+    expect(metrics).toContain(`arena_runs_total{kind="scenario",verdict="${run.json.status}"} 1`);
+  }, 60_000);
 
   it('is a 401 without a key or with a wrong one; X-API-Key works as well as Bearer', async () => {
     const { url } = await serveRootForTest({}, { apiKey: KEY });
