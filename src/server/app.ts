@@ -12,7 +12,7 @@ import { consoleFiles } from './console-files.js';
 import { ROUTE_GROUPS } from './groups/index.js';
 import { registerRegressRoutes } from './regress-route.js';
 import { feedFromArena, runVerdict, type LiveScoreView } from './metrics/arena-source.js';
-import { loadArenaMetrics } from './metrics/registry.js';
+import { loadArenaMetrics } from '../protocol/metrics.js';
 import { registerMetricsRoute } from './metrics/route.js';
 
 export interface AppOptions {

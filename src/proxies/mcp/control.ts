@@ -4,6 +4,7 @@
  * by default; it never shares a port with the MCP channel.
  */
 import { faultRoutes, listenProtocol, protocolHandler, sendJson, type ProtocolServer } from '../../protocol/http.js';
+import { proxyMetricsRoute } from '../../protocol/metrics.js';
 import type { McpProxy } from './types.js';
 
 export interface McpControlOptions {
@@ -24,6 +25,21 @@ export async function startMcpControl(proxy: McpProxy, options: McpControlOption
         handle: async (_req, res) =>
           sendJson(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }),
       },
+      proxyMetricsRoute(
+        'mcp',
+        () => proxy.faults.list(),
+        () => {
+          // tool calls by what the proxy did to them
+          const s = proxy.stats();
+          const faulted = s.calls_held.total + s.calls_delayed + s.errors_injected;
+          return {
+            none: Math.max(0, s.tool_calls - faulted),
+            hold: s.calls_held.total,
+            delay: s.calls_delayed,
+            error: s.errors_injected,
+          };
+        },
+      ),
     ],
   });
   // a port in use is a usage error naming it (listenProtocol)

@@ -7,7 +7,7 @@
 import type { ActiveFault, WorkloadCounters } from '../../arena/providers.js';
 import type { FaultRecovery } from '../../arena/report.js';
 import type { ArenaService } from '../../arena/service.js';
-import type { ArenaMetrics, ScoreDimension } from './registry.js';
+import type { ArenaMetrics, ScoreDimension } from '../../protocol/metrics.js';
 
 /** what GET /arena/score answers, the parts the metrics read */
 export interface LiveScoreView {
@@ -32,7 +32,8 @@ export function feedFromArena(metrics: Promise<ArenaMetrics>, source: ArenaSourc
   const events = source.service.subscribe({ signal: controller.signal });
   void (async () => {
     const m = await metrics;
-    for await (const event of events) m.fault(event.result);
+    for await (const { result } of events)
+      m.fault(result.action.type, result.action.target_id, result.success ? 'applied' : 'refused');
   })().catch(() => undefined);
 
   const observed = new Set<string>();

@@ -4,13 +4,10 @@
  * control port. Auth is the router's (X-API-Key or Authorization: Bearer).
  */
 import type { Routes } from '../routes.js';
-import type { ArenaMetrics } from './registry.js';
+import { sendMetrics, type ArenaMetrics } from '../../protocol/metrics.js';
 
 export function registerMetricsRoute(routes: Routes, metrics: () => Promise<ArenaMetrics>): void {
   routes.get('/metrics', async (ctx) => {
-    const m = await metrics();
-    const text = await m.text();
-    ctx.res.writeHead(200, { 'Content-Type': m.contentType, 'Content-Length': Buffer.byteLength(text) });
-    ctx.res.end(ctx.req.method === 'HEAD' ? undefined : text);
+    await sendMetrics(await metrics(), ctx.req, ctx.res);
   });
 }

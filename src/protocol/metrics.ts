@@ -2,11 +2,13 @@
  * The Prometheus metrics of DESIGN §17, on a registry of their own (never
  * prom-client's global one, so two servers or two tests never share counts).
  * prom-client is loaded here and only here, by `loadArenaMetrics`: a command
- * that serves no metrics never loads it.
+ * that serves no metrics never loads it. Plain values in, so the server, the
+ * target protocol and the fault proxies all feed the same names.
  */
 import type * as Prom from 'prom-client';
-import type { Result } from '../../arena/action.js';
-import type { ActiveFault, WorkloadCounters } from '../../arena/providers.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProtocolRoute } from './http.js';
+import type { WireActiveFault } from './wire.js';
 
 export type PromClient = typeof Prom;
 
@@ -18,16 +20,17 @@ export const RECOVERY_BUCKETS_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 
 
 export interface ArenaMetrics {
   readonly contentType: string;
-  /** an action the arena executed: applied or refused */
-  fault(result: Result): void;
+  /** a fault the arena executed or a target applied: `applied` or `refused` */
+  fault(type: string, target: string, outcome: 'applied' | 'refused'): void;
   /** the faults active now (replaces the previous figures) */
-  activeFaults(faults: readonly ActiveFault[]): void;
+  activeFaults(faults: ReadonlyArray<{ kind: string; target: string }>): void;
   recovery(type: string, seconds: number): void;
   score(values: Partial<Record<ScoreDimension, number | null>>): void;
   /** the target's workload counters as totals (counters only go up; a smaller total means the target restarted) */
-  workload(counts: WorkloadCounters): void;
+  workload(counts: { succeeded: number; failed: number }): void;
   run(kind: 'scenario' | 'survival', verdict: string): void;
-  proxyRequest(proxy: string, fault: string): void;
+  /** a proxy's requests so far by fault ("none": passed through), as totals from its stats */
+  proxyRequests(proxy: string, totals: Readonly<Record<string, number>>): void;
   tokens(direction: 'input' | 'output', model: string, count: number): void;
   /** runs before each exposition: pulls figures that are read rather than pushed */
   beforeCollect(hook: () => Promise<void> | void): void;
@@ -93,15 +96,12 @@ export function createArenaMetrics(prom: PromClient): ArenaMetrics {
   });
   const hooks: Array<() => Promise<void> | void> = [];
   const seenWorkload = { succeeded: 0, failed: 0 };
+  const seenProxy = new Map<string, number>();
 
   return {
     contentType: registry.contentType,
-    fault(result) {
-      injected.inc({
-        type: result.action.type,
-        target: result.action.target_id,
-        outcome: result.success ? 'applied' : 'refused',
-      });
+    fault(type, target, outcome) {
+      injected.inc({ type, target, outcome });
     },
     activeFaults(faults) {
       active.reset();
@@ -129,8 +129,13 @@ export function createArenaMetrics(prom: PromClient): ArenaMetrics {
     run(kind, verdict) {
       runs.inc({ kind, verdict });
     },
-    proxyRequest(proxyName, fault) {
-      proxy.inc({ proxy: proxyName, fault });
+    proxyRequests(proxyName, totals) {
+      for (const [fault, total] of Object.entries(totals)) {
+        const key = `${proxyName}\u0000${fault}`;
+        const seen = seenProxy.get(key) ?? 0;
+        proxy.inc({ proxy: proxyName, fault }, total >= seen ? total - seen : total);
+        seenProxy.set(key, total);
+      }
     },
     tokens(direction, model, count) {
       if (count > 0) tokens.inc({ direction, model }, count);
@@ -143,4 +148,36 @@ export function createArenaMetrics(prom: PromClient): ArenaMetrics {
       return registry.metrics();
     },
   };
+}
+
+/** answers a scrape: the exposition text with its content type (HEAD: the headers only) */
+export async function sendMetrics(metrics: ArenaMetrics, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const text = await metrics.text();
+  res.writeHead(200, {
+    'content-type': metrics.contentType,
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+/**
+ * GET /metrics for a fault proxy's control port: its requests by fault and its active faults, read
+ * from its stats at each scrape (totals, so loading prom-client at the first scrape misses nothing).
+ */
+export function proxyMetricsRoute(
+  proxy: string,
+  activeFaults: () => readonly WireActiveFault[],
+  requests: () => Readonly<Record<string, number>>,
+): ProtocolRoute {
+  let metrics: Promise<ArenaMetrics> | undefined;
+  const ready = () =>
+    (metrics ??= loadArenaMetrics().then((m) => {
+      m.beforeCollect(() => {
+        m.activeFaults(activeFaults().map((f) => ({ kind: f.type, target: f.target_id ?? proxy })));
+        m.proxyRequests(proxy, requests());
+      });
+      return m;
+    }));
+  return { method: 'GET', path: '/metrics', handle: async (req, res) => sendMetrics(await ready(), req, res) };
 }
