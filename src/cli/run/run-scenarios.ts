@@ -15,7 +15,7 @@ import { CancelledError, UsageError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import type { OutputOptionValues } from '../commands/options.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
-import { emitDocument } from '../output/emit.js';
+import { emitDocument, metricsOutput } from '../output/emit.js';
 import { scenarioDocument } from '../output/json.js';
 import { renderScenarioTables } from '../output/table.js';
 import { scenarioJUnit } from '../output/junit.js';
@@ -78,7 +78,11 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
     scenarioDocument(reports),
     () => renderScenarioTables(reports),
     () => scenarioJUnit(reports),
-    { report: opts.report, junit: opts.junit },
+    {
+      report: opts.report,
+      junit: opts.junit,
+      ...(await metricsOutput(opts.metricsFile, () => reports.map((report) => ({ kind: 'scenario', report })))),
+    },
   );
   if (failure) throw failure;
   throwForOutcomes(reports, opts.report);

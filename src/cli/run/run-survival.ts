@@ -20,7 +20,7 @@ import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { runWithOutput } from './with-output.js';
-import { emitDocument } from '../output/emit.js';
+import { emitDocument, metricsOutput } from '../output/emit.js';
 import { survivalDocument } from '../output/json.js';
 import { renderSurvivalTable } from '../output/table.js';
 import { survivalJUnit } from '../output/junit.js';
@@ -77,7 +77,11 @@ export async function survivalCommand(
     survivalDocument(report),
     () => renderSurvivalTable(report),
     () => survivalJUnit(report),
-    { report: opts.report, junit: opts.junit },
+    {
+      report: opts.report,
+      junit: opts.junit,
+      ...(await metricsOutput(opts.metricsFile, () => [{ kind: 'survival', report }])),
+    },
   );
   throwForOutcomes([{ name: 'survival', ...report }], opts.report);
 }
