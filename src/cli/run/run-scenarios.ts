@@ -16,6 +16,7 @@ import type { CliContext } from '../context.js';
 import type { OutputOptionValues } from '../commands/options.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { emitDocument, metricsOutput } from '../output/emit.js';
+import { isGitHubActions, reportToGitHub } from '../output/github.js';
 import { scenarioDocument } from '../output/json.js';
 import { renderScenarioTables } from '../output/table.js';
 import { scenarioJUnit } from '../output/junit.js';
@@ -72,6 +73,12 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
       }
     }
   });
+  if (isGitHubActions(ctx.env))
+    reportToGitHub(
+      ctx,
+      reports.map((report) => ({ kind: 'scenario', report })),
+      mode.kind === 'json',
+    );
   emitDocument(
     ctx,
     mode,

@@ -21,6 +21,7 @@ import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { runWithOutput } from './with-output.js';
 import { emitDocument, metricsOutput } from '../output/emit.js';
+import { isGitHubActions, reportToGitHub } from '../output/github.js';
 import { survivalDocument } from '../output/json.js';
 import { renderSurvivalTable } from '../output/table.js';
 import { survivalJUnit } from '../output/junit.js';
@@ -71,6 +72,7 @@ export async function survivalCommand(
     runSurvivalOnTarget(target, { ...options, onEvent, ...sinks, onNotice: (line) => ctx.stderr.write(`${line}\n`) }),
   );
   if (opts.saveScenario) saveScenario(ctx, opts.saveScenario, report);
+  if (isGitHubActions(ctx.env)) reportToGitHub(ctx, [{ kind: 'survival', report }], mode.kind === 'json');
   emitDocument(
     ctx,
     mode,
