@@ -88,4 +88,22 @@ describe('GitHub Actions', () => {
     expect(plain.stdout).not.toContain('::error');
     expect(() => readFileSync(join(dir, 'no.md'))).toThrow();
   });
+
+  it('regress: the verdict table in the summary, the failed gate annotated', async () => {
+    const summary = join(dir, 'summary.md');
+    const F = 'test/fixtures/regress';
+    const r = await arena(
+      ['regress', '--baseline-scores', `${F}/baseline-scores.json`, '--candidate-scores', `${F}/worse-scores.json`],
+      { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } },
+    );
+    expect(r.exitCode, r.stderr).toBe(1);
+    const text = readFileSync(summary, 'utf8');
+    expect(text).toContain('## Chaos Arena: regress');
+    expect(text).toContain('**❌ candidate worse**: difference −');
+    expect(text).toContain('| Arm | Runs | Mean score | SD |');
+    expect(text).toMatch(/\| baseline: test\/fixtures\/regress\/baseline-scores\.json \| \d+ \| [\d.]+ \|/);
+    expect(r.stdout).toMatch(
+      /^::error title=regress%3A gate failed::regression: the candidate is significantly worse/m,
+    );
+  });
 });

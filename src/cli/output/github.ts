@@ -8,6 +8,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { ScenarioReport, ScoreReport, SurvivalReport } from '../../arena/report.js';
+import { formatNumber, formatP, signed, type RegressionVerdict } from '../../arena/regression/verdict.js';
 import { checkScenario } from '../../arena/scenario/validate.js';
 import { readYamlDocument } from '../../shared/yaml-source.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -114,14 +115,7 @@ export function reportToGitHub(
   runs: readonly GitHubRun[],
   json: boolean,
 ): void {
-  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
-  if (summaryFile) {
-    try {
-      appendFileSync(summaryFile, githubSummary(runs));
-    } catch (err) {
-      ctx.stderr.write(`cannot append the summary to GITHUB_STEP_SUMMARY (${summaryFile}): ${errorMessage(err)}\n`);
-    }
-  }
+  appendSummary(ctx, githubSummary(runs));
   const out = json ? ctx.stderr : ctx.stdout;
   for (const run of runs) {
     const annotations =
@@ -131,6 +125,48 @@ export function reportToGitHub(
           ? [{ title: 'survival: gate failed', message: gateText(run.report.gate) }]
           : [];
     for (const a of annotations) out.write(`${formatAnnotation(a)}\n`);
+  }
+}
+
+/** the regress verdict as a markdown table, and the gate's failure (if any) as an annotation */
+export function regressSummary(v: RegressionVerdict, gateFailure: string | undefined): string {
+  const name = (arm: 'baseline' | 'candidate') =>
+    cell((v.mode === 'strategies' ? v[`${arm}_name`] : v[`${arm}_files`].join(', ')) || arm);
+  const lines = [
+    '## Chaos Arena: regress',
+    '',
+    `**${gateFailure === undefined ? '✅' : '❌'} ${cell(v.decision)}**: difference ${signed(v.difference)} (${signed(v.ci[0])} … ${signed(v.ci[1])}), p = ${formatP(v.p_value)} (${v.test} test, alpha ${v.alpha})`,
+    '',
+    '| Arm | Runs | Mean score | SD |',
+    '|---|---|---|---|',
+    `| baseline: ${name('baseline')} | ${v.baseline.n} | ${formatNumber(v.baseline.mean)} | ${formatNumber(v.baseline.sd)} |`,
+    `| candidate: ${name('candidate')} | ${v.candidate.n} | ${formatNumber(v.candidate.mean)} | ${formatNumber(v.candidate.sd)} |`,
+  ];
+  if (gateFailure !== undefined) lines.push('', `Gate: ${cell(gateFailure)}`);
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** appends the regress summary; the gate's failure is also an annotation */
+export function reportRegressToGitHub(
+  ctx: Pick<CliContext, 'stdout' | 'stderr' | 'env'>,
+  verdict: RegressionVerdict,
+  gateFailure: string | undefined,
+  json: boolean,
+): void {
+  appendSummary(ctx, regressSummary(verdict, gateFailure));
+  if (gateFailure !== undefined)
+    (json ? ctx.stderr : ctx.stdout).write(
+      `${formatAnnotation({ title: 'regress: gate failed', message: gateFailure })}\n`,
+    );
+}
+
+function appendSummary(ctx: Pick<CliContext, 'stderr' | 'env'>, markdown: string): void {
+  const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
+  if (!summaryFile) return;
+  try {
+    appendFileSync(summaryFile, markdown);
+  } catch (err) {
+    ctx.stderr.write(`cannot append the summary to GITHUB_STEP_SUMMARY (${summaryFile}): ${errorMessage(err)}\n`);
   }
 }
 
