@@ -131,7 +131,20 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   });
   router.registerEvolutionEndpoints(x.evolution);
   if (x.runtimeEvolution) router.registerRuntimeEvolutionEndpoints(x.runtimeEvolution);
-  router.registerLLMEndpoints({ complete: (call, signal) => x.llm.complete(call, signal), stats: () => x.llm.stats() });
+  router.registerLLMEndpoints({
+    complete: async (call, signal) => {
+      const r = await x.llm.complete(call, signal);
+      void metrics.then(
+        (m) => {
+          m.tokens('input', r.model, r.usage.prompt_tokens);
+          m.tokens('output', r.model, r.usage.completion_tokens);
+        },
+        () => undefined,
+      );
+      return r;
+    },
+    stats: () => x.llm.stats(),
+  });
 
   const feed = feedFromArena(metrics, {
     service: x.service,

@@ -66,6 +66,18 @@ describe('GET /metrics on arena serve', () => {
     expect(metrics).toContain(`arena_runs_total{kind="scenario",verdict="${run.json.status}"} 1`);
   }, 60_000);
 
+  it('counts the LLM tokens of the served LLM endpoint by direction and model', async () => {
+    const { url } = await serveRootForTest();
+    const r = await call(url, 'POST', '/api/v1/llm/chat', { messages: [{ role: 'user', content: 'hello there' }] });
+    expect(r.status, r.text).toBe(200);
+    const text = (await call(url, 'GET', '/metrics')).text;
+    const model: string = r.json.model;
+    expect(text).toContain(`arena_llm_tokens_total{direction="input",model="${model}"} ${r.json.usage.prompt_tokens}`);
+    expect(text).toContain(
+      `arena_llm_tokens_total{direction="output",model="${model}"} ${r.json.usage.completion_tokens}`,
+    );
+  });
+
   it('is a 401 without a key or with a wrong one; X-API-Key works as well as Bearer', async () => {
     const { url } = await serveRootForTest({}, { apiKey: KEY });
     expect((await call(url, 'GET', '/metrics')).status).toBe(401);
