@@ -66,6 +66,23 @@ describe('GET /metrics on arena serve', () => {
     expect(metrics).toContain(`arena_runs_total{kind="scenario",verdict="${run.json.status}"} 1`);
   }, 60_000);
 
+  it('counts a survival run served over HTTP when it ends, by its verdict', async () => {
+    const { url } = await serveRootForTest();
+    const started = await call(url, 'POST', '/arena/survival', { duration: '300ms', interval: '100ms', seed: 3 });
+    expect(started.status, started.text).toBe(202);
+    // the deadline is a safety net for a loaded machine; the run lasts well under a second
+    const deadline = Date.now() + 60_000;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = (await call(url, 'GET', '/metrics')).text;
+      if (text.includes('arena_runs_total{kind="survival"')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const report = await call(url, 'GET', '/arena/survival/report');
+    expect(report.status, report.text).toBe(200);
+    expect(text).toContain(`arena_runs_total{kind="survival",verdict="${report.json.status}"} 1`);
+  }, 90_000);
+
   it('counts the LLM tokens of the served LLM endpoint by direction and model', async () => {
     const { url } = await serveRootForTest();
     const r = await call(url, 'POST', '/api/v1/llm/chat', { messages: [{ role: 'user', content: 'hello there' }] });
