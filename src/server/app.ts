@@ -11,6 +11,9 @@ import type { SSEOptions } from './sse.js';
 import { consoleFiles } from './console-files.js';
 import { ROUTE_GROUPS } from './groups/index.js';
 import { registerRegressRoutes } from './regress-route.js';
+import { feedFromArena, runVerdict, type LiveScoreView } from './metrics/arena-source.js';
+import { loadArenaMetrics } from '../protocol/metrics.js';
+import { registerMetricsRoute } from './metrics/route.js';
 
 export interface AppOptions {
   apiKey?: string;
@@ -44,9 +47,33 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   if (options.consoleDir !== false) router.withConsole(consoleFiles(options.consoleDir));
   const x = root.services;
 
+  // GET /metrics (DESIGN §17): prom-client loads now, in the background; the feed counts from here on
+  const metrics = loadArenaMetrics();
+  metrics.catch(() => undefined); // a failed load is the scrape's 500, not an unhandled rejection
+  const countRun = (kind: 'scenario' | 'survival', report: unknown) =>
+    void metrics.then(
+      (m) => m.run(kind, runVerdict(report)),
+      () => undefined,
+    );
+
   const arena = new ArenaHandler(x.service, {
-    survival: x.survival,
-    scenarios: x.scenarios,
+    survival: {
+      ...x.survival,
+      start: async (request) => {
+        const status = await x.survival.start(request);
+        // counted when it ends, whichever way (finished, stopped, failed)
+        void x.survival.settled().then(() => countRun('survival', x.service.getSurvivalReport()));
+        return status;
+      },
+    },
+    scenarios: {
+      validate: (text) => x.scenarios.validate(text),
+      run: async (text, signal, options) => {
+        const report = await x.scenarios.run(text, signal, options);
+        countRun('scenario', report);
+        return report;
+      },
+    },
     dashboard: root.dashboard,
     liveEvolution: { status: () => x.liveEvolution() },
     flight: { timeline: (q) => x.flight.timeline(q), diagnostics: (q) => x.flight.diagnostics(q) },
@@ -105,9 +132,26 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   router.registerEvolutionEndpoints(x.evolution);
   if (x.runtimeEvolution) router.registerRuntimeEvolutionEndpoints(x.runtimeEvolution);
   router.registerLLMEndpoints({
-    complete: (call, signal) => root.llm.complete(call, signal),
+    complete: async (call, signal) => {
+      const r = await root.llm.complete(call, signal);
+      void metrics.then(
+        (m) => {
+          m.tokens('input', r.model, r.usage.prompt_tokens);
+          m.tokens('output', r.model, r.usage.completion_tokens);
+        },
+        () => undefined,
+      );
+      return r;
+    },
     stats: () => root.llm.stats(),
   });
+
+  const feed = feedFromArena(metrics, {
+    service: x.service,
+    activeFaults: () => x.target.runtime.activeFaults(),
+    score: () => arena.liveScore() as Promise<unknown> as Promise<LiveScoreView> | undefined,
+  });
+  registerMetricsRoute(router, () => metrics);
 
   const groups = [...router.groups];
   return {
@@ -115,6 +159,9 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     arena,
     groups,
     missing: ROUTE_GROUPS.filter((g) => !router.groups.has(g)),
-    close: () => arena.close(),
+    close: () => {
+      feed.close();
+      return arena.close();
+    },
   };
 }

@@ -13,6 +13,7 @@ import { apiKeyCheck, type KeyCheck } from '../shared/api-key.js';
 import type { RequestContext, RouteHandler } from './context.js';
 import { HttpError, UnauthorizedError } from './errors.js';
 import { serveArenaStream, type ArenaStreamOptions } from './arena-stream.js';
+import { presentedKey } from './middleware/auth.js';
 import { startScoreTracker, type ScoreTracker } from './arena-score.js';
 import type { Awaitable } from './groups/input.js';
 import { optionalBody, z } from './body.js';
@@ -88,6 +89,11 @@ export class ArenaHandler {
     this.dashboard = options.dashboard;
     this.liveEvolution = options.liveEvolution;
     this.streamOptions = { replayLimit: options.replayLimit };
+  }
+
+  /** the live score this server measures (GET /arena/score without checks); undefined without an observer */
+  liveScore(): Promise<Record<string, unknown>> | undefined {
+    return this.tracker?.snapshot(false);
   }
 
   /** stops the score tracker */
@@ -207,7 +213,7 @@ export class ArenaHandler {
 
   private guard(handler: RouteHandler): RouteHandler {
     return (ctx) => {
-      if (this.keyCheck && !this.keyCheck(ctx.req.headers['x-api-key'])) throw new UnauthorizedError();
+      if (this.keyCheck && !this.keyCheck(presentedKey(ctx.req.headers))) throw new UnauthorizedError();
       return handler(ctx);
     };
   }

@@ -12,6 +12,7 @@ import type { AgentHealthAspect, HealthScope, Target } from '../arena/providers.
 import type { Clock } from '../shared/clock.js';
 import { isArenaError } from '../shared/errors.js';
 import { createFaultRegistry, type FaultRegistry } from '../protocol/fault-registry.js';
+import { loadArenaMetrics, sendMetrics } from '../protocol/metrics.js';
 import {
   faultRoutes,
   listenProtocol,
@@ -70,13 +71,32 @@ export async function serveTargetProtocol(target: Target, options: TargetProtoco
     const refused = target.unsupportedFaults();
     return ACTION_TYPES.filter((t) => refused[t] === undefined);
   };
+  // GET /metrics (DESIGN §17): what this target applied and refused, what is active, its workload
+  const metrics = await loadArenaMetrics();
   const registry = createFaultRegistry({
     ...(options.clock ? { clock: options.clock } : {}),
-    apply: (request) => applyFault(target, injector, request),
+    apply: async (request) => {
+      const outcome = await applyFault(target, injector, request).then(
+        (applied) => ({ applied }),
+        (error: unknown) => ({ error }),
+      );
+      if (!('error' in outcome)) metrics.fault(request.type, request.target_id ?? '', 'applied');
+      // a malformed request is no fault attempt; one the target cannot apply is a refusal
+      else if (!(outcome.error instanceof ProtocolError && outcome.error.status === 400))
+        metrics.fault(request.type, request.target_id ?? '', 'refused');
+      if ('error' in outcome) throw outcome.error;
+      return outcome.applied;
+    },
     onRevert: (fault, reason, error) => options.onRevert?.(fault.id, reason, error),
   });
 
+  metrics.beforeCollect(async () => {
+    metrics.activeFaults(registry.list().map((f) => ({ kind: f.type, target: f.target_id ?? '' })));
+    metrics.workload(await target.observer.workload());
+  });
+
   const routes: ProtocolRoute[] = [
+    { method: 'GET', path: '/metrics', handle: (req, res) => sendMetrics(metrics, req, res) },
     {
       method: 'GET',
       path: '/v1/target',

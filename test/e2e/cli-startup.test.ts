@@ -70,6 +70,6 @@ describe('start-up path', () => {
     expect(r.exitCode).toBe(1);
     const names = imported(r.stderr);
     expect(names).toContain('zod'); // the trace works
-    for (const pkg of ['ink', 'react', 'better-sqlite3', 'pg']) expect(names.has(pkg), pkg).toBe(false);
+    for (const pkg of ['ink', 'react', 'better-sqlite3', 'pg', 'prom-client']) expect(names.has(pkg), pkg).toBe(false);
   });
 });

@@ -52,8 +52,17 @@ export function examples(command: Command, lines: string[]): Command {
   return command.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
 }
 
+/** --metrics-file, on the commands whose run ends with figures (scenario run, survival) */
+export function addMetricsFileOption(command: Command): Command {
+  return command.option(
+    '--metrics-file <file>',
+    "write the final figures in the Prometheus text format to FILE (atomically; for node_exporter's textfile collector)",
+  );
+}
+
 export interface OutputOptionValues {
   json?: boolean;
+  metricsFile?: string;
   junit?: string;
   report?: string;
   tui?: boolean;

@@ -1,6 +1,14 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { addOutputOptions, examples, gateOption, parsePositive, parseScore, parseSeed } from './options.js';
+import {
+  addMetricsFileOption,
+  addOutputOptions,
+  examples,
+  gateOption,
+  parsePositive,
+  parseScore,
+  parseSeed,
+} from './options.js';
 import { addPluginOptions } from '../run-plugins.js';
 
 export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): void {
@@ -27,6 +35,7 @@ export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): 
       parsePositive,
     );
   addOutputOptions(command);
+  addMetricsFileOption(command);
   addPluginOptions(command);
   examples(command, [
     'arena scenario run scenarios/leader-failover.yaml',

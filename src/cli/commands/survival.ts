@@ -1,6 +1,14 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { addOutputOptions, examples, gateOption, parseDurationOption, parseScore, parseSeed } from './options.js';
+import {
+  addMetricsFileOption,
+  addOutputOptions,
+  examples,
+  gateOption,
+  parseDurationOption,
+  parseScore,
+  parseSeed,
+} from './options.js';
 import { addPluginOptions } from '../run-plugins.js';
 
 export function registerSurvivalCommand(program: Command, ctx: CliContext): void {
@@ -33,6 +41,7 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
     )
     .option('--save-scenario <file>', 'write the run as a scenario YAML that replays it');
   addOutputOptions(command);
+  addMetricsFileOption(command);
   addPluginOptions(command);
   examples(command, [
     'arena survival --duration 30s --interval 1s',

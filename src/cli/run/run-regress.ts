@@ -9,6 +9,7 @@ import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { withNonFiniteExplained } from '../output/json.js';
 import { regressionJUnit } from '../output/junit.js';
 import { tryWrite } from '../output/emit.js';
+import { isGitHubActions, reportRegressToGitHub } from '../output/github.js';
 import { renderRegressionTable } from '../output/regress-table.js';
 import { CancelledError, GateFailedError, UsageError } from '../../shared/errors.js';
 import { planRegress, type RegressRequest } from '../../arena/regression/request.js';
@@ -56,8 +57,9 @@ export async function runRegress(options: RegressOptions, ctx: CliContext): Prom
   if (options.junit)
     tryWrite(ctx, options.junit, regressionJUnit(verdict, failOnNoImprovement), 'JUnit report', problems);
   print(verdict);
-  if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
   const gate = gateFailure(verdict, failOnNoImprovement);
+  if (isGitHubActions(ctx.env)) reportRegressToGitHub(ctx, verdict, gate, mode.kind === 'json');
+  if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
   if (gate) throw new GateFailedError(gate, 'regression');
 }
 

@@ -18,7 +18,8 @@ import type { ScenarioProblem } from '../../arena/scenario/types.js';
 import type { CliContext } from '../context.js';
 import type { OutputOptionValues } from '../commands/options.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
-import { emitDocument } from '../output/emit.js';
+import { emitDocument, metricsOutput } from '../output/emit.js';
+import { isGitHubActions, reportToGitHub } from '../output/github.js';
 import { scenarioDocument } from '../output/json.js';
 import { renderScenarioTables } from '../output/table.js';
 import { scenarioJUnit } from '../output/junit.js';
@@ -75,13 +76,23 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
       }
     }
   });
+  if (isGitHubActions(ctx.env))
+    reportToGitHub(
+      ctx,
+      reports.map((report) => ({ kind: 'scenario', report })),
+      mode.kind === 'json',
+    );
   emitDocument(
     ctx,
     mode,
     scenarioDocument(reports),
     () => renderScenarioTables(reports),
     () => scenarioJUnit(reports),
-    { report: opts.report, junit: opts.junit },
+    {
+      report: opts.report,
+      junit: opts.junit,
+      ...(await metricsOutput(opts.metricsFile, () => reports.map((report) => ({ kind: 'scenario', report })))),
+    },
   );
   if (failure) throw failure;
   throwForOutcomes(reports, opts.report);

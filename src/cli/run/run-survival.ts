@@ -20,7 +20,8 @@ import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { runWithOutput } from './with-output.js';
-import { emitDocument } from '../output/emit.js';
+import { emitDocument, metricsOutput } from '../output/emit.js';
+import { isGitHubActions, reportToGitHub } from '../output/github.js';
 import { survivalDocument } from '../output/json.js';
 import { renderSurvivalTable } from '../output/table.js';
 import { survivalJUnit } from '../output/junit.js';
@@ -71,13 +72,18 @@ export async function survivalCommand(
     runSurvivalOnTarget(target, { ...options, onEvent, ...sinks, onNotice: (line) => ctx.stderr.write(`${line}\n`) }),
   );
   if (opts.saveScenario) saveScenario(ctx, opts.saveScenario, report);
+  if (isGitHubActions(ctx.env)) reportToGitHub(ctx, [{ kind: 'survival', report }], mode.kind === 'json');
   emitDocument(
     ctx,
     mode,
     survivalDocument(report),
     () => renderSurvivalTable(report),
     () => survivalJUnit(report),
-    { report: opts.report, junit: opts.junit },
+    {
+      report: opts.report,
+      junit: opts.junit,
+      ...(await metricsOutput(opts.metricsFile, () => [{ kind: 'survival', report }])),
+    },
   );
   throwForOutcomes([{ name: 'survival', ...report }], opts.report);
 }

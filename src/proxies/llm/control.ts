@@ -6,6 +6,7 @@
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
 import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
 import { sendJSON } from '../../shared/http/respond.js';
+import { proxyMetricsRoute } from '../../protocol/metrics.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import type { Clock } from '../../shared/clock.js';
 import type { LlmProxy } from './proxy.js';
@@ -43,6 +44,11 @@ export async function startLlmControl(options: LlmControlOptions): Promise<LlmCo
       routes: [
         ...faultRoutes(registry),
         { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJSON(res, 200, options.proxy.stats()) },
+        proxyMetricsRoute(
+          'llm',
+          () => registry.list(),
+          () => llmRequestsByFault(options.proxy.stats()),
+        ),
       ],
     });
     // a port in use is a usage error naming it (listenProtocol)
@@ -56,4 +62,9 @@ export async function startLlmControl(options: LlmControlOptions): Promise<LlmCo
       await server?.close();
     },
   };
+}
+
+/** the proxy's requests by what happened to them: passed through, each injected error, upstream unreachable */
+function llmRequestsByFault(stats: ReturnType<LlmProxy['stats']>): Record<string, number> {
+  return { none: stats.passed, ...stats.errors_injected, upstream_failure: stats.upstream_failures };
 }

@@ -5,6 +5,7 @@
  */
 import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
 import { sendJSON } from '../../shared/http/respond.js';
+import { proxyMetricsRoute } from '../../protocol/metrics.js';
 import type { McpProxy } from './types.js';
 
 export interface McpControlOptions {
@@ -25,6 +26,21 @@ export async function startMcpControl(proxy: McpProxy, options: McpControlOption
         handle: async (_req, res) =>
           sendJSON(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }),
       },
+      proxyMetricsRoute(
+        'mcp',
+        () => proxy.faults.list(),
+        () => {
+          // tool calls by what the proxy did to them
+          const s = proxy.stats();
+          const faulted = s.calls_held.total + s.calls_delayed + s.errors_injected;
+          return {
+            none: Math.max(0, s.tool_calls - faulted),
+            hold: s.calls_held.total,
+            delay: s.calls_delayed,
+            error: s.errors_injected,
+          };
+        },
+      ),
     ],
   });
   // a port in use is a usage error naming it (listenProtocol)

@@ -8,6 +8,7 @@
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
 import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
 import { sendJSON } from '../../shared/http/respond.js';
+import { proxyMetricsRoute } from '../../protocol/metrics.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import { listenFailure } from './endpoint.js';
 import { startTcpProxy, type TcpProxy, type TcpProxyOptions } from './proxy.js';
@@ -45,6 +46,20 @@ export async function startTcpFaultProxy(options: TcpFaultProxyOptions): Promise
         path: '/v1/stats',
         handle: async (_req: unknown, res: Parameters<typeof sendJSON>[0]) => sendJSON(res, 200, proxy.stats()),
       },
+      proxyMetricsRoute(
+        'tcp',
+        () => registry.list(),
+        () => {
+          // connections by what ended them: reset, timed out, or nothing the proxy did
+          const s = proxy.stats();
+          const faulted = s.connections_reset + s.connections_timed_out;
+          return {
+            none: Math.max(0, s.connections_total - faulted),
+            reset: s.connections_reset,
+            timeout: s.connections_timed_out,
+          };
+        },
+      ),
     ];
     try {
       control = await listenProtocol(

@@ -1,10 +1,20 @@
 /**
- * The API key (DESIGN §7): every route needs `X-API-Key` when a key is set.
+ * The API key (DESIGN §7): every route needs `X-API-Key` (or `Authorization:
+ * Bearer <key>`, what Prometheus's scrape config sends, DESIGN §17) when a key is set.
  * The web console's static files come just before the check: they hold no
  * data, and they are the only paths answered without a key (DESIGN §11).
  */
 import { UnauthorizedError } from '../errors.js';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Middleware, PipelineSettings } from '../pipeline.js';
+
+/** the key a request presents: `X-API-Key`, else the token of `Authorization: Bearer` */
+export function presentedKey(headers: IncomingHttpHeaders): string | string[] | undefined {
+  const key = headers['x-api-key'];
+  if (key !== undefined) return key;
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.authorization ?? '');
+  return m ? m[1] : undefined;
+}
 
 /** serves the console's files when one is configured and the path is one of them */
 export function consoleFiles(settings: PipelineSettings): Middleware {
@@ -17,7 +27,7 @@ export function consoleFiles(settings: PipelineSettings): Middleware {
 /** 401 unless the key matches (constant-time, see shared/api-key.ts); no key configured lets all through */
 export function requireKey(settings: PipelineSettings): Middleware {
   return (ex, next) => {
-    if (settings.keyCheck && !settings.keyCheck(ex.req.headers['x-api-key'])) throw new UnauthorizedError();
+    if (settings.keyCheck && !settings.keyCheck(presentedKey(ex.req.headers))) throw new UnauthorizedError();
     return next(ex);
   };
 }
