@@ -24,8 +24,8 @@ const SCENARIO = [
   '  - label: fine', // 6
   '    action: { type: slow_agent, target_id: agent-2, metadata: { duration: 50ms, delay: 5ms } }', // 7
   '    expect_success: true', // 8
-  '  - label: pause-ghost', // 9
-  '    action: { type: pause_agent, target_id: agent-99, metadata: { duration: 100ms } }', // 10
+  '  - label: resume-running', // 9
+  '    action: { type: resume_agent, target_id: agent-1 }', // 10 (agent-1 is not paused: this fails)
   '    expect_success: true', // 11
   '',
 ].join('\n');
@@ -47,10 +47,10 @@ describe('GitHub Actions', () => {
     expect(text).toContain('| Run | Status | Score | Grade | Availability | Recovery | Consistency | Gate |');
     expect(text).toMatch(/\| gh-annotations \| ❌ failed \| \d+\.\d \| [A-F]\+? \|/);
     expect(text).toContain('### Failed expectations');
-    expect(text).toContain('`pause-ghost`: expected success, got failure');
+    expect(text).toContain('`resume-running`: expected success, got failure');
     const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::error '));
     expect(annotations[0]).toMatch(
-      /^::error file=gh\.yaml,line=9,title=gh-annotations%3A expectation not met::pause-ghost \(pause_agent\) was expected to succeed, but it failed: /,
+      /^::error file=gh\.yaml,line=9,title=gh-annotations%3A expectation not met::resume-running \(resume_agent\) was expected to succeed, but it failed: /,
     );
     // the gate came from --min-score, not the file: annotated on the file, with no line to point at
     expect(annotations[1]).toMatch(

@@ -17,16 +17,15 @@ describe('GET /metrics on arena serve', () => {
     const id: string = (agents.json.agents ?? agents.json)[0].id;
     const kill = await call(url, 'POST', `/api/v1/arena/agent/${id}/kill`, undefined, bearer);
     expect(kill.status, kill.text).toBe(200);
-    const refused = await call(url, 'POST', '/api/v1/arena/agent/no-such-agent/kill', undefined, bearer);
+    // a resume of a running agent runs and cannot be applied (an unknown agent is a 400, not counted)
+    const refused = await call(url, 'POST', '/api/v1/arena/agent/agent-3/resume', undefined, bearer);
     expect(refused.status, refused.text).toBe(422);
 
     const r = await call(url, 'GET', '/metrics', undefined, bearer);
     expect(r.status, r.text).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(r.text).toContain(`arena_faults_injected_total{type="kill_agent",target="${id}",outcome="applied"} 1`);
-    expect(r.text).toContain(
-      'arena_faults_injected_total{type="kill_agent",target="no-such-agent",outcome="refused"} 1',
-    );
+    expect(r.text).toContain('arena_faults_injected_total{type="resume_agent",target="agent-3",outcome="refused"} 1');
     expect(r.text).toMatch(/# TYPE arena_fault_recovery_seconds histogram/);
     for (const name of [
       'arena_faults_active gauge',
