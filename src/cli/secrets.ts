@@ -49,3 +49,19 @@ export function readSecret(source: SecretSource): string | undefined {
   if (secret !== undefined) assertUsableAPIKey(secret, where);
   return secret;
 }
+
+/** A proxy's control-port token: --token, --token-file or ARENA_PROXY_TOKEN. */
+export function readProxyToken(
+  opts: { token?: string; tokenFile?: string },
+  ctx: { env: NodeJS.ProcessEnv; cwd: string },
+): string | undefined {
+  return readSecret({
+    value: opts.token,
+    flag: '--token',
+    file: opts.tokenFile,
+    fileFlag: '--token-file',
+    envName: 'ARENA_PROXY_TOKEN',
+    env: ctx.env,
+    cwd: ctx.cwd,
+  });
+}

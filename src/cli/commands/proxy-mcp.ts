@@ -84,16 +84,8 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
       );
     const listenPort = parsePort(opts.listen ?? 7400, '--listen');
     const controlPort = opts.control === undefined ? undefined : parsePort(opts.control, '--control');
-    const { readSecret } = await import('../secrets.js');
-    const token = readSecret({
-      value: opts.token,
-      flag: '--token',
-      file: opts.tokenFile,
-      fileFlag: '--token-file',
-      envName: 'ARENA_PROXY_TOKEN',
-      env: ctx.env,
-      cwd: ctx.cwd,
-    });
+    const { readProxyToken } = await import('../secrets.js');
+    const token = readProxyToken(opts, ctx);
     const { isLoopbackName } = await import('../../shared/http/origin-guard.js');
     if (opts.control !== undefined && !isLoopbackName(opts.host) && token === undefined) {
       throw new UsageError(

@@ -12,7 +12,7 @@ import { parsePort } from '../../shared/port.js';
 import { formatDuration, parseDuration } from '../../shared/duration.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import type { CliContext } from '../context.js';
-import { readSecret } from '../secrets.js';
+import { readProxyToken } from '../secrets.js';
 
 /** the flag each fault parameter comes from, so an error names what the user typed */
 const FLAG_OF: Record<string, string> = {
@@ -59,15 +59,7 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
   const controlPort = opts.control === undefined ? undefined : parsePort(opts.control, '--control');
   const params = faultParams(opts);
   const seed = opts.seed ?? randomSeed();
-  const token = readSecret({
-    value: opts.token,
-    flag: '--token',
-    file: opts.tokenFile,
-    fileFlag: '--token-file',
-    envName: 'ARENA_PROXY_TOKEN',
-    env: ctx.env,
-    cwd: ctx.cwd,
-  });
+  const token = readProxyToken(opts, ctx);
 
   const { startLlmProxy } = await import('../../proxies/llm/proxy.js');
   const { startLlmControl } = await import('../../proxies/llm/control.js');

@@ -13,7 +13,7 @@ import { durationProblem, tryParseDuration, formatDuration } from '../../shared/
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import type { CliContext } from '../context.js';
-import { readSecret } from '../secrets.js';
+import { readProxyToken } from '../secrets.js';
 
 export interface ProxyTcpOptions {
   listen: string;
@@ -157,15 +157,7 @@ export async function runProxyTcp(opts: ProxyTcpOptions, ctx: CliContext): Promi
   const upstream = parseHostPort(opts.upstream, '--upstream');
   const faults = startFaults(opts);
   const seed = opts.seed ?? randomSeed();
-  const token = readSecret({
-    value: opts.token,
-    flag: '--token',
-    file: opts.tokenFile,
-    fileFlag: '--token-file',
-    envName: 'ARENA_PROXY_TOKEN',
-    env: ctx.env,
-    cwd: ctx.cwd,
-  });
+  const token = readProxyToken(opts, ctx);
 
   const running = await startTcpFaultProxy({
     listen: { host, port: listenPort },

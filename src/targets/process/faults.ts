@@ -139,16 +139,19 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     return tree;
   };
 
-  const proxyFault = async (
+  /** a fault a proxy in front of the agent applies: the agent's own process is untouched */
+  const throughProxy = async (
     type: ActionType,
     agentId: string,
-    wire: Omit<FaultRequest, 'id' | 'lease_ms'>,
+    proxy: AgentProxy | undefined,
+    proxyName: string,
+    wire: Omit<FaultRequest, 'id' | 'lease_ms' | 'target_id'>,
     options: FaultOptions | undefined,
+    sharedWith: readonly string[] = [],
   ): Promise<FaultReport> => {
     refuseUnsupported(type);
     const agent = fleet.get(agentId, type);
-    const proxy = ctx.proxy(agentId);
-    if (!proxy) throw new RuntimeError(`${type}: agent ${agentId} has no proxy`, 'unsupported');
+    if (!proxy) throw new RuntimeError(`${type}: agent ${agentId} has no ${proxyName}`, 'unsupported');
     const durationMs = FaultBook.checkDuration(type, options);
     await book.endAll(type, agentId);
     const id = book.nextId();
@@ -160,7 +163,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       lease_ms: 24 * 3600 * 1000,
       ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
     });
-    // the agent's own process is untouched; its passes count afresh from the revert (network aspect)
+    // its passes count afresh from the revert (network aspect)
     const fault = book.add(
       type,
       agentId,
@@ -171,7 +174,29 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       },
       id,
     );
-    return { fault_id: fault.id, ...applied.report };
+    return {
+      fault_id: fault.id,
+      ...applied.report,
+      ...(sharedWith.length > 0 ? { shared_with: [...sharedWith] } : {}),
+    };
+  };
+
+  const proxyFault = (
+    type: ActionType,
+    agentId: string,
+    wire: Omit<FaultRequest, 'id' | 'lease_ms' | 'target_id'>,
+    options: FaultOptions | undefined,
+  ) => throughProxy(type, agentId, ctx.proxy(agentId), 'proxy', wire, options);
+
+  /** through the MCP proxy the agent's session goes through (shared ones say so) */
+  const mcpFault = (
+    type: 'tool_fault' | 'tool_timeout',
+    agentId: string,
+    params: Record<string, unknown>,
+    options: FaultOptions | undefined,
+  ) => {
+    const mcp = ctx.mcpProxy(agentId);
+    return throughProxy(type, agentId, mcp?.proxy, 'mcp proxy', { type, params }, options, mcp?.sharedWith);
   };
 
   const runHook = async (type: 'memory_corrupt' | 'mcp_disconnect', agentId: string): Promise<FaultReport> => {
@@ -301,71 +326,9 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       return proxyFault('network_partition', agentId, { type: 'blackhole', params: {} }, options);
     },
 
-    async toolFault(agentId, params, options) {
-      refuseUnsupported('tool_fault');
-      const agent = fleet.get(agentId, 'tool_fault');
-      const mcp = ctx.mcpProxy(agentId);
-      if (!mcp) throw new RuntimeError(`tool_fault: agent ${agentId} has no mcp proxy`, 'unsupported');
-      const durationMs = FaultBook.checkDuration('tool_fault', options);
-      await book.endAll('tool_fault', agentId);
-      const id = book.nextId();
-      const applied = await mcp.proxy.applyFault({
-        id,
-        type: 'tool_fault',
-        target_id: agentId,
-        params,
-        lease_ms: 24 * 3600 * 1000,
-        ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
-      });
-      const fault = book.add(
-        'tool_fault',
-        agentId,
-        options,
-        async () => {
-          await applied.revert?.();
-          agent.monitor.reset();
-        },
-        id,
-      );
-      return {
-        fault_id: fault.id,
-        ...applied.report,
-        ...(mcp.sharedWith.length > 0 ? { shared_with: mcp.sharedWith } : {}),
-      };
-    },
+    toolFault: (agentId, params, options) => mcpFault('tool_fault', agentId, params, options),
 
-    async toolTimeout(agentId, options) {
-      refuseUnsupported('tool_timeout');
-      const agent = fleet.get(agentId, 'tool_timeout');
-      const mcp = ctx.mcpProxy(agentId);
-      if (!mcp) throw new RuntimeError(`tool_timeout: agent ${agentId} has no mcp proxy`, 'unsupported');
-      const durationMs = FaultBook.checkDuration('tool_timeout', options);
-      await book.endAll('tool_timeout', agentId);
-      const id = book.nextId();
-      const applied = await mcp.proxy.applyFault({
-        id,
-        type: 'tool_timeout',
-        target_id: agentId,
-        params: {},
-        lease_ms: 24 * 3600 * 1000,
-        ...(durationMs !== undefined ? { duration_ms: durationMs } : {}),
-      });
-      const fault = book.add(
-        'tool_timeout',
-        agentId,
-        options,
-        async () => {
-          await applied.revert?.();
-          agent.monitor.reset();
-        },
-        id,
-      );
-      return {
-        fault_id: fault.id,
-        ...applied.report,
-        ...(mcp.sharedWith.length > 0 ? { shared_with: mcp.sharedWith } : {}),
-      };
-    },
+    toolTimeout: (agentId, options) => mcpFault('tool_timeout', agentId, {}, options),
 
     corruptMemory: (agentId) => runHook('memory_corrupt', agentId),
 
