@@ -7,25 +7,14 @@
  * that every relative import in the shipped declarations names a shipped file.
  */
 import { execa } from 'execa';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { PACK_ENV as ENV, packIntoConsumer } from '../helpers/packed.js';
 
-// inside the repo (git-ignored), so the unpacked package resolves its dependencies from the repo's node_modules
-const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 const TRACE = join(REPO_ROOT, 'test/fixtures/trace-imports.mjs');
-const ENV = { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' };
 
 let scratch: string;
 let packed: { size: number; unpackedSize: number; files: { path: string }[] };
@@ -65,35 +54,7 @@ process.stderr.write('PHASE done ' + target.kind + '\\n');
 `;
 
 beforeAll(async () => {
-  if (!existsSync(join(REPO_ROOT, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  mkdirSync(ARTIFACTS, { recursive: true });
-  scratch = mkdtempSync(join(ARTIFACTS, 'consumer-'));
-  const pack = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
-    cwd: REPO_ROOT,
-    extendEnv: false,
-    env: ENV,
-  });
-  packed = JSON.parse(pack.stdout)[0];
-  installed = join(scratch, 'node_modules/chaos-arena');
-  mkdirSync(installed, { recursive: true });
-  await execa('tar', ['-xzf', join(scratch, 'chaos-arena-0.1.0.tgz'), '-C', installed, '--strip-components=1']);
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  writeFileSync(
-    join(scratch, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        skipLibCheck: true,
-        types: ['node'],
-        outDir: 'out',
-      },
-      files: ['main.ts'],
-    }),
-  );
-  writeFileSync(join(scratch, 'main.ts'), CONSUMER);
+  ({ scratch, installed, packed } = await packIntoConsumer('consumer-', CONSUMER));
 }, 60_000);
 
 afterAll(() => {

@@ -5,16 +5,15 @@
  * builds first). Beside package-consumer.test.ts, which checks what the tarball holds and loads.
  */
 import { execa } from 'execa';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { PACK_ENV as ENV, packIntoConsumer } from '../helpers/packed.js';
 import { fencedBlocks, readDoc } from '../helpers/markdown.js';
 
-const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
-const ENV = { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' };
 
 /** each subpath, one value from it used, one type from it checked to be no `any` */
 const CONSUMER = `import { isArenaError, UsageError, loadScenario, type ArenaRoot } from 'chaos-arena';
@@ -64,33 +63,7 @@ const README_EXAMPLE = (() => {
 let scratch: string;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  scratch = mkdtempSync(join(ARTIFACTS, 'subpaths-'));
-  await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
-    cwd: REPO_ROOT,
-    extendEnv: false,
-    env: ENV,
-  });
-  const installed = join(scratch, 'node_modules/chaos-arena');
-  mkdirSync(installed, { recursive: true });
-  await execa('tar', ['-xzf', join(scratch, 'chaos-arena-0.1.0.tgz'), '-C', installed, '--strip-components=1']);
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  writeFileSync(
-    join(scratch, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        skipLibCheck: true,
-        types: ['node'],
-        outDir: 'out',
-      },
-      files: ['main.ts'],
-    }),
-  );
-  writeFileSync(join(scratch, 'main.ts'), CONSUMER);
+  ({ scratch } = await packIntoConsumer('subpaths-', CONSUMER));
   writeFileSync(join(scratch, 'readme.mjs'), README_EXAMPLE);
 }, 60_000);
 
