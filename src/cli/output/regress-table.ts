@@ -45,7 +45,11 @@ export function renderRegressionTable(v: RegressionVerdict): string {
     : ', no interval (no variation)';
   stats.push({ difference: `${signed(v.difference)} (candidate − baseline)${interval}` });
   const testName = v.test === 'paired' ? 'paired t-test on per-seed differences' : "Welch's t-test";
-  stats.push({ test: `${testName}: t = ${formatNumber(v.t)}, df = ${formatNumber(v.df)}` });
+  stats.push({
+    test: v.exact_test
+      ? `${v.exact_test.method}: p = ${formatP(v.exact_test.p)} over ${v.exact_test.permutations} relabellings (no variation, so no ${testName})`
+      : `${testName}: t = ${formatNumber(v.t)}, df = ${formatNumber(v.df)}`,
+  });
   const thresholdNote =
     v.threshold !== v.alpha
       ? ` (boundary of the deciding look: p ≤ ${formatP(v.threshold)}; alpha ${v.alpha} overall)`
