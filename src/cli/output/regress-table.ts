@@ -9,10 +9,11 @@ import {
   signed,
   type RegressionVerdict,
 } from '../../arena/regression/verdict.js';
+import { renderFitted } from './fit.js';
 
 const PLAIN_STYLE = { head: [], border: [] };
 
-export function renderRegressionTable(v: RegressionVerdict): string {
+export function renderRegressionTable(v: RegressionVerdict, width?: number): string {
   const out: string[] = [];
   const names =
     v.mode === 'strategies'
@@ -35,7 +36,7 @@ export function renderRegressionTable(v: RegressionVerdict): string {
     v.candidate.mean.toFixed(2),
     v.candidate.sd.toFixed(2),
   ]);
-  out.push(arms.toString());
+  out.push(renderFitted(arms, width));
 
   // long reasons wrap inside the cell instead of widening the table past the terminal
   const stats = new Table({ style: PLAIN_STYLE, wordWrap: true, colWidths: [null, 80] as never });
@@ -85,7 +86,7 @@ export function renderRegressionTable(v: RegressionVerdict): string {
   } else {
     stats.push({ 'runs used': `${v.baseline.n} baseline, ${v.candidate.n} candidate (recorded)` });
   }
-  out.push(stats.toString());
+  out.push(renderFitted(stats, width));
   return `${out.join('\n')}\n`;
 }
 
