@@ -5,11 +5,15 @@
  */
 import { effectSize, type EffectSize } from './stats/effect-size.js';
 import { mannWhitneyU, type MannWhitneyResult } from './stats/mann-whitney.js';
+import { binomial, exactPermutationTest, exactSignFlipTest, type ExactTestResult } from './stats/permutation.js';
 import { minimumDetectableDifference, twoSidedPower } from './stats/power.js';
 import { summarize, type SampleSummary } from './stats/summary.js';
 import { pairedTTest, welchTTest, type TTestResult } from './stats/t-test.js';
 
-/** `cannot decide`: the data give the test nothing to work with (no variation); `undecided_reason` says why */
+/**
+ * `cannot decide`: the scores have no variation and too few runs for the exact test to reach the
+ * threshold at all; `undecided_reason` says why and how many runs would do
+ */
 export type RegressionDecision = 'candidate better' | 'candidate worse' | 'no significant difference' | 'cannot decide';
 
 /**
@@ -36,13 +40,18 @@ export interface RegressionAnalysis {
   candidate: ArmSummary;
   /** significance level (two-sided) */
   alpha: number;
-  /** the test the decision rests on: paired when runs are paired by seed, else Welch */
+  /** the t-test of these scores: paired when runs are paired by seed, else Welch */
   test: 'paired' | 'welch';
+  /** the method the decision rests on: the t-test, or the exact test when the scores have no variation */
+  method: "Welch's t-test" | 'paired t-test' | ExactTestResult['method'];
+  /** present when the scores have no variation: the exact permutation test that decides instead of the t-test */
+  exact_test?: ExactTestResult;
   /** candidate − baseline (mean per-seed difference when paired) */
   difference: number;
   ci: [number, number];
   /** confidence level of `ci` (1 − the level used at the deciding look) */
   ci_level: number;
+  /** the deciding test's p-value (the exact test's when `exact_test` decides; not defined when it cannot) */
   p_value: number;
   /** the p-value the decision compared against: alpha, or a sequential look's nominal level */
   threshold: number;
@@ -89,14 +98,29 @@ export function analyzeScores(
   const welch = welchTTest(baseline, candidate, tOptions);
   const paired = isPaired ? pairedTTest(baseline, candidate, tOptions) : undefined;
   const primary = paired ?? welch;
-  const undecided = noVariation(baseline, candidate, isPaired);
-  const significant = undecided === undefined && primary.p <= threshold && primary.difference !== 0;
+  const constant = noVariation(baseline, candidate, isPaired);
+  // no variation: the t-test has no standard error, an exact permutation test needs none
+  const exact =
+    constant === undefined
+      ? undefined
+      : isPaired
+        ? exactSignFlipTest(baseline, candidate)
+        : exactPermutationTest(baseline, candidate);
+  const noDifference =
+    exact !== undefined && exact.p === 1 && isConstant([exact.difference, 0], [...baseline, ...candidate]);
+  const undecided =
+    exact === undefined || noDifference || exact.p <= threshold
+      ? undefined
+      : undecidedReason(constant!, exact, threshold, isPaired, baseline.length, candidate.length);
+  const p = exact ? exact.p : primary.p;
+  const difference = exact ? exact.difference : primary.difference;
+  const significant = undecided === undefined && !noDifference && p <= threshold && difference !== 0;
   const decision: RegressionDecision =
     undecided !== undefined
       ? 'cannot decide'
       : !significant
         ? 'no significant difference'
-        : primary.difference > 0
+        : difference > 0
           ? 'candidate better'
           : 'candidate worse';
   const minimumEffect = Math.abs(options.minimumEffect ?? DEFAULT_MINIMUM_EFFECT);
@@ -105,13 +129,15 @@ export function analyzeScores(
     candidate: { ...summarize(candidate), scores: [...candidate] },
     alpha,
     test: primary.test,
+    method: exact ? exact.method : primary.test === 'paired' ? 'paired t-test' : "Welch's t-test",
+    ...(exact ? { exact_test: exact } : {}),
     difference: primary.difference,
-    // without variation t and p are not defined (a 0 standard error made p = 0 look like certainty)
-    ci: undecided !== undefined ? [Number.NaN, Number.NaN] : primary.ci,
+    // without variation t and the interval are not defined (a 0 standard error made p = 0 look like certainty)
+    ci: exact ? [Number.NaN, Number.NaN] : primary.ci,
     ci_level: ciLevel,
-    p_value: undecided !== undefined ? Number.NaN : primary.p,
+    p_value: undecided !== undefined ? Number.NaN : p,
     threshold,
-    t: undecided !== undefined ? Number.NaN : primary.t,
+    t: exact ? Number.NaN : primary.t,
     df: primary.df,
     welch,
     ...(paired ? { paired } : {}),
@@ -119,10 +145,13 @@ export function analyzeScores(
     effect_size: effectSize(baseline, candidate, isPaired),
     decision,
   };
-  if (undecided !== undefined) {
-    analysis.undecided_reason = undecided;
-    analysis.power_unavailable = 'no variation: a test without a standard error has no power to state';
-  } else if (!significant) {
+  if (exact) {
+    if (undecided !== undefined) analysis.undecided_reason = undecided;
+    if (!significant)
+      analysis.power_unavailable = 'no variation: a test without a standard error has no power to state';
+    return analysis;
+  }
+  if (!significant) {
     const power = twoSidedPower(minimumEffect, primary.se, primary.df, threshold);
     const mdd = minimumDetectableDifference(primary.se, primary.df, threshold);
     if (Number.isFinite(power) && Number.isFinite(mdd)) {
@@ -156,10 +185,27 @@ function noVariation(baseline: readonly number[], candidate: readonly number[], 
   if (isPaired) {
     const differences = candidate.map((c, i) => c - baseline[i]!);
     if (!isConstant(differences, [...baseline, ...candidate])) return undefined;
-    return `every paired difference is the same (${formatValue(differences[0]!)}): without variation a t-test cannot tell an effect from chance; run more seeds or check that the runs really differ`;
+    return `every paired difference is the same (${formatValue(differences[0]!)})`;
   }
   if (!isConstant(baseline, baseline) || !isConstant(candidate, candidate)) return undefined;
-  return `both arms are constant (baseline ${formatValue(baseline[0]!)}, candidate ${formatValue(candidate[0]!)}): without variation a t-test cannot tell an effect from chance; run more seeds or check that the runs really differ`;
+  return `both arms are constant (baseline ${formatValue(baseline[0]!)}, candidate ${formatValue(candidate[0]!)})`;
+}
+
+/** why the exact test cannot reach the threshold: these sizes allow no smaller p, and how many runs would */
+function undecidedReason(
+  constant: string,
+  exact: ExactTestResult,
+  threshold: number,
+  isPaired: boolean,
+  n1: number,
+  n2: number,
+): string {
+  // smallest two-sided p with n runs per arm: 2 / 2^n sign patterns, or 2 / C(2n, n) splits
+  const minP = (n: number) => (isPaired ? 2 / 2 ** n : 2 / binomial(2 * n, n));
+  let runs = 2;
+  while (minP(runs) > threshold && runs < 64) runs++;
+  const sizes = isPaired ? `${n1} pairs` : `${n1} + ${n2} runs`;
+  return `${constant}: without variation the t-test is not defined, and the ${exact.method} test on ${sizes} gives p = ${formatValue(exact.p)}; the smallest p it can give is ${formatValue(exact.min_p)}, above ${formatValue(threshold)}: at least ${runs} runs per arm can decide`;
 }
 
 /** spread within a relative tolerance of the values' magnitude, so the verdict does not hang on binary rounding */

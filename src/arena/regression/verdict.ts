@@ -15,6 +15,9 @@ export function gateFailure(v: RegressionVerdict, failOnNoImprovement: boolean):
   const summary = `difference ${signed(v.difference)}, p = ${formatP(v.p_value)}`;
   if (v.decision === 'candidate worse')
     return `regression: the candidate is significantly worse than the baseline (${summary})`;
+  // too few constant runs to decide, but the candidate scored lower: a gate must not pass what it cannot rule out
+  if (v.decision === 'cannot decide' && v.difference < 0)
+    return `possible regression: the candidate scored lower (difference ${signed(v.difference)}) and the test cannot decide (${v.undecided_reason ?? 'no variation'})`;
   if (failOnNoImprovement && v.decision === 'cannot decide')
     return `no improvement shown: the test cannot decide (${v.undecided_reason ?? 'no variation'})`;
   if (failOnNoImprovement && v.decision !== 'candidate better') {

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import Table from 'cli-table3';
 import chalk from 'chalk';
 import type { CliContext } from '../context.js';
+import { renderFitted, terminalWidth } from '../output/fit.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { formatDuration } from '../../shared/duration.js';
 import type { Target, TargetDescription } from '../../arena/providers.js';
@@ -48,7 +49,7 @@ Examples:
       if (mode.kind === 'json') {
         ctx.stdout.write(`${JSON.stringify({ schema_version: 1, ...described, strategy_source: source }, null, 2)}\n`);
       } else {
-        ctx.stdout.write(renderDescription(described, source));
+        ctx.stdout.write(renderDescription(described, source, terminalWidth(ctx.stdout)));
       }
     });
 }
@@ -70,11 +71,12 @@ async function describeTarget(target: Target): Promise<Described> {
 export function renderDescription(
   d: TargetDescription & { unsupported_faults?: Record<string, string> },
   source: string,
+  width?: number,
 ): string {
   const out: string[] = [chalk.bold(`Target ${d.name}`), '', chalk.bold('Agents')];
   const agents = new Table({ head: ['id', 'role', 'status', 'restarts'], style: { head: [], border: [] } });
   for (const a of d.agents) agents.push([a.id, a.role, a.status, String(a.restarts)]);
-  out.push(agents.toString(), '', chalk.bold('Workflow DAG'));
+  out.push(renderFitted(agents, width), '', chalk.bold('Workflow DAG'));
   out.push(`  nodes: ${d.dag.nodes.join(', ')}`);
   out.push(`  edges: ${d.dag.edges.map((e) => `${e.from}→${e.to}`).join(', ')}`, '');
   const refused = Object.entries(d.unsupported_faults ?? {});
@@ -95,6 +97,6 @@ export function renderDescription(
     );
     strategy.push([section, enabled ? chalk.green('yes') : chalk.red('no'), settings.join(', ')]);
   }
-  out.push(strategy.toString());
+  out.push(renderFitted(strategy, width));
   return `${out.join('\n')}\n`;
 }

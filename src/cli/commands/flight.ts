@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import type { RunPlugin } from '../run-plugin.js';
+import { renderFitted, terminalWidth } from '../output/fit.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { examples } from './options.js';
 import { UsageError } from '../../shared/errors.js';
@@ -118,7 +119,9 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
         );
         return;
       }
-      ctx.stdout.write(renderFlight(opened.location, timeline, diagnostics, summary.actions, runs));
+      ctx.stdout.write(
+        renderFlight(opened.location, timeline, diagnostics, summary.actions, runs, terminalWidth(ctx.stdout)),
+      );
     } finally {
       await opened.close();
     }
@@ -131,6 +134,7 @@ export function renderFlight(
   diagnostics: DiagnosticRecord[],
   total: number,
   runs: RecordedRun[] = [],
+  width?: number,
 ): string {
   const out: string[] = [chalk.bold('Flight recorder') + chalk.dim(` (${store})`), ''];
   if (timeline.length === 0) {
@@ -164,7 +168,7 @@ export function renderFlight(
       r.success ? chalk.green('ok') : chalk.red(`failed: ${truncate(r.error ?? '', 50)}`),
     ]);
   }
-  out.push(table.toString(), '');
+  out.push(renderFitted(table, width), '');
   out.push(chalk.bold('Diagnostics') + chalk.dim(` (${diagnostics.length})`));
   if (diagnostics.length === 0) out.push('  no failed actions');
   for (const d of diagnostics) {

@@ -9,10 +9,11 @@ import {
   signed,
   type RegressionVerdict,
 } from '../../arena/regression/verdict.js';
+import { renderFitted } from './fit.js';
 
 const PLAIN_STYLE = { head: [], border: [] };
 
-export function renderRegressionTable(v: RegressionVerdict): string {
+export function renderRegressionTable(v: RegressionVerdict, width?: number): string {
   const out: string[] = [];
   const names =
     v.mode === 'strategies'
@@ -35,7 +36,7 @@ export function renderRegressionTable(v: RegressionVerdict): string {
     v.candidate.mean.toFixed(2),
     v.candidate.sd.toFixed(2),
   ]);
-  out.push(arms.toString());
+  out.push(renderFitted(arms, width));
 
   // long reasons wrap inside the cell instead of widening the table past the terminal
   const stats = new Table({ style: PLAIN_STYLE, wordWrap: true, colWidths: [null, 80] as never });
@@ -45,7 +46,11 @@ export function renderRegressionTable(v: RegressionVerdict): string {
     : ', no interval (no variation)';
   stats.push({ difference: `${signed(v.difference)} (candidate − baseline)${interval}` });
   const testName = v.test === 'paired' ? 'paired t-test on per-seed differences' : "Welch's t-test";
-  stats.push({ test: `${testName}: t = ${formatNumber(v.t)}, df = ${formatNumber(v.df)}` });
+  stats.push({
+    test: v.exact_test
+      ? `${v.exact_test.method}: p = ${formatP(v.exact_test.p)} over ${v.exact_test.permutations} relabellings (no variation, so no ${testName})`
+      : `${testName}: t = ${formatNumber(v.t)}, df = ${formatNumber(v.df)}`,
+  });
   const thresholdNote =
     v.threshold !== v.alpha
       ? ` (boundary of the deciding look: p ≤ ${formatP(v.threshold)}; alpha ${v.alpha} overall)`
@@ -81,7 +86,7 @@ export function renderRegressionTable(v: RegressionVerdict): string {
   } else {
     stats.push({ 'runs used': `${v.baseline.n} baseline, ${v.candidate.n} candidate (recorded)` });
   }
-  out.push(stats.toString());
+  out.push(renderFitted(stats, width));
   return `${out.join('\n')}\n`;
 }
 

@@ -11,12 +11,14 @@ import type {
   SurvivalReport,
 } from '../../arena/report.js';
 import { formatDuration } from '../../shared/duration.js';
+import { renderFitted } from './fit.js';
 
 const PLAIN_STYLE = { head: [], border: [] };
 // no separator line between rows: the tables stay short and fit a 100-column terminal
 const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
-export function renderScenarioTables(reports: ScenarioReport[]): string {
+/** `width`: the terminal's columns to fit the tables to; undefined (not a terminal) leaves them as they are */
+export function renderScenarioTables(reports: ScenarioReport[], width?: number): string {
   const out: string[] = [];
   for (const r of reports) {
     out.push(chalk.bold(`Scenario ${r.name}`) + chalk.dim(` (seed ${r.seed}, ${formatDuration(r.duration_ms)})`));
@@ -36,7 +38,7 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
         String(Math.round(o.result.duration_ms)),
       ]);
     }
-    if (r.results.length > 0) out.push(actions.toString());
+    if (r.results.length > 0) out.push(renderFitted(actions, width));
     // reasons go in full under the table: in a cell they made it wider than a 100-column terminal and were cut
     for (const o of r.results)
       if (!o.result.success) out.push(chalk.dim(`  ${o.label} failed: ${o.result.error ?? 'no reason given'}`));
@@ -59,7 +61,7 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
       r.passed + r.failed === 0 ? '-' : `${r.passed}/${r.passed + r.failed} met${r.failed > 0 ? chalk.red(' ✗') : ''}`,
     ]);
   }
-  out.push(summary.toString());
+  out.push(renderFitted(summary, width));
   for (const r of reports) {
     out.push(...footnotes(r.name, r.score, r.gate, r.error, r.status, r.inconclusive_why));
     for (const f of r.cut_faults ?? [])
@@ -72,7 +74,7 @@ export function renderScenarioTables(reports: ScenarioReport[]): string {
   return `${out.join('\n')}\n`;
 }
 
-export function renderSurvivalTable(r: SurvivalReport): string {
+export function renderSurvivalTable(r: SurvivalReport, width?: number): string {
   const out: string[] = [];
   const counts = new Map<string, { ok: number; failed: number }>();
   for (const t of r.timeline) {
@@ -92,7 +94,7 @@ export function renderSurvivalTable(r: SurvivalReport): string {
       `Survival (seed ${r.seed}, chaos ${formatDuration(r.duration_ms)} every ${formatDuration(r.interval_ms)}, ran ${formatDuration(r.elapsed_ms)})`,
     ),
   );
-  if (counts.size > 0) out.push(actions.toString());
+  if (counts.size > 0) out.push(renderFitted(actions, width));
   const summary = new Table({
     head: ['status', 'actions', 'score', 'avail.', 'recovery', 'consist.', 'MTTR p50/p95', 'drift p50/p99'],
     style: PLAIN_STYLE,
@@ -108,7 +110,7 @@ export function renderSurvivalTable(r: SurvivalReport): string {
     pairText(r.score.measurements.recovery.mttr_p50_ms, r.score.measurements.recovery.mttr_p95_ms),
     pairText(r.drift.p50_ms, r.drift.p99_ms),
   ]);
-  out.push(summary.toString());
+  out.push(renderFitted(summary, width));
   out.push(...footnotes('survival', r.score, r.gate, r.error, r.status, r.inconclusive_why));
   return `${out.join('\n')}\n`;
 }

@@ -4,6 +4,7 @@ import Table from 'cli-table3';
 import { checkScenarioFile } from '../../arena/scenario/load.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
+import { renderFitted, terminalWidth } from '../output/fit.js';
 import { SCHEMA_VERSION } from '../output/json.js';
 
 interface Listed {
@@ -65,7 +66,7 @@ export async function listCommand(dir: string, opts: { json?: boolean }, ctx: Cl
         : ['(invalid)', `${s.problems} problem(s): run arena scenario validate ${s.file}`, '', '-', s.file],
     );
   }
-  ctx.stdout.write(`${table.toString()}\n`);
+  ctx.stdout.write(`${renderFitted(table, terminalWidth(ctx.stdout))}\n`);
 }
 
 /** a person's wording for why a folder cannot be listed, not the raw `ENOENT: …, scandir` */

@@ -11,6 +11,7 @@ import { regressionJUnit } from '../output/junit.js';
 import { tryWrite } from '../output/emit.js';
 import { isGitHubActions, reportRegressToGitHub } from '../output/github.js';
 import { renderRegressionTable } from '../output/regress-table.js';
+import { terminalWidth } from '../output/fit.js';
 import { CancelledError, GateFailedError, UsageError } from '../../shared/errors.js';
 import { planRegress, type RegressRequest } from '../../arena/regression/request.js';
 import { formatP, gateFailure, type RegressionVerdict } from '../../arena/regression/verdict.js';
@@ -32,7 +33,7 @@ export async function runRegress(options: RegressOptions, ctx: CliContext): Prom
     ctx.stdout.write(
       mode.kind === 'json'
         ? `${JSON.stringify(withNonFiniteExplained({ schema_version: 1, regression: v }), null, 2)}\n`
-        : renderRegressionTable(v),
+        : renderRegressionTable(v, terminalWidth(ctx.stdout)),
     );
   const plan = planRegress(options);
   let verdict: RegressionVerdict;

@@ -16,6 +16,7 @@ import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { emitDocument } from '../output/emit.js';
 import { scenarioDocument, survivalDocument } from '../output/json.js';
 import { renderScenarioTables, renderSurvivalTable } from '../output/table.js';
+import { terminalWidth } from '../output/fit.js';
 import { scenarioJUnit, survivalJUnit } from '../output/junit.js';
 import { runWithOutput } from './with-output.js';
 import { runTitle } from '../view/view-state.js';
@@ -75,7 +76,7 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
       ctx,
       mode,
       scenarioDocument([replayed]),
-      () => renderScenarioTables([replayed]),
+      () => renderScenarioTables([replayed], terminalWidth(ctx.stdout)),
       () => scenarioJUnit([replayed]),
       { report: opts.report, junit: opts.junit },
     );
@@ -100,7 +101,7 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
     ctx,
     mode,
     survivalDocument(report),
-    () => renderSurvivalTable(report),
+    () => renderSurvivalTable(report, terminalWidth(ctx.stdout)),
     () => survivalJUnit(report),
     { report: opts.report, junit: opts.junit },
   );

@@ -22,6 +22,7 @@ import { emitDocument, metricsOutput } from '../output/emit.js';
 import { isGitHubActions, reportToGitHub } from '../output/github.js';
 import { scenarioDocument } from '../output/json.js';
 import { renderScenarioTables } from '../output/table.js';
+import { terminalWidth } from '../output/fit.js';
 import { scenarioJUnit } from '../output/junit.js';
 import { runWithOutput } from './with-output.js';
 import { throwForOutcomes } from './outcome.js';
@@ -86,7 +87,7 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
     ctx,
     mode,
     scenarioDocument(reports),
-    () => renderScenarioTables(reports),
+    () => renderScenarioTables(reports, terminalWidth(ctx.stdout)),
     () => scenarioJUnit(reports),
     {
       report: opts.report,

@@ -24,6 +24,7 @@ import { emitDocument, metricsOutput } from '../output/emit.js';
 import { isGitHubActions, reportToGitHub } from '../output/github.js';
 import { survivalDocument } from '../output/json.js';
 import { renderSurvivalTable } from '../output/table.js';
+import { terminalWidth } from '../output/fit.js';
 import { survivalJUnit } from '../output/junit.js';
 import type { OutputOptionValues } from '../commands/options.js';
 import { throwForOutcomes } from './outcome.js';
@@ -77,7 +78,7 @@ export async function survivalCommand(
     ctx,
     mode,
     survivalDocument(report),
-    () => renderSurvivalTable(report),
+    () => renderSurvivalTable(report, terminalWidth(ctx.stdout)),
     () => survivalJUnit(report),
     {
       report: opts.report,
