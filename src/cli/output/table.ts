@@ -17,6 +17,8 @@ const PLAIN_STYLE = { head: [], border: [] };
 const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 export function renderScenarioTables(reports: ScenarioReport[]): string {
+  // a run refused before its first scenario (an unknown agent, a bad target) has nothing to sum up: the error says it
+  if (reports.length === 0) return '';
   const out: string[] = [];
   for (const r of reports) {
     out.push(chalk.bold(`Scenario ${r.name}`) + chalk.dim(` (seed ${r.seed}, ${formatDuration(r.duration_ms)})`));
