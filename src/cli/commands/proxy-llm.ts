@@ -15,7 +15,7 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('llm')
     .description(
-      'a streaming proxy in front of an OpenAI- or Anthropic-style API that fails calls the way the real API does',
+      'A streaming proxy in front of an OpenAI- or Anthropic-style API that fails calls the way the real API does',
     )
     .requiredOption('--upstream <url>', 'the API to forward to, e.g. http://127.0.0.1:9000 or https://api.openai.com')
     .addOption(

@@ -36,7 +36,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('mcp')
     .description(
-      'relay MCP between an agent and its server, injecting mcp_disconnect, tool_timeout, tool_error, slow_tool',
+      'Relay MCP between an agent and its server, injecting mcp_disconnect, tool_timeout, tool_error, slow_tool',
     )
     .argument('[command...]', 'stdio mode: the MCP server command and its arguments, after --')
     .option('--upstream <url>', "HTTP mode: the real server's streamable-HTTP endpoint")

@@ -8,7 +8,7 @@ import { examples, parseDurationOption, parseSeed } from './options.js';
 export function registerProxyTcpCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('tcp')
-    .description('a TCP proxy that adds latency, blackholes, resets, throttles or times out connections to an upstream')
+    .description('A TCP proxy that adds latency, blackholes, resets, throttles or times out connections to an upstream')
     .requiredOption('--listen <port>', 'port to accept connections on (0 = a free one, printed)')
     .requiredOption('--upstream <host:port>', 'where connections are forwarded')
     .option(

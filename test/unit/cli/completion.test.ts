@@ -142,7 +142,7 @@ describe('zsh and fish scripts', () => {
     expect(script.startsWith('#compdef arena\n')).toBe(true);
     expect(script).toContain("'scenario|run'");
     expect(script).toContain("('proxy llm|--api') compadd -- 'openai' 'anthropic'");
-    expect(script).toContain("'completion:print a shell completion script");
+    expect(script).toContain("'completion:Print a shell completion script");
     expect(script).toContain('compdef _arena arena');
     // zsh ties $path to $PATH: the walk must not clobber it
     expect(script).not.toMatch(/\blocal path\b/);
