@@ -8,7 +8,12 @@ import type { ActiveFault, AgentInfo } from './providers.js';
 
 /** Receives every result: the flight recorder's timeline of arena actions. */
 export interface FlightBridge {
-  record(result: Result): void | Promise<void>;
+  record(result: Result, context?: RecordContext): void | Promise<void>;
+}
+
+/** what the caller meant by an action: a scenario step marked `expect_failure` is meant to fail */
+export interface RecordContext {
+  expectFailure?: boolean;
 }
 
 /** Receives failed injections: the evolution loop learns from them. */

@@ -190,7 +190,7 @@ export type RunEvent =
       planned_ms?: number;
     }
   | { type: 'phase'; at_ms: number; phase: RunPhase }
-  | { type: 'action'; at_ms: number; label: string; result: Result }
+  | { type: 'action'; at_ms: number; label: string; result: Result; expect_failure?: true }
   | { type: 'fault.reverted'; at_ms: number; fault: ActiveFault }
   | { type: 'recovery'; at_ms: number; recovery: FaultRecovery }
   | { type: 'snapshot'; at_ms: number; agents: AgentInfo[]; faults: ActiveFault[]; live: LiveScore; progress: number }

@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import type { Random } from '../shared/random.js';
 import type { Action, Result } from './action.js';
 import { appendWithRetry, DEFAULT_APPEND_RETRY_MS } from './append.js';
-import type { EvidenceStore, EvolutionBridge, FlightBridge } from './bridges.js';
+import type { EvidenceStore, EvolutionBridge, FlightBridge, RecordContext } from './bridges.js';
 import type { EventStore } from './event-store.js';
 import type { Injector } from './injector.js';
 import { MetricsCollector, type MetricsSnapshot } from './metrics.js';
@@ -122,14 +122,14 @@ export class ArenaService {
    * applying anything when it is known to be down (code `event_store_unavailable`), or after the
    * action ran and its append gave up (code `event_not_recorded`, the Result in `details.result`).
    */
-  async execute(action: Action): Promise<Result> {
+  async execute(action: Action, context: RecordContext = {}): Promise<Result> {
     if (this.storeDown) await this.checkStore(action);
     const before = this.evidenceStore ? await this.observe().catch(() => undefined) : undefined;
     const result = await this.apply(action);
     this.record(result);
     const type: ArenaEventType = result.success ? 'arena.action.executed' : 'arena.action.failed';
     const notRecorded = this.eventStore ? await this.append(type, result) : undefined;
-    await this.notify(type, result, before);
+    await this.notify(type, result, before, context);
     if (notRecorded) throw notRecorded;
     return result;
   }
@@ -278,7 +278,12 @@ export class ArenaService {
   }
 
   /** subscribers, then every sink at once; a sink's failure is counted, not thrown (the fault was applied) */
-  private async notify(type: ArenaEventType, result: Result, before: TargetState | undefined): Promise<void> {
+  private async notify(
+    type: ArenaEventType,
+    result: Result,
+    before: TargetState | undefined,
+    context: RecordContext = {},
+  ): Promise<void> {
     const seq = ++this.seq;
     const at = isoAt(this.clock.wallNow().getTime());
     if (this.listeners.size > 0) {
@@ -287,7 +292,7 @@ export class ArenaService {
     }
     const sinks: Array<() => unknown> = [];
     const { flight, evolution, evidenceStore } = this;
-    if (flight) sinks.push(() => flight.record(result));
+    if (flight) sinks.push(() => flight.record(result, context));
     if (evolution && !result.success) sinks.push(() => evolution.onFailure(result));
     if (evidenceStore && before) sinks.push(() => this.saveEvidence(evidenceStore, result, at, before));
     await Promise.all(sinks.map((sink) => Promise.resolve().then(sink).catch(this.sinkFailed)));

@@ -54,7 +54,8 @@ Environment:
   NO_COLOR                    no colours
   FORCE_COLOR                 colours even when output is piped (0 turns them off)
   CI                          no live view, no spinners: one plain line per event
-  ARENA_API_KEY               the API key of \`arena serve\`
+  ARENA_API_KEY               the API key of \`arena serve\` (or --api-key-file)
+  ARENA_STORE                 the event store when --store is not given: memory, a SQLite file or a postgres:// URL
   ARENA_TARGET_TOKEN          the bearer token of \`arena target serve|check\` (or --token-file)
   ARENA_PROXY_TOKEN           the control port token of \`arena proxy tcp|llm|mcp\` (or --token-file)
   ARENA_DEBUG                 print the stack of an unexpected error

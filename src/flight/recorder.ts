@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Result } from '../arena/action.js';
-import type { FlightBridge } from '../arena/bridges.js';
+import type { FlightBridge, RecordContext } from '../arena/bridges.js';
 import { ANY_VERSION, isQueryable, type DataCondition, type EventStore } from '../arena/event-store.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { NotFoundError } from '../shared/errors.js';
@@ -51,8 +51,8 @@ export class FlightRecorder implements FlightBridge {
     this.session = options.session ?? randomUUID().slice(0, 8);
   }
 
-  record(result: Result): Promise<void> {
-    const next = this.chain.then(() => this.write(result));
+  record(result: Result, context: RecordContext = {}): Promise<void> {
+    const next = this.chain.then(() => this.write(result, context));
     // one failed append must not wedge every later one
     this.chain = next.catch(() => undefined);
     return next;
@@ -91,11 +91,11 @@ export class FlightRecorder implements FlightBridge {
     for (const r of records) {
       const c = (by_category[r.category] ??= { actions: 0, failed: 0 });
       c.actions += 1;
-      if (!r.success) c.failed += 1;
+      if (isProblem(r)) c.failed += 1;
     }
     return {
       actions: records.length,
-      failed: records.filter((r) => !r.success).length,
+      failed: records.filter(isProblem).length,
       by_category,
       sessions: [...new Set(records.map((r) => r.session))],
       first_at: records[0]?.at,
@@ -103,7 +103,7 @@ export class FlightRecorder implements FlightBridge {
     };
   }
 
-  private async write(result: Result): Promise<void> {
+  private async write(result: Result, context: RecordContext): Promise<void> {
     const at = this.clock.wallNow().toISOString();
     const a = result.action;
     const agent_id = agentOf(result);
@@ -118,6 +118,7 @@ export class FlightRecorder implements FlightBridge {
       ...(agent_id !== undefined ? { agent_id } : {}),
       category,
       success: result.success,
+      ...(context.expectFailure ? { expected_failure: true } : {}),
       ...(result.error !== undefined ? { error: result.error } : {}),
       duration_ms: result.duration_ms,
       ...(result.metadata ? { metadata: result.metadata } : {}),
@@ -128,7 +129,8 @@ export class FlightRecorder implements FlightBridge {
       [{ type: result.success ? 'flight.action' : 'flight.action.failed', data: entry }],
       ANY_VERSION,
     );
-    if (result.success) return;
+    // a failure the scenario asked for is its point, not a problem: no diagnostic, no failure evidence
+    if (result.success || context.expectFailure) return;
 
     const d = diagnose(result);
     const diagnostic: DiagnosticRecord = {
@@ -175,6 +177,11 @@ export class FlightRecorder implements FlightBridge {
     const kept = all.filter((r) => extra.every((c) => c.fields.some((f) => r[f] === c.equals)));
     return filterRecords(kept, query, now);
   }
+}
+
+/** a failed action that was not meant to fail */
+function isProblem(r: TimelineRecord): boolean {
+  return !r.success && r.expected_failure !== true;
 }
 
 /** which agent a result concerns: the killed leader/orchestrator, or the named agent */

@@ -21,6 +21,8 @@ export interface TimelineRecord {
   agent_id?: string;
   category: FlightCategory;
   success: boolean;
+  /** the scenario step was marked `expect_failure`: a failure here is what it asked for, not a problem */
+  expected_failure?: boolean;
   error?: string;
   duration_ms: number;
   metadata?: Record<string, unknown>;

@@ -27,7 +27,8 @@ export function recordRunEvents(store: EventStore, options: { clock?: Clock; ses
     });
   };
   const listener = (event: RunEvent) => {
-    if (event.type === 'action') enqueue(() => recorder.record(event.result));
+    if (event.type === 'action')
+      enqueue(() => recorder.record(event.result, { expectFailure: event.expect_failure === true }));
     else if (event.type === 'run.started' || event.type === 'run.finished') {
       enqueue(() =>
         store.append(RUNS_STREAM, [{ type: event.type, data: { session: recorder.session, ...event } }], ANY_VERSION),

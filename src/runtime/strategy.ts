@@ -13,6 +13,7 @@ import { UsageError } from '../shared/errors.js';
 import { deepFreeze } from '../shared/deep-freeze.js';
 import {
   formatSourceProblems,
+  isJsonPath,
   MAX_YAML_BYTES,
   pathSegments,
   readYamlDocument,
@@ -86,7 +87,7 @@ export async function loadStrategyFile(path: string): Promise<Strategy> {
 
 /** Parses YAML (or JSON) strategy text; every problem names `source:line:column` and its path. */
 export function parseStrategyText(text: string, source = 'strategy'): Strategy {
-  const doc = readYamlDocument(text);
+  const doc = readYamlDocument(text, MAX_YAML_BYTES, { json: isJsonPath(source) });
   if (!doc.ok) {
     const problems: SourceProblem[] =
       doc.reason === 'syntax'

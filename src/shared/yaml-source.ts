@@ -7,6 +7,7 @@
  * library's "Maximum call stack size exceeded" or "use parseAllDocuments()").
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import { findJsonSyntaxError } from './json-syntax.js';
 import { flowDepthOverflow, guardDocument, MAX_YAML_DEPTH } from './yaml-guard.js';
 
 export interface SourceProblem {
@@ -53,7 +54,17 @@ export const MAX_YAML_BYTES = 1024 * 1024;
  */
 export { MAX_YAML_DEPTH };
 
-export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES): YamlDocument {
+export interface ReadOptions {
+  /** the text is a `.json` file: JSON syntax errors are told as such, never as YAML ones */
+  json?: boolean;
+}
+
+/** a file named `*.json` is read as JSON (see ReadOptions.json) */
+export function isJsonPath(path: string | undefined): boolean {
+  return path !== undefined && /\.json$/i.test(path);
+}
+
+export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES, options: ReadOptions = {}): YamlDocument {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > maxBytes) return { ok: false, reason: 'too_large', bytes, limit: maxBytes };
   // old Mac line endings (CR alone) are line breaks too; YAML itself only knows LF and CRLF
@@ -70,6 +81,10 @@ export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES): YamlD
       reason: 'syntax',
       errors: [{ path: '', message: `nesting is deeper than ${MAX_YAML_DEPTH} levels`, line, column: col }],
     };
+  }
+  if (options.json) {
+    const bad = findJsonSyntaxError(normalized);
+    if (bad) return { ok: false, reason: 'syntax', errors: [{ path: '', ...bad }] };
   }
   const doc = parseDocument(normalized, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) return { ok: false, reason: 'syntax', errors: syntaxProblems(doc.errors) };
@@ -114,9 +129,9 @@ function syntaxProblems(errors: readonly YAMLError[]): SourceProblem[] {
 }
 
 /** Parses with the loader's own wording for size, syntax and alias problems. */
-export function parseYamlSource(text: string, maxBytes = MAX_YAML_BYTES): YamlSource {
+export function parseYamlSource(text: string, maxBytes = MAX_YAML_BYTES, options: ReadOptions = {}): YamlSource {
   const none: YamlSource = { errors: [], locate: (p) => p };
-  const doc = readYamlDocument(text, maxBytes);
+  const doc = readYamlDocument(text, maxBytes, options);
   if (doc.ok) {
     const locate = <P extends SourceProblem>(p: P): P => {
       // unknown keys point at the key itself, everything else at the value

@@ -12,7 +12,13 @@ import type { Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { readSmallFile } from '../shared/files.js';
 import type { Random } from '../shared/random.js';
-import { formatSourceProblems, MAX_YAML_BYTES, parseYamlSource, type SourceProblem } from '../shared/yaml-source.js';
+import {
+  formatSourceProblems,
+  isJsonPath,
+  MAX_YAML_BYTES,
+  parseYamlSource,
+  type SourceProblem,
+} from '../shared/yaml-source.js';
 import { zodProblems } from '../shared/zod-problems.js';
 import { embeddedTargetSchema } from './embedded/spec.js';
 import { processTargetSchema } from './process/spec.js';
@@ -88,11 +94,14 @@ const KINDS: Record<string, KindEntry> = {
 export const TARGET_KINDS = Object.keys(KINDS);
 
 /** Validates target text; `problems` is empty when it is valid. */
-export function checkTargetText(text: string): {
+export function checkTargetText(
+  text: string,
+  path?: string,
+): {
   problems: SourceProblem[];
   spec?: { kind: string; name: string } & Record<string, unknown>;
 } {
-  const source = parseYamlSource(text);
+  const source = parseYamlSource(text, MAX_YAML_BYTES, { json: isJsonPath(path) });
   if (source.errors.length > 0) return { problems: source.errors };
   const value = source.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -123,7 +132,7 @@ export function checkTargetText(text: string): {
 /** Reads and validates a target file; every problem at once (exit 2) and nothing started. */
 export async function loadTargetFile(path: string, shownAs = path): Promise<LoadedTargetFile> {
   const text = await readSmallFile(path, MAX_YAML_BYTES, 'target');
-  const { problems, spec } = checkTargetText(text);
+  const { problems, spec } = checkTargetText(text, path);
   if (!spec) {
     throw new UsageError(
       `target file ${shownAs} is invalid:\n${formatSourceProblems(problems, shownAs)}`,

@@ -62,6 +62,11 @@ describe('arena scenario run', () => {
     );
     expect(r.stderr).toContain('nothing was injected');
     expect(JSON.parse(r.stdout).scenarios).toEqual([]);
+    // without --json: the refusal on stderr, and no empty summary table on stdout
+    const plain = await arena(['scenario', 'run', `${FX}/unknown-agent.yaml`]);
+    expect(plain.exitCode).toBe(2);
+    expect(plain.stderr).toContain('unknown agent "agent-9"');
+    expect(plain.stdout).toBe('');
   });
 
   it('a run that measured no workload request is inconclusive: exit 1, no score, never a grade', async () => {

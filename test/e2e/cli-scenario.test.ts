@@ -118,6 +118,15 @@ describe('arena scenario validate', () => {
     expect(line).toMatch(/broken-yaml\.yaml:\d+:\d+ /);
     expect(line).not.toMatch(/:\s*$/);
   });
+
+  it('a syntax error in a .json scenario is a JSON error at line:column, not a YAML one', async () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{\n  "name": "x",\n  "actions": [\n    { "action": { "type": "kill_leader" } },\n  ]\n}\n');
+    const r = await arena(['scenario', 'validate', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain(`${file}:5:3 (json) JSON syntax error: expected a value after the comma, found ']'`);
+    expect(r.stdout + r.stderr).not.toMatch(/yaml/i);
+  });
 });
 
 describe('arena scenario list', () => {

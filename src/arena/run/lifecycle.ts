@@ -65,7 +65,7 @@ export interface RunContext {
   /** ms since the run started, whole: what the lifecycle's events carry */
   rel(): number;
   /** one action ran (or was skipped, `injected` false): told to the listener and, when injected, to the recovery measurement */
-  action(label: string, result: Result, atMs: number, injected: boolean): void;
+  action(label: string, result: Result, atMs: number, injected: boolean, expectFailure?: boolean): void;
 }
 
 export interface RunOutcome {
@@ -180,14 +180,14 @@ async function lifecycle(
     signal: ac.signal,
     elapsed,
     rel,
-    action(label, result, atMs, injected) {
+    action(label, result, atMs, injected, expectFailure) {
       const faultId = result.metadata?.fault_id;
       if (injected && typeof faultId === 'string') injectedAt.set(faultId, atMs);
       const planned = result.metadata?.duration_ms;
       if (injected && result.success && typeof planned === 'number')
         lastPlannedEnd = Math.max(lastPlannedEnd, atMs + planned);
       if (injected) measurement.faultInjected(result, label);
-      emit({ type: 'action', at_ms: atMs, label, result });
+      emit({ type: 'action', at_ms: atMs, label, result, ...(expectFailure ? { expect_failure: true } : {}) });
     },
   };
   let failure: string | undefined;

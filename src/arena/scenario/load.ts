@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { NotFoundError, UsageError } from '../../shared/errors.js';
-import { MAX_YAML_BYTES, readYamlDocument } from '../../shared/yaml-source.js';
+import { isJsonPath, MAX_YAML_BYTES, readYamlDocument } from '../../shared/yaml-source.js';
 import { checkScenario, formatPath } from './validate.js';
 import type { Scenario, ScenarioProblem, ScenarioValidation } from './types.js';
 
@@ -15,13 +15,14 @@ export const MAX_SCENARIO_BYTES = MAX_YAML_BYTES;
 
 /** Validates scenario text: every problem with path, line and column. Never throws for bad input. */
 export function checkScenarioText(text: string, file?: string): ScenarioValidation {
-  const doc = readYamlDocument(text, MAX_SCENARIO_BYTES);
+  const json = isJsonPath(file);
+  const doc = readYamlDocument(text, MAX_SCENARIO_BYTES, { json });
   if (!doc.ok) {
     switch (doc.reason) {
       case 'too_large':
         return { valid: false, errors: [tooLarge(doc.bytes)] };
       case 'syntax':
-        return { valid: false, errors: doc.errors.map((e) => ({ ...e, path: '(yaml)' })) };
+        return { valid: false, errors: doc.errors.map((e) => ({ ...e, path: json ? '(json)' : '(yaml)' })) };
       case 'expand':
         return { valid: false, errors: [{ path: '(yaml)', message: `rejected: ${doc.detail}` }] };
     }

@@ -115,7 +115,7 @@ export async function runScenarioReport(
         signal: ctx.signal,
         timeScale,
         rel: ctx.rel,
-        onResult: (_step, o, executed) => ctx.action(o.label, o.result, o.at_ms, executed),
+        onResult: (_step, o, executed) => ctx.action(o.label, o.result, o.at_ms, executed, o.expectation === 'failure'),
       });
     },
   );

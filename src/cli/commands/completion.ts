@@ -8,7 +8,7 @@ import { completionScript, SHELLS, type Shell } from '../completion/scripts.js';
 export function registerCompletionCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('completion')
-    .description('print a shell completion script (commands, options and their choices) for bash, zsh or fish')
+    .description('Print a shell completion script (commands, options and their choices) for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
     .action((shell: Shell) => {
       ctx.stdout.write(completionScript(shell, completionTree(program)));

@@ -84,8 +84,11 @@ export function renderDescription(
     out.push(chalk.bold('Faults it cannot apply'), ...refused.map(([type, why]) => `  ${type}: ${why}`), '');
   if (d.kind !== undefined && d.kind !== 'embedded') {
     out.push(chalk.bold(`Target details`) + chalk.dim(` (${source})`));
+    const details = new Table({ head: ['setting', 'value'], style: { head: [], border: [] } });
+    // the faults it cannot apply are listed above, once
     for (const [key, value] of Object.entries(d.strategy))
-      out.push(`  ${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+      if (key !== 'unsupported_faults') details.push([key, settingText(value)]);
+    out.push(details.toString());
     return `${out.join('\n')}\n`;
   }
   out.push(chalk.bold(`Recovery strategy`) + chalk.dim(` (${source})`));
@@ -99,4 +102,17 @@ export function renderDescription(
   }
   out.push(renderFitted(strategy, width));
   return `${out.join('\n')}\n`;
+}
+
+/** a target detail for a person: lists joined, objects as `key value` pairs, nothing as '-' (never raw JSON) */
+function settingText(value: unknown): string {
+  if (value === null || value === undefined) return '-';
+  if (Array.isArray(value)) return value.length === 0 ? '-' : value.map(settingText).join(', ');
+  if (typeof value === 'object')
+    return (
+      Object.entries(value as Record<string, unknown>)
+        .map(([k, v]) => `${k} ${settingText(v)}`)
+        .join(', ') || '-'
+    );
+  return String(value);
 }

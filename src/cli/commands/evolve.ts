@@ -29,7 +29,7 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('evolve')
     .description(
-      "evolve the embedded runtime's recovery strategy: a genetic search whose fitness is the measured score of seeded survival runs (it tunes the embedded runtime only)",
+      "Evolve the embedded runtime's recovery strategy: a genetic search whose fitness is the measured score of seeded survival runs (it tunes the embedded runtime only)",
     )
     .option('--generations <n>', 'generations to run', positiveInt('generations', 1), 5)
     .option('--population <n>', 'strategies per generation', positiveInt('population', 2), 6)

@@ -59,7 +59,7 @@ function parseType(value: string): string {
 export function registerFlightCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('flight')
-    .description('timeline and diagnostics of recent arena actions, from the flight recorder store')
+    .description('Timeline and diagnostics of recent arena actions, from the flight recorder store')
     .option(
       '--store <path|url>',
       `event store to read: a SQLite file (default ${DEFAULT_STORE_PATH}), a postgres:// URL, or "memory" (or set ARENA_STORE)`,

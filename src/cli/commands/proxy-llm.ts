@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
 import { LLM_ERROR_TYPES } from '../../protocol/llm-faults.js';
+import { offerValues } from '../completion/tree.js';
 // a type only: the run module itself is loaded when the command runs
 import type { ProxyLlmOptions } from '../run/run-proxy-llm.js';
 
@@ -14,7 +15,7 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('llm')
     .description(
-      'a streaming proxy in front of an OpenAI- or Anthropic-style API that fails calls the way the real API does',
+      'A streaming proxy in front of an OpenAI- or Anthropic-style API that fails calls the way the real API does',
     )
     .requiredOption('--upstream <url>', 'the API to forward to, e.g. http://127.0.0.1:9000 or https://api.openai.com')
     .addOption(
@@ -33,7 +34,12 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       'require Authorization: Bearer TOKEN on the control port (visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',
     )
     .option('--token-file <file>', 'read the control port token from this file (its only content)')
-    .option('--fault <error_type>', `inject from the start: ${LLM_ERROR_TYPES.join(', ')}`)
+    .addOption(
+      offerValues(
+        new Option('--fault <error_type>', `inject from the start: ${LLM_ERROR_TYPES.join(', ')}`),
+        LLM_ERROR_TYPES,
+      ),
+    )
     .option('--first-n <n>', 'with --fault: fail only the first N matching requests, then pass')
     .option('--probability <p>', 'with --fault: fail a matching request with this chance (0 to 1, seeded)')
     .option(

@@ -5,7 +5,8 @@
  * In stdio mode stdout is the MCP channel: everything this command says
  * goes to stderr.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { offerValues } from '../completion/tree.js';
 import type { CliContext } from '../context.js';
 import { UsageError, RuntimeError, isArenaError } from '../../shared/errors.js';
 import { tryParseDuration } from '../../shared/duration.js';
@@ -35,7 +36,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('mcp')
     .description(
-      'relay MCP between an agent and its server, injecting mcp_disconnect, tool_timeout, tool_error, slow_tool',
+      'Relay MCP between an agent and its server, injecting mcp_disconnect, tool_timeout, tool_error, slow_tool',
     )
     .argument('[command...]', 'stdio mode: the MCP server command and its arguments, after --')
     .option('--upstream <url>', "HTTP mode: the real server's streamable-HTTP endpoint")
@@ -50,7 +51,12 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
       'require Authorization: Bearer TOKEN on the control port (needed off loopback; visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',
     )
     .option('--token-file <file>', 'read the control port token from this file (its only content)')
-    .option('--fault <type...>', 'start with these faults active: tool_timeout, tool_error, slow_tool')
+    .addOption(
+      offerValues(
+        new Option('--fault <type...>', `start with these faults active: ${START_FAULTS.join(', ')}`),
+        START_FAULTS,
+      ),
+    )
     .option(
       '--duration <d>',
       'how long --fault faults last (default: while the proxy runs, at most 24h)',
@@ -176,14 +182,15 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
   });
 }
 
+/** what --fault can start with: every MCP fault but mcp_disconnect (no session exists yet) */
+const START_FAULTS = MCP_FAULT_TYPES.filter((t) => t !== 'mcp_disconnect');
+
 /** The --fault flags as fault requests, validated by the proxy's own applier when added. */
 function startFaults(opts: McpOptions) {
   const types = opts.fault ?? [];
   for (const type of types) {
     if (!(MCP_FAULT_TYPES as readonly string[]).includes(type))
-      throw new UsageError(
-        `--fault ${type}: unknown MCP fault (expected ${MCP_FAULT_TYPES.filter((t) => t !== 'mcp_disconnect').join(', ')})`,
-      );
+      throw new UsageError(`--fault ${type}: unknown MCP fault (expected ${START_FAULTS.join(', ')})`);
   }
   if (types.includes('mcp_disconnect')) {
     throw new UsageError(

@@ -1,12 +1,14 @@
 /** `arena proxy tcp`: the TCP fault proxy standalone (DESIGN §10.1). */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { TCP_FAULT_TYPES } from '../../proxies/tcp/fault-spec.js';
+import { offerValues } from '../completion/tree.js';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
 
 export function registerProxyTcpCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('tcp')
-    .description('a TCP proxy that adds latency, blackholes, resets, throttles or times out connections to an upstream')
+    .description('A TCP proxy that adds latency, blackholes, resets, throttles or times out connections to an upstream')
     .requiredOption('--listen <port>', 'port to accept connections on (0 = a free one, printed)')
     .requiredOption('--upstream <host:port>', 'where connections are forwarded')
     .option(
@@ -19,10 +21,13 @@ export function registerProxyTcpCommand(proxy: Command, ctx: CliContext): void {
       'require Authorization: Bearer TOKEN on the control port (visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',
     )
     .option('--token-file <file>', 'read the control port token from this file (its only content)')
-    .option(
-      '--fault <type>',
-      'apply this fault at start: latency, blackhole, reset, bandwidth, timeout (repeatable)',
-      (v: string, all: string[] = []) => [...all, v],
+    .addOption(
+      offerValues(
+        new Option('--fault <type>', `apply this fault at start: ${TCP_FAULT_TYPES.join(', ')} (repeatable)`).argParser(
+          (v: string, all: string[] = []) => [...all, v],
+        ),
+        TCP_FAULT_TYPES,
+      ),
     )
     .option(
       '--latency <duration>',

@@ -13,7 +13,7 @@ import { registerProxyMcpCommand } from './proxy-mcp.js';
 export function registerProxyCommand(program: Command, ctx: CliContext): void {
   const proxy = program
     .command('proxy')
-    .description('run a fault proxy between your agents and what they call (TCP, LLM API, MCP)');
+    .description('Run a fault proxy between your agents and what they call (TCP, LLM API, MCP)');
   examples(proxy, [
     'arena proxy tcp --listen 7001 --upstream 127.0.0.1:7101 --control 7002',
     'arena proxy llm --upstream http://127.0.0.1:9000 --fault rate_limit --first-n 2',

@@ -4,7 +4,9 @@
  * prints the statistical verdict. Exit 1 when the candidate is significantly
  * worse (or, with --fail-on-no-improvement, not significantly better).
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { ACTION_TYPES } from '../../arena/action.js';
+import { offerValues } from '../completion/tree.js';
 import type { CliContext } from '../context.js';
 import type { RegressOptions } from '../run/run-regress.js';
 
@@ -30,7 +32,11 @@ export function registerRegressCommand(program: Command, ctx: CliContext): void 
     .option('--scenario <file>', 'workload of every run: this scenario')
     .option('--survival <duration>', 'workload of every run: a survival run of this length (default 3s)')
     .option('--interval <duration>', 'survival: time between random faults (default 500ms)')
-    .option('--actions <list>', 'survival: comma-separated action types to pick from')
+    .addOption(
+      offerValues(new Option('--actions <list>', 'survival: comma-separated action types to pick from'), ACTION_TYPES, {
+        list: true,
+      }),
+    )
     .option(
       '--recovery-deadline <duration>',
       'survival: a fault not recovered within this counts as not recovered (default 10s)',

@@ -20,7 +20,7 @@ export function registerSchemaCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('schema')
     .description(
-      'print the JSON Schema of a file the arena reads, or of the HTTP request bodies (for editors and validators)',
+      'Print the JSON Schema of a file the arena reads, or of the HTTP request bodies (for editors and validators)',
     )
     .addArgument(new Argument('<name>', 'which file').choices(SCHEMA_NAMES));
   examples(command, [

@@ -13,7 +13,7 @@ import { parsePort } from '../../shared/port.js';
 export function registerServeCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('serve')
-    .description('serve the HTTP API (12 route groups, SSE streams) on an embedded runtime')
+    .description('Serve the HTTP API (12 route groups, SSE streams) on a target: the embedded runtime unless --target')
     .option('--host <host>', 'address to bind (non-loopback needs an API key)', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '8080')
     .option(

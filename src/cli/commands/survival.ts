@@ -1,4 +1,6 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { ACTION_TYPES } from '../../arena/action.js';
+import { offerValues } from '../completion/tree.js';
 import type { CliContext } from '../context.js';
 import {
   addMetricsFileOption,
@@ -19,7 +21,13 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
     )
     .option('--duration <duration>', 'how long chaos lasts', parseDurationOption, '60s')
     .option('--interval <duration>', 'time between two faults', parseDurationOption, '2s')
-    .option('--actions <kinds>', 'comma-separated fault kinds to draw from (default: all but resume_agent)')
+    .addOption(
+      offerValues(
+        new Option('--actions <kinds>', 'comma-separated fault kinds to draw from (default: all but resume_agent)'),
+        ACTION_TYPES,
+        { list: true },
+      ),
+    )
     .option('--seed <n>', 'fixes every random choice (printed and reported so the run can be replayed)', parseSeed)
     .option(
       '--strategy <file>',

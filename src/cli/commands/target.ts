@@ -9,12 +9,17 @@ import { examples, parseSeed } from './options.js';
 export function registerTargetCommand(program: Command, ctx: CliContext): void {
   const target = program
     .command('target')
-    .description('serve a target over the Arena Target Protocol, or check that a server speaks it');
+    .description('Serve a target over the Arena Target Protocol, or check that a server speaks it');
+  examples(target, [
+    'arena target serve --port 9500',
+    'arena target serve --target my-agents.yaml --port 0',
+    'arena target check http://127.0.0.1:9500 --token-file token.txt',
+  ]);
 
   const serve = target
     .command('serve')
     .description(
-      'expose the embedded runtime (or any target file) through the Arena Target Protocol v1; faults whose lease runs out are reverted',
+      'Expose the embedded runtime (or any target file) through the Arena Target Protocol v1; faults whose lease runs out are reverted',
     )
     .option('--port <port>', 'port to listen on; 0 picks a free one', '9500')
     .option('--host <host>', 'address to bind (non-loopback needs a token)', '127.0.0.1')
@@ -39,7 +44,7 @@ export function registerTargetCommand(program: Command, ctx: CliContext): void {
   const check = target
     .command('check')
     .description(
-      'check that a server speaks the Arena Target Protocol v1: every route, idempotent ids, DELETE, leases, error codes, the token; exit 0 all pass, 1 some fail',
+      'Check that a server speaks the Arena Target Protocol v1: every route, idempotent ids, DELETE, leases, error codes, the token; exit 0 all pass, 1 some fail',
     )
     .argument('<url>', 'the server, e.g. http://127.0.0.1:9500')
     .option(

@@ -7,7 +7,7 @@ export function registerToxiproxyCommand(program: Command, ctx: CliContext): voi
   const command = program
     .command('toxiproxy')
     .description(
-      "serve Toxiproxy's REST API (proxies, toxics, populate, reset, version, metrics) so Toxiproxy clients and suites run unchanged, with seeded toxicity",
+      "Serve Toxiproxy's REST API (proxies, toxics, populate, reset, version, metrics) so Toxiproxy clients and suites run unchanged, with seeded toxicity",
     )
     .option('--host <host>', 'address the API binds (default 127.0.0.1; any other needs an API key)', '127.0.0.1')
     .option('--port <port>', "port of the API (Toxiproxy's 8474; 0 picks a free one)", '8474')

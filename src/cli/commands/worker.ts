@@ -21,7 +21,7 @@ interface WorkerOptions {
 export function registerWorkerCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('worker')
-    .description('take regression runs from the queue in a PostgreSQL store, execute them, write the scores back')
+    .description('Take regression runs from the queue in a PostgreSQL store, execute them, write the scores back')
     .option('--store <url>', 'the postgres:// database regress --workers queues runs in (or set ARENA_STORE)')
     .option('--concurrency <n>', 'runs executing at once (default 1)')
     .option(

@@ -42,9 +42,11 @@ function bash(nodes: CompletionNode[], bin: string): string {
     `    esac`,
     `  done`,
     `  case "$cmdpath|$prev" in`,
-    ...withChoices.map(
-      (v) =>
-        `    ${v.option.names.map((n) => sq(`${v.node.path}|${n}`)).join('|')}) COMPREPLY=($(compgen -W ${sq(v.option.choices!.join(' '))} -- "$cur")); return ;;`,
+    ...withChoices.map((v) =>
+      v.option.list
+        ? // a comma list: complete the item after the last comma, keeping those before it
+          `    ${v.option.names.map((n) => sq(`${v.node.path}|${n}`)).join('|')}) local head=''; [[ $cur == *,* ]] && head=\${cur%,*},; COMPREPLY=($(compgen -P "$head" -W ${sq(v.option.choices!.join(' '))} -- "\${cur##*,}")); return ;;`
+        : `    ${v.option.names.map((n) => sq(`${v.node.path}|${n}`)).join('|')}) COMPREPLY=($(compgen -W ${sq(v.option.choices!.join(' '))} -- "$cur")); return ;;`,
     ),
     // an option's value: no candidates, so -o default completes file names
     ...(freeValues.length > 0

@@ -2,7 +2,7 @@
  * The command tree shells complete from, read off the commander program itself, so a new
  * command or option is completed without anyone editing a completion script.
  */
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 
 export interface CompletionOption {
   /** e.g. ['--seed'] or ['-v', '--version'] */
@@ -11,6 +11,8 @@ export interface CompletionOption {
   takesValue: boolean;
   /** the values a value-taking option accepts, when it names them */
   choices?: string[];
+  /** the value is a comma-separated list of `choices` (`--actions kill_agent,pause_agent`) */
+  list?: boolean;
   description: string;
 }
 
@@ -47,6 +49,18 @@ export function completionTree(program: Command): CompletionNode[] {
 
 const HELP: CompletionOption = { names: ['-h', '--help'], takesValue: false, description: 'display help for command' };
 
+/** values offered for an option commander does not restrict (a comma list, or one the command checks itself) */
+const offered = new WeakMap<Option, { values: string[]; list: boolean }>();
+
+/**
+ * Marks the values a shell offers for this option, without commander refusing others (the command's own
+ * check says what is wrong, and where). `list`: the value is comma-separated.
+ */
+export function offerValues(option: Option, values: readonly string[], options: { list?: boolean } = {}): Option {
+  offered.set(option, { values: [...values], list: options.list === true });
+  return option;
+}
+
 function toOption(option: Command['options'][number]): CompletionOption {
   const names = [option.short, option.long].filter((n): n is string => typeof n === 'string');
   const out: CompletionOption = {
@@ -55,6 +69,11 @@ function toOption(option: Command['options'][number]): CompletionOption {
     description: firstLine(option.description),
   };
   if (option.argChoices) out.choices = [...option.argChoices];
+  const hint = offered.get(option);
+  if (hint && !out.choices) {
+    out.choices = hint.values;
+    if (hint.list) out.list = true;
+  }
   return out;
 }
 

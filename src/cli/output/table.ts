@@ -19,6 +19,8 @@ const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' 
 
 /** `width`: the terminal's columns to fit the tables to; undefined (not a terminal) leaves them as they are */
 export function renderScenarioTables(reports: ScenarioReport[], width?: number): string {
+  // a run refused before its first scenario (an unknown agent, a bad target) has nothing to sum up: the error says it
+  if (reports.length === 0) return '';
   const out: string[] = [];
   for (const r of reports) {
     out.push(chalk.bold(`Scenario ${r.name}`) + chalk.dim(` (seed ${r.seed}, ${formatDuration(r.duration_ms)})`));

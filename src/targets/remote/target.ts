@@ -213,6 +213,9 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
       }
       // the arena resolves the leader and orchestrator itself and kills them with kill_agent
       for (const type of ['kill_leader', 'kill_orchestrator'] as const) if (out.kill_agent) out[type] = out.kill_agent;
+      // with no orchestrator among its agents there is nothing for kill_orchestrator to find: say so up front
+      if (!out.kill_orchestrator && !doc.agents.some((a) => a.role === 'orchestrator' || a.role === 'standby'))
+        out.kill_orchestrator = `target ${spec.name} has no agent with role orchestrator (its GET /v1/target lists none)`;
       if (!doc.dag)
         for (const type of ['remove_node', 'remove_edge'] as const)
           out[type] = `target ${spec.name} has no workflow DAG`;

@@ -104,6 +104,36 @@ describe('bash completion (run in bash)', () => {
     expect(await bashComplete(['arena', 'scenario', 'run', '--seed', ''])).toEqual([]);
     expect(await bashComplete(['arena', 'scenario', 'run', 'scen'])).toEqual([]);
   });
+
+  it('offers fault names: action types for --actions (after the last comma too), each proxy its own for --fault', async () => {
+    expect(await bashComplete(['arena', 'survival', '--actions', 'kill_'])).toEqual([
+      'kill_agent',
+      'kill_leader',
+      'kill_orchestrator',
+    ]);
+    expect(await bashComplete(['arena', 'survival', '--actions', 'kill_agent,pau'])).toEqual([
+      'kill_agent,pause_agent',
+    ]);
+    expect(await bashComplete(['arena', 'regress', '--actions', 'remove_'])).toEqual(['remove_node', 'remove_edge']);
+    expect(await bashComplete(['arena', 'proxy', 'llm', '--fault', 'rate'])).toEqual([
+      'rate_limit',
+      'rate_limit_storm',
+    ]);
+    expect(await bashComplete(['arena', 'proxy', 'tcp', '--fault', ''])).toEqual([
+      'latency',
+      'blackhole',
+      'reset',
+      'bandwidth',
+      'timeout',
+    ]);
+    expect(await bashComplete(['arena', 'proxy', 'mcp', '--fault', 'tool_'])).toEqual([
+      'tool_timeout',
+      'tool_error',
+      'tool_fault',
+    ]);
+    // offered, not enforced: the command's own check still words a wrong value
+    expect(node('survival').options.find((o) => o.names.includes('--actions'))!.list).toBe(true);
+  });
 });
 
 describe('zsh and fish scripts', () => {
@@ -112,7 +142,7 @@ describe('zsh and fish scripts', () => {
     expect(script.startsWith('#compdef arena\n')).toBe(true);
     expect(script).toContain("'scenario|run'");
     expect(script).toContain("('proxy llm|--api') compadd -- 'openai' 'anthropic'");
-    expect(script).toContain("'completion:print a shell completion script");
+    expect(script).toContain("'completion:Print a shell completion script");
     expect(script).toContain('compdef _arena arena');
     // zsh ties $path to $PATH: the walk must not clobber it
     expect(script).not.toMatch(/\blocal path\b/);
