@@ -58,11 +58,17 @@ export function resolvePid(spec: PidSpec, ctx: ResolveContext): number {
 function unsafe(ctx: ResolveContext, source: string, refused: { pid: number; why: string }[]): RuntimeError {
   const listed = refused
     .slice(0, 5)
-    .map(({ pid, why }) => `pid ${pid} (${(readCmdline(pid) ?? '?').slice(0, 60)}), which is ${why}`)
+    .map(({ pid, why }) => `pid ${pid} (${shortCommand(pid)}), which is ${why}`)
     .join('; ');
   return new RuntimeError(`agent ${ctx.agentId}: ${source} names ${listed}; refusing to signal it`, 'unsafe_pid', {
     hint: UNSAFE_HINT,
   });
+}
+
+/** a process's command line on one short line: a runner's `bash -c` script can span many */
+function shortCommand(pid: number): string {
+  const line = (readCmdline(pid) ?? '?').replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /** the candidates the arena may signal; when none is left but some were refused, the refusal with its reasons */
