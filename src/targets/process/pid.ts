@@ -190,7 +190,7 @@ function pickOne(candidates: number[], table: Map<number, ProcInfo>, ctx: Resolv
   if (tops.length === 1) return tops[0]!;
   const listed = tops
     .slice(0, 5)
-    .map((pid) => `${pid} (${(readCmdline(pid) ?? '?').slice(0, 60)})`)
+    .map((pid) => `${pid} (${shortCommand(pid)})`)
     .join(', ');
   throw new RuntimeError(
     `agent ${ctx.agentId}: ${what} finds ${tops.length} processes: ${listed}; make it name exactly one`,
