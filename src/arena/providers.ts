@@ -11,6 +11,7 @@
  * every fault still active.
  */
 import type { ActionType, LLMErrorType } from './action.js';
+import type { CallLedgerReader } from '../protocol/calls.js';
 import type { WorkloadWindow } from './workload-window.js';
 
 export type AgentRole = 'leader' | 'worker' | 'orchestrator' | 'standby';
@@ -162,6 +163,8 @@ export interface Target {
   refuses?(action: { type: ActionType; metadata?: Record<string, unknown> }): string | undefined;
   /** agents, DAG and strategy in force, for `arena describe` */
   describe(): Promise<TargetDescription>;
+  /** the LLM and MCP calls its proxies saw (DESIGN §14 behaviour and cost); absent when it has no proxies */
+  readonly calls?: CallLedgerReader;
 }
 
 export interface TargetDescription {
