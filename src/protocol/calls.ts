@@ -37,3 +37,33 @@ export interface CallRecord {
 export interface CallLedgerReader {
   calls(since?: number): { records: CallRecord[]; next: number; dropped: number };
 }
+
+/** A call as a recorder hands it in; the ledger numbers it. */
+export type NewCall = Omit<CallRecord, 'seq'>;
+
+export interface CallLedger extends CallLedgerReader {
+  record(call: NewCall): CallRecord;
+}
+
+/**
+ * The one ledger implementation: the last `capacity` calls in memory (a long run must not grow
+ * without bound), numbered from 1; a reader that falls behind learns how many it missed.
+ */
+export function createCallLedger(capacity = 10_000): CallLedger {
+  const kept: CallRecord[] = [];
+  let seq = 0;
+  return {
+    record(call) {
+      const record = { seq: ++seq, ...call };
+      kept.push(record);
+      if (kept.length > capacity) kept.shift();
+      return record;
+    },
+    calls(since = 0) {
+      const records = kept.filter((r) => r.seq > since);
+      // records after `since` that the bound evicted before this read
+      const oldest = kept[0]?.seq ?? seq + 1;
+      return { records, next: seq, dropped: Math.max(0, oldest - 1 - since) };
+    },
+  };
+}
