@@ -5,6 +5,7 @@
  */
 import type { Action, Result } from './action.js';
 import type { ActiveFault, AgentInfo } from './providers.js';
+import type { StoppedBy } from './safety/watch.js';
 
 export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
 
@@ -145,6 +146,8 @@ export interface ScenarioReport {
   cut_faults?: Array<{ id: string; kind: string; target: string; planned_ms: number; actual_ms?: number }>;
   /** the target's agents as the run ended: status, role, and the restarts seen during the run */
   agents?: AgentInfo[];
+  /** set when a stop condition (config.stop_when) ended the run early: status `failed`, exit 1 */
+  stopped_by?: StoppedBy;
 }
 
 /**
@@ -194,7 +197,7 @@ export type RunEvent =
   | { type: 'fault.reverted'; at_ms: number; fault: ActiveFault }
   | { type: 'recovery'; at_ms: number; recovery: FaultRecovery }
   | { type: 'snapshot'; at_ms: number; agents: AgentInfo[]; faults: ActiveFault[]; live: LiveScore; progress: number }
-  | { type: 'run.finished'; at_ms: number; status: RunStatus };
+  | { type: 'run.finished'; at_ms: number; status: RunStatus; stopped_by?: StoppedBy };
 
 export type RunEventListener = (event: RunEvent) => void;
 
@@ -242,4 +245,6 @@ export interface SurvivalReport {
   reverted_faults?: ActiveFault[];
   /** set by `arena replay`: the run whose timeline this one replayed */
   replay_of?: ReplayOf;
+  /** set when a stop condition (--stop-when) ended the run early: status `failed`, exit 1 */
+  stopped_by?: StoppedBy;
 }

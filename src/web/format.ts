@@ -43,6 +43,13 @@ export function describeEvent(type: string, data: unknown): { text: string; tone
   const d = (data ?? {}) as ResultLike & Record<string, unknown>;
   if (type === 'arena.action.executed') return { text: describeResult(d), tone: 'ok' };
   if (type === 'arena.action.failed') return { text: describeResult(d), tone: 'bad' };
+  // a stop condition ended the run (DESIGN §16): say which and why, not a dump of the event
+  const stopped = d.stopped_by as { condition?: string; reason?: string } | undefined;
+  if (type === 'run.finished' && stopped)
+    return {
+      text: `stopped by ${stopped.condition ?? 'a stop condition'}: ${stopped.reason ?? ''}; faults reverted`,
+      tone: 'bad',
+    };
   const keys = Object.keys(d).slice(0, 4);
   const detail = keys.map((k) => `${k}=${typeof d[k] === 'object' ? JSON.stringify(d[k]) : String(d[k])}`).join(' ');
   return { text: `${type.replace(/^arena\./, '')}${detail ? ` ${detail}` : ''}`, tone: 'info' };

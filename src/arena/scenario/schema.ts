@@ -13,6 +13,8 @@ import { llmFaultShape } from '../../protocol/llm-faults.js';
 import { publishedJsonSchema } from '../../shared/json-schema.js';
 import { durationSchema, says } from '../../shared/zod-problems.js';
 import { RANDOM_TARGET } from './schedule.js';
+import { stopWhenSchema } from '../safety/stop-when.js';
+import { maxAffectedSchema } from '../safety/blast-radius.js';
 
 export const MAX_SCENARIO_ACTIONS = 1000;
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -144,6 +146,8 @@ const configSchema = z.strictObject(
       .refine((s) => s.trim() !== '', 'must be the path of a target file (relative to this scenario file)')
       .optional()
       .describe('a target file, relative to this scenario file; --target wins'),
+    stop_when: stopWhenSchema.optional(),
+    max_affected: maxAffectedSchema.optional(),
   },
   notMapping('must be a mapping'),
 );

@@ -20,6 +20,8 @@ import type { EventStore } from '../event-store.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
 import { parseActionKinds, planAction, type TargetView } from './plan.js';
 import { driftStats } from './drift.js';
+import type { StopWhen } from '../safety/stop-when.js';
+import type { CallLedgerReader } from '../../protocol/calls.js';
 import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
 
 export interface SurvivalTimelineEntry {
@@ -57,6 +59,12 @@ export interface SurvivalOptions {
   snapshotIntervalMs?: number;
   recoveryDeadlineMs?: number;
   pollIntervalMs?: number;
+  /** stop conditions (DESIGN §16, `--stop-when`): when one trips the run ends early, status `failed` */
+  stopWhen?: StopWhen;
+  /** the target's call ledger: what `spend_above` reads (refused without one) */
+  calls?: CallLedgerReader;
+  /** where a stop condition's `token_env` is read */
+  env?: Record<string, string | undefined>;
 }
 
 export interface ResolvedSurvivalConfig {
@@ -160,6 +168,9 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
       snapshotIntervalMs: options.snapshotIntervalMs,
       minScore: options.minScore,
       gate: options.gate,
+      stopWhen: options.stopWhen,
+      calls: options.calls,
+      env: options.env,
       inconclusive: () =>
         timeline.length > 0 && timeline.every((t) => !t.result.success)
           ? `none of its ${timeline.length} fault(s) was applied (first: ${timeline[0]!.action.type}: ${timeline[0]!.result.error ?? 'failed'})`
@@ -218,6 +229,7 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
   if (run.gate) report.gate = run.gate;
   if (run.error) report.error = run.error;
   if (run.inconclusive_why !== undefined) report.inconclusive_why = run.inconclusive_why;
+  if (run.stopped_by) report.stopped_by = run.stopped_by;
   return report;
 }
 

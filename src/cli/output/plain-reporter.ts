@@ -6,6 +6,7 @@
 import chalk from 'chalk';
 import { liveRecoveryText, type RunEvent, type RunEventListener } from '../../arena/report.js';
 import type { Writer } from '../context.js';
+import { stoppedByText } from '../../arena/safety/watch.js';
 
 export function createPlainReporter(stderr: Writer): RunEventListener {
   let nextQuarter = 0.25;
@@ -51,7 +52,9 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${t} progress ${Math.round(event.progress * 100)}%: live score ${score} (availability ${l.availability === null ? '-' : l.availability.toFixed(1)}, recovery ${liveRecoveryText(l)}, ${consistencyText}), ${event.faults.length} active fault(s)`;
     }
     case 'run.finished':
-      return `${t} finished: ${event.status}`;
+      return event.stopped_by
+        ? `${t} ${chalk.red(stoppedByText(event.stopped_by))}; faults reverted\n${t} finished: ${event.status}`
+        : `${t} finished: ${event.status}`;
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ActiveFault, AgentInfo } from '../../arena/providers.js';
 import type { LiveScore, RunEvent, RunPhase, RunStatus } from '../../arena/report.js';
+import { stoppedByText } from '../../arena/safety/watch.js';
 
 export type Tone = 'ok' | 'bad' | 'info';
 
@@ -121,6 +122,7 @@ export class ViewReducer {
         s.phase = 'done';
         s.progress =
           event.status === 'passed' || event.status === 'failed' || event.status === 'inconclusive' ? 1 : s.progress;
+        if (event.stopped_by) this.addLine(event.at_ms, `${stoppedByText(event.stopped_by)}; faults reverted`, 'bad');
         this.addLine(event.at_ms, `finished: ${event.status}`, event.status === 'passed' ? 'ok' : 'bad');
         break;
     }
