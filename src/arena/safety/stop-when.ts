@@ -118,7 +118,6 @@ export const stopWhenSchema = z
   })
   .describe('end the run early, faults reverted, exit 1, when one of these holds (DESIGN §16)');
 
-
 export type StopCondition =
   | { kind: 'availability_below'; value: number; windowMs: number; minRequests: number }
   | {
