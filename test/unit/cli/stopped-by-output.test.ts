@@ -12,6 +12,7 @@ import { renderScenarioTables } from '../../../src/cli/output/table.js';
 import { throwForOutcomes } from '../../../src/cli/run/outcome.js';
 import { ViewReducer } from '../../../src/cli/view/view-state.js';
 import { describeEvent } from '../../../src/web/format.js';
+import { githubSummary, scenarioAnnotations } from '../../../src/cli/output/github.js';
 import { GateFailedError } from '../../../src/shared/errors.js';
 import { sampleScenario, sampleSurvival } from './sample-reports.js';
 import { findAll, parseXml } from './xml-check.js';
@@ -82,5 +83,14 @@ describe('a run ended by a stop condition', () => {
       text: `stopped by availability_below 80% over 2000ms: ${stopped.reason}; faults reverted`,
       tone: 'bad',
     });
+  });
+
+  it('GitHub Actions: an annotation and a "Stopped early" section in the step summary', () => {
+    const report = sampleScenario({ name: 'storm', status: 'failed', stopped_by: stopped });
+    expect(scenarioAnnotations(report, '/repo', {})).toContainEqual({
+      title: 'storm: stop condition tripped',
+      message: TEXT,
+    });
+    expect(githubSummary([{ kind: 'scenario', report }])).toContain(`### Stopped early\n\n- **storm** ${TEXT}`);
   });
 });
