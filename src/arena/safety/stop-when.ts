@@ -16,9 +16,7 @@ const count = z
   .int(says('must be an integer ≥ 1'))
   .min(1, says('must be an integer ≥ 1'));
 const window = durationSchema().refine((ms) => ms > 0, 'must be greater than 0');
-const every = durationSchema()
-  .refine((ms) => ms > 0, 'must be greater than 0')
-  .describe(`how often it is checked (default and longest ${MAX_CHECK_EVERY_MS}ms)`);
+const every = durationSchema().refine((ms) => ms > 0, 'must be greater than 0');
 const httpUrl = z
   .string(says('must be an http:// or https:// URL'))
   .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http:// or https:// URL');
@@ -41,7 +39,7 @@ const probeFailures = z
     agent: z.string(says('must be an agent id')).min(1, 'must be an agent id').optional(),
     url: httpUrl.optional(),
     count: count.describe('consecutive failed checks that trip it'),
-    every: every.optional(),
+    every: every.optional().describe(`how often it is probed (default and longest ${MAX_CHECK_EVERY_MS}ms)`),
     timeout: window.optional().describe('how long one url probe may take (default 1s)'),
   })
   .superRefine((p, ctx) => {
@@ -55,7 +53,7 @@ const prometheus = z
     query: z.string(says('must be a PromQL expression')).min(1, 'must be a PromQL expression'),
     above: z.number(says('must be a number')).optional(),
     below: z.number(says('must be a number')).optional(),
-    every: every.optional(),
+    every: every.optional().describe(`how often it is queried (default ${MAX_CHECK_EVERY_MS}ms; may be longer)`),
     timeout: window.optional().describe('how long one query may take (default 2s)'),
     token_env: envName.optional().describe('the environment variable holding a bearer token'),
     headers: headers.optional(),
