@@ -200,4 +200,32 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     expect(probes.length).toBeGreaterThanOrEqual(2);
     expect(probes.every((s) => s.model === 'gpt-allowed')).toBe(true);
   });
+
+  it('the LLM aspect is timed on its own: a pause of the same agent does not hold up its recovery', async () => {
+    tag = `llmi${process.pid}`;
+    const url = await fakeOpenAI();
+    const [listen] = await freePorts(1);
+    const fleet = await tinyFleet({
+      tag,
+      n: 1,
+      edit: (input) => void (input.agents[0]!.llm = { listen: listen!, upstream: url, api: 'openai' }),
+    });
+    target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR, env: {} });
+    await target.start();
+    const id = fleet.ids[0]!;
+    await target.runtime.injectLLMFailure(id, 'server_error', { durationMs: 200 });
+    await target.runtime.pauseAgent(id);
+    await waitFor(async () => (await target!.runtime.activeFaults()).length === 1, 5000, 'the LLM fault to end');
+    // the agent is paused, so the whole agent is not healthy; its LLM calls are
+    expect((await target.observer.health({ kind: 'agent', id })).healthy).toBe(false);
+    await waitFor(
+      async () => (await target!.observer.health({ kind: 'agent', id, aspect: 'llm' })).healthy,
+      5000,
+      'the llm aspect healthy while the agent is paused',
+    );
+    expect((await target.observer.health({ kind: 'agent', id, aspect: 'process' })).problems).toEqual([
+      `${id} is paused`,
+    ]);
+    await target.runtime.resumeAgent(id);
+  });
 });

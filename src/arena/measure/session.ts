@@ -56,6 +56,8 @@ interface Pending {
   injectedAt: number;
   /** not yet checked once: healthy at the first check means it never went down */
   isFirstCheck: boolean;
+  /** its health check in flight */
+  checking?: Promise<void>;
 }
 
 /** every request sent in the window, each counted once; one that never ended counts as failed */
@@ -91,7 +93,6 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
   let pollTimer: TimerHandle | undefined;
   let drained: (() => void) | undefined;
   let finished = false;
-  let polling: Promise<void> | undefined;
 
   // a target that cannot answer (mid-restart, unreachable) is not healthy
   const isHealthy = async (scope: HealthScope) => {
@@ -109,31 +110,32 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
     options.onRecovery?.({ ...p.recovery });
   };
 
-  // health of every pending fault is asked at once; one poll at a time
-  const pollOnce = async () => {
-    const batch = [...pending];
-    const healthy = await Promise.all(batch.map((p) => isHealthy(p.scope)));
-    if (finished) return;
-    const now = clock.now();
-    const done = new Set<Pending>();
-    batch.forEach((p, i) => {
-      if (healthy[i]) settle(p, true, p.isFirstCheck ? p.injectedAt : now);
+  // each pending fault is checked on its own, at most one check of it at a time: a slow check of one
+  // (an LLM probe held to its timeout) neither delays another fault's next check nor its recovery time
+  const inFlight = new Set<Promise<void>>();
+  const check = (p: Pending) => {
+    const run = isHealthy(p.scope).then((healthy) => {
+      p.checking = undefined;
+      if (finished || !pending.includes(p)) return;
+      const now = clock.now();
+      if (healthy) settle(p, true, p.isFirstCheck ? p.injectedAt : now);
       else if (now - p.injectedAt >= deadlineMs) settle(p, false, now);
       else {
         p.isFirstCheck = false;
         return;
       }
-      done.add(p);
+      pending = pending.filter((other) => other !== p);
+      if (pending.length === 0) drained?.();
     });
-    pending = pending.filter((p) => !done.has(p));
+    p.checking = run;
+    inFlight.add(run);
+    void run.finally(() => inFlight.delete(run));
   };
 
   const poll = () => {
     pollTimer = undefined;
-    polling = pollOnce().finally(() => {
-      polling = undefined;
-      schedule();
-    });
+    for (const p of pending) if (!p.checking) check(p);
+    schedule();
   };
 
   const schedule = () => {
@@ -141,14 +143,13 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
       drained?.();
       return;
     }
-    if (!pollTimer && !polling && !finished) {
-      if (pending.some((p) => p.isFirstCheck)) {
-        pollTimer = clock.setTimer(0, poll);
-        return;
-      }
-      const nextDeadline = Math.min(...pending.map((p) => p.injectedAt + deadlineMs)) - clock.now();
-      pollTimer = clock.setTimer(Math.max(0, Math.min(pollMs, nextDeadline)), poll);
+    if (pollTimer || finished) return;
+    if (pending.some((p) => p.isFirstCheck && !p.checking)) {
+      pollTimer = clock.setTimer(0, poll);
+      return;
     }
+    const nextDeadline = Math.min(...pending.map((p) => p.injectedAt + deadlineMs)) - clock.now();
+    pollTimer = clock.setTimer(Math.max(0, Math.min(pollMs, nextDeadline)), poll);
   };
 
   // a target that stops answering keeps what was last measured: nothing is made up for the gap
@@ -265,7 +266,7 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
       finished = true;
       pollTimer?.cancel();
       pollTimer = undefined;
-      await polling;
+      await Promise.all([...inFlight]);
       const last = [...pending];
       pending = [];
       const healthy = await Promise.all(last.map((p) => isHealthy(p.scope)));

@@ -5,6 +5,7 @@ import { ArenaService } from '../../../src/arena/service.js';
 import { Injector } from '../../../src/arena/injector.js';
 import { createAction } from '../../../src/arena/actions.js';
 import type { FaultRecovery } from '../../../src/arena/report.js';
+import type { TargetObserver } from '../../../src/arena/providers.js';
 import { createFakeTarget, type FakeTarget } from '../../helpers/fake-target.js';
 
 let target: FakeTarget | undefined;
@@ -127,5 +128,44 @@ describe('startMeasurement', () => {
     expect(scope('remove_edge', 'tool')).toEqual({ kind: 'dag' });
     expect(scope('slow_agent')).toBeUndefined();
     expect(scope('tool_timeout')).toBeUndefined();
+  });
+
+  it('times each fault on its own: a slow health check of one does not delay the recovery of another', async () => {
+    const clock = new ManualClock();
+    let restartedAt = Number.POSITIVE_INFINITY;
+    const observer: TargetObserver = {
+      async health(scope) {
+        // the LLM aspect's probe is held to a 2 s timeout and fails; the process comes back at restartedAt
+        if (scope.kind === 'agent' && scope.aspect === 'llm') {
+          await clock.sleep(2000);
+          return { healthy: false, problems: ['probe timed out'] };
+        }
+        const healthy = clock.now() >= restartedAt;
+        return { healthy, problems: healthy ? [] : ['down'] };
+      },
+      workload: async () => ({ requests: 0, succeeded: 0, failed: 0 }),
+      checkInvariants: async () => [],
+    };
+    const recoveries: FaultRecovery[] = [];
+    const session = await startMeasurement({
+      observer,
+      clock,
+      pollIntervalMs: 10,
+      recoveryDeadlineMs: 10_000,
+      onRecovery: (r) => recoveries.push(r),
+    });
+    const injected = (type: 'llm_failure' | 'kill_agent') => ({
+      success: true,
+      action: createAction(type, 'agent-1'),
+      duration_ms: 0,
+    });
+    session.faultInjected(injected('llm_failure'));
+    await clock.advance(5);
+    session.faultInjected(injected('kill_agent'));
+    restartedAt = clock.now() + 100;
+    await clock.advance(500);
+    expect(recoveries).toEqual([expect.objectContaining({ type: 'kill_agent', recovered: true })]);
+    expect(recoveries[0]!.recovery_ms).toBeLessThanOrEqual(110);
+    expect(session.pendingCount()).toBe(1);
   });
 });
