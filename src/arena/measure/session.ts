@@ -33,7 +33,7 @@ export interface MeasurementOptions {
 }
 
 export interface FinishOptions {
-  /** stop waiting for unrecovered faults: they count as not recovered */
+  /** stop waiting for unrecovered faults: those still inside their deadline are `interrupted`, not counted */
   signal?: AbortSignal;
   /** wait for unrecovered faults until their deadlines (default true) */
   waitForRecovery?: boolean;
@@ -103,9 +103,10 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
     }
   };
 
-  const settle = (p: Pending, recovered: boolean, at: number) => {
+  const settle = (p: Pending, recovered: boolean, at: number, isInterrupted = false) => {
     p.recovery.recovered = recovered;
     if (recovered) p.recovery.recovery_ms = Math.max(0, Math.round(at - p.injectedAt));
+    if (isInterrupted) p.recovery.interrupted = true;
     settled.push(p.recovery);
     options.onRecovery?.({ ...p.recovery });
   };
@@ -176,8 +177,11 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
     const times = faults.filter((f) => f.recovered && f.recovery_ms !== undefined).map((f) => f.recovery_ms!);
     const sorted = [...times].sort((a, b) => a - b);
     const mttr = sorted.length ? mean(sorted) : null;
+    // a fault the stopped run never let finish recovering is no failed recovery: reported, not scored
+    const interrupted = faults.filter((f) => f.interrupted).length;
     return {
-      disruptive_faults: faults.length,
+      disruptive_faults: faults.length - interrupted,
+      ...(interrupted > 0 ? { interrupted } : {}),
       recovered: times.length,
       speed: round1(recoverySpeed(mttr)),
       mttr_mean_ms: mttr === null ? null : Math.round(mttr),
@@ -271,9 +275,17 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
       pending = [];
       const healthy = await Promise.all(last.map((p) => isHealthy(p.scope)));
       const now = clock.now();
-      last.forEach((p, i) =>
-        settle(p, healthy[i]! && now - p.injectedAt < deadlineMs, p.isFirstCheck && healthy[i] ? p.injectedAt : now),
-      );
+      // an aborted wait cut short the faults still unhealthy and inside their deadline: interrupted, not failed
+      const isCut = opts.signal?.aborted === true;
+      last.forEach((p, i) => {
+        const isInTime = now - p.injectedAt < deadlineMs;
+        settle(
+          p,
+          healthy[i]! && isInTime,
+          p.isFirstCheck && healthy[i] ? p.injectedAt : now,
+          isCut && !healthy[i] && isInTime,
+        );
+      });
       if (opts.beforeChecks) await opts.beforeChecks();
       let checks: InvariantCheck[];
       try {

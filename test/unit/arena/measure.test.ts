@@ -105,13 +105,19 @@ describe('startMeasurement', () => {
     expect(report.injections).toEqual({ total: 2, succeeded: 1, failed: 1 });
   });
 
-  it('an aborted finish stops waiting and counts pending faults as not recovered', async () => {
-    const { service, session } = await setup(false);
+  it('an aborted finish stops waiting: a fault inside its deadline is interrupted (not counted), one past it missed', async () => {
+    const { clock, service, session } = await setup(false);
+    session.faultInjected(await service.execute(createAction('memory_corrupt', 'agent-2')));
+    await clock.advance(2500); // past the 2 s deadline: a real miss
     session.faultInjected(await service.execute(createAction('kill_agent', 'agent-3')));
     const ac = new AbortController();
     ac.abort();
     const report = await session.finish({ signal: ac.signal });
-    expect(report.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 0 });
+    expect(report.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 0, interrupted: 1 });
+    expect(report.measurements.recovery.faults.map((f) => [f.type, f.recovered, f.interrupted])).toEqual([
+      ['memory_corrupt', false, undefined],
+      ['kill_agent', false, true],
+    ]);
   });
 
   it('polls the part of the target each disruptive fault damaged', () => {
