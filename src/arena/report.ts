@@ -238,7 +238,10 @@ export interface SurvivalReport {
   actions_failed: number;
   score: ScoreReport;
   drift: DriftStats;
+  /** the last ticks run (at most 10,000 by default); `actions_*` and `drift` count every tick */
   timeline: SurvivalTick[];
+  /** ticks run before the kept timeline and left out of it (absent when none) */
+  timeline_dropped?: number;
   strategy: Record<string, unknown>;
   gate?: GateOutcome;
   error?: string;
