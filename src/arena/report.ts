@@ -17,6 +17,8 @@ export interface FaultRecovery {
   recovered: boolean;
   /** injection → healthy again (polled); undefined when not recovered before the deadline */
   recovery_ms?: number;
+  /** the run was stopped (Ctrl-C, timeout, error) before it recovered or reached its deadline: not counted */
+  interrupted?: true;
 }
 
 /** How the workload requests still in flight when the window closed ended (DESIGN §5: every request sent is counted). */
@@ -45,7 +47,10 @@ export interface ScoreMeasurements {
     mttr_mean_ms: number | null;
     mttr_p50_ms: number | null;
     mttr_p95_ms: number | null;
+    /** every fault watched, interrupted ones too */
     faults: FaultRecovery[];
+    /** faults whose recovery the stopped run cut short: in `faults`, not in `disruptive_faults` (absent when 0) */
+    interrupted?: number;
   };
   consistency: {
     total: number;
@@ -197,7 +202,8 @@ export type RunEvent =
   | { type: 'fault.reverted'; at_ms: number; fault: ActiveFault }
   | { type: 'recovery'; at_ms: number; recovery: FaultRecovery }
   | { type: 'snapshot'; at_ms: number; agents: AgentInfo[]; faults: ActiveFault[]; live: LiveScore; progress: number }
-  | { type: 'run.finished'; at_ms: number; status: RunStatus; stopped_by?: StoppedBy };
+  /** `score`: the final one (consistency checked), so a view's last frame agrees with the report */
+  | { type: 'run.finished'; at_ms: number; status: RunStatus; stopped_by?: StoppedBy; score?: LiveScore };
 
 export type RunEventListener = (event: RunEvent) => void;
 
@@ -235,7 +241,10 @@ export interface SurvivalReport {
   actions_failed: number;
   score: ScoreReport;
   drift: DriftStats;
+  /** the last ticks run (at most 10,000 by default); `actions_*` and `drift` count every tick */
   timeline: SurvivalTick[];
+  /** ticks run before the kept timeline and left out of it (absent when none) */
+  timeline_dropped?: number;
   strategy: Record<string, unknown>;
   gate?: GateOutcome;
   error?: string;

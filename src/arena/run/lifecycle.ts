@@ -13,7 +13,7 @@ import { formatDuration } from '../../shared/duration.js';
 import { keepAliveWhile } from '../../shared/keep-alive.js';
 import type { Result } from '../action.js';
 import type { ActiveFault, TargetObserver } from '../providers.js';
-import type { GateOutcome, RunEvent, RunEventListener, RunStatus, ScoreReport } from '../report.js';
+import type { GateOutcome, LiveScore, RunEvent, RunEventListener, RunStatus, ScoreReport } from '../report.js';
 import type { RunService } from './service-port.js';
 import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '../measure/index.js';
 import { gateOutcome, type GateOn } from '../score.js';
@@ -315,7 +315,21 @@ async function lifecycle(
   if (gate) outcome.gate = gate;
   if (stoppedBy) outcome.stopped_by = stoppedBy;
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
-  emit({ type: 'run.finished', at_ms: rel(), status, ...(stoppedBy ? { stopped_by: stoppedBy } : {}) });
+  const finalScore: LiveScore = {
+    availability: score.availability,
+    recovery: score.recovery,
+    consistency: score.consistency,
+    score: score.score,
+    pending_recoveries: 0,
+    settled_recoveries: score.measurements.recovery.faults.length,
+  };
+  emit({
+    type: 'run.finished',
+    at_ms: rel(),
+    status,
+    score: finalScore,
+    ...(stoppedBy ? { stopped_by: stoppedBy } : {}),
+  });
   return outcome;
 }
 

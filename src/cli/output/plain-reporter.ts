@@ -38,6 +38,8 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${t} reverted ${event.fault.kind} on ${event.fault.target}`;
     case 'recovery': {
       const r = event.recovery;
+      if (r.interrupted)
+        return `${t} ${chalk.yellow('interrupted')} before ${r.type} on ${r.target} recovered (not counted)`;
       return r.recovered
         ? `${t} recovered from ${r.type} on ${r.target} in ${r.recovery_ms}ms`
         : `${t} ${chalk.red('not recovered')} from ${r.type} on ${r.target} before the deadline`;

@@ -19,6 +19,7 @@ import { relaySlowly, requiredFieldsOf, sendRewritten } from './quiet-answers.js
 import { RateBuckets, requestTokens } from './rate-bucket.js';
 import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
 import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
+import { createModelSniffer } from './model-sniffer.js';
 import { peekBody, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
 import { relayWithStreamFault } from './stream-faults.js';
@@ -53,6 +54,8 @@ export interface LlmProxyOptions {
    * slowed by TCP, not the proxy's memory), and a held request is still held
    */
   maxBufferedBytes?: number;
+  /** requests from this `x-arena-client` are not taken as the clients' own traffic by lastRequest (a probe's) */
+  probeClient?: string;
 }
 
 export interface LlmFaultStats {
@@ -73,6 +76,8 @@ export interface LlmProxy {
     /** request body bytes read ahead and held now (bounded by maxBufferedBytes) */
     buffered_bytes: number;
   };
+  /** the path and model of the last POST a client (not the probe) sent: what a recovery probe should ask for */
+  lastRequest(): { path: string; model?: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -326,10 +331,26 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     });
   };
 
+  let last: { path: string; model?: string } | undefined;
+  /** watches the body stream past for its model; the request is never held for it */
+  const noteRequest = (req: IncomingMessage, path: string) => {
+    if (req.method !== 'POST' || (options.probeClient && req.headers['x-arena-client'] === options.probeClient)) return;
+    const seen: { path: string; model?: string } = { path };
+    last = seen;
+    const sniffer = createModelSniffer();
+    const onData = (chunk: Buffer) => {
+      sniffer.push(chunk);
+      if (sniffer.model !== undefined) seen.model = sniffer.model;
+      if (sniffer.isDone) req.off('data', onData);
+    };
+    req.on('data', onData);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const client = stats.clientOf(req);
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
+    noteRequest(req, pathname);
     const call: Call = { req, res, client, api: apiOf(pathname), pathname };
     if (faults.isEmpty) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
@@ -405,6 +426,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
           .list()
           .map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired, not_applicable: f.notApplicable })),
       };
+    },
+    lastRequest() {
+      return last ? { ...last } : undefined;
     },
     close() {
       isClosing = true;

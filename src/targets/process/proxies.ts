@@ -13,6 +13,7 @@ import type { Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
+import { PROBE_CLIENT } from './llm-probe.js';
 import type { AgentSpec, ProcessTargetSpec } from './spec.js';
 
 export interface RunningProxy extends AgentProxy {
@@ -35,8 +36,10 @@ function wrap(agentId: string, kind: string, apply: AgentProxy['applyFault']): A
 
 export interface LlmRunning extends RunningProxy {
   readonly api: 'openai' | 'anthropic';
-  /** the model the recovery probe asks for (`probe_model`), else the API's default */
-  readonly probeModel?: string;
+  /** what the target file fixes of the recovery probe (`llm.probe`) */
+  readonly probe?: { path?: string; model?: string; body?: Record<string, unknown> };
+  /** the path and model of the agents' last call through this proxy: what the probe asks by default */
+  lastRequest(): { path: string; model?: string } | undefined;
 }
 
 export interface LlmProxies {
@@ -136,12 +139,14 @@ export function startLlmProxies(
         upstream: config.upstream,
         api: config.api,
         clock: options.clock,
+        probeClient: PROBE_CLIENT,
         ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
       });
       return {
         port: proxy.port,
         api: config.api,
-        ...(config.probe_model ? { probeModel: config.probe_model } : {}),
+        ...(config.probe ? { probe: config.probe } : {}),
+        lastRequest: () => proxy.lastRequest(),
         applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)),
         close: () => proxy.close(),
       };

@@ -104,11 +104,17 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     const recent = lastFailure.get(id);
     if (recent && clock.now() - recent.at < LLM_PROBE_MIN_INTERVAL_MS) return Promise.resolve(recent.problem);
     const apiKey = arenaEnv[API_KEY_ENV[proxy.api]];
+    // the agents' own last call says which endpoint and model the upstream serves; the target file overrides
+    const seen = proxy.lastRequest();
+    const path = proxy.probe?.path ?? seen?.path;
+    const model = proxy.probe?.model ?? seen?.model;
     return llmProbe({
       port: proxy.port,
       api: proxy.api,
       timeoutMs: LLM_PROBE_TIMEOUT_MS,
-      ...(proxy.probeModel ? { model: proxy.probeModel } : {}),
+      ...(path ? { path } : {}),
+      ...(model ? { model } : {}),
+      ...(proxy.probe?.body ? { body: proxy.probe.body } : {}),
       ...(apiKey ? { apiKey } : {}),
     }).then((problem) => {
       if (problem === undefined) lastFailure.delete(id);
