@@ -9,6 +9,7 @@ import { ProtocolError } from '../../protocol/wire.js';
 import { startLlmProxy } from '../../proxies/llm/index.js';
 import { startHttpMcpProxy } from '../../proxies/mcp/index.js';
 import { parseHostPort, startTcpProxy, type TcpProxy } from '../../proxies/tcp/index.js';
+import type { CallLedger } from '../../protocol/calls.js';
 import type { Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import { deriveRandom, type Random } from '../../shared/random.js';
@@ -63,12 +64,13 @@ async function startPerAgent<C, R extends RunningProxy>(
   agents: readonly AgentSpec[],
   top: C | undefined,
   own: (agent: AgentSpec) => C | undefined,
-  start: (config: C, label: string) => Promise<R>,
+  /** `agent` is the agent the proxy belongs to, undefined for the shared one */
+  start: (config: C, label: string, agent: string | undefined) => Promise<R>,
 ): Promise<{ byAgent: Map<string, R>; shared: string[]; close(): Promise<void> }> {
   const started: R[] = [];
   const byAgent = new Map<string, R>();
-  const launch = async (config: C, label: string) => {
-    const running = await start(config, label);
+  const launch = async (config: C, label: string, agent?: string) => {
+    const running = await start(config, label, agent);
     started.push(running);
     return running;
   };
@@ -78,7 +80,7 @@ async function startPerAgent<C, R extends RunningProxy>(
     const behindShared: string[] = [];
     for (const agent of agents) {
       const config = own(agent);
-      if (config !== undefined) byAgent.set(agent.id, await launch(config, agent.id));
+      if (config !== undefined) byAgent.set(agent.id, await launch(config, agent.id, agent.id));
       else if (shared) {
         byAgent.set(agent.id, shared);
         behindShared.push(agent.id);
@@ -124,18 +126,21 @@ export function startMcpProxies(
 /** `llm:` per agent, or once at the top level for every agent without its own. */
 export function startLlmProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random },
+  options: { clock: Clock; random?: Random; ledger: CallLedger },
 ): Promise<LlmProxies> {
   return startPerAgent(
     spec.agents,
     spec.llm,
     (agent) => agent.llm,
-    async (config, label): Promise<LlmRunning> => {
+    async (config, label, agent): Promise<LlmRunning> => {
       const proxy = await startLlmProxy({
         listen: config.listen,
         upstream: config.upstream,
         api: config.api,
         clock: options.clock,
+        // every proxy of the target records into its one ledger (Target.calls)
+        ledger: options.ledger,
+        ...(agent !== undefined ? { agent } : {}),
         ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
       });
       return {

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCallLedger } from '../../protocol/calls.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import type { Random } from '../../shared/random.js';
@@ -62,6 +63,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   let proxies = new Map<string, RunningProxy>();
   let llm: LlmProxies | undefined;
   let mcp: McpProxies | undefined;
+  // one ledger for every LLM and MCP proxy this target starts: trials read one sequence of calls
+  const ledger = createCallLedger();
 
   const exclude = () => new Set<number>(watchdog ? [process.pid, watchdog.pid] : [process.pid]);
   const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
@@ -171,6 +174,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     runtime,
     observer,
     unsupportedFaults: unsupported,
+    calls: ledger,
 
     async start() {
       if (started) throw new RuntimeError(`target ${spec.name} is already started`, 'already_started');
@@ -187,7 +191,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           clock,
           ...(options.random ? { random: options.random } : {}),
         });
-        llm = await startLlmProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
+        llm = await startLlmProxies(spec, { clock, ledger, ...(options.random ? { random: options.random } : {}) });
         mcp = await startMcpProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
         if (spec.start) {
           const w = watchdog;
