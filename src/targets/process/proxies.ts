@@ -96,17 +96,19 @@ async function startPerAgent<C, R extends RunningProxy>(
 /** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
 export function startMcpProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random },
+  options: { clock: Clock; random?: Random; ledger: CallLedger },
 ): Promise<McpProxies> {
   return startPerAgent(
     spec.agents,
     spec.mcp,
     (agent) => agent.mcp,
-    async (config, label): Promise<McpRunning> => {
+    async (config, label, agent): Promise<McpRunning> => {
       const proxy = await startHttpMcpProxy({
         upstream: config.upstream,
         port: config.listen,
         clock: options.clock,
+        ledger: options.ledger,
+        ...(agent !== undefined ? { agent } : {}),
         // derived, not forked: the other proxies' draws stay what they were for the same seed
         ...(options.random ? { seed: deriveRandom(options.random.seed, `mcp:${label}`).seed } : {}),
       });

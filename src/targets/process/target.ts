@@ -192,7 +192,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           ...(options.random ? { random: options.random } : {}),
         });
         llm = await startLlmProxies(spec, { clock, ledger, ...(options.random ? { random: options.random } : {}) });
-        mcp = await startMcpProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
+        mcp = await startMcpProxies(spec, { clock, ledger, ...(options.random ? { random: options.random } : {}) });
         if (spec.start) {
           const w = watchdog;
           managed = await startManaged(spec.start, {
