@@ -4,7 +4,7 @@
  * `RunEvent`s and returns reports; it never prints.
  */
 import type { Action, Result } from './action.js';
-import type { ActiveFault, AgentInfo } from './providers.js';
+import type { ActiveFault, AgentInfo, ProxyReport } from './providers.js';
 
 export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
 
@@ -145,6 +145,8 @@ export interface ScenarioReport {
   cut_faults?: Array<{ id: string; kind: string; target: string; planned_ms: number; actual_ms?: number }>;
   /** the target's agents as the run ended: status, role, and the restarts seen during the run */
   agents?: AgentInfo[];
+  /** the fault proxies the target ran, with their stats as the run ended (process targets) */
+  proxies?: ProxyReport[];
 }
 
 /**
@@ -242,4 +244,6 @@ export interface SurvivalReport {
   reverted_faults?: ActiveFault[];
   /** set by `arena replay`: the run whose timeline this one replayed */
   replay_of?: ReplayOf;
+  /** the fault proxies the target ran, with their stats as the run ended (process targets) */
+  proxies?: ProxyReport[];
 }

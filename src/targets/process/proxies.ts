@@ -9,6 +9,7 @@ import { ProtocolError } from '../../protocol/wire.js';
 import { startLlmProxy } from '../../proxies/llm/index.js';
 import { startHttpMcpProxy } from '../../proxies/mcp/index.js';
 import { parseHostPort, startTcpProxy, type TcpProxy } from '../../proxies/tcp/index.js';
+import type { ProxyReport } from '../../arena/providers.js';
 import type { CallLedger } from '../../protocol/calls.js';
 import type { Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
@@ -18,6 +19,11 @@ import type { AgentSpec, ProcessTargetSpec } from './spec.js';
 
 export interface RunningProxy extends AgentProxy {
   readonly port: number;
+  /** where agents connect (host:port for TCP, the base URL for LLM and MCP), and where it forwards to */
+  readonly listen: string;
+  readonly upstream: string;
+  /** its counters, as its control port's `GET /v1/stats` would give them */
+  stats(): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -114,6 +120,9 @@ export function startMcpProxies(
       });
       return {
         port: proxy.port,
+        listen: proxy.url,
+        upstream: config.upstream,
+        stats: () => ({ ...proxy.stats() }),
         applyFault: wrap(label, 'MCP', async (request) => {
           const { body } = await proxy.faults.add(request);
           return { report: body.report, revert: async () => void (await proxy.faults.remove(request.id)) };
@@ -147,6 +156,9 @@ export function startLlmProxies(
       });
       return {
         port: proxy.port,
+        listen: proxy.url,
+        upstream: config.upstream,
+        stats: () => ({ ...proxy.stats() }),
         api: config.api,
         ...(config.probe_model ? { probeModel: config.probe_model } : {}),
         applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)),
@@ -173,6 +185,9 @@ export async function startAgentProxies(
       });
       running.set(agent.id, {
         port: proxy.port,
+        listen: `${proxy.host}:${proxy.port}`,
+        upstream: agent.proxy.upstream,
+        stats: () => ({ ...proxy.stats() }),
         applyFault: wrap(agent.id, 'TCP', async (request) => proxy.applyFault(request)),
         close: () => proxy.close(),
       });
@@ -182,4 +197,35 @@ export async function startAgentProxies(
     throw err;
   }
   return running;
+}
+
+/**
+ * Every proxy running in front of the fleet, once each (a shared proxy lists all its agents), for
+ * run reports (with their stats) and `describe --target` (without).
+ */
+export function proxyReports(
+  running: {
+    tcp: ReadonlyMap<string, RunningProxy>;
+    llm?: { byAgent: ReadonlyMap<string, RunningProxy> } | undefined;
+    mcp?: { byAgent: ReadonlyMap<string, RunningProxy> } | undefined;
+  },
+  withStats: boolean,
+): ProxyReport[] {
+  const reports: ProxyReport[] = [];
+  const add = (kind: ProxyReport['kind'], byAgent: ReadonlyMap<string, RunningProxy> | undefined) => {
+    const agents = new Map<RunningProxy, string[]>();
+    for (const [agent, proxy] of byAgent ?? []) agents.set(proxy, [...(agents.get(proxy) ?? []), agent]);
+    for (const [proxy, ids] of agents)
+      reports.push({
+        kind,
+        agents: ids,
+        listen: proxy.listen,
+        upstream: proxy.upstream,
+        ...(withStats ? { stats: proxy.stats() } : {}),
+      });
+  };
+  add('tcp', running.tcp);
+  add('llm', running.llm?.byAgent);
+  add('mcp', running.mcp?.byAgent);
+  return reports;
 }

@@ -15,6 +15,7 @@ import { AgentFleet } from './agents.js';
 import type { Target } from './contract.js';
 import { createProcessFaults } from './faults.js';
 import {
+  proxyReports,
   startAgentProxies,
   startLlmProxies,
   startMcpProxies,
@@ -27,7 +28,7 @@ import { startManaged, type ManagedProcess } from './managed.js';
 import { createProcessObserver } from './observer.js';
 import { pidSource } from './pid.js';
 import { describeProbe } from './probes.js';
-import { API_KEY_ENV, llmProbe } from './llm-probe.js';
+import { API_KEY_ENV, PROBE_CLIENT, llmProbe } from './llm-probe.js';
 import { DEFAULT_READY_TIMEOUT_MS, PROBE_DEFAULTS, type ProcessTargetSpec } from './spec.js';
 import { unsupportedFaults, type ProxyKinds } from './unsupported.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
@@ -174,7 +175,14 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     runtime,
     observer,
     unsupportedFaults: unsupported,
-    calls: ledger,
+    // the agents' calls: the arena's own recovery probes pass through the same proxies and are left out
+    calls: {
+      calls(since) {
+        const page = ledger.calls(since);
+        return { ...page, records: page.records.filter((r) => r.client !== PROBE_CLIENT) };
+      },
+    },
+    proxies: () => proxyReports({ tcp: proxies, llm, mcp }, true),
 
     async start() {
       if (started) throw new RuntimeError(`target ${spec.name} is already started`, 'already_started');
@@ -288,6 +296,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
               }
             : null,
           invariants: (spec.invariants ?? []).map((i) => i.name),
+          // where each proxy listens once started (a port 0 in the file is the one it got)
+          proxies: proxyReports({ tcp: proxies, llm, mcp }, false),
           unsupported_faults: unsupported(),
         },
       };
