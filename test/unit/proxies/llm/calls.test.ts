@@ -3,6 +3,8 @@
  * with the official `openai` and `@anthropic-ai/sdk` clients against a
  * stand-in upstream, read back in-process and through `GET /v1/calls`.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -158,5 +160,63 @@ describe('LLM proxy call records', () => {
     const bad = await fetch(`${base}?since=-1`, { headers: auth });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('since');
+  });
+
+  it('openai Responses API, plain and streamed: input_tokens / output_tokens, from response.completed when streamed', async () => {
+    const response = (status: string, usage: unknown) => ({
+      id: 'resp_1',
+      object: 'response',
+      created_at: 1_700_000_000,
+      model: 'gpt-resp',
+      status,
+      output: [
+        {
+          type: 'message',
+          id: 'msg_1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'hi', annotations: [] }],
+        },
+      ],
+      usage,
+    });
+    const usage = { input_tokens: 11, output_tokens: 2, total_tokens: 13 };
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        if (!(JSON.parse(body) as { stream?: boolean }).stream) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify(response('completed', usage)));
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const ev = (type: string, data: Record<string, unknown>, n: number) =>
+          `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: n, ...data })}\n\n`;
+        res.end(
+          ev('response.created', { response: response('in_progress', null) }, 0) +
+            ev('response.output_text.delta', { item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'hi' }, 1) +
+            ev('response.completed', { response: response('completed', usage) }, 2),
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    proxy = await startLlmProxy({
+      listen: 0,
+      upstream: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      api: 'openai',
+    });
+    cleanups.push(() => proxy.close());
+    const plain = await openai().responses.create({ model: 'gpt-resp', input: 'hi' });
+    expect(plain.output_text).toBe('hi');
+    const stream = await openai().responses.create({ model: 'gpt-resp', input: 'hi', stream: true });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types).toContain('response.completed');
+    const calls = await records(2);
+    expect(calls.map((c) => [c.ok, c.model, c.tokens])).toEqual([
+      [true, 'gpt-resp', { input: 11, output: 2 }],
+      [true, 'gpt-resp', { input: 11, output: 2 }],
+    ]);
   });
 });
