@@ -23,6 +23,9 @@ export interface AnswerUsage {
 // biome-ignore lint/suspicious/noExplicitAny: provider JSON, every field checked where it is read
 type Json = Record<string, any>;
 
+/** a non-null `usage` object somewhere in an event's data (`"usage":null` is what most chunks carry) */
+const HAS_USAGE = /"usage"\s*:\s*\{/;
+
 const count = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -99,6 +102,8 @@ export class StreamUsage {
       if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
     const text = data.join('\n');
     if (text === '' || text === '[DONE]') return;
+    // most events are text deltas: once the model is known, only one with a usage object is parsed
+    if (this.model !== undefined && !HAS_USAGE.test(text)) return;
     let json: unknown;
     try {
       json = JSON.parse(text);
