@@ -165,6 +165,20 @@ export interface Target {
   describe(): Promise<TargetDescription>;
   /** the LLM and MCP calls its proxies saw (DESIGN §14 behaviour and cost); absent when it has no proxies */
   readonly calls?: CallLedgerReader;
+  /** the fault proxies it runs in front of its agents, with what each saw so far; absent when it runs none */
+  proxies?(): ProxyReport[];
+}
+
+/** One fault proxy a target runs, as a report and `describe` show it. */
+export interface ProxyReport {
+  kind: 'tcp' | 'llm' | 'mcp';
+  /** the agents whose traffic goes through it (more than one for a shared proxy) */
+  agents: string[];
+  /** where the agents connect, e.g. `127.0.0.1:7300` */
+  listen: string;
+  upstream: string;
+  /** the proxy's own counters, as its `GET /v1/stats` gives them (retries, retry-after, injected errors, reconnects, tokens) */
+  stats?: Record<string, unknown>;
 }
 
 export interface TargetDescription {

@@ -4,7 +4,7 @@
  * `RunEvent`s and returns reports; it never prints.
  */
 import type { Action, Result } from './action.js';
-import type { ActiveFault, AgentInfo } from './providers.js';
+import type { ActiveFault, AgentInfo, ProxyReport } from './providers.js';
 import type { StoppedBy } from './safety/watch.js';
 
 export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
@@ -153,6 +153,8 @@ export interface ScenarioReport {
   agents?: AgentInfo[];
   /** set when a stop condition (config.stop_when) ended the run early: status `failed`, exit 1 */
   stopped_by?: StoppedBy;
+  /** the fault proxies the target ran, with their stats as the run ended (process targets) */
+  proxies?: ProxyReport[];
 }
 
 /**
@@ -256,4 +258,6 @@ export interface SurvivalReport {
   replay_of?: ReplayOf;
   /** set when a stop condition (--stop-when) ended the run early: status `failed`, exit 1 */
   stopped_by?: StoppedBy;
+  /** the fault proxies the target ran, with their stats as the run ended (process targets) */
+  proxies?: ProxyReport[];
 }

@@ -42,7 +42,9 @@ async function fakeOpenAI(): Promise<string> {
         JSON.stringify({
           id: 'c1',
           object: 'chat.completion',
+          model: 'gpt-test',
           choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
         }),
       );
     });
@@ -51,7 +53,10 @@ async function fakeOpenAI(): Promise<string> {
   return `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 }
 
-function chat(port: number): Promise<{ status: number; retryAfter?: string; body: string }> {
+function chat(
+  port: number,
+  extraHeaders: Record<string, string> = {},
+): Promise<{ status: number; retryAfter?: string; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -59,7 +64,7 @@ function chat(port: number): Promise<{ status: number; retryAfter?: string; body
         port,
         method: 'POST',
         path: '/v1/chat/completions',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...extraHeaders },
         agent: false,
       },
       (res) => {
@@ -227,5 +232,63 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
       `${id} is paused`,
     ]);
     await target.runtime.resumeAgent(id);
+  });
+
+  it('records every agent call in Target.calls (not the arena probe), and reports and describes its proxies', async () => {
+    tag = `llmc${process.pid}`;
+    const url = await fakeOpenAI();
+    const [listen] = await freePorts(1);
+    const fleet = await tinyFleet({
+      tag,
+      n: 2,
+      edit: (input) => void (input.llm = { listen: listen!, upstream: url, api: 'openai' }),
+    });
+    target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR, env: {} });
+    await target.start();
+    expect((await chat(listen!, { 'x-arena-trial': 't1', 'x-arena-client': 'planner' })).status).toBe(200);
+    await target.runtime.injectLLMFailure(fleet.ids[0]!, 'server_error', { params: { first_n: 1 } });
+    expect((await chat(listen!, { 'x-arena-trial': 't2' })).status).toBe(500);
+    // the recovery probe (once the fault is over) goes through the same proxy: its calls are the arena's
+    await target.runtime.revertAll();
+    await target.observer.health({ kind: 'agent', id: fleet.ids[0]!, aspect: 'llm' });
+    const records = await waitFor(
+      () => {
+        const { records } = target!.calls!.calls();
+        return records.length >= 2 ? records : undefined;
+      },
+      5000,
+      'two calls recorded',
+    );
+    expect(records).toHaveLength(2);
+    expect(records[0]).toMatchObject({
+      kind: 'llm',
+      trial: 't1',
+      client: 'planner',
+      ok: true,
+      faulted: false,
+      model: 'gpt-test',
+      tokens: { input: 7, output: 2 },
+    });
+    // a shared proxy belongs to no one agent
+    expect(records[0]!.agent).toBeUndefined();
+    expect(records[1]).toMatchObject({ trial: 't2', ok: false, faulted: true });
+
+    const [proxy] = target.proxies!();
+    expect(proxy).toMatchObject({
+      kind: 'llm',
+      agents: fleet.ids,
+      listen: `http://127.0.0.1:${listen}`,
+      upstream: url,
+      // the proxy's own totals count every call through it, the probe's too
+      stats: { errors_injected: { server_error: 1 }, tokens: { input: 14, output: 4, answers_with_usage: 2 } },
+    });
+    // the probe did go through the proxy: its stats count it, apart from the agents
+    expect((proxy!.stats as { clients: Array<{ client: string }> }).clients.map((c) => c.client)).toContain(
+      'arena-probe',
+    );
+    const described = await target.describe();
+    expect(described.strategy.proxies).toEqual([
+      { kind: 'llm', agents: fleet.ids, listen: `http://127.0.0.1:${listen}`, upstream: url },
+    ]);
   });
 });

@@ -44,7 +44,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     .option('--host <host>', 'address for --listen and --control', '127.0.0.1')
     .option(
       '--control <port>',
-      'fault control port: POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats',
+      'fault control port: POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats, GET /v1/calls',
     )
     .option(
       '--token <token>',

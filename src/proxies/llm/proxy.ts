@@ -22,6 +22,8 @@ import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
 import { createModelSniffer } from './model-sniffer.js';
 import { peekBody, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
+import { createCallRecorder, type CallTrace, type TokenTotals } from './call-trace.js';
+import { createCallLedger, type CallLedger, type CallLedgerReader } from '../../protocol/calls.js';
 import { relayWithStreamFault } from './stream-faults.js';
 import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
 import {
@@ -56,6 +58,10 @@ export interface LlmProxyOptions {
   maxBufferedBytes?: number;
   /** requests from this `x-arena-client` are not taken as the clients' own traffic by lastRequest (a probe's) */
   probeClient?: string;
+  /** where each call is recorded (DESIGN §14): a process target passes the one its proxies share; default a ledger of its own */
+  ledger?: CallLedger;
+  /** the agent whose proxy this is: named in each call it records */
+  agent?: string;
 }
 
 export interface LlmFaultStats {
@@ -71,8 +77,12 @@ export interface LlmProxy {
   readonly api: LlmApiMode;
   /** applies an `llm_failure` fault (a FaultApplier for createFaultRegistry); throws a ProtocolError saying why not */
   applyFault(request: FaultRequest): Promise<AppliedFault>;
+  /** every call it relayed or answered, for `GET /v1/calls` and trials */
+  readonly calls: CallLedgerReader;
   stats(): LlmProxyStats & {
     faults: LlmFaultStats[];
+    /** tokens the upstream's answers reported in their `usage`, all clients together */
+    tokens: TokenTotals;
     /** request body bytes read ahead and held now (bounded by maxBufferedBytes) */
     buffered_bytes: number;
   };
@@ -90,6 +100,8 @@ interface Call {
   pathname: string;
   /** the body's `model`, when a fault needed to read it */
   model?: string;
+  /** its CallRecord in the making */
+  trace: CallTrace;
 }
 
 /** a streamed answer passing through untouched: a stream fault applied later can still take it over */
@@ -126,6 +138,14 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const faults = new ActiveFaults(random);
   const buckets = new WeakMap<ActiveLlmFault, RateBuckets>();
   const stats = new ProxyStats();
+  const ledger = options.ledger ?? createCallLedger();
+  // answers kept whole to read their usage (JSON, compressed) share the read-ahead budget's size, apart from it
+  const recorder = createCallRecorder({
+    ledger,
+    clock,
+    budget: { used: 0, max: maxBuffered },
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+  });
   let isClosing = false;
 
   const apiOf = (pathname: string): LlmApi => (mode === 'auto' ? apiForPath(pathname) : mode);
@@ -141,7 +161,11 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const faultStream = (call: Call, upRes: IncomingMessage, fault: ActiveLlmFault) => {
     const type = fault.spec.errorType;
     relayWithStreamFault(upRes, call.res, call.api, fault, {
-      onCut: () => stats.onInjected(call.client, type, clock.now()),
+      onCut: () => {
+        call.trace.faulted();
+        if (type === 'stream_error') call.trace.broken();
+        stats.onInjected(call.client, type, clock.now());
+      },
       onNotReached: () => {
         faults.unfire(fault);
         stats.onPassed(call.client);
@@ -165,6 +189,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       if (swapped) {
         body = { chunks: [swapped], isComplete: true };
         set = { 'content-length': String(swapped.length) };
+        call.trace.faulted();
         stats.onChanged(client, type);
       } else notApplicable();
     }
@@ -177,7 +202,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     let isAnswered = false;
     upReq.on('response', (upRes) => {
       isAnswered = true;
+      call.trace.answer(upRes);
       if (type === 'slow_first_token') {
+        call.trace.faulted();
         stats.onChanged(client, type);
         upRes.pause();
         const timer = setTimeout(() => answer(upRes), acting!.spec.delayMs);
@@ -209,14 +236,17 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
             },
             onDone: (isChanged) => {
               stats.onPassed(client);
-              if (isChanged) stats.onChanged(client, type);
-              else notApplicable();
+              if (isChanged) {
+                call.trace.faulted();
+                stats.onChanged(client, type);
+              } else notApplicable();
             },
           });
         }
         notApplicable();
       } else if (type === 'slow_stream') {
         if (isStreamAnswer) {
+          call.trace.faulted();
           stats.onPassed(client);
           stats.onChanged(client, type);
           return relaySlowly(upRes, res, acting!.spec.chunkDelayMs);
@@ -266,8 +296,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     else req.pipe(upReq);
   };
 
-  const injectStatus = ({ req, res, client, api }: Call, fault: ActiveLlmFault) => {
+  const injectStatus = ({ req, res, client, api, trace }: Call, fault: ActiveLlmFault) => {
     const { errorType, retryAfterS } = fault.spec;
+    trace.faulted();
     // the rest of the body is read and dropped so the client's keep-alive connection stays usable
     req.resume();
     // stamped before the answer is written: a proxy descheduled right after the write would otherwise
@@ -298,6 +329,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return pass(call, body, []);
     }
     call.req.resume();
+    call.trace.faulted();
     sendWire(call.res, refused);
     stats.onInjected(call.client, 'rate_limit_storm', at, Number(refused.headers['retry-after']) * 1000);
   };
@@ -309,6 +341,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
    */
   const hold = async (call: Call, fault: ActiveLlmFault, peeked: PeekedBody | undefined) => {
     const { req, res, client } = call;
+    call.trace.faulted();
     stats.onInjected(client, 'timeout', clock.now());
     stats.held++;
     // reading the body keeps the socket read, so a client that hangs up is noticed
@@ -351,13 +384,16 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
     noteRequest(req, pathname);
-    const call: Call = { req, res, client, api: apiOf(pathname), pathname };
+    const call: Call = { req, res, client, api: apiOf(pathname), pathname, trace: recorder.trace(req, res) };
     if (faults.isEmpty) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
     if (faults.needsBody) {
       body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
-      if (model !== undefined) call.model = model;
+      if (model !== undefined) {
+        call.model = model;
+        call.trace.requested(model);
+      }
     }
     const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
     const fault = decision.fault;
@@ -394,6 +430,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     upstream: upstreamUrl,
     api: mode,
+    calls: ledger,
     async applyFault(request) {
       const spec = parseLlmFault(request.type, request.params);
       const fault = faults.add(request.id, spec);
@@ -422,6 +459,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return {
         ...stats.snapshot(),
         buffered_bytes: buffered,
+        tokens: recorder.tokens(),
         faults: faults
           .list()
           .map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired, not_applicable: f.notApplicable })),

@@ -25,6 +25,8 @@ import { createToolFaultBook, mcpFaultApplier } from './faults.js';
 import { relaySession, type SessionRelay } from './relay.js';
 import { createStats, recordClient, snapshot } from './stats.js';
 import type { McpHttpProxy } from './types.js';
+import { createToolCallLog } from './tool-calls.js';
+import { createCallLedger, type CallLedger } from '../../protocol/calls.js';
 
 export interface HttpMcpProxyOptions {
   /** seeds what tool_fault changes: the same seed changes the same results the same way (default 0) */
@@ -37,6 +39,10 @@ export interface HttpMcpProxyOptions {
   clock?: Clock;
   /** the largest JSON-RPC body accepted on a new session's initialize */
   bodyLimit?: number;
+  /** where each tools/call is recorded (DESIGN §14): a process target passes the one its proxies share; default a ledger of its own */
+  ledger?: CallLedger;
+  /** the agent whose proxy this is: named in each call it records */
+  agent?: string;
 }
 
 interface Session {
@@ -98,6 +104,8 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     ]);
   const clock = options.clock ?? systemClock;
   const stats = createStats('http');
+  const ledger = options.ledger ?? createCallLedger();
+  const agentName = options.agent !== undefined ? { agent: options.agent } : {};
   const book = createToolFaultBook(options.seed ?? 0);
   const sessions = new Set<Session>();
   const byId = new Map<string, Session>();
@@ -138,6 +146,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
       book,
       stats,
       clock,
+      calls: createToolCallLog({ ledger, clock, ...agentName }),
       onInitialize(name) {
         session.client = name;
         const client = recordClient(stats, name);
@@ -242,6 +251,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     port: listener.port,
     url: url.toString(),
     faults: registry,
+    calls: ledger,
     stats: () => snapshot(stats),
     ended,
     async close() {

@@ -21,6 +21,8 @@ import { killTree } from './process-tree.js';
 import { relaySession } from './relay.js';
 import { createStats, recordClient, snapshot } from './stats.js';
 import type { McpProxy, McpProxyEndReason } from './types.js';
+import { createToolCallLog } from './tool-calls.js';
+import { createCallLedger, type CallLedger } from '../../protocol/calls.js';
 
 const SERVER_GONE_TIMEOUT_MS = 3000;
 
@@ -40,6 +42,10 @@ export interface StdioMcpProxyOptions {
   serverStderr?: 'inherit' | 'ignore';
   /** how long a server gets after SIGTERM on close before SIGKILL */
   killGraceMs?: number;
+  /** where each tools/call is recorded (DESIGN §14): a process target passes the one its proxies share; default a ledger of its own */
+  ledger?: CallLedger;
+  /** the agent whose proxy this is: named in each call it records */
+  agent?: string;
 }
 
 export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise<McpProxy> {
@@ -50,6 +56,7 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   ]);
   const clock = options.clock ?? systemClock;
   const stats = createStats('stdio');
+  const ledger = options.ledger ?? createCallLedger();
   const book = createToolFaultBook(options.seed ?? 0);
   const env =
     options.env ??
@@ -73,6 +80,8 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
     book,
     stats,
     clock,
+    // stdio has no headers: its calls carry no trial or trace id (attribution falls to the one trial in flight)
+    calls: createToolCallLog({ ledger, clock, ...(options.agent !== undefined ? { agent: options.agent } : {}) }),
     onInitialize: (name) => void recordClient(stats, name),
   });
   // true when `done` settles within ms; the timer is cancelled, so a quick exit is not held up by it
@@ -161,6 +170,7 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   return {
     mode: 'stdio',
     faults: registry,
+    calls: ledger,
     stats: () => snapshot(stats),
     ended,
     async close() {

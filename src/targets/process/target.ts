@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCallLedger } from '../../protocol/calls.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import type { Random } from '../../shared/random.js';
@@ -14,6 +15,7 @@ import { AgentFleet } from './agents.js';
 import type { Target } from './contract.js';
 import { createProcessFaults } from './faults.js';
 import {
+  proxyReports,
   startAgentProxies,
   startLlmProxies,
   startMcpProxies,
@@ -26,7 +28,7 @@ import { startManaged, type ManagedProcess } from './managed.js';
 import { createProcessObserver } from './observer.js';
 import { pidSource } from './pid.js';
 import { describeProbe } from './probes.js';
-import { API_KEY_ENV, llmProbe } from './llm-probe.js';
+import { API_KEY_ENV, PROBE_CLIENT, llmProbe } from './llm-probe.js';
 import { DEFAULT_READY_TIMEOUT_MS, PROBE_DEFAULTS, type ProcessTargetSpec } from './spec.js';
 import { unsupportedFaults, type ProxyKinds } from './unsupported.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
@@ -62,6 +64,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   let proxies = new Map<string, RunningProxy>();
   let llm: LlmProxies | undefined;
   let mcp: McpProxies | undefined;
+  // one ledger for every LLM and MCP proxy this target starts: trials read one sequence of calls
+  const ledger = createCallLedger();
 
   const exclude = () => new Set<number>(watchdog ? [process.pid, watchdog.pid] : [process.pid]);
   const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
@@ -177,6 +181,14 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     runtime,
     observer,
     unsupportedFaults: unsupported,
+    // the agents' calls: the arena's own recovery probes pass through the same proxies and are left out
+    calls: {
+      calls(since) {
+        const page = ledger.calls(since);
+        return { ...page, records: page.records.filter((r) => r.client !== PROBE_CLIENT) };
+      },
+    },
+    proxies: () => proxyReports({ tcp: proxies, llm, mcp }, true),
 
     async start() {
       if (started) throw new RuntimeError(`target ${spec.name} is already started`, 'already_started');
@@ -193,8 +205,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           clock,
           ...(options.random ? { random: options.random } : {}),
         });
-        llm = await startLlmProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
-        mcp = await startMcpProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
+        llm = await startLlmProxies(spec, { clock, ledger, ...(options.random ? { random: options.random } : {}) });
+        mcp = await startMcpProxies(spec, { clock, ledger, ...(options.random ? { random: options.random } : {}) });
         if (spec.start) {
           const w = watchdog;
           managed = await startManaged(spec.start, {
@@ -290,6 +302,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
               }
             : null,
           invariants: (spec.invariants ?? []).map((i) => i.name),
+          // where each proxy listens once started (a port 0 in the file is the one it got)
+          proxies: proxyReports({ tcp: proxies, llm, mcp }, false),
           unsupported_faults: unsupported(),
         },
       };
