@@ -5,7 +5,7 @@
  * Every message crosses the cluster network, so partitions, pauses, kills and
  * slow agents all show in the results.
  */
-import { RuntimeError, errorMessage } from '../shared/errors.js';
+import { RuntimeError, errorMessage, isArenaError } from '../shared/errors.js';
 import { AgentRegistry, executeWorkflow, type StepAgent, type StepContext } from '../workflow/index.js';
 import type { Agent } from './agent.js';
 import { isAlive, send, type Cluster } from './cluster.js';
@@ -56,18 +56,27 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
 
   const stepAgents = (orchestrator: Agent, input: RunInput, first: Agent, state: RunState) => {
     let assigned = first;
+    // the assigned worker's tools gave a result its agent refused: its tool backend is not to be trusted now
+    let isDistrusted = false;
     const onWorker = (fn: (agent: Agent, ctx: StepContext, signal: AbortSignal) => Promise<unknown>): StepAgent => ({
-      execute(ctx) {
-        // a retry goes elsewhere when the assigned worker refused the task (it is down) or its heartbeats stopped
+      async execute(ctx) {
+        // a retry goes elsewhere when the assigned worker refused the task (it is down), its heartbeats stopped,
+        // or its agent refused what its tools returned
         if (
           ctx.attempt > 1 &&
           cluster.strategy.failover.enabled &&
-          (assigned.state !== 'running' || !isAlive(cluster, assigned))
+          (assigned.state !== 'running' || !isAlive(cluster, assigned) || isDistrusted)
         ) {
           assigned = pickWorker(assigned);
         }
+        isDistrusted = false;
         const worker = assigned;
-        return send(orchestrator, worker, (signal) => fn(worker, ctx, signal), ctx.signal);
+        try {
+          return await send(orchestrator, worker, (signal) => fn(worker, ctx, signal), ctx.signal);
+        } catch (error) {
+          isDistrusted = isArenaError(error, 'tool_result_invalid');
+          throw error;
+        }
       },
     });
     const registry = new AgentRegistry();
