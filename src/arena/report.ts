@@ -3,6 +3,7 @@
  * `--json`, `--report`, JUnit, SSE and `arena regress`. The engine emits
  * `RunEvent`s and returns reports; it never prints.
  */
+import type { MarkerTravel } from '../protocol/markers.js';
 import type { Action, Result } from './action.js';
 import type { ActiveFault, AgentInfo } from './providers.js';
 
@@ -145,6 +146,8 @@ export interface ScenarioReport {
   cut_faults?: Array<{ id: string; kind: string; target: string; planned_ms: number; actual_ms?: number }>;
   /** the target's agents as the run ended: status, role, and the restarts seen during the run */
   agents?: AgentInfo[];
+  /** per quiet fault, how far the values it changed travelled (DESIGN §13.3); absent when none were marked */
+  markers?: MarkerTravel[];
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Agent } from './agent.js';
 import { isAlive, send, type Cluster } from './cluster.js';
 import { currentLeader, leaderServing } from './election.js';
 import type { LiveDag } from './dag.js';
+import type { MarkerBook } from '../protocol/markers.js';
 import type { Ledger, Write } from './ledger.js';
 import { ensureIntegrity, journalWrite } from './maintenance.js';
 import {
@@ -40,7 +41,7 @@ export interface Workload {
   abortAll(): void;
 }
 
-export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): Workload {
+export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger, markers?: MarkerBook): Workload {
   let next = 1;
   let roundRobin = 0;
   const inFlight = new Set<AbortController>();
@@ -132,12 +133,12 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
   ): Promise<RunOutput> => {
     const tool = need<{ capital: string; product: number; doc: string }>(ctx, 'tool');
     const recall = need<{ verified: boolean }>(ctx, 'recall');
-    const response = await agent.subsystems.llm.complete({
-      messages: [{ role: 'user', content: `echo: ${tool.capital}|${tool.product}|${tool.doc}` }],
-      signal,
-    });
+    const prompt = `echo: ${tool.capital}|${tool.product}|${tool.doc}`;
+    if (markers?.isTracking) markers.scan(prompt, 'entered_context');
+    const response = await agent.subsystems.llm.complete({ messages: [{ role: 'user', content: prompt }], signal });
     signal.throwIfAborted();
     const output: RunOutput = { run: input.run, answer: response.text, recall_verified: recall.verified };
+    if (markers?.isTracking) markers.scan(output.answer, 'reached_user');
     // idempotent effect: a retried or late answer never writes twice
     if (!ledger.hasEffect(input.run)) {
       const key = memoryKey(input.run);

@@ -22,6 +22,8 @@ import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
 import { peekBody, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
 import { relayWithStreamFault } from './stream-faults.js';
+import { createMarkerBook, type MarkerBook, type MarkerTravel } from '../../protocol/markers.js';
+import { traceRequest } from './markers.js';
 import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
 import {
   apiForPath,
@@ -53,6 +55,11 @@ export interface LlmProxyOptions {
    * slowed by TCP, not the proxy's memory), and a held request is still held
    */
   maxBufferedBytes?: number;
+  /**
+   * where the markers of quiet faults are planted and looked for (DESIGN §13.3); shared with the
+   * other proxies of a target and its workload, so a marker one planted is found by another
+   */
+  markers?: MarkerBook;
 }
 
 export interface LlmFaultStats {
@@ -72,6 +79,8 @@ export interface LlmProxy {
     faults: LlmFaultStats[];
     /** request body bytes read ahead and held now (bounded by maxBufferedBytes) */
     buffered_bytes: number;
+    /** per fault, the markers its changes planted and how far they travelled (DESIGN §13.3) */
+    markers: MarkerTravel[];
   };
   close(): Promise<void>;
 }
@@ -121,6 +130,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const faults = new ActiveFaults(random);
   const buckets = new WeakMap<ActiveLlmFault, RateBuckets>();
   const stats = new ProxyStats();
+  const markers = options.markers ?? createMarkerBook();
   let isClosing = false;
 
   const apiOf = (pathname: string): LlmApi => (mode === 'auto' ? apiForPath(pathname) : mode);
@@ -192,6 +202,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
           (isStreamAnswer || isJson(upRes.headers['content-type'])) &&
           (!encoding || encoding === 'identity');
         if (isReadable) {
+          const changed: string[] = [];
           return sendRewritten(upRes, res, type as ContentFault, {
             api,
             isStream: isStreamAnswer,
@@ -201,11 +212,13 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
               random: draw!,
               api,
               requiredFields: requiredFieldsOf(body?.isComplete ? body.chunks : undefined),
+              changed,
             },
             onDone: (isChanged) => {
               stats.onPassed(client);
               if (isChanged) stats.onChanged(client, type);
               else notApplicable();
+              if (isChanged) for (const value of changed) markers.add(acting!.id, value, 'value', 'llm');
             },
           });
         }
@@ -331,12 +344,13 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
     const call: Call = { req, res, client, api: apiOf(pathname), pathname };
-    if (faults.isEmpty) return pass(call, undefined, []);
+    if (faults.isEmpty && !markers.isTracking) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
-    if (faults.needsBody) {
+    if (faults.needsBody || markers.isTracking) {
       body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
       if (model !== undefined) call.model = model;
+      if (markers.isTracking && body.isComplete) traceRequest(markers, body.chunks);
     }
     const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
     const fault = decision.fault;
@@ -401,6 +415,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return {
         ...stats.snapshot(),
         buffered_bytes: buffered,
+        markers: markers.travel(),
         faults: faults
           .list()
           .map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired, not_applicable: f.notApplicable })),

@@ -24,11 +24,14 @@ import { parseJSONBody, readBody } from '../../shared/json-body.js';
 import { createToolFaultBook, mcpFaultApplier } from './faults.js';
 import { relaySession, type SessionRelay } from './relay.js';
 import { createStats, recordClient, snapshot } from './stats.js';
+import type { MarkerBook } from '../../protocol/markers.js';
 import type { McpHttpProxy } from './types.js';
 
 export interface HttpMcpProxyOptions {
   /** seeds what tool_fault changes: the same seed changes the same results the same way (default 0) */
   seed?: number;
+  /** where tool_fault's markers are planted and looked for; shared with a target's other proxies (DESIGN §13.3) */
+  markers?: MarkerBook;
   /** the real server's streamable-HTTP endpoint, e.g. http://127.0.0.1:9100/mcp */
   upstream: string;
   /** 0 = a free port */
@@ -98,7 +101,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     ]);
   const clock = options.clock ?? systemClock;
   const stats = createStats('http');
-  const book = createToolFaultBook(options.seed ?? 0);
+  const book = createToolFaultBook(options.seed ?? 0, options.markers);
   const sessions = new Set<Session>();
   const byId = new Map<string, Session>();
   // ids of mcp_disconnect faults with a duration still running: new sessions are refused meanwhile
@@ -242,7 +245,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     port: listener.port,
     url: url.toString(),
     faults: registry,
-    stats: () => snapshot(stats),
+    stats: () => ({ ...snapshot(stats), markers: book.markers.travel() }),
     ended,
     async close() {
       if (isClosing) return void (await ended);

@@ -57,6 +57,7 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
       await rt.stop();
     },
     unsupportedFaults: () => ({}),
+    markers: () => rt.markers.travel(),
     refuses: embeddedRefusal,
     describe: async () => ({
       name,

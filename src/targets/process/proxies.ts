@@ -10,6 +10,7 @@ import { startLlmProxy } from '../../proxies/llm/index.js';
 import { startHttpMcpProxy } from '../../proxies/mcp/index.js';
 import { parseHostPort, startTcpProxy, type TcpProxy } from '../../proxies/tcp/index.js';
 import type { Clock } from '../../shared/clock.js';
+import type { MarkerBook } from '../../protocol/markers.js';
 import { RuntimeError } from '../../shared/errors.js';
 import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
@@ -94,7 +95,7 @@ async function startPerAgent<C, R extends RunningProxy>(
 /** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
 export function startMcpProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random },
+  options: { clock: Clock; random?: Random; markers?: MarkerBook },
 ): Promise<McpProxies> {
   return startPerAgent(
     spec.agents,
@@ -107,6 +108,7 @@ export function startMcpProxies(
         clock: options.clock,
         // derived, not forked: the other proxies' draws stay what they were for the same seed
         ...(options.random ? { seed: deriveRandom(options.random.seed, `mcp:${label}`).seed } : {}),
+        ...(options.markers ? { markers: options.markers } : {}),
       });
       return {
         port: proxy.port,
@@ -124,7 +126,7 @@ export function startMcpProxies(
 /** `llm:` per agent, or once at the top level for every agent without its own. */
 export function startLlmProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random },
+  options: { clock: Clock; random?: Random; markers?: MarkerBook },
 ): Promise<LlmProxies> {
   return startPerAgent(
     spec.agents,
@@ -137,6 +139,7 @@ export function startLlmProxies(
         api: config.api,
         clock: options.clock,
         ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
+        ...(options.markers ? { markers: options.markers } : {}),
       });
       return {
         port: proxy.port,

@@ -4,6 +4,7 @@
  * the optional start command, waits for every agent, runs the workload, and
  * applies faults to the processes; it never restarts anything itself.
  */
+import { createMarkerBook } from '../../protocol/markers.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +63,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   let proxies = new Map<string, RunningProxy>();
   let llm: LlmProxies | undefined;
   let mcp: McpProxies | undefined;
+  // one book for every proxy and the workload: a canary the MCP proxy plants is found in an LLM request
+  const markers = createMarkerBook();
 
   const exclude = () => new Set<number>(watchdog ? [process.pid, watchdog.pid] : [process.pid]);
   const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
@@ -171,6 +174,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     runtime,
     observer,
     unsupportedFaults: unsupported,
+    markers: () => markers.travel(),
 
     async start() {
       if (started) throw new RuntimeError(`target ${spec.name} is already started`, 'already_started');
@@ -187,8 +191,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           clock,
           ...(options.random ? { random: options.random } : {}),
         });
-        llm = await startLlmProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
-        mcp = await startMcpProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
+        llm = await startLlmProxies(spec, { clock, markers, ...(options.random ? { random: options.random } : {}) });
+        mcp = await startMcpProxies(spec, { clock, markers, ...(options.random ? { random: options.random } : {}) });
         if (spec.start) {
           const w = watchdog;
           managed = await startManaged(spec.start, {
@@ -210,7 +214,11 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         );
         await waitForAgents(spec.start ? (spec.start.ready?.timeout ?? DEFAULT_READY_TIMEOUT_MS) : probeTime + 1000);
         if (spec.workload) {
-          workload = createWorkload(spec.workload, clock);
+          workload = createWorkload(spec.workload, clock, {
+            onAnswer: (answer) => {
+              if (markers.isTracking) markers.scan(answer.body, 'reached_user');
+            },
+          });
           workload.start();
         }
       } catch (err) {
