@@ -3,6 +3,7 @@
  * `--json`, `--report`, JUnit, SSE and `arena regress`. The engine emits
  * `RunEvent`s and returns reports; it never prints.
  */
+import type { MarkerTravel } from '../protocol/markers.js';
 import type { Action, Result } from './action.js';
 import type { ActiveFault, AgentInfo, ProxyReport } from './providers.js';
 import type { StoppedBy } from './safety/watch.js';
@@ -155,6 +156,8 @@ export interface ScenarioReport {
   stopped_by?: StoppedBy;
   /** the fault proxies the target ran, with their stats as the run ended (process targets) */
   proxies?: ProxyReport[];
+  /** per quiet fault, how far the values it changed travelled (DESIGN §13.3); absent when none were marked */
+  markers?: MarkerTravel[];
 }
 
 /**

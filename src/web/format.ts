@@ -33,6 +33,8 @@ export function describeResult(result: ResultLike): string {
   if (result.success === false) return `${text} failed: ${result.error ?? 'no reason given'}`;
   if (typeof m.killed_leader_id === 'string') text += ` → killed leader ${m.killed_leader_id}`;
   else if (typeof m.killed_orchestrator_id === 'string') text += ` → killed orchestrator ${m.killed_orchestrator_id}`;
+  if (a.type === 'tool_fault' && typeof m.mode === 'string')
+    text += ` (${m.mode}${typeof m.tool === 'string' && m.tool !== '*' ? ` on ${m.tool}` : ''})`;
   if (typeof m.duration_ms === 'number') text += ` for ${formatMs(m.duration_ms)}`;
   if (Array.isArray(m.shared_with) && m.shared_with.length) text += ` (shared with ${m.shared_with.join(', ')})`;
   return text;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ACTION_PARAMETERS, actionProblems, isPlainObject } from '../actions.js';
 import { ACTION_TYPES, SELF_TARGETING, type ActionType } from '../action.js';
 import { llmFaultShape } from '../../protocol/llm-faults.js';
+import { toolFaultShape } from '../../protocol/tool-faults.js';
 import { publishedJsonSchema } from '../../shared/json-schema.js';
 import { durationSchema, says } from '../../shared/zod-problems.js';
 import { RANDOM_TARGET } from './schedule.js';
@@ -36,7 +37,9 @@ function actionShape(type: ActionType) {
   const parameters =
     type === 'llm_failure'
       ? { ...llmFaultShape, duration: durationSchema().optional() }
-      : Object.fromEntries(ACTION_PARAMETERS[type].map((name) => [name, durationSchema().optional()]));
+      : type === 'tool_fault'
+        ? { ...toolFaultShape, duration: durationSchema().optional() }
+        : Object.fromEntries(ACTION_PARAMETERS[type].map((name) => [name, durationSchema().optional()]));
   const needsTarget = !SELF_TARGETING.has(type);
   const node = type === 'remove_node' || type === 'remove_edge';
   return z.strictObject({

@@ -37,6 +37,8 @@ export async function runScenarioOnTarget(
       // how the agents ended the run: a process target counts the restarts its supervisor made (pids that changed)
       const agents = await target.runtime.listAgents().catch(() => undefined);
       if (agents) done.agents = agents;
+      const markers = target.markers?.() ?? [];
+      if (markers.length > 0) done.markers = markers;
       return done;
     },
   });

@@ -12,6 +12,7 @@ import { parseHostPort, startTcpProxy, type TcpProxy } from '../../proxies/tcp/i
 import type { ProxyReport } from '../../arena/providers.js';
 import type { CallLedger } from '../../protocol/calls.js';
 import type { Clock } from '../../shared/clock.js';
+import type { MarkerBook } from '../../protocol/markers.js';
 import { RuntimeError } from '../../shared/errors.js';
 import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
@@ -105,7 +106,7 @@ async function startPerAgent<C, R extends RunningProxy>(
 /** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
 export function startMcpProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random; ledger: CallLedger },
+  options: { clock: Clock; random?: Random; ledger: CallLedger; markers?: MarkerBook },
 ): Promise<McpProxies> {
   return startPerAgent(
     spec.agents,
@@ -120,6 +121,7 @@ export function startMcpProxies(
         ...(agent !== undefined ? { agent } : {}),
         // derived, not forked: the other proxies' draws stay what they were for the same seed
         ...(options.random ? { seed: deriveRandom(options.random.seed, `mcp:${label}`).seed } : {}),
+        ...(options.markers ? { markers: options.markers } : {}),
       });
       return {
         port: proxy.port,
@@ -140,7 +142,7 @@ export function startMcpProxies(
 /** `llm:` per agent, or once at the top level for every agent without its own. */
 export function startLlmProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random; ledger: CallLedger },
+  options: { clock: Clock; random?: Random; ledger: CallLedger; markers?: MarkerBook },
 ): Promise<LlmProxies> {
   return startPerAgent(
     spec.agents,
@@ -157,6 +159,7 @@ export function startLlmProxies(
         ledger: options.ledger,
         ...(agent !== undefined ? { agent } : {}),
         ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
+        ...(options.markers ? { markers: options.markers } : {}),
       });
       return {
         port: proxy.port,
