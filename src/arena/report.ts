@@ -194,7 +194,8 @@ export type RunEvent =
   | { type: 'fault.reverted'; at_ms: number; fault: ActiveFault }
   | { type: 'recovery'; at_ms: number; recovery: FaultRecovery }
   | { type: 'snapshot'; at_ms: number; agents: AgentInfo[]; faults: ActiveFault[]; live: LiveScore; progress: number }
-  | { type: 'run.finished'; at_ms: number; status: RunStatus };
+  /** `score`: the final measured score (null when nothing was measured) */
+  | { type: 'run.finished'; at_ms: number; status: RunStatus; score?: number | null };
 
 export type RunEventListener = (event: RunEvent) => void;
 

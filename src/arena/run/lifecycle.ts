@@ -278,7 +278,7 @@ async function lifecycle(
   if (errors.length > 0) outcome.error = errors.join('; ');
   if (gate) outcome.gate = gate;
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
-  emit({ type: 'run.finished', at_ms: rel(), status });
+  emit({ type: 'run.finished', at_ms: rel(), status, score: score.score });
   return outcome;
 }
 
