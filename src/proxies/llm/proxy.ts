@@ -23,6 +23,8 @@ import { peekBody, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
 import { relayWithStreamFault } from './stream-faults.js';
 import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
+import type { Tracing } from '../../shared/otlp/tracing.js';
+import { traceLlmCall, type LlmCallTrace } from './tracing.js';
 import {
   apiForPath,
   statusError,
@@ -53,6 +55,8 @@ export interface LlmProxyOptions {
    * slowed by TCP, not the proxy's memory), and a held request is still held
    */
   maxBufferedBytes?: number;
+  /** OpenTelemetry tracing (started by the caller, who also shuts it down): a GenAI span per request */
+  tracing?: Tracing;
 }
 
 export interface LlmFaultStats {
@@ -85,6 +89,8 @@ interface Call {
   pathname: string;
   /** the body's `model`, when a fault needed to read it */
   model?: string;
+  /** its span, when tracing is on */
+  trace?: LlmCallTrace | undefined;
 }
 
 /** a streamed answer passing through untouched: a stream fault applied later can still take it over */
@@ -222,7 +228,10 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders));
       const isStream = status === 200 && isEventStream(upRes.headers['content-type']);
       const fault = isStream && candidates.length > 0 ? faults.decideStream(candidates) : undefined;
-      if (fault) return faultStream(call, upRes, fault);
+      if (fault) {
+        call.trace?.fault(fault.spec.errorType);
+        return faultStream(call, upRes, fault);
+      }
       stats.onPassed(client);
       // a real 429 / 5xx from the upstream: its retry is watched like an injected one
       if (status === 429 || status >= 500)
@@ -293,6 +302,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return pass(call, body, []);
     }
     call.req.resume();
+    call.trace?.fault('rate_limit_storm');
     sendWire(call.res, refused);
     stats.onInjected(call.client, 'rate_limit_storm', at, Number(refused.headers['retry-after']) * 1000);
   };
@@ -331,17 +341,23 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
     const call: Call = { req, res, client, api: apiOf(pathname), pathname };
-    if (faults.isEmpty) return pass(call, undefined, []);
+    const trace = options.tracing && traceLlmCall(options.tracing, req, res, { ...call, upstream: upstreamUrl });
+    call.trace = trace;
+    if (faults.isEmpty && !trace) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
-    if (faults.needsBody) {
+    // a traced request is read ahead for its model (gen_ai.request.model), as a fault that matches on it is
+    if (faults.needsBody || trace) {
       body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
       if (model !== undefined) call.model = model;
+      trace?.requestModel(model);
     }
     const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
     const fault = decision.fault;
     if (!fault) return pass(call, body, decision.streamCandidates);
     const type = fault.spec.errorType;
+    // a storm's bucket decides per request (below)
+    if (type !== 'rate_limit_storm') trace?.fault(type);
     if (type === 'timeout') return hold(call, fault, body);
     if (STATUS_FAULTS.has(type)) return injectStatus(call, fault);
     if (type === 'rate_limit_storm') return storm(call, fault, body);
