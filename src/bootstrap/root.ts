@@ -161,6 +161,7 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     flightBridge: recorder,
     clock,
     random: random.fork('arena'),
+    ...(config.runListener ? { runListener: config.runListener } : {}),
   });
   const survival = createSurvivalPort(service, target, () => scenarios.isRunning);
   const scenarios = createScenariosPort(service, target, () => survival.isRunning);

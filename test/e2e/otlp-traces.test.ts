@@ -7,9 +7,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { arena } from '../helpers/cli.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
+import { startServe, type ServeProcess } from './serve-helpers.js';
 
 let receiver: OtlpReceiver | undefined;
+let serve: ServeProcess | undefined;
 afterEach(async () => {
+  await serve?.stop();
+  serve = undefined;
   await receiver?.close();
   receiver = undefined;
 });
@@ -121,5 +125,28 @@ describe('arena scenario run --otlp', () => {
     });
     expect(proto.exitCode).toBe(2);
     expect(proto.stderr).toContain('OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not supported');
+  }, 60_000);
+});
+
+describe('arena serve --otlp', () => {
+  it('a scenario run through the API is traced like one on the command line; the spans go out when the server stops', async () => {
+    receiver = await startOtlpReceiver();
+    serve = await startServe(['--otlp', receiver.url], { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+    const scenario =
+      'name: via-api\nconfig: { warmup: 100ms, cooldown: 200ms }\nactions:\n  - label: k\n    action: { type: kill_agent, target_id: agent-2 }\n';
+    const res = await fetch(`${serve.url}/arena/scenario/run?seed=5`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/yaml' },
+      body: scenario,
+    });
+    expect(res.status).toBe(200);
+    const stopped = await serve.stop();
+    expect(stopped.stderr).toMatch(/[1-9]\d* span\(s\) exported to/);
+    const spans = receiver.spans();
+    const run = spans.find((s) => s.name === 'chaos scenario');
+    expect(run?.attributes).toMatchObject({ 'chaos.run.name': 'via-api', 'chaos.run.seed': 5 });
+    const kill = spans.find((s) => s.name === 'chaos.fault kill_agent');
+    expect(kill?.parentSpanId).toBe(run!.spanId);
+    expect(kill?.attributes).toMatchObject({ 'chaos.fault.target': 'agent-2', 'chaos.fault.outcome': 'applied' });
   }, 60_000);
 });
