@@ -128,6 +128,37 @@ describe('arena scenario run --otlp', () => {
   }, 60_000);
 });
 
+describe('an interrupted run', () => {
+  it('SIGINT: the run span ends interrupted and every span still goes out before the exit', async () => {
+    receiver = await startOtlpReceiver();
+    const child = arena(['scenario', 'run', 'test/fixtures/scenarios/long-faults.yaml', '--otlp', receiver.url], {
+      env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+    });
+    await new Promise<void>((resolve, reject) => {
+      let seen = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (/action slow-3 slow_agent agent-3 → ok/.test(seen)) resolve();
+      });
+      child.then(() => reject(new Error(`exited first: ${seen}`)), reject);
+    });
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toMatch(/[1-9]\d* span\(s\) exported to/);
+    const spans = receiver.spans();
+    const run = spans.find((s) => s.name === 'chaos scenario');
+    expect(run?.attributes['chaos.run.status']).toBe('interrupted');
+    expect(run?.events.map((e) => e.name)).toContain('chaos.fault.reverted');
+    expect(
+      spans
+        .filter((s) => s.parentSpanId === run!.spanId)
+        .map((s) => s.attributes['chaos.fault.type'])
+        .sort(),
+    ).toEqual(['pause_agent', 'slow_agent']);
+  }, 60_000);
+});
+
 describe('arena serve --otlp', () => {
   it('a scenario run through the API is traced like one on the command line; the spans go out when the server stops', async () => {
     receiver = await startOtlpReceiver();
