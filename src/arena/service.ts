@@ -19,7 +19,7 @@ import { MetricsCollector, type MetricsSnapshot } from './metrics.js';
 import type { ActiveFault, AgentInfo, TargetObserver } from './providers.js';
 import { createAsyncQueue, type AsyncQueue } from '../shared/async-queue.js';
 import { isoAt } from '../shared/iso-time.js';
-import type { SurvivalReport } from './report.js';
+import type { RunEventListener, SurvivalReport } from './report.js';
 import { SurvivalController, type SurvivalStatus } from './survival/controller.js';
 import type { SurvivalOptions } from './survival/run.js';
 
@@ -61,6 +61,8 @@ export interface ArenaServiceOptions {
   evolutionBridge?: EvolutionBridge;
   /** the target's observer, for measured scores (scenario, survival) */
   observer?: TargetObserver;
+  /** told every event of every run on this service (a tracer: spans per run and fault) */
+  runListener?: RunEventListener;
   clock?: Clock;
   random?: Random;
   /** results kept in history(); oldest dropped first (default 10,000) */
@@ -84,6 +86,7 @@ export class ArenaService {
   readonly random?: Random;
   readonly eventStore?: EventStore;
   readonly evidenceStore?: EvidenceStore;
+  readonly runListener?: RunEventListener;
   private readonly flight?: FlightBridge;
   private readonly evolution?: EvolutionBridge;
   private readonly historyLimit: number;
@@ -108,6 +111,7 @@ export class ArenaService {
     this.random = options.random;
     this.eventStore = options.eventStore;
     this.evidenceStore = options.evidenceStore;
+    this.runListener = options.runListener;
     this.flight = options.flightBridge;
     this.evolution = options.evolutionBridge;
     this.historyLimit = Math.max(1, options.historyLimit ?? DEFAULT_HISTORY_LIMIT);

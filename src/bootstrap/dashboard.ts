@@ -7,6 +7,7 @@ import type { ArenaService } from '../arena/service.js';
 import type { Target, AgentInfo, ActiveFault, WorkloadCounters, DAGEdge } from '../arena/providers.js';
 import { ACTION_TYPES, type ActionType } from '../arena/action.js';
 import type { Result } from './types.js';
+import type { RunSummary } from './run-log.js';
 
 export interface DashboardSnapshot {
   at: string;
@@ -23,6 +24,8 @@ export interface DashboardSnapshot {
   workload: WorkloadCounters;
   survival: { running: boolean; progress?: number };
   scenario_running: boolean;
+  /** the runs started on this server, oldest first (the last 20) */
+  runs: RunSummary[];
 }
 
 export interface DashboardPort {
@@ -33,6 +36,7 @@ export function createDashboard(deps: {
   service: ArenaService;
   target: Target;
   isScenarioRunning: () => boolean;
+  runs?: () => RunSummary[];
   recent?: number;
 }): DashboardPort {
   const recent = deps.recent ?? 20;
@@ -62,6 +66,7 @@ export function createDashboard(deps: {
         workload,
         survival: survival.running ? { running: true, progress: survival.progress } : { running: false },
         scenario_running: deps.isScenarioRunning(),
+        runs: deps.runs?.() ?? [],
       };
     },
   };

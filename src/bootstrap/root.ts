@@ -39,6 +39,7 @@ import { createWorkflows, type WorkflowsPort } from './workflows.js';
 import { createSurvivalPort, type SurvivalPort } from './survival.js';
 import { createScenariosPort, type ScenariosPort } from './scenarios.js';
 import { createDashboard, type DashboardPort } from './dashboard.js';
+import { createRunLog } from './run-log.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
 import {
   EvolutionService,
@@ -154,6 +155,8 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   );
   // every arena result lands in the flight recorder's timeline (in the same event store)
   const recorder = new FlightRecorder({ store: eventStore, clock });
+  // the runs started through the API, for the console's timeline
+  const runLog = createRunLog({ now: () => clock.wallNow() });
   const service = new ArenaService({
     injector,
     observer: target.observer,
@@ -161,10 +164,19 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
     flightBridge: recorder,
     clock,
     random: random.fork('arena'),
+    runListener: (event) => {
+      runLog.listener(event);
+      config.runListener?.(event);
+    },
   });
   const survival = createSurvivalPort(service, target, () => scenarios.isRunning);
   const scenarios = createScenariosPort(service, target, () => survival.isRunning);
-  const dashboard = createDashboard({ service, target, isScenarioRunning: () => scenarios.isRunning });
+  const dashboard = createDashboard({
+    service,
+    target,
+    isScenarioRunning: () => scenarios.isRunning,
+    runs: () => runLog.list(),
+  });
   components.push('dashboard');
   components.push('arena');
   const flight = new FlightService(recorder, { execute: (action) => root.executeArenaAction(action), busy });

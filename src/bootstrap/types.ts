@@ -4,6 +4,7 @@
  * types a program embedding chaos-arena sees.
  */
 import type { Result } from '../arena/action.js';
+import type { RunEventListener } from '../arena/report.js';
 import type { Clock } from '../shared/clock.js';
 import type { TargetFactory, TargetDescription, AgentInfo, ActiveFault } from '../arena/providers.js';
 
@@ -27,6 +28,8 @@ export interface BootstrapConfig {
    * strategy); `arena serve --evolve` turns it on.
    */
   evolve?: boolean;
+  /** told every event of every run on the root's arena (`arena serve --otlp`: spans per run and fault) */
+  runListener?: RunEventListener;
 }
 
 export interface ArenaPort {

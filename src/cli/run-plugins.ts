@@ -9,8 +9,9 @@ import type { CliContext } from './context.js';
 import type { AttachedPlugin, RunPlugin } from './run-plugin.js';
 import { storeRunPlugin } from './commands/flight.js';
 import { servePlugin } from './commands/serve.js';
+import { otlpPlugin } from './commands/otlp.js';
 
-export const RUN_PLUGINS: RunPlugin[] = [storeRunPlugin, servePlugin];
+export const RUN_PLUGINS: RunPlugin[] = [storeRunPlugin, servePlugin, otlpPlugin];
 
 export function addPluginOptions(command: Command): Command {
   for (const p of RUN_PLUGINS) p.addOptions(command);
@@ -19,9 +20,15 @@ export function addPluginOptions(command: Command): Command {
 
 export async function attachPlugins(options: Record<string, unknown>, ctx: CliContext): Promise<AttachedPlugin[]> {
   const attached: AttachedPlugin[] = [];
-  for (const p of RUN_PLUGINS) {
-    const a = await p.attach(options, ctx);
-    if (a) attached.push(a);
+  try {
+    for (const p of RUN_PLUGINS) {
+      const a = await p.attach(options, ctx);
+      if (a) attached.push(a);
+    }
+  } catch (err) {
+    // a plugin that cannot start (a bad --otlp URL) closes those already open (a --serve port) before the error ends the run
+    for (const a of attached) await a.close().catch(() => undefined);
+    throw err;
   }
   return attached;
 }

@@ -124,6 +124,10 @@ export class ArenaHandler {
         }
         return this.tracker.snapshot(checks === 'true' || checks === '1');
       });
+      get('/score/history', () => {
+        if (!this.tracker) throw notConfigured('score measurement (the arena service has no target observer)');
+        return this.tracker.history();
+      });
 
       post('/scenario/validate', async (ctx) => {
         if (!this.scenarios) throw notConfigured('scenario validation');

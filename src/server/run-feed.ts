@@ -2,7 +2,9 @@
  * `--serve [PORT]` on the run commands: while a scenario or survival run goes
  * on, its events are served as the arena stream (GET /arena/stream, same
  * framing, ids and Last-Event-ID resume as `arena serve`), plus the latest
- * snapshot at GET /arena/run. Loopback only; ARENA_API_KEY is honoured.
+ * snapshot at GET /arena/run, and the run's Prometheus metrics at GET /metrics
+ * (prom-client loads when the feed starts). Loopback only; ARENA_API_KEY is honoured
+ * (X-API-Key or Authorization: Bearer, as Prometheus sends it).
  */
 import { ANY_VERSION } from '../arena/event-store.js';
 import type { RunEvent } from '../arena/report.js';
@@ -12,6 +14,9 @@ import { listen } from './listen.js';
 import { Router } from './router.js';
 import { UsageError } from '../shared/errors.js';
 import type { Logger } from '../shared/http/respond.js';
+import { loadArenaMetrics } from '../protocol/metrics.js';
+import { registerMetricsRoute } from './metrics/route.js';
+import { countRunEvents } from './metrics/run-events.js';
 
 export interface RunFeed {
   url: string;
@@ -42,6 +47,12 @@ export async function startRunFeed(options: {
     router.get(`${prefix}/stream`, (ctx) => serveArenaStream(ctx, store, 'arena'));
     router.get(`${prefix}/run`, () => latest);
   }
+  const metrics = loadArenaMetrics();
+  metrics.catch(() => undefined); // a failed load is the scrape's 500, not an unhandled rejection
+  // counted in the order the events came: each waits on the same loaded module
+  const counted = metrics.then(countRunEvents);
+  counted.catch(() => undefined);
+  registerMetricsRoute(router, () => metrics);
   const handle = await listen(router, { host: '127.0.0.1', port: options.port }).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EADDRINUSE') throw err;
     throw new UsageError(`port ${options.port} on 127.0.0.1 is already in use`, 'port_in_use', {
@@ -54,6 +65,7 @@ export async function startRunFeed(options: {
     port: handle.port,
     isAuthEnabled: router.isAuthEnabled,
     listener(event) {
+      void counted.then((count) => count(event)).catch(() => undefined);
       if (event.type === 'snapshot') latest = { ...latest, snapshot: event };
       else if (event.type === 'run.started') latest = { ...latest, started: event };
       else if (event.type === 'run.finished') latest = { ...latest, status: event.status, finished: event };

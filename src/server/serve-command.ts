@@ -20,6 +20,8 @@ export interface ServeCommandOptions {
   target?: string;
   /** patch the runtime's strategy live from faults it did not recover from (off by default) */
   evolve?: boolean;
+  /** told every event of every run the server starts (`--otlp`: spans per run and fault) */
+  runListener?: BootstrapConfig['runListener'];
 }
 
 export interface ServeIO {
@@ -72,6 +74,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
     ...(strategy ? { strategy } : {}),
     ...(eventStore ? { eventStore } : {}),
     evolve: opts.evolve === true,
+    ...(opts.runListener ? { runListener: opts.runListener } : {}),
   });
   await root.start();
   let server: Awaited<ReturnType<typeof serveRoot>>;

@@ -26,14 +26,51 @@ export interface Dashboard {
   workload: { requests: number; succeeded: number; failed: number };
   survival: { running: boolean; progress?: number };
   scenario_running: boolean;
+  /** the runs started on the server, oldest first (absent on older servers) */
+  runs?: RunSummary[];
+}
+
+export interface RunSummary {
+  id: number;
+  kind: string;
+  name: string;
+  seed: number;
+  started_at: string;
+  finished_at?: string;
+  status?: string;
+  score?: number | null;
+  action_ids: string[];
+}
+
+/** one disruptive fault the server's score watched: recovered (and how fast), or not yet */
+export interface Recovery {
+  action_id: string;
+  type: string;
+  target: string;
+  recovered: boolean;
+  recovery_ms?: number;
 }
 
 export interface ScoreSnapshot {
+  recoveries?: Recovery[];
+  pending_recoveries?: number;
   score: number | null;
   grade: string | null;
   availability: number | null;
   recovery: number | null;
   consistency: number | null;
+}
+
+/** GET /arena/score/history: the score as the server read it so far, oldest first */
+export interface ScoreHistory {
+  since: string;
+  points: Array<{
+    at_ms: number;
+    score: number | null;
+    availability: number | null;
+    recovery: number | null;
+    consistency: number | null;
+  }>;
 }
 
 export interface TimelineItem {

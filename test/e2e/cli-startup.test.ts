@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { ARENA_BIN, REPO_ROOT } from '../helpers/cli.js';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 const TRACE = 'test/fixtures/trace-imports.mjs';
 
@@ -71,5 +72,25 @@ describe('start-up path', () => {
     const names = imported(r.stderr);
     expect(names).toContain('zod'); // the trace works
     for (const pkg of ['ink', 'react', 'better-sqlite3', 'pg', 'prom-client']) expect(names.has(pkg), pkg).toBe(false);
+    expect([...names].filter((n) => n.startsWith('@opentelemetry/'))).toEqual([]);
   });
+
+  it('a run with --otlp loads the OpenTelemetry SDK and exporter (the packages the check above keeps out)', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const r = await tracedImports([
+        'scenario',
+        'run',
+        'test/fixtures/scenarios/quick-pass.yaml',
+        '--otlp',
+        receiver.url,
+      ]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const names = imported(r.stderr);
+      for (const pkg of ['@opentelemetry/api', '@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-proto'])
+        expect(names.has(pkg), pkg).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
 });

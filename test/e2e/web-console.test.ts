@@ -209,6 +209,43 @@ describe('web console in Chromium', () => {
     await shot(page, 'scenario-desktop', true);
   }, 60_000);
 
+  it("the timeline groups the run's faults under it, each with its recovery time; a reload draws the score from the server's history", async () => {
+    const run = page.locator('[data-testid=timeline] section[data-run]').first();
+    await poll(() => run.locator('h3').textContent()).toMatch(/scenario leader-failover \(seed \d+\) · \w+/);
+    const runs = (await http(server.url, 'GET', '/arena/dashboard', { key: KEY })).json.runs as Array<{
+      name: string;
+      action_ids: string[];
+    }>;
+    const last = runs.at(-1)!;
+    expect(last.name).toBe('leader-failover');
+    expect(await run.locator('li').count()).toBe(last.action_ids.length);
+    // the kill's recovery, as the server's score measured it, is on the kill's line
+    const recoveries = (await http(server.url, 'GET', '/arena/score', { key: KEY })).json.recoveries as Array<{
+      action_id: string;
+      recovered: boolean;
+      recovery_ms?: number;
+    }>;
+    const recovered = recoveries.filter((r) => last.action_ids.includes(r.action_id) && r.recovered);
+    expect(recovered.length).toBeGreaterThan(0);
+    await poll(() => run.locator('[data-testid=recovery]').allTextContents()).toContainEqual(
+      expect.stringMatching(/recovered in \d/),
+    );
+
+    const history = (await http(server.url, 'GET', '/arena/score/history', { key: KEY })).json as {
+      points: Array<{ at_ms: number }>;
+    };
+    expect(history.points.length).toBeGreaterThan(1);
+    const reloadedAt = Date.now();
+    await page.reload();
+    // the chart's oldest point was read before the reload: it came from the server, not from this page
+    const chart = page.locator('[data-testid=score-chart]');
+    await poll(async () => Number(await chart.getAttribute('data-points'))).toBeGreaterThanOrEqual(
+      history.points.length,
+    );
+    expect(Number(await chart.getAttribute('data-first-ms'))).toBeLessThan(reloadedAt);
+    expect(Number(await chart.getAttribute('data-first-ms'))).toBe(history.points[0]!.at_ms);
+  }, 60_000);
+
   it('cut the connection: "reconnecting", then the timeline resumes with no gap and no duplicate', async () => {
     await poll(() => page.locator('[data-testid=connection]').textContent()).toBe('live');
     const before = await timelineIds(page);

@@ -140,6 +140,11 @@ async function lifecycle(
     } catch {
       // a broken listener must not break the run (or leave faults behind)
     }
+    try {
+      service.runListener?.(event);
+    } catch {
+      // the same for the service's own listener
+    }
   };
 
   // one internal signal: the caller's abort, the timeout, or an error

@@ -7,6 +7,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Action, Result } from '../action.js';
 import type { Injector } from '../injector.js';
 import type { TargetObserver } from '../providers.js';
+import type { RunEventListener } from '../report.js';
 
 export interface RunService {
   readonly injector: Injector;
@@ -16,4 +17,6 @@ export interface RunService {
   execute(action: Action): Promise<Result>;
   /** revert every fault still active */
   revertAll(): Promise<void>;
+  /** told every event of every run on this service, besides the run's own listener (tracing) */
+  readonly runListener?: RunEventListener | undefined;
 }

@@ -8,6 +8,7 @@ import type { CliContext } from '../context.js';
 import { examples, parseDurationOption, parseSeed } from './options.js';
 import { LLM_ERROR_TYPES } from '../../protocol/llm-faults.js';
 import { offerValues } from '../completion/tree.js';
+import { addOtlpOption } from './otlp.js';
 // a type only: the run module itself is loaded when the command runs
 import type { ProxyLlmOptions } from '../run/run-proxy-llm.js';
 
@@ -70,12 +71,14 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       'seed of the probability draws (printed when not given, so a run can be replayed)',
       parseSeed,
     );
+  addOtlpOption(command);
   examples(command, [
     'arena proxy llm --upstream https://api.openai.com --listen 7300 --control 7301',
     'arena proxy llm --upstream http://127.0.0.1:9000 --fault rate_limit --first-n 2 --retry-after 1',
     'arena proxy llm --upstream https://api.anthropic.com --fault overloaded --probability 0.3 --seed 7',
     "arena proxy llm --upstream http://127.0.0.1:9000 --fault stream_stall --match 'gpt-4o*' --duration 20s",
     'arena proxy llm --upstream https://api.openai.com --fault truncate --keep 0.3 --probability 0.2 --seed 7',
+    'arena proxy llm --upstream https://api.openai.com --otlp http://127.0.0.1:4318   # GenAI spans in the agent trace',
   ]);
   command.action(async (options: ProxyLlmOptions) => {
     const { runProxyLlm } = await import('../run/run-proxy-llm.js');

@@ -9,6 +9,7 @@ import type { CliContext } from '../context.js';
 import { examples } from './options.js';
 import type { RunPlugin } from '../run-plugin.js';
 import { parsePort } from '../../shared/port.js';
+import { addOtlpOption, openTracing } from './otlp.js';
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
   const command = program
@@ -39,6 +40,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       '--evolve',
       'let applied faults the runtime does not recover from patch its recovery strategy live (off by default)',
     );
+  addOtlpOption(command);
   examples(command, [
     'arena serve',
     'ARENA_API_KEY=s3cret arena serve --port 9000',
@@ -59,10 +61,11 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       strategy?: string;
       target?: string;
       evolve?: boolean;
+      otlp?: string;
     }) => {
       const { runServe } = await import('../../server/serve-command.js');
       const { readSecret } = await import('../secrets.js');
-      const { apiKeyFile, ...rest } = opts;
+      const { apiKeyFile, otlp, ...rest } = opts;
       const apiKey = readSecret({
         value: opts.apiKey,
         flag: '--api-key',
@@ -72,7 +75,17 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         env: ctx.env,
         cwd: ctx.cwd,
       });
-      await runServe({ ...rest, ...(apiKey === undefined ? {} : { apiKey }) }, ctx);
+      const traced = await openTracing(otlp, ctx, 'chaos-arena');
+      try {
+        const runListener = traced && (await import('../../bootstrap/run-tracing.js')).traceRuns(traced.tracing);
+        await runServe(
+          { ...rest, ...(apiKey === undefined ? {} : { apiKey }), ...(runListener ? { runListener } : {}) },
+          ctx,
+        );
+      } finally {
+        // after the server stopped: the runs it interrupted have ended their spans
+        await traced?.close();
+      }
     },
   );
 }

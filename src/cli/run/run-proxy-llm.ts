@@ -13,6 +13,7 @@ import { formatDuration, parseDuration } from '../../shared/duration.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
 import type { CliContext } from '../context.js';
 import { readProxyToken } from '../secrets.js';
+import { openTracing } from '../commands/otlp.js';
 
 /** the flag each fault parameter comes from, so an error names what the user typed */
 const FLAG_OF: Record<string, string> = {
@@ -52,6 +53,7 @@ export interface ProxyLlmOptions {
   toModel?: string;
   duration?: string;
   seed?: number;
+  otlp?: string;
 }
 
 export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promise<void> {
@@ -67,12 +69,20 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
   // checked before anything listens: a bad --fault changes nothing
   if (params) toUsageError(() => parseLlmFault('llm_failure', params));
 
-  const proxy: LlmProxy = await startLlmProxy({
-    listen,
-    upstream: opts.upstream,
-    api: opts.api as 'openai' | 'anthropic' | 'auto',
-    random: createRandom(seed),
-  });
+  const traced = await openTracing(opts.otlp, ctx, 'chaos-arena-llm-proxy');
+  let proxy: LlmProxy;
+  try {
+    proxy = await startLlmProxy({
+      listen,
+      upstream: opts.upstream,
+      api: opts.api as 'openai' | 'anthropic' | 'auto',
+      random: createRandom(seed),
+      ...(traced ? { tracing: traced.tracing } : {}),
+    });
+  } catch (err) {
+    await traced?.close();
+    throw err;
+  }
   let control: LlmControl;
   try {
     control = await startLlmControl({
@@ -86,6 +96,7 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
     });
   } catch (err) {
     await proxy.close();
+    await traced?.close();
     throw err;
   }
   ctx.stdout.write(`arena: llm proxy on ${proxy.url} -> ${proxy.upstream.href} (api: ${proxy.api})\n`);
@@ -121,6 +132,8 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
   await control.close();
   const stats = proxy.stats();
   await proxy.close();
+  // the last spans go out once every request has ended (bounded: a collector that is not there cannot hold the exit)
+  await traced?.close();
   ctx.stdout.write(
     `arena: ${stats.requests} requests, ${stats.passed} passed, injected ${JSON.stringify(stats.errors_injected)}, ${stats.upstream_failures} upstream failures, tokens ${stats.tokens.input} in / ${stats.tokens.output} out (${stats.tokens.answers_without_usage} answers without usage)\n`,
   );

@@ -28,6 +28,8 @@ import { relayWithStreamFault } from './stream-faults.js';
 import { createMarkerBook, type MarkerBook, type MarkerTravel } from '../../protocol/markers.js';
 import { traceRequest } from './markers.js';
 import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
+import type { Tracing } from '../../shared/otlp/tracing.js';
+import { traceLlmCall, type LlmCallTrace } from './tracing.js';
 import {
   apiForPath,
   statusError,
@@ -69,6 +71,8 @@ export interface LlmProxyOptions {
    * other proxies of a target and its workload, so a marker one planted is found by another
    */
   markers?: MarkerBook;
+  /** OpenTelemetry tracing (started by the caller, who also shuts it down): a GenAI span per request */
+  tracing?: Tracing;
 }
 
 export interface LlmFaultStats {
@@ -111,6 +115,8 @@ interface Call {
   model?: string;
   /** its CallRecord in the making */
   trace: CallTrace;
+  /** its span, when tracing is on */
+  span?: LlmCallTrace | undefined;
 }
 
 /** a streamed answer passing through untouched: a stream fault applied later can still take it over */
@@ -270,7 +276,10 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       res.writeHead(status, upRes.statusMessage, forwardHeaders(upRes.rawHeaders));
       const isStream = status === 200 && isEventStream(upRes.headers['content-type']);
       const fault = isStream && candidates.length > 0 ? faults.decideStream(candidates) : undefined;
-      if (fault) return faultStream(call, upRes, fault);
+      if (fault) {
+        call.span?.fault(fault.spec.errorType);
+        return faultStream(call, upRes, fault);
+      }
       stats.onPassed(client);
       // a real 429 / 5xx from the upstream: its retry is watched like an injected one
       if (status === 429 || status >= 500)
@@ -343,6 +352,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     }
     call.req.resume();
     call.trace.faulted();
+    call.span?.fault('rate_limit_storm');
     sendWire(call.res, refused);
     stats.onInjected(call.client, 'rate_limit_storm', at, Number(refused.headers['retry-after']) * 1000);
   };
@@ -398,21 +408,27 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     const pathname = pathOf(req.url);
     noteRequest(req, pathname);
     const call: Call = { req, res, client, api: apiOf(pathname), pathname, trace: recorder.trace(req, res) };
-    if (faults.isEmpty && !markers.isTracking) return pass(call, undefined, []);
+    const span = options.tracing && traceLlmCall(options.tracing, req, res, { ...call, upstream: upstreamUrl });
+    call.span = span;
+    if (faults.isEmpty && !markers.isTracking && !span) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
-    if (faults.needsBody || markers.isTracking) {
+    // a traced request is read ahead for its model (gen_ai.request.model), as a fault that matches on it is
+    if (faults.needsBody || markers.isTracking || span) {
       body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
       if (model !== undefined) {
         call.model = model;
         call.trace.requested(model);
       }
+      span?.requestModel(model);
       if (markers.isTracking && body.isComplete) traceRequest(markers, body.chunks);
     }
     const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
     const fault = decision.fault;
     if (!fault) return pass(call, body, decision.streamCandidates);
     const type = fault.spec.errorType;
+    // a storm's bucket decides per request (below)
+    if (type !== 'rate_limit_storm') span?.fault(type);
     if (type === 'timeout') return hold(call, fault, body);
     if (STATUS_FAULTS.has(type)) return injectStatus(call, fault);
     if (type === 'rate_limit_storm') return storm(call, fault, body);

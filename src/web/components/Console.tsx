@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi } from '../api.js';
 import { openEventStream, type StreamStatus } from '../event-stream.js';
 import { usePoll } from '../use-poll.js';
-import type { Dashboard, TimelineItem } from '../types.js';
+import type { Dashboard, Recovery, TimelineItem } from '../types.js';
 import { AgentsPanel } from './AgentsPanel.js';
 import { FaultsPanel } from './FaultsPanel.js';
 import { ScorePanel } from './ScorePanel.js';
@@ -37,6 +37,7 @@ export function Console(props: { apiKey: string; onUnauthorized(): void; onSignO
   const [timeline, setTimeline] = useState<TimelineItem[]>([]);
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [failures, setFailures] = useState(0);
+  const [recoveries, setRecoveries] = useState<Recovery[]>([]);
   const refreshDashboard = useRef(dashboard.refresh);
   refreshDashboard.current = dashboard.refresh;
 
@@ -101,11 +102,11 @@ export function Console(props: { apiKey: string; onUnauthorized(): void; onSignO
       <main class="grid">
         <AgentsPanel agents={d?.agents} />
         <FaultsPanel faults={d?.active_faults} nowMs={d?.now_ms} fetchedAt={dashboard.at} />
-        <ScorePanel api={api} />
+        <ScorePanel api={api} onSnapshot={(s) => setRecoveries(s.recoveries ?? [])} />
         <InjectPanel api={api} dashboard={d} onDone={dashboard.refresh} />
         <SurvivalPanel api={api} running={d?.survival.running ?? false} />
         <ScenarioPanel api={api} />
-        <TimelinePanel items={timeline} />
+        <TimelinePanel items={timeline} runs={d?.runs ?? []} recoveries={recoveries} />
         <DiagnosticsPanel api={api} failures={failures} />
         <RegressPanel api={api} />
       </main>

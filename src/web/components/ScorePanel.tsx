@@ -1,13 +1,15 @@
 /**
  * The measured score and its three dimensions over time, on a uPlot chart.
  * Consistency needs the target's invariant checks, so they run every fifth
- * poll and the last result is carried between them.
+ * poll and the last result is carried between them. The chart starts from the
+ * server's history (GET /arena/score/history), so a reload goes on where the
+ * last page was rather than from an empty chart.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Api } from '../api.js';
-import type { ScoreSnapshot } from '../types.js';
+import type { ScoreHistory, ScoreSnapshot } from '../types.js';
 import { formatNumber } from '../format.js';
 
 const MAX_POINTS = 900;
@@ -20,11 +22,20 @@ const SERIES = [
 
 type Series = [number[], Array<number | null>, Array<number | null>, Array<number | null>, Array<number | null>];
 
-export function ScorePanel(props: { api: Api }) {
+export function ScorePanel(props: { api: Api; onSnapshot?: (s: ScoreSnapshot) => void }) {
+  const onSnapshot = useRef(props.onSnapshot);
+  onSnapshot.current = props.onSnapshot;
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | undefined>(undefined);
   const data = useRef<Series>([[], [], [], [], []]);
   const [latest, setLatest] = useState<ScoreSnapshot | undefined>(undefined);
+  /** how many points the chart holds and when the oldest was read (epoch ms): what a test can see of a canvas */
+  const [extent, setExtent] = useState<{ points: number; firstMs?: number }>({ points: 0 });
+  const draw = () => {
+    const d = data.current;
+    plot.current?.setData(d as uPlot.AlignedData);
+    setExtent({ points: d[0].length, ...(d[0].length > 0 ? { firstMs: Math.round(d[0][0]! * 1000) } : {}) });
+  };
 
   useEffect(() => {
     const el = box.current!;
@@ -54,6 +65,25 @@ export function ScorePanel(props: { api: Api }) {
     let polls = 0;
     let consistency: number | null = null;
     let stopped = false;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const seed = async () => {
+      try {
+        const history = await props.api.get<ScoreHistory>('/arena/score/history');
+        if (stopped) return;
+        const d = data.current;
+        for (const p of history.points.slice(-MAX_POINTS)) {
+          d[0].push(p.at_ms / 1000);
+          d[1].push(p.score);
+          d[2].push(p.availability);
+          d[3].push(p.recovery);
+          d[4].push(p.consistency);
+          if (p.consistency !== null) consistency = p.consistency;
+        }
+        draw();
+      } catch {
+        // an older server without the history: the chart starts from now, as it used to
+      }
+    };
     const poll = async () => {
       const withChecks = polls++ % 5 === 0;
       try {
@@ -68,14 +98,18 @@ export function ScorePanel(props: { api: Api }) {
         d[3].push(point.recovery);
         d[4].push(point.consistency);
         if (d[0].length > MAX_POINTS) for (const column of d) column.shift();
-        plot.current?.setData(d as uPlot.AlignedData);
+        draw();
         setLatest(point);
+        onSnapshot.current?.(s);
       } catch {
         // the connection pill and the other panels say why; the chart just keeps its last points
       }
     };
-    void poll();
-    const timer = setInterval(() => void poll(), 1000);
+    void seed().then(() => {
+      if (stopped) return;
+      void poll();
+      timer = setInterval(() => void poll(), 1000);
+    });
     return () => {
       stopped = true;
       clearInterval(timer);
@@ -93,7 +127,13 @@ export function ScorePanel(props: { api: Api }) {
         <span>recovery {formatNumber(latest?.recovery)}</span>
         <span>consistency {formatNumber(latest?.consistency)}</span>
       </div>
-      <div class="chart" ref={box} />
+      <div
+        class="chart"
+        ref={box}
+        data-testid="score-chart"
+        data-points={extent.points}
+        data-first-ms={extent.firstMs}
+      />
     </section>
   );
 }
