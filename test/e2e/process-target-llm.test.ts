@@ -94,7 +94,7 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     expect(target.unsupportedFaults().llm_failure).toBeUndefined();
     expect((await chat(listen!)).status).toBe(200);
 
-    const report = await target.runtime.injectLLMFailure(fleet.ids[0]!, 'rate_limit', { durationMs: 800 });
+    const report = await target.runtime.injectLlmFailure(fleet.ids[0]!, 'rate_limit', { durationMs: 800 });
     expect(report).toMatchObject({ error_type: 'rate_limit', shared_with: [fleet.ids[1]] });
     const failed = await chat(listen!);
     expect(failed.status).toBe(429);
@@ -126,7 +126,7 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     expect((await llmHealth()).healthy).toBe(true);
     expect(callers).toEqual(['arena-probe']);
 
-    await target.runtime.injectLLMFailure(fleet.ids[0]!, 'rate_limit', { durationMs: 300 });
+    await target.runtime.injectLlmFailure(fleet.ids[0]!, 'rate_limit', { durationMs: 300 });
     upstreamDown = true;
     // while the fault lasts its answer is known: no probe call is spent on it
     expect((await llmHealth()).problems).toEqual([`${fleet.ids[0]}: llm_failure is active`]);
