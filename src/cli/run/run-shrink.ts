@@ -160,6 +160,10 @@ export async function shrinkCommand(file: string, opts: ShrinkCommandOptions, ct
       (c) =>
         `  ${c.fault}: ${(c.fail_rate_without * 100).toFixed(0)}% of ${c.runs} run(s) [${(c.interval[0] * 100).toFixed(0)}%, ${(c.interval[1] * 100).toFixed(0)}%]`,
     ),
+    // only the last fault can stay while the failure goes on without it: a scenario needs one fault
+    ...document.certificate
+      .filter((c) => c.fail_rate_without >= 0.5)
+      .map((c) => `note: the target fails without ${c.fault} too, with no fault at all: the failure is its own`),
   ];
   ctx.stdout.write(`${lines.join('\n')}\n`);
 }
