@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arena } from '../helpers/cli.js';
@@ -149,6 +149,36 @@ describe('arena shrink', () => {
       const none = await arena(['shrink']);
       expect(none.exitCode).toBe(2);
       expect(none.stderr).toMatch(/--survival --seed N/);
+    },
+    LONG,
+  );
+
+  it(
+    'shows each candidate as it is tried, and Ctrl-C names the smallest failing set found so far (exit 130)',
+    async () => {
+      const report = join(dir, 'report-interrupt.json');
+      await arena(['scenario', 'run', FIXTURE, '--strategy', OFF, '--report', report, '--json']);
+      const child = arena(['shrink', report, '--out', join(dir, 'never.yaml')], { timeout: LONG });
+      await new Promise<void>((resolve, reject) => {
+        let seen = '';
+        child.stderr!.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          // reproduced, and the search is trying its first subset
+          if (/still fails with 6 of 6/.test(seen) && /search · candidate \d+ .* trying \d+: /.test(seen)) resolve();
+        });
+        child.catch(reject);
+      });
+      child.kill('SIGINT');
+      const r = await child;
+      expect(r.exitCode, r.stderr).toBe(130);
+      expect(r.stderr).toMatch(
+        /reproduce · candidate 1 · size 6 · runs 0 · trying 6: slow-1, kill-3, pause-2, resume-2 \(\+2 more\)/,
+      );
+      expect(r.stderr).toMatch(
+        /interrupted after \d+ run\(s\); smallest failing set so far \(\d of 6, not shown minimal\): \S+/,
+      );
+      expect(r.stderr).toContain('nothing written');
+      expect(existsSync(join(dir, 'never.yaml'))).toBe(false);
     },
     LONG,
   );

@@ -47,14 +47,20 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   const { judge, signal } = options;
   let candidates = 0;
   let size = original.faults.length;
-  const progress = (phase: ShrinkProgress['phase']) =>
-    options.onProgress?.({ phase, candidates, size, runs: options.runsSpent?.() ?? 0 });
+  const progress = (phase: ShrinkProgress['phase'], trying?: Schedule) =>
+    options.onProgress?.({
+      phase,
+      candidates,
+      size,
+      runs: options.runsSpent?.() ?? 0,
+      ...(trying ? { trying: trying.faults.map((f) => f.label) } : {}),
+    });
   const counted =
     (phase: ShrinkProgress['phase']): Judge =>
     async (s) => {
       signal?.throwIfAborted();
       candidates++;
-      progress(phase);
+      progress(phase, s);
       return judge(s);
     };
 

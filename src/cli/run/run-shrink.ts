@@ -17,10 +17,10 @@ import {
   shrinkSchedule,
   targetRunner,
   type Schedule,
-  type ShrinkProgress,
 } from '../../arena/shrink/index.js';
 import { CancelledError, GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
+import { shrinkProgressReporter } from '../output/shrink-progress.js';
 import {
   reproduceSurvival,
   SURVIVAL_ONLY_FLAGS,
@@ -122,29 +122,31 @@ export async function shrinkCommand(
   ctx.stderr.write(
     `shrink: ${input.faults.length} fault(s) of ${input.kind} ${input.name} (seed ${seed}); failure: ${formatSignature(input.signature)}\n`,
   );
-  const onProgress = (p: ShrinkProgress) =>
-    ctx.stderr.write(`shrink: ${p.phase} · candidate ${p.candidates} · size ${p.size} · runs ${p.runs}\n`);
+  const reporter = shrinkProgressReporter(ctx);
   const original = { faults: input.faults, cooldown_ms: config.cooldown_ms ?? SURVIVAL_COOLDOWN_MS };
   let outcome: Awaited<ReturnType<typeof shrinkSchedule>>;
   let smallest: Schedule | undefined;
   try {
     outcome = await shrinkSchedule(original, {
       judge,
-      onProgress,
+      onProgress: reporter.progress,
       runsSpent,
       signal: ctx.signal,
       ...(opts.search !== undefined ? { search: opts.search } : {}),
       onSmaller: (s) => {
         smallest = s;
+        reporter.smaller(s, input.faults.length);
       },
     });
   } catch (err) {
+    reporter.done();
     if (!ctx.signal.aborted) throw err;
     const smallestText = smallest
       ? `smallest failing set so far (${smallest.faults.length} of ${input.faults.length}, not shown minimal): ${smallest.faults.map((f) => f.label).join(', ')}`
       : 'no failure confirmed yet';
     throw new CancelledError(`interrupted after ${runsSpent()} run(s); ${smallestText}; nothing written`);
   }
+  reporter.done();
   if (!outcome.reproduced)
     throw new GateFailedError(
       `the failure (${formatSignature(input.signature)}) did not reproduce in ${outcome.runs_to_reproduce} runs (${outcome.failures} failed with it); nothing to shrink`,
