@@ -28,7 +28,7 @@ export { createRandom, type Random } from './shared/random.js';
 
 // faults (DESIGN §3)
 export { ACTION_TYPES, isActionType, type ActionType, type Action, type Result } from './arena/action.js';
-export { LLM_ERROR_TYPES, type LlmErrorType as LLMErrorType } from './protocol/llm-faults.js';
+export { LLM_ERROR_TYPES, type LlmErrorType } from './protocol/llm-faults.js';
 export { createAction, type CreateActionOptions } from './arena/actions.js';
 
 // targets: the interfaces a target implements (DESIGN §9), the default one, and target files
@@ -135,7 +135,7 @@ export {
   type BootstrapConfig,
   type ArenaPort,
   type RuntimePort,
-  type LLMPort,
+  type LlmPort,
   type MCPPort,
   type StreamPort,
   type RootStatus,
@@ -155,9 +155,9 @@ export {
   type SimpleClientOptions,
   type ServiceCloseFailure,
   type ClientConfig,
-  type LLMConfig,
-  type LLMProviderConfig,
-  type LLMProviderKind,
+  type LlmConfig,
+  type LlmProviderConfig,
+  type LlmProviderKind,
   type AgentConfig,
   type MCPClientConfig,
   type MemoryConfig,

@@ -19,7 +19,7 @@ export const ACTION_TYPES = [
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 // one vocabulary for the LLM proxy, scenarios, HTTP and the schemas (DESIGN §10.2, §13.1)
-export { LLM_ERROR_TYPES, type LlmErrorType as LLMErrorType } from '../protocol/llm-faults.js';
+export { LLM_ERROR_TYPES, type LlmErrorType } from '../protocol/llm-faults.js';
 
 /**
  * Whether the arena finds the fault's target itself rather than the user naming it. A Record, like

@@ -6,7 +6,7 @@
  */
 import { RuntimeError, UsageError } from '../shared/errors.js';
 import { parseDuration } from '../shared/duration.js';
-import { LLM_ERROR_TYPES, type Action, type LLMErrorType } from './action.js';
+import { LLM_ERROR_TYPES, type Action, type LlmErrorType } from './action.js';
 import { llmFaultProblems } from '../protocol/llm-faults.js';
 import { toolFaultProblems } from '../protocol/tool-faults.js';
 import type { ActiveFault, AgentInfo, DAGEdge, DAGProvider, RuntimeProvider } from './providers.js';
@@ -89,14 +89,14 @@ export class Injector {
     return { ...(await this.rt('mcp_disconnect').disconnectMCP(agentId)) };
   }
 
-  async injectLLMFailure(
+  async injectLlmFailure(
     agentId: string,
-    errorType: LLMErrorType = 'rate_limit',
+    errorType: LlmErrorType = 'rate_limit',
     durationMs = DEFAULT_FAULT_DURATION_MS,
     params: Record<string, unknown> = {},
   ): Promise<InjectionReport> {
     const options = Object.keys(params).length > 0 ? { durationMs, params } : { durationMs };
-    const report = await this.rt('llm_failure').injectLLMFailure(agentId, errorType, options);
+    const report = await this.rt('llm_failure').injectLlmFailure(agentId, errorType, options);
     return { error_type: errorType, duration_ms: durationMs, ...params, ...report };
   }
 
@@ -146,7 +146,7 @@ export class Injector {
       case 'mcp_disconnect':
         return this.disconnectMCP(id);
       case 'llm_failure':
-        return this.injectLLMFailure(id, errorTypeParam(md), durationParam(md, 'duration'), llmParams(md));
+        return this.injectLlmFailure(id, errorTypeParam(md), durationParam(md, 'duration'), llmParams(md));
       case 'tool_fault':
         return this.toolFault(id, md);
       case 'remove_node':
@@ -246,7 +246,7 @@ function durationParam(md: Record<string, unknown>, key: string): number | undef
   }
 }
 
-function errorTypeParam(md: Record<string, unknown>): LLMErrorType {
+function errorTypeParam(md: Record<string, unknown>): LlmErrorType {
   const raw = md.error_type;
   if (raw === undefined || raw === null) return 'rate_limit';
   if (!(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
@@ -255,7 +255,7 @@ function errorTypeParam(md: Record<string, unknown>): LLMErrorType {
       'invalid_action',
     );
   }
-  return raw as LLMErrorType;
+  return raw as LlmErrorType;
 }
 
 /** the llm_failure parameters beyond error_type and duration, checked by the shared vocabulary */

@@ -11,7 +11,7 @@
  * every fault still active.
  */
 import type { MarkerTravel } from '../protocol/markers.js';
-import type { ActionType, LLMErrorType } from './action.js';
+import type { ActionType, LlmErrorType } from './action.js';
 import type { CallLedgerReader } from '../protocol/calls.js';
 import type { WorkloadWindow } from './workload-window.js';
 
@@ -59,7 +59,7 @@ export interface RuntimeProvider {
   toolTimeout(agentId: string, options?: FaultOptions): Promise<FaultReport>;
   corruptMemory(agentId: string): Promise<FaultReport>;
   disconnectMCP(agentId: string): Promise<FaultReport>;
-  injectLLMFailure(agentId: string, errorType: LLMErrorType, options?: LlmFaultOptions): Promise<FaultReport>;
+  injectLlmFailure(agentId: string, errorType: LlmErrorType, options?: LlmFaultOptions): Promise<FaultReport>;
   /**
    * tool_fault (DESIGN §13.2): the agent's tool results come back wrong; `params` in wire names (`mode`,
    * `tool`, `keep`, …). Absent on a target that cannot apply it, which then lists it in unsupportedFaults.

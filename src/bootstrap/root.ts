@@ -26,10 +26,10 @@ import { createEvalRunner } from '../runtime/services/eval.js';
 import { createAssistants } from '../runtime/services/assistants.js';
 import { runAssistantTurn } from '../runtime/services/assistant.js';
 import {
-  createLLMClient,
+  createLlmClient,
   createLocalModel,
   createOpenAICompatibleProvider,
-  type LLMProvider,
+  type LlmProvider,
 } from '../runtime/llm/index.js';
 import { createMCPSession, inProcessConnector } from '../runtime/mcp/index.js';
 import { Lifecycle, RootLifecycleError } from './lifecycle.js';
@@ -53,7 +53,7 @@ import { createSurvivalFitness } from './survival-fitness.js';
 import type {
   ArenaPort,
   BootstrapConfig,
-  LLMPort,
+  LlmPort,
   MCPPort,
   Result,
   RootStatus,
@@ -74,7 +74,7 @@ export interface ArenaRoot {
   status(): RootStatus;
   readonly arena: ArenaPort;
   readonly runtime: RuntimePort;
-  readonly llm: LLMPort;
+  readonly llm: LlmPort;
   readonly mcp: MCPPort;
   readonly stream: StreamPort;
   /** what an operator's dashboard shows, as one snapshot */
@@ -250,12 +250,12 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   const evaluators = createEvalRunner();
   components.push('memory', 'retrieval', 'eval');
 
-  const llmClient = createLLMClient({
+  const llmClient = createLlmClient({
     primary: llmProvider(config, clock),
     fallback: createLocalModel({ name: 'local-fallback', model: 'local-fallback-1', clock }),
     clock,
   });
-  const llm: LLMPort = {
+  const llm: LlmPort = {
     async complete(call, signal) {
       const r = await llmClient.complete({
         messages: call.messages,
@@ -390,7 +390,7 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   return root;
 }
 
-function llmProvider(config: BootstrapConfig, clock: BootstrapConfig['clock']): LLMProvider {
+function llmProvider(config: BootstrapConfig, clock: BootstrapConfig['clock']): LlmProvider {
   if (!config.llm) return createLocalModel({ name: 'local', clock });
   const { baseUrl, model, apiKeyEnv, timeoutMs } = config.llm;
   if (!/^https?:\/\//.test(baseUrl))

@@ -59,7 +59,7 @@ export interface MCPPort {
   callTool(name: string, args?: Record<string, unknown>): Promise<unknown>;
 }
 
-export interface LLMPort {
+export interface LlmPort {
   complete(
     call: {
       messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>;

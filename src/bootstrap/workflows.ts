@@ -8,7 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import { NotFoundError, UsageError } from '../shared/errors.js';
 import type { RetrievalIndex } from '../runtime/services/retrieval.js';
 import type { EvalRunner } from '../runtime/services/eval.js';
-import type { LLMPort } from './types.js';
+import type { LlmPort } from './types.js';
 
 export interface WorkflowsPort {
   list(): unknown[];
@@ -53,7 +53,7 @@ function stepInput(ctx: StepContext): Record<string, unknown> {
 export function createWorkflows(deps: {
   clock: Clock;
   retrieval: RetrievalIndex;
-  llm: LLMPort;
+  llm: LlmPort;
   evaluators: EvalRunner;
 }): WorkflowsPort {
   const registry = new AgentRegistry();

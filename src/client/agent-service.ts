@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { NotFoundError, UsageError } from '../shared/errors.js';
-import type { LLMClient, LLMMessage, LLMUsage } from '../runtime/llm/index.js';
+import type { LlmClient, LlmMessage, LlmUsage } from '../runtime/llm/index.js';
 import type { ConversationMemory } from '../runtime/services/conversation-memory.js';
 import type { RetrievalIndex } from '../runtime/services/retrieval.js';
 import type { AgentConfig } from './config.js';
@@ -21,7 +21,7 @@ export interface AgentResponse {
   text: string;
   provider: string;
   model: string;
-  usage: LLMUsage;
+  usage: LlmUsage;
   duration_ms: number;
   session_id?: string;
   /** ids of the documents given to the model as context */
@@ -31,7 +31,7 @@ export interface AgentResponse {
 export interface AgentServiceOptions {
   agents: AgentConfig[];
   defaultAgent?: string;
-  llm: () => LLMClient;
+  llm: () => LlmClient;
   memory?: () => ConversationMemory;
   retrieval?: () => RetrievalIndex;
   clock?: Clock;
@@ -68,7 +68,7 @@ export function createAgentService(options: AgentServiceOptions): AgentService {
       if (typeof query !== 'string' || query.trim() === '')
         throw new UsageError('query must be a non-empty string', 'invalid_query');
       const t0 = clock.now();
-      const messages: LLMMessage[] = [];
+      const messages: LlmMessage[] = [];
       if (agent.system_prompt) messages.push({ role: 'system', content: agent.system_prompt });
       let sources: string[] | undefined;
       if (agent.retrieval && options.retrieval) {

@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../shared/clock.js';
 import { NotFoundError, UsageError } from '../shared/errors.js';
 import { connectorFor, createMCPSession, type MCPSession } from '../runtime/mcp/index.js';
-import type { LLMClient } from '../runtime/llm/index.js';
+import type { LlmClient } from '../runtime/llm/index.js';
 import { createConversationMemory, type ConversationMemory } from '../runtime/services/conversation-memory.js';
 import { createRetrievalIndex, type RetrievalIndex } from '../runtime/services/retrieval.js';
 import { createRuntime, type AgentRuntime, type CreateRuntimeOptions } from '../runtime/runtime.js';
@@ -10,7 +10,7 @@ import { createAgentService, type AgentService } from './agent-service.js';
 import { durationMs, validateClientConfig, type ClientConfig } from './config.js';
 import { ClientCloseError, ClientClosedError, NotConfiguredError, type ServiceCloseFailure } from './errors.js';
 import { probeService, type ClientHealthReport, type ClientServiceHealth } from './health.js';
-import { buildLLMClient } from './llm.js';
+import { buildLlmClient } from './llm.js';
 import { createBuiltinRegistry } from './step-agents.js';
 import { formatConfigProblems } from './format.js';
 
@@ -21,7 +21,7 @@ export interface ClientServices {
   agent: AgentService;
   memory: ConversationMemory;
   retrieval: RetrievalIndex;
-  llm: LLMClient;
+  llm: LlmClient;
   workflow: WorkflowService;
 }
 
@@ -71,8 +71,8 @@ export class Client {
     return this.closed;
   }
 
-  llm(): LLMClient {
-    return this.lazy('llm', () => buildLLMClient(this.config.llm!, this.clock, this.config.env));
+  llm(): LlmClient {
+    return this.lazy('llm', () => buildLlmClient(this.config.llm!, this.clock, this.config.env));
   }
 
   memory(): ConversationMemory {

@@ -18,11 +18,11 @@ import {
 import type { z } from 'zod';
 
 export { LLM_PROVIDERS };
-export type LLMProviderKind = (typeof LLM_PROVIDERS)[number];
+export type LlmProviderKind = (typeof LLM_PROVIDERS)[number];
 
-export interface LLMProviderConfig {
+export interface LlmProviderConfig {
   /** default `local` (deterministic, offline) */
-  provider?: LLMProviderKind;
+  provider?: LlmProviderKind;
   model?: string;
   /** required for `openai-compatible`, e.g. http://127.0.0.1:8080/v1 */
   base_url?: string;
@@ -32,11 +32,11 @@ export interface LLMProviderConfig {
   timeout_ms?: number | string;
 }
 
-export interface LLMConfig extends LLMProviderConfig {
+export interface LlmConfig extends LlmProviderConfig {
   /** retries on the primary after a retryable error (default 2) */
   retries?: number;
   backoff_ms?: number | string;
-  fallback?: LLMProviderConfig;
+  fallback?: LlmProviderConfig;
 }
 
 export interface AgentConfig {
@@ -84,7 +84,7 @@ export interface MCPClientConfig {
 }
 
 export interface ClientConfig {
-  llm?: LLMConfig;
+  llm?: LlmConfig;
   /** MCP servers the client connects to on first use (`client.mcp(name)`) */
   mcp?: MCPClientConfig;
   agents?: AgentConfig[];

@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../shared/clock.js';
 import { errorMessage } from '../shared/errors.js';
-import type { LLMClient } from '../runtime/llm/index.js';
+import type { LlmClient } from '../runtime/llm/index.js';
 import type { ConversationMemory } from '../runtime/services/conversation-memory.js';
 import type { RetrievalIndex } from '../runtime/services/retrieval.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
@@ -50,7 +50,7 @@ export async function probeService(name: string, get: () => unknown, clock: Cloc
 async function probe(name: string, service: unknown, signal: AbortSignal): Promise<void> {
   switch (name) {
     case 'llm': {
-      const r = await (service as LLMClient).complete({
+      const r = await (service as LlmClient).complete({
         messages: [{ role: 'user', content: 'echo ping' }],
         maxTokens: 4,
         signal,

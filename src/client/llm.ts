@@ -1,18 +1,18 @@
 import type { Clock } from '../shared/clock.js';
 import {
-  createLLMClient,
+  createLlmClient,
   createLocalModel,
   createOpenAICompatibleProvider,
-  type LLMClient,
-  type LLMProvider,
+  type LlmClient,
+  type LlmProvider,
 } from '../runtime/llm/index.js';
-import { durationMs, type LLMConfig, type LLMProviderConfig } from './config.js';
+import { durationMs, type LlmConfig, type LlmProviderConfig } from './config.js';
 
 /** builds the retrying, falling-back LLM client a config describes */
-export function buildLLMClient(config: LLMConfig, clock: Clock, env?: Record<string, string | undefined>): LLMClient {
+export function buildLlmClient(config: LlmConfig, clock: Clock, env?: Record<string, string | undefined>): LlmClient {
   const primary = buildProvider(config, 'primary', clock, env);
   const fallback = config.fallback ? buildProvider(config.fallback, 'fallback', clock, env) : undefined;
-  return createLLMClient({
+  return createLlmClient({
     primary,
     fallback,
     retries: config.retries,
@@ -22,11 +22,11 @@ export function buildLLMClient(config: LLMConfig, clock: Clock, env?: Record<str
 }
 
 function buildProvider(
-  config: LLMProviderConfig,
+  config: LlmProviderConfig,
   role: string,
   clock: Clock,
   env?: Record<string, string | undefined>,
-): LLMProvider {
+): LlmProvider {
   if ((config.provider ?? 'local') === 'local') {
     return createLocalModel({ name: role === 'primary' ? 'local' : 'local-fallback', model: config.model, clock });
   }

@@ -1,4 +1,4 @@
-import type { LLMMessage, LLMResponse } from '../runtime/llm/index.js';
+import type { LlmMessage, LlmResponse } from '../runtime/llm/index.js';
 import { UsageError } from '../shared/errors.js';
 import { readSmallFile } from '../workflow/load.js';
 import { parseYamlSource } from '../shared/yaml-source.js';
@@ -65,9 +65,9 @@ export class SimpleClient {
 
   /** a raw chat completion through the configured LLM (retries and fallback included) */
   chat(
-    messages: LLMMessage[],
+    messages: LlmMessage[],
     options: { model?: string; maxTokens?: number; signal?: AbortSignal } = {},
-  ): Promise<LLMResponse> {
+  ): Promise<LlmResponse> {
     return this.client.llm().complete({ messages, ...options });
   }
 

@@ -6,12 +6,12 @@
 import { UsageError } from '../shared/errors.js';
 import { AgentRegistry } from '../workflow/registry.js';
 import type { StepContext } from '../workflow/types.js';
-import type { LLMClient } from '../runtime/llm/index.js';
+import type { LlmClient } from '../runtime/llm/index.js';
 import type { RetrievalIndex } from '../runtime/services/retrieval.js';
 import type { AgentService } from './agent-service.js';
 
 export interface BuiltinAgentServices {
-  llm?: () => LLMClient;
+  llm?: () => LlmClient;
   agents?: () => AgentService;
   retrieval?: () => RetrievalIndex;
 }

@@ -6,14 +6,14 @@
 import type { Clock } from '../shared/clock.js';
 import type { Strategy } from './strategy.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from './tools/index.js';
-import { createLLMClient, createLocalModel, type LLMClient } from './llm/index.js';
+import { createLlmClient, createLocalModel, type LlmClient } from './llm/index.js';
 import { createMCPSession, inProcessConnector, type MCPSession } from './mcp/index.js';
 
 export interface AgentSubsystems {
   tools: Toolbox;
   /** resolves once the MCP session's first connection attempt has settled */
   ready: Promise<void>;
-  llm: LLMClient;
+  llm: LlmClient;
   mcp: MCPSession;
   /** applies a changed strategy to the live subsystems */
   configure(strategy: Strategy): void;
@@ -34,7 +34,7 @@ export function createSubsystems(options: {
     validate: strategy.tools.enabled && strategy.tools.validate,
     ...(options.onToolChanged ? { onChanged: options.onToolChanged } : {}),
   });
-  const llm = createLLMClient({
+  const llm = createLlmClient({
     primary: createLocalModel({ name: 'local', clock }),
     fallback: createLocalModel({ name: 'local-fallback', model: 'local-fallback-1', clock }),
     clock,

@@ -131,7 +131,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   });
   router.registerEvolutionEndpoints(x.evolution);
   if (x.runtimeEvolution) router.registerRuntimeEvolutionEndpoints(x.runtimeEvolution);
-  router.registerLLMEndpoints({
+  router.registerLlmEndpoints({
     complete: async (call, signal) => {
       const r = await root.llm.complete(call, signal);
       void metrics.then(

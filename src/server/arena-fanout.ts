@@ -1,13 +1,10 @@
 /**
  * One event-store subscription per stream, shared by every SSE client of that
- * stream. With a subscription per client, each event woke 1,000 async
- * iterators, one microtask and one corked write each; here each event is
- * encoded once and written to every client in one synchronous pass. The first
- * event of a tick goes to each socket at once; a second one in the same tick
- * corks every client until the next tick, so the rest of that tick leaves as
- * one socket write per client. Each client keeps its own backpressure (its
- * SSEStream queues while its socket is full and is dropped past the cap), so a
- * slow client neither holds the others back nor loses or reorders frames.
+ * stream: each event is encoded once and written to every client in one pass,
+ * rather than waking one store subscription per client. Each client keeps its
+ * own backpressure (its SSEStream queues while its response waits for `drain`
+ * and is dropped past the cap), so a slow client neither holds the others back
+ * nor loses or reorders frames.
  *
  * A client that resumes from an older id first catches up from the store while
  * the live events meant for it are held, then goes live; versions say what it
@@ -47,18 +44,15 @@ export interface FanoutClient {
   fail(err: unknown): void;
 }
 
-/**
- * Sends the client what it does not have yet, in order, telling it once when versions jump.
- * `now`: the shared frame goes to the socket at once rather than corked for the rest of the tick.
- */
-export function deliver(client: FanoutClient, events: readonly StoredEvent[], batch?: Buffer, now = false): void {
+/** Sends the client what it does not have yet, in order, telling it once when versions jump. */
+export function deliver(client: FanoutClient, events: readonly StoredEvent[], batch?: Buffer): void {
   if (client.held) {
     client.held.push(...events);
     return;
   }
   // the usual case: the client is exactly where the batch starts, so the shared Buffer goes as is
   if (batch && events[0]?.version === client.next) {
-    client.stream.sendEncoded(batch, now);
+    client.stream.sendEncoded(batch);
     client.next = events[events.length - 1]!.version + 1;
     return;
   }
@@ -87,10 +81,6 @@ class StreamFanout {
   private readonly clients = new Set<FanoutClient>();
   private readonly controller = new AbortController();
   private isEnded = false;
-  /** an event went out this tick (a nextTick ends it) */
-  private isInTick = false;
-  /** every client's socket is corked until the tick ends (one nextTick for all of them) */
-  private isHolding = false;
   /** the last version received from the store */
   lastVersion = 0;
   /** resolves once the subscription is open: every event after `lastVersion` then reaches the clients */
@@ -124,42 +114,15 @@ class StreamFanout {
         signal: this.controller.signal,
       })) {
         this.lastVersion = e.version;
-        // handed to the sockets at once, as the per-client subscriptions did: a shutdown right after
-        // the last append must find it written. The first event of a tick goes out as one write per
-        // client; only a second event in the same tick corks every client (uncorked at the next
-        // tick), so the rest of the tick leaves as one write each
+        // written at once: a shutdown right after the last append must find it sent
         const frame = encodedEvent(e);
-        const events = [e];
-        const now = !this.isInTick;
-        if (now) this.startTick();
-        else this.holdUntilNextTick();
-        for (const client of this.clients) deliver(client, events, frame, now);
+        for (const client of this.clients) deliver(client, [e], frame);
       }
       this.end();
     } catch (err) {
       this.end(err);
     }
   }
-
-  /** an event was written this tick; the next tick ends it (and uncorks the clients if they were held) */
-  private startTick(): void {
-    this.isInTick = true;
-    process.nextTick(this.endTick);
-  }
-
-  /** the later events of this tick leave as one socket write per client, uncorked by the one nextTick */
-  private holdUntilNextTick(): void {
-    if (this.isHolding) return;
-    this.isHolding = true;
-    for (const client of this.clients) client.stream.hold();
-  }
-
-  private readonly endTick = (): void => {
-    this.isInTick = false;
-    if (!this.isHolding) return;
-    this.isHolding = false;
-    for (const client of this.clients) client.stream.release();
-  };
 
   private end(err?: unknown): void {
     if (this.isEnded) return;

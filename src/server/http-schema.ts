@@ -15,7 +15,7 @@ import { AgentChat, CreateAgent } from './groups/agent.js';
 import { Evaluate } from './groups/eval.js';
 import { RunOptions } from './groups/evolution.js';
 import { Replay } from './groups/flight.js';
-import { Generate, LLMChat } from './groups/llm.js';
+import { Generate, LlmChat } from './groups/llm.js';
 import { AddMessage, CreateSession } from './groups/memory.js';
 import { Document, Documents, Search } from './groups/retrieval.js';
 import { StrategyPatch, ToolCall } from './groups/runtime.js';
@@ -46,7 +46,7 @@ export function httpBodies(): Record<string, z.ZodType> {
     'POST /api/v1/retrieval/search': Search,
     'POST /api/v1/eval/evaluate': Evaluate,
     'POST /api/v1/flight/replay': Replay,
-    'POST /api/v1/llm/chat': LLMChat,
+    'POST /api/v1/llm/chat': LlmChat,
     'POST /api/v1/llm/generate': Generate,
   };
 }

@@ -195,7 +195,7 @@ export class Router implements Routes {
   registerFlightEndpoints(service: Services['flight']): this {
     return this.mount('flight', service);
   }
-  registerLLMEndpoints(service: Services['llm']): this {
+  registerLlmEndpoints(service: Services['llm']): this {
     return this.mount('llm', service);
   }
 }

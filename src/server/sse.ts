@@ -4,27 +4,17 @@
  * backpressure through `drain` with a capped queue (a client that falls too
  * far behind is dropped), and cleanup when the response closes.
  *
- * Fan-out cost: with 1,000 subscribers, serialising and UTF-8 encoding each
- * frame once per client and one syscall per frame dominated the profile. A
- * frame is encoded once (`encodeFrame`) and handed to every stream as the
- * same Buffer (`sendEncoded`). The body is not chunk-encoded: an event stream
- * ends when its connection closes, which delimits the body (RFC 9112 §6.3),
- * so a frame is one write to the socket itself. `ServerResponse.write` cost a
- * cork, a nextTick and four writes (size, CRLF, frame, CRLF) per client per
- * event. Frames written in one tick still leave as one socket write: the
- * first write of a tick corks the socket until the next tick, unless the
- * caller holds it already (`hold`, one nextTick for a whole fan-out) or sends
- * it `now` (a fan-out's first event of a tick, usually its only one).
+ * Frames go through `res.write`, like any other response body. A fan-out
+ * encodes a frame once (`encodeFrame`) and hands every stream the same Buffer.
  */
 import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 
 export interface SSEOptions {
   /** heartbeat comment interval; DESIGN §7 asks for at least every 15 s */
   heartbeatMs?: number;
   /** reconnection delay suggested to the client */
   retryMs?: number;
-  /** frames queued while the socket is full before the client is dropped */
+  /** frames queued while the response is full before the client is dropped */
   maxQueue?: number;
   /** extra response headers (e.g. CORS) */
   headers?: Record<string, string>;
@@ -40,15 +30,13 @@ export interface SSEFrame {
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
 export class SSEStream {
+  /** frames held back while `res.write` waits for `drain` */
   private queue: Array<string | Buffer> = [];
-  private blocked = false;
+  private isBlocked = false;
   private isClosed = false;
   private readonly heartbeat: NodeJS.Timeout | undefined;
   private readonly closeListeners: Array<() => void> = [];
   private readonly maxQueue: number;
-  private readonly socket: Socket | null;
-  /** the socket is corked until a nextTick uncorks it (ours, or a fan-out's `release`) */
-  private isHeld = false;
   /** true when the stream was dropped because the client could not keep up */
   dropped = false;
 
@@ -57,19 +45,13 @@ export class SSEStream {
     options: SSEOptions = {},
   ) {
     this.maxQueue = options.maxQueue ?? 1000;
-    // the body runs until the connection closes: no chunk framing, frames go to the socket as they are
-    res.useChunkedEncodingByDefault = false;
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
-      Connection: 'close',
       'X-Accel-Buffering': 'no',
       ...options.headers,
     });
     res.flushHeaders();
-    this.socket = res.socket;
-    // Nagle would hold small frames back; an event stream wants them out now
-    this.socket?.setNoDelay(true);
     this.write(`retry: ${options.retryMs ?? 3000}\n\n`);
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (heartbeatMs > 0) {
@@ -83,7 +65,7 @@ export class SSEStream {
     return this.isClosed;
   }
 
-  /** queued frames not yet handed to the socket */
+  /** frames queued while waiting for `drain` */
   get pending(): number {
     return this.queue.length;
   }
@@ -92,30 +74,10 @@ export class SSEStream {
     return this.write(formatFrame(frame));
   }
 
-  /**
-   * A frame already encoded by `encodeFrame`, shared by every subscriber of the same event. `now`:
-   * to the socket at once, without corking it for the rest of the tick (a fan-out's first event of
-   * a tick, which usually is its only one: a cork and uncork cost more than the write they save).
-   */
-  sendEncoded(frame: Buffer, now = false): boolean {
-    return this.write(frame, now);
+  /** a frame already encoded by `encodeFrame`, shared by every subscriber of the same event */
+  sendEncoded(frame: Buffer): boolean {
+    return this.write(frame);
   }
-
-  /**
-   * Corks the socket until `release`: a fan-out holds all its streams for a tick with one
-   * nextTick, instead of one per stream, and what it writes meanwhile leaves as one write each.
-   */
-  hold(): void {
-    if (this.isHeld || this.isClosed || !this.socket) return;
-    this.isHeld = true;
-    this.socket.cork();
-  }
-
-  release = (): void => {
-    if (!this.isHeld) return;
-    this.isHeld = false;
-    this.socket?.uncork();
-  };
 
   comment(text: string): boolean {
     return this.write(`: ${stripLineBreaks(text)}\n\n`);
@@ -126,19 +88,19 @@ export class SSEStream {
     else this.closeListeners.push(listener);
   }
 
-  /** sends an optional last frame, then ends the response */
+  /** sends an optional last frame, then ends the response (queued frames still go first) */
   close(final?: SSEFrame): void {
     if (this.isClosed) return;
     if (final) this.send(final);
-    const rest = Buffer.concat(this.queue.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
-    this.queue = [];
-    this.res.end(rest.length > 0 ? rest : undefined);
+    for (const chunk of this.queue.splice(0)) this.res.write(chunk);
+    this.res.end();
     this.cleanup();
   }
 
-  private write(chunk: string | Buffer, now = false): boolean {
-    if (this.isClosed) return false;
-    if (this.blocked) {
+  /** false when the frame was not taken: the stream is closed, or it was just dropped */
+  private write(chunk: string | Buffer): boolean {
+    if (this.isClosed || this.res.destroyed) return false;
+    if (this.isBlocked) {
       this.queue.push(chunk);
       if (this.queue.length > this.maxQueue) {
         this.dropped = true;
@@ -148,28 +110,20 @@ export class SSEStream {
       }
       return true;
     }
-    const socket = this.socket;
-    if (!socket || socket.destroyed) return false;
-    // frames of one tick (ready + reset, a replay) leave as one write
-    if (!this.isHeld && !now) {
-      this.hold();
-      process.nextTick(this.release);
-    }
-    if (!socket.write(chunk)) {
-      this.blocked = true;
-      socket.once('drain', this.flush);
-    }
+    if (!this.res.write(chunk)) this.waitForDrain();
     return true;
   }
 
+  private waitForDrain(): void {
+    this.isBlocked = true;
+    this.res.once('drain', this.flush);
+  }
+
   private readonly flush = (): void => {
-    this.blocked = false;
-    const socket = this.socket;
-    while (socket && this.queue.length > 0 && !this.isClosed) {
-      const chunk = this.queue.shift()!;
-      if (!socket.write(chunk)) {
-        this.blocked = true;
-        socket.once('drain', this.flush);
+    this.isBlocked = false;
+    while (this.queue.length > 0 && !this.isClosed) {
+      if (!this.res.write(this.queue.shift()!)) {
+        this.waitForDrain();
         return;
       }
     }
@@ -179,8 +133,7 @@ export class SSEStream {
     if (this.isClosed) return;
     this.isClosed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    this.socket?.off('drain', this.flush);
-    this.release();
+    this.res.off('drain', this.flush);
     for (const listener of this.closeListeners.splice(0)) {
       try {
         listener();

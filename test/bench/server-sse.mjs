@@ -13,7 +13,7 @@
  * cannot go under on this machine, since each subscriber costs one socket write:
  * - bare TCP: a node:net server, N raw sockets (no HTTP, no arena), read the same way;
  * - bare HTTP: a node:http server answering each GET with the same event-stream head, then writing
- *   the frame to the sockets as the arena does, read by the same HTTP clients as the arena's (their
+ *   the frame with res.write as the arena does, read by the same HTTP clients as the arena's (their
  *   response parsing is in the delivery time; the bare TCP clients have none).
  * Many runs' figures come out in one: BENCH_EVENTS=60 gives p99s of 60,000 deliveries.
  * Run: npm run build && node test/bench/server-sse.mjs
@@ -166,29 +166,25 @@ if (process.argv[2] === 'clients') {
     return result;
   };
 
-  /** the like-for-like floor: a bare HTTP server, the arena's response head, the frame straight to each socket */
+  /** the like-for-like floor: a bare HTTP server, the arena's response head, the frame through each res.write */
   const runRawHttp = async (subscribers) => {
-    const sockets = new Set();
+    const responses = new Set();
     const server = createHttpServer((_req, res) => {
-      res.useChunkedEncodingByDefault = false;
       res.writeHead(200, {
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-cache',
-        Connection: 'close',
       });
       res.flushHeaders();
-      const socket = res.socket;
-      socket.setNoDelay(true);
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.write('event: ready\ndata: {}\n\n');
+      responses.add(res);
+      res.on('close', () => responses.delete(res));
+      res.write('event: ready\ndata: {}\n\n');
     });
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     const result = await measure(`http://127.0.0.1:${server.address().port}/`, subscribers, (i) => {
       const frame = floorFrame(i);
-      for (const socket of sockets) socket.write(frame);
+      for (const res of responses) res.write(frame);
     });
-    for (const socket of sockets) socket.destroy();
+    for (const res of responses) res.destroy();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     return result;

@@ -99,7 +99,7 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     expect(target.unsupportedFaults().llm_failure).toBeUndefined();
     expect((await chat(listen!)).status).toBe(200);
 
-    const report = await target.runtime.injectLLMFailure(fleet.ids[0]!, 'rate_limit', { durationMs: 800 });
+    const report = await target.runtime.injectLlmFailure(fleet.ids[0]!, 'rate_limit', { durationMs: 800 });
     expect(report).toMatchObject({ error_type: 'rate_limit', shared_with: [fleet.ids[1]] });
     const failed = await chat(listen!);
     expect(failed.status).toBe(429);
@@ -131,7 +131,7 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     expect((await llmHealth()).healthy).toBe(true);
     expect(callers).toEqual(['arena-probe']);
 
-    await target.runtime.injectLLMFailure(fleet.ids[0]!, 'rate_limit', { durationMs: 300 });
+    await target.runtime.injectLlmFailure(fleet.ids[0]!, 'rate_limit', { durationMs: 300 });
     upstreamDown = true;
     // while the fault lasts its answer is known: no probe call is spent on it
     expect((await llmHealth()).problems).toEqual([`${fleet.ids[0]}: llm_failure is active`]);
@@ -218,7 +218,7 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR, env: {} });
     await target.start();
     const id = fleet.ids[0]!;
-    await target.runtime.injectLLMFailure(id, 'server_error', { durationMs: 200 });
+    await target.runtime.injectLlmFailure(id, 'server_error', { durationMs: 200 });
     await target.runtime.pauseAgent(id);
     await waitFor(async () => (await target!.runtime.activeFaults()).length === 1, 5000, 'the LLM fault to end');
     // the agent is paused, so the whole agent is not healthy; its LLM calls are
@@ -246,7 +246,7 @@ describe('process target: llm_failure through the LLM proxy', { timeout: 45_000 
     target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR, env: {} });
     await target.start();
     expect((await chat(listen!, { 'x-arena-trial': 't1', 'x-arena-client': 'planner' })).status).toBe(200);
-    await target.runtime.injectLLMFailure(fleet.ids[0]!, 'server_error', { params: { first_n: 1 } });
+    await target.runtime.injectLlmFailure(fleet.ids[0]!, 'server_error', { params: { first_n: 1 } });
     expect((await chat(listen!, { 'x-arena-trial': 't2' })).status).toBe(500);
     // the recovery probe (once the fault is over) goes through the same proxy: its calls are the arena's
     await target.runtime.revertAll();

@@ -161,8 +161,8 @@ describe('arena serve: route groups', () => {
     expect(ev.json.passed).toBe(true);
     expect((await call('POST', '/api/v1/eval/evaluate', { evaluator: 'nope', output: 'x' })).status).toBe(400);
 
-    const chatLLM = await call('POST', '/api/v1/llm/chat', { messages: [{ role: 'user', content: 'hello' }] });
-    expect(chatLLM.json.text.length).toBeGreaterThan(0);
+    const chatLlm = await call('POST', '/api/v1/llm/chat', { messages: [{ role: 'user', content: 'hello' }] });
+    expect(chatLlm.json.text.length).toBeGreaterThan(0);
     expect(
       (await call('POST', '/api/v1/llm/generate', { prompt: 'say hi', max_tokens: 3 })).json.usage.completion_tokens,
     ).toBeLessThanOrEqual(3);

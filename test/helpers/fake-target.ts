@@ -228,7 +228,7 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
       if (recovery) later(o.reconnectMs, () => (a.mcpConnected = true));
       return {};
     },
-    async injectLLMFailure(id, errorType, opts) {
+    async injectLlmFailure(id, errorType, opts) {
       const a = get(id);
       a.llmFailing = true;
       return { ...addFault(`llm_failure:${errorType}`, id, () => (a.llmFailing = false), opts) };

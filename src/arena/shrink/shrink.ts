@@ -47,14 +47,20 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   const { judge, signal } = options;
   let candidates = 0;
   let size = original.faults.length;
-  const progress = (phase: ShrinkProgress['phase']) =>
-    options.onProgress?.({ phase, candidates, size, runs: options.runsSpent?.() ?? 0 });
+  const progress = (phase: ShrinkProgress['phase'], trying?: Schedule) =>
+    options.onProgress?.({
+      phase,
+      candidates,
+      size,
+      runs: options.runsSpent?.() ?? 0,
+      ...(trying ? { trying: trying.faults.map((f) => f.label) } : {}),
+    });
   const counted =
     (phase: ShrinkProgress['phase']): Judge =>
     async (s) => {
       signal?.throwIfAborted();
       candidates++;
-      progress(phase);
+      progress(phase, s);
       return judge(s);
     };
 
@@ -106,10 +112,10 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
     for (const unit of groupFaults(schedule.faults)) {
       const ids = new Set(unit.map((f) => f.id));
       const rest = schedule.faults.filter((f) => !ids.has(f.id));
-      // one unit left: without it there is no run; its certificate is the empty schedule's, not measured
-      if (rest.length === 0) continue;
+      // the last unit left is certified too: without it the run has no fault at all, so what is measured
+      // is the target on its own (a failure there is the target's, kept in the certificate for all to see)
       const without = await certify({ ...schedule, faults: rest });
-      if (without.fails) {
+      if (without.fails && rest.length > 0) {
         schedule = { ...schedule, faults: rest };
         size = rest.length;
         options.onSmaller?.(schedule);

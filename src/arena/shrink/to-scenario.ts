@@ -56,7 +56,21 @@ export function scheduleToDraft(schedule: Schedule, ctx: DraftContext): Record<s
   return draft;
 }
 
+/**
+ * A scenario file needs an action, a run does not: the run without any fault (what the certificate of a
+ * last remaining fault measures) is validated with a stand-in step, taken out before anything runs.
+ */
+const STAND_IN: Schedule['faults'][number] = {
+  id: -1,
+  label: 'stand-in',
+  type: 'kill_agent',
+  target_id: 'none',
+  at_ms: 0,
+};
+
 export function scheduleToScenario(schedule: Schedule, ctx: DraftContext): Scenario {
+  if (schedule.faults.length === 0)
+    return { ...scheduleToScenario({ ...schedule, faults: [STAND_IN] }, ctx), actions: [] };
   const v = validateScenario(scheduleToDraft(schedule, ctx));
   if (!v.valid)
     throw new RuntimeError(

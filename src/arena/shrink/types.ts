@@ -36,7 +36,11 @@ export type Judge = (schedule: Schedule) => Promise<Judgement>;
 /** what the search reports as it goes (stderr, events) */
 export interface ShrinkProgress {
   phase: 'reproduce' | 'search' | 'verify' | 'compress' | 'certificate';
+  /** candidates judged so far, this one included */
   candidates: number;
+  /** faults in the smallest failing schedule confirmed so far */
   size: number;
   runs: number;
+  /** the labels of the faults of the candidate being tried (absent on the closing report) */
+  trying?: string[];
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { Option } from 'commander';
-import { examples, parsePositive, parseSeed } from './options.js';
+import { examples, parseDurationOption, parsePositive, parseScore, parseSeed } from './options.js';
 
 export function registerShrinkCommand(program: Command, ctx: CliContext): void {
   const command = program
@@ -9,14 +9,30 @@ export function registerShrinkCommand(program: Command, ctx: CliContext): void {
     .description(
       'Shrink a failing scenario or survival report to a smallest scenario that still fails the same way (DESIGN §15); exit 0 written, 1 the failure did not reproduce, 2 invalid input or a passing report, 3 runtime error',
     )
-    .argument('<report>', 'a failing report written by --json or --report (scenario or survival)')
+    .argument('[report]', 'a failing report written by --json or --report (scenario or survival)')
+    .option('--survival', 'no report: run `arena survival` with --seed and the flags below, then shrink its failure')
     .option('--target <file>', 'attack the system this target file describes (default: the embedded runtime)')
     .option(
       '--strategy <file>',
       'recovery strategy YAML for the embedded runtime (default: the one recorded in the report)',
     )
     .option('--out <file>', 'where to write the minimal scenario YAML', 'shrunk.yaml')
-    .option('--seed <n>', 'run every candidate with this seed (default: the report’s)', parseSeed)
+    .option(
+      '--seed <n>',
+      'run every candidate with this seed (default: the report’s); with --survival, its seed',
+      parseSeed,
+    )
+    .option('--duration <duration>', 'with --survival: how long chaos lasts (default 60s)', parseDurationOption)
+    .option('--interval <duration>', 'with --survival: time between two faults (default 2s)', parseDurationOption)
+    .option('--actions <kinds>', 'with --survival: comma-separated fault kinds to draw from')
+    .option('--warmup <duration>', 'with --survival: steady state before the first fault', parseDurationOption)
+    .option('--cooldown <duration>', 'with --survival: recovery watched after the last fault', parseDurationOption)
+    .option('--recovery-deadline <duration>', 'with --survival: how long a fault has to recover', parseDurationOption)
+    .option(
+      '--min-score <n>',
+      'with --survival: the gate the survival ran with (a failure shrink can keep)',
+      parseScore,
+    )
     .option('--time-scale <factor>', 'multiply every timing of each candidate run (0.5 = twice as fast)', parsePositive)
     .option('--max-runs <n>', 'most judged runs per candidate in the sequential test (default 12)', parsePositive)
     .addOption(
@@ -29,9 +45,10 @@ export function registerShrinkCommand(program: Command, ctx: CliContext): void {
   examples(command, [
     'arena survival --seed 7 --report run.json; arena shrink run.json --out min.yaml',
     'arena shrink report.json --strategy strategies/recovery-off.yaml --json',
+    'arena shrink --survival --seed 7 --duration 30s --interval 1s --strategy strategies/recovery-off.yaml',
     'arena shrink report.json --target my-agents.yaml --out regression.yaml && arena scenario run regression.yaml',
   ]);
-  command.action(async (file: string, opts) => {
+  command.action(async (file: string | undefined, opts) => {
     const { shrinkCommand } = await import('../run/run-shrink.js');
     await shrinkCommand(file, opts, ctx);
   });

@@ -17,13 +17,19 @@ import {
   shrinkSchedule,
   targetRunner,
   type Schedule,
-  type ShrinkProgress,
 } from '../../arena/shrink/index.js';
 import { CancelledError, GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
-import { chooseTarget } from './targets.js';
+import { shrinkProgressReporter } from '../output/shrink-progress.js';
+import {
+  reproduceSurvival,
+  SURVIVAL_ONLY_FLAGS,
+  survivalOptionsFor,
+  type SurvivalShrinkFlags,
+} from './shrink-survival.js';
+import { chooseTarget, type TargetChoice } from './targets.js';
 
-export interface ShrinkCommandOptions {
+export interface ShrinkCommandOptions extends SurvivalShrinkFlags {
   target?: string;
   strategy?: string;
   out: string;
@@ -32,28 +38,69 @@ export interface ShrinkCommandOptions {
   maxRuns?: number;
   json?: boolean;
   search?: 'quickxplain' | 'greedy';
+  survival?: boolean;
 }
 
 const SURVIVAL_COOLDOWN_MS = 3000;
 
-export async function shrinkCommand(file: string, opts: ShrinkCommandOptions, ctx: CliContext): Promise<void> {
+/** where the failing run comes from: a report file, or a survival seed run once here */
+interface FailingRun {
+  doc: unknown;
+  config: Partial<ScenarioConfig>;
+  /** the report file, or `survival --seed N` */
+  source: string;
+  /** runs spent finding it (the survival run) */
+  runs: number;
+  choice?: TargetChoice;
+}
+
+async function failingRun(file: string | undefined, opts: ShrinkCommandOptions, ctx: CliContext): Promise<FailingRun> {
+  if (opts.survival) {
+    if (file !== undefined)
+      throw new UsageError(`give a report or --survival, not both (got ${file})`, { code: 'invalid_arguments' });
+    survivalOptionsFor(opts); // bad flags are refused before a target starts
+    const choice = await chooseTarget(opts, ctx);
+    const found = await reproduceSurvival(opts, choice, ctx);
+    return { ...found, runs: 1, choice };
+  }
+  if (file === undefined)
+    throw new UsageError('name a failing report, or use --survival --seed N to shrink a survival run', {
+      code: 'missing_report',
+    });
+  const given = SURVIVAL_ONLY_FLAGS.filter((k) => opts[k] !== undefined);
+  if (given.length > 0)
+    throw new UsageError(
+      `${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} only apply with --survival`,
+      { code: 'invalid_arguments' },
+    );
   let doc: unknown;
   try {
     doc = JSON.parse(await readFile(resolve(ctx.cwd, file), 'utf8'));
   } catch (err) {
     throw new UsageError(`${file}: cannot read a JSON report: ${errorMessage(err)}`, 'invalid_report');
   }
-  const config = await originalConfig(doc, ctx);
-  const input = shrinkInputFromReport(doc, file, config.warmup_ms ?? 0);
+  return { doc, config: await originalConfig(doc, ctx), source: file, runs: 0 };
+}
+
+export async function shrinkCommand(
+  file: string | undefined,
+  opts: ShrinkCommandOptions,
+  ctx: CliContext,
+): Promise<void> {
+  const failing = await failingRun(file, opts, ctx);
+  const { doc, config, source } = failing;
+  const input = shrinkInputFromReport(doc, source, config.warmup_ms ?? 0);
+  const invocation = opts.survival ? `arena shrink --${source}` : `arena shrink ${source}`;
   const seed = opts.seed ?? input.seed;
   const recorded = recordedStrategy(doc);
   const choice =
-    opts.target === undefined && opts.strategy === undefined && recorded !== undefined
+    failing.choice ??
+    (opts.target === undefined && opts.strategy === undefined && recorded !== undefined
       ? {
           create: async (s: number) =>
             (await import('../../targets/embedded/index.js')).createEmbeddedTarget({ strategy: recorded, seed: s }),
         }
-      : await chooseTarget(opts, ctx);
+      : await chooseTarget(opts, ctx));
   const draft = {
     name: `${input.name}-shrunk`,
     seed,
@@ -70,32 +117,36 @@ export async function shrinkCommand(file: string, opts: ShrinkCommandOptions, ct
     }),
     opts.maxRuns !== undefined ? { maxRuns: Math.max(1, Math.floor(opts.maxRuns)) } : {},
   );
+  // every run spent, the survival that found the failure included
+  const runsSpent = () => failing.runs + judge.runsSpent();
   ctx.stderr.write(
     `shrink: ${input.faults.length} fault(s) of ${input.kind} ${input.name} (seed ${seed}); failure: ${formatSignature(input.signature)}\n`,
   );
-  const onProgress = (p: ShrinkProgress) =>
-    ctx.stderr.write(`shrink: ${p.phase} · candidate ${p.candidates} · size ${p.size} · runs ${p.runs}\n`);
+  const reporter = shrinkProgressReporter(ctx);
   const original = { faults: input.faults, cooldown_ms: config.cooldown_ms ?? SURVIVAL_COOLDOWN_MS };
   let outcome: Awaited<ReturnType<typeof shrinkSchedule>>;
   let smallest: Schedule | undefined;
   try {
     outcome = await shrinkSchedule(original, {
       judge,
-      onProgress,
-      runsSpent: judge.runsSpent,
+      onProgress: reporter.progress,
+      runsSpent,
       signal: ctx.signal,
       ...(opts.search !== undefined ? { search: opts.search } : {}),
       onSmaller: (s) => {
         smallest = s;
+        reporter.smaller(s, input.faults.length);
       },
     });
   } catch (err) {
+    reporter.done();
     if (!ctx.signal.aborted) throw err;
-    const found = smallest
+    const smallestText = smallest
       ? `smallest failing set so far (${smallest.faults.length} of ${input.faults.length}, not shown minimal): ${smallest.faults.map((f) => f.label).join(', ')}`
       : 'no failure confirmed yet';
-    throw new CancelledError(`interrupted after ${judge.runsSpent()} run(s); ${found}; nothing written`);
+    throw new CancelledError(`interrupted after ${runsSpent()} run(s); ${smallestText}; nothing written`);
   }
+  reporter.done();
   if (!outcome.reproduced)
     throw new GateFailedError(
       `the failure (${formatSignature(input.signature)}) did not reproduce in ${outcome.runs_to_reproduce} runs (${outcome.failures} failed with it); nothing to shrink`,
@@ -114,7 +165,7 @@ export async function shrinkCommand(file: string, opts: ShrinkCommandOptions, ct
           ? 'the recovery strategy recorded in the report (pass the same --strategy)'
           : 'the embedded runtime';
   const header =
-    `# generated by \`arena shrink ${file}\`: ${input.faults.length} fault(s) → ${outcome.schedule.faults.length}, fails with ${formatSignature(signature)}\n` +
+    `# generated by \`${invocation}\`: ${input.faults.length} fault(s) → ${outcome.schedule.faults.length}, fails with ${formatSignature(signature)}\n` +
     `# it fails on the target it was shrunk on: ${on}\n`;
   await writeFile(resolve(ctx.cwd, opts.out), scheduleToYaml(outcome.schedule, { ...draft, signature }, header));
   const faults = [...outcome.schedule.faults]
@@ -133,7 +184,7 @@ export async function shrinkCommand(file: string, opts: ShrinkCommandOptions, ct
     original_faults: input.faults.length,
     minimal_faults: faults.length,
     faults,
-    runs: judge.runsSpent(),
+    runs: runsSpent(),
     candidates: outcome.candidates,
     method: outcome.method,
     cooldown_ms: outcome.schedule.cooldown_ms,
@@ -160,6 +211,10 @@ export async function shrinkCommand(file: string, opts: ShrinkCommandOptions, ct
       (c) =>
         `  ${c.fault}: ${(c.fail_rate_without * 100).toFixed(0)}% of ${c.runs} run(s) [${(c.interval[0] * 100).toFixed(0)}%, ${(c.interval[1] * 100).toFixed(0)}%]`,
     ),
+    // only the last fault can stay while the failure goes on without it: a scenario needs one fault
+    ...document.certificate
+      .filter((c) => c.fail_rate_without >= 0.5)
+      .map((c) => `note: the target fails without ${c.fault} too, with no fault at all: the failure is its own`),
   ];
   ctx.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -6,11 +6,11 @@
 import type { Clock } from '../../shared/clock.js';
 import { systemClock } from '../../shared/clock.js';
 import { UsageError } from '../../shared/errors.js';
-import { LLMError, type LLMErrorType, type LLMProvider, type LLMRequest, type LLMResponse } from './types.js';
+import { LlmError, type LlmProviderErrorType, type LlmProvider, type LlmRequest, type LlmResponse } from './types.js';
 
-export interface LLMClientOptions {
-  primary: LLMProvider;
-  fallback?: LLMProvider;
+export interface LlmClientOptions {
+  primary: LlmProvider;
+  fallback?: LlmProvider;
   /** extra attempts on the primary after a retryable error; default 2 */
   retries?: number;
   /** first backoff; doubles each retry; default 100 */
@@ -22,7 +22,7 @@ export interface LLMClientOptions {
   clock?: Clock;
 }
 
-export interface LLMClientStats {
+export interface LlmClientStats {
   calls: number;
   succeeded: number;
   /** calls that ended in an error for the caller */
@@ -34,40 +34,40 @@ export interface LLMClientStats {
   primaryErrors: number;
 }
 
-export interface LLMClientConfig {
+export interface LlmClientConfig {
   retries: number;
   backoffMs: number;
   maxBackoffMs: number;
   fallbackEnabled: boolean;
 }
 
-export interface LLMClient {
-  complete(request: LLMRequest): Promise<LLMResponse>;
+export interface LlmClient {
+  complete(request: LlmRequest): Promise<LlmResponse>;
   /** the fault: every call to the primary fails with this error type until cleared */
-  injectFailure(errorType: LLMErrorType): void;
+  injectFailure(errorType: LlmProviderErrorType): void;
   clearFailure(): void;
   readonly failureActive: boolean;
-  readonly failureType?: LLMErrorType;
-  stats(): LLMClientStats;
-  configure(patch: Partial<LLMClientConfig>): void;
-  config(): LLMClientConfig;
-  readonly primary: LLMProvider;
-  readonly fallback?: LLMProvider;
+  readonly failureType?: LlmProviderErrorType;
+  stats(): LlmClientStats;
+  configure(patch: Partial<LlmClientConfig>): void;
+  config(): LlmClientConfig;
+  readonly primary: LlmProvider;
+  readonly fallback?: LlmProvider;
 }
 
-export function createLLMClient(options: LLMClientOptions): LLMClient {
+export function createLlmClient(options: LlmClientOptions): LlmClient {
   const clock = options.clock ?? systemClock;
   const { primary, fallback } = options;
-  const config: LLMClientConfig = {
+  const config: LlmClientConfig = {
     retries: 2,
     backoffMs: 100,
     maxBackoffMs: 5000,
     fallbackEnabled: fallback !== undefined,
   };
-  const stats: LLMClientStats = { calls: 0, succeeded: 0, failures: 0, retries: 0, fallbacks: 0, primaryErrors: 0 };
-  let injected: LLMErrorType | undefined;
+  const stats: LlmClientStats = { calls: 0, succeeded: 0, failures: 0, retries: 0, fallbacks: 0, primaryErrors: 0 };
+  let injected: LlmProviderErrorType | undefined;
 
-  const configure = (patch: Partial<LLMClientConfig>) => {
+  const configure = (patch: Partial<LlmClientConfig>) => {
     for (const key of ['retries', 'backoffMs', 'maxBackoffMs'] as const) {
       const value = patch[key];
       if (value === undefined) continue;
@@ -88,21 +88,21 @@ export function createLLMClient(options: LLMClientOptions): LLMClient {
     fallbackEnabled: options.fallbackEnabled,
   });
 
-  const callPrimary = (request: LLMRequest) => {
+  const callPrimary = (request: LlmRequest) => {
     if (injected) {
       return Promise.reject(
-        new LLMError(injected, `${primary.name}: injected ${injected} failure`, { provider: primary.name }),
+        new LlmError(injected, `${primary.name}: injected ${injected} failure`, { provider: primary.name }),
       );
     }
     return primary.complete(request);
   };
 
-  const viaPrimary = async (request: LLMRequest): Promise<LLMResponse> => {
+  const viaPrimary = async (request: LlmRequest): Promise<LlmResponse> => {
     for (let attempt = 0; ; attempt++) {
       try {
         return await callPrimary(request);
       } catch (error) {
-        if (!(error instanceof LLMError)) throw error; // cancellation, bad request shape: not the provider's fault
+        if (!(error instanceof LlmError)) throw error; // cancellation, bad request shape: not the provider's fault
         stats.primaryErrors++;
         if (!error.retryable || attempt >= config.retries) throw error;
         stats.retries++;
@@ -120,7 +120,7 @@ export function createLLMClient(options: LLMClientOptions): LLMClient {
         stats.succeeded++;
         return response;
       } catch (error) {
-        if (!(error instanceof LLMError) || !fallback || !config.fallbackEnabled) {
+        if (!(error instanceof LlmError) || !fallback || !config.fallbackEnabled) {
           stats.failures++;
           throw error;
         }

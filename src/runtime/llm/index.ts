@@ -1,20 +1,20 @@
 export {
-  LLMError,
-  isLLMError,
-  type LLMErrorType,
-  type LLMMessage,
-  type LLMRequest,
-  type LLMResponse,
-  type LLMProvider,
-  type LLMUsage,
-  type LLMRole,
+  LlmError,
+  isLlmError,
+  type LlmProviderErrorType,
+  type LlmMessage,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmProvider,
+  type LlmUsage,
+  type LlmRole,
 } from './types.js';
 export { createLocalModel, type LocalModelOptions } from './local.js';
 export { createOpenAICompatibleProvider, type OpenAICompatibleOptions } from './openai.js';
 export {
-  createLLMClient,
-  type LLMClient,
-  type LLMClientOptions,
-  type LLMClientStats,
-  type LLMClientConfig,
+  createLlmClient,
+  type LlmClient,
+  type LlmClientOptions,
+  type LlmClientStats,
+  type LlmClientConfig,
 } from './client.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../shared/clock.js';
 import { systemClock } from '../../shared/clock.js';
 import { evaluateExpression } from '../tools/expression.js';
-import { countTokens, type LLMMessage, type LLMProvider, type LLMRequest, type LLMResponse } from './types.js';
+import { countTokens, type LlmMessage, type LlmProvider, type LlmRequest, type LlmResponse } from './types.js';
 import { UsageError } from '../../shared/errors.js';
 import { RE2JS } from 're2js';
 
@@ -27,14 +27,14 @@ export interface LocalModelOptions {
   clock?: Clock;
 }
 
-export function createLocalModel(options: LocalModelOptions = {}): LLMProvider {
+export function createLocalModel(options: LocalModelOptions = {}): LlmProvider {
   const name = options.name ?? 'local';
   const model = options.model ?? 'local-deterministic-1';
   const latencyMs = options.latencyMs ?? 0;
   const clock = options.clock ?? systemClock;
   return {
     name,
-    async complete(request: LLMRequest): Promise<LLMResponse> {
+    async complete(request: LlmRequest): Promise<LlmResponse> {
       validateMessages(request.messages);
       if (request.signal?.aborted) throw request.signal.reason;
       if (latencyMs > 0) await clock.sleep(latencyMs, request.signal);
@@ -52,7 +52,7 @@ export function createLocalModel(options: LocalModelOptions = {}): LLMProvider {
   };
 }
 
-export function validateMessages(messages: unknown): asserts messages is LLMMessage[] {
+export function validateMessages(messages: unknown): asserts messages is LlmMessage[] {
   if (!Array.isArray(messages) || messages.length === 0)
     throw new UsageError('LLM request needs a non-empty "messages" array', 'invalid_llm_request');
   messages.forEach((m, i) => {
@@ -70,7 +70,7 @@ export function validateMessages(messages: unknown): asserts messages is LLMMess
   });
 }
 
-function respond(messages: LLMMessage[]): string {
+function respond(messages: LlmMessage[]): string {
   const last =
     [...messages]
       .reverse()

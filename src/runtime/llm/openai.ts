@@ -1,13 +1,13 @@
 /**
  * A provider for any server that speaks the OpenAI chat-completions API
  * (OpenAI, vLLM, llama.cpp, Ollama's /v1, LM Studio...). HTTP failures are
- * mapped to LLMError types so the client can decide to retry or fall back.
+ * mapped to LlmError types so the client can decide to retry or fall back.
  */
 import type { Clock } from '../../shared/clock.js';
 import { systemClock } from '../../shared/clock.js';
 import { UsageError } from '../../shared/errors.js';
 import { validateMessages } from './local.js';
-import { errorTypeForStatus, LLMError, type LLMProvider, type LLMRequest, type LLMResponse } from './types.js';
+import { errorTypeForStatus, LlmError, type LlmProvider, type LlmRequest, type LlmResponse } from './types.js';
 
 export interface OpenAICompatibleOptions {
   /** e.g. http://127.0.0.1:8080/v1 — `/chat/completions` is appended */
@@ -24,7 +24,7 @@ export interface OpenAICompatibleOptions {
   env?: Record<string, string | undefined>;
 }
 
-export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions): LLMProvider {
+export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions): LlmProvider {
   const name = options.name ?? 'openai-compatible';
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -52,7 +52,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
 
   return {
     name,
-    async complete(request: LLMRequest): Promise<LLMResponse> {
+    async complete(request: LlmRequest): Promise<LlmResponse> {
       validateMessages(request.messages);
       const model = request.model ?? options.model;
       const controller = new AbortController();
@@ -65,10 +65,10 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       if (request.signal?.aborted) onCallerAbort();
       request.signal?.addEventListener('abort', onCallerAbort, { once: true });
       const fail = (
-        type: ConstructorParameters<typeof LLMError>[0],
+        type: ConstructorParameters<typeof LlmError>[0],
         message: string,
         extra: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
-      ) => new LLMError(type, `${name}: ${message}`, { provider: name, ...extra });
+      ) => new LlmError(type, `${name}: ${message}`, { provider: name, ...extra });
       try {
         const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
         if (apiKey) headers.authorization = `Bearer ${apiKey}`;
@@ -93,7 +93,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
         }
         return parseCompletion(text, name, model, fail);
       } catch (error) {
-        if (error instanceof LLMError) throw error;
+        if (error instanceof LlmError) throw error;
         if (timedOut) throw fail('timeout', `no answer within ${timeoutMs}ms`, { cause: error });
         if (request.signal?.aborted) throw request.signal.reason;
         throw fail(
@@ -109,9 +109,9 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
   };
 }
 
-type Fail = (type: 'invalid_response', message: string) => LLMError;
+type Fail = (type: 'invalid_response', message: string) => LlmError;
 
-function parseCompletion(text: string, provider: string, model: string, fail: Fail): LLMResponse {
+function parseCompletion(text: string, provider: string, model: string, fail: Fail): LlmResponse {
   // biome-ignore lint/suspicious/noExplicitAny: an untrusted response, every field is checked below before use
   let json: any;
   try {

@@ -1,47 +1,47 @@
 /**
  * The LLM layer's contract: a provider completes a chat; failures are
- * LLMErrors whose `errorType` says what went wrong and whether a retry can help.
+ * LlmErrors whose `errorType` says what went wrong and whether a retry can help.
  */
 import type { LoudLlmErrorType as FaultErrorType } from '../../protocol/llm-faults.js';
 import { RuntimeError } from '../../shared/errors.js';
 
-export type LLMRole = 'system' | 'user' | 'assistant';
+export type LlmRole = 'system' | 'user' | 'assistant';
 
-export interface LLMMessage {
-  role: LLMRole;
+export interface LlmMessage {
+  role: LlmRole;
   content: string;
 }
 
-export interface LLMRequest {
-  messages: LLMMessage[];
+export interface LlmRequest {
+  messages: LlmMessage[];
   model?: string;
   maxTokens?: number;
   signal?: AbortSignal;
 }
 
-export interface LLMUsage {
+export interface LlmUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
 }
 
-export interface LLMResponse {
+export interface LlmResponse {
   text: string;
   /** name of the provider that produced the text (tells a fallback answer apart) */
   provider: string;
   model: string;
-  usage: LLMUsage;
+  usage: LlmUsage;
 }
 
-export interface LLMProvider {
+export interface LlmProvider {
   readonly name: string;
-  complete(request: LLMRequest): Promise<LLMResponse>;
+  complete(request: LlmRequest): Promise<LlmResponse>;
 }
 
 /** the loud fault types the embedded runtime applies (../../protocol/llm-faults.ts) plus what real providers also do */
-export type LLMErrorType = FaultErrorType | 'network' | 'auth' | 'bad_request' | 'invalid_response';
+export type LlmProviderErrorType = FaultErrorType | 'network' | 'auth' | 'bad_request' | 'invalid_response';
 
-const RETRYABLE: ReadonlySet<LLMErrorType> = new Set([
+const RETRYABLE: ReadonlySet<LlmProviderErrorType> = new Set([
   'rate_limit',
   'overloaded',
   'timeout',
@@ -49,7 +49,7 @@ const RETRYABLE: ReadonlySet<LLMErrorType> = new Set([
   'network',
 ]);
 
-export interface LLMErrorOptions {
+export interface LlmErrorOptions {
   provider?: string;
   status?: number;
   /** from a Retry-After header */
@@ -57,14 +57,14 @@ export interface LLMErrorOptions {
   cause?: unknown;
 }
 
-export class LLMError extends RuntimeError {
-  readonly errorType: LLMErrorType;
+export class LlmError extends RuntimeError {
+  readonly errorType: LlmProviderErrorType;
   readonly retryable: boolean;
   readonly provider?: string;
   readonly httpStatus?: number;
   readonly retryAfterMs?: number;
 
-  constructor(errorType: LLMErrorType, message: string, options: LLMErrorOptions = {}) {
+  constructor(errorType: LlmProviderErrorType, message: string, options: LlmErrorOptions = {}) {
     super(message, `llm_${errorType}`, { cause: options.cause });
     this.errorType = errorType;
     this.retryable = RETRYABLE.has(errorType);
@@ -75,7 +75,7 @@ export class LLMError extends RuntimeError {
 }
 
 /** maps an HTTP error status to its error type */
-export function errorTypeForStatus(status: number): LLMErrorType {
+export function errorTypeForStatus(status: number): LlmProviderErrorType {
   if (status === 429) return 'rate_limit';
   if (status === 529 || status === 503) return 'overloaded';
   if (status === 408 || status === 504) return 'timeout';
@@ -84,8 +84,8 @@ export function errorTypeForStatus(status: number): LLMErrorType {
   return 'bad_request';
 }
 
-export function isLLMError(error: unknown): error is LLMError {
-  return error instanceof LLMError;
+export function isLlmError(error: unknown): error is LlmError {
+  return error instanceof LlmError;
 }
 
 /** rough whitespace token count; enough for usage accounting without a tokenizer */

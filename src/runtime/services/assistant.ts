@@ -6,14 +6,14 @@
  * answer is not).
  */
 import { UsageError, errorMessage } from '../../shared/errors.js';
-import type { LLMMessage, LLMRequest, LLMResponse } from '../llm/index.js';
+import type { LlmMessage, LlmRequest, LlmResponse } from '../llm/index.js';
 import type { ConversationMemory } from './conversation-memory.js';
 import type { RetrievalIndex } from './retrieval.js';
 
 export interface AssistantDeps {
   memory: ConversationMemory;
   retrieval: RetrievalIndex;
-  llm: { complete(request: LLMRequest): Promise<LLMResponse> };
+  llm: { complete(request: LlmRequest): Promise<LlmResponse> };
 }
 
 export interface TurnInput {
@@ -104,7 +104,7 @@ export async function* runAssistantTurn(
   }
 
   const history = options.history > 0 ? deps.memory.messages(sessionId, options.history) : [];
-  const messages: LLMMessage[] = [];
+  const messages: LlmMessage[] = [];
   const system = [options.system ?? 'You are a helpful assistant.'];
   if (context.length > 0) system.push(`Context:\n${context.map((c) => `- ${c.text}`).join('\n')}`);
   messages.push({ role: 'system', content: system.join('\n\n') });
@@ -113,9 +113,9 @@ export async function* runAssistantTurn(
   messages.push({ role: 'user', content: input.query });
 
   if (signal?.aborted) return;
-  let answer: LLMResponse | undefined;
+  let answer: LlmResponse | undefined;
   try {
-    const request: LLMRequest = { messages };
+    const request: LlmRequest = { messages };
     if (options.model) request.model = options.model;
     if (options.max_tokens) request.maxTokens = options.max_tokens;
     if (signal) request.signal = signal;

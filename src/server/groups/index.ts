@@ -8,7 +8,7 @@ import { registerAgentRoutes, type AgentService } from './agent.js';
 import { registerEvalRoutes, type EvalService } from './eval.js';
 import { registerEvolutionRoutes, type EvolutionService } from './evolution.js';
 import { registerFlightRoutes, type FlightService } from './flight.js';
-import { registerLLMRoutes, type LLMService } from './llm.js';
+import { registerLlmRoutes, type LlmService } from './llm.js';
 import { registerMemoryRoutes, type MemoryService } from './memory.js';
 import { registerRetrievalRoutes, type RetrievalService } from './retrieval.js';
 import { registerRuntimeRoutes, type RuntimeService } from './runtime.js';
@@ -50,7 +50,7 @@ export interface RouteGroupServices {
   retrieval: RetrievalService;
   eval: EvalService;
   flight: FlightService;
-  llm: LLMService;
+  llm: LlmService;
 }
 
 export const GROUP_MOUNTS: { readonly [G in RouteGroup]: (routes: Routes, service: RouteGroupServices[G]) => void } = {
@@ -65,5 +65,5 @@ export const GROUP_MOUNTS: { readonly [G in RouteGroup]: (routes: Routes, servic
   retrieval: registerRetrievalRoutes,
   eval: registerEvalRoutes,
   flight: registerFlightRoutes,
-  llm: registerLLMRoutes,
+  llm: registerLlmRoutes,
 };

@@ -8,20 +8,20 @@ export interface ChatMessage {
   content: string;
 }
 
-export interface LLMCall {
+export interface LlmCall {
   messages: ChatMessage[];
   model?: string;
   max_tokens?: number;
 }
 
-export interface LLMService {
-  complete(call: LLMCall, signal: AbortSignal): Awaitable<unknown>;
+export interface LlmService {
+  complete(call: LlmCall, signal: AbortSignal): Awaitable<unknown>;
   stats(): Awaitable<unknown>;
 }
 
 const common = { model: id().optional(), max_tokens: int(1, 1_000_000).optional() };
 const Message = z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: text(200_000) });
-export const LLMChat = z.strictObject({
+export const LlmChat = z.strictObject({
   messages: z.array(Message).min(1, 'must hold at least one {role, content}').max(1000),
   ...common,
 });
@@ -34,16 +34,16 @@ export const Generate = z.strictObject({
 function call(
   input: { model?: string | undefined; max_tokens?: number | undefined },
   messages: ChatMessage[],
-): LLMCall {
-  const out: LLMCall = { messages };
+): LlmCall {
+  const out: LlmCall = { messages };
   if (input.model !== undefined) out.model = input.model;
   if (input.max_tokens !== undefined) out.max_tokens = input.max_tokens;
   return out;
 }
 
-export function registerLLMRoutes(router: Routes, service: LLMService): void {
+export function registerLlmRoutes(router: Routes, service: LlmService): void {
   router.post('/api/v1/llm/chat', async (ctx) => {
-    const input = await body(ctx, LLMChat);
+    const input = await body(ctx, LlmChat);
     return service.complete(call(input, input.messages), ctx.signal);
   });
   router.post('/api/v1/llm/generate', async (ctx) => {

@@ -12,7 +12,7 @@
  * and the consistency checks see what recovery left.
  */
 import type { ActiveFault, DAGEdge, DAGProvider, FaultOptions, RuntimeProvider } from '../../arena/providers.js';
-import type { ActionType, LLMErrorType } from '../../arena/action.js';
+import type { ActionType, LlmErrorType } from '../../arena/action.js';
 import { LOUD_LLM_ERROR_TYPES, type LoudLlmErrorType } from '../../protocol/llm-faults.js';
 import type { TimerHandle } from '../../shared/clock.js';
 import { deriveSeed, type Random } from '../../shared/random.js';
@@ -206,7 +206,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
       return { reconnect: session.reconnectConfig().enabled };
     },
 
-    async injectLLMFailure(agentId, errorType: LLMErrorType, options) {
+    async injectLlmFailure(agentId, errorType: LlmErrorType, options) {
       const refusal = embeddedRefusal({ type: 'llm_failure', metadata: { ...options?.params, error_type: errorType } });
       if (refusal) throw new RuntimeError(`llm_failure: ${refusal}`, 'unsupported');
       const agent = live(agentId, 'llm_failure');

@@ -5,7 +5,7 @@
  * A fault the target cannot apply throws RuntimeError naming the agent and
  * the cause; an unknown agent throws NotFoundError.
  */
-import type { ActionType, LLMErrorType } from '../../arena/action.js';
+import type { ActionType, LlmErrorType } from '../../arena/action.js';
 import type { Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import type { FaultRequest } from '../../protocol/wire.js';
@@ -364,7 +364,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       };
     },
 
-    async injectLLMFailure(agentId, errorType: LLMErrorType, options) {
+    async injectLlmFailure(agentId, errorType: LlmErrorType, options) {
       refuseUnsupported('llm_failure');
       const agent = fleet.get(agentId, 'llm_failure');
       const llm = ctx.llmProxy(agentId);

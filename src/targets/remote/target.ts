@@ -7,7 +7,7 @@
  * ones it could not revert.
  */
 import { randomUUID } from 'node:crypto';
-import type { ActionType, LLMErrorType } from '../../arena/action.js';
+import type { ActionType, LlmErrorType } from '../../arena/action.js';
 import { ACTION_TYPES } from '../../arena/action.js';
 import type {
   ActiveFault,
@@ -123,7 +123,7 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
     toolFault: (id, params, opts) => apply('tool_fault', { target_id: id, params }, opts),
     corruptMemory: (id) => apply('memory_corrupt', { target_id: id }),
     disconnectMCP: (id) => apply('mcp_disconnect', { target_id: id }),
-    injectLLMFailure: (id, errorType: LLMErrorType, opts) =>
+    injectLlmFailure: (id, errorType: LlmErrorType, opts) =>
       apply('llm_failure', { target_id: id, params: { ...opts?.params, error_type: errorType } }, opts),
     activeFaults: async () =>
       (await client.listFaults()).map(

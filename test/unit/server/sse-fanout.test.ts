@@ -1,5 +1,5 @@
 /**
- * One encoded frame shared by many streams, corked writes, and backpressure:
+ * One encoded frame shared by many streams, writes through res.write, and backpressure:
  * a client that stops reading gets every frame, in order, once it reads again,
  * while a client that keeps reading is not held back by it.
  */
@@ -70,7 +70,7 @@ describe('SSE fan-out', () => {
       // one Buffer for both streams, as arena-stream does for a stored event
       const frame = encodeFrame({ event: 'tick', id, data: { id, padding } });
       for (const stream of streams) expect(stream.sendEncoded(frame)).toBe(true);
-      if (id % 50 === 0) await new Promise((r) => setImmediate(r)); // some in one tick (corked), some across ticks
+      if (id % 50 === 0) await new Promise((r) => setImmediate(r)); // some in one tick, some across ticks
     }
     expect(Math.max(...streams.map((stream) => stream.pending))).toBeGreaterThan(0); // the paused client really is behind
     const expected = Array.from({ length: count }, (_, i) => i + 1);

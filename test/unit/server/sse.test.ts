@@ -44,7 +44,7 @@ describe('SSEStream', () => {
     expect(router.openStreams).toBe(0);
   });
 
-  it('sends frames as the body itself, up to the close (no chunk framing)', async () => {
+  it('sends frames as an ordinary response body, in order, ending with the final frame', async () => {
     const router = new Router({ log: () => {}, sse: { heartbeatMs: 0 } });
     let stream: SSEStream | undefined;
     router.get('/events', (ctx) => {
@@ -54,22 +54,51 @@ describe('SSEStream', () => {
     const socket = connect(Number(new URL(s.url).port), '127.0.0.1');
     const reads: string[] = [];
     socket.setEncoding('latin1').on('data', (chunk: string) => reads.push(chunk));
-    socket.write(`GET /events HTTP/1.1\r\nHost: ${new URL(s.url).host}\r\nAccept: text/event-stream\r\n\r\n`);
+    socket.write(
+      `GET /events HTTP/1.1\r\nHost: ${new URL(s.url).host}\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n`,
+    );
     const until = async (cond: () => boolean) => {
-      for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
     };
     await until(() => reads.join('').includes('retry: '));
-    const head = reads.join('');
-    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-    expect(head.toLowerCase()).not.toContain('transfer-encoding');
-    expect(head.toLowerCase()).toContain('connection: close');
-    reads.length = 0;
     stream!.send({ event: 'a', id: 1, data: 1 });
     stream!.send({ event: 'b', id: 2, data: 2 });
     stream!.close({ event: 'end', data: 'bye' });
     await new Promise((r) => socket.once('close', r));
-    // raw frames, nothing around them: the body ends where the connection does
-    expect(reads.join('')).toBe('event: a\nid: 1\ndata: 1\n\nevent: b\nid: 2\ndata: 2\n\nevent: end\ndata: bye\n\n');
+    const raw = reads.join('');
+    const split = raw.indexOf('\r\n\r\n');
+    const head = raw.slice(0, split);
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    // the standard framing of a body of unknown length, which res.write gives
+    expect(head.toLowerCase()).toContain('transfer-encoding: chunked');
+    expect(dechunk(raw.slice(split + 4))).toBe(
+      'retry: 3000\n\nevent: a\nid: 1\ndata: 1\n\nevent: b\nid: 2\ndata: 2\n\nevent: end\ndata: bye\n\n',
+    );
+  });
+
+  it('queues frames while the response waits for drain, then sends them all in order', async () => {
+    const router = new Router({ log: () => {}, sse: { heartbeatMs: 0, maxQueue: 100_000 } });
+    let stream: SSEStream | undefined;
+    router.get('/events', (ctx) => {
+      stream = ctx.sse();
+    });
+    const s = await serve(router);
+    const conn = await openSSE({ url: `${s.url}/events` });
+    await conn.waitFor((f) => f.retry !== undefined);
+    const big = 'x'.repeat(64 * 1024);
+    let sent = 0;
+    // synchronously until res.write says the buffers are full and frames start to queue
+    while (stream!.pending === 0 && sent < 10_000) stream!.send({ event: 'big', id: ++sent, data: big });
+    expect(stream!.pending).toBeGreaterThan(0);
+    for (let i = 0; i < 5; i++) stream!.send({ event: 'big', id: ++sent, data: big });
+    const last = await conn.waitFor((f) => f.event === 'big' && f.id === String(sent), 60_000);
+    expect(last.id).toBe(String(sent));
+    expect(conn.frames.filter((f) => f.event === 'big').map((f) => Number(f.id))).toEqual(
+      Array.from({ length: sent }, (_, i) => i + 1),
+    );
+    expect(stream!.pending).toBe(0);
+    expect(stream!.dropped).toBe(false);
+    conn.close();
   });
 
   it('drops a client that falls too far behind instead of buffering without bound', async () => {
@@ -104,3 +133,16 @@ describe('SSEStream', () => {
     expect(frameJSON(last)).toEqual({ reason: 'bye' });
   });
 });
+
+/** the payload of a chunked HTTP/1.1 body */
+function dechunk(body: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const eol = body.indexOf('\r\n', at);
+    const size = Number.parseInt(body.slice(at, eol), 16);
+    if (!size) return out;
+    out += body.slice(eol + 2, eol + 2 + size);
+    at = eol + 2 + size + 2;
+  }
+}

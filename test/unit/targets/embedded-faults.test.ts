@@ -204,7 +204,7 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
 
   it('llm_failure: the primary fails with the error type; retries then the fallback keep the agent serving', async () => {
     const { t, rt } = await started();
-    const report = await t.runtime.injectLLMFailure('agent-2', 'overloaded');
+    const report = await t.runtime.injectLlmFailure('agent-2', 'overloaded');
     expect(report).toMatchObject({ error_type: 'overloaded', fallback: true });
     const llm = rt.agent('agent-2').subsystems.llm;
     const response = await llm.complete({ messages: [{ role: 'user', content: 'echo: x' }] });
@@ -247,7 +247,7 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
     await t.runtime.slowAgent('agent-1', 50);
     await t.runtime.partitionNetwork('agent-2');
     await t.runtime.toolTimeout('agent-3');
-    await t.runtime.injectLLMFailure('agent-1', 'rate_limit');
+    await t.runtime.injectLlmFailure('agent-1', 'rate_limit');
     await t.runtime.pauseAgent('orchestrator-2');
     expect((await t.runtime.activeFaults()).map((f) => f.kind).sort()).toEqual([
       'llm_failure',

@@ -32,7 +32,7 @@ describe('embedded target: llm_failure it cannot apply', () => {
   it('refuses it at injection too (an HTTP action), and nothing stays active', async () => {
     target = createEmbeddedTarget({ workloadRate: 0 });
     await target.start();
-    await expect(target.runtime.injectLLMFailure('agent-2', 'truncate')).rejects.toThrow(RuntimeError);
+    await expect(target.runtime.injectLlmFailure('agent-2', 'truncate')).rejects.toThrow(RuntimeError);
     expect(await target.runtime.activeFaults()).toEqual([]);
   });
 });

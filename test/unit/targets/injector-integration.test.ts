@@ -5,7 +5,7 @@ import { LOUD_LLM_ERROR_TYPES } from '../../../src/protocol/llm-faults.js';
 import type { Target } from '../../../src/arena/providers.js';
 import { createEmbeddedTarget, getEmbeddedRuntime } from '../../../src/targets/embedded/index.js';
 import { RECOVERY_OFF_STRATEGY } from '../../../src/runtime/strategy.js';
-import { LLMError } from '../../../src/runtime/llm/index.js';
+import { LlmError } from '../../../src/runtime/llm/index.js';
 import { waitFor } from './wait.js';
 
 let target: Target | undefined;
@@ -35,12 +35,12 @@ describe('Injector on the embedded target', () => {
     const llm = () => getEmbeddedRuntime(target!)!.agent('agent-2').subsystems.llm;
     const injector = new Injector(target.runtime, target.dag);
     for (const type of LOUD_LLM_ERROR_TYPES) {
-      await injector.injectLLMFailure('agent-2', type, 10_000);
+      await injector.injectLlmFailure('agent-2', type, 10_000);
       const error = await llm()
         .complete({ messages: [{ role: 'user', content: 'echo: hi' }] })
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(LLMError);
-      expect((error as LLMError).errorType).toBe(type);
+      expect(error).toBeInstanceOf(LlmError);
+      expect((error as LlmError).errorType).toBe(type);
     }
     expect(await target.runtime.activeFaults()).toHaveLength(1);
     await target.runtime.revertAll();

@@ -120,7 +120,7 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { c
   it('llm_failure: without retries or fallback the agent’s LLM steps fail', async (ctx) => {
     const { expect } = ctx;
     const { t, rt } = await started(ctx);
-    await t.runtime.injectLLMFailure('agent-2', 'rate_limit');
+    await t.runtime.injectLlmFailure('agent-2', 'rate_limit');
     expect((await t.observer.health({ kind: 'agent', id: 'agent-2' })).healthy).toBe(false);
     expect(await availabilityOver(rt, 300, expect)).toBeLessThan(0.8);
   });

@@ -27,6 +27,12 @@ describe('targetRunner: one candidate as a real scenario run', () => {
     expect(await run({ faults: [again], cooldown_ms: 50 })).toBe('pass');
   });
 
+  it('runs the empty schedule as the same scenario without any fault (the certificate of a last fault)', async () => {
+    const target = createFakeTarget({ recovery: false });
+    const run = targetRunner({ ...draft, createTarget: async () => target });
+    expect(await run({ faults: [], cooldown_ms: 50 })).toBe('pass');
+  });
+
   it('a target that did not start is unjudged; a candidate the target refuses is an error, not retried', async () => {
     const broken = targetRunner({
       ...draft,

@@ -192,7 +192,34 @@ describe('shrinkSchedule with a noisy oracle', () => {
     if (!out.reproduced) throw new Error('did not reproduce');
     expect(out.minimal.map((f) => f.id)).toEqual([0, 2]);
     expect(out.schedule.faults.map((f) => f.id)).toEqual([2]);
-    expect(out.certificate).toEqual([]);
+    // the last fault is certified too, by runs without any fault
+    expect(out.certificate).toHaveLength(1);
+    expect(out.certificate[0]).toMatchObject({ fault: 'f2', fail_rate_without: 0 });
+    expect(out.certificate[0]!.runs).toBeGreaterThan(0);
+    expect(out.certificate[0]!.interval[1]).toBeLessThan(1);
+  });
+
+  it('certifies a single remaining fault by runs without any fault, and keeps it when the target fails alone', async () => {
+    const faults = [0, 1, 2].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+    const seen: number[] = [];
+    const needed = sequentialJudge(async (s) => {
+      seen.push(s.faults.length);
+      return s.faults.some((f) => f.id === 1) ? 'fail' : 'pass';
+    });
+    const out = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge: needed });
+    if (!out.reproduced) throw new Error('did not reproduce');
+    expect(out.schedule.faults.map((f) => f.id)).toEqual([1]);
+    expect(seen).toContain(0); // the empty schedule really ran
+    expect(out.certificate).toEqual([
+      expect.objectContaining({ fault: 'f1', fail_rate_without: 0, runs: expect.any(Number) }),
+    ]);
+    // a target that fails on its own: the fault stays (a scenario needs one) and its certificate says so
+    const alone = sequentialJudge(async () => 'fail');
+    const own = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge: alone });
+    if (!own.reproduced) throw new Error('did not reproduce');
+    expect(own.schedule.faults).toHaveLength(1);
+    expect(own.certificate).toHaveLength(1);
+    expect(own.certificate[0]!.fail_rate_without).toBe(1);
   });
 
   it('stops at the next candidate when aborted', async () => {

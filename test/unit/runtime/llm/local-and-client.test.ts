@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  createLLMClient,
+  createLlmClient,
   createLocalModel,
-  LLMError,
-  type LLMProvider,
-  type LLMRequest,
+  LlmError,
+  type LlmProvider,
+  type LlmRequest,
 } from '../../../../src/runtime/llm/index.js';
 import { ManualClock } from '../../../../src/shared/clock.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 
-const ask = (content: string): LLMRequest => ({ messages: [{ role: 'user', content }] });
+const ask = (content: string): LlmRequest => ({ messages: [{ role: 'user', content }] });
 
 describe('createLocalModel', () => {
   it('is deterministic: same messages, same text; different messages, different text', async () => {
@@ -44,14 +44,14 @@ describe('createLocalModel', () => {
 });
 
 /** a provider that fails with the queued error types, then answers */
-function scripted(name: string, failures: LLMError['errorType'][]): LLMProvider & { calls: number } {
+function scripted(name: string, failures: LlmError['errorType'][]): LlmProvider & { calls: number } {
   const provider = {
     name,
     calls: 0,
     async complete() {
       provider.calls++;
       const next = failures.shift();
-      if (next) throw new LLMError(next, `${name} says ${next}`, { provider: name });
+      if (next) throw new LlmError(next, `${name} says ${next}`, { provider: name });
       return {
         text: `from ${name}`,
         provider: name,
@@ -63,11 +63,11 @@ function scripted(name: string, failures: LLMError['errorType'][]): LLMProvider 
   return provider;
 }
 
-describe('createLLMClient', () => {
+describe('createLlmClient', () => {
   it('retries retryable errors with exponential backoff on the injected clock', async () => {
     const clock = new ManualClock();
     const primary = scripted('primary', ['rate_limit', 'overloaded']);
-    const client = createLLMClient({ primary, retries: 3, backoffMs: 100, clock });
+    const client = createLlmClient({ primary, retries: 3, backoffMs: 100, clock });
     let done = false;
     const pending = client.complete(ask('hi')).then((r) => ((done = true), r));
     await clock.advance(299); // 100 + 200 needed
@@ -80,11 +80,11 @@ describe('createLLMClient', () => {
 
   it('does not retry non-retryable errors, and fails without a fallback', async () => {
     const primary = scripted('primary', ['auth']);
-    const client = createLLMClient({ primary, retries: 3, backoffMs: 1, clock: new ManualClock() });
+    const client = createLlmClient({ primary, retries: 3, backoffMs: 1, clock: new ManualClock() });
     const error = await client.complete(ask('hi')).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LLMError);
-    expect((error as LLMError).errorType).toBe('auth');
-    expect((error as LLMError).retryable).toBe(false);
+    expect(error).toBeInstanceOf(LlmError);
+    expect((error as LlmError).errorType).toBe('auth');
+    expect((error as LlmError).retryable).toBe(false);
     expect(primary.calls).toBe(1);
     expect(client.stats().failures).toBe(1);
   });
@@ -93,7 +93,7 @@ describe('createLLMClient', () => {
     const clock = new ManualClock();
     const primary = createLocalModel({ name: 'primary' });
     const fallback = createLocalModel({ name: 'backup' });
-    const client = createLLMClient({ primary, fallback, retries: 1, backoffMs: 10, clock });
+    const client = createLlmClient({ primary, fallback, retries: 1, backoffMs: 10, clock });
     client.injectFailure('server_error');
     expect(client.failureActive).toBe(true);
     const pending = client.complete(ask('echo ok'));
@@ -104,7 +104,7 @@ describe('createLLMClient', () => {
 
     client.configure({ fallbackEnabled: false, retries: 0 });
     const error = await client.complete(ask('echo ok')).catch((e: unknown) => e);
-    expect((error as LLMError).errorType).toBe('server_error');
+    expect((error as LlmError).errorType).toBe('server_error');
 
     client.clearFailure();
     expect(client.failureActive).toBe(false);
@@ -114,10 +114,10 @@ describe('createLLMClient', () => {
   it('honours Retry-After up to the backoff cap, and validates its configuration', async () => {
     const clock = new ManualClock();
     let calls = 0;
-    const primary: LLMProvider = {
+    const primary: LlmProvider = {
       name: 'p',
       async complete() {
-        if (calls++ === 0) throw new LLMError('rate_limit', 'slow down', { retryAfterMs: 60_000 });
+        if (calls++ === 0) throw new LlmError('rate_limit', 'slow down', { retryAfterMs: 60_000 });
         return {
           text: 'ok',
           provider: 'p',
@@ -126,7 +126,7 @@ describe('createLLMClient', () => {
         };
       },
     };
-    const client = createLLMClient({ primary, retries: 1, backoffMs: 10, maxBackoffMs: 500, clock });
+    const client = createLlmClient({ primary, retries: 1, backoffMs: 10, maxBackoffMs: 500, clock });
     let done = false;
     const pending = client.complete(ask('x')).then(() => (done = true));
     await clock.advance(499);

@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  createLLMClient,
+  createLlmClient,
   createLocalModel,
   createOpenAICompatibleProvider,
-  LLMError,
+  LlmError,
 } from '../../../../src/runtime/llm/index.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 
@@ -96,8 +96,8 @@ describe('createOpenAICompatibleProvider against a real HTTP server', () => {
     ];
     for (const [code, type, retryable] of cases) {
       handlers.push(status(code));
-      const error = (await provider.complete(ask('x')).catch((e: unknown) => e)) as LLMError;
-      expect(error).toBeInstanceOf(LLMError);
+      const error = (await provider.complete(ask('x')).catch((e: unknown) => e)) as LlmError;
+      expect(error).toBeInstanceOf(LlmError);
       expect([code, error.errorType, error.retryable, error.httpStatus]).toEqual([code, type, retryable, code]);
     }
     expect(seen[0]!.auth).toBeUndefined();
@@ -106,7 +106,7 @@ describe('createOpenAICompatibleProvider against a real HTTP server', () => {
   it('429 then success: the client retries and gets the answer', async () => {
     handlers.push(status(429, { 'retry-after': '0' }));
     const primary = createOpenAICompatibleProvider({ baseUrl, model: 'tiny', timeoutMs: 2000 });
-    const client = createLLMClient({ primary, retries: 2, backoffMs: 5 });
+    const client = createLlmClient({ primary, retries: 2, backoffMs: 5 });
     expect((await client.complete(ask('again'))).text).toBe('server heard: again');
     expect(seen).toHaveLength(2);
     expect(client.stats()).toMatchObject({ retries: 1, succeeded: 1, fallbacks: 0 });
@@ -115,7 +115,7 @@ describe('createOpenAICompatibleProvider against a real HTTP server', () => {
   it('500 on every attempt: the client falls back to the local model', async () => {
     handlers.push(status(500), status(500));
     const primary = createOpenAICompatibleProvider({ baseUrl, model: 'tiny', timeoutMs: 2000, name: 'remote' });
-    const client = createLLMClient({ primary, fallback: createLocalModel(), retries: 1, backoffMs: 5 });
+    const client = createLlmClient({ primary, fallback: createLocalModel(), retries: 1, backoffMs: 5 });
     const answer = await client.complete(ask('echo fallback works'));
     expect(answer).toMatchObject({ provider: 'local', text: 'fallback works' });
     expect(seen).toHaveLength(2);
@@ -126,7 +126,7 @@ describe('createOpenAICompatibleProvider against a real HTTP server', () => {
     handlers.push(never);
     const provider = createOpenAICompatibleProvider({ baseUrl, model: 'tiny', timeoutMs: 80 });
     const started = performance.now();
-    const error = (await provider.complete(ask('hang')).catch((e: unknown) => e)) as LLMError;
+    const error = (await provider.complete(ask('hang')).catch((e: unknown) => e)) as LlmError;
     const elapsed = performance.now() - started;
     expect(error.errorType).toBe('timeout');
     expect(error.retryable).toBe(true);
@@ -144,7 +144,7 @@ describe('createOpenAICompatibleProvider against a real HTTP server', () => {
       model: 'tiny',
       timeoutMs: 2000,
     });
-    const error = (await provider.complete(ask('x')).catch((e: unknown) => e)) as LLMError;
+    const error = (await provider.complete(ask('x')).catch((e: unknown) => e)) as LlmError;
     expect(error.errorType).toBe('network');
     expect(() => createOpenAICompatibleProvider({ baseUrl: 'not a url', model: 'm' })).toThrow(UsageError);
     expect(() => createOpenAICompatibleProvider({ baseUrl, model: 'm', apiKeyEnv: 'NOPE_KEY', env: {} })).toThrow(
@@ -155,7 +155,7 @@ describe('createOpenAICompatibleProvider against a real HTTP server', () => {
   it('invalid JSON from the server is an invalid_response error', async () => {
     handlers.push((_b, _r, res) => res.end('<html>oops</html>'));
     const provider = createOpenAICompatibleProvider({ baseUrl, model: 'tiny', timeoutMs: 2000 });
-    const error = (await provider.complete(ask('x')).catch((e: unknown) => e)) as LLMError;
+    const error = (await provider.complete(ask('x')).catch((e: unknown) => e)) as LlmError;
     expect(error.errorType).toBe('invalid_response');
   });
 });
