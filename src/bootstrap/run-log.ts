@@ -52,7 +52,7 @@ export function createRunLog(options: { limit?: number; now?: () => Date } = {})
       } else if (event.type === 'run.finished' && isOpen) {
         current.finished_at = now().toISOString();
         current.status = event.status;
-        if (event.score !== undefined) current.score = event.score;
+        if (event.score !== undefined) current.score = event.score.score;
       }
     },
     list: () => runs.map((r) => ({ ...r, action_ids: [...r.action_ids] })),

@@ -136,7 +136,7 @@ export function traceRuns(tracing: Pick<Tracing, 'api' | 'tracer'>, now: () => n
       case 'snapshot':
         return;
       case 'run.finished':
-        endRun(event.status, event.score, at);
+        endRun(event.status, event.score?.score, at);
         return;
       default: {
         const never: never = event;

@@ -19,9 +19,14 @@ import { relaySlowly, requiredFieldsOf, sendRewritten } from './quiet-answers.js
 import { RateBuckets, requestTokens } from './rate-bucket.js';
 import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
 import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
+import { createModelSniffer } from './model-sniffer.js';
 import { peekBody, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
+import { createCallRecorder, type CallTrace, type TokenTotals } from './call-trace.js';
+import { createCallLedger, type CallLedger, type CallLedgerReader } from '../../protocol/calls.js';
 import { relayWithStreamFault } from './stream-faults.js';
+import { createMarkerBook, type MarkerBook, type MarkerTravel } from '../../protocol/markers.js';
+import { traceRequest } from './markers.js';
 import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
 import type { Tracing } from '../../shared/otlp/tracing.js';
 import { traceLlmCall, type LlmCallTrace } from './tracing.js';
@@ -55,6 +60,17 @@ export interface LlmProxyOptions {
    * slowed by TCP, not the proxy's memory), and a held request is still held
    */
   maxBufferedBytes?: number;
+  /** requests from this `x-arena-client` are not taken as the clients' own traffic by lastRequest (a probe's) */
+  probeClient?: string;
+  /** where each call is recorded (DESIGN §14): a process target passes the one its proxies share; default a ledger of its own */
+  ledger?: CallLedger;
+  /** the agent whose proxy this is: named in each call it records */
+  agent?: string;
+  /**
+   * where the markers of quiet faults are planted and looked for (DESIGN §13.3); shared with the
+   * other proxies of a target and its workload, so a marker one planted is found by another
+   */
+  markers?: MarkerBook;
   /** OpenTelemetry tracing (started by the caller, who also shuts it down): a GenAI span per request */
   tracing?: Tracing;
 }
@@ -72,11 +88,19 @@ export interface LlmProxy {
   readonly api: LlmApiMode;
   /** applies an `llm_failure` fault (a FaultApplier for createFaultRegistry); throws a ProtocolError saying why not */
   applyFault(request: FaultRequest): Promise<AppliedFault>;
+  /** every call it relayed or answered, for `GET /v1/calls` and trials */
+  readonly calls: CallLedgerReader;
   stats(): LlmProxyStats & {
     faults: LlmFaultStats[];
+    /** tokens the upstream's answers reported in their `usage`, all clients together */
+    tokens: TokenTotals;
     /** request body bytes read ahead and held now (bounded by maxBufferedBytes) */
     buffered_bytes: number;
+    /** per fault, the markers its changes planted and how far they travelled (DESIGN §13.3) */
+    markers: MarkerTravel[];
   };
+  /** the path and model of the last POST a client (not the probe) sent: what a recovery probe should ask for */
+  lastRequest(): { path: string; model?: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -89,8 +113,10 @@ interface Call {
   pathname: string;
   /** the body's `model`, when a fault needed to read it */
   model?: string;
+  /** its CallRecord in the making */
+  trace: CallTrace;
   /** its span, when tracing is on */
-  trace?: LlmCallTrace | undefined;
+  span?: LlmCallTrace | undefined;
 }
 
 /** a streamed answer passing through untouched: a stream fault applied later can still take it over */
@@ -127,6 +153,15 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const faults = new ActiveFaults(random);
   const buckets = new WeakMap<ActiveLlmFault, RateBuckets>();
   const stats = new ProxyStats();
+  const ledger = options.ledger ?? createCallLedger();
+  // answers kept whole to read their usage (JSON, compressed) share the read-ahead budget's size, apart from it
+  const recorder = createCallRecorder({
+    ledger,
+    clock,
+    budget: { used: 0, max: maxBuffered },
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+  });
+  const markers = options.markers ?? createMarkerBook();
   let isClosing = false;
 
   const apiOf = (pathname: string): LlmApi => (mode === 'auto' ? apiForPath(pathname) : mode);
@@ -142,7 +177,11 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const faultStream = (call: Call, upRes: IncomingMessage, fault: ActiveLlmFault) => {
     const type = fault.spec.errorType;
     relayWithStreamFault(upRes, call.res, call.api, fault, {
-      onCut: () => stats.onInjected(call.client, type, clock.now()),
+      onCut: () => {
+        call.trace.faulted();
+        if (type === 'stream_error') call.trace.broken();
+        stats.onInjected(call.client, type, clock.now());
+      },
       onNotReached: () => {
         faults.unfire(fault);
         stats.onPassed(call.client);
@@ -166,6 +205,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       if (swapped) {
         body = { chunks: [swapped], isComplete: true };
         set = { 'content-length': String(swapped.length) };
+        call.trace.faulted();
         stats.onChanged(client, type);
       } else notApplicable();
     }
@@ -178,7 +218,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     let isAnswered = false;
     upReq.on('response', (upRes) => {
       isAnswered = true;
+      call.trace.answer(upRes);
       if (type === 'slow_first_token') {
+        call.trace.faulted();
         stats.onChanged(client, type);
         upRes.pause();
         const timer = setTimeout(() => answer(upRes), acting!.spec.delayMs);
@@ -198,6 +240,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
           (isStreamAnswer || isJson(upRes.headers['content-type'])) &&
           (!encoding || encoding === 'identity');
         if (isReadable) {
+          const changed: string[] = [];
           return sendRewritten(upRes, res, type as ContentFault, {
             api,
             isStream: isStreamAnswer,
@@ -207,17 +250,22 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
               random: draw!,
               api,
               requiredFields: requiredFieldsOf(body?.isComplete ? body.chunks : undefined),
+              changed,
             },
             onDone: (isChanged) => {
               stats.onPassed(client);
-              if (isChanged) stats.onChanged(client, type);
-              else notApplicable();
+              if (isChanged) {
+                call.trace.faulted();
+                stats.onChanged(client, type);
+                for (const value of changed) markers.add(acting!.id, value, 'value', 'llm');
+              } else notApplicable();
             },
           });
         }
         notApplicable();
       } else if (type === 'slow_stream') {
         if (isStreamAnswer) {
+          call.trace.faulted();
           stats.onPassed(client);
           stats.onChanged(client, type);
           return relaySlowly(upRes, res, acting!.spec.chunkDelayMs);
@@ -229,7 +277,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       const isStream = status === 200 && isEventStream(upRes.headers['content-type']);
       const fault = isStream && candidates.length > 0 ? faults.decideStream(candidates) : undefined;
       if (fault) {
-        call.trace?.fault(fault.spec.errorType);
+        call.span?.fault(fault.spec.errorType);
         return faultStream(call, upRes, fault);
       }
       stats.onPassed(client);
@@ -270,8 +318,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     else req.pipe(upReq);
   };
 
-  const injectStatus = ({ req, res, client, api }: Call, fault: ActiveLlmFault) => {
+  const injectStatus = ({ req, res, client, api, trace }: Call, fault: ActiveLlmFault) => {
     const { errorType, retryAfterS } = fault.spec;
+    trace.faulted();
     // the rest of the body is read and dropped so the client's keep-alive connection stays usable
     req.resume();
     // stamped before the answer is written: a proxy descheduled right after the write would otherwise
@@ -302,7 +351,8 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return pass(call, body, []);
     }
     call.req.resume();
-    call.trace?.fault('rate_limit_storm');
+    call.trace.faulted();
+    call.span?.fault('rate_limit_storm');
     sendWire(call.res, refused);
     stats.onInjected(call.client, 'rate_limit_storm', at, Number(refused.headers['retry-after']) * 1000);
   };
@@ -314,6 +364,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
    */
   const hold = async (call: Call, fault: ActiveLlmFault, peeked: PeekedBody | undefined) => {
     const { req, res, client } = call;
+    call.trace.faulted();
     stats.onInjected(client, 'timeout', clock.now());
     stats.held++;
     // reading the body keeps the socket read, so a client that hangs up is noticed
@@ -336,28 +387,48 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     });
   };
 
+  let last: { path: string; model?: string } | undefined;
+  /** watches the body stream past for its model; the request is never held for it */
+  const noteRequest = (req: IncomingMessage, path: string) => {
+    if (req.method !== 'POST' || (options.probeClient && req.headers['x-arena-client'] === options.probeClient)) return;
+    const seen: { path: string; model?: string } = { path };
+    last = seen;
+    const sniffer = createModelSniffer();
+    const onData = (chunk: Buffer) => {
+      sniffer.push(chunk);
+      if (sniffer.model !== undefined) seen.model = sniffer.model;
+      if (sniffer.isDone) req.off('data', onData);
+    };
+    req.on('data', onData);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const client = stats.clientOf(req);
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
-    const call: Call = { req, res, client, api: apiOf(pathname), pathname };
-    const trace = options.tracing && traceLlmCall(options.tracing, req, res, { ...call, upstream: upstreamUrl });
-    call.trace = trace;
-    if (faults.isEmpty && !trace) return pass(call, undefined, []);
+    noteRequest(req, pathname);
+    const call: Call = { req, res, client, api: apiOf(pathname), pathname, trace: recorder.trace(req, res) };
+    const span = options.tracing && traceLlmCall(options.tracing, req, res, { ...call, upstream: upstreamUrl });
+    call.span = span;
+    if (faults.isEmpty && !markers.isTracking && !span) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
     // a traced request is read ahead for its model (gen_ai.request.model), as a fault that matches on it is
-    if (faults.needsBody || trace) {
+    if (faults.needsBody || markers.isTracking || span) {
       body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
-      if (model !== undefined) call.model = model;
-      trace?.requestModel(model);
+      if (model !== undefined) {
+        call.model = model;
+        call.trace.requested(model);
+      }
+      span?.requestModel(model);
+      if (markers.isTracking && body.isComplete) traceRequest(markers, body.chunks);
     }
     const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
     const fault = decision.fault;
     if (!fault) return pass(call, body, decision.streamCandidates);
     const type = fault.spec.errorType;
     // a storm's bucket decides per request (below)
-    if (type !== 'rate_limit_storm') trace?.fault(type);
+    if (type !== 'rate_limit_storm') span?.fault(type);
     if (type === 'timeout') return hold(call, fault, body);
     if (STATUS_FAULTS.has(type)) return injectStatus(call, fault);
     if (type === 'rate_limit_storm') return storm(call, fault, body);
@@ -389,6 +460,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     upstream: upstreamUrl,
     api: mode,
+    calls: ledger,
     async applyFault(request) {
       const spec = parseLlmFault(request.type, request.params);
       const fault = faults.add(request.id, spec);
@@ -417,10 +489,15 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return {
         ...stats.snapshot(),
         buffered_bytes: buffered,
+        tokens: recorder.tokens(),
+        markers: markers.travel(),
         faults: faults
           .list()
           .map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired, not_applicable: f.notApplicable })),
       };
+    },
+    lastRequest() {
+      return last ? { ...last } : undefined;
     },
     close() {
       isClosing = true;

@@ -40,7 +40,7 @@ export function countRunEvents(m: ArenaMetrics): (event: RunEvent) => void {
         return;
       case 'run.finished':
         // the measured score replaces the live one
-        if (event.score !== undefined) setScore(event.score);
+        if (event.score !== undefined) setScore(event.score.score);
         if (kind) m.run(kind, event.status);
         return;
       case 'phase':

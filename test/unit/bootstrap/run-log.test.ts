@@ -16,7 +16,12 @@ describe('createRunLog', () => {
     for (const name of ['a', 'b', 'c']) {
       log.listener({ type: 'run.started', at_ms: 0, kind: 'scenario', name, seed: 1 });
       log.listener({ type: 'action', at_ms: 1, label: 'k', result: action(`${name}-1`) });
-      log.listener({ type: 'run.finished', at_ms: 2, status: 'passed', score: 90 });
+      log.listener({
+        type: 'run.finished',
+        at_ms: 2,
+        status: 'passed',
+        score: { availability: 90, recovery: 90, consistency: 90, score: 90 },
+      });
       log.listener({ type: 'action', at_ms: 3, label: 'late', result: action(`${name}-after`) });
     }
     expect(log.list()).toEqual([

@@ -39,7 +39,12 @@ describe('countRunEvents', () => {
     expect(text).not.toContain('arena_score{dimension="consistency"}');
     expect(text).toContain('arena_fault_recovery_seconds_count{type="kill_agent"} 1');
     expect(text).toContain('arena_fault_recovery_seconds_bucket{le="0.5",type="kill_agent"} 1');
-    count({ type: 'run.finished', at_ms: 50, status: 'passed', score: 82.5 });
+    count({
+      type: 'run.finished',
+      at_ms: 50,
+      status: 'passed',
+      score: { availability: 82.5, recovery: 82.5, consistency: 82.5, score: 82.5 },
+    });
     text = await m.text();
     expect(text).toContain('arena_score{dimension="score"} 82.5');
     expect(text).toContain('arena_score{dimension="availability"} 90');
