@@ -10,6 +10,7 @@
  * given a `durationMs` revert themselves when it ends; `revertAll` reverts
  * every fault still active.
  */
+import type { MarkerTravel } from '../protocol/markers.js';
 import type { ActionType, LLMErrorType } from './action.js';
 import type { CallLedgerReader } from '../protocol/calls.js';
 import type { WorkloadWindow } from './workload-window.js';
@@ -163,6 +164,11 @@ export interface Target {
   refuses?(action: { type: ActionType; metadata?: Record<string, unknown> }): string | undefined;
   /** agents, DAG and strategy in force, for `arena describe` */
   describe(): Promise<TargetDescription>;
+  /**
+   * per fault, the markers its quiet changes planted and how far they travelled (DESIGN §13.3): into
+   * the agents' context, into an action, to the user; absent when the target cannot trace them
+   */
+  markers?(): MarkerTravel[];
   /** the LLM and MCP calls its proxies saw (DESIGN §14 behaviour and cost); absent when it has no proxies */
   readonly calls?: CallLedgerReader;
   /** the fault proxies it runs in front of its agents, with what each saw so far; absent when it runs none */

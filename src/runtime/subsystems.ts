@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../shared/clock.js';
 import type { Strategy } from './strategy.js';
-import { createToolbox, type Toolbox } from './tools/index.js';
+import { createToolbox, type Toolbox, type ToolboxOptions } from './tools/index.js';
 import { createLLMClient, createLocalModel, type LLMClient } from './llm/index.js';
 import { createMCPSession, inProcessConnector, type MCPSession } from './mcp/index.js';
 
@@ -20,12 +20,19 @@ export interface AgentSubsystems {
   close(): Promise<void>;
 }
 
-export function createSubsystems(options: { clock: Clock; strategy: Strategy; agentId: string }): AgentSubsystems {
+export function createSubsystems(options: {
+  clock: Clock;
+  strategy: Strategy;
+  agentId: string;
+  onToolChanged?: ToolboxOptions['onChanged'];
+}): AgentSubsystems {
   const { clock, strategy } = options;
   const tools = createToolbox({
     clock,
     timeoutMs: strategy.tools.timeout_ms,
     retries: strategy.tools.enabled ? strategy.tools.retries : 0,
+    validate: strategy.tools.enabled && strategy.tools.validate,
+    ...(options.onToolChanged ? { onChanged: options.onToolChanged } : {}),
   });
   const llm = createLLMClient({
     primary: createLocalModel({ name: 'local', clock }),
@@ -47,7 +54,11 @@ export function createSubsystems(options: { clock: Clock; strategy: Strategy; ag
     mcp,
     ready: connecting,
     configure(next) {
-      tools.configure({ timeoutMs: next.tools.timeout_ms, retries: next.tools.enabled ? next.tools.retries : 0 });
+      tools.configure({
+        timeoutMs: next.tools.timeout_ms,
+        retries: next.tools.enabled ? next.tools.retries : 0,
+        validate: next.tools.enabled && next.tools.validate,
+      });
       llm.configure(llmConfig(next));
       mcp.configureReconnect(mcpReconnect(next));
     },

@@ -91,6 +91,9 @@ describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }
     )[0]!.text;
     expect(text.startsWith('Echo: data')).toBe(true);
     expect(text).toContain(canary);
+    // the target's one marker book (DESIGN §13.3): the agent acting on the canary is a tool call carrying it
+    await client.callTool({ name: 'echo', arguments: { message: `done: ${canary}` } });
+    expect(target!.markers?.()).toEqual([expect.objectContaining({ kind: 'canary', source: 'mcp', drove_action: 1 })]);
     expect(await target!.runtime.revertFault(String(report.fault_id))).toBe(true);
     expect(await client.callTool({ name: 'echo', arguments: { message: 'real' } })).toEqual({
       content: [{ type: 'text', text: 'Echo: real' }],

@@ -16,6 +16,7 @@ import type {
 import { gateFailure, verdictSummary, type RegressionVerdict } from '../../arena/regression/verdict.js';
 import { attrs, escapeXml } from './xml.js';
 import { gateText } from './table.js';
+import { stoppedByText, type StoppedBy } from '../../arena/safety/watch.js';
 
 interface Case {
   name: string;
@@ -63,6 +64,7 @@ export function regressionJUnit(v: RegressionVerdict, failOnNoImprovement: boole
 function scenarioSuite(r: ScenarioReport): Suite {
   const cases: Case[] = r.results.map((o) => actionCase(r.name, o));
   cases.push(...invariantCases(r.name, r.score));
+  cases.push(...stopCases(r.name, r.stopped_by));
   cases.push(gateCase(r.name, r.score, r.gate, r.status, r.error, r.duration_ms, r.inconclusive_why));
   return {
     name: `scenario: ${r.name}`,
@@ -82,6 +84,7 @@ function survivalSuite(r: SurvivalReport): Suite {
   const name = `survival (seed ${r.seed})`;
   const cases: Case[] = r.timeline.map((t) => tickCase(name, t));
   cases.push(...invariantCases(name, r.score));
+  cases.push(...stopCases(name, r.stopped_by));
   cases.push(gateCase(name, r.score, r.gate, r.status, r.error, r.elapsed_ms, r.inconclusive_why));
   return {
     name: `survival: seed ${r.seed}`,
@@ -139,6 +142,19 @@ function invariantCases(classname: string, score: ScoreReport): Case[] {
       timeMs: 0,
       failure: { type: 'invariant', message: `invariant ${c.name} failed${c.detail ? `: ${c.detail}` : ''}` },
     }));
+}
+
+/** a tripped stop condition is a failure of its own, named after the condition */
+function stopCases(classname: string, stoppedBy: StoppedBy | undefined): Case[] {
+  if (!stoppedBy) return [];
+  return [
+    {
+      classname,
+      name: `stop condition ${stoppedBy.condition}`,
+      timeMs: stoppedBy.at_ms,
+      failure: { type: 'stop_condition', message: stoppedByText(stoppedBy) },
+    },
+  ];
 }
 
 function gateCase(

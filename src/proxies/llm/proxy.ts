@@ -19,11 +19,14 @@ import { relaySlowly, requiredFieldsOf, sendRewritten } from './quiet-answers.js
 import { RateBuckets, requestTokens } from './rate-bucket.js';
 import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
 import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
+import { createModelSniffer } from './model-sniffer.js';
 import { peekBody, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
 import { createCallRecorder, type CallTrace, type TokenTotals } from './call-trace.js';
 import { createCallLedger, type CallLedger, type CallLedgerReader } from '../../protocol/calls.js';
 import { relayWithStreamFault } from './stream-faults.js';
+import { createMarkerBook, type MarkerBook, type MarkerTravel } from '../../protocol/markers.js';
+import { traceRequest } from './markers.js';
 import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
 import {
   apiForPath,
@@ -55,10 +58,17 @@ export interface LlmProxyOptions {
    * slowed by TCP, not the proxy's memory), and a held request is still held
    */
   maxBufferedBytes?: number;
+  /** requests from this `x-arena-client` are not taken as the clients' own traffic by lastRequest (a probe's) */
+  probeClient?: string;
   /** where each call is recorded (DESIGN §14): a process target passes the one its proxies share; default a ledger of its own */
   ledger?: CallLedger;
   /** the agent whose proxy this is: named in each call it records */
   agent?: string;
+  /**
+   * where the markers of quiet faults are planted and looked for (DESIGN §13.3); shared with the
+   * other proxies of a target and its workload, so a marker one planted is found by another
+   */
+  markers?: MarkerBook;
 }
 
 export interface LlmFaultStats {
@@ -82,7 +92,11 @@ export interface LlmProxy {
     tokens: TokenTotals;
     /** request body bytes read ahead and held now (bounded by maxBufferedBytes) */
     buffered_bytes: number;
+    /** per fault, the markers its changes planted and how far they travelled (DESIGN §13.3) */
+    markers: MarkerTravel[];
   };
+  /** the path and model of the last POST a client (not the probe) sent: what a recovery probe should ask for */
+  lastRequest(): { path: string; model?: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -141,6 +155,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     budget: { used: 0, max: maxBuffered },
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
   });
+  const markers = options.markers ?? createMarkerBook();
   let isClosing = false;
 
   const apiOf = (pathname: string): LlmApi => (mode === 'auto' ? apiForPath(pathname) : mode);
@@ -219,6 +234,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
           (isStreamAnswer || isJson(upRes.headers['content-type'])) &&
           (!encoding || encoding === 'identity');
         if (isReadable) {
+          const changed: string[] = [];
           return sendRewritten(upRes, res, type as ContentFault, {
             api,
             isStream: isStreamAnswer,
@@ -228,12 +244,14 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
               random: draw!,
               api,
               requiredFields: requiredFieldsOf(body?.isComplete ? body.chunks : undefined),
+              changed,
             },
             onDone: (isChanged) => {
               stats.onPassed(client);
               if (isChanged) {
                 call.trace.faulted();
                 stats.onChanged(client, type);
+                for (const value of changed) markers.add(acting!.id, value, 'value', 'llm');
               } else notApplicable();
             },
           });
@@ -359,20 +377,37 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     });
   };
 
+  let last: { path: string; model?: string } | undefined;
+  /** watches the body stream past for its model; the request is never held for it */
+  const noteRequest = (req: IncomingMessage, path: string) => {
+    if (req.method !== 'POST' || (options.probeClient && req.headers['x-arena-client'] === options.probeClient)) return;
+    const seen: { path: string; model?: string } = { path };
+    last = seen;
+    const sniffer = createModelSniffer();
+    const onData = (chunk: Buffer) => {
+      sniffer.push(chunk);
+      if (sniffer.model !== undefined) seen.model = sniffer.model;
+      if (sniffer.isDone) req.off('data', onData);
+    };
+    req.on('data', onData);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const client = stats.clientOf(req);
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
+    noteRequest(req, pathname);
     const call: Call = { req, res, client, api: apiOf(pathname), pathname, trace: recorder.trace(req, res) };
-    if (faults.isEmpty) return pass(call, undefined, []);
+    if (faults.isEmpty && !markers.isTracking) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
-    if (faults.needsBody) {
+    if (faults.needsBody || markers.isTracking) {
       body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
       if (model !== undefined) {
         call.model = model;
         call.trace.requested(model);
       }
+      if (markers.isTracking && body.isComplete) traceRequest(markers, body.chunks);
     }
     const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
     const fault = decision.fault;
@@ -439,10 +474,14 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
         ...stats.snapshot(),
         buffered_bytes: buffered,
         tokens: recorder.tokens(),
+        markers: markers.travel(),
         faults: faults
           .list()
           .map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired, not_applicable: f.notApplicable })),
       };
+    },
+    lastRequest() {
+      return last ? { ...last } : undefined;
     },
     close() {
       isClosing = true;

@@ -24,6 +24,7 @@ import { parseJSONBody, readBody } from '../../shared/json-body.js';
 import { createToolFaultBook, mcpFaultApplier } from './faults.js';
 import { relaySession, type SessionRelay } from './relay.js';
 import { createStats, recordClient, snapshot } from './stats.js';
+import type { MarkerBook } from '../../protocol/markers.js';
 import type { McpHttpProxy } from './types.js';
 import { createToolCallLog } from './tool-calls.js';
 import { createCallLedger, type CallLedger } from '../../protocol/calls.js';
@@ -31,6 +32,8 @@ import { createCallLedger, type CallLedger } from '../../protocol/calls.js';
 export interface HttpMcpProxyOptions {
   /** seeds what tool_fault changes: the same seed changes the same results the same way (default 0) */
   seed?: number;
+  /** where tool_fault's markers are planted and looked for; shared with a target's other proxies (DESIGN §13.3) */
+  markers?: MarkerBook;
   /** the real server's streamable-HTTP endpoint, e.g. http://127.0.0.1:9100/mcp */
   upstream: string;
   /** 0 = a free port */
@@ -106,7 +109,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
   const stats = createStats('http');
   const ledger = options.ledger ?? createCallLedger();
   const agentName = options.agent !== undefined ? { agent: options.agent } : {};
-  const book = createToolFaultBook(options.seed ?? 0);
+  const book = createToolFaultBook(options.seed ?? 0, options.markers);
   const sessions = new Set<Session>();
   const byId = new Map<string, Session>();
   // ids of mcp_disconnect faults with a duration still running: new sessions are refused meanwhile
@@ -252,7 +255,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     url: url.toString(),
     faults: registry,
     calls: ledger,
-    stats: () => snapshot(stats),
+    stats: () => ({ ...snapshot(stats), markers: book.markers.travel() }),
     ended,
     async close() {
       if (isClosing) return void (await ended);

@@ -14,7 +14,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import type { ActiveToolFault, ToolFaultBook } from './faults.js';
-import { changeResult, driftTools, type ToolContentFault } from './tool-content.js';
+import { changeResult, corruptSignature, driftTools, type ToolContentFault } from './tool-content.js';
 import type { McpProxyStats } from './stats.js';
 import type { ToolCallLog } from './tool-calls.js';
 
@@ -165,6 +165,8 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
       if (message.method === 'tools/call') {
         stats.tool_calls++;
         log?.begin(message.id as RequestId, paramsOf(message), extra?.requestInfo?.headers);
+        // a marker in what the agent asks a tool to do: the changed value drove an action (§13.3)
+        if (book.markers.isTracking) book.markers.scan(JSON.stringify(paramsOf(message)), 'drove_action');
         return dispatchCall(message);
       }
       if (message.method === 'tools/list') listing.add(message.id as RequestId);
@@ -214,6 +216,11 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
     }
     const changed = changeResult(fault, result);
     if (!changed) return message;
+    if (fault.mode === 'inject' && fault.canary) book.markers.add(fault.id, fault.canary, 'canary', 'mcp');
+    if (fault.mode === 'corrupt') {
+      const signature = corruptSignature(fault);
+      if (JSON.stringify(changed).includes(signature)) book.markers.add(fault.id, signature, 'signature', 'mcp');
+    }
     fault.changed++;
     stats.results_changed++;
     log?.faulted(id);

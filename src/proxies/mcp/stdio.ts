@@ -20,6 +20,7 @@ import { createToolFaultBook, mcpFaultApplier } from './faults.js';
 import { killTree } from './process-tree.js';
 import { relaySession } from './relay.js';
 import { createStats, recordClient, snapshot } from './stats.js';
+import type { MarkerBook } from '../../protocol/markers.js';
 import type { McpProxy, McpProxyEndReason } from './types.js';
 import { createToolCallLog } from './tool-calls.js';
 import { createCallLedger, type CallLedger } from '../../protocol/calls.js';
@@ -29,6 +30,8 @@ const SERVER_GONE_TIMEOUT_MS = 3000;
 export interface StdioMcpProxyOptions {
   /** seeds what tool_fault changes: the same seed changes the same results the same way (default 0) */
   seed?: number;
+  /** where tool_fault's markers are planted and looked for; shared with a target's other proxies (DESIGN §13.3) */
+  markers?: MarkerBook;
   command: string;
   args?: string[];
   /** the server's environment; the proxy's own by default (it stands in for the server, so nothing is filtered) */
@@ -57,7 +60,7 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   const clock = options.clock ?? systemClock;
   const stats = createStats('stdio');
   const ledger = options.ledger ?? createCallLedger();
-  const book = createToolFaultBook(options.seed ?? 0);
+  const book = createToolFaultBook(options.seed ?? 0, options.markers);
   const env =
     options.env ??
     (Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>);
@@ -171,7 +174,7 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
     mode: 'stdio',
     faults: registry,
     calls: ledger,
-    stats: () => snapshot(stats),
+    stats: () => ({ ...snapshot(stats), markers: book.markers.travel() }),
     ended,
     async close() {
       void finish('closed', 'SIGTERM');

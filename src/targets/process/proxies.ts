@@ -12,9 +12,11 @@ import { parseHostPort, startTcpProxy, type TcpProxy } from '../../proxies/tcp/i
 import type { ProxyReport } from '../../arena/providers.js';
 import type { CallLedger } from '../../protocol/calls.js';
 import type { Clock } from '../../shared/clock.js';
+import type { MarkerBook } from '../../protocol/markers.js';
 import { RuntimeError } from '../../shared/errors.js';
 import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
+import { PROBE_CLIENT } from './llm-probe.js';
 import type { AgentSpec, ProcessTargetSpec } from './spec.js';
 
 export interface RunningProxy extends AgentProxy {
@@ -42,8 +44,10 @@ function wrap(agentId: string, kind: string, apply: AgentProxy['applyFault']): A
 
 export interface LlmRunning extends RunningProxy {
   readonly api: 'openai' | 'anthropic';
-  /** the model the recovery probe asks for (`probe_model`), else the API's default */
-  readonly probeModel?: string;
+  /** what the target file fixes of the recovery probe (`llm.probe`) */
+  readonly probe?: { path?: string; model?: string; body?: Record<string, unknown> };
+  /** the path and model of the agents' last call through this proxy: what the probe asks by default */
+  lastRequest(): { path: string; model?: string } | undefined;
 }
 
 export interface LlmProxies {
@@ -102,7 +106,7 @@ async function startPerAgent<C, R extends RunningProxy>(
 /** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
 export function startMcpProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random; ledger: CallLedger },
+  options: { clock: Clock; random?: Random; ledger: CallLedger; markers?: MarkerBook },
 ): Promise<McpProxies> {
   return startPerAgent(
     spec.agents,
@@ -117,6 +121,7 @@ export function startMcpProxies(
         ...(agent !== undefined ? { agent } : {}),
         // derived, not forked: the other proxies' draws stay what they were for the same seed
         ...(options.random ? { seed: deriveRandom(options.random.seed, `mcp:${label}`).seed } : {}),
+        ...(options.markers ? { markers: options.markers } : {}),
       });
       return {
         port: proxy.port,
@@ -137,7 +142,7 @@ export function startMcpProxies(
 /** `llm:` per agent, or once at the top level for every agent without its own. */
 export function startLlmProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random; ledger: CallLedger },
+  options: { clock: Clock; random?: Random; ledger: CallLedger; markers?: MarkerBook },
 ): Promise<LlmProxies> {
   return startPerAgent(
     spec.agents,
@@ -149,10 +154,12 @@ export function startLlmProxies(
         upstream: config.upstream,
         api: config.api,
         clock: options.clock,
+        probeClient: PROBE_CLIENT,
         // every proxy of the target records into its one ledger (Target.calls)
         ledger: options.ledger,
         ...(agent !== undefined ? { agent } : {}),
         ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
+        ...(options.markers ? { markers: options.markers } : {}),
       });
       return {
         port: proxy.port,
@@ -160,7 +167,8 @@ export function startLlmProxies(
         upstream: config.upstream,
         stats: () => ({ ...proxy.stats() }),
         api: config.api,
-        ...(config.probe_model ? { probeModel: config.probe_model } : {}),
+        ...(config.probe ? { probe: config.probe } : {}),
+        lastRequest: () => proxy.lastRequest(),
         applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)),
         close: () => proxy.close(),
       };

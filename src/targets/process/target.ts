@@ -4,6 +4,7 @@
  * the optional start command, waits for every agent, runs the workload, and
  * applies faults to the processes; it never restarts anything itself.
  */
+import { createMarkerBook } from '../../protocol/markers.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +67,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   let mcp: McpProxies | undefined;
   // one ledger for every LLM and MCP proxy this target starts: trials read one sequence of calls
   const ledger = createCallLedger();
+  // one book for every proxy and the workload: a canary the MCP proxy plants is found in an LLM request
+  const markers = createMarkerBook();
 
   const exclude = () => new Set<number>(watchdog ? [process.pid, watchdog.pid] : [process.pid]);
   const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
@@ -108,11 +111,17 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     const recent = lastFailure.get(id);
     if (recent && clock.now() - recent.at < LLM_PROBE_MIN_INTERVAL_MS) return Promise.resolve(recent.problem);
     const apiKey = arenaEnv[API_KEY_ENV[proxy.api]];
+    // the agents' own last call says which endpoint and model the upstream serves; the target file overrides
+    const seen = proxy.lastRequest();
+    const path = proxy.probe?.path ?? seen?.path;
+    const model = proxy.probe?.model ?? seen?.model;
     return llmProbe({
       port: proxy.port,
       api: proxy.api,
       timeoutMs: LLM_PROBE_TIMEOUT_MS,
-      ...(proxy.probeModel ? { model: proxy.probeModel } : {}),
+      ...(path ? { path } : {}),
+      ...(model ? { model } : {}),
+      ...(proxy.probe?.body ? { body: proxy.probe.body } : {}),
       ...(apiKey ? { apiKey } : {}),
     }).then((problem) => {
       if (problem === undefined) lastFailure.delete(id);
@@ -183,6 +192,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
       },
     },
     proxies: () => proxyReports({ tcp: proxies, llm, mcp }, true),
+    markers: () => markers.travel(),
 
     async start() {
       if (started) throw new RuntimeError(`target ${spec.name} is already started`, 'already_started');
@@ -199,8 +209,18 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           clock,
           ...(options.random ? { random: options.random } : {}),
         });
-        llm = await startLlmProxies(spec, { clock, ledger, ...(options.random ? { random: options.random } : {}) });
-        mcp = await startMcpProxies(spec, { clock, ledger, ...(options.random ? { random: options.random } : {}) });
+        llm = await startLlmProxies(spec, {
+          clock,
+          ledger,
+          markers,
+          ...(options.random ? { random: options.random } : {}),
+        });
+        mcp = await startMcpProxies(spec, {
+          clock,
+          ledger,
+          markers,
+          ...(options.random ? { random: options.random } : {}),
+        });
         if (spec.start) {
           const w = watchdog;
           managed = await startManaged(spec.start, {
@@ -222,7 +242,11 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         );
         await waitForAgents(spec.start ? (spec.start.ready?.timeout ?? DEFAULT_READY_TIMEOUT_MS) : probeTime + 1000);
         if (spec.workload) {
-          workload = createWorkload(spec.workload, clock);
+          workload = createWorkload(spec.workload, clock, {
+            onAnswer: (answer) => {
+              if (markers.isTracking) markers.scan(answer.body, 'reached_user');
+            },
+          });
           workload.start();
         }
       } catch (err) {
