@@ -31,9 +31,13 @@ export interface TokenTotals {
 }
 
 export interface CallRecorder {
-  trace(req: IncomingMessage, res: ServerResponse): CallTrace;
+  /** `requestedModel`: the model the request body names, when known by the time the call ends */
+  trace(req: IncomingMessage, res: ServerResponse, requestedModel?: () => string | undefined): CallTrace;
   tokens(): TokenTotals;
 }
+
+/** how long a call answered before its request body arrived waits for the body (its model) to be recorded */
+const BODY_WAIT_MS = 1000;
 
 export function createCallRecorder(options: {
   ledger: CallLedger;
@@ -45,12 +49,13 @@ export function createCallRecorder(options: {
   const totals: TokenTotals = { input: 0, output: 0, answers_with_usage: 0, answers_without_usage: 0 };
   return {
     tokens: () => ({ ...totals }),
-    trace(req, res) {
+    trace(req, res, requestedModel) {
       const started = options.clock.wallNow().getTime();
       let isFaulted = false;
       let isBroken = false;
       let requested: string | undefined;
       let tap: AnswerTap | undefined;
+      let isRecorded = false;
       res.once('close', () => {
         const usage = tap?.finish() ?? {};
         const ok = res.writableFinished && res.statusCode >= 200 && res.statusCode < 300 && !isBroken;
@@ -63,15 +68,24 @@ export function createCallRecorder(options: {
           ok,
           faulted: isFaulted,
         };
-        const model = usage.model ?? requested;
-        if (model !== undefined) call.model = clip(model);
         if (usage.tokens) {
           call.tokens = usage.tokens;
           totals.input += usage.tokens.input;
           totals.output += usage.tokens.output;
           totals.answers_with_usage++;
         } else if (tap && res.statusCode >= 200 && res.statusCode < 300) totals.answers_without_usage++;
-        options.ledger.record(call);
+        const record = () => {
+          if (isRecorded) return;
+          isRecorded = true;
+          const model = usage.model ?? requested ?? requestedModel?.();
+          if (model !== undefined) call.model = clip(model);
+          options.ledger.record(call);
+        };
+        // an error answered before the body arrived: its model is read as the body drains (bounded wait)
+        if (req.complete || req.destroyed || usage.model !== undefined || requested !== undefined) return record();
+        req.once('end', record);
+        req.once('close', record);
+        options.clock.setTimer(BODY_WAIT_MS, record);
       });
       return {
         faulted: () => void (isFaulted = true),

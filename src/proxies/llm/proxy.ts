@@ -389,8 +389,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
 
   let last: { path: string; model?: string } | undefined;
   /** watches the body stream past for its model; the request is never held for it */
-  const noteRequest = (req: IncomingMessage, path: string) => {
-    if (req.method !== 'POST' || (options.probeClient && req.headers['x-arena-client'] === options.probeClient)) return;
+  const noteRequest = (req: IncomingMessage, path: string): { model?: string } | undefined => {
+    if (req.method !== 'POST' || (options.probeClient && req.headers['x-arena-client'] === options.probeClient))
+      return undefined;
     const seen: { path: string; model?: string } = { path };
     last = seen;
     const sniffer = createModelSniffer();
@@ -400,14 +401,17 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       if (sniffer.isDone) req.off('data', onData);
     };
     req.on('data', onData);
+    return seen;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const client = stats.clientOf(req);
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
-    noteRequest(req, pathname);
-    const call: Call = { req, res, client, api: apiOf(pathname), pathname, trace: recorder.trace(req, res) };
+    const seen = noteRequest(req, pathname);
+    // the model the request asked for, as the sniffer saw it: what a call that got no answer is recorded under
+    const trace = recorder.trace(req, res, () => seen?.model);
+    const call: Call = { req, res, client, api: apiOf(pathname), pathname, trace };
     const span = options.tracing && traceLlmCall(options.tracing, req, res, { ...call, upstream: upstreamUrl });
     call.span = span;
     if (faults.isEmpty && !markers.isTracking && !span) return pass(call, undefined, []);

@@ -117,6 +117,19 @@ describe('LLM proxy call records', () => {
     expect(passed).toMatchObject({ ok: true, faulted: false, tokens: { input: 5, output: 3 } });
   });
 
+  it('a fault with no match reads no body: an unanswered call still has the model its body named', async () => {
+    await setup();
+    await proxy.applyFault({
+      id: 'f2',
+      type: 'llm_failure',
+      params: { error_type: 'rate_limit', first_n: 1 },
+      lease_ms: 60_000,
+    });
+    await expect(openai().chat.completions.create({ model: 'gpt-other', messages })).rejects.toThrow();
+    const [limited] = await records(1);
+    expect(limited).toMatchObject({ ok: false, faulted: true, model: 'gpt-other' });
+  });
+
   it('a stream broken off by stream_error is faulted and not ok; a truncated answer is faulted and ok', async () => {
     await setup();
     await proxy.applyFault({
