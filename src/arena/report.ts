@@ -5,7 +5,7 @@
  */
 import type { Action, Result } from './action.js';
 import type { ActiveFault, AgentInfo } from './providers.js';
-import type { StoppedBy } from './safety/watch.js';
+import type { StopCheckError, StoppedBy } from './safety/watch.js';
 
 export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
 
@@ -148,6 +148,8 @@ export interface ScenarioReport {
   agents?: AgentInfo[];
   /** set when a stop condition (config.stop_when) ended the run early: status `failed`, exit 1 */
   stopped_by?: StoppedBy;
+  /** stop conditions that could not be evaluated and were skipped (`on_error: continue`) */
+  stop_check_errors?: StopCheckError[];
 }
 
 /**
@@ -247,4 +249,6 @@ export interface SurvivalReport {
   replay_of?: ReplayOf;
   /** set when a stop condition (--stop-when) ended the run early: status `failed`, exit 1 */
   stopped_by?: StoppedBy;
+  /** stop conditions that could not be evaluated and were skipped (`on_error: continue`) */
+  stop_check_errors?: StopCheckError[];
 }

@@ -21,7 +21,13 @@ import type { CallLedgerReader } from '../../protocol/calls.js';
 import type { StopSources } from '../safety/checks.js';
 import { runStopSources } from '../safety/sources.js';
 import type { StopWhen } from '../safety/stop-when.js';
-import { startStopWatch, stopWhenProblems, type StoppedBy, type StopWatch } from '../safety/watch.js';
+import {
+  startStopWatch,
+  stopWhenProblems,
+  type StopCheckError,
+  type StoppedBy,
+  type StopWatch,
+} from '../safety/watch.js';
 
 /** snapshots never come faster than this, whatever the caller asks */
 const MIN_SNAPSHOT_INTERVAL_MS = 10;
@@ -98,6 +104,8 @@ export interface RunOutcome {
   elapsed_ms: number;
   /** set when a stop condition ended the run early */
   stopped_by?: StoppedBy;
+  /** conditions that could not be evaluated and were skipped (`on_error: continue`) */
+  stop_check_errors?: StopCheckError[];
 }
 
 export interface CutFault {
@@ -314,6 +322,8 @@ async function lifecycle(
   if (errors.length > 0) outcome.error = errors.join('; ');
   if (gate) outcome.gate = gate;
   if (stoppedBy) outcome.stopped_by = stoppedBy;
+  const checkErrors = watch?.errors() ?? [];
+  if (checkErrors.length > 0) outcome.stop_check_errors = checkErrors;
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
   emit({ type: 'run.finished', at_ms: rel(), status, ...(stoppedBy ? { stopped_by: stoppedBy } : {}) });
   return outcome;
