@@ -6,7 +6,7 @@
 import type { MarkerTravel } from '../protocol/markers.js';
 import type { Action, Result } from './action.js';
 import type { ActiveFault, AgentInfo, ProxyReport } from './providers.js';
-import type { StoppedBy } from './safety/watch.js';
+import type { StopCheckError, StoppedBy } from './safety/watch.js';
 
 export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
 
@@ -158,6 +158,8 @@ export interface ScenarioReport {
   proxies?: ProxyReport[];
   /** per quiet fault, how far the values it changed travelled (DESIGN §13.3); absent when none were marked */
   markers?: MarkerTravel[];
+  /** stop conditions that could not be evaluated and were skipped (`on_error: continue`) */
+  stop_check_errors?: StopCheckError[];
 }
 
 /**
@@ -263,4 +265,6 @@ export interface SurvivalReport {
   stopped_by?: StoppedBy;
   /** the fault proxies the target ran, with their stats as the run ended (process targets) */
   proxies?: ProxyReport[];
+  /** stop conditions that could not be evaluated and were skipped (`on_error: continue`) */
+  stop_check_errors?: StopCheckError[];
 }

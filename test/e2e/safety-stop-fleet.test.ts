@@ -45,21 +45,8 @@ afterAll(() => {
 
 describe('stop_when on the example fleet', () => {
   it('killing every worker with restarts off trips availability_below within 3 s: exit 1, the reason everywhere, nothing left behind', async () => {
-    const scenario = join(root, 'kill-every-worker.yaml');
-    writeFileSync(
-      scenario,
-      `name: kill-every-worker
-config:
-  warmup: 2s
-  cooldown: 20s
-  timeout: 2m
-  stop_when: { availability_below: { value: 80, window: 2s } }
-actions:
-  - { label: kill-1, action: { type: kill_agent, target_id: worker-1 } }
-  - { label: kill-2, action: { type: kill_agent, target_id: worker-2 } }
-  - { label: kill-3, action: { type: kill_agent, target_id: worker-3 } }
-`,
-    );
+    // the shipped example (examples/fleet/scenarios/stop-on-outage.yaml), as a user runs it
+    const scenario = join(fleetDir, 'scenarios', 'stop-on-outage.yaml');
     const junit = join(root, 'junit.xml');
     const result = await arena(
       ['scenario', 'run', scenario, '--target', join(fleetDir, 'target-no-restart.yaml'), '--json', '--junit', junit],
@@ -88,7 +75,7 @@ actions:
     expect(result.stderr).toMatch(
       /stopped by availability_below 80% over 2000ms at \d+\.\d+s: availability [\d.]+% over/,
     );
-    expect(result.stderr).toMatch(/kill-every-worker: stopped by availability_below/);
+    expect(result.stderr).toMatch(/fleet-stop-on-outage: stopped by availability_below/);
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toContain('name="stop condition availability_below 80% over 2000ms"');
     expect(xml).toMatch(

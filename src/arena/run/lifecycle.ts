@@ -8,7 +8,7 @@
  * out as RunEvents.
  */
 import type { Clock, TimerHandle } from '../../shared/clock.js';
-import { UsageError, errorMessage } from '../../shared/errors.js';
+import { errorMessage } from '../../shared/errors.js';
 import { formatDuration } from '../../shared/duration.js';
 import { keepAliveWhile } from '../../shared/keep-alive.js';
 import type { Result } from '../action.js';
@@ -19,9 +19,9 @@ import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '
 import { gateOutcome, type GateOn } from '../score.js';
 import type { CallLedgerReader } from '../../protocol/calls.js';
 import type { StopSources } from '../safety/checks.js';
-import { runStopSources } from '../safety/sources.js';
+import { usableStopSources } from '../safety/sources.js';
 import type { StopWhen } from '../safety/stop-when.js';
-import { startStopWatch, stopWhenProblems, type StoppedBy, type StopWatch } from '../safety/watch.js';
+import { startStopWatch, type StopCheckError, type StoppedBy, type StopWatch } from '../safety/watch.js';
 
 /** snapshots never come faster than this, whatever the caller asks */
 const MIN_SNAPSHOT_INTERVAL_MS = 10;
@@ -98,6 +98,8 @@ export interface RunOutcome {
   elapsed_ms: number;
   /** set when a stop condition ended the run early */
   stopped_by?: StoppedBy;
+  /** conditions that could not be evaluated and were skipped (`on_error: continue`) */
+  stop_check_errors?: StopCheckError[];
 }
 
 export interface CutFault {
@@ -127,7 +129,16 @@ async function lifecycle(
   schedule: (ctx: RunContext) => Promise<void>,
 ): Promise<RunOutcome> {
   const { clock, service } = options;
-  const stopSources = options.stopWhen ? await usableStopSources(options, options.stopWhen) : undefined;
+  const stopSources = options.stopWhen
+    ? await usableStopSources(options.stopWhen, {
+        runName: options.name,
+        observer: options.observer,
+        calls: options.calls,
+        env: options.env,
+        sources: options.stopSources,
+        agents: () => service.injector.agents(),
+      })
+    : undefined;
   let t0 = clock.now();
   const startedAt = clock.wallNow().toISOString();
   const elapsed = () => clock.now() - t0;
@@ -319,6 +330,8 @@ async function lifecycle(
   if (errors.length > 0) outcome.error = errors.join('; ');
   if (gate) outcome.gate = gate;
   if (stoppedBy) outcome.stopped_by = stoppedBy;
+  const checkErrors = watch?.errors() ?? [];
+  if (checkErrors.length > 0) outcome.stop_check_errors = checkErrors;
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
   const finalScore: LiveScore = {
     availability: score.availability,
@@ -369,29 +382,4 @@ function interruptedText(reason: unknown, actions: number): string {
         ? reason.message
         : 'aborted';
   return `interrupted (${why}) after ${actions} action(s): faults reverted, partial report`;
-}
-
-/**
- * The sources the conditions read, or a UsageError naming every condition this target cannot
- * evaluate (no call ledger for spend_above, an agent it does not have): refused before anything runs.
- */
-async function usableStopSources(options: RunLifecycleOptions, stopWhen: StopWhen): Promise<StopSources> {
-  const sources =
-    options.stopSources ?? runStopSources({ observer: options.observer, calls: options.calls, env: options.env });
-  const problems = stopWhenProblems(stopWhen, sources);
-  const agents = stopWhen.conditions.flatMap((c) => (c.kind === 'probe_failures' && c.agent ? [c.agent] : []));
-  if (agents.length > 0) {
-    const known = new Set((await options.service.injector.agents().catch(() => [])).map((a) => a.id));
-    for (const id of agents)
-      if (!known.has(id))
-        problems.push(
-          `stop_when probe_failures: the target has no agent "${id}" (agents: ${[...known].sort().join(', ') || 'none'})`,
-        );
-  }
-  if (problems.length > 0)
-    throw new UsageError(`${options.name}: ${problems.join('; ')}`, 'stop_condition_unusable', {
-      details: problems,
-      hint: 'nothing was injected; remove the condition or give it a source this target has',
-    });
-  return sources;
 }

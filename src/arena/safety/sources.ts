@@ -6,9 +6,11 @@
  */
 import type { CallLedgerReader } from '../../protocol/calls.js';
 import { httpCall } from '../../shared/http-call.js';
-import type { TargetObserver } from '../providers.js';
+import { UsageError } from '../../shared/errors.js';
+import type { AgentInfo, TargetObserver } from '../providers.js';
 import type { StopSources } from './checks.js';
-import type { StopCondition } from './stop-when.js';
+import type { StopCondition, StopWhen } from './stop-when.js';
+import { stopWhenProblems } from './watch.js';
 
 type PrometheusCondition = Extract<StopCondition, { kind: 'prometheus' }>;
 
@@ -19,7 +21,7 @@ export interface RunSourcesInput {
   env?: Record<string, string | undefined> | undefined;
 }
 
-export function runStopSources(input: RunSourcesInput): StopSources {
+function runStopSources(input: RunSourcesInput): StopSources {
   const env = input.env ?? {};
   return {
     workload: () => input.observer.workload(),
@@ -78,4 +80,36 @@ export async function queryPrometheus(
   if (typeof raw !== 'string' || Number.isNaN(value))
     throw new Error(`the query answered ${JSON.stringify(raw)}, not a number`);
   return value;
+}
+
+/**
+ * The sources a run's conditions read, or a UsageError naming every condition this target cannot
+ * evaluate (no call ledger for spend_above, an agent it does not have): refused before anything runs.
+ */
+export async function usableStopSources(
+  stopWhen: StopWhen,
+  run: RunSourcesInput & {
+    runName: string;
+    /** replaces the run's own sources (tests) */
+    sources?: StopSources | undefined;
+    agents: () => Promise<AgentInfo[]>;
+  },
+): Promise<StopSources> {
+  const sources = run.sources ?? runStopSources(run);
+  const problems = stopWhenProblems(stopWhen, sources);
+  const named = stopWhen.conditions.flatMap((c) => (c.kind === 'probe_failures' && c.agent ? [c.agent] : []));
+  if (named.length > 0) {
+    const known = new Set((await run.agents().catch(() => [])).map((a) => a.id));
+    for (const id of named)
+      if (!known.has(id))
+        problems.push(
+          `stop_when probe_failures: the target has no agent "${id}" (agents: ${[...known].sort().join(', ') || 'none'})`,
+        );
+  }
+  if (problems.length > 0)
+    throw new UsageError(`${run.runName}: ${problems.join('; ')}`, 'stop_condition_unusable', {
+      details: problems,
+      hint: 'nothing was injected; remove the condition or give it a source this target has',
+    });
+  return sources;
 }

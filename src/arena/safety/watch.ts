@@ -24,6 +24,13 @@ export interface StoppedBy {
   reason: string;
 }
 
+/** under `on_error: continue`: a condition that could not be evaluated, how often, and the last reason */
+export interface StopCheckError {
+  condition: string;
+  count: number;
+  last: string;
+}
+
 export interface StopWatchOptions {
   stopWhen: StopWhen;
   sources: StopSources;
@@ -44,6 +51,8 @@ export interface StopWatch {
   stop(): void;
   /** set once a condition tripped */
   stoppedBy(): StoppedBy | undefined;
+  /** the checks skipped under `on_error: continue` ([] when none was) */
+  errors(): StopCheckError[];
 }
 
 /** Every condition this run cannot evaluate, each with why (refused before anything is injected). */
@@ -67,6 +76,7 @@ export function startStopWatch(options: StopWatchOptions): StopWatch {
   let stopped = false;
   let tripped: StoppedBy | undefined;
   let timer: TimerHandle | undefined;
+  const errors = new Map<string, StopCheckError>();
 
   const trip = (stoppedBy: StoppedBy) => {
     if (tripped || stopped) return;
@@ -109,7 +119,13 @@ export function startStopWatch(options: StopWatchOptions): StopWatch {
           at_ms: options.rel(),
           reason: `could not be evaluated (on_error: stop): ${verdict.reason}`,
         });
-      else options.onCheckError?.(entry.name, verdict.reason);
+      else {
+        const seen = errors.get(entry.name) ?? { condition: entry.name, count: 0, last: '' };
+        seen.count += 1;
+        seen.last = verdict.reason;
+        errors.set(entry.name, seen);
+        options.onCheckError?.(entry.name, verdict.reason);
+      }
     }
   };
 
@@ -145,6 +161,7 @@ export function startStopWatch(options: StopWatchOptions): StopWatch {
       timer = undefined;
     },
     stoppedBy: () => tripped,
+    errors: () => [...errors.values()].map((e) => ({ ...e })),
   };
 }
 

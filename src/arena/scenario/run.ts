@@ -158,6 +158,7 @@ export async function runScenarioReport(
   };
   if (run.cut.length > 0) report.cut_faults = run.cut;
   if (run.stopped_by) report.stopped_by = run.stopped_by;
+  if (run.stop_check_errors) report.stop_check_errors = run.stop_check_errors;
   return report;
 }
 

@@ -274,6 +274,7 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
   if (run.error) report.error = run.error;
   if (run.inconclusive_why !== undefined) report.inconclusive_why = run.inconclusive_why;
   if (run.stopped_by) report.stopped_by = run.stopped_by;
+  if (run.stop_check_errors) report.stop_check_errors = run.stop_check_errors;
   return report;
 }
 

@@ -1,5 +1,5 @@
 /** The final tables (cli-table3): per-action results, then the score and its dimensions. */
-import { stoppedByText, type StoppedBy } from '../../arena/safety/watch.js';
+import { stoppedByText, type StopCheckError, type StoppedBy } from '../../arena/safety/watch.js';
 import Table from 'cli-table3';
 import chalk from 'chalk';
 import type {
@@ -67,6 +67,7 @@ export function renderScenarioTables(reports: ScenarioReport[], width?: number):
   out.push(renderFitted(summary, width));
   for (const r of reports) {
     out.push(...footnotes(r.name, r.score, r.gate, r.error, r.status, r.inconclusive_why, r.stopped_by));
+    out.push(...stopCheckErrorLines(r.name, r.stop_check_errors));
     for (const f of r.cut_faults ?? [])
       out.push(
         chalk.yellow(
@@ -115,7 +116,17 @@ export function renderSurvivalTable(r: SurvivalReport, width?: number): string {
   ]);
   out.push(renderFitted(summary, width));
   out.push(...footnotes('survival', r.score, r.gate, r.error, r.status, r.inconclusive_why, r.stopped_by));
+  out.push(...stopCheckErrorLines('survival', r.stop_check_errors));
   return `${out.join('\n')}\n`;
+}
+
+/** on_error: continue skipped these checks: said, never silent */
+function stopCheckErrorLines(name: string, errors: readonly StopCheckError[] | undefined): string[] {
+  return (errors ?? []).map((e) =>
+    chalk.yellow(
+      `${name}: stop condition ${e.condition} could not be evaluated ${e.count} time(s), skipped (on_error: continue); last: ${e.last}`,
+    ),
+  );
 }
 
 function footnotes(

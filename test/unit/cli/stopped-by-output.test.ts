@@ -64,6 +64,18 @@ describe('a run ended by a stop condition', () => {
     expect(lines.join('')).toContain('finished: failed');
     const table = renderScenarioTables([sampleScenario({ name: 'storm', status: 'failed', stopped_by: stopped })], 120);
     expect(table).toContain(`storm: ${TEXT}`);
+    const skipped = renderScenarioTables(
+      [
+        sampleScenario({
+          name: 'storm',
+          stop_check_errors: [{ condition: 'prometheus up < 1', count: 3, last: 'connection refused' }],
+        }),
+      ],
+      120,
+    );
+    expect(skipped).toContain(
+      'storm: stop condition prometheus up < 1 could not be evaluated 3 time(s), skipped (on_error: continue); last: connection refused',
+    );
   });
 
   it('the live view feed says why it stopped', () => {

@@ -86,6 +86,14 @@ describe('the stop-condition watch', () => {
     await clock.advance(600);
     expect(trips).toEqual([]);
     expect(errors.length).toBeGreaterThanOrEqual(2);
+    // the report is told how often, and why: skipped checks are never silent
+    expect(w.errors()).toEqual([
+      {
+        condition: 'prometheus up < 1',
+        count: errors.length,
+        last: 'prometheus query up at http://p: timeout',
+      },
+    ]);
     value = 0;
     await clock.advance(250);
     expect(trips).toHaveLength(1);
