@@ -40,8 +40,13 @@ export interface ArmProgress {
 export interface RegressJob {
   batch: string;
   plan?: RegressPlan;
-  /** running: no verdict yet; finished: a verdict; failed: regress stopped without one */
-  status: 'running' | 'finished' | 'failed';
+  /**
+   * running: no verdict yet; finished: a verdict; failed: regress stopped without one;
+   * abandoned: no verdict and its coordinator silent for 30 s (killed, host lost): none will come
+   */
+  status: 'running' | 'finished' | 'failed' | 'abandoned';
+  /** the coordinator's last event or heartbeat (every 5 s while it runs) */
+  coordinator_seen_at?: string;
   arms: { baseline: ArmProgress; candidate: ArmProgress };
   /** workers that took runs of this job */
   workers: string[];

@@ -17,6 +17,10 @@ import type { RegressionEvent, SequentialLookRecord } from '../arena/regression/
 import type { ArmProgress, RegressJob, RegressOutcome, RegressPlan } from './regress-job.js';
 
 export const REGRESS_STREAM_PREFIX = 'regress:';
+/** how often a running regress says it is alive (`regress.heartbeat`) */
+export const HEARTBEAT_MS = 5_000;
+/** a job unheard of this long without a verdict is `abandoned`: its coordinator died (SIGKILL, host lost) */
+export const ABANDONED_AFTER_MS = 30_000;
 
 export interface RegressRecorder {
   started(plan: RegressPlan): void;
@@ -28,20 +32,36 @@ export interface RegressRecorder {
 }
 
 /** appends in order, in the background: recording progress never slows or fails the regression itself */
-export function createRegressRecorder(store: Pick<PostgresEventStore, 'append'>, batch: string): RegressRecorder {
+export function createRegressRecorder(
+  store: Pick<PostgresEventStore, 'append'>,
+  batch: string,
+  options: { heartbeatMs?: number } = {},
+): RegressRecorder {
   const stream = REGRESS_STREAM_PREFIX + batch;
   let chain: Promise<unknown> = Promise.resolve();
   const record = (type: string, data: unknown) => {
     chain = chain.then(() => store.append(stream, [{ type, data }])).catch(() => undefined);
   };
+  // from the start to the verdict: a job whose heartbeats stop is shown abandoned, not "running" for ever
+  let heartbeat: NodeJS.Timeout | undefined;
+  const stopHeartbeat = () => {
+    if (heartbeat) clearInterval(heartbeat);
+    heartbeat = undefined;
+  };
   return {
-    started: (plan) => record('regress.started', plan),
+    started(plan) {
+      record('regress.started', plan);
+      stopHeartbeat();
+      heartbeat = setInterval(() => record('regress.heartbeat', {}), options.heartbeatMs ?? HEARTBEAT_MS);
+      heartbeat.unref();
+    },
     event(event) {
       if (event.type === 'run')
         record('regress.run', { arm: event.arm, run: event.run, seed: event.seed, score: event.score });
       else record('regress.look', event.look);
     },
-    finished: (outcome) =>
+    finished: (outcome) => {
+      stopHeartbeat();
       record('regress.finished', {
         decision: outcome.decision,
         difference: outcome.difference,
@@ -51,8 +71,12 @@ export function createRegressRecorder(store: Pick<PostgresEventStore, 'append'>,
         ...(outcome.undecided_reason ? { undecided_reason: outcome.undecided_reason } : {}),
         ...(outcome.stopped ? { stopped: outcome.stopped } : {}),
         ...(outcome.interrupted ? { interrupted: true } : {}),
-      }),
-    failed: (error) => record('regress.failed', { error: error instanceof Error ? error.message : String(error) }),
+      });
+    },
+    failed: (error) => {
+      stopHeartbeat();
+      record('regress.failed', { error: error instanceof Error ? error.message : String(error) });
+    },
     flush: async () => {
       await chain;
     },
@@ -62,7 +86,12 @@ export function createRegressRecorder(store: Pick<PostgresEventStore, 'append'>,
 const emptyArm = (): ArmProgress => ({ queued: 0, running: 0, done: 0, failed: 0, total: 0 });
 
 /** the `limit` most recent jobs on the queue, newest first */
-export async function readRegressJobs(store: PostgresEventStore, limit: number): Promise<RegressJob[]> {
+export async function readRegressJobs(
+  store: PostgresEventStore,
+  limit: number,
+  /** epoch ms to judge silence by; events carry their writer's wall clock */
+  now = Date.now(),
+): Promise<RegressJob[]> {
   const counts = await store.query<{
     batch: string;
     arm: string;
@@ -112,9 +141,13 @@ export async function readRegressJobs(store: PostgresEventStore, limit: number):
     [[...jobs.keys()].map((b) => REGRESS_STREAM_PREFIX + b)],
   );
   const scores = new Map<string, { baseline: Map<number, number>; candidate: Map<number, number> }>();
+  // the coordinator's last word (any event it wrote, heartbeats included)
+  const heardAt = new Map<RegressJob, number>();
   for (const e of events) {
     const job = jobs.get(e.stream_id.slice(REGRESS_STREAM_PREFIX.length));
     if (!job) continue;
+    heardAt.set(job, Math.max(heardAt.get(job) ?? 0, Date.parse(e.at)));
+    if (e.type === 'regress.heartbeat') continue;
     const data = JSON.parse(e.data) as Record<string, unknown>;
     if (e.at > job.updated_at) job.updated_at = e.at;
     if (e.type === 'regress.started') job.plan = data as unknown as RegressPlan;
@@ -130,6 +163,13 @@ export async function readRegressJobs(store: PostgresEventStore, limit: number):
       if (!s) scores.set(job.batch, (s = { baseline: new Map(), candidate: new Map() }));
       s[data.arm].set(Number(data.run), Number(data.score));
     }
+  }
+  for (const job of jobs.values()) {
+    if (job.status !== 'running') continue;
+    const heard = heardAt.get(job);
+    if (heard !== undefined) job.coordinator_seen_at = new Date(heard).toISOString();
+    // no verdict, and no word from its coordinator for a while: nobody will ever give it one
+    if (now - (heard ?? Date.parse(job.updated_at)) > ABANDONED_AFTER_MS) job.status = 'abandoned';
   }
   for (const [batch, s] of scores) {
     const pairs = [...s.baseline]

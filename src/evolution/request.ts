@@ -65,6 +65,22 @@ export function planEvolve(request: EvolveRequest, seedSource: () => number = ra
   };
 }
 
+/** below either, one survival run's score is too noisy to tell strategies apart on its own */
+const STEADY_RUN_MS = 10_000;
+const STEADY_RUN_FAULTS = 30;
+
+/**
+ * A warning when each evaluation is too short or draws too few faults to be more than noise: the
+ * "best" strategy of 1-second runs (recovery turned off, say) may only have been lucky.
+ */
+export function noiseWarning(
+  plan: Pick<EvolvePlan, 'duration' | 'durationMs' | 'intervalMs' | 'from' | 'out'>,
+): string | undefined {
+  const faults = Math.floor(plan.durationMs / plan.intervalMs);
+  if (plan.durationMs >= STEADY_RUN_MS && faults >= STEADY_RUN_FAULTS) return undefined;
+  return `each evaluation is one ${plan.duration} survival run with ${faults} fault(s): its score is mostly noise, so the best strategy (even one that turns recovery off) may only have been lucky. Check it with arena regress --baseline ${plan.from ?? 'strategies/default.yaml'} --candidate ${plan.out ?? 'BEST.yaml'} --runs 10 before using it, or evolve with --duration ${STEADY_RUN_MS / 1000}s or more and at least ${STEADY_RUN_FAULTS} faults per run`;
+}
+
 /** the strategy file `arena regress` reads, headed by how it was found and how to compare it */
 export function evolvedStrategyFile(
   plan: EvolvePlan,
@@ -76,12 +92,14 @@ export function evolvedStrategyFile(
     `# recovery strategy evolved by \`arena evolve\` (seed ${plan.seed}, ${plan.generations} generations × ${plan.population})${note}`,
     `# measured survival score: ${best.fitness.toFixed(1)}${initialFitness !== undefined ? ` (starting strategy: ${initialFitness.toFixed(1)})` : ''}`,
     `# compare: arena regress --baseline ${plan.from ?? 'strategies/default.yaml'} --candidate ${plan.out}`,
-  ].join('\n');
-  return `${header}\n${stringify(best.strategy)}`;
+  ];
+  const noise = noiseWarning(plan);
+  if (noise) header.push(`# warning: ${noise}`);
+  return `${header.join('\n')}\n${stringify(best.strategy)}`;
 }
 
 /** the JSON document of a finished evolution (schema_version 1); generations without their strategies */
-export function evolveDocument(result: EvolutionResult, outPath: string | undefined) {
+export function evolveDocument(result: EvolutionResult, outPath: string | undefined, warning?: string) {
   const generations = result.generations.map(({ best_strategy, ...g }) => (void best_strategy, g));
   return {
     schema_version: 1,
@@ -92,6 +110,7 @@ export function evolveDocument(result: EvolutionResult, outPath: string | undefi
     best: result.best,
     generations,
     ...(outPath ? { out: outPath } : {}),
+    ...(warning ? { warnings: [warning] } : {}),
   };
 }
 

@@ -247,7 +247,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     activeOrchestratorId: () => cluster.activeOrchestratorId,
     strategy: () => cluster.strategy,
     updateStrategy(patch) {
-      const next = mergeStrategy(cluster.strategy, parseStrategyPatch(patch, 'strategy update'));
+      const next = mergeStrategy(cluster.strategy, parseStrategyPatch(patch, 'strategy update', cluster.strategy));
       const problems = crossCheck(next);
       if (problems.length > 0)
         throw new UsageError(`strategy update: invalid strategy:\n  - ${problems.join('\n  - ')}`, 'invalid_strategy', {

@@ -64,9 +64,13 @@ export const RECOVERY_OFF_STRATEGY: Strategy = deepFreeze(
  * Validates a partial strategy (sections and fields may be left out) and
  * returns it normalised (durations in ms). Reports every problem at once.
  */
-export function parseStrategyPatch(input: unknown, source = 'strategy'): StrategyPatch {
-  const { patch, problems } = checkPatch(input);
-  if (problems.length > 0) throw invalidStrategy(problems, source);
+export function parseStrategyPatch(input: unknown, source = 'strategy', base?: Strategy): StrategyPatch {
+  const { patch, problems, unknownAt } = checkPatch(input);
+  if (problems.length > 0) {
+    // given the strategy it will apply to, the patch's broken relations are reported with its unknown keys
+    const relations = base && unknownAt.length === problems.length ? relationsWithout(input, unknownAt, base) : [];
+    throw invalidStrategy([...problems, ...relations], source);
+  }
   return patch;
 }
 
@@ -114,21 +118,47 @@ type Locator = (p: SourceProblem) => SourcePosition | undefined;
 
 function parseLocated(input: unknown, source: string, locate?: Locator): Strategy {
   if (input === undefined || input === null) return DEFAULT_STRATEGY;
-  const { patch, problems } = checkPatch(input);
-  if (problems.length > 0) throw invalidStrategy(problems, source, locate);
+  const { patch, problems, unknownAt } = checkPatch(input);
+  if (problems.length > 0) {
+    // only unknown keys: the rest still has a meaning, so its broken relations are reported in the same go
+    const relations =
+      unknownAt.length === problems.length ? relationsWithout(input, unknownAt) : ([] as SourceProblem[]);
+    throw invalidStrategy([...problems, ...relations], source, locate);
+  }
   const merged = mergeStrategy(DEFAULT_STRATEGY, patch);
   const relations = crossProblems(merged);
   if (relations.length > 0) throw invalidStrategy(relations, source, locate);
   return merged;
 }
 
-function checkPatch(input: unknown): { patch: StrategyPatch; problems: SourceProblem[] } {
-  if (input === null || input === undefined) return { patch: {}, problems: [] };
+function checkPatch(input: unknown): {
+  patch: StrategyPatch;
+  problems: SourceProblem[];
+  /** where the unknown sections and keys are */
+  unknownAt: Array<Array<string | number>>;
+} {
+  if (input === null || input === undefined) return { patch: {}, problems: [], unknownAt: [] };
   const { data, problems } = parseProblems(strategyPatchSchema, input, { unknownKey: strategyUnknownKey });
   return {
     patch: (data ?? {}) as StrategyPatch,
     problems: problems.map((p) => ({ path: formatSegments(p.segments), message: p.message })),
+    unknownAt: problems.filter((p) => p.atKey && p.message.startsWith('unknown')).map((p) => p.segments),
   };
+}
+
+/** the relation problems of `input` with its unknown keys left out (none when it is still invalid) */
+function relationsWithout(
+  input: unknown,
+  unknownAt: Array<Array<string | number>>,
+  base: Strategy = DEFAULT_STRATEGY,
+): SourceProblem[] {
+  const copy = structuredClone(input) as Record<string, unknown>;
+  for (const at of unknownAt) {
+    const parent = at.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], copy);
+    if (parent && typeof parent === 'object') delete (parent as Record<string | number, unknown>)[at.at(-1)!];
+  }
+  const { patch, problems } = checkPatch(copy);
+  return problems.length > 0 ? [] : crossProblems(mergeStrategy(base, patch));
 }
 
 function crossProblems(s: Strategy): SourceProblem[] {

@@ -32,7 +32,8 @@ const arena = (root: string, ...args: string[]) =>
 
 describe('arena without a complete build', () => {
   it('no dist at all, or a build cut short before it finished: says to run npm run build, exit 3', async () => {
-    for (const dist of [{}, { 'cli/main.js': 'export const run = () => 0;\n' }] as Record<string, string>[]) {
+    const dists: Record<string, string>[] = [{}, { 'cli/main.js': 'export const run = () => 0;\n' }];
+    for (const dist of dists) {
       const root = clone(dist);
       const r = await arena(root, 'scenario', 'list');
       expect(r.exitCode).toBe(3);

@@ -43,6 +43,11 @@ describe('arena evolve', () => {
       expect(g.diversity).toBeGreaterThanOrEqual(0);
     }
     expect(doc.best.fitness).toBeGreaterThanOrEqual(doc.initial_fitness);
+    // 300 ms runs of 5 faults: the recommendation comes with a word about noise
+    expect(doc.warnings).toEqual([
+      expect.stringMatching(/^each evaluation is one 300ms survival run with 5 fault\(s\)/),
+    ]);
+    expect(evolve.stderr).toMatch(/^evolve: warning: each evaluation is one 300ms survival run/m);
     // progress went to stderr, one line per generation
     expect(evolve.stderr.match(/^generation \d\/3: best/gm)).toHaveLength(3);
     expect(parse(readFileSync(out, 'utf8'))).toEqual(doc.best.strategy);

@@ -31,11 +31,12 @@ afterEach(async () => {
   expect(processesMatching(tag)).toEqual([]);
 });
 
-async function start() {
+async function start(restartDelayMs?: number) {
   const [listen] = await freePorts(1);
   const fleet = await tinyFleet({
     tag,
     n: 1,
+    ...(restartDelayMs !== undefined ? { restartDelayMs } : {}),
     edit: (input) => void (input.agents[0]!.mcp = { listen: listen!, upstream: upstream.url }),
   });
   target = createProcessTarget(fleet.spec, { baseDir: FLEET_DIR });
@@ -114,5 +115,18 @@ describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }
       3000,
       'a new session',
     );
+  });
+
+  it('the mcp aspect is timed on its own: a kill of the same agent does not hold up its reconnect', async () => {
+    // restarted only after 20 s: the process aspect stays down for the whole test
+    const { id, connect } = await start(20_000);
+    await connect();
+    await target!.runtime.disconnectMCP(id);
+    // the agent's process is killed while its MCP recovery is pending; its health probe now waits on a restart
+    await target!.runtime.stopAgent(id);
+    // the session comes back (here the stand-in client reconnects at once): that is the MCP aspect's recovery
+    await connect();
+    expect((await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).healthy).toBe(true);
+    expect((await target!.observer.health({ kind: 'agent', id, aspect: 'process' })).healthy).toBe(false);
   });
 });

@@ -54,7 +54,7 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
   command.action(async (options: EvolveOptions) => {
     const mode = resolveOutputMode({ json: options.json, color: options.color }, ctx);
     applyColor(mode);
-    const [{ planEvolve, evolveDocument, changedFields }, { runEvolvePlan }] = await Promise.all([
+    const [{ planEvolve, evolveDocument, changedFields, noiseWarning }, { runEvolvePlan }] = await Promise.all([
       import('../../evolution/request.js'),
       import('../../bootstrap/evolve.js'),
     ]);
@@ -63,6 +63,8 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
     log(
       `evolve: seed ${plan.seed} (replay with --seed ${plan.seed}), ${plan.generations} generations × ${plan.population} strategies, survival ${plan.duration} every ${plan.interval}`,
     );
+    const noise = noiseWarning(plan);
+    if (noise) log(`evolve: warning: ${noise}`);
     const { result, outPath } = await runEvolvePlan(plan, {
       cwd: ctx.cwd,
       signal: ctx.signal,
@@ -73,13 +75,15 @@ export function registerEvolveCommand(program: Command, ctx: CliContext): void {
         ),
     });
     if (mode.kind === 'json') {
-      ctx.stdout.write(`${JSON.stringify(evolveDocument(result, outPath), null, 2)}\n`);
+      ctx.stdout.write(`${JSON.stringify(evolveDocument(result, outPath, noise), null, 2)}\n`);
       return;
     }
     const lines = [
       `best fitness ${result.best.fitness.toFixed(1)} (generation ${result.best.generation + 1}); starting strategy ${result.initial.fitness.toFixed(1)}; ${result.evaluations} survival runs`,
       ...changedFields(result.initial.strategy, result.best.strategy).map((c) => `  ${c}`),
       outPath ? `best strategy written to ${plan.out}` : 'use --out FILE to save the best strategy',
+      // said again by the recommendation it qualifies, not only at the start
+      ...(noise ? [`warning: ${noise}`] : []),
     ];
     ctx.stdout.write(`${lines.join('\n')}\n`);
   });

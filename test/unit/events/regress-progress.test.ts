@@ -97,4 +97,45 @@ describe('regress progress', () => {
     });
     expect(await readRegressJobs(store, 1)).toHaveLength(1);
   });
+
+  it('a running job whose coordinator stopped heartbeating is abandoned; one with a verdict never is', async () => {
+    const db = await createDatabase('abandoned');
+    cleanups.push(() => db.drop());
+    const store = new PostgresEventStore({ url: db.url });
+    cleanups.push(() => store.close());
+    const queue = new PostgresRunQueue(store);
+    for (const batch of ['alive', 'done']) await queue.enqueue(batch, 'baseline:0', request('baseline', 0));
+    const alive = createRegressRecorder(store, 'alive', { heartbeatMs: 20 });
+    alive.started(PLAN);
+    const done = createRegressRecorder(store, 'done', { heartbeatMs: 20 });
+    done.started(PLAN);
+    done.finished({ decision: 'no_difference', difference: 0, p_value: 1, ci: [0, 0], runs_used: 1 });
+    await done.flush();
+    // a few heartbeats from the live one
+    const deadline = Date.now() + 10_000;
+    let heartbeats = 0;
+    while (heartbeats < 3 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      await alive.flush();
+      const rows = await store.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM arena_events WHERE stream_id = 'regress:alive' AND type = 'regress.heartbeat'",
+      );
+      heartbeats = rows[0]!.n;
+    }
+    expect(heartbeats).toBeGreaterThanOrEqual(3);
+    const byBatch = async (now?: number) =>
+      Object.fromEntries((await readRegressJobs(store, 20, now)).map((j) => [j.batch, j]));
+    const live = await byBatch();
+    expect(live.alive).toMatchObject({ status: 'running', coordinator_seen_at: expect.any(String) });
+    expect(live.done).toMatchObject({ status: 'finished' });
+    // the heartbeats say it is alive; they are not progress
+    expect(live.alive!.updated_at <= live.alive!.coordinator_seen_at!).toBe(true);
+    alive.failed(new Error('never mind')); // stops the heartbeat timer of this test
+    await alive.flush();
+    await store.query("DELETE FROM arena_events WHERE stream_id = 'regress:alive' AND type = 'regress.failed'");
+    // 31 s later with no word from its coordinator (killed): abandoned, not running for ever
+    const later = await byBatch(Date.now() + 31_000);
+    expect(later.alive).toMatchObject({ status: 'abandoned' });
+    expect(later.done).toMatchObject({ status: 'finished' });
+  });
 });

@@ -1,6 +1,6 @@
 /** The evolution request rules and result formats, called as the HTTP API would: no CLI, no runs. */
 import { describe, expect, it } from 'vitest';
-import { changedFields, evolvedStrategyFile, planEvolve } from '../../../src/evolution/request.js';
+import { changedFields, evolvedStrategyFile, noiseWarning, planEvolve } from '../../../src/evolution/request.js';
 import { parseStrategy, parseStrategyText, DEFAULT_STRATEGY } from '../../../src/runtime/strategy.js';
 import { UsageError } from '../../../src/shared/errors.js';
 
@@ -44,5 +44,20 @@ describe('results', () => {
     expect(changedFields(DEFAULT_STRATEGY, better)).toEqual([
       `election.lease_ms: ${DEFAULT_STRATEGY.election.lease_ms} → ${DEFAULT_STRATEGY.election.lease_ms + 50}`,
     ]);
+  });
+});
+
+describe('noise', () => {
+  it('warns when each evaluation is too short or draws too few faults to tell strategies apart', () => {
+    const short = planEvolve({ ...base, from: 'strategies/recovery-off.yaml', out: 'best.yaml' }, () => 1);
+    expect(noiseWarning(short)).toBe(
+      'each evaluation is one 1s survival run with 6 fault(s): its score is mostly noise, so the best strategy (even one that turns recovery off) may only have been lucky. Check it with arena regress --baseline strategies/recovery-off.yaml --candidate best.yaml --runs 10 before using it, or evolve with --duration 10s or more and at least 30 faults per run',
+    );
+    // the strategy file carries the warning with the recommendation
+    const text = evolvedStrategyFile(short, { strategy: DEFAULT_STRATEGY, fitness: 90 }, 80);
+    expect(text).toContain('# warning: each evaluation is one 1s survival run with 6 fault(s)');
+    expect(parseStrategyText(text)).toEqual(DEFAULT_STRATEGY);
+    expect(noiseWarning(planEvolve({ ...base, duration: '30s', interval: '200ms' }, () => 1))).toBeUndefined();
+    expect(noiseWarning(planEvolve({ ...base, duration: '30s', interval: '2s' }, () => 1))).toMatch(/with 15 fault/);
   });
 });

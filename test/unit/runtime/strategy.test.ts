@@ -6,6 +6,7 @@ import {
   loadStrategyFile,
   mergeStrategy,
   parseStrategy,
+  parseStrategyPatch,
   parseStrategyText,
 } from '../../../src/runtime/strategy.js';
 import { UsageError } from '../../../src/shared/errors.js';
@@ -76,6 +77,30 @@ describe('strategy', () => {
     expect(() => parseStrategy({ failover: { heartbeat_timeout_ms: 0 } })).toThrow(/greater than 0/);
     expect(() => parseStrategy('nope')).toThrow(UsageError);
     expect(() => parseStrategyText('a: [')).toThrow(/not valid YAML/);
+  });
+
+  it('reports broken relations together with unknown keys, not only once the keys are fixed', () => {
+    const text = 'election:\n  lease_ms: 50\n  renew_interval_ms: 100\n  leese: 1\nsupervisr: {}\n';
+    const message = (() => {
+      try {
+        parseStrategyText(text, 'both.yaml');
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    })();
+    expect(message).toMatch(/both\.yaml:4:3 election\.leese: unknown key/);
+    expect(message).toMatch(/both\.yaml:5:1 supervisr: unknown section/);
+    expect(message).toMatch(/both\.yaml:3:22 election\.renew_interval_ms: must be shorter than election\.lease_ms/);
+    // a patch applied to a running strategy: the relation is judged against that strategy
+    const base = mergeStrategy(DEFAULT_STRATEGY, { election: { lease_ms: 80 } });
+    expect(() =>
+      parseStrategyPatch({ election: { renew_interval_ms: 90 }, tools: { nope: 1 } }, 'patch', base),
+    ).toThrow(/tools\.nope: unknown key[\s\S]*election\.renew_interval_ms: must be shorter/);
+    // a value of the wrong type leaves no meaning to check relations on: only it is reported
+    expect(() => parseStrategy({ election: { lease_ms: 'x', renew_interval_ms: 100 }, bogus: {} })).not.toThrow(
+      /must be shorter/,
+    );
   });
 
   it('names the line:column of every problem in strategy text, and of syntax errors', () => {
