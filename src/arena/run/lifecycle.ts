@@ -8,7 +8,7 @@
  * out as RunEvents.
  */
 import type { Clock, TimerHandle } from '../../shared/clock.js';
-import { errorMessage } from '../../shared/errors.js';
+import { errorMessage, isArenaError } from '../../shared/errors.js';
 import { formatDuration } from '../../shared/duration.js';
 import { keepAliveWhile } from '../../shared/keep-alive.js';
 import type { Result } from '../action.js';
@@ -28,7 +28,10 @@ export interface RunLifecycleOptions {
   service: RunService;
   observer: TargetObserver;
   clock: Clock;
-  /** the caller's abort (Ctrl-C, server shutdown, a stop request): faults reverted, status `interrupted` */
+  /**
+   * the caller's abort (Ctrl-C, server shutdown, a stop request): faults reverted, status `interrupted`, or
+   * `stopped` when its reason is a StoppedError (an emergency stop)
+   */
   signal?: AbortSignal | undefined;
   onEvent?: RunEventListener | undefined;
   /** steady state measured before the schedule starts; recovery watched after it ends */
@@ -252,7 +255,7 @@ async function lifecycle(
   const inconclusive =
     score.score === null ? (score.availability_why ?? 'nothing was measured') : options.inconclusive?.();
   let status: RunStatus;
-  if (stopCause === 'interrupted') status = 'interrupted';
+  if (stopCause === 'interrupted') status = isArenaError(options.signal?.reason, 'stopped') ? 'stopped' : 'interrupted';
   else if (errors.length > 0) status = 'error';
   else if (options.failed?.() || brokenInvariant) status = 'failed';
   else if (inconclusive !== undefined) status = 'inconclusive';
@@ -304,7 +307,7 @@ async function timedFaultsEnded(
   }
 }
 
-/** "interrupted (SIGINT) after 3 action(s): faults reverted, partial report" */
+/** "interrupted (SIGINT) after 3 action(s): faults reverted, partial report"; "stopped (…)" for an emergency stop */
 function interruptedText(reason: unknown, actions: number): string {
   const why =
     typeof reason === 'string'
@@ -312,5 +315,6 @@ function interruptedText(reason: unknown, actions: number): string {
       : reason instanceof Error && reason.name !== 'AbortError'
         ? reason.message
         : 'aborted';
-  return `interrupted (${why}) after ${actions} action(s): faults reverted, partial report`;
+  const verb = isArenaError(reason, 'stopped') ? 'stopped' : 'interrupted';
+  return `${verb} (${why}) after ${actions} action(s): faults reverted, partial report`;
 }

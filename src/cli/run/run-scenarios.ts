@@ -17,7 +17,8 @@ import { parseYamlSource } from '../../shared/yaml-source.js';
 import type { ScenarioProblem } from '../../arena/scenario/types.js';
 import type { CliContext } from '../context.js';
 import type { OutputOptionValues } from '../commands/options.js';
-import { applyColor, resolveOutputMode } from '../output/mode.js';
+import { applyColor, resolveOutputMode, type OutputMode } from '../output/mode.js';
+import { whileRegistered } from './registered.js';
 import { emitDocument, metricsOutput } from '../output/emit.js';
 import { isGitHubActions, reportToGitHub } from '../output/github.js';
 import { scenarioDocument } from '../output/json.js';
@@ -51,6 +52,16 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
         ...(scenario.file !== undefined ? { file: scenario.file } : {}),
       }),
     );
+  await whileRegistered(ctx, 'scenario run', () => runAll(scenarios, targets, opts, ctx, mode));
+}
+
+async function runAll(
+  scenarios: Scenario[],
+  targets: TargetChoice[],
+  opts: ScenarioRunOptions,
+  ctx: CliContext,
+  mode: OutputMode,
+): Promise<void> {
   const reports: ScenarioReport[] = [];
   let failure: unknown;
   await runWithOutput(ctx, opts, mode, async (onEvent, sinks) => {

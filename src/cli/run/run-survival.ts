@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chooseTarget } from './targets.js';
+import { chooseTarget, type TargetChoice } from './targets.js';
+import { whileRegistered } from './registered.js';
 import {
   runSurvivalOnTarget,
   resolveSurvivalConfig,
@@ -18,7 +19,7 @@ import type { GateOn } from '../../arena/score.js';
 import { parseDuration } from '../../shared/duration.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
-import { applyColor, resolveOutputMode } from '../output/mode.js';
+import { applyColor, resolveOutputMode, type OutputMode } from '../output/mode.js';
 import { runWithOutput } from './with-output.js';
 import { emitDocument, metricsOutput } from '../output/emit.js';
 import { isGitHubActions, reportToGitHub } from '../output/github.js';
@@ -67,6 +68,17 @@ export async function survivalCommand(
   };
   resolveSurvivalConfig(options); // bad input → exit 2 before anything starts
   const choice = await chooseTarget(opts, ctx);
+  await whileRegistered(ctx, 'survival', () => survive(opts, ctx, mode, choice, options));
+}
+
+async function survive(
+  opts: SurvivalCommandOptions,
+  ctx: CliContext,
+  mode: OutputMode,
+  choice: TargetChoice,
+  options: SurvivalOptions,
+): Promise<void> {
+  const seed = options.seed!;
   const target = await choice.create(seed);
   if (mode.kind !== 'tty') ctx.stderr.write(`survival: seed ${seed} (replay with --seed ${seed})\n`);
   const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
