@@ -47,7 +47,11 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
       'a fault not healthy again this long after injection counts as not recovered (default 10s)',
       parseDurationOption,
     )
-    .option('--save-scenario <file>', 'write the run as a scenario YAML that replays it');
+    .option('--save-scenario <file>', 'write the run as a scenario YAML that replays it')
+    .option(
+      '--dry-run',
+      'resolve the target, agents, pids, proxies and leader, print the timeline with every fault resolved, inject nothing (exit 0, or 2 when something cannot be resolved)',
+    );
   addOutputOptions(command);
   addMetricsFileOption(command);
   addPluginOptions(command);
@@ -57,6 +61,7 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
     'arena survival --duration 2m --min-score 80 --json --junit survival.xml',
     'arena survival --strategy strategies/recovery-off.yaml --report off.json',
     'arena survival --target my-agents.yaml --duration 1m --interval 3s',
+    'arena survival --target my-agents.yaml --seed 7 --dry-run',
   ]);
   command.action(async (opts) => {
     const { survivalCommand } = await import('../run/run-survival.js');

@@ -19,6 +19,7 @@ import type { CliContext } from '../context.js';
 import type { OutputOptionValues } from '../commands/options.js';
 import { applyColor, resolveOutputMode, type OutputMode } from '../output/mode.js';
 import { whileRegistered } from './registered.js';
+import { emitDryRun } from './dry-run.js';
 import { emitDocument, metricsOutput } from '../output/emit.js';
 import { isGitHubActions, reportToGitHub } from '../output/github.js';
 import { scenarioDocument } from '../output/json.js';
@@ -37,6 +38,7 @@ export interface ScenarioRunOptions extends OutputOptionValues {
   strategy?: string;
   target?: string;
   timeScale?: number;
+  dryRun?: boolean;
 }
 
 export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptions, ctx: CliContext): Promise<void> {
@@ -52,6 +54,24 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
         ...(scenario.file !== undefined ? { file: scenario.file } : {}),
       }),
     );
+  if (opts.dryRun) {
+    const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
+    const plans = [];
+    for (const [i, scenario] of scenarios.entries()) {
+      const seed = opts.seed ?? scenario.config.seed ?? randomSeed();
+      const target = await targets[i]!.create(seed);
+      plans.push(
+        await dryRunOnTarget(target, {
+          kind: 'scenario',
+          scenario,
+          seed,
+          ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
+        }),
+      );
+    }
+    emitDryRun(ctx, plans, opts.json);
+    return;
+  }
   await whileRegistered(ctx, 'scenario run', () => runAll(scenarios, targets, opts, ctx, mode));
 }
 

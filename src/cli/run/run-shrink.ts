@@ -11,6 +11,7 @@ import type { ScenarioConfig } from '../../arena/scenario/types.js';
 import {
   familiesOf,
   formatSignature,
+  scheduleToScenario,
   scheduleToYaml,
   sequentialJudge,
   shrinkInputFromReport,
@@ -22,6 +23,7 @@ import {
 import { CancelledError, GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
 import { chooseTarget } from './targets.js';
+import { emitDryRun } from './dry-run.js';
 
 export interface ShrinkCommandOptions {
   target?: string;
@@ -32,6 +34,7 @@ export interface ShrinkCommandOptions {
   maxRuns?: number;
   json?: boolean;
   search?: 'quickxplain' | 'greedy';
+  dryRun?: boolean;
 }
 
 const SURVIVAL_COOLDOWN_MS = 3000;
@@ -61,6 +64,22 @@ export async function shrinkCommand(file: string, opts: ShrinkCommandOptions, ct
     config,
     ...(input.min_score !== undefined ? { min_score: input.min_score } : {}),
   };
+  if (opts.dryRun) {
+    const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
+    const scenario = scheduleToScenario(
+      { faults: input.faults, cooldown_ms: config.cooldown_ms ?? SURVIVAL_COOLDOWN_MS },
+      draft,
+    );
+    const target = await choice.create(seed);
+    const plan = await dryRunOnTarget(target, {
+      kind: 'scenario',
+      scenario,
+      seed,
+      ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
+    });
+    emitDryRun(ctx, [plan], opts.json);
+    return;
+  }
   const judge = sequentialJudge(
     targetRunner({
       ...draft,

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chooseTarget, type TargetChoice } from './targets.js';
 import { whileRegistered } from './registered.js';
+import { emitDryRun } from './dry-run.js';
 import {
   runSurvivalOnTarget,
   resolveSurvivalConfig,
@@ -43,6 +44,7 @@ export interface SurvivalCommandOptions extends OutputOptionValues {
   cooldown?: string;
   saveScenario?: string;
   recoveryDeadline?: string;
+  dryRun?: boolean;
 }
 
 export async function survivalCommand(
@@ -68,6 +70,12 @@ export async function survivalCommand(
   };
   resolveSurvivalConfig(options); // bad input → exit 2 before anything starts
   const choice = await chooseTarget(opts, ctx);
+  if (opts.dryRun) {
+    const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
+    const target = await choice.create(seed);
+    emitDryRun(ctx, [await dryRunOnTarget(target, { kind: 'survival', options: { ...options, seed } })], opts.json);
+    return;
+  }
   await whileRegistered(ctx, 'survival', () => survive(opts, ctx, mode, choice, options));
 }
 
