@@ -31,7 +31,7 @@ const SIGNAL_FAULTS: ReadonlySet<ActionType> = new Set([
 
 /** what bringing each kind of target up for a dry run does, said to the user */
 const STARTED: Record<Target['kind'], string> = {
-  embedded: 'the embedded runtime, in this process, to list its agents (no workload sent); stopped again',
+  embedded: 'the embedded runtime, in this process, to list its agents; no fault applied; stopped again',
   process:
     'the target (its start command when it has one, and its fault proxies) to find each agent’s pid; no workload sent, no fault applied; stopped again',
   remote: 'a connection to the remote target to learn its agents and faults; nothing sent to the agents',

@@ -130,6 +130,7 @@ export function listRuns(env: Readonly<Record<string, string | undefined>>): Run
     if (!name.endsWith('.json')) continue;
     const entry = readEntry(join(dir, name));
     if (entry === undefined) continue; // not ours to judge (or being written): left alone
+    if (!isOwnFile(join(dir, name))) continue; // written by someone else: never acted on, never removed
     if (isSameProcess(entry)) active.push(entry);
     else {
       removeRun(dir, entry.run_id);
@@ -138,6 +139,15 @@ export function listRuns(env: Readonly<Record<string, string | undefined>>): Run
   }
   active.sort((a, b) => a.started_at.localeCompare(b.started_at) || a.run_id.localeCompare(b.run_id));
   return { active, cleaned };
+}
+
+/** a file this user owns (an entry another user planted in a shared directory is ignored) */
+function isOwnFile(path: string): boolean {
+  try {
+    return process.getuid === undefined || statSync(path).uid === process.getuid();
+  } catch {
+    return false;
+  }
 }
 
 /** the stop request left for one of the runs process `pid` registered, if any (read when a SIGTERM arrives) */
