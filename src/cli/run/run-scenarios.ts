@@ -69,7 +69,7 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
         }),
       );
     }
-    emitDryRun(ctx, plans, opts.json);
+    emitDryRun(ctx, plans, opts);
     return;
   }
   await whileRegistered(ctx, 'scenario run', () => runAll(scenarios, targets, opts, ctx, mode));

@@ -77,7 +77,7 @@ export async function shrinkCommand(file: string, opts: ShrinkCommandOptions, ct
       seed,
       ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
     });
-    emitDryRun(ctx, [plan], opts.json);
+    emitDryRun(ctx, [plan], opts);
     return;
   }
   const judge = sequentialJudge(

@@ -73,7 +73,7 @@ export async function survivalCommand(
   if (opts.dryRun) {
     const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
     const target = await choice.create(seed);
-    emitDryRun(ctx, [await dryRunOnTarget(target, { kind: 'survival', options: { ...options, seed } })], opts.json);
+    emitDryRun(ctx, [await dryRunOnTarget(target, { kind: 'survival', options: { ...options, seed } })], opts);
     return;
   }
   await whileRegistered(ctx, 'survival', () => survive(opts, ctx, mode, choice, options));
