@@ -81,6 +81,31 @@ describe('--dry-run', () => {
     expect(report.timeline[0]!.action.target_id).toBe(plan!.timeline[0]!.target);
   });
 
+  it('shrink plans its first run, the whole failing schedule, and writes nothing', async () => {
+    const report = join(root, 'failing.json');
+    const failing = await arena([
+      'scenario',
+      'run',
+      'test/fixtures/shrink/two-fault-bug.yaml',
+      '--strategy',
+      'strategies/recovery-off.yaml',
+      '--report',
+      report,
+      '--json',
+    ]);
+    expect(failing.exitCode).toBe(1);
+    const ran = (JSON.parse(failing.stdout) as { scenarios: ScenarioReport[] }).scenarios[0]!.results;
+    const out = join(root, 'never.yaml');
+    const dry = await arena(['shrink', report, '--out', out, '--dry-run', '--json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const [plan] = plansOf(dry.stdout);
+    expect(plan!.injected).toBe(0);
+    expect(plan!.timeline.map((f) => [f.label, f.type])).toEqual(
+      [...ran].sort((a, b) => a.at_ms - b.at_ms).map((r) => [r.label, r.result.action.type]),
+    );
+    expect(readdirSync(root)).not.toContain('never.yaml');
+  });
+
   it('what cannot be resolved is exit 2, named, and nothing runs', async () => {
     const bad = join(root, 'unknown-agent.yaml');
     writeFileSync(
