@@ -152,7 +152,7 @@ export interface Target {
   readonly dag?: DAGProvider;
   readonly observer: TargetObserver;
   /** brings the target up (and, for a remote one, learns what it supports); throws when it cannot */
-  start(): Promise<void>;
+  start(options?: TargetStartOptions): Promise<void>;
   /** reverts what is left and stops; safe to call more than once */
   stop(): Promise<void>;
   /** faults refused before anything is injected, each with the reason; complete once start() resolved */
@@ -173,6 +173,28 @@ export interface Target {
   readonly calls?: CallLedgerReader;
   /** the fault proxies it runs in front of its agents, with what each saw so far; absent when it runs none */
   proxies?(): ProxyReport[];
+  /**
+   * where each agent lives now, for a dry run (DESIGN §6 `--dry-run`): its pid and the fault proxies in
+   * front of it; absent on a target whose agents are no OS processes of this machine (embedded, remote)
+   */
+  locate?(): Promise<AgentLocation[]>;
+}
+
+export interface TargetStartOptions {
+  /** false: send no workload (a dry run only resolves what faults would hit); default true */
+  workload?: boolean;
+}
+
+export interface AgentLocation {
+  id: string;
+  /** its process now, when found */
+  pid?: number;
+  /** how the pid is found: `pid file run/worker-1.pid`, `port 7102`, `match "…"` */
+  pid_source?: string;
+  /** the fault proxies in front of it: `tcp 127.0.0.1:7001 → 127.0.0.1:7101`, `llm 127.0.0.1:7300` */
+  proxies: string[];
+  /** why its pid cannot be found now */
+  problem?: string;
 }
 
 /** One fault proxy a target runs, as a report and `describe` show it. */

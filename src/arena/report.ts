@@ -101,8 +101,16 @@ export interface ActionOutcome {
   at_ms: number;
 }
 
-/** `inconclusive`: the run ended but measured nothing to judge (no workload request, no fault applied); exit 1 */
-export type RunStatus = 'passed' | 'failed' | 'inconclusive' | 'interrupted' | 'error';
+/**
+ * `inconclusive`: the run ended but measured nothing to judge (no workload request, no fault applied); exit 1.
+ * `stopped`: an emergency stop (`arena stop`, `POST /arena/stop`) ended it; like `interrupted`, exit 130.
+ */
+export type RunStatus = 'passed' | 'failed' | 'inconclusive' | 'interrupted' | 'stopped' | 'error';
+
+/** the run was cut short from outside (Ctrl-C, SIGTERM, an emergency stop): a partial report, exit 130 */
+export function isCutShort(status: RunStatus): boolean {
+  return status === 'interrupted' || status === 'stopped';
+}
 
 export interface GateOutcome {
   min_score: number;

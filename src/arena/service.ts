@@ -201,9 +201,12 @@ export class ArenaService {
     return this.survival().status();
   }
 
-  /** stops the running survival (faults reverted); its partial report, or undefined when none runs */
-  stopSurvival(): Promise<SurvivalReport | undefined> {
-    return this.survival().stop();
+  /**
+   * stops the running survival (faults reverted); its partial report, or undefined when none runs. A
+   * StoppedError as the reason (an emergency stop) makes its status `stopped`.
+   */
+  stopSurvival(reason?: unknown): Promise<SurvivalReport | undefined> {
+    return this.survival().stop(reason);
   }
 
   /** the last finished survival report */

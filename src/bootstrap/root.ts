@@ -38,6 +38,7 @@ import { refuseWhileStopped } from './stopped-guard.js';
 import { createWorkflows, type WorkflowsPort } from './workflows.js';
 import { createSurvivalPort, type SurvivalPort } from './survival.js';
 import { createScenariosPort, type ScenariosPort } from './scenarios.js';
+import { createEmergencyStop, type EmergencyStop } from './emergency-stop.js';
 import { createDashboard, type DashboardPort } from './dashboard.js';
 import { createRunLog } from './run-log.js';
 import { FlightRecorder, FlightService } from '../flight/index.js';
@@ -103,6 +104,8 @@ export interface RootServices {
   readonly runtimeEvolution?: EvolutionService;
   /** whether live patching of the runtime's strategy is on (config.evolve), and what it did */
   liveEvolution(): Record<string, unknown> | LiveEvolutionStatus;
+  /** stops the run going on the target and reverts every active fault, at once (DESIGN §16) */
+  emergencyStop: EmergencyStop;
 }
 
 export async function bootstrap(config: BootstrapConfig = {}): Promise<ArenaRoot> {
@@ -371,6 +374,7 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
           learns_from: null,
           hint: 'start arena serve with --evolve to let applied faults the runtime did not recover from patch its strategy',
         },
+      emergencyStop: createEmergencyStop({ service, survival, scenarios }),
       service,
       eventStore,
       target,

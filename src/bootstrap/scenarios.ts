@@ -17,8 +17,8 @@ export interface ScenariosPort {
   validate(text: string): { valid: boolean; errors: unknown[] };
   run(text: string, signal: AbortSignal, options?: ScenarioRunOptions): Promise<unknown>;
   readonly isRunning: boolean;
-  /** interrupts a running scenario (its faults are reverted) and waits for its end */
-  stop(): Promise<void>;
+  /** interrupts a running scenario (its faults are reverted) and waits for its end; `reason` is the abort's */
+  stop(reason?: unknown): Promise<void>;
 }
 
 export function createScenariosPort(
@@ -61,10 +61,10 @@ export function createScenariosPort(
         current = undefined;
       }
     },
-    async stop() {
+    async stop(reason = new Error('the arena is shutting down')) {
       const c = current;
       if (!c) return;
-      c.controller.abort(new Error('the arena is shutting down'));
+      c.controller.abort(reason);
       await c.done.catch(() => undefined);
     },
   };

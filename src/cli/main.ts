@@ -4,7 +4,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
-import { isArenaError, errorMessage } from '../shared/errors.js';
+import { isArenaError, errorMessage, StoppedError } from '../shared/errors.js';
+import { stopRequestFor } from '../shared/runs/registry.js';
 import { keepAliveWhile } from '../shared/keep-alive.js';
 import type { CliContext } from './context.js';
 import { registerCommands } from './commands/index.js';
@@ -58,6 +59,8 @@ Environment:
   ARENA_STORE                 the event store when --store is not given: memory, a SQLite file or a postgres:// URL
   ARENA_TARGET_TOKEN          the bearer token of \`arena target serve|check\` (or --token-file)
   ARENA_PROXY_TOKEN           the control port token of \`arena proxy tcp|llm|mcp\` (or --token-file)
+  ARENA_STATE_DIR             the run directory arena ps and arena stop read is $ARENA_STATE_DIR/runs
+                              (default $XDG_STATE_HOME/chaos-arena/runs or ~/.local/state/chaos-arena/runs)
   ARENA_DEBUG                 print the stack of an unexpected error
   NODE_COMPILE_CACHE          where Node >= 22.1 keeps its compile cache (default: node-compile-cache in the temp dir)
   NODE_DISABLE_COMPILE_CACHE  no compile cache
@@ -97,6 +100,16 @@ export async function run(argv: string[]): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
+    // `arena stop` leaves a stop file before its SIGTERM: the run then ends as `stopped`, not `interrupted`,
+    // and a second `arena stop` while it reverts is no "press again to exit now" (that would skip the revert)
+    const stop = signal === 'SIGTERM' ? stopRequestFor(process.env, process.pid) : undefined;
+    if (stop) {
+      if (controller.signal.aborted) return;
+      interrupts++;
+      process.stderr.write(`arena: arena stop (pid ${stop.by_pid}) received, stopping and reverting active faults\n`);
+      controller.abort(new StoppedError(`arena stop from pid ${stop.by_pid}`));
+      return;
+    }
     interrupts++;
     if (interrupts > 1) {
       process.stderr.write('arena: interrupted again, exiting now\n');

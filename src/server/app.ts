@@ -76,6 +76,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     },
     dashboard: root.dashboard,
     liveEvolution: { status: () => x.liveEvolution() },
+    emergencyStop: (why) => x.emergencyStop(why),
     flight: { timeline: (q) => x.flight.timeline(q), diagnostics: (q) => x.flight.diagnostics(q) },
   });
   router.registerArenaEndpoints(arena);

@@ -60,6 +60,8 @@ export interface ArenaHandlerOptions extends ArenaStreamOptions {
   flight?: ArenaFlightView;
   /** whether this server patches its runtime's strategy live (`arena serve --evolve`) and what it did */
   liveEvolution?: { status(): unknown };
+  /** `POST /arena/stop`: stops every run this server runs and reverts every active fault, at once (DESIGN §16) */
+  emergencyStop?: (why: string) => Promise<unknown>;
 }
 
 const notConfigured = (what: string) =>
@@ -75,6 +77,7 @@ export class ArenaHandler {
   private readonly flight?: ArenaFlightView;
   private readonly dashboard?: DashboardView;
   private readonly liveEvolution?: { status(): unknown };
+  private readonly emergencyStop?: (why: string) => Promise<unknown>;
   private tracker: ScoreTracker | undefined;
   private readonly streamOptions: ArenaStreamOptions;
 
@@ -88,6 +91,7 @@ export class ArenaHandler {
     this.flight = options.flight;
     this.dashboard = options.dashboard;
     this.liveEvolution = options.liveEvolution;
+    this.emergencyStop = options.emergencyStop;
     this.streamOptions = { replayLimit: options.replayLimit };
   }
 
@@ -150,6 +154,11 @@ export class ArenaHandler {
         await optionalBody(ctx, NONE);
         if (!this.survival) throw notConfigured('survival');
         return this.survival.stop();
+      });
+      post('/stop', async (ctx) => {
+        await optionalBody(ctx, NONE);
+        if (!this.emergencyStop) throw notConfigured('the emergency stop');
+        return this.emergencyStop('POST /arena/stop');
       });
       get('/survival/report', () => {
         if (!this.survival) throw notConfigured('survival');

@@ -7,6 +7,7 @@ import { parsePort } from '../shared/port.js';
 import { checkBind, serveRoot } from './serve.js';
 import { assertUsableAPIKey } from '../shared/api-key.js';
 import { storeKind, storeSpec } from '../events/store-spec.js';
+import { registerServe } from './serve-registration.js';
 
 export interface ServeCommandOptions {
   host: string;
@@ -29,6 +30,8 @@ export interface ServeIO {
   stderr: { write(s: string): unknown };
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /** where serve was started, shown by arena ps (default process.cwd()) */
+  cwd?: string;
 }
 
 export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<void> {
@@ -102,12 +105,21 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
       ? 'arena: live evolution ON: applied faults the runtime does not recover from within 10 s patch its recovery strategy (GET /arena/evolution)\n'
       : 'arena: live evolution off: the recovery strategy changes only when you ask (--evolve to let unrecovered faults patch it)\n',
   );
+  const registration = registerServe(
+    io.env,
+    { cwd: io.cwd ?? process.cwd(), url: server.url },
+    (why) => root.services.emergencyStop(why),
+    (line) => io.stderr.write(`${line}\n`),
+  );
+  if (registration)
+    io.stdout.write(`arena: run ${registration.runId} (arena stop ${registration.runId} stops its runs)\n`);
   io.stdout.write('arena: press Ctrl-C to stop\n');
 
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  registration?.close();
   io.stderr.write('arena: stopping: closing streams, reverting faults\n');
   // the runtime's timers are unref'd: once the server is closed nothing else would keep
   // the process alive until the stop sequence (which waits on those timers) has finished

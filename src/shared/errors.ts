@@ -105,6 +105,16 @@ export class CancelledError extends ArenaError {
 }
 
 /**
+ * The run was told to stop by an emergency stop (`arena stop`, `POST /arena/stop`): faults reverted,
+ * report written with status `stopped`. Exit 130, like an interrupt; the abort reason a run is given.
+ */
+export class StoppedError extends ArenaError {
+  constructor(message = 'stopped by an emergency stop', options: ArenaErrorOptions = {}) {
+    super(message, { ...options, code: 'stopped', exitCode: 130, status: 503 });
+  }
+}
+
+/**
  * Whether `err` is an ArenaError, from this copy of the package or another one; with `code`, also
  * whether it is that one (`isArenaError(err, 'invalid_scenario')`).
  */

@@ -14,7 +14,8 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { resolvePid } from '../../dist/targets/process/pid.js';
-import { listeningInodes, processTable, readCmdline } from '../../dist/targets/process/proc.js';
+import { listeningInodes, processTable } from '../../dist/targets/process/proc.js';
+import { readCmdline } from '../../dist/shared/proc.js';
 
 const waits = Number(process.argv[2] ?? 6000);
 const calls = Number(process.argv[3] ?? 200);

@@ -4,7 +4,7 @@
  * scenario or a survival run) and is stopped. The score is what the run
  * measured; a run that errored or was interrupted gives no score.
  */
-import type { ScoreReport, RunStatus } from '../report.js';
+import { isCutShort, type ScoreReport, type RunStatus } from '../report.js';
 import { measuredScore } from '../score.js';
 import type { Target, TargetFactory } from '../providers.js';
 import { runSurvivalOnTarget } from '../survival/on-target.js';
@@ -52,7 +52,7 @@ export function createTargetArena(options: TargetArenaOptions): RegressionArena 
           ...(signal ? { signal } : {}),
         });
       }
-      if (report.status === 'interrupted') throw new CancelledError(report.error ?? 'run interrupted');
+      if (isCutShort(report.status)) throw new CancelledError(report.error ?? 'run interrupted');
       if (report.status === 'error')
         throw new RuntimeError(`the run did not complete: ${report.error ?? 'unknown error'}`, 'regression_run_failed');
       measuredScore(report.score, `${request.arm} run ${request.run + 1} (seed ${seed})`);

@@ -8,7 +8,7 @@
  * out as RunEvents.
  */
 import type { Clock, TimerHandle } from '../../shared/clock.js';
-import { errorMessage } from '../../shared/errors.js';
+import { errorMessage, isArenaError } from '../../shared/errors.js';
 import { formatDuration } from '../../shared/duration.js';
 import { keepAliveWhile } from '../../shared/keep-alive.js';
 import type { Result } from '../action.js';
@@ -33,7 +33,10 @@ export interface RunLifecycleOptions {
   service: RunService;
   observer: TargetObserver;
   clock: Clock;
-  /** the caller's abort (Ctrl-C, server shutdown, a stop request): faults reverted, status `interrupted` */
+  /**
+   * the caller's abort (Ctrl-C, server shutdown, a stop request): faults reverted, status `interrupted`, or
+   * `stopped` when its reason is a StoppedError (an emergency stop)
+   */
   signal?: AbortSignal | undefined;
   onEvent?: RunEventListener | undefined;
   /** steady state measured before the schedule starts; recovery watched after it ends */
@@ -302,7 +305,7 @@ async function lifecycle(
     score.score === null ? (score.availability_why ?? 'nothing was measured') : options.inconclusive?.();
   let status: RunStatus;
   const stoppedBy = stopCause === 'stopped' ? watch?.stoppedBy() : undefined;
-  if (stopCause === 'interrupted') status = 'interrupted';
+  if (stopCause === 'interrupted') status = isArenaError(options.signal?.reason, 'stopped') ? 'stopped' : 'interrupted';
   else if (errors.length > 0) status = 'error';
   // a stop condition tripped: the system was being hurt; whatever was measured, the verdict is failed
   else if (stoppedBy) status = 'failed';
@@ -373,7 +376,7 @@ async function timedFaultsEnded(
   }
 }
 
-/** "interrupted (SIGINT) after 3 action(s): faults reverted, partial report" */
+/** "interrupted (SIGINT) after 3 action(s): faults reverted, partial report"; "stopped (…)" for an emergency stop */
 function interruptedText(reason: unknown, actions: number): string {
   const why =
     typeof reason === 'string'
@@ -381,5 +384,6 @@ function interruptedText(reason: unknown, actions: number): string {
       : reason instanceof Error && reason.name !== 'AbortError'
         ? reason.message
         : 'aborted';
-  return `interrupted (${why}) after ${actions} action(s): faults reverted, partial report`;
+  const verb = isArenaError(reason, 'stopped') ? 'stopped' : 'interrupted';
+  return `${verb} (${why}) after ${actions} action(s): faults reverted, partial report`;
 }

@@ -11,7 +11,7 @@ import type { EvidenceStore, EvolutionBridge, FlightBridge } from '../bridges.js
 import type { EventStore } from '../event-store.js';
 import { Injector } from '../injector.js';
 import type { ProxyReport, Target } from '../providers.js';
-import type { RunStatus } from '../report.js';
+import { isCutShort, type RunStatus } from '../report.js';
 import { ArenaService } from '../service.js';
 
 export interface TargetRunOptions {
@@ -83,7 +83,7 @@ export async function runOnTarget<R extends TargetRunReport>(
       const said = report.error ?? '';
       const fresh = [...problems].filter((p) => !said.includes(p));
       if (fresh.length > 0) report.error = [said, ...fresh].filter(Boolean).join('; ');
-      if (report.status !== 'interrupted') report.status = 'error';
+      if (!isCutShort(report.status)) report.status = 'error';
     }
   }
   return report;

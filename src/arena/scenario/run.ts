@@ -9,7 +9,7 @@ import { createRandom, randomSeed, type Random } from '../../shared/random.js';
 import { RuntimeError, UsageError } from '../../shared/errors.js';
 import { MAX_DURATION_MS, formatDuration, tryParseDuration } from '../../shared/duration.js';
 import type { TargetObserver } from '../providers.js';
-import type { ActionOutcome, RunEventListener, ScenarioReport } from '../report.js';
+import { isCutShort, type ActionOutcome, type RunEventListener, type ScenarioReport } from '../report.js';
 import type { ArenaService } from '../service.js';
 import type { GateOn } from '../score.js';
 import { runLifecycle } from '../run/lifecycle.js';
@@ -134,7 +134,7 @@ export async function runScenarioReport(
     name: scenario.name,
     seed,
     status: run.status,
-    verified: failed === 0 && run.status !== 'interrupted' && run.error === undefined && !run.stopped_by,
+    verified: failed === 0 && !isCutShort(run.status) && run.error === undefined && !run.stopped_by,
     passed,
     failed,
     results: outcomes,

@@ -189,7 +189,7 @@ function buildAction(ctx: ScheduleContext, step: ScenarioStep, target: string): 
   return createAction(spec.type, target, options);
 }
 
-function scaleMetadata(md: Record<string, unknown>, scale: number): Record<string, unknown> {
+export function scaleMetadata(md: Record<string, unknown>, scale: number): Record<string, unknown> {
   if (scale === 1) return { ...md };
   const out = { ...md };
   for (const key of ['duration', 'delay']) {

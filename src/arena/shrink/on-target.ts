@@ -50,6 +50,7 @@ function verdictOf(report: ScenarioReport, options: DraftContext): RunVerdict {
   if (matchesSignature(report, options.signature)) return 'fail';
   // a run that errored or measured nothing says nothing about the failure (status names may grow: compare loosely)
   const status: string = report.status;
-  if (status === 'error' || status === 'inconclusive' || status === 'interrupted') return 'unjudged';
+  if (status === 'error' || status === 'inconclusive' || status === 'interrupted' || status === 'stopped')
+    return 'unjudged';
   return 'pass';
 }

@@ -113,7 +113,7 @@ export class SurvivalController {
   }
 
   /** stops the running survival (faults reverted) and resolves with its partial report; undefined when none runs */
-  async stop(reason = 'stopped'): Promise<SurvivalReport | undefined> {
+  async stop(reason: unknown = 'stopped'): Promise<SurvivalReport | undefined> {
     const c = this.current;
     if (!c) return undefined;
     c.abort.abort(reason);

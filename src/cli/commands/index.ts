@@ -18,6 +18,8 @@ const COMMANDS: readonly CommandEntry[] = [
   { name: 'schema', load: async () => (await import('./schema.js')).registerSchemaCommand },
   { name: 'shrink', load: async () => (await import('./shrink.js')).registerShrinkCommand },
   { name: 'worker', load: async () => (await import('./worker.js')).registerWorkerCommand },
+  { name: 'ps', load: async () => (await import('./ps.js')).registerPsCommand },
+  { name: 'stop', load: async () => (await import('./ps.js')).registerStopCommand },
   { name: 'completion', load: async () => (await import('./completion.js')).registerCompletionCommand, needsAll: true },
 ];
 

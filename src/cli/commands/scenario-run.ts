@@ -33,6 +33,10 @@ export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): 
       '--time-scale <factor>',
       'multiply every timing the scenario states (0.1 = ten times faster); recovery deadlines are not scaled',
       parsePositive,
+    )
+    .option(
+      '--dry-run',
+      'resolve the target, agents, pids, proxies and leader, print the timeline with every fault resolved, inject nothing (exit 0, or 2 when something cannot be resolved)',
     );
   addOutputOptions(command);
   addMetricsFileOption(command);
@@ -44,6 +48,7 @@ export function registerScenarioRunCommand(scenario: Command, ctx: CliContext): 
     'arena scenario run scenarios/llm-outage.yaml --strategy strategies/recovery-off.yaml',
     'arena scenario run scenarios/dag-damage.yaml --seed 42 --time-scale 0.5 --report run.json',
     'arena scenario run scenarios/leader-failover.yaml --target my-agents.yaml',
+    'arena scenario run scenarios/leader-failover.yaml --target my-agents.yaml --dry-run',
   ]);
   command.action(async (files: string[], opts) => {
     const { scenarioRunCommand } = await import('../run/run-scenarios.js');

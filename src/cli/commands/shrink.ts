@@ -41,7 +41,11 @@ export function registerShrinkCommand(program: Command, ctx: CliContext): void {
         'subset search: quickxplain (divide and conquer, the default) or greedy (one fault at a time, for comparison)',
       ).choices(['quickxplain', 'greedy']),
     )
-    .option('--json', 'print one JSON document on stdout (progress stays on stderr)');
+    .option('--json', 'print one JSON document on stdout (progress stays on stderr)')
+    .option(
+      '--dry-run',
+      'resolve the target and print the timeline of the first run (the whole failing schedule; later candidates are subsets of it), inject nothing',
+    );
   examples(command, [
     'arena survival --seed 7 --report run.json; arena shrink run.json --out min.yaml',
     'arena shrink report.json --strategy strategies/recovery-off.yaml --json',

@@ -51,7 +51,11 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
       '--stop-when <conditions>',
       'end the run early (faults reverted, exit 1) when a condition holds: the keys of config.stop_when, inline YAML/JSON or @FILE',
     )
-    .option('--save-scenario <file>', 'write the run as a scenario YAML that replays it');
+    .option('--save-scenario <file>', 'write the run as a scenario YAML that replays it')
+    .option(
+      '--dry-run',
+      'resolve the target, agents, pids, proxies and leader, print the timeline with every fault resolved, inject nothing (exit 0, or 2 when something cannot be resolved)',
+    );
   addOutputOptions(command);
   addMetricsFileOption(command);
   addPluginOptions(command);
@@ -62,6 +66,7 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
     'arena survival --strategy strategies/recovery-off.yaml --report off.json',
     'arena survival --target my-agents.yaml --duration 1m --interval 3s',
     "arena survival --target my-agents.yaml --stop-when '{availability_below: {value: 80, window: 5s}}'",
+    'arena survival --target my-agents.yaml --seed 7 --dry-run',
   ]);
   command.action(async (opts) => {
     const { survivalCommand } = await import('../run/run-survival.js');

@@ -4,14 +4,15 @@
  * suite with one case. Failures carry their message; an interrupted or crashed run is an <error>
  * on the gate testcase.
  */
-import type {
-  ActionOutcome,
-  ScenarioReport,
-  SurvivalReport,
-  SurvivalTick,
-  GateOutcome,
-  ScoreReport,
-  RunStatus,
+import {
+  isCutShort,
+  type ActionOutcome,
+  type ScenarioReport,
+  type SurvivalReport,
+  type SurvivalTick,
+  type GateOutcome,
+  type ScoreReport,
+  type RunStatus,
 } from '../../arena/report.js';
 import { gateFailure, verdictSummary, type RegressionVerdict } from '../../arena/regression/verdict.js';
 import { attrs, escapeXml } from './xml.js';
@@ -178,7 +179,7 @@ function gateCase(
     timeMs,
     out: summary,
   };
-  if (status === 'interrupted' || status === 'error') {
+  if (isCutShort(status) || status === 'error') {
     c.error = { type: status, message: error ?? status };
   } else if (status === 'inconclusive') {
     c.failure = { type: 'inconclusive', message: `inconclusive: ${inconclusiveWhy ?? 'nothing measured'}` };

@@ -2,14 +2,15 @@
 import { stoppedByText, type StopCheckError, type StoppedBy } from '../../arena/safety/watch.js';
 import Table from 'cli-table3';
 import chalk from 'chalk';
-import type {
-  GateOutcome,
-  Grade,
-  InFlightAtEnd,
-  RunStatus,
-  ScenarioReport,
-  ScoreReport,
-  SurvivalReport,
+import {
+  isCutShort,
+  type GateOutcome,
+  type Grade,
+  type InFlightAtEnd,
+  type RunStatus,
+  type ScenarioReport,
+  type ScoreReport,
+  type SurvivalReport,
 } from '../../arena/report.js';
 import { formatDuration } from '../../shared/duration.js';
 import { renderFitted } from './fit.js';
@@ -157,7 +158,7 @@ function footnotes(
       ),
     );
   }
-  const partial = status === 'interrupted' || status === 'error';
+  const partial = isCutShort(status) || status === 'error';
   if (gate && partial) {
     // a partial run's score covers only what ran: saying it "meets the minimum" would be a verdict it cannot give
     lines.push(

@@ -4,8 +4,8 @@
  * Thrown after the report was printed and written.
  */
 import type { ActiveFault } from '../../arena/providers.js';
-import type { GateOutcome, RunStatus, ScoreReport } from '../../arena/report.js';
-import { CancelledError, GateFailedError, RuntimeError } from '../../shared/errors.js';
+import { isCutShort, type GateOutcome, type RunStatus, type ScoreReport } from '../../arena/report.js';
+import { CancelledError, GateFailedError, RuntimeError, StoppedError } from '../../shared/errors.js';
 import { gateText } from '../output/table.js';
 import { stoppedByText, type StoppedBy } from '../../arena/safety/watch.js';
 
@@ -23,12 +23,15 @@ export interface RunOutcome {
 }
 
 export function throwForOutcomes(runs: RunOutcome[], reportFile?: string): void {
-  const interrupted = runs.filter((r) => r.status === 'interrupted');
-  if (interrupted.length > 0) {
+  const cutShort = runs.filter((r) => isCutShort(r.status));
+  if (cutShort.length > 0) {
     const reverted = runs.flatMap((r) => r.reverted_faults ?? []);
     const list = reverted.length ? `: ${reverted.map((f) => `${f.kind} on ${f.target}`).join(', ')}` : '';
     const written = reportFile ? `; partial report written to ${reportFile}` : '';
-    throw new CancelledError(`interrupted; ${reverted.length} active fault(s) reverted${list}${written}`);
+    const what = `${reverted.length} active fault(s) reverted${list}${written}`;
+    // both exit 130; an emergency stop says so, so the terminal that started the run knows why it ended
+    if (cutShort.some((r) => r.status === 'stopped')) throw new StoppedError(`stopped by arena stop; ${what}`);
+    throw new CancelledError(`interrupted; ${what}`);
   }
   const errored = runs.find((r) => r.status === 'error');
   if (errored) throw new RuntimeError(`${errored.name}: ${errored.error ?? 'the run failed'}`, 'run_failed');

@@ -18,6 +18,7 @@ import { formatP, gateFailure, type RegressionVerdict } from '../../arena/regres
 import type { RegressionResult } from '../../arena/regression/tester.js';
 import type { RegressionEvent } from '../../arena/regression/types.js';
 import { runRegressPlan } from '../../bootstrap/regress.js';
+import { whileRegistered } from './registered.js';
 
 export interface RegressOptions extends RegressRequest {
   json?: boolean;
@@ -38,13 +39,18 @@ export async function runRegress(options: RegressOptions, ctx: CliContext): Prom
   const plan = planRegress(options);
   let verdict: RegressionVerdict;
   try {
-    verdict = await runRegressPlan(plan, {
-      cwd: ctx.cwd,
-      env: ctx.env,
-      signal: ctx.signal,
-      onNotice: (line) => ctx.stderr.write(`${line}\n`),
-      onEvent: (event) => ctx.stderr.write(progressLine(event)),
-    });
+    const run = () =>
+      runRegressPlan(plan, {
+        cwd: ctx.cwd,
+        env: ctx.env,
+        signal: ctx.signal,
+        onNotice: (line) => ctx.stderr.write(`${line}\n`),
+        onEvent: (event) => ctx.stderr.write(progressLine(event)),
+      });
+    // runs that inject faults on this machine register, so arena stop finds them; recorded scores and
+    // runs handed to workers elsewhere do not
+    verdict =
+      plan.kind === 'runs' && plan.workers === undefined ? await whileRegistered(ctx, 'regress', run) : await run();
   } catch (err) {
     // Ctrl-C: show what the finished pairs say, clearly marked as no verdict, then exit 130
     const partial =

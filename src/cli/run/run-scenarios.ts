@@ -17,7 +17,9 @@ import { parseYamlSource } from '../../shared/yaml-source.js';
 import type { ScenarioProblem } from '../../arena/scenario/types.js';
 import type { CliContext } from '../context.js';
 import type { OutputOptionValues } from '../commands/options.js';
-import { applyColor, resolveOutputMode } from '../output/mode.js';
+import { applyColor, resolveOutputMode, type OutputMode } from '../output/mode.js';
+import { whileRegistered } from './registered.js';
+import { emitDryRun } from './dry-run.js';
 import { emitDocument, metricsOutput } from '../output/emit.js';
 import { isGitHubActions, reportToGitHub } from '../output/github.js';
 import { scenarioDocument } from '../output/json.js';
@@ -36,6 +38,7 @@ export interface ScenarioRunOptions extends OutputOptionValues {
   strategy?: string;
   target?: string;
   timeScale?: number;
+  dryRun?: boolean;
 }
 
 export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptions, ctx: CliContext): Promise<void> {
@@ -51,6 +54,34 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
         ...(scenario.file !== undefined ? { file: scenario.file } : {}),
       }),
     );
+  if (opts.dryRun) {
+    const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
+    const plans = [];
+    for (const [i, scenario] of scenarios.entries()) {
+      const seed = opts.seed ?? scenario.config.seed ?? randomSeed();
+      const target = await targets[i]!.create(seed);
+      plans.push(
+        await dryRunOnTarget(target, {
+          kind: 'scenario',
+          scenario,
+          seed,
+          ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
+        }),
+      );
+    }
+    emitDryRun(ctx, plans, opts);
+    return;
+  }
+  await whileRegistered(ctx, 'scenario run', () => runAll(scenarios, targets, opts, ctx, mode));
+}
+
+async function runAll(
+  scenarios: Scenario[],
+  targets: TargetChoice[],
+  opts: ScenarioRunOptions,
+  ctx: CliContext,
+  mode: OutputMode,
+): Promise<void> {
   const reports: ScenarioReport[] = [];
   let failure: unknown;
   await runWithOutput(ctx, opts, mode, async (onEvent, sinks) => {

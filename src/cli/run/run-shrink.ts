@@ -11,6 +11,7 @@ import type { ScenarioConfig } from '../../arena/scenario/types.js';
 import {
   familiesOf,
   formatSignature,
+  scheduleToScenario,
   scheduleToYaml,
   sequentialJudge,
   shrinkInputFromReport,
@@ -28,6 +29,7 @@ import {
   type SurvivalShrinkFlags,
 } from './shrink-survival.js';
 import { chooseTarget, type TargetChoice } from './targets.js';
+import { emitDryRun } from './dry-run.js';
 
 export interface ShrinkCommandOptions extends SurvivalShrinkFlags {
   target?: string;
@@ -39,6 +41,7 @@ export interface ShrinkCommandOptions extends SurvivalShrinkFlags {
   json?: boolean;
   search?: 'quickxplain' | 'greedy';
   survival?: boolean;
+  dryRun?: boolean;
 }
 
 const SURVIVAL_COOLDOWN_MS = 3000;
@@ -54,12 +57,25 @@ interface FailingRun {
   choice?: TargetChoice;
 }
 
-async function failingRun(file: string | undefined, opts: ShrinkCommandOptions, ctx: CliContext): Promise<FailingRun> {
+/** the failing run to shrink; undefined when a dry run of `--survival` has printed its plan instead */
+async function failingRun(
+  file: string | undefined,
+  opts: ShrinkCommandOptions,
+  ctx: CliContext,
+): Promise<FailingRun | undefined> {
   if (opts.survival) {
     if (file !== undefined)
       throw new UsageError(`give a report or --survival, not both (got ${file})`, { code: 'invalid_arguments' });
-    survivalOptionsFor(opts); // bad flags are refused before a target starts
+    const options = survivalOptionsFor(opts); // bad flags are refused before a target starts
     const choice = await chooseTarget(opts, ctx);
+    if (opts.dryRun) {
+      // the survival that would find the failure is the first thing shrink runs: plan it, run nothing
+      const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
+      const seed = opts.seed!;
+      const plan = await dryRunOnTarget(await choice.create(seed), { kind: 'survival', options: { ...options, seed } });
+      emitDryRun(ctx, [plan], opts);
+      return undefined;
+    }
     const found = await reproduceSurvival(opts, choice, ctx);
     return { ...found, runs: 1, choice };
   }
@@ -88,6 +104,7 @@ export async function shrinkCommand(
   ctx: CliContext,
 ): Promise<void> {
   const failing = await failingRun(file, opts, ctx);
+  if (!failing) return;
   const { doc, config, source } = failing;
   const input = shrinkInputFromReport(doc, source, config.warmup_ms ?? 0);
   const invocation = opts.survival ? `arena shrink --${source}` : `arena shrink ${source}`;
@@ -108,6 +125,22 @@ export async function shrinkCommand(
     config,
     ...(input.min_score !== undefined ? { min_score: input.min_score } : {}),
   };
+  if (opts.dryRun) {
+    const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
+    const scenario = scheduleToScenario(
+      { faults: input.faults, cooldown_ms: config.cooldown_ms ?? SURVIVAL_COOLDOWN_MS },
+      draft,
+    );
+    const target = await choice.create(seed);
+    const plan = await dryRunOnTarget(target, {
+      kind: 'scenario',
+      scenario,
+      seed,
+      ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
+    });
+    emitDryRun(ctx, [plan], opts);
+    return;
+  }
   const judge = sequentialJudge(
     targetRunner({
       ...draft,

@@ -5,7 +5,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chooseTarget } from './targets.js';
+import { chooseTarget, type TargetChoice } from './targets.js';
+import { whileRegistered } from './registered.js';
+import { emitDryRun } from './dry-run.js';
 import {
   runSurvivalOnTarget,
   resolveSurvivalConfig,
@@ -18,7 +20,7 @@ import type { GateOn } from '../../arena/score.js';
 import { parseDuration } from '../../shared/duration.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
-import { applyColor, resolveOutputMode } from '../output/mode.js';
+import { applyColor, resolveOutputMode, type OutputMode } from '../output/mode.js';
 import { runWithOutput } from './with-output.js';
 import { emitDocument, metricsOutput } from '../output/emit.js';
 import { isGitHubActions, reportToGitHub } from '../output/github.js';
@@ -44,6 +46,7 @@ export interface SurvivalCommandOptions extends OutputOptionValues {
   saveScenario?: string;
   recoveryDeadline?: string;
   stopWhen?: string;
+  dryRun?: boolean;
 }
 
 export async function survivalCommand(
@@ -70,6 +73,23 @@ export async function survivalCommand(
   };
   resolveSurvivalConfig(options); // bad input → exit 2 before anything starts
   const choice = await chooseTarget(opts, ctx);
+  if (opts.dryRun) {
+    const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
+    const target = await choice.create(seed);
+    emitDryRun(ctx, [await dryRunOnTarget(target, { kind: 'survival', options: { ...options, seed } })], opts);
+    return;
+  }
+  await whileRegistered(ctx, 'survival', () => survive(opts, ctx, mode, choice, options));
+}
+
+async function survive(
+  opts: SurvivalCommandOptions,
+  ctx: CliContext,
+  mode: OutputMode,
+  choice: TargetChoice,
+  options: SurvivalOptions,
+): Promise<void> {
+  const seed = options.seed!;
   const target = await choice.create(seed);
   if (mode.kind !== 'tty') ctx.stderr.write(`survival: seed ${seed} (replay with --seed ${seed})\n`);
   const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>

@@ -1,6 +1,7 @@
 /** The arena's asynchronous target contract, as this target implements it. */
 export type {
   ActiveFault,
+  AgentLocation,
   FaultOptions,
   FaultReport,
   HealthReport,

@@ -7,7 +7,8 @@
  * shell's other children SIGKILLed; each pid source now refuses such a pid
  * with the reason, before anything is sent.
  */
-import { ancestorsOf, readStat, type ProcInfo } from './proc.js';
+import { ancestorsOf } from './proc.js';
+import { readStat, type ProcInfo } from '../../shared/proc.js';
 
 export interface ArenaFamily {
   self: number;

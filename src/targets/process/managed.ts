@@ -10,7 +10,8 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
-import { descendants, readStat } from './proc.js';
+import { descendants } from './proc.js';
+import { readStat } from '../../shared/proc.js';
 import { describeProbe, probeOnce } from './probes.js';
 import { DEFAULT_GRACE_MS, DEFAULT_READY_TIMEOUT_MS, type StartSpec } from './spec.js';
 

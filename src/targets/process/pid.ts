@@ -8,17 +8,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RuntimeError } from '../../shared/errors.js';
 import { arenaFamily, type ArenaFamily, UNSAFE_HINT, unsafeReason } from './guard.js';
-import {
-  holdsSocket,
-  isAlive,
-  isAncestor,
-  listeningInodes,
-  listPids,
-  processTable,
-  readCmdline,
-  readStat,
-  type ProcInfo,
-} from './proc.js';
+import { holdsSocket, isAlive, isAncestor, listeningInodes, listPids, processTable } from './proc.js';
+import { readCmdline, readStat, type ProcInfo } from '../../shared/proc.js';
 import type { PidSpec } from './spec.js';
 
 export interface ResolveContext {

@@ -4,40 +4,8 @@
  * every call: pids change under a supervisor, and a stale table would signal
  * the wrong process.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
-
-export interface ProcInfo {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  /** session id */
-  sid: number;
-  /** R, S, D, T (stopped), t, Z (zombie), X … */
-  state: string;
-  /** clock ticks since boot: with the pid, identifies one process even if the pid is reused */
-  startTime: number;
-}
-
-/** /proc/PID/stat of one process, or undefined when it does not exist (or is gone mid-read). */
-export function readStat(pid: number): ProcInfo | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return undefined;
-  }
-  // the command name sits in parentheses and may itself contain spaces and ')'
-  const close = text.lastIndexOf(')');
-  const fields = text.slice(close + 2).split(' ');
-  return {
-    pid,
-    state: fields[0] ?? '?',
-    ppid: Number(fields[1]),
-    pgid: Number(fields[2]),
-    sid: Number(fields[3]),
-    startTime: Number(fields[19]),
-  };
-}
+import { closeSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { readStat, type ProcInfo } from '../../shared/proc.js';
 
 /** alive = exists and is not a zombie (a zombie has already exited; only its parent's wait is missing) */
 export function isAlive(pid: number): boolean {
@@ -57,15 +25,6 @@ export function listPids(): number[] {
     if (c >= 48 && c <= 57) pids.push(Number(name));
   }
   return pids;
-}
-
-export function readCmdline(pid: number): string | undefined {
-  try {
-    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return raw.replace(/\0+$/, '').split('\0').join(' ');
-  } catch {
-    return undefined;
-  }
 }
 
 /** every live process's stat, read once */

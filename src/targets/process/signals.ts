@@ -5,7 +5,8 @@
  * that group would take the supervisor down with them.
  */
 import { arenaFamily, type ArenaFamily, unsafeReason } from './guard.js';
-import { descendants, processTable, type ProcInfo } from './proc.js';
+import { descendants, processTable } from './proc.js';
+import type { ProcInfo } from '../../shared/proc.js';
 
 export type TreeSignal = 'SIGKILL' | 'SIGSTOP' | 'SIGCONT' | 'SIGTERM';
 

@@ -13,7 +13,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import type { Random } from '../../shared/random.js';
 import { AgentFleet } from './agents.js';
-import type { Target } from './contract.js';
+import type { AgentLocation, Target } from './contract.js';
 import { createProcessFaults } from './faults.js';
 import {
   proxyReports,
@@ -194,7 +194,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     proxies: () => proxyReports({ tcp: proxies, llm, mcp }, true),
     markers: () => markers.travel(),
 
-    async start() {
+    async start(startOptions = {}) {
       if (started) throw new RuntimeError(`target ${spec.name} is already started`, 'already_started');
       started = true;
       try {
@@ -241,7 +241,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           ),
         );
         await waitForAgents(spec.start ? (spec.start.ready?.timeout ?? DEFAULT_READY_TIMEOUT_MS) : probeTime + 1000);
-        if (spec.workload) {
+        if (spec.workload && startOptions.workload !== false) {
           workload = createWorkload(spec.workload, clock, {
             onAnswer: (answer) => {
               if (markers.isTracking) markers.scan(answer.body, 'reached_user');
@@ -287,6 +287,30 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           );
       })();
       return stopping;
+    },
+
+    async locate() {
+      return fleet.all().map((agent): AgentLocation => {
+        const id = agent.spec.id;
+        const tcp = proxies.get(id);
+        const llmProxy = llm?.byAgent.get(id);
+        const mcpProxy = mcp?.byAgent.get(id);
+        const location: AgentLocation = {
+          id,
+          pid_source: pidSource(agent.spec.pid),
+          proxies: [
+            ...(tcp && agent.spec.proxy ? [`tcp 127.0.0.1:${tcp.port} → ${agent.spec.proxy.upstream}`] : []),
+            ...(llmProxy ? [`llm 127.0.0.1:${llmProxy.port}`] : []),
+            ...(mcpProxy ? [`mcp 127.0.0.1:${mcpProxy.port}`] : []),
+          ],
+        };
+        try {
+          location.pid = fleet.resolve(agent).pid;
+        } catch (err) {
+          location.problem = (err as Error).message;
+        }
+        return location;
+      });
     },
 
     async describe() {

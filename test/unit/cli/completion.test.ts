@@ -83,6 +83,8 @@ describe('bash completion (run in bash)', () => {
       'schema',
       'shrink',
       'worker',
+      'ps',
+      'stop',
       'completion',
     ]);
     expect(await bashComplete(['arena', 'sc'])).toEqual(['scenario', 'schema']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { throwForOutcomes } from '../../../src/cli/run/outcome.js';
-import { CancelledError, GateFailedError, RuntimeError } from '../../../src/shared/errors.js';
+import { CancelledError, GateFailedError, RuntimeError, StoppedError } from '../../../src/shared/errors.js';
 
 describe('throwForOutcomes', () => {
   it('passes when every run passed', () => {
@@ -20,6 +20,18 @@ describe('throwForOutcomes', () => {
     expect(() => throwForOutcomes(runs, 'out.json')).toThrow(
       'interrupted; 1 active fault(s) reverted: pause on agent-2; partial report written to out.json',
     );
+  });
+
+  it('a run ended by arena stop is exit 130 too, and says it was stopped', () => {
+    const runs = [
+      { name: 'a', status: 'passed' as const },
+      { name: 'b', status: 'stopped' as const, reverted_faults: [] },
+    ];
+    expect(() => throwForOutcomes(runs, 'out.json')).toThrow(StoppedError);
+    expect(() => throwForOutcomes(runs, 'out.json')).toThrow(
+      'stopped by arena stop; 0 active fault(s) reverted; partial report written to out.json',
+    );
+    expect(new StoppedError().exitCode).toBe(130);
   });
 
   it('a runtime error is exit 3, before any gate', () => {

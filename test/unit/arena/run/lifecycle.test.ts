@@ -6,6 +6,7 @@ import { ArenaService } from '../../../../src/arena/service.js';
 import type { RunEvent } from '../../../../src/arena/report.js';
 import { runLifecycle, type RunContext, type RunLifecycleOptions } from '../../../../src/arena/run/lifecycle.js';
 import { createFakeTarget, type FakeTarget } from '../../../helpers/fake-target.js';
+import { StoppedError } from '../../../../src/shared/errors.js';
 
 let target: FakeTarget | undefined;
 afterEach(async () => target?.stop());
@@ -102,6 +103,21 @@ describe('runLifecycle', () => {
     expect(outcome.error).toBe(
       'interrupted (SIGINT) after 1 action(s): faults reverted, partial report; reverting faults failed: target gone',
     );
+  });
+
+  it('an emergency stop (a StoppedError as the abort reason) ends the run as stopped, its faults reverted', async () => {
+    const s = await setup();
+    const abort = new AbortController();
+    const events: RunEvent[] = [];
+    const run = runLifecycle(options(s, events, { signal: abort.signal, cooldownMs: 10_000 }), (ctx) => pause(s, ctx));
+    await s.clock.advance(50);
+    abort.abort(new StoppedError('arena stop from pid 42'));
+    const outcome = await drive(s.clock, run);
+    expect(outcome.status).toBe('stopped');
+    expect(outcome.error).toBe('stopped (arena stop from pid 42) after 1 action(s): faults reverted, partial report');
+    expect(outcome.reverted.map((f) => [f.kind, f.target])).toEqual([['pause', 'agent-2']]);
+    expect(s.target.agent('agent-2').status).toBe('running');
+    expect(events.at(-1)).toMatchObject({ type: 'run.finished', status: 'stopped' });
   });
 
   it('a listener that throws does not stop the run or leave a fault behind', async () => {

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { connect, createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePid } from '../../../../src/targets/process/pid.js';
-import { ancestorsOf, forEachLine, listeningInodes, readCmdline } from '../../../../src/targets/process/proc.js';
+import { ancestorsOf, forEachLine, listeningInodes } from '../../../../src/targets/process/proc.js';
+import { readCmdline } from '../../../../src/shared/proc.js';
 import { RuntimeError } from '../../../../src/shared/errors.js';
 
 const children: ChildProcess[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentTree } from '../../../../src/targets/process/signals.js';
 import { matchesWords } from '../../../../src/targets/process/pid.js';
-import type { ProcInfo } from '../../../../src/targets/process/proc.js';
+import type { ProcInfo } from '../../../../src/shared/proc.js';
 
 const p = (pid: number, ppid: number, pgid: number, sid = 1): ProcInfo => ({
   pid,

@@ -1,0 +1,153 @@
+/**
+ * A dry run on a whole target (DESIGN §6 `--dry-run`): the target is brought up only as far as resolving
+ * needs (no workload is sent), its agents, pids, proxies and leader are read, the run's timeline is
+ * planned with every fault resolved, and the target is stopped again. Nothing is injected. What cannot
+ * be resolved (an unknown agent, node or edge, a fault the target cannot apply, a pid not found) is
+ * collected in `problems`; the caller makes that exit 2. Scenario run, survival, shrink and trials share it.
+ */
+import { errorMessage, isArenaError, RuntimeError } from '../../shared/errors.js';
+import type { ActionType } from '../action.js';
+import type { AgentLocation, Target } from '../providers.js';
+import type { Scenario } from '../scenario/types.js';
+import { refusedProblems, unsupportedProblems } from '../support.js';
+import { resolveSurvivalConfig, type SurvivalOptions } from '../survival/run.js';
+import { survivalKinds } from '../survival/on-target.js';
+import { unknownTargetProblems } from '../target-names.js';
+import { scenarioTimeline, survivalTimeline, type PlanView } from './timeline.js';
+import type { DryRunPlan, PlannedAgent, PlannedFault } from './types.js';
+
+export type DryRunRequest =
+  | { kind: 'scenario'; scenario: Scenario; seed: number; timeScale?: number }
+  | { kind: 'survival'; options: SurvivalOptions & { seed: number } };
+
+/** faults a process target applies with a signal to the agent's process, not through a proxy */
+const SIGNAL_FAULTS: ReadonlySet<ActionType> = new Set([
+  'kill_agent',
+  'kill_leader',
+  'kill_orchestrator',
+  'pause_agent',
+  'resume_agent',
+]);
+
+/** what bringing each kind of target up for a dry run does, said to the user */
+const STARTED: Record<Target['kind'], string> = {
+  embedded: 'the embedded runtime, in this process, to list its agents; no fault applied; stopped again',
+  process:
+    'the target (its start command when it has one, and its fault proxies) to find each agent’s pid; no workload sent, no fault applied; stopped again',
+  remote: 'a connection to the remote target to learn its agents and faults; nothing sent to the agents',
+};
+
+export async function dryRunOnTarget(target: Target, request: DryRunRequest): Promise<DryRunPlan> {
+  try {
+    await target.start({ workload: false });
+  } catch (err) {
+    await target.stop().catch(() => undefined);
+    throw isArenaError(err)
+      ? err
+      : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, 'target_start_failed', {
+          cause: err,
+        });
+  }
+  try {
+    return await plan(target, request);
+  } finally {
+    await target.stop();
+  }
+}
+
+async function plan(target: Target, request: DryRunRequest): Promise<DryRunPlan> {
+  const [agents, nodes, edges, locations] = await Promise.all([
+    target.runtime.listAgents(),
+    target.dag ? target.dag.listNodes() : ([] as string[]),
+    target.dag ? target.dag.listEdges() : [],
+    target.locate ? target.locate() : ([] as AgentLocation[]),
+  ]);
+  const view: PlanView = { agents, nodes, edges };
+  const problems: string[] = [];
+  let timeline: PlannedFault[];
+  let name: string;
+  let seed: number;
+  let warmupMs: number;
+  let cooldownMs: number;
+  if (request.kind === 'scenario') {
+    const { scenario } = request;
+    const timeScale = request.timeScale ?? 1;
+    name = scenario.name;
+    seed = request.seed;
+    warmupMs = Math.round(scenario.config.warmup_ms * timeScale);
+    cooldownMs = Math.round(scenario.config.cooldown_ms * timeScale);
+    problems.push(
+      ...unsupportedProblems(
+        target,
+        scenario.actions.map((s) => s.action.type),
+      ),
+      ...refusedProblems(
+        target,
+        scenario.actions.map((s) => s.action),
+      ),
+    );
+    const names = { agents: agents.map((a) => a.id), ...(target.dag ? { dag: { nodes, edges } } : {}) };
+    for (const p of unknownTargetProblems(
+      scenario.actions.map((step, i) => ({ path: `actions[${i}].action`, action: step.action })),
+      names,
+    ))
+      problems.push(`${p.path} ${p.message}`);
+    timeline = scenarioTimeline(scenario, { seed, timeScale, view });
+  } else {
+    const config = resolveSurvivalConfig(request.options);
+    name = 'survival';
+    seed = request.options.seed;
+    warmupMs = config.warmupMs;
+    cooldownMs = config.cooldownMs;
+    let kinds: readonly ActionType[] = config.kinds;
+    try {
+      kinds = survivalKinds(target, request.options, config).kinds;
+    } catch (err) {
+      problems.push(errorMessage(err));
+    }
+    timeline = survivalTimeline({
+      seed,
+      kinds,
+      durationMs: config.durationMs,
+      intervalMs: config.intervalMs,
+      warmupMs: config.warmupMs,
+      view,
+    });
+  }
+  const byId = new Map(locations.map((l) => [l.id, l]));
+  for (const fault of timeline) {
+    const where = byId.get(fault.target);
+    if (!where) continue;
+    if (where.pid !== undefined) fault.pid = where.pid;
+    // a signal fault hits the pid; the others go through the agent's proxies
+    if (where.proxies.length > 0 && !SIGNAL_FAULTS.has(fault.type)) fault.proxies = where.proxies;
+    if (where.problem !== undefined) problems.push(`${fault.label} ${fault.type} on ${fault.target}: ${where.problem}`);
+  }
+  for (const fault of timeline)
+    if (fault.target === '' && (fault.type === 'kill_leader' || fault.type === 'kill_orchestrator'))
+      problems.push(
+        `${fault.label} ${fault.type}: target ${target.name} has no ${fault.type === 'kill_leader' ? 'leader' : 'active orchestrator'} now`,
+      );
+  const planned: PlannedAgent[] = agents.map((a) => {
+    const where = byId.get(a.id);
+    return {
+      ...a,
+      ...(where?.pid !== undefined ? { pid: where.pid } : {}),
+      ...(where?.pid_source !== undefined ? { pid_source: where.pid_source } : {}),
+      ...(where && where.proxies.length > 0 ? { proxies: where.proxies } : {}),
+    };
+  });
+  return {
+    kind: request.kind,
+    name,
+    seed,
+    target: { name: target.name, kind: target.kind, started: STARTED[target.kind] },
+    agents: planned,
+    leader: agents.find((a) => a.role === 'leader')?.id ?? null,
+    warmup_ms: warmupMs,
+    cooldown_ms: cooldownMs,
+    timeline,
+    problems: [...new Set(problems)],
+    injected: 0,
+  };
+}
