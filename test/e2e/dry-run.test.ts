@@ -106,6 +106,32 @@ describe('--dry-run', () => {
     expect(readdirSync(root)).not.toContain('never.yaml');
   });
 
+  it('shrink --survival plans the survival it would run first, and runs nothing', async () => {
+    const out = join(root, 'never-survival.yaml');
+    const args = ['--survival', '--seed', '3', '--duration', '4s', '--interval', '1s', '--out', out];
+    const dry = await arena(['shrink', ...args, '--dry-run', '--json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const [plan] = plansOf(dry.stdout);
+    expect(plan!.injected).toBe(0);
+    expect(plan!.timeline).toHaveLength(4);
+    // it did not run the survival: shrink says so on stderr when it does
+    expect(dry.stderr).not.toContain('to find its failure');
+    // the same plan as survival's own dry run with that seed
+    const survival = await arena([
+      'survival',
+      '--seed',
+      '3',
+      '--duration',
+      '4s',
+      '--interval',
+      '1s',
+      '--dry-run',
+      '--json',
+    ]);
+    expect(plansOf(survival.stdout)[0]!.timeline).toEqual(plan!.timeline);
+    expect(readdirSync(root)).not.toContain('never-survival.yaml');
+  });
+
   it('what cannot be resolved is exit 2, named, and nothing runs', async () => {
     const bad = join(root, 'unknown-agent.yaml');
     writeFileSync(
