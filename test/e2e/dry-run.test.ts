@@ -142,9 +142,15 @@ describe('--dry-run', () => {
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain('actions[0].action');
     expect(unknown.stderr).toContain('agent-9');
-    const unsupported = await arena(['survival', '--actions', 'tool_fault', '--dry-run', '--json']);
+    // a fault the embedded runtime cannot apply: its simulated LLM has no stream to slow
+    const slow = join(root, 'slow-stream.yaml');
+    writeFileSync(
+      slow,
+      'name: slow\nactions:\n  - label: slow\n    delay: 100ms\n    action: { type: llm_failure, target_id: agent-1, metadata: { error_type: slow_stream } }\n',
+    );
+    const unsupported = await arena(['scenario', 'run', slow, '--dry-run', '--json']);
     expect(unsupported.exitCode).toBe(2);
-    expect(plansOf(unsupported.stdout)[0]!.problems.join('\n')).toContain('tool_fault');
+    expect(plansOf(unsupported.stdout)[0]!.problems.join('\n')).toContain('slow_stream');
   });
 
   it('on the example fleet: each shipped scenario is planned or refused (exit 0 or 2), the fleet started only to find pids and stopped again', async () => {
