@@ -106,6 +106,9 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
         clock,
         strategy: cluster.strategy,
         agentId: agent.id,
+        onLlmChanged: ({ fault_id, values }) => {
+          for (const value of values) markers.add(fault_id, value, 'value', 'llm');
+        },
         onToolChanged: ({ fault_id, marker }) => {
           if (marker)
             markers.add(fault_id, marker, marker.startsWith('ARENA-CANARY-') ? 'canary' : 'signature', 'tools');

@@ -64,11 +64,14 @@ const SECTIONS = {
       check_interval_ms: positive,
     },
   ),
-  llm: section('LLM client: retries with backoff, then the fallback provider', {
+  llm: section('LLM client: retries with backoff, then the fallback provider; validate checks answers', {
     enabled: bool,
     retries: count,
     backoff_ms: duration,
     fallback: bool,
+    validate: bool.describe(
+      'the careful client (with enabled): an answer cut short, empty, refused or failing the step check (the plan is checked against a calculator) goes to the fallback provider, never used; false: any 200 is used (DESIGN §13.1)',
+    ),
   }),
   tools: section(
     'every tool call is bounded by timeout_ms; retries extra attempts when enabled; validate checks results',

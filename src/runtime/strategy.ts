@@ -38,7 +38,7 @@ export const DEFAULT_STRATEGY: Strategy = deepFreeze({
   failover: { enabled: true, heartbeat_interval_ms: 25, heartbeat_timeout_ms: 150 },
   checkpoints: { enabled: true, interval_ms: 200 },
   integrity: { enabled: true, check_interval_ms: 50 },
-  llm: { enabled: true, retries: 2, backoff_ms: 10, fallback: true },
+  llm: { enabled: true, retries: 2, backoff_ms: 10, fallback: true, validate: true },
   tools: { enabled: true, timeout_ms: 100, retries: 1, validate: true },
   mcp: { enabled: true, backoff_ms: 20, max_backoff_ms: 500 },
   dag: { enabled: true, restore_delay_ms: 50, recovery: 'retry', step_retries: 1 },

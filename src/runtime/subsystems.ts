@@ -6,7 +6,7 @@
 import type { Clock } from '../shared/clock.js';
 import type { Strategy } from './strategy.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from './tools/index.js';
-import { createLlmClient, createLocalModel, type LlmClient } from './llm/index.js';
+import { createLlmClient, createLocalModel, type LlmClient, type LlmClientOptions } from './llm/index.js';
 import { createMCPSession, inProcessConnector, type MCPSession } from './mcp/index.js';
 
 export interface AgentSubsystems {
@@ -25,6 +25,7 @@ export function createSubsystems(options: {
   strategy: Strategy;
   agentId: string;
   onToolChanged?: ToolboxOptions['onChanged'];
+  onLlmChanged?: LlmClientOptions['onChanged'];
 }): AgentSubsystems {
   const { clock, strategy } = options;
   const tools = createToolbox({
@@ -39,6 +40,7 @@ export function createSubsystems(options: {
     fallback: createLocalModel({ name: 'local-fallback', model: 'local-fallback-1', clock }),
     clock,
     ...llmConfig(strategy),
+    ...(options.onLlmChanged ? { onChanged: options.onLlmChanged } : {}),
   });
   const mcp = createMCPSession({
     connect: inProcessConnector(),
@@ -74,6 +76,7 @@ function llmConfig(s: Strategy) {
     retries: s.llm.enabled ? s.llm.retries : 0,
     backoffMs: s.llm.backoff_ms,
     fallbackEnabled: s.llm.enabled && s.llm.fallback,
+    validate: s.llm.enabled && s.llm.validate,
   };
 }
 

@@ -12,6 +12,7 @@ import { isAlive, send, type Cluster } from './cluster.js';
 import { currentLeader, leaderServing } from './election.js';
 import type { LiveDag } from './dag.js';
 import type { MarkerBook } from '../protocol/markers.js';
+import { evaluateExpression } from './tools/expression.js';
 import type { Ledger, Write } from './ledger.js';
 import { ensureIntegrity, journalWrite } from './maintenance.js';
 import {
@@ -133,9 +134,15 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger, m
   ): Promise<RunOutput> => {
     const tool = need<{ capital: string; product: number; doc: string }>(ctx, 'tool');
     const recall = need<{ verified: boolean }>(ctx, 'recall');
-    const prompt = `echo: ${tool.capital}|${tool.product}|${tool.doc}`;
+    const said = `${tool.capital}|${tool.product}|${tool.doc}`;
+    const prompt = `echo: ${said}`;
     if (markers?.isTracking) markers.scan(prompt, 'entered_context');
-    const response = await agent.subsystems.llm.complete({ messages: [{ role: 'user', content: prompt }], signal });
+    const response = await agent.subsystems.llm.complete({
+      messages: [{ role: 'user', content: prompt }],
+      signal,
+      // a careful agent checks the model repeated what it was given, as it asked
+      check: (text) => (text === said ? undefined : `the model did not repeat its input: ${JSON.stringify(text)}`),
+    });
     signal.throwIfAborted();
     const output: RunOutput = { run: input.run, answer: response.text, recall_verified: recall.verified };
     if (markers?.isTracking) markers.scan(output.answer, 'reached_user');
@@ -251,9 +258,17 @@ async function fetchStep(agent: Agent, input: RunInput, signal: AbortSignal): Pr
 
 async function planStep(agent: Agent, input: RunInput, ctx: StepContext, signal: AbortSignal) {
   const fetched = need<{ doc: string }>(ctx, 'fetch');
+  const expression = `${input.a} * ${input.b}`;
   const response = await agent.subsystems.llm.complete({
-    messages: [{ role: 'user', content: `compute ${input.a} * ${input.b}` }],
+    messages: [{ role: 'user', content: `compute ${expression}` }],
     signal,
+    // a careful agent checks the model's arithmetic with its calculator before it plans on it
+    check: (text) => {
+      const said = Number(/The answer is (-?[\d.e+]+)/.exec(text)?.[1]);
+      return said === evaluateExpression(expression)
+        ? undefined
+        : `the model's product ${JSON.stringify(text)} is wrong`;
+    },
   });
   const product = Number(/The answer is (-?[\d.e+]+)/.exec(response.text)?.[1]);
   if (!Number.isFinite(product))

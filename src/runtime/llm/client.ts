@@ -7,6 +7,7 @@ import type { Clock } from '../../shared/clock.js';
 import { systemClock } from '../../shared/clock.js';
 import { UsageError } from '../../shared/errors.js';
 import { LlmError, type LlmProviderErrorType, type LlmProvider, type LlmRequest, type LlmResponse } from './types.js';
+import { quietAnswer, type QuietLlmFault } from './quiet.js';
 
 export interface LlmClientOptions {
   primary: LlmProvider;
@@ -19,7 +20,11 @@ export interface LlmClientOptions {
   maxBackoffMs?: number;
   /** default true when a fallback is given */
   fallbackEnabled?: boolean;
+  /** default true */
+  validate?: boolean;
   clock?: Clock;
+  /** told of each answer a quiet fault changed, with the numbers wrong_value wrote (its markers, §13.3) */
+  onChanged?: (change: { fault_id: string; values: string[] }) => void;
 }
 
 export interface LlmClientStats {
@@ -39,6 +44,8 @@ export interface LlmClientConfig {
   backoffMs: number;
   maxBackoffMs: number;
   fallbackEnabled: boolean;
+  /** the careful client: a primary answer cut short, empty, refused or failing the request's check goes to the fallback */
+  validate: boolean;
 }
 
 export interface LlmClient {
@@ -46,6 +53,9 @@ export interface LlmClient {
   /** the fault: every call to the primary fails with this error type until cleared */
   injectFailure(errorType: LlmProviderErrorType): void;
   clearFailure(): void;
+  /** a quiet fault: the primary answers, wrongly, until cleared (undefined) */
+  injectQuiet(fault: QuietLlmFault | undefined): void;
+  readonly quietFault: QuietLlmFault | undefined;
   readonly failureActive: boolean;
   readonly failureType?: LlmProviderErrorType;
   stats(): LlmClientStats;
@@ -63,9 +73,12 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     backoffMs: 100,
     maxBackoffMs: 5000,
     fallbackEnabled: fallback !== undefined,
+    validate: true,
   };
   const stats: LlmClientStats = { calls: 0, succeeded: 0, failures: 0, retries: 0, fallbacks: 0, primaryErrors: 0 };
   let injected: LlmProviderErrorType | undefined;
+  let quiet: QuietLlmFault | undefined;
+  let quietChanged = 0;
 
   const configure = (patch: Partial<LlmClientConfig>) => {
     for (const key of ['retries', 'backoffMs', 'maxBackoffMs'] as const) {
@@ -80,12 +93,14 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       config[key] = value;
     }
     if (patch.fallbackEnabled !== undefined) config.fallbackEnabled = patch.fallbackEnabled;
+    if (patch.validate !== undefined) config.validate = patch.validate;
   };
   configure({
     retries: options.retries,
     backoffMs: options.backoffMs,
     maxBackoffMs: options.maxBackoffMs,
     fallbackEnabled: options.fallbackEnabled,
+    validate: options.validate,
   });
 
   const callPrimary = (request: LlmRequest) => {
@@ -94,13 +109,32 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
         new LlmError(injected, `${primary.name}: injected ${injected} failure`, { provider: primary.name }),
       );
     }
-    return primary.complete(request);
+    if (!quiet) return primary.complete(request);
+    const fault = quiet;
+    return primary.complete(request).then((answer) => {
+      const values: string[] = [];
+      const changed = quietAnswer(fault, answer, quietChanged++, values);
+      options.onChanged?.({ fault_id: fault.id, values });
+      return changed;
+    });
+  };
+
+  /** the careful client's look at a primary answer before it is used */
+  const problemOf = (request: LlmRequest, answer: LlmResponse): string | undefined => {
+    if (answer.finishReason === 'length') return 'the answer was cut short (finish_reason length)';
+    if (answer.finishReason === 'refusal') return 'the model refused';
+    if (answer.text.trim() === '') return 'the answer is empty';
+    return request.check?.(answer.text);
   };
 
   const viaPrimary = async (request: LlmRequest): Promise<LlmResponse> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await callPrimary(request);
+        const answer = await callPrimary(request);
+        const problem = config.validate ? problemOf(request, answer) : undefined;
+        // not the provider failing: a retry of the same model gives the same wrong answer, the fallback may not
+        if (problem) throw new LlmError('invalid_response', `${primary.name}: ${problem}`, { provider: primary.name });
+        return answer;
       } catch (error) {
         if (!(error instanceof LlmError)) throw error; // cancellation, bad request shape: not the provider's fault
         stats.primaryErrors++;
@@ -140,6 +174,12 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     },
     clearFailure() {
       injected = undefined;
+    },
+    injectQuiet(fault) {
+      quiet = fault;
+    },
+    get quietFault() {
+      return quiet;
     },
     get failureActive() {
       return injected !== undefined;

@@ -17,6 +17,8 @@ export interface LlmRequest {
   model?: string;
   maxTokens?: number;
   signal?: AbortSignal;
+  /** what the caller knows a right answer looks like: why this text is not one, or undefined (a careful client checks) */
+  check?(text: string): string | undefined;
 }
 
 export interface LlmUsage {
@@ -31,6 +33,8 @@ export interface LlmResponse {
   provider: string;
   model: string;
   usage: LlmUsage;
+  /** why the answer ended: `length` when it was cut short, `refusal` when the model refused; `stop` when absent */
+  finishReason?: 'stop' | 'length' | 'refusal';
 }
 
 export interface LlmProvider {

@@ -17,6 +17,7 @@ import { LOUD_LLM_ERROR_TYPES, type LoudLlmErrorType } from '../../protocol/llm-
 import type { TimerHandle } from '../../shared/clock.js';
 import { deriveSeed, type Random } from '../../shared/random.js';
 import { toolResultFault, type ToolResultFault } from '../../runtime/tools/result-faults.js';
+import { EMBEDDED_QUIET_LLM_TYPES, type EmbeddedQuietLlmType, type QuietLlmFault } from '../../runtime/llm/quiet.js';
 import { RuntimeError, UsageError } from '../../shared/errors.js';
 import type { AgentRuntime } from '../../runtime/runtime.js';
 import type { Agent } from '../../runtime/agent.js';
@@ -40,16 +41,20 @@ export interface EmbeddedFaults {
 
 /**
  * What the embedded runtime cannot do with an action it otherwise supports: its LLM is simulated
- * in-process, so only the loud errors apply, to every call, for the fault's duration (the quiet
+ * in-process, so only the loud errors and the content faults a model can give without a wire apply
+ * (truncate, empty, refusal, wrong_value), to every call, for the fault's duration (the other quiet
  * faults of DESIGN §13.1 and first_n/probability/match need the LLM proxy of a process target).
  */
 export function embeddedRefusal(action: { type: ActionType; metadata?: Record<string, unknown> }): string | undefined {
   if (action.type !== 'llm_failure') return undefined;
   const md = action.metadata ?? {};
   const type = md.error_type ?? 'rate_limit';
-  if (!(LOUD_LLM_ERROR_TYPES as readonly unknown[]).includes(type))
-    return `the embedded runtime's simulated LLM applies only ${LOUD_LLM_ERROR_TYPES.join(', ')}, not ${String(type)} (quiet faults need the LLM proxy: a process target with llm:)`;
-  const extra = Object.keys(md).filter((k) => k !== 'error_type' && k !== 'duration' && md[k] != null);
+  const applies = [...LOUD_LLM_ERROR_TYPES, ...EMBEDDED_QUIET_LLM_TYPES] as readonly unknown[];
+  if (!applies.includes(type))
+    return `the embedded runtime's simulated LLM applies only ${applies.join(', ')}, not ${String(type)} (the other quiet faults need the LLM proxy: a process target with llm:)`;
+  const extra = Object.keys(md).filter(
+    (k) => k !== 'error_type' && k !== 'duration' && !(k === 'keep' && type === 'truncate') && md[k] != null,
+  );
   if (extra.length > 0)
     return `the embedded runtime's simulated LLM fails every call for the fault's duration; it takes no ${extra.join(', ')} (a process target's LLM proxy does)`;
   return undefined;
@@ -211,6 +216,31 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
       if (refusal) throw new RuntimeError(`llm_failure: ${refusal}`, 'unsupported');
       const agent = live(agentId, 'llm_failure');
       await supersede('llm_failure', agentId);
+      if ((EMBEDDED_QUIET_LLM_TYPES as readonly string[]).includes(errorType)) {
+        let quiet: QuietLlmFault | undefined;
+        const fault = track('llm_failure', agentId, options, {
+          isActive: () => quiet !== undefined && agent.subsystems.llm.quietFault === quiet,
+          revert: () => {
+            if (agent.subsystems.llm.quietFault === quiet) agent.subsystems.llm.injectQuiet(undefined);
+          },
+          reapply: (a) => a.subsystems.llm.injectQuiet(quiet),
+        });
+        const keep = options?.params?.keep;
+        quiet = {
+          id: fault.id,
+          type: errorType as EmbeddedQuietLlmType,
+          keep: typeof keep === 'number' ? keep : 0.5,
+          seed: deriveSeed(random.seed, `llm_failure:${fault.id}`),
+        };
+        agent.subsystems.llm.injectQuiet(quiet);
+        llmInjections.set(agentId, (llmInjections.get(agentId) ?? 0) + 1);
+        return {
+          fault_id: fault.id,
+          error_type: errorType,
+          validate: agent.subsystems.llm.config().validate,
+          fallback: agent.subsystems.llm.config().fallbackEnabled,
+        };
+      }
       agent.subsystems.llm.injectFailure(errorType as LoudLlmErrorType);
       llmInjections.set(agentId, (llmInjections.get(agentId) ?? 0) + 1);
       const fault = track('llm_failure', agentId, options, {

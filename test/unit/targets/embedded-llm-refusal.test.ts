@@ -18,7 +18,7 @@ afterEach(async () => {
 describe('embedded target: llm_failure it cannot apply', () => {
   it('refuses a quiet error type at validation, naming the LLM proxy', () => {
     target = createEmbeddedTarget({ workloadRate: 0 });
-    const truncate = { type: 'llm_failure' as const, metadata: { error_type: 'truncate' } };
+    const truncate = { type: 'llm_failure' as const, metadata: { error_type: 'malformed_tool_args' } };
     expect(target.refuses?.(truncate)).toContain('quiet faults need the LLM proxy');
     expect(target.refuses?.({ type: 'llm_failure', metadata: { error_type: 'overloaded', first_n: 2 } })).toContain(
       'takes no first_n',
@@ -32,7 +32,7 @@ describe('embedded target: llm_failure it cannot apply', () => {
   it('refuses it at injection too (an HTTP action), and nothing stays active', async () => {
     target = createEmbeddedTarget({ workloadRate: 0 });
     await target.start();
-    await expect(target.runtime.injectLlmFailure('agent-2', 'truncate')).rejects.toThrow(RuntimeError);
+    await expect(target.runtime.injectLlmFailure('agent-2', 'malformed_tool_args')).rejects.toThrow(RuntimeError);
     expect(await target.runtime.activeFaults()).toEqual([]);
   });
 });
