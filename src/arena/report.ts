@@ -6,7 +6,7 @@
 import type { MarkerTravel } from '../protocol/markers.js';
 import type { Action, Result } from './action.js';
 import type { ActiveFault, AgentInfo, ProxyReport } from './providers.js';
-import type { StopCheckError, StoppedBy } from './safety/watch.js';
+import type { StopCheckError, StoppedBy } from './safety/types.js';
 
 export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
 

@@ -20,8 +20,8 @@ import { gateOutcome, type GateOn } from '../score.js';
 import type { CallLedgerReader } from '../../protocol/calls.js';
 import type { StopSources } from '../safety/checks.js';
 import { usableStopSources } from '../safety/sources.js';
-import type { StopWhen } from '../safety/stop-when.js';
-import { startStopWatch, type StopCheckError, type StoppedBy, type StopWatch } from '../safety/watch.js';
+import { startStopWatch, type StopWatch } from '../safety/watch.js';
+import type { StopCheckError, StopWhen, StoppedBy } from '../safety/types.js';
 
 /** snapshots never come faster than this, whatever the caller asks */
 const MIN_SNAPSHOT_INTERVAL_MS = 10;

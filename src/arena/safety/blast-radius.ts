@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { SELF_TARGETING, type Action } from '../action.js';
 import type { ActiveFault, AgentInfo } from '../providers.js';
+import type { MaxAffected } from './types.js';
 
 /** `1` or `"30%"` */
-export type MaxAffected = { count: number } | { percent: number };
 
 const words = 'must be a whole number of agents ≥ 1 or a percentage such as "30%"';
 

@@ -8,7 +8,8 @@
 import type { CallLedgerReader } from '../../protocol/calls.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { HealthReport, WorkloadCounters } from '../providers.js';
-import { MAX_CHECK_EVERY_MS, type StopCondition } from './stop-when.js';
+import { MAX_CHECK_EVERY_MS } from './stop-when.js';
+import type { StopCondition } from './types.js';
 
 export type Verdict =
   | { kind: 'ok'; value?: number }

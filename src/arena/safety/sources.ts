@@ -9,8 +9,8 @@ import { httpCall } from '../../shared/http-call.js';
 import { UsageError } from '../../shared/errors.js';
 import type { AgentInfo, TargetObserver } from '../providers.js';
 import type { StopSources } from './checks.js';
-import type { StopCondition, StopWhen } from './stop-when.js';
 import { stopWhenProblems } from './watch.js';
+import type { StopCondition, StopWhen } from './types.js';
 
 type PrometheusCondition = Extract<StopCondition, { kind: 'prometheus' }>;
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { UsageError } from '../../shared/errors.js';
 import { durationSchema, formatSegments, parseProblems, says } from '../../shared/zod-problems.js';
+import type { StopCondition, StopWhen } from './types.js';
 
 /** the longest pause between two checks of a condition: the contract's "at least every 250 ms" */
 export const MAX_CHECK_EVERY_MS = 250;
@@ -115,34 +116,6 @@ export const stopWhenSchema = z
       });
   })
   .describe('end the run early, faults reverted, exit 1, when one of these holds (DESIGN §16)');
-
-export type StopCondition =
-  | { kind: 'availability_below'; value: number; windowMs: number; minRequests: number }
-  | {
-      kind: 'probe_failures';
-      agent?: string;
-      url?: string;
-      count: number;
-      everyMs: number;
-      timeoutMs: number;
-    }
-  | {
-      kind: 'prometheus';
-      url: string;
-      query: string;
-      above?: number;
-      below?: number;
-      everyMs: number;
-      timeoutMs: number;
-      tokenEnv?: string;
-      headers: Record<string, string>;
-    }
-  | { kind: 'spend_above'; tokens?: number; usd?: number; price?: { input: number; output: number } };
-
-export interface StopWhen {
-  conditions: StopCondition[];
-  onError: 'stop' | 'continue';
-}
 
 const list = <T>(v: T | undefined): T[] => (v === undefined ? [] : [v]);
 const checkEvery = (ms: number | undefined) => Math.min(MAX_CHECK_EVERY_MS, ms ?? MAX_CHECK_EVERY_MS);

@@ -10,26 +10,10 @@
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { errorMessage } from '../../shared/errors.js';
 import { createCheck, missingSource, type Check, type StopSources } from './checks.js';
-import { describeCondition, type StopCondition, type StopWhen } from './stop-when.js';
+import { describeCondition } from './stop-when.js';
+import type { StopCheckError, StopCondition, StoppedBy, StopWhen } from './types.js';
 
 /** why a run stopped early: in the report (`stopped_by`) and on the run.finished event */
-export interface StoppedBy {
-  /** the condition with its parameters: "availability_below 80% over 2000ms" */
-  condition: string;
-  kind: StopCondition['kind'];
-  /** what was measured when it tripped; null when it could not be evaluated (on_error: stop) */
-  value: number | null;
-  /** ms since the run started */
-  at_ms: number;
-  reason: string;
-}
-
-/** under `on_error: continue`: a condition that could not be evaluated, how often, and the last reason */
-export interface StopCheckError {
-  condition: string;
-  count: number;
-  last: string;
-}
 
 export interface StopWatchOptions {
   stopWhen: StopWhen;

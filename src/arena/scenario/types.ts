@@ -1,7 +1,6 @@
 /** A scenario as the runner sees it: validated, labels filled in, durations in ms. */
 import type { ActionType } from '../action.js';
-import type { MaxAffected } from '../safety/blast-radius.js';
-import type { StopWhen } from '../safety/stop-when.js';
+import type { MaxAffected, StopWhen } from '../safety/types.js';
 
 export interface ScenarioActionSpec {
   type: ActionType;

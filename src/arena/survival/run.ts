@@ -20,9 +20,9 @@ import type { EventStore } from '../event-store.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
 import { parseActionKinds, planAction, type TargetView } from './plan.js';
 import { driftStats } from './drift.js';
-import type { StopWhen } from '../safety/stop-when.js';
 import type { CallLedgerReader } from '../../protocol/calls.js';
 import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
+import type { StopWhen } from '../safety/types.js';
 
 /**
  * One run plans at most this many actions (duration ÷ interval): every action costs memory and

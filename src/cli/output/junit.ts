@@ -17,7 +17,8 @@ import {
 import { gateFailure, verdictSummary, type RegressionVerdict } from '../../arena/regression/verdict.js';
 import { attrs, escapeXml } from './xml.js';
 import { gateText } from './table.js';
-import { stoppedByText, type StoppedBy } from '../../arena/safety/watch.js';
+import { stoppedByText } from '../../arena/safety/watch.js';
+import type { StoppedBy } from '../../arena/safety/types.js';
 
 interface Case {
   name: string;

@@ -1,5 +1,5 @@
 /** The final tables (cli-table3): per-action results, then the score and its dimensions. */
-import { stoppedByText, type StopCheckError, type StoppedBy } from '../../arena/safety/watch.js';
+import { stoppedByText } from '../../arena/safety/watch.js';
 import Table from 'cli-table3';
 import chalk from 'chalk';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../arena/report.js';
 import { formatDuration } from '../../shared/duration.js';
 import { renderFitted } from './fit.js';
+import type { StopCheckError, StoppedBy } from '../../arena/safety/types.js';
 
 const PLAIN_STYLE = { head: [], border: [] };
 // no separator line between rows: the tables stay short and fit a 100-column terminal

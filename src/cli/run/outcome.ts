@@ -7,7 +7,8 @@ import type { ActiveFault } from '../../arena/providers.js';
 import { isCutShort, type GateOutcome, type RunStatus, type ScoreReport } from '../../arena/report.js';
 import { CancelledError, GateFailedError, RuntimeError, StoppedError } from '../../shared/errors.js';
 import { gateText } from '../output/table.js';
-import { stoppedByText, type StoppedBy } from '../../arena/safety/watch.js';
+import { stoppedByText } from '../../arena/safety/watch.js';
+import type { StoppedBy } from '../../arena/safety/types.js';
 
 export interface RunOutcome {
   name: string;

@@ -5,9 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseStopWhen, type StopWhen } from '../../arena/safety/stop-when.js';
+import { parseStopWhen } from '../../arena/safety/stop-when.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import { isJsonPath, readYamlDocument } from '../../shared/yaml-source.js';
+import type { StopWhen } from '../../arena/safety/types.js';
 
 export function readStopWhenOption(value: string, cwd: string): StopWhen {
   const file = value.startsWith('@') ? value.slice(1) : undefined;

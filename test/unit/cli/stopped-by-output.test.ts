@@ -5,7 +5,6 @@
  */
 import chalk from 'chalk';
 import { describe, expect, it } from 'vitest';
-import type { StoppedBy } from '../../../src/arena/safety/watch.js';
 import { scenarioJUnit, survivalJUnit } from '../../../src/cli/output/junit.js';
 import { createPlainReporter } from '../../../src/cli/output/plain-reporter.js';
 import { renderScenarioTables } from '../../../src/cli/output/table.js';
@@ -16,6 +15,7 @@ import { githubSummary, scenarioAnnotations } from '../../../src/cli/output/gith
 import { GateFailedError } from '../../../src/shared/errors.js';
 import { sampleScenario, sampleSurvival } from './sample-reports.js';
 import { findAll, parseXml } from './xml-check.js';
+import type { StoppedBy } from '../../../src/arena/safety/types.js';
 
 chalk.level = 0;
 

@@ -7,7 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryPrometheus } from '../../../../src/arena/safety/sources.js';
-import { parseStopWhen, type StopCondition } from '../../../../src/arena/safety/stop-when.js';
+import { parseStopWhen } from '../../../../src/arena/safety/stop-when.js';
+import type { StopCondition } from '../../../../src/arena/safety/types.js';
 
 let server: http.Server;
 let url = '';

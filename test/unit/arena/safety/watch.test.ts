@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { startStopWatch, type StoppedBy } from '../../../../src/arena/safety/watch.js';
+import { startStopWatch } from '../../../../src/arena/safety/watch.js';
 import { parseStopWhen } from '../../../../src/arena/safety/stop-when.js';
 import { ManualClock } from '../../../../src/shared/clock.js';
+import type { StoppedBy } from '../../../../src/arena/safety/types.js';
 
 function watch(input: unknown, sources: Parameters<typeof startStopWatch>[0]['sources']) {
   const clock = new ManualClock();
