@@ -121,7 +121,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     strategy: () => root.runtime.strategy(),
     updateStrategy: (patch) => root.runtime.updateStrategy(patch),
     mcpTools: () => root.mcp.listTools(),
-    callMCPTool: (name, args) => root.mcp.callTool(name, args),
+    callMcpTool: (name, args) => root.mcp.callTool(name, args),
   });
   router.registerWorkflowEndpoints({
     list: () => x.workflows.list(),
