@@ -236,7 +236,7 @@ describe('public API', () => {
       'crossover',
       'GENES',
       'Router',
-      'SSEStream',
+      'SseStream',
       'ArenaHandler',
       'formatFrame',
       'rootInternals',
