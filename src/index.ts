@@ -136,7 +136,7 @@ export {
   type ArenaPort,
   type RuntimePort,
   type LlmPort,
-  type MCPPort,
+  type McpPort,
   type StreamPort,
   type RootStatus,
 } from './bootstrap/index.js';
@@ -159,7 +159,7 @@ export {
   type LlmProviderConfig,
   type LlmProviderKind,
   type AgentConfig,
-  type MCPClientConfig,
+  type McpClientConfig,
   type MemoryConfig,
   type RetrievalConfig,
   type WorkflowConfig,

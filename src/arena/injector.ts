@@ -85,8 +85,8 @@ export class Injector {
     return { ...(await this.rt('memory_corrupt').corruptMemory(agentId)) };
   }
 
-  async disconnectMCP(agentId: string): Promise<InjectionReport> {
-    return { ...(await this.rt('mcp_disconnect').disconnectMCP(agentId)) };
+  async disconnectMcp(agentId: string): Promise<InjectionReport> {
+    return { ...(await this.rt('mcp_disconnect').disconnectMcp(agentId)) };
   }
 
   async injectLlmFailure(
@@ -144,7 +144,7 @@ export class Injector {
       case 'memory_corrupt':
         return this.corruptMemory(id);
       case 'mcp_disconnect':
-        return this.disconnectMCP(id);
+        return this.disconnectMcp(id);
       case 'llm_failure':
         return this.injectLlmFailure(id, errorTypeParam(md), durationParam(md, 'duration'), llmParams(md));
       case 'tool_fault':

@@ -58,7 +58,7 @@ export interface RuntimeProvider {
   partitionNetwork(agentId: string, options?: FaultOptions): Promise<FaultReport>;
   toolTimeout(agentId: string, options?: FaultOptions): Promise<FaultReport>;
   corruptMemory(agentId: string): Promise<FaultReport>;
-  disconnectMCP(agentId: string): Promise<FaultReport>;
+  disconnectMcp(agentId: string): Promise<FaultReport>;
   injectLlmFailure(agentId: string, errorType: LlmErrorType, options?: LlmFaultOptions): Promise<FaultReport>;
   /**
    * tool_fault (DESIGN §13.2): the agent's tool results come back wrong; `params` in wire names (`mode`,

@@ -31,7 +31,7 @@ import {
   createOpenAICompatibleProvider,
   type LlmProvider,
 } from '../runtime/llm/index.js';
-import { createMCPSession, inProcessConnector } from '../runtime/mcp/index.js';
+import { createMcpSession, inProcessConnector } from '../runtime/mcp/index.js';
 import { Lifecycle, RootLifecycleError } from './lifecycle.js';
 import { createRuntimePort } from './runtime-port.js';
 import { refuseWhileStopped } from './stopped-guard.js';
@@ -55,7 +55,7 @@ import type {
   ArenaPort,
   BootstrapConfig,
   LlmPort,
-  MCPPort,
+  McpPort,
   Result,
   RootStatus,
   RuntimePort,
@@ -76,7 +76,7 @@ export interface ArenaRoot {
   readonly arena: ArenaPort;
   readonly runtime: RuntimePort;
   readonly llm: LlmPort;
-  readonly mcp: MCPPort;
+  readonly mcp: McpPort;
   readonly stream: StreamPort;
   /** what an operator's dashboard shows, as one snapshot */
   readonly dashboard: DashboardPort;
@@ -281,13 +281,13 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
   };
   components.push('llm');
 
-  const mcpSession = createMCPSession({
+  const mcpSession = createMcpSession({
     connect: inProcessConnector(),
     clock,
     reconnect: { enabled: true, backoffMs: 50, maxBackoffMs: 2000 },
     name: 'root',
   });
-  const mcp: MCPPort = {
+  const mcp: McpPort = {
     isConnected: () => mcpSession.isConnected(),
     listTools: async () =>
       (await mcpSession.listTools()).map((t) => ({

@@ -53,7 +53,7 @@ export interface RuntimePort {
   describe(): Promise<TargetDescription>;
 }
 
-export interface MCPPort {
+export interface McpPort {
   isConnected(): boolean;
   listTools(): Promise<Array<{ name: string; description?: string }>>;
   callTool(name: string, args?: Record<string, unknown>): Promise<unknown>;

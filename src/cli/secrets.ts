@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { assertUsableAPIKey } from '../shared/api-key.js';
+import { assertUsableApiKey } from '../shared/api-key.js';
 import { UsageError, errorMessage } from '../shared/errors.js';
 
 export interface SecretSource {
@@ -46,7 +46,7 @@ export function readSecret(source: SecretSource): string | undefined {
     where = source.envName;
     secret = source.env[source.envName] || undefined;
   }
-  if (secret !== undefined) assertUsableAPIKey(secret, where);
+  if (secret !== undefined) assertUsableApiKey(secret, where);
   return secret;
 }
 

@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../shared/clock.js';
 import { NotFoundError, UsageError } from '../shared/errors.js';
-import { connectorFor, createMCPSession, type MCPSession } from '../runtime/mcp/index.js';
+import { connectorFor, createMcpSession, type McpSession } from '../runtime/mcp/index.js';
 import type { LlmClient } from '../runtime/llm/index.js';
 import { createConversationMemory, type ConversationMemory } from '../runtime/services/conversation-memory.js';
 import { createRetrievalIndex, type RetrievalIndex } from '../runtime/services/retrieval.js';
@@ -40,7 +40,7 @@ export class Client {
   private readonly clock: Clock;
   private readonly built = new Map<string, Built>();
   private readonly order: Built[] = [];
-  private readonly mcpSessions = new Map<string, Promise<MCPSession>>();
+  private readonly mcpSessions = new Map<string, Promise<McpSession>>();
   private closed = false;
   private closing?: Promise<void>;
 
@@ -137,7 +137,7 @@ export class Client {
    * A connected session to a configured MCP server (the only one when `name`
    * is omitted), created on first use and reconnecting with backoff.
    */
-  mcp(name?: string): Promise<MCPSession> {
+  mcp(name?: string): Promise<McpSession> {
     this.assertOpen('mcp()');
     const mcp = this.config.mcp;
     if (!mcp) return Promise.reject(new NotConfiguredError('mcp'));
@@ -153,7 +153,7 @@ export class Client {
       );
     const existing = this.mcpSessions.get(key);
     if (existing) return existing;
-    const session = createMCPSession({
+    const session = createMcpSession({
       connect: connectorFor(mcp.servers[key], `mcp.servers.${key}`),
       clock: this.clock,
       name: 'chaos-arena-client',

@@ -5,7 +5,7 @@
 import type { Clock } from '../shared/clock.js';
 import { tryParseDuration } from '../shared/duration.js';
 import { formatSegments, parseProblems } from '../shared/zod-problems.js';
-import type { MCPServerConfig } from '../runtime/mcp/index.js';
+import type { McpServerConfig } from '../runtime/mcp/index.js';
 import type { AgentRegistry } from '../workflow/registry.js';
 import type { WorkflowDefinition } from '../workflow/types.js';
 import { workflowRelationProblems, type WorkflowProblem } from '../workflow/validate.js';
@@ -70,9 +70,9 @@ export interface WorkflowConfig {
   agent_registry?: AgentRegistry;
 }
 
-export interface MCPClientConfig {
+export interface McpClientConfig {
   /** by name: `{ transport: stdio, command, args?, env?, cwd? }` or `{ transport: http, url, headers? }` */
-  servers: Record<string, MCPServerConfig>;
+  servers: Record<string, McpServerConfig>;
   /** per-request deadline (default 10s) */
   request_timeout_ms?: number | string;
   reconnect?: {
@@ -86,7 +86,7 @@ export interface MCPClientConfig {
 export interface ClientConfig {
   llm?: LlmConfig;
   /** MCP servers the client connects to on first use (`client.mcp(name)`) */
-  mcp?: MCPClientConfig;
+  mcp?: McpClientConfig;
   agents?: AgentConfig[];
   /** id of the agent `SimpleClient.execute` uses; default the first */
   default_agent?: string;

@@ -8,7 +8,7 @@ import type { LlmClient } from '../runtime/llm/index.js';
 import type { ConversationMemory } from '../runtime/services/conversation-memory.js';
 import type { RetrievalIndex } from '../runtime/services/retrieval.js';
 import type { AgentRuntime } from '../runtime/runtime.js';
-import type { MCPSession } from '../runtime/mcp/index.js';
+import type { McpSession } from '../runtime/mcp/index.js';
 import { executeWorkflow } from '../workflow/engine.js';
 import { AgentRegistry } from '../workflow/registry.js';
 import type { WorkflowService } from '../workflow/service.js';
@@ -94,7 +94,7 @@ async function probe(name: string, service: unknown, signal: AbortSignal): Promi
       return;
     }
     case 'mcp': {
-      const tools = await (service as MCPSession).listTools();
+      const tools = await (service as McpSession).listTools();
       if (!Array.isArray(tools)) throw new Error('MCP server returned no tool list');
       return;
     }

@@ -10,7 +10,7 @@ export {
   type LlmProviderConfig,
   type LlmProviderKind,
   type AgentConfig,
-  type MCPClientConfig,
+  type McpClientConfig,
   type MemoryConfig,
   type RetrievalConfig,
   type WorkflowConfig,

@@ -13,9 +13,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiKeyCheck } from '../shared/api-key.js';
 import { listenHttp, type HttpListener } from '../shared/http/listen.js';
-import { errorResponse, sendJSON, stderrLogger, type ErrorBody, type Logger } from '../shared/http/respond.js';
+import { errorResponse, sendJson, stderrLogger, type ErrorBody, type Logger } from '../shared/http/respond.js';
 import { RouteTable, type Method } from '../shared/http/route-table.js';
-import { parseJSONBody, readBody } from '../shared/json-body.js';
+import { parseJsonBody, readBody } from '../shared/json-body.js';
 import type { FaultRegistry } from './fault-registry.js';
 import { ProtocolError, badRequest, parseFaultRequest, parseLeaseRequest } from './wire.js';
 
@@ -43,7 +43,7 @@ export interface ProtocolServerOptions {
 }
 
 export async function readJson(req: IncomingMessage): Promise<unknown> {
-  return parseJSONBody((await readBody(req)).toString('utf8'));
+  return parseJsonBody((await readBody(req)).toString('utf8'));
 }
 
 /** The four fault routes over a registry, plus `POST /v1/reset` (revert everything). */
@@ -55,16 +55,16 @@ export function faultRoutes(registry: FaultRegistry): ProtocolRoute[] {
       handle: async (req, res) => {
         const request = parseFaultRequest(await readJson(req));
         const { status, body } = await registry.add(request);
-        sendJSON(res, status, body);
+        sendJson(res, status, body);
       },
     },
-    { method: 'GET', path: '/v1/faults', handle: async (_req, res) => sendJSON(res, 200, { faults: registry.list() }) },
+    { method: 'GET', path: '/v1/faults', handle: async (_req, res) => sendJson(res, 200, { faults: registry.list() }) },
     {
       method: 'DELETE',
       path: '/v1/faults/{id}',
       handle: async (_req, res, { params }) => {
         const id = params.id!;
-        sendJSON(res, 200, { id, reverted: await registry.remove(id) });
+        sendJson(res, 200, { id, reverted: await registry.remove(id) });
       },
     },
     {
@@ -72,7 +72,7 @@ export function faultRoutes(registry: FaultRegistry): ProtocolRoute[] {
       path: '/v1/leases',
       handle: async (req, res) => {
         const { ids, lease_ms } = parseLeaseRequest(await readJson(req));
-        sendJSON(res, 200, { renewed: registry.renew(ids, lease_ms) });
+        sendJson(res, 200, { renewed: registry.renew(ids, lease_ms) });
       },
     },
     {
@@ -83,7 +83,7 @@ export function faultRoutes(registry: FaultRegistry): ProtocolRoute[] {
         if (text !== '' && text !== '{}') throw badRequest('body: /v1/reset takes no body');
         const before = registry.list().length;
         await registry.revertAll();
-        sendJSON(res, 200, { reverted: before });
+        sendJson(res, 200, { reverted: before });
       },
     },
   ];
@@ -122,7 +122,7 @@ export function protocolHandler(options: ProtocolServerOptions): (req: IncomingM
         await match.route.handler(req, res, { params: match.params, query });
       } catch (err) {
         const { status, body } = failure(err, log);
-        if (!res.headersSent) sendJSON(res, status, body);
+        if (!res.headersSent) sendJson(res, status, body);
         else res.destroy();
       }
     })();

@@ -7,13 +7,13 @@
 import type { ProtocolRoute } from '../protocol/http.js';
 import type { CallLedgerReader } from '../protocol/calls.js';
 import { badRequest } from '../protocol/wire.js';
-import { sendJSON } from '../shared/http/respond.js';
+import { sendJson } from '../shared/http/respond.js';
 
 export function callsRoute(ledger: CallLedgerReader): ProtocolRoute {
   return {
     method: 'GET',
     path: '/v1/calls',
-    handle: async (_req, res, { query }) => sendJSON(res, 200, ledger.calls(parseSince(query.get('since')))),
+    handle: async (_req, res, { query }) => sendJson(res, 200, ledger.calls(parseSince(query.get('since')))),
   };
 }
 

@@ -7,14 +7,14 @@ import type { Clock } from '../shared/clock.js';
 import type { Strategy } from './strategy.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from './tools/index.js';
 import { createLlmClient, createLocalModel, type LlmClient, type LlmClientOptions } from './llm/index.js';
-import { createMCPSession, inProcessConnector, type MCPSession } from './mcp/index.js';
+import { createMcpSession, inProcessConnector, type McpSession } from './mcp/index.js';
 
 export interface AgentSubsystems {
   tools: Toolbox;
   /** resolves once the MCP session's first connection attempt has settled */
   ready: Promise<void>;
   llm: LlmClient;
-  mcp: MCPSession;
+  mcp: McpSession;
   /** applies a changed strategy to the live subsystems */
   configure(strategy: Strategy): void;
   close(): Promise<void>;
@@ -42,7 +42,7 @@ export function createSubsystems(options: {
     ...llmConfig(strategy),
     ...(options.onLlmChanged ? { onChanged: options.onLlmChanged } : {}),
   });
-  const mcp = createMCPSession({
+  const mcp = createMcpSession({
     connect: inProcessConnector(),
     clock,
     reconnect: mcpReconnect(strategy),

@@ -7,7 +7,7 @@ import type { ArenaRoot } from '../bootstrap/index.js';
 import { ArenaHandler } from './arena-handler.js';
 import { Router, type RouterOptions } from './router.js';
 import type { Logger } from '../shared/http/respond.js';
-import type { SSEOptions } from './sse.js';
+import type { SseOptions } from './sse.js';
 import { consoleFiles } from './console-files.js';
 import { ROUTE_GROUPS } from './groups/index.js';
 import { registerRegressRoutes } from './regress-route.js';
@@ -19,7 +19,7 @@ export interface AppOptions {
   apiKey?: string;
   allowedOrigins?: readonly string[];
   log?: Logger;
-  sse?: SSEOptions;
+  sse?: SseOptions;
   bodyLimit?: number;
   /** where the built web console is (default dist/web); false serves no console */
   consoleDir?: string | false;
@@ -42,7 +42,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   if (options.log) routerOptions.log = options.log;
   if (options.sse) routerOptions.sse = options.sse;
   if (options.bodyLimit) routerOptions.bodyLimit = options.bodyLimit;
-  const router = new Router(routerOptions).withAPIKey(options.apiKey);
+  const router = new Router(routerOptions).withApiKey(options.apiKey);
   if (options.allowedOrigins?.length) router.withAllowedOrigins(options.allowedOrigins);
   if (options.consoleDir !== false) router.withConsole(consoleFiles(options.consoleDir));
   const x = root.services;
@@ -121,7 +121,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     strategy: () => root.runtime.strategy(),
     updateStrategy: (patch) => root.runtime.updateStrategy(patch),
     mcpTools: () => root.mcp.listTools(),
-    callMCPTool: (name, args) => root.mcp.callTool(name, args),
+    callMcpTool: (name, args) => root.mcp.callTool(name, args),
   });
   router.registerWorkflowEndpoints({
     list: () => x.workflows.list(),

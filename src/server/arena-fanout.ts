@@ -2,7 +2,7 @@
  * One event-store subscription per stream, shared by every SSE client of that
  * stream: each event is encoded once and written to every client in one pass,
  * rather than waking one store subscription per client. Each client keeps its
- * own backpressure (its SSEStream queues while its response waits for `drain`
+ * own backpressure (its SseStream queues while its response waits for `drain`
  * and is dropped past the cap), so a slow client neither holds the others back
  * nor loses or reorders frames.
  *
@@ -11,7 +11,7 @@
  * already has, so nothing is sent twice or skipped.
  */
 import type { EventStore, StoredEvent } from '../arena/event-store.js';
-import { encodeFrame, type SSEStream } from './sse.js';
+import { encodeFrame, type SseStream } from './sse.js';
 
 function eventFrameData(e: StoredEvent): Record<string, unknown> {
   return { id: e.version, type: e.type, at: e.at, data: e.data };
@@ -31,7 +31,7 @@ function encodedEvent(e: StoredEvent): Buffer {
 }
 
 export interface FanoutClient {
-  stream: SSEStream;
+  stream: SseStream;
   /** the version the client resumed after; named in a later `reset` */
   from: number;
   /** the next version it expects: anything below was sent already */

@@ -144,7 +144,7 @@ export class ArenaHandler {
 
       post('/survival', async (ctx) => {
         if (!this.survival) throw notConfigured('survival');
-        ctx.send(202, await this.survival.start(parseSurvivalRequest(await ctx.optionalJSON())));
+        ctx.send(202, await this.survival.start(parseSurvivalRequest(await ctx.optionalJson())));
       });
       get('/survival/status', () => {
         if (!this.survival) throw notConfigured('survival');

@@ -77,7 +77,7 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, root = 'body'
 /** What a route reads its body with. */
 export interface BodySource {
   json(): Promise<unknown>;
-  optionalJSON(): Promise<unknown>;
+  optionalJson(): Promise<unknown>;
 }
 
 /** A required JSON body, validated as a whole. */
@@ -87,13 +87,13 @@ export async function body<T>(ctx: BodySource, schema: z.ZodType<T>): Promise<T>
 
 /** A body that may be left out (then it is `{}`); when sent, it is validated as a whole like any other. */
 export async function optionalBody<T>(ctx: BodySource, schema: z.ZodType<T>): Promise<T> {
-  const value = await ctx.optionalJSON();
+  const value = await ctx.optionalJson();
   return parseWith(schema, value === undefined ? {} : value);
 }
 
 /** For routes that take no body: none or `{}` is fine; anything else is a 400 before the route acts. */
 export async function noBody(ctx: BodySource, route: string): Promise<void> {
-  const value = await ctx.optionalJSON();
+  const value = await ctx.optionalJson();
   if (value === undefined) return;
   try {
     parseWith(z.strictObject({}), value);

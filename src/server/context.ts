@@ -1,8 +1,8 @@
 /** What a route handler receives: the parsed request and a few reply helpers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, parseJSONBody } from '../shared/json-body.js';
-import { sendJSON } from '../shared/http/respond.js';
-import { SSEStream, type SSEOptions } from './sse.js';
+import { readBody, parseJsonBody } from '../shared/json-body.js';
+import { sendJson } from '../shared/http/respond.js';
+import { SseStream, type SseOptions } from './sse.js';
 
 export interface RequestContext {
   readonly req: IncomingMessage;
@@ -20,10 +20,10 @@ export interface RequestContext {
   /** the body parsed as JSON (400 when empty or unparsable, 413 when over the limit) */
   json(): Promise<unknown>;
   /** like json() but an empty body gives `undefined` instead of a 400 */
-  optionalJSON(): Promise<unknown>;
+  optionalJson(): Promise<unknown>;
   send(status: number, body: unknown, headers?: Record<string, string>): void;
   /** starts an event stream on this response; it is closed with a final event on shutdown */
-  sse(options?: SSEOptions): SSEStream;
+  sse(options?: SseOptions): SseStream;
 }
 
 /** A route handler: a returned value is sent as 200 JSON; nothing sent and nothing returned → 204. */
@@ -31,9 +31,9 @@ export type RouteHandler = (ctx: RequestContext) => unknown | Promise<unknown>;
 
 export interface ContextDeps {
   bodyLimit: number;
-  sseDefaults: SSEOptions;
+  sseDefaults: SseOptions;
   corsHeaders: Record<string, string>;
-  openStream: (stream: SSEStream) => void;
+  openStream: (stream: SseStream) => void;
   /** aborted when the server starts shutting down: long requests wrap up and answer (a scenario with its partial report) */
   shutdown: AbortSignal;
 }
@@ -88,20 +88,20 @@ class Context implements RequestContext {
   }
 
   async json(): Promise<unknown> {
-    return parseJSONBody(await this.text());
+    return parseJsonBody(await this.text());
   }
 
-  async optionalJSON(): Promise<unknown> {
+  async optionalJson(): Promise<unknown> {
     const t = await this.text();
-    return t.trim() === '' ? undefined : parseJSONBody(t);
+    return t.trim() === '' ? undefined : parseJsonBody(t);
   }
 
   send(status: number, payload: unknown, headers?: Record<string, string>): void {
-    sendJSON(this.res, status, payload, headers ? { ...this.deps.corsHeaders, ...headers } : this.deps.corsHeaders);
+    sendJson(this.res, status, payload, headers ? { ...this.deps.corsHeaders, ...headers } : this.deps.corsHeaders);
   }
 
-  sse(options: SSEOptions = {}): SSEStream {
-    const stream = new SSEStream(this.res, {
+  sse(options: SseOptions = {}): SseStream {
+    const stream = new SseStream(this.res, {
       ...this.deps.sseDefaults,
       ...options,
       headers: { ...this.deps.corsHeaders, ...options.headers },

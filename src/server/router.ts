@@ -25,7 +25,7 @@ import { ShutdownGate } from './middleware/shutdown.js';
 import { compose, createExchange, type PipelineSettings } from './pipeline.js';
 import { RouteTable, type Method } from '../shared/http/route-table.js';
 import type { Routes } from './routes.js';
-import type { SSEFrame, SSEOptions } from './sse.js';
+import type { SseFrame, SseOptions } from './sse.js';
 import { StreamRegistry } from './stream-registry.js';
 
 export interface RouterOptions {
@@ -33,7 +33,7 @@ export interface RouterOptions {
   /** request body limit in bytes (1 MiB) */
   bodyLimit?: number;
   /** defaults for every event stream (heartbeat interval, queue cap) */
-  sse?: SSEOptions;
+  sse?: SseOptions;
 }
 
 export class Router implements Routes {
@@ -43,7 +43,7 @@ export class Router implements Routes {
   private readonly streams = new StreamRegistry();
   readonly log: Logger;
   private readonly bodyLimit: number;
-  private readonly sseDefaults: SSEOptions;
+  private readonly sseDefaults: SseOptions;
   /** the route groups mounted so far, by name */
   readonly groups = new Set<string>();
 
@@ -73,7 +73,7 @@ export class Router implements Routes {
   }
 
   /** Every route then needs `X-API-Key: key`; an empty or undefined key turns auth off. */
-  withAPIKey(key: string | undefined): this {
+  withApiKey(key: string | undefined): this {
     this.settings.keyCheck = key ? apiKeyCheck(key) : undefined;
     return this;
   }
@@ -112,7 +112,7 @@ export class Router implements Routes {
    * Starts shutting down: new requests get 503, every event stream gets a
    * final event and is ended. Resolves when in-flight requests have settled.
    */
-  async shutdown(final: SSEFrame = { event: 'shutdown', data: { reason: 'server is shutting down' } }): Promise<void> {
+  async shutdown(final: SseFrame = { event: 'shutdown', data: { reason: 'server is shutting down' } }): Promise<void> {
     this.gate.close();
     this.streams.closeAll(final);
     await this.gate.settled();

@@ -41,7 +41,7 @@ export async function startRunFeed(options: {
   const router = new Router({
     ...(options.log ? { log: options.log } : {}),
     sse: { heartbeatMs: options.heartbeatMs ?? 15_000 },
-  }).withAPIKey(options.apiKey);
+  }).withApiKey(options.apiKey);
   let latest: { status: string; snapshot?: RunEvent; started?: RunEvent; finished?: RunEvent } = { status: 'running' };
   for (const prefix of ['/arena', '/api/v1/arena']) {
     router.get(`${prefix}/stream`, (ctx) => serveArenaStream(ctx, store, 'arena'));

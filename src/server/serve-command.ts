@@ -5,7 +5,7 @@ import { bootstrap, type BootstrapConfig } from '../bootstrap/index.js';
 import { loadStrategyFile } from '../runtime/strategy.js';
 import { parsePort } from '../shared/port.js';
 import { checkBind, serveRoot } from './serve.js';
-import { assertUsableAPIKey } from '../shared/api-key.js';
+import { assertUsableApiKey } from '../shared/api-key.js';
 import { storeKind, storeSpec } from '../events/store-spec.js';
 import { registerServe } from './serve-registration.js';
 
@@ -38,7 +38,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   const port = parsePort(opts.port);
   const apiKey = opts.apiKey ?? (io.env.ARENA_API_KEY || undefined);
   // before the bind check: a blank key must not count as "a key is set"
-  if (apiKey !== undefined) assertUsableAPIKey(apiKey, opts.apiKey !== undefined ? '--api-key' : 'ARENA_API_KEY');
+  if (apiKey !== undefined) assertUsableApiKey(apiKey, opts.apiKey !== undefined ? '--api-key' : 'ARENA_API_KEY');
   checkBind(opts.host, apiKey);
   let seed: number | undefined;
   if (opts.seed !== undefined) {

@@ -9,7 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
-export interface SSEOptions {
+export interface SseOptions {
   /** heartbeat comment interval; DESIGN §7 asks for at least every 15 s */
   heartbeatMs?: number;
   /** reconnection delay suggested to the client */
@@ -20,7 +20,7 @@ export interface SSEOptions {
   headers?: Record<string, string>;
 }
 
-export interface SSEFrame {
+export interface SseFrame {
   event?: string;
   id?: string | number;
   /** strings are sent as they are (one `data:` line per line); anything else as JSON */
@@ -29,7 +29,7 @@ export interface SSEFrame {
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
-export class SSEStream {
+export class SseStream {
   /** frames held back while `res.write` waits for `drain` */
   private queue: Array<string | Buffer> = [];
   private isBlocked = false;
@@ -42,7 +42,7 @@ export class SSEStream {
 
   constructor(
     private readonly res: ServerResponse,
-    options: SSEOptions = {},
+    options: SseOptions = {},
   ) {
     this.maxQueue = options.maxQueue ?? 1000;
     res.writeHead(200, {
@@ -70,7 +70,7 @@ export class SSEStream {
     return this.queue.length;
   }
 
-  send(frame: SSEFrame): boolean {
+  send(frame: SseFrame): boolean {
     return this.write(formatFrame(frame));
   }
 
@@ -89,7 +89,7 @@ export class SSEStream {
   }
 
   /** sends an optional last frame, then ends the response (queued frames still go first) */
-  close(final?: SSEFrame): void {
+  close(final?: SseFrame): void {
     if (this.isClosed) return;
     if (final) this.send(final);
     for (const chunk of this.queue.splice(0)) this.res.write(chunk);
@@ -145,11 +145,11 @@ export class SSEStream {
 }
 
 /** the frame as bytes, to send the same event to many streams without encoding it for each */
-export function encodeFrame(frame: SSEFrame): Buffer {
+export function encodeFrame(frame: SseFrame): Buffer {
   return Buffer.from(formatFrame(frame));
 }
 
-export function formatFrame(frame: SSEFrame): string {
+export function formatFrame(frame: SseFrame): string {
   let out = '';
   if (frame.event !== undefined) out += `event: ${stripLineBreaks(String(frame.event))}\n`;
   // a NUL in an id makes the client ignore it, so it goes too

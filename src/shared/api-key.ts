@@ -25,7 +25,7 @@ export type KeyCheck = (given: string | string[] | undefined) => boolean;
  * or one with spaces around it could never match (and a blank one would pass
  * for "a key is set" when deciding whether a public bind is safe).
  */
-export function assertUsableAPIKey(key: string, where = 'the API key'): void {
+export function assertUsableApiKey(key: string, where = 'the API key'): void {
   if (key.trim() === '')
     throw new UsageError(
       `${where} is blank: give a real key, or none to turn auth off (loopback only)`,
@@ -41,7 +41,7 @@ export function assertUsableAPIKey(key: string, where = 'the API key'): void {
 }
 
 export function apiKeyCheck(expected: string): KeyCheck {
-  assertUsableAPIKey(expected);
+  assertUsableApiKey(expected);
   const want = sha256(expected);
   return (given) => {
     if (typeof given !== 'string' || given === '') return false;

@@ -67,7 +67,7 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
 }
 
 /** Parses JSON text; rejects empty text, bad JSON, nesting over 64 levels and `__proto__`/`constructor`/`prototype` keys with a 400. */
-export function parseJSONBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   if (text.trim() === '') throw new UsageError('request body is empty: expected JSON', 'invalid_json');
   // depth is checked on the text first: JSON.parse itself recurses per level
   const depth = jsonTextDepth(text);

@@ -20,7 +20,7 @@ import {
   type ProtocolRoute,
   type ProtocolServer,
 } from '../protocol/http.js';
-import { sendJSON } from '../shared/http/respond.js';
+import { sendJson } from '../shared/http/respond.js';
 import {
   badRequest,
   notApplicable,
@@ -102,7 +102,7 @@ export async function serveTargetProtocol(target: Target, options: TargetProtoco
       path: '/v1/target',
       handle: async (_req, res) => {
         const d = await target.describe();
-        sendJSON(res, 200, {
+        sendJson(res, 200, {
           protocol: PROTOCOL_VERSION,
           name: target.name,
           agents: d.agents,
@@ -118,17 +118,17 @@ export async function serveTargetProtocol(target: Target, options: TargetProtoco
       method: 'GET',
       path: '/v1/health',
       handle: async (_req, res, { query }) =>
-        sendJSON(res, 200, await mapErrors(() => target.observer.health(healthScope(query)))),
+        sendJson(res, 200, await mapErrors(() => target.observer.health(healthScope(query)))),
     },
     {
       method: 'GET',
       path: '/v1/workload',
-      handle: async (_req, res) => sendJSON(res, 200, await target.observer.workload()),
+      handle: async (_req, res) => sendJson(res, 200, await target.observer.workload()),
     },
     {
       method: 'POST',
       path: '/v1/invariants',
-      handle: async (_req, res) => sendJSON(res, 200, { checks: await target.observer.checkInvariants() }),
+      handle: async (_req, res) => sendJson(res, 200, { checks: await target.observer.checkInvariants() }),
     },
   ];
   const server = await listenProtocol(

@@ -1,5 +1,5 @@
 /** Saves a JSON document as a file: a Blob URL, so nothing goes back to the server. */
-export function downloadJSON(name: string, value: unknown): void {
+export function downloadJson(name: string, value: unknown): void {
   const blob = new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

@@ -4,7 +4,7 @@
 //  2. the regex evaluator on RE2 against V8's backtracking engine on a catastrophic pattern, for
 //     growing inputs (V8 doubles per character; RE2 stays linear).
 import { performance } from 'node:perf_hooks';
-import { parseJSONBody } from '../../dist/shared/json-body.js';
+import { parseJsonBody } from '../../dist/shared/json-body.js';
 import { id, int, parseWith, text, z } from '../../dist/server/body.js';
 import { compileUserPattern } from '../../dist/runtime/services/eval.js';
 
@@ -33,8 +33,8 @@ function opsPerSec(fn, ms = 1500) {
   return n / ((performance.now() - t0) / 1000);
 }
 
-const base = opsPerSec(() => parseJSONBody(body));
-const validated = opsPerSec(() => parseWith(Chat, parseJSONBody(body)));
+const base = opsPerSec(() => parseJsonBody(body));
+const validated = opsPerSec(() => parseWith(Chat, parseJsonBody(body)));
 console.log(`body parse only:            ${Math.round(base).toLocaleString()} ops/s`);
 console.log(`body parse + zod schema:    ${Math.round(validated).toLocaleString()} ops/s`);
 console.log(

@@ -13,7 +13,7 @@ const N = Number(process.env.BENCH_N ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const payload = { total: 42, succeeded: 40, failed: 2, success_rate: 0.952 };
 
-const router = new Router({ log: () => {} }).withAPIKey(KEY);
+const router = new Router({ log: () => {} }).withApiKey(KEY);
 // the same table as server-router.mjs: the arena routes plus a parameterised group
 for (const p of ['/arena', '/api/v1/arena']) {
   for (const r of ['history', 'metrics', 'score', 'survival/status']) router.get(`${p}/${r}`, () => payload);

@@ -34,7 +34,7 @@ if (process.argv[2] === 'server') {
     };
   } else {
     const { Router } = await import('../../dist/server/router.js');
-    const router = new Router({ log: () => {} }).withAPIKey(KEY);
+    const router = new Router({ log: () => {} }).withApiKey(KEY);
     // a realistic table: the arena routes plus a few parameterised groups
     for (const p of ['/arena', '/api/v1/arena']) {
       for (const r of ['history', 'metrics', 'score', 'survival/status']) router.get(`${p}/${r}`, () => payload);

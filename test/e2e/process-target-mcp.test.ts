@@ -103,9 +103,9 @@ describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }
 
   it('mcp_disconnect closes the session; the mcp aspect recovers only when the agent opens a new one', async () => {
     const { id, connect } = await start();
-    await expect(target!.runtime.disconnectMCP(id)).rejects.toThrow('has no open MCP session');
+    await expect(target!.runtime.disconnectMcp(id)).rejects.toThrow('has no open MCP session');
     const client = await connect();
-    const report = await target!.runtime.disconnectMCP(id);
+    const report = await target!.runtime.disconnectMcp(id);
     expect(report).toMatchObject({ sessions_closed: 1 });
     await expect(client.callTool({ name: 'echo', arguments: { message: 'x' } })).rejects.toThrow();
     expect((await target!.observer.health({ kind: 'agent', id, aspect: 'mcp' })).healthy).toBe(false);
@@ -121,7 +121,7 @@ describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }
     // restarted only after 20 s: the process aspect stays down for the whole test
     const { id, connect } = await start(20_000);
     await connect();
-    await target!.runtime.disconnectMCP(id);
+    await target!.runtime.disconnectMcp(id);
     // the agent's process is killed while its MCP recovery is pending; its health probe now waits on a restart
     await target!.runtime.stopAgent(id);
     // the session comes back (here the stand-in client reconnects at once): that is the MCP aspect's recovery

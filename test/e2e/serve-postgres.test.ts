@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { execa } from 'execa';
-import { frameJSON, openSSE, type SSEConnection } from '../helpers/sse.js';
+import { frameJson, openSse, type SseConnection } from '../helpers/sse.js';
 import { arena as runCli, REPO_ROOT } from '../helpers/cli.js';
 import { createDatabase, clusterUrl } from '../helpers/postgres.js';
 import { http, startServe, type ServeProcess } from './serve-helpers.js';
@@ -23,18 +23,18 @@ async function serve(args: string[], env: Record<string, string> = {}): Promise<
   return s;
 }
 
-function sse(url: string, headers: Record<string, string> = {}): Promise<SSEConnection> {
-  return openSSE({ url: `${url}/arena/stream`, headers }).then((c) => {
+function sse(url: string, headers: Record<string, string> = {}): Promise<SseConnection> {
+  return openSse({ url: `${url}/arena/stream`, headers }).then((c) => {
     cleanups.push(() => c.close());
     return c;
   });
 }
 
-const ids = (c: SSEConnection) =>
+const ids = (c: SseConnection) =>
   c.frames
     .filter((f) => f.id)
     .map(
-      (f) => `${f.id} ${f.event} ${frameJSON<{ data: { action: { target_id: string } } }>(f).data.action.target_id}`,
+      (f) => `${f.id} ${f.event} ${frameJson<{ data: { action: { target_id: string } } }>(f).data.action.target_id}`,
     );
 
 describe('arena serve on PostgreSQL', () => {
@@ -67,7 +67,7 @@ describe('arena serve on PostgreSQL', () => {
     const resumed = await sse(a.url, { 'Last-Event-ID': '1' });
     await resumed.waitFor((f) => f.id === '4');
     expect(ids(resumed)).toEqual([...expected.slice(1), '4 arena.action.executed agent-1']);
-    expect(frameJSON(await resumed.waitFor((f) => f.event === 'ready'))).toMatchObject({
+    expect(frameJson(await resumed.waitFor((f) => f.event === 'ready'))).toMatchObject({
       current_id: 4,
       resumed_from: 1,
     });

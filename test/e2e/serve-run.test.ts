@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ARENA_BIN, REPO_ROOT } from '../helpers/cli.js';
-import { frameJSON, openSSE } from '../helpers/sse.js';
+import { frameJson, openSse } from '../helpers/sse.js';
 
 describe('arena survival --serve', () => {
   it('serves the run events while the run goes on, behind ARENA_API_KEY, and ends the stream after', async () => {
@@ -28,7 +28,7 @@ describe('arena survival --serve', () => {
     });
     const denied = await fetch(`${url}/arena/stream`);
     expect(denied.status).toBe(401);
-    const conn = await openSSE({
+    const conn = await openSse({
       url: `${url}/arena/stream`,
       headers: { 'X-API-Key': 'run-key', 'Last-Event-ID': '0' },
     });
@@ -36,7 +36,7 @@ describe('arena survival --serve', () => {
       (f) => f.event === 'arena.action.executed' || f.event === 'arena.action.failed',
       10_000,
     );
-    expect(frameJSON<{ data: { type: string } }>(action).data.type).toBe('action');
+    expect(frameJson<{ data: { type: string } }>(action).data.type).toBe('action');
     await conn.waitFor((f) => f.event === 'run.finished', 15_000);
     await conn.ended;
     expect(conn.frames.at(-1)!.event).toBe('shutdown');

@@ -1,6 +1,6 @@
 /** `arena serve` end to end: SSE framing, done, resume, disconnects, graceful shutdown. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { frameJSON, openSSE } from '../helpers/sse.js';
+import { frameJson, openSse } from '../helpers/sse.js';
 import { http, startServe, type ServeProcess } from './serve-helpers.js';
 
 let s: ServeProcess | undefined;
@@ -15,7 +15,7 @@ describe('arena serve: event streams', () => {
     await http(s.url, 'POST', '/api/v1/retrieval/documents', {
       body: { text: 'The supervisor restarts killed agents.' },
     });
-    const conn = await openSSE({
+    const conn = await openSse({
       url: `${s.url}/api/v1/stream`,
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -31,9 +31,9 @@ describe('arena serve: event streams', () => {
     for (const [i, f] of frames.entries()) {
       expect(f.raw).toMatch(/^event: [a-z]+\nid: \d+\ndata: .*\n\n$/);
       expect(Number(f.id)).toBe(i + 1);
-      expect(frameJSON<{ event: string }>(f).event).toBe(f.event);
+      expect(frameJson<{ event: string }>(f).event).toBe(f.event);
     }
-    expect(frameJSON<{ data: { hits: unknown[] } }>(frames[1]!).data.hits).toHaveLength(1);
+    expect(frameJson<{ data: { hits: unknown[] } }>(frames[1]!).data.hits).toHaveLength(1);
     // the session_id reached the processor: the exchange is in that session
     const messages = await http(s.url, 'GET', '/api/v1/memory/sessions/e2e/messages');
     expect(messages.json.messages).toHaveLength(2);
@@ -49,7 +49,7 @@ describe('arena serve: event streams', () => {
   it('GET /arena/stream: ids from the event store, resume with Last-Event-ID, disconnects, final event on shutdown', async () => {
     s = await startServe(['--api-key', 'k']);
     const key = { 'X-API-Key': 'k' };
-    const first = await openSSE({ url: `${s.url}/arena/stream`, headers: key });
+    const first = await openSse({ url: `${s.url}/arena/stream`, headers: key });
     await first.waitFor((f) => f.event === 'ready');
     await http(s.url, 'POST', '/arena/agent/agent-2/kill', { key: 'k' });
     // a fault that cannot be applied (agent-1 is not paused) is recorded as failed
@@ -64,17 +64,17 @@ describe('arena serve: event streams', () => {
     // the client goes away mid-stream; the server keeps serving others
     first.close();
     await http(s.url, 'POST', '/arena/agent/agent-1/kill', { key: 'k' });
-    const resumed = await openSSE({ url: `${s.url}/api/v1/arena/stream`, headers: { ...key, 'Last-Event-ID': '2' } });
+    const resumed = await openSse({ url: `${s.url}/api/v1/arena/stream`, headers: { ...key, 'Last-Event-ID': '2' } });
     await resumed.waitFor((f) => f.id === '4');
     expect(resumed.frames.filter((f) => f.id).map((f) => f.id)).toEqual(['3', '4']);
-    const ahead = await openSSE({ url: `${s.url}/arena/stream`, headers: { ...key, 'Last-Event-ID': '500' } });
-    expect(frameJSON(await ahead.waitFor((f) => f.event === 'reset'))).toMatchObject({
+    const ahead = await openSse({ url: `${s.url}/arena/stream`, headers: { ...key, 'Last-Event-ID': '500' } });
+    expect(frameJson(await ahead.waitFor((f) => f.event === 'reset'))).toMatchObject({
       reason: 'unknown_last_event_id',
       current_id: 4,
     });
     // many clients drop at once
     const drops = await Promise.all(
-      Array.from({ length: 20 }, () => openSSE({ url: `${s!.url}/arena/stream`, headers: key })),
+      Array.from({ length: 20 }, () => openSse({ url: `${s!.url}/arena/stream`, headers: key })),
     );
     await Promise.all(drops.map((d) => d.waitFor((f) => f.event === 'ready')));
     for (const d of drops) d.close();
@@ -84,9 +84,9 @@ describe('arena serve: event streams', () => {
     const snap = await http(s.url, 'GET', '/arena/dashboard', { key: 'k' });
     expect(snap.json.totals.total).toBe(4);
     expect(snap.json.agents).toHaveLength(5);
-    const dash = await openSSE({ url: `${s.url}/api/v1/arena/dashboard/stream?interval_ms=100`, headers: key });
+    const dash = await openSse({ url: `${s.url}/api/v1/arena/dashboard/stream?interval_ms=100`, headers: key });
     await dash.waitFor((f) => f.event === 'snapshot' && f.id === '3');
-    expect(frameJSON<{ totals: { total: number } }>(dash.frames.find((f) => f.id === '1')!).totals.total).toBe(4);
+    expect(frameJson<{ totals: { total: number } }>(dash.frames.find((f) => f.id === '1')!).totals.total).toBe(4);
     dash.close();
     expect((await http(s.url, 'GET', '/arena/dashboard/stream?interval_ms=5', { key: 'k' })).status).toBe(400);
 
@@ -97,7 +97,7 @@ describe('arena serve: event streams', () => {
     await resumed.ended;
     const last = resumed.frames.at(-1)!;
     expect(last.event).toBe('shutdown');
-    expect(frameJSON(last)).toEqual({ reason: 'server is shutting down' });
+    expect(frameJson(last)).toEqual({ reason: 'server is shutting down' });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('reverting active faults');
     expect(result.stdout).toContain('arena: stopped');

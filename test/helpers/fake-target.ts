@@ -221,7 +221,7 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
       if (recovery) later(o.restoreMs, () => (a.memoryOk = true));
       return {};
     },
-    async disconnectMCP(id) {
+    async disconnectMcp(id) {
       const a = get(id);
       if (!a.mcpConnected) throw new RuntimeError(`agent "${id}" has no live MCP session`);
       a.mcpConnected = false;

@@ -16,7 +16,7 @@ export interface ParsedFrame {
   raw: string;
 }
 
-export interface SSEConnection {
+export interface SseConnection {
   status: number;
   headers: IncomingHttpHeaders;
   frames: ParsedFrame[];
@@ -30,7 +30,7 @@ export interface SSEConnection {
   close(): void;
 }
 
-export interface SSERequest {
+export interface SseRequest {
   url: string;
   method?: string;
   headers?: Record<string, string>;
@@ -74,7 +74,7 @@ export function frameReader(onFrame: (frame: ParsedFrame) => void): (chunk: stri
 }
 
 /** Opens a stream; resolves once the status line and headers arrived (non-2xx responses resolve too). */
-export function openSSE(req: SSERequest): Promise<SSEConnection> {
+export function openSse(req: SseRequest): Promise<SseConnection> {
   return new Promise((resolve, reject) => {
     const r = request(
       req.url,
@@ -144,6 +144,6 @@ export function openSSE(req: SSERequest): Promise<SSEConnection> {
 }
 
 /** JSON data of a frame */
-export function frameJSON<T = unknown>(frame: ParsedFrame): T {
+export function frameJson<T = unknown>(frame: ParsedFrame): T {
   return JSON.parse(frame.data ?? 'null') as T;
 }

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { startToxiproxyServer } from '../../proxies/toxiproxy/server.js';
 import { checkBind } from '../../server/serve.js';
 import { parsePort } from '../../shared/port.js';
-import { assertUsableAPIKey } from '../../shared/api-key.js';
+import { assertUsableApiKey } from '../../shared/api-key.js';
 import { UsageError } from '../../shared/errors.js';
 import { randomSeed } from '../../shared/random.js';
 import type { CliContext } from '../context.js';
@@ -24,7 +24,7 @@ export interface ToxiproxyCommandOptions {
 export async function runToxiproxy(opts: ToxiproxyCommandOptions, ctx: CliContext): Promise<void> {
   const port = parsePort(opts.port);
   const apiKey = opts.apiKey ?? (ctx.env.ARENA_API_KEY || undefined);
-  if (apiKey !== undefined) assertUsableAPIKey(apiKey, opts.apiKey !== undefined ? '--api-key' : 'ARENA_API_KEY');
+  if (apiKey !== undefined) assertUsableApiKey(apiKey, opts.apiKey !== undefined ? '--api-key' : 'ARENA_API_KEY');
   checkBind(opts.host, apiKey);
   const seed = opts.seed ?? randomSeed();
   let config: { text: string; where: string } | undefined;

@@ -6,7 +6,7 @@
  */
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
 import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
-import { sendJSON } from '../../shared/http/respond.js';
+import { sendJson } from '../../shared/http/respond.js';
 import { proxyMetricsRoute } from '../../protocol/metrics.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import type { Clock } from '../../shared/clock.js';
@@ -45,7 +45,7 @@ export async function startLlmControl(options: LlmControlOptions): Promise<LlmCo
       ...(options.token ? { token: options.token } : {}),
       routes: [
         ...faultRoutes(registry),
-        { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJSON(res, 200, options.proxy.stats()) },
+        { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJson(res, 200, options.proxy.stats()) },
         callsRoute(options.proxy.calls),
         proxyMetricsRoute(
           'llm',

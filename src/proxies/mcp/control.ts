@@ -5,7 +5,7 @@
  * by default; it never shares a port with the MCP channel.
  */
 import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
-import { sendJSON } from '../../shared/http/respond.js';
+import { sendJson } from '../../shared/http/respond.js';
 import { proxyMetricsRoute } from '../../protocol/metrics.js';
 import type { McpProxy } from './types.js';
 import { callsRoute } from '../calls-route.js';
@@ -26,7 +26,7 @@ export async function startMcpControl(proxy: McpProxy, options: McpControlOption
         method: 'GET',
         path: '/v1/stats',
         handle: async (_req, res) =>
-          sendJSON(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }),
+          sendJson(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }),
       },
       callsRoute(proxy.calls),
       proxyMetricsRoute(

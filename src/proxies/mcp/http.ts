@@ -20,7 +20,7 @@ import { createFaultRegistry } from '../../protocol/fault-registry.js';
 import { listenHttp, type HttpListener } from '../../shared/http/listen.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { UsageError, isArenaError } from '../../shared/errors.js';
-import { parseJSONBody, readBody } from '../../shared/json-body.js';
+import { parseJsonBody, readBody } from '../../shared/json-body.js';
 import { createToolFaultBook, mcpFaultApplier } from './faults.js';
 import { relaySession, type SessionRelay } from './relay.js';
 import { createStats, recordClient, snapshot } from './stats.js';
@@ -192,7 +192,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     if (req.method !== 'POST') return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     let body: unknown;
     try {
-      body = parseJSONBody((await readBody(req, options.bodyLimit ?? 4 * 1024 * 1024)).toString('utf8'));
+      body = parseJsonBody((await readBody(req, options.bodyLimit ?? 4 * 1024 * 1024)).toString('utf8'));
     } catch (err) {
       const status = isArenaError(err) && err.status === 413 ? 413 : 400;
       return jsonRpcError(res, status, -32700, `Parse error: ${isArenaError(err) ? err.message : 'invalid JSON'}`);

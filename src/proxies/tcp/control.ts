@@ -7,7 +7,7 @@
  */
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
 import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
-import { sendJSON } from '../../shared/http/respond.js';
+import { sendJson } from '../../shared/http/respond.js';
 import { proxyMetricsRoute } from '../../protocol/metrics.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import { listenFailure } from './endpoint.js';
@@ -44,7 +44,7 @@ export async function startTcpFaultProxy(options: TcpFaultProxyOptions): Promise
       {
         method: 'GET' as const,
         path: '/v1/stats',
-        handle: async (_req: unknown, res: Parameters<typeof sendJSON>[0]) => sendJSON(res, 200, proxy.stats()),
+        handle: async (_req: unknown, res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, proxy.stats()),
       },
       proxyMetricsRoute(
         'tcp',

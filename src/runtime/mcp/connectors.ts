@@ -1,13 +1,13 @@
 /**
  * Connectors for MCP servers the user configures: a command spawned over
  * stdio, or a streamable-HTTP endpoint. Each returns a fresh transport per
- * (re)connect, which is what createMCPSession needs to reconnect. The SDK's
+ * (re)connect, which is what createMcpSession needs to reconnect. The SDK's
  * transports are imported at connect time, not when the package loads.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { UsageError } from '../../shared/errors.js';
 
-export type MCPConnector = () => Promise<Transport>;
+export type McpConnector = () => Promise<Transport>;
 
 export interface StdioServerConfig {
   transport: 'stdio';
@@ -27,9 +27,9 @@ export interface HttpServerConfig {
   headers?: Record<string, string>;
 }
 
-export type MCPServerConfig = StdioServerConfig | HttpServerConfig;
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 
-export function stdioConnector(config: Omit<StdioServerConfig, 'transport'>): MCPConnector {
+export function stdioConnector(config: Omit<StdioServerConfig, 'transport'>): McpConnector {
   if (typeof config.command !== 'string' || config.command === '')
     throw new UsageError('MCP stdio server needs a "command"', 'invalid_mcp_config');
   return async () => {
@@ -45,7 +45,7 @@ export function stdioConnector(config: Omit<StdioServerConfig, 'transport'>): MC
   };
 }
 
-export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transport'>): MCPConnector {
+export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transport'>): McpConnector {
   let url: URL;
   try {
     url = new URL(config.url);
@@ -61,7 +61,7 @@ export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transpor
 }
 
 /** validates a user's server entry (e.g. from a YAML config) and returns its connector */
-export function connectorFor(config: unknown, where = 'mcp server'): MCPConnector {
+export function connectorFor(config: unknown, where = 'mcp server'): McpConnector {
   if (typeof config !== 'object' || config === null)
     throw new UsageError(`${where}: must be an object with "transport": stdio | http`, 'invalid_mcp_config');
   const entry = config as Record<string, unknown>;

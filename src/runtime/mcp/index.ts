@@ -1,20 +1,20 @@
-export { createInProcessMCPServer, inProcessConnector } from './server.js';
+export { createInProcessMcpServer, inProcessConnector } from './server.js';
 export {
-  createMCPSession,
-  MCPError,
-  type MCPSession,
-  type MCPSessionOptions,
-  type MCPSessionEvent,
-  type MCPReconnectOptions,
-  type MCPToolInfo,
-  type MCPToolResult,
+  createMcpSession,
+  McpSessionError,
+  type McpSession,
+  type McpSessionOptions,
+  type McpSessionEvent,
+  type McpReconnectOptions,
+  type McpToolInfo,
+  type McpToolResult,
 } from './session.js';
 export {
   stdioConnector,
   streamableHttpConnector,
   connectorFor,
-  type MCPConnector,
-  type MCPServerConfig,
+  type McpConnector,
+  type McpServerConfig,
   type StdioServerConfig,
   type HttpServerConfig,
 } from './connectors.js';

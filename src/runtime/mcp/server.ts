@@ -10,7 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { evaluateExpression } from '../tools/expression.js';
 
-export interface InProcessMCPServerOptions {
+export interface InProcessMcpServerOptions {
   name?: string;
   version?: string;
 }
@@ -32,7 +32,7 @@ function buildInputSchemas() {
   };
 }
 
-export async function createInProcessMCPServer(options: InProcessMCPServerOptions = {}): Promise<McpServer> {
+export async function createInProcessMcpServer(options: InProcessMcpServerOptions = {}): Promise<McpServer> {
   const [{ McpServer }, { lazySchemaValidator }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('./schema-validator.js'),
@@ -87,7 +87,7 @@ export async function createInProcessMCPServer(options: InProcessMCPServerOption
 }
 
 /**
- * A connector for createMCPSession that links a fresh in-memory transport
+ * A connector for createMcpSession that links a fresh in-memory transport
  * pair to `server` on every (re)connect. The server is reused, so its state
  * persists across reconnects. Without one, a server is created on the first
  * connect (not before: that would load the SDK for agents that never connect).
@@ -95,7 +95,7 @@ export async function createInProcessMCPServer(options: InProcessMCPServerOption
 export function inProcessConnector(given?: McpServer | Promise<McpServer>): () => Promise<Transport> {
   let pending: Promise<McpServer> | undefined;
   return async () => {
-    pending ??= Promise.resolve(given ?? createInProcessMCPServer());
+    pending ??= Promise.resolve(given ?? createInProcessMcpServer());
     const [server, { InMemoryTransport }] = await Promise.all([
       pending,
       import('@modelcontextprotocol/sdk/inMemory.js'),

@@ -9,15 +9,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { systemClock } from '../../shared/clock.js';
 import { RuntimeError, UsageError } from '../../shared/errors.js';
-import type { MCPConnector } from './connectors.js';
+import type { McpConnector } from './connectors.js';
 
-export class MCPError extends RuntimeError {
+export class McpSessionError extends RuntimeError {
   constructor(message: string, code: 'mcp_disconnected' | 'mcp_error' = 'mcp_error', cause?: unknown) {
     super(message, code, { cause });
   }
 }
 
-export interface MCPReconnectOptions {
+export interface McpReconnectOptions {
   enabled: boolean;
   /** delay before the first attempt; doubles after each failed attempt */
   backoffMs: number;
@@ -26,30 +26,30 @@ export interface MCPReconnectOptions {
   maxAttempts?: number;
 }
 
-export type MCPSessionEvent =
+export type McpSessionEvent =
   | { type: 'connected' | 'reconnected'; at: number; attempt?: number }
   | { type: 'disconnected'; at: number; reason: 'fault' | 'lost' | 'closed' }
   | { type: 'reconnect_failed'; at: number; attempt: number; error: string; givingUp: boolean };
 
-export interface MCPSessionOptions {
+export interface McpSessionOptions {
   /** returns a fresh client transport on every (re)connect */
-  connect: MCPConnector;
+  connect: McpConnector;
   clock?: Clock;
-  reconnect?: Partial<MCPReconnectOptions>;
+  reconnect?: Partial<McpReconnectOptions>;
   /** client name announced to the server */
   name?: string;
   /** per-request deadline; default 10000 */
   requestTimeoutMs?: number;
-  onEvent?: (event: MCPSessionEvent) => void;
+  onEvent?: (event: McpSessionEvent) => void;
 }
 
-export interface MCPToolInfo {
+export interface McpToolInfo {
   name: string;
   description?: string;
   inputSchema: unknown;
 }
 
-export interface MCPToolResult {
+export interface McpToolResult {
   /** the text parts of the content, joined by newlines */
   text: string;
   content: unknown[];
@@ -58,11 +58,11 @@ export interface MCPToolResult {
   isError: boolean;
 }
 
-export interface MCPSession {
+export interface McpSession {
   connect(): Promise<void>;
   isConnected(): boolean;
-  listTools(): Promise<MCPToolInfo[]>;
-  callTool(name: string, args?: Record<string, unknown>): Promise<MCPToolResult>;
+  listTools(): Promise<McpToolInfo[]>;
+  callTool(name: string, args?: Record<string, unknown>): Promise<McpToolResult>;
   /** the fault: closes the live transport (reconnects afterwards when enabled) */
   disconnect(): Promise<void>;
   /** ends the session for good: no reconnect */
@@ -70,15 +70,15 @@ export interface MCPSession {
   readonly reconnects: number;
   readonly disconnects: number;
   readonly isReconnecting: boolean;
-  configureReconnect(patch: Partial<MCPReconnectOptions>): void;
-  reconnectConfig(): MCPReconnectOptions;
+  configureReconnect(patch: Partial<McpReconnectOptions>): void;
+  reconnectConfig(): McpReconnectOptions;
 }
 
-export function createMCPSession(options: MCPSessionOptions): MCPSession {
+export function createMcpSession(options: McpSessionOptions): McpSession {
   const clock = options.clock ?? systemClock;
   const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
-  const reconnect: MCPReconnectOptions = { enabled: true, backoffMs: 100, maxBackoffMs: 5000 };
-  const emit = (event: MCPSessionEvent) => options.onEvent?.(event);
+  const reconnect: McpReconnectOptions = { enabled: true, backoffMs: 100, maxBackoffMs: 5000 };
+  const emit = (event: McpSessionEvent) => options.onEvent?.(event);
 
   let client: Client | undefined;
   let connected = false;
@@ -90,7 +90,7 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
   let reconnects = 0;
   let disconnects = 0;
 
-  const configureReconnect = (patch: Partial<MCPReconnectOptions>) => {
+  const configureReconnect = (patch: Partial<McpReconnectOptions>) => {
     for (const key of ['backoffMs', 'maxBackoffMs', 'maxAttempts'] as const) {
       const value = patch[key];
       if (value !== undefined && (!Number.isFinite(value) || value < 0))
@@ -137,7 +137,7 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
     await next.connect(transport, { timeout: requestTimeoutMs });
     if (mine !== generation || closed) {
       await next.close();
-      throw new MCPError('MCP connection superseded', 'mcp_disconnected');
+      throw new McpSessionError('MCP connection superseded', 'mcp_disconnected');
     }
     client = next;
     connected = true;
@@ -177,13 +177,13 @@ export function createMCPSession(options: MCPSessionOptions): MCPSession {
 
   const live = (): Client => {
     if (!connected || !client)
-      throw new MCPError(closed ? 'MCP session is closed' : 'MCP session is not connected', 'mcp_disconnected');
+      throw new McpSessionError(closed ? 'MCP session is closed' : 'MCP session is not connected', 'mcp_disconnected');
     return client;
   };
 
   const wrap = (error: unknown, what: string): never => {
-    if (error instanceof MCPError) throw error;
-    throw new MCPError(
+    if (error instanceof McpSessionError) throw error;
+    throw new McpSessionError(
       `MCP ${what} failed: ${(error as Error).message}`,
       connected ? 'mcp_error' : 'mcp_disconnected',
       error,

@@ -13,7 +13,7 @@ import { registerMemoryRoutes, type MemoryService } from './memory.js';
 import { registerRetrievalRoutes, type RetrievalService } from './retrieval.js';
 import { registerRuntimeRoutes, type RuntimeService } from './runtime.js';
 import { registerStreamRoutes, type StreamProcessor } from './stream.js';
-import { registerWorkflowRoutes, type WorkflowAPI } from './workflow.js';
+import { registerWorkflowRoutes, type WorkflowApi } from './workflow.js';
 
 export const ROUTE_GROUPS = [
   'stream',
@@ -41,7 +41,7 @@ export interface RouteGroupServices {
   stream: StreamProcessor;
   evolution: EvolutionService;
   'runtime-evolution': EvolutionService;
-  workflow: WorkflowAPI;
+  workflow: WorkflowApi;
   agent: AgentService;
   memory: MemoryService;
   /** the arena routes are the ArenaHandler's; it mounts them under /arena and /api/v1/arena */

@@ -14,7 +14,7 @@ export interface RuntimeService {
   updateStrategy(patch: Record<string, unknown>): Awaitable<unknown>;
   /** the runtime's MCP tools (routes mounted only when given) */
   mcpTools?(): Awaitable<unknown>;
-  callMCPTool?(name: string, args: Record<string, unknown>): Awaitable<unknown>;
+  callMcpTool?(name: string, args: Record<string, unknown>): Awaitable<unknown>;
 }
 
 /** a partial strategy; the strategy parser checks every section and field */
@@ -33,12 +33,12 @@ export function registerRuntimeRoutes(router: Routes, service: RuntimeService): 
   router.post(`${base}/strategy`, async (ctx) => ({
     strategy: await service.updateStrategy(await body(ctx, StrategyPatch)),
   }));
-  const { mcpTools, callMCPTool } = service;
-  if (mcpTools && callMCPTool) {
+  const { mcpTools, callMcpTool } = service;
+  if (mcpTools && callMcpTool) {
     router.get(`${base}/mcp/tools`, async () => ({ tools: await mcpTools.call(service) }));
     router.post(`${base}/mcp/tools/{name}/call`, async (ctx) => {
       const input = await optionalBody(ctx, ToolCall);
-      return callMCPTool.call(service, ctx.params.name!, input.arguments ?? {});
+      return callMcpTool.call(service, ctx.params.name!, input.arguments ?? {});
     });
   }
 }

@@ -7,7 +7,7 @@ import type { Awaitable } from './input.js';
 export const WorkflowDefinition = record();
 export const Execute = z.strictObject({ input: z.unknown().optional() });
 
-export interface WorkflowAPI {
+export interface WorkflowApi {
   list(): Awaitable<unknown[]>;
   /** NotFoundError when unknown */
   get(id: string): Awaitable<unknown>;
@@ -17,7 +17,7 @@ export interface WorkflowAPI {
   executions(id: string): Awaitable<unknown[]>;
 }
 
-export function registerWorkflowRoutes(router: Routes, service: WorkflowAPI): void {
+export function registerWorkflowRoutes(router: Routes, service: WorkflowApi): void {
   const base = '/api/v1/workflows';
   router.get(base, async () => ({ workflows: await service.list() }));
   // the workflow validator reports every unknown key and wrong type of a definition, with its path

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UnauthorizedError } from '../errors.js';
-import { sendJSON } from '../../shared/http/respond.js';
+import { sendJson } from '../../shared/http/respond.js';
 import { NO_HEADERS, type Middleware, type PipelineSettings } from '../pipeline.js';
 
 const CORS_ALLOWED_HEADERS = 'Content-Type, X-API-Key, Last-Event-ID';
@@ -50,10 +50,10 @@ function answerOptions(
 ): void {
   const isPreflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
   if (isPreflight && !cors['Access-Control-Allow-Origin']) {
-    return sendJSON(res, 403, { error: `origin ${req.headers.origin} is not allowed`, code: 'origin_not_allowed' });
+    return sendJson(res, 403, { error: `origin ${req.headers.origin} is not allowed`, code: 'origin_not_allowed' });
   }
   if (!isKeyValid && !isPreflight) throw new UnauthorizedError();
-  if (allow.length === 0) return sendJSON(res, 404, { error: `no route for ${path}`, code: 'not_found' }, cors);
+  if (allow.length === 0) return sendJson(res, 404, { error: `no route for ${path}`, code: 'not_found' }, cors);
   const allowHeader = [...allow, 'OPTIONS'].join(', ');
   if (isPreflight) {
     res.writeHead(204, {

@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createContext, type ContextDeps, type RouteHandler } from '../context.js';
-import { sendJSON } from '../../shared/http/respond.js';
+import { sendJson } from '../../shared/http/respond.js';
 import { NO_HEADERS, type Middleware, type Next } from '../pipeline.js';
 import type { RouteTable } from '../../shared/http/route-table.js';
 
@@ -15,9 +15,9 @@ export function matchRoute(table: RouteTable<RouteHandler>): Middleware {
     const { method, path } = ex;
     const match = table.match(method, path);
     if (match.kind === 'none')
-      return sendJSON(ex.res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, ex.cors);
+      return sendJson(ex.res, 404, { error: `no route for ${method} ${path}`, code: 'not_found' }, ex.cors);
     if (match.kind === 'method') {
-      return sendJSON(
+      return sendJson(
         ex.res,
         405,
         { error: `method ${method} not allowed on ${path}`, code: 'method_not_allowed' },
@@ -39,7 +39,7 @@ function reply(res: ServerResponse, result: unknown, cors: Record<string, string
   if (result === undefined) {
     res.writeHead(204, cors);
     res.end();
-  } else sendJSON(res, 200, result, cors);
+  } else sendJson(res, 200, result, cors);
 }
 
 /** `deps`: what every request context shares except its CORS headers */

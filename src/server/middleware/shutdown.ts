@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ServiceUnavailableError } from '../errors.js';
-import { sendJSON } from '../../shared/http/respond.js';
+import { sendJson } from '../../shared/http/respond.js';
 import type { Middleware } from '../pipeline.js';
 
 export class ShutdownGate {
@@ -67,7 +67,7 @@ export class ShutdownGate {
     for (const res of [...this.unanswered]) {
       if (res.headersSent || res.writableEnded) continue;
       pending.push(new Promise<void>((resolve) => res.once('close', resolve).once('finish', resolve)));
-      sendJSON(
+      sendJson(
         res,
         503,
         { error: 'server shut down before this request finished', code: 'unavailable' },

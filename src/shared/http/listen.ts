@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { createOriginGuard, type OriginGuard } from './origin-guard.js';
-import { sendJSON } from './respond.js';
+import { sendJson } from './respond.js';
 
 export interface HttpListenOptions {
   /** default 127.0.0.1 */
@@ -77,7 +77,7 @@ export async function listenHttp(handler: RequestListener, options: HttpListenOp
   const server = createServer((req, res) => {
     const refusal = guard(req);
     if (refusal === undefined) return handler(req, res);
-    sendJSON(res, 403, refusal);
+    sendJson(res, 403, refusal);
   });
   server.on('clientError', answerMalformed);
   await new Promise<void>((resolve, reject) => {

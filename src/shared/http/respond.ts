@@ -12,7 +12,7 @@ export const stderrLogger: Logger = (line) => {
   process.stderr.write(`${line}\n`);
 };
 
-export function sendJSON(
+export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
@@ -81,5 +81,5 @@ export function sendError(res: ServerResponse, err: unknown, log: Logger, header
     return;
   }
   const { status, body } = errorResponse(err, log);
-  sendJSON(res, status, body, headers);
+  sendJson(res, status, body, headers);
 }

@@ -202,7 +202,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
       return { corrupted_keys: keys };
     },
 
-    async disconnectMCP(agentId) {
+    async disconnectMcp(agentId) {
       const agent = live(agentId, 'mcp_disconnect');
       const session = agent.subsystems.mcp;
       if (!session.isConnected())

@@ -333,7 +333,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
 
     corruptMemory: (agentId) => runHook('memory_corrupt', agentId),
 
-    async disconnectMCP(agentId) {
+    async disconnectMcp(agentId) {
       if (ctx.spec.hooks?.mcp_disconnect) return runHook('mcp_disconnect', agentId);
       refuseUnsupported('mcp_disconnect');
       const agent = fleet.get(agentId, 'mcp_disconnect');

@@ -122,7 +122,7 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
     toolTimeout: (id, opts) => apply('tool_timeout', { target_id: id }, opts),
     toolFault: (id, params, opts) => apply('tool_fault', { target_id: id, params }, opts),
     corruptMemory: (id) => apply('memory_corrupt', { target_id: id }),
-    disconnectMCP: (id) => apply('mcp_disconnect', { target_id: id }),
+    disconnectMcp: (id) => apply('mcp_disconnect', { target_id: id }),
     injectLlmFailure: (id, errorType: LlmErrorType, opts) =>
       apply('llm_failure', { target_id: id, params: { ...opts?.params, error_type: errorType } }, opts),
     activeFaults: async () =>

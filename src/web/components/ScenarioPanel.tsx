@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeFailure, type Api } from '../api.js';
-import { downloadJSON, reportFileName } from '../download.js';
+import { downloadJson, reportFileName } from '../download.js';
 import { formatMs, formatNumber } from '../format.js';
 import { ScenarioEditor, type Problem } from './ScenarioEditor.js';
 
@@ -176,7 +176,7 @@ export function ScenarioPanel(props: { api: Api }) {
             type="button"
             class="link"
             data-testid="scenario-download"
-            onClick={() => downloadJSON(reportFileName(report.name ?? 'scenario', report.started_at), report)}
+            onClick={() => downloadJson(reportFileName(report.name ?? 'scenario', report.started_at), report)}
           >
             Download JSON report
           </button>

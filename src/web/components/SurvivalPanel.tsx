@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { describeFailure, type Api } from '../api.js';
-import { downloadJSON, reportFileName } from '../download.js';
+import { downloadJson, reportFileName } from '../download.js';
 import { formatMs, formatNumber } from '../format.js';
 
 interface SurvivalStatus {
@@ -95,7 +95,7 @@ export function SurvivalPanel(props: { api: Api; running: boolean }) {
   const download = async () => {
     try {
       const full = await props.api.get<SurvivalReport>('/arena/survival/report');
-      downloadJSON(reportFileName(`survival-${full.seed}`, full.started_at), full);
+      downloadJson(reportFileName(`survival-${full.seed}`, full.started_at), full);
     } catch (err) {
       setMessage({ ok: false, text: describeFailure(err) });
     }

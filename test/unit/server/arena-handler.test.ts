@@ -7,7 +7,7 @@ import { ConflictError } from '../../../src/shared/errors.js';
 import { ArenaHandler, type SurvivalRunner } from '../../../src/server/arena-handler.js';
 import { Router } from '../../../src/server/router.js';
 import { createFakeTarget, type FakeTarget } from '../../helpers/fake-target.js';
-import { frameJSON, openSSE } from '../../helpers/sse.js';
+import { frameJson, openSse } from '../../helpers/sse.js';
 import { raw, serve } from './helpers.js';
 
 let target: FakeTarget | undefined;
@@ -149,7 +149,7 @@ describe('ArenaHandler', () => {
 
   it('streams arena events with store ids and resumes from Last-Event-ID', async () => {
     const { s, service } = await setup();
-    const live = await openSSE({ url: `${s.url}/arena/stream` });
+    const live = await openSse({ url: `${s.url}/arena/stream` });
     expect(live.headers['content-type']).toContain('text/event-stream');
     await live.waitFor((f) => f.event === 'ready');
     await service.execute(createAction('kill_agent', 'agent-2'));
@@ -157,7 +157,7 @@ describe('ArenaHandler', () => {
     await service.execute(createAction('pause_agent', 'agent-3', { metadata: { duration: '50ms' } }));
     const third = await live.waitFor((f) => f.id === '3');
     expect(third.event).toBe('arena.action.executed');
-    expect(frameJSON<{ id: number; data: { action: { type: string } } }>(third)).toMatchObject({
+    expect(frameJson<{ id: number; data: { action: { type: string } } }>(third)).toMatchObject({
       id: 3,
       data: { action: { type: 'pause_agent' } },
     });
@@ -169,14 +169,14 @@ describe('ArenaHandler', () => {
     await live.waitFor((f) => f.comments.includes('heartbeat'));
     live.close();
 
-    const resumed = await openSSE({ url: `${s.url}/api/v1/arena/stream`, headers: { 'Last-Event-ID': '1' } });
+    const resumed = await openSse({ url: `${s.url}/api/v1/arena/stream`, headers: { 'Last-Event-ID': '1' } });
     await resumed.waitFor((f) => f.id === '3');
     expect(resumed.frames.filter((f) => f.id).map((f) => f.id)).toEqual(['2', '3']);
     resumed.close();
 
-    const ahead = await openSSE({ url: `${s.url}/arena/stream`, headers: { 'Last-Event-ID': '99' } });
+    const ahead = await openSse({ url: `${s.url}/arena/stream`, headers: { 'Last-Event-ID': '99' } });
     const reset = await ahead.waitFor((f) => f.event === 'reset');
-    expect(frameJSON(reset)).toMatchObject({ reason: 'unknown_last_event_id', current_id: 3 });
+    expect(frameJson(reset)).toMatchObject({ reason: 'unknown_last_event_id', current_id: 3 });
     ahead.close();
 
     const bad = await raw(s.url, 'GET', '/arena/stream', { headers: { 'Last-Event-ID': 'abc' } });
@@ -193,10 +193,10 @@ describe('ArenaHandler', () => {
     handler = new ArenaHandler(service, { replayLimit: 2 });
     const s = await serve(new Router({ log: () => {} }).registerArenaEndpoints(handler));
     for (let i = 0; i < 5; i++) await service.execute(createAction('kill_agent', 'nobody'));
-    const conn = await openSSE({ url: `${s.url}/arena/stream`, headers: { 'Last-Event-ID': '1' } });
+    const conn = await openSse({ url: `${s.url}/arena/stream`, headers: { 'Last-Event-ID': '1' } });
     await conn.waitFor((f) => f.id === '5');
     const reset = conn.frames.find((f) => f.event === 'reset')!;
-    expect(frameJSON(reset)).toMatchObject({ reason: 'last_event_id_too_old', replay_from: 4 });
+    expect(frameJson(reset)).toMatchObject({ reason: 'last_event_id_too_old', replay_from: 4 });
     expect(conn.frames.filter((f) => f.id).map((f) => f.id)).toEqual(['4', '5']);
     conn.close();
     // without an observer there is no measured score

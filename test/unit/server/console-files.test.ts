@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 async function serve(consoleDir: string): Promise<string> {
-  const router = new Router({ log: () => undefined }).withAPIKey('s3cret').withConsole(consoleFiles(consoleDir));
+  const router = new Router({ log: () => undefined }).withApiKey('s3cret').withConsole(consoleFiles(consoleDir));
   router.get('/arena/dashboard', () => ({ secret: true }));
   handle = await listen(router, { port: 0 });
   return handle.url;

@@ -4,7 +4,7 @@ import { errorBoundary } from '../../../src/server/middleware/errors.js';
 import { ShutdownGate } from '../../../src/server/middleware/shutdown.js';
 import { StreamRegistry } from '../../../src/server/stream-registry.js';
 import { Router } from '../../../src/server/router.js';
-import type { SSEFrame, SSEStream } from '../../../src/server/sse.js';
+import type { SseFrame, SseStream } from '../../../src/server/sse.js';
 import { UsageError } from '../../../src/shared/errors.js';
 import { raw, serve } from './helpers.js';
 
@@ -137,16 +137,16 @@ describe('request pipeline', () => {
 
   it('the stream registry ends every open stream with the final frame and forgets closed ones', () => {
     const registry = new StreamRegistry();
-    const finals: SSEFrame[] = [];
+    const finals: SseFrame[] = [];
     const fakeStream = () => {
       const listeners: Array<() => void> = [];
       return {
         onClose: (l: () => void) => void listeners.push(l),
-        close(final: SSEFrame) {
+        close(final: SseFrame) {
           finals.push(final);
           for (const l of listeners) l();
         },
-      } as unknown as SSEStream;
+      } as unknown as SseStream;
     };
     const a = fakeStream();
     registry.add(a);

@@ -70,7 +70,7 @@ describe('Router', () => {
 
   it('requires the API key on every route when one is set, and never logs it', async () => {
     const logs: string[] = [];
-    const router = makeRouter(logs).withAPIKey('s3cret-key');
+    const router = makeRouter(logs).withApiKey('s3cret-key');
     expect(router.isAuthEnabled).toBe(true);
     const s = await serve(router);
     for (const [method, path] of [
@@ -120,7 +120,7 @@ describe('Router', () => {
   });
 
   it('answers CORS preflights for allowed origins only and adds CORS headers to replies', async () => {
-    const router = makeRouter().withAllowedOrigins(['http://dash.local']).withAPIKey('k');
+    const router = makeRouter().withAllowedOrigins(['http://dash.local']).withApiKey('k');
     const s = await serve(router);
     const pre = await raw(s.url, 'OPTIONS', '/things', {
       headers: {

@@ -6,7 +6,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Router } from '../../../src/server/router.js';
-import { encodeFrame, formatFrame, type SSEStream } from '../../../src/server/sse.js';
+import { encodeFrame, formatFrame, type SseStream } from '../../../src/server/sse.js';
 import { serve } from './helpers.js';
 import { frameReader } from '../../helpers/sse.js';
 
@@ -54,7 +54,7 @@ describe('SSE fan-out', () => {
 
   it('a paused client loses and reorders nothing under backpressure; a reading client gets everything too', async () => {
     const router = new Router({ log: () => {}, sse: { heartbeatMs: 0, maxQueue: 5000 } });
-    const streams: SSEStream[] = [];
+    const streams: SseStream[] = [];
     router.get('/events', (ctx) => {
       streams.push(ctx.sse());
     });

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { Router } from '../../../src/server/router.js';
-import { formatFrame, type SSEStream } from '../../../src/server/sse.js';
-import { frameJSON, openSSE } from '../../helpers/sse.js';
+import { formatFrame, type SseStream } from '../../../src/server/sse.js';
+import { frameJson, openSse } from '../../helpers/sse.js';
 import { serve } from './helpers.js';
 
 describe('formatFrame', () => {
@@ -13,17 +13,17 @@ describe('formatFrame', () => {
   });
 });
 
-describe('SSEStream', () => {
+describe('SseStream', () => {
   it('flushes headers at once, sends retry once, frames, heartbeats, and cleans up when the client leaves', async () => {
     const router = new Router({ log: () => {}, sse: { heartbeatMs: 20 } });
-    let stream: SSEStream | undefined;
+    let stream: SseStream | undefined;
     let closedSeen = false;
     router.get('/events', (ctx) => {
       stream = ctx.sse();
       stream.onClose(() => (closedSeen = true));
     });
     const s = await serve(router);
-    const conn = await openSSE({ url: `${s.url}/events` });
+    const conn = await openSse({ url: `${s.url}/events` });
     // the headers arrived before any event was sent
     expect(conn.status).toBe(200);
     expect(conn.headers['content-type']).toContain('text/event-stream');
@@ -33,7 +33,7 @@ describe('SSEStream', () => {
     stream!.send({ event: 'tick', id: 1, data: { n: 1 } });
     const tick = await conn.waitFor((f) => f.event === 'tick');
     expect(tick.id).toBe('1');
-    expect(frameJSON(tick)).toEqual({ n: 1 });
+    expect(frameJson(tick)).toEqual({ n: 1 });
     await conn.waitFor((f) => f.comments.includes('heartbeat'));
     expect(conn.frames.filter((f) => f.retry !== undefined)).toHaveLength(1);
     expect(router.openStreams).toBe(1);
@@ -46,7 +46,7 @@ describe('SSEStream', () => {
 
   it('sends frames as an ordinary response body, in order, ending with the final frame', async () => {
     const router = new Router({ log: () => {}, sse: { heartbeatMs: 0 } });
-    let stream: SSEStream | undefined;
+    let stream: SseStream | undefined;
     router.get('/events', (ctx) => {
       stream = ctx.sse();
     });
@@ -78,12 +78,12 @@ describe('SSEStream', () => {
 
   it('queues frames while the response waits for drain, then sends them all in order', async () => {
     const router = new Router({ log: () => {}, sse: { heartbeatMs: 0, maxQueue: 100_000 } });
-    let stream: SSEStream | undefined;
+    let stream: SseStream | undefined;
     router.get('/events', (ctx) => {
       stream = ctx.sse();
     });
     const s = await serve(router);
-    const conn = await openSSE({ url: `${s.url}/events` });
+    const conn = await openSse({ url: `${s.url}/events` });
     await conn.waitFor((f) => f.retry !== undefined);
     const big = 'x'.repeat(64 * 1024);
     let sent = 0;
@@ -103,12 +103,12 @@ describe('SSEStream', () => {
 
   it('drops a client that falls too far behind instead of buffering without bound', async () => {
     const router = new Router({ log: () => {}, sse: { heartbeatMs: 0, maxQueue: 10 } });
-    let stream: SSEStream | undefined;
+    let stream: SseStream | undefined;
     router.get('/events', (ctx) => {
       stream = ctx.sse();
     });
     const s = await serve(router);
-    const conn = await openSSE({ url: `${s.url}/events` });
+    const conn = await openSse({ url: `${s.url}/events` });
     await conn.waitFor((f) => f.retry !== undefined);
     // sent synchronously, the socket buffer fills, write() returns false, frames queue, then the cap trips
     const big = 'x'.repeat(64 * 1024);
@@ -124,13 +124,13 @@ describe('SSEStream', () => {
     const router = new Router({ log: () => {}, sse: { heartbeatMs: 0 } });
     router.get('/events', (ctx) => void ctx.sse());
     const s = await serve(router);
-    const conn = await openSSE({ url: `${s.url}/events` });
+    const conn = await openSse({ url: `${s.url}/events` });
     await conn.waitFor((f) => f.retry !== undefined);
     await s.close('bye');
     await conn.ended;
     const last = conn.frames.at(-1)!;
     expect(last.event).toBe('shutdown');
-    expect(frameJSON(last)).toEqual({ reason: 'bye' });
+    expect(frameJson(last)).toEqual({ reason: 'bye' });
   });
 });
 

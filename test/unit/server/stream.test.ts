@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Router } from '../../../src/server/router.js';
 import type { StreamEvent, StreamInput } from '../../../src/server/groups/stream.js';
-import { frameJSON, openSSE } from '../../helpers/sse.js';
+import { frameJson, openSse } from '../../helpers/sse.js';
 import { raw, serve } from './helpers.js';
 
 describe('POST /api/v1/stream', () => {
@@ -16,7 +16,7 @@ describe('POST /api/v1/stream', () => {
       },
     });
     const s = await serve(router);
-    const conn = await openSSE({
+    const conn = await openSse({
       url: `${s.url}/api/v1/stream`,
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -28,9 +28,9 @@ describe('POST /api/v1/stream', () => {
     const frames = conn.frames.filter((f) => f.event);
     expect(frames.map((f) => f.event)).toEqual(['thinking', 'tool', 'answer', 'done']);
     expect(frames.map((f) => Number(f.id))).toEqual([1, 2, 3, 4]);
-    expect(frameJSON(frames[1]!)).toEqual({ event: 'tool', data: null, error: 'tool timed out' });
-    expect(frameJSON(frames[2]!)).toEqual({ event: 'answer', data: { text: 'echo hi' } });
-    expect(frameJSON(frames[3]!)).toEqual({ event: 'done', data: { events: 3 } });
+    expect(frameJson(frames[1]!)).toEqual({ event: 'tool', data: null, error: 'tool timed out' });
+    expect(frameJson(frames[2]!)).toEqual({ event: 'answer', data: { text: 'echo hi' } });
+    expect(frameJson(frames[3]!)).toEqual({ event: 'done', data: { events: 3 } });
   });
 
   it('delivers a processor failure as an error frame followed by done', async () => {
@@ -41,11 +41,11 @@ describe('POST /api/v1/stream', () => {
       },
     });
     const s = await serve(router);
-    const conn = await openSSE({ url: `${s.url}/api/v1/stream`, method: 'POST', body: '{"query":"x"}' });
+    const conn = await openSse({ url: `${s.url}/api/v1/stream`, method: 'POST', body: '{"query":"x"}' });
     await conn.ended;
     const frames = conn.frames.filter((f) => f.event);
     expect(frames.map((f) => f.event)).toEqual(['start', 'error', 'done']);
-    expect(frameJSON(frames[1]!)).toMatchObject({ error: 'model unavailable' });
+    expect(frameJson(frames[1]!)).toMatchObject({ error: 'model unavailable' });
   });
 
   it('rejects a missing query, a query over 8 KiB and a non-object body with 400 before streaming', async () => {
@@ -86,8 +86,8 @@ describe('POST /api/v1/stream', () => {
       },
     });
     const s = await serve(router);
-    const conn = await openSSE({ url: `${s.url}/api/v1/stream`, method: 'POST', body: '{"query":"forever"}' });
-    await conn.waitFor((f) => f.event === 'tick' && frameJSON<{ data: { n: number } }>(f).data.n >= 3);
+    const conn = await openSse({ url: `${s.url}/api/v1/stream`, method: 'POST', body: '{"query":"forever"}' });
+    await conn.waitFor((f) => f.event === 'tick' && frameJson<{ data: { n: number } }>(f).data.n >= 3);
     conn.close();
     await new Promise((r) => setTimeout(r, 100));
     expect(aborted).toBe(true);

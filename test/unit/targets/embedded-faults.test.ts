@@ -194,7 +194,7 @@ describe('embedded target: the 13 faults, their effect and the recovery (default
 
   it('mcp_disconnect: the session closes and reconnects with backoff', async () => {
     const { t, rt } = await started();
-    await t.runtime.disconnectMCP('agent-3');
+    await t.runtime.disconnectMcp('agent-3');
     expect(rt.agent('agent-3').subsystems.mcp.isConnected()).toBe(false);
     await waitFor(() => rt.agent('agent-3').subsystems.mcp.isConnected(), 'the MCP session to reconnect', 1000);
     const result = await rt.agent('agent-3').subsystems.mcp.callTool('echo', { message: 'hi' });

@@ -110,7 +110,7 @@ describe('embedded target with RECOVERY_OFF_STRATEGY: faults hurt and stay', { c
   it('mcp_disconnect: the session stays closed and fetches fail', async (ctx) => {
     const { expect } = ctx;
     const { t, rt } = await started(ctx);
-    await t.runtime.disconnectMCP('agent-3');
+    await t.runtime.disconnectMcp('agent-3');
     await sleep(200);
     expect(rt.agent('agent-3').subsystems.mcp.isConnected()).toBe(false);
     expect(await availabilityOver(rt, 300, expect)).toBeLessThan(0.8);

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  createInProcessMCPServer,
-  createMCPSession,
+  createInProcessMcpServer,
+  createMcpSession,
   inProcessConnector,
-  MCPError,
-  type MCPSession,
-  type MCPSessionEvent,
+  McpSessionError,
+  type McpSession,
+  type McpSessionEvent,
 } from '../../../../src/runtime/mcp/index.js';
 import { ManualClock } from '../../../../src/shared/clock.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -13,7 +13,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { lazySchemaValidator } from '../../../../src/runtime/mcp/schema-validator.js';
 
-let session: MCPSession | undefined;
+let session: McpSession | undefined;
 afterEach(async () => {
   await session?.close();
   session = undefined;
@@ -21,7 +21,7 @@ afterEach(async () => {
 
 describe('in-process MCP server over the SDK in-memory transport', () => {
   it('lists and calls real tools through the protocol', async () => {
-    session = createMCPSession({ connect: inProcessConnector(), clock: new ManualClock() });
+    session = createMcpSession({ connect: inProcessConnector(), clock: new ManualClock() });
     await session.connect();
     expect(session.isConnected()).toBe(true);
     const tools = await session.listTools();
@@ -58,7 +58,7 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
       await server.connect(serverSide);
       return clientSide;
     };
-    session = createMCPSession({ connect, clock: new ManualClock() });
+    session = createMcpSession({ connect, clock: new ManualClock() });
     await session.connect();
     await session.listTools(); // the client learns the output schemas here
     expect(await session.callTool('add', { a: 2, b: 3 })).toMatchObject({
@@ -80,9 +80,9 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
 
   it('disconnect closes the live transport: calls fail, then reconnect with backoff restores service and server state', async () => {
     const clock = new ManualClock();
-    const events: MCPSessionEvent[] = [];
-    session = createMCPSession({
-      connect: inProcessConnector(createInProcessMCPServer()),
+    const events: McpSessionEvent[] = [];
+    session = createMcpSession({
+      connect: inProcessConnector(createInProcessMcpServer()),
       clock,
       reconnect: { enabled: true, backoffMs: 200, maxBackoffMs: 1000 },
       onEvent: (e) => events.push(e),
@@ -94,7 +94,7 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
     expect(session.isConnected()).toBe(false);
     expect(session.isReconnecting).toBe(true);
     await expect(session.callTool('echo', { message: 'x' })).rejects.toMatchObject({ code: 'mcp_disconnected' });
-    await expect(session.listTools()).rejects.toBeInstanceOf(MCPError);
+    await expect(session.listTools()).rejects.toBeInstanceOf(McpSessionError);
 
     await clock.advance(199);
     expect(session.isConnected()).toBe(false);
@@ -110,7 +110,7 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
 
   it('with reconnect disabled the session stays down until reconnect is turned back on', async () => {
     const clock = new ManualClock();
-    session = createMCPSession({
+    session = createMcpSession({
       connect: inProcessConnector(),
       clock,
       reconnect: { enabled: false, backoffMs: 50, maxBackoffMs: 50 },
@@ -119,7 +119,7 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
     await session.disconnect();
     await clock.advance(10_000);
     expect(session.isConnected()).toBe(false);
-    await expect(session.callTool('echo', { message: 'x' })).rejects.toBeInstanceOf(MCPError);
+    await expect(session.callTool('echo', { message: 'x' })).rejects.toBeInstanceOf(McpSessionError);
     session.configureReconnect({ enabled: true });
     await clock.advance(50);
     await vi.waitFor(() => expect(session!.isConnected()).toBe(true));
@@ -128,11 +128,11 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
 
   it('backs off exponentially while the server cannot be reached, and gives up after maxAttempts', async () => {
     const clock = new ManualClock();
-    const events: MCPSessionEvent[] = [];
+    const events: McpSessionEvent[] = [];
     const real = inProcessConnector();
     let reachable = true;
     let attempts = 0;
-    session = createMCPSession({
+    session = createMcpSession({
       connect: async () => {
         attempts++;
         if (!reachable) throw new Error('connection refused');
@@ -168,7 +168,7 @@ describe('in-process MCP server over the SDK in-memory transport', () => {
 
   it('close ends the session for good', async () => {
     const clock = new ManualClock();
-    session = createMCPSession({ connect: inProcessConnector(), clock });
+    session = createMcpSession({ connect: inProcessConnector(), clock });
     await session.connect();
     await session.close();
     await clock.advance(60_000);

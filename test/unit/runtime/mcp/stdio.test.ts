@@ -2,16 +2,16 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   connectorFor,
-  createMCPSession,
+  createMcpSession,
   stdioConnector,
-  type MCPSession,
-  type MCPSessionEvent,
+  type McpSession,
+  type McpSessionEvent,
 } from '../../../../src/runtime/mcp/index.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 
 const fixture = fileURLToPath(new URL('../../../fixtures/mcp-server.mjs', import.meta.url));
 
-let session: MCPSession | undefined;
+let session: McpSession | undefined;
 afterEach(async () => {
   await session?.close();
   session = undefined;
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 describe('MCP over stdio to a real server process', () => {
   it('spawns the configured command, lists and calls its tools', async () => {
-    session = createMCPSession({
+    session = createMcpSession({
       connect: connectorFor({
         transport: 'stdio',
         command: process.execPath,
@@ -40,8 +40,8 @@ describe('MCP over stdio to a real server process', () => {
   });
 
   it('disconnect kills the transport; reconnect spawns a fresh server process', async () => {
-    const events: MCPSessionEvent[] = [];
-    session = createMCPSession({
+    const events: McpSessionEvent[] = [];
+    session = createMcpSession({
       connect: stdioConnector({ command: process.execPath, args: [fixture] }),
       reconnect: { enabled: true, backoffMs: 20, maxBackoffMs: 200 },
       onEvent: (e) => events.push(e),
@@ -58,7 +58,7 @@ describe('MCP over stdio to a real server process', () => {
   });
 
   it('a server process that dies is noticed and replaced', async () => {
-    session = createMCPSession({
+    session = createMcpSession({
       connect: stdioConnector({ command: process.execPath, args: [fixture] }),
       reconnect: { enabled: true, backoffMs: 20, maxBackoffMs: 200 },
     });
@@ -71,7 +71,7 @@ describe('MCP over stdio to a real server process', () => {
   });
 
   it('a command that cannot start fails the connect with a clear error', async () => {
-    session = createMCPSession({
+    session = createMcpSession({
       connect: stdioConnector({ command: '/nonexistent/mcp-server-binary' }),
       reconnect: { enabled: false },
     });

@@ -4,16 +4,16 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   connectorFor,
-  createInProcessMCPServer,
-  createMCPSession,
-  type MCPSession,
+  createInProcessMcpServer,
+  createMcpSession,
+  type McpSession,
 } from '../../../../src/runtime/mcp/index.js';
 
 /** a real streamable-HTTP MCP server (stateless: one SDK server per request) on loopback */
 let http: Server;
 let url: string;
 let up = true;
-let session: MCPSession | undefined;
+let session: McpSession | undefined;
 const authSeen: Array<string | undefined> = [];
 
 beforeEach(async () => {
@@ -27,7 +27,7 @@ beforeEach(async () => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
-      const server = await createInProcessMCPServer();
+      const server = await createInProcessMcpServer();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
@@ -50,7 +50,7 @@ afterEach(async () => {
 
 describe('MCP over streamable HTTP', () => {
   it('lists and calls tools on a real HTTP MCP server, sending the configured headers', async () => {
-    session = createMCPSession({
+    session = createMcpSession({
       connect: connectorFor({ transport: 'http', url, headers: { authorization: 'Bearer t0k' } }),
     });
     await session.connect();
@@ -60,7 +60,7 @@ describe('MCP over streamable HTTP', () => {
   });
 
   it('after a disconnect the session reconnects over HTTP once the server answers again', async () => {
-    session = createMCPSession({
+    session = createMcpSession({
       connect: connectorFor({ transport: 'http', url }),
       reconnect: { enabled: true, backoffMs: 10, maxBackoffMs: 40 },
     });

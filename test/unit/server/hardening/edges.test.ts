@@ -32,11 +32,11 @@ describe('server edges', () => {
     await expect(
       runServe({ host: '0.0.0.0', port: 0 }, { ...io, env: { ARENA_API_KEY: ' \t ' } }),
     ).rejects.toMatchObject({ code: 'invalid_api_key' });
-    expect(() => new Router().withAPIKey('  ')).toThrow(/blank/);
+    expect(() => new Router().withApiKey('  ')).toThrow(/blank/);
   });
 
   it("OPTIONS without a key is a 401 that reveals nothing; an allowed origin's preflight is still answered", async () => {
-    const router = new Router({ log: () => {} }).withAPIKey('s3cret').withAllowedOrigins(['http://localhost:3000']);
+    const router = new Router({ log: () => {} }).withApiKey('s3cret').withAllowedOrigins(['http://localhost:3000']);
     router.get('/things', () => ({}));
     const s = await serve(router);
     for (const path of ['/things', '/no-such-route']) {
