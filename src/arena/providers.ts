@@ -13,6 +13,7 @@
 import type { ActionType, LLMErrorType } from './action.js';
 import type { CallLedgerReader } from '../protocol/calls.js';
 import type { WorkloadWindow } from './workload-window.js';
+import type { TrialTasks } from './trials/tasks.js';
 
 export type AgentRole = 'leader' | 'worker' | 'orchestrator' | 'standby';
 export type AgentStatus = 'running' | 'paused' | 'stopped' | 'restarting' | 'failed';
@@ -165,6 +166,8 @@ export interface Target {
   describe(): Promise<TargetDescription>;
   /** the LLM and MCP calls its proxies saw (DESIGN §14 behaviour and cost); absent when it has no proxies */
   readonly calls?: CallLedgerReader;
+  /** the tasks `arena trials` runs (DESIGN §14); absent when the target lists none */
+  readonly trials?: TrialTasks;
 }
 
 export interface TargetDescription {

@@ -10,6 +10,7 @@ import { parseStrategy, mergeStrategy } from '../../runtime/strategy.js';
 import type { Topology } from '../../runtime/topology.js';
 import { createEmbeddedFaults, embeddedRefusal } from './faults.js';
 import { createEmbeddedObserver } from './observer.js';
+import { embeddedTrialTasks } from './tasks.js';
 
 export interface EmbeddedTargetOptions extends TargetOptions {
   /** shown in reports (a target file's `name`); default `embedded` */
@@ -19,6 +20,8 @@ export interface EmbeddedTargetOptions extends TargetOptions {
   topology?: Partial<Topology>;
   /** workload runs per second; overrides the strategy's `workload.rate` */
   workloadRate?: number;
+  /** false: no paced steady-state workload (trials submit their own runs); default on */
+  workload?: boolean;
 }
 
 const runtimes = new WeakMap<Target, AgentRuntime>();
@@ -27,6 +30,7 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
   let strategy = parseStrategy(options.strategy);
   if (options.workloadRate !== undefined)
     strategy = parseStrategy(mergeStrategy(strategy, { workload: { rate: options.workloadRate } }));
+  if (options.workload === false) strategy = parseStrategy(mergeStrategy(strategy, { workload: { enabled: false } }));
   const random = options.random ?? createRandom(options.seed ?? 1);
   const rt = createRuntime({
     strategy,
@@ -62,6 +66,7 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
         "the embedded runtime's tool results are not changed by tool_fault yet (a process target with mcp: applies it)",
     }),
     refuses: embeddedRefusal,
+    trials: embeddedTrialTasks(rt),
     describe: async () => ({
       name,
       kind: 'embedded',
