@@ -41,7 +41,8 @@ export function renderTrialsTable(report: TrialsReport, width?: number): string 
     if (task.faulted)
       pass.push(['', 'faulted', `${task.faulted.successes}/${task.faulted.n}`, ...passCells(task.faulted, t.k)]);
   }
-  const mean = (table: Record<string, number> | null) => t.k.map((k) => num(table?.[String(k)]));
+  const mean = (table: Record<string, number> | null) =>
+    t.k.map((k) => (table?.[String(k)] === undefined ? '–' : table[String(k)]!.toFixed(2)));
   if (t.tasks.length > 1) {
     pass.push([chalk.bold('overall'), 'clean', '', ...mean(t.overall.clean)]);
     if (t.overall.faulted) pass.push(['', 'faulted', '', ...mean(t.overall.faulted)]);
