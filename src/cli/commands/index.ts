@@ -16,8 +16,8 @@ const COMMANDS: readonly CommandEntry[] = [
   { name: 'toxiproxy', load: async () => (await import('./toxiproxy.js')).registerToxiproxyCommand },
   { name: 'target', load: async () => (await import('./target.js')).registerTargetCommand },
   { name: 'schema', load: async () => (await import('./schema.js')).registerSchemaCommand },
-  { name: 'trials', load: async () => (await import('./trials.js')).registerTrialsCommand },
   { name: 'shrink', load: async () => (await import('./shrink.js')).registerShrinkCommand },
+  { name: 'trials', load: async () => (await import('./trials.js')).registerTrialsCommand },
   { name: 'worker', load: async () => (await import('./worker.js')).registerWorkerCommand },
   { name: 'completion', load: async () => (await import('./completion.js')).registerCompletionCommand, needsAll: true },
 ];
