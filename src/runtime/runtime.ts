@@ -22,6 +22,7 @@ import { createAgentMemory } from './memory/index.js';
 import { STEADY_STATE_WORKFLOW } from './steady-state.js';
 import { mergeStrategy, parseStrategy, parseStrategyPatch, crossCheck, type Strategy } from './strategy.js';
 import { createSubsystems } from './subsystems.js';
+import type { CallLedger } from '../protocol/calls.js';
 import { createSupervisor } from './supervisor.js';
 import { agentSpecs, parseTopology, type Topology } from './topology.js';
 import { createWorkload, type Workload } from './workload.js';
@@ -46,6 +47,8 @@ export interface CreateRuntimeOptions {
   seed?: number;
   /** task-loop concurrency per agent (default 16) */
   concurrency?: number;
+  /** where every agent's LLM attempts are recorded (the embedded target's Target.calls) */
+  calls?: CallLedger;
 }
 
 export interface AgentRuntime {
@@ -97,7 +100,8 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     log,
     orchestratorEpoch: 1,
     running: false,
-    buildSubsystems: (agent) => createSubsystems({ clock, strategy: cluster.strategy, agentId: agent.id }),
+    buildSubsystems: (agent) =>
+      createSubsystems({ clock, strategy: cluster.strategy, agentId: agent.id, calls: options.calls }),
   };
   for (const spec of agentSpecs(topology)) {
     const agent = createAgent({

@@ -3,7 +3,9 @@
  * memory is separate because it outlives restarts), built and reconfigured
  * from the strategy in force.
  */
+import type { CallLedger } from '../protocol/calls.js';
 import type { Clock } from '../shared/clock.js';
+import type { LLMAttempt } from './llm/client.js';
 import type { Strategy } from './strategy.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import { createLLMClient, createLocalModel, type LLMClient } from './llm/index.js';
@@ -20,8 +22,14 @@ export interface AgentSubsystems {
   close(): Promise<void>;
 }
 
-export function createSubsystems(options: { clock: Clock; strategy: Strategy; agentId: string }): AgentSubsystems {
-  const { clock, strategy } = options;
+export function createSubsystems(options: {
+  clock: Clock;
+  strategy: Strategy;
+  agentId: string;
+  /** records every LLM attempt (trials read it as the target's call ledger) */
+  calls?: CallLedger | undefined;
+}): AgentSubsystems {
+  const { clock, strategy, calls } = options;
   const tools = createToolbox({
     clock,
     timeoutMs: strategy.tools.timeout_ms,
@@ -32,6 +40,21 @@ export function createSubsystems(options: { clock: Clock; strategy: Strategy; ag
     fallback: createLocalModel({ name: 'local-fallback', model: 'local-fallback-1', clock }),
     clock,
     ...llmConfig(strategy),
+    ...(calls
+      ? {
+          onAttempt: (a: LLMAttempt) =>
+            calls.record({
+              kind: 'llm',
+              agent: options.agentId,
+              started_ms: a.started_ms,
+              ended_ms: a.ended_ms,
+              ok: a.ok,
+              faulted: a.faulted,
+              ...(a.model !== undefined ? { model: a.model } : {}),
+              ...(a.usage ? { tokens: { input: a.usage.promptTokens, output: a.usage.completionTokens } } : {}),
+            }),
+        }
+      : {}),
   });
   const mcp = createMCPSession({
     connect: inProcessConnector(),

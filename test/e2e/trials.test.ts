@@ -46,8 +46,21 @@ describe('arena trials', () => {
     expect(task.id).toBe('workflow');
     expect(task.clean).toMatchObject({ n: 3, successes: 3, pass_k: { '1': 1, '2': 1 } });
     expect(task.faulted).toBeNull();
-    // the embedded runtime keeps no call ledger: not measured, never 0
-    expect(task.behaviour.llm_calls).toEqual({ clean: null, faulted: null });
+    // the runtime's LLM attempts are recorded; there was no faulted arm to measure
+    expect(task.behaviour.llm_calls.clean).toBeGreaterThan(0);
+    expect(task.behaviour.llm_calls.faulted).toBeNull();
+  });
+
+  it('on the embedded target under llm-outage: the retries and fallbacks the faults caused show as added LLM calls', async () => {
+    const scenario = fileURLToPath(new URL('../../scenarios/llm-outage.yaml', import.meta.url));
+    const result = await arena(['trials', '--scenario', scenario, '--trials', '3', '--seed', '5', '--json'], {
+      timeout: 60_000,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const task = (JSON.parse(result.stdout) as TrialsReport).trials.tasks[0]!;
+    expect(task.faulted!.n).toBe(3);
+    expect(task.behaviour.llm_calls.faulted!).toBeGreaterThan(task.behaviour.llm_calls.clean!);
+    expect(task.behaviour.runaway).toBe(false);
   });
 
   it('refuses a k over --trials with exit 2, before anything starts', async () => {

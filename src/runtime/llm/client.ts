@@ -20,6 +20,20 @@ export interface LLMClientOptions {
   /** default true when a fallback is given */
   fallbackEnabled?: boolean;
   clock?: Clock;
+  /** told of every attempt on a provider, as a proxy in front of it would see it (the call ledger of trials) */
+  onAttempt?: (attempt: LLMAttempt) => void;
+}
+
+export interface LLMAttempt {
+  provider: string;
+  /** wall-clock epoch ms */
+  started_ms: number;
+  ended_ms: number;
+  ok: boolean;
+  /** the injected llm_failure answered it */
+  faulted: boolean;
+  model?: string;
+  usage?: LLMResponse['usage'];
 }
 
 export interface LLMClientStats {
@@ -88,14 +102,34 @@ export function createLLMClient(options: LLMClientOptions): LLMClient {
     fallbackEnabled: options.fallbackEnabled,
   });
 
-  const callPrimary = (request: LLMRequest) => {
-    if (injected) {
-      return Promise.reject(
-        new LLMError(injected, `${primary.name}: injected ${injected} failure`, { provider: primary.name }),
-      );
+  /** one attempt on a provider, told to onAttempt however it ends */
+  const attempt = async (provider: LLMProvider, request: LLMRequest, fault?: LLMErrorType): Promise<LLMResponse> => {
+    const started_ms = clock.wallNow().getTime();
+    const tell = (ok: boolean, response?: LLMResponse) =>
+      options.onAttempt?.({
+        provider: provider.name,
+        started_ms,
+        ended_ms: clock.wallNow().getTime(),
+        ok,
+        faulted: fault !== undefined,
+        ...(response
+          ? { model: response.model, usage: response.usage }
+          : request.model
+            ? { model: request.model }
+            : {}),
+      });
+    try {
+      if (fault) throw new LLMError(fault, `${provider.name}: injected ${fault} failure`, { provider: provider.name });
+      const response = await provider.complete(request);
+      tell(true, response);
+      return response;
+    } catch (error) {
+      tell(false);
+      throw error;
     }
-    return primary.complete(request);
   };
+
+  const callPrimary = (request: LLMRequest) => attempt(primary, request, injected);
 
   const viaPrimary = async (request: LLMRequest): Promise<LLMResponse> => {
     for (let attempt = 0; ; attempt++) {
@@ -126,7 +160,7 @@ export function createLLMClient(options: LLMClientOptions): LLMClient {
         }
         stats.fallbacks++;
         try {
-          const response = await fallback.complete(request);
+          const response = await attempt(fallback, request);
           stats.succeeded++;
           return response;
         } catch (fallbackError) {

@@ -10,6 +10,7 @@ import { parseStrategy, mergeStrategy } from '../../runtime/strategy.js';
 import type { Topology } from '../../runtime/topology.js';
 import { createEmbeddedFaults, embeddedRefusal } from './faults.js';
 import { createEmbeddedObserver } from './observer.js';
+import { createCallLedger } from '../../protocol/calls.js';
 import { embeddedTrialTasks } from './tasks.js';
 
 export interface EmbeddedTargetOptions extends TargetOptions {
@@ -32,7 +33,10 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
     strategy = parseStrategy(mergeStrategy(strategy, { workload: { rate: options.workloadRate } }));
   if (options.workload === false) strategy = parseStrategy(mergeStrategy(strategy, { workload: { enabled: false } }));
   const random = options.random ?? createRandom(options.seed ?? 1);
+  // the runtime's LLM attempts, as proxies record a process target's: trials read behaviour and cost here
+  const calls = createCallLedger();
   const rt = createRuntime({
+    calls,
     strategy,
     topology: options.topology,
     clock: options.clock,
@@ -67,6 +71,7 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
     }),
     refuses: embeddedRefusal,
     trials: embeddedTrialTasks(rt),
+    calls,
     describe: async () => ({
       name,
       kind: 'embedded',
