@@ -138,22 +138,22 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
             interrupted = true;
             break;
           }
-          if (block.arm.faulted) {
-            const results = await applyBlockFaults(
-              service,
-              blockActions(scenario!, block.arm),
-              random.fork(`trials.target.${block.round}.${block.arm.name}`),
-              clock,
-            );
-            for (const r of results) {
-              if (r.success) faults.applied++;
-              else {
-                faults.failed++;
-                faults.first_error ??= `${r.action.type} ${r.action.target_id}: ${r.error ?? 'failed'}`;
+          try {
+            if (block.arm.faulted) {
+              const results = await applyBlockFaults(
+                service,
+                blockActions(scenario!, block.arm),
+                random.fork(`trials.target.${block.round}.${block.arm.name}`),
+                clock,
+              );
+              for (const r of results) {
+                if (r.success) faults.applied++;
+                else {
+                  faults.failed++;
+                  faults.first_error ??= `${r.action.type} ${r.action.target_id}: ${r.error ?? 'failed'}`;
+                }
               }
             }
-          }
-          try {
             for (const taskId of block.tasks) {
               if (options.signal?.aborted) break;
               const id = `r${block.round}.${block.arm.name}.${taskId}`;
@@ -162,6 +162,8 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
               const answer = await tasks
                 .run(taskId, { trial: id, traceparent, ...(options.signal ? { signal: options.signal } : {}) })
                 .catch((err: unknown) => ({ passed: false, detail: errorMessage(err) }));
+              // a try cut short by Ctrl-C is no failure of the agent's: it is left out, not counted
+              if (options.signal?.aborted) break;
               const trial: TrialRecord = {
                 id,
                 trace_id,
@@ -182,6 +184,7 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
           readCalls();
         }
         readCalls();
+        if (options.signal?.aborted) interrupted = true;
         const windows: TrialWindow[] = trials;
         const attribution = target.calls ? attributeCalls(records, windows) : undefined;
         const body = summarise({

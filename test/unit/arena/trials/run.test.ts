@@ -173,6 +173,39 @@ describe('arena trials on a stand-in agent', () => {
     ]);
   });
 
+  it('Ctrl-C: the block’s faults are reverted, the cut try is left out, the report says interrupted', async () => {
+    const controller = new AbortController();
+    const { target } = standInTarget([{ id: 't' }], { passes: () => true });
+    let reverted = 0;
+    const revertAll = target.runtime.revertAll.bind(target.runtime);
+    (target.runtime as { revertAll: typeof revertAll }).revertAll = () => {
+      reverted++;
+      return revertAll();
+    };
+    // the fourth try is cut by Ctrl-C while its request is in flight: it comes back failed
+    let tries = 0;
+    const trials = target.trials!;
+    const run = trials.run.bind(trials);
+    (trials as { run: typeof run }).run = async (id, mark) => {
+      if (++tries < 4) return run(id, mark);
+      controller.abort();
+      return { passed: false, detail: 'aborted' };
+    };
+    const report = await runTrialsOnTarget(target, {
+      n: 4,
+      ks: [1],
+      seed: 2,
+      scenario: SCENARIO,
+      signal: controller.signal,
+    });
+    expect(report.status).toBe('interrupted');
+    const task = report.trials.tasks[0]!;
+    expect(task.clean.n + task.faulted!.n).toBe(3);
+    expect(task.clean.successes + task.faulted!.successes).toBe(3);
+    expect(reverted).toBeGreaterThan(0);
+    expect(await target.runtime.activeFaults()).toEqual([]);
+  });
+
   it('refuses bad input before anything runs', async () => {
     const { target, applied } = standInTarget([{ id: 't' }], { passes: () => true });
     await expect(runTrialsOnTarget(target, { n: 4, ks: [8], seed: 1 })).rejects.toMatchObject({ exitCode: 2 });
