@@ -200,7 +200,7 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
           attribution,
           dropped: target.calls ? dropped : null,
           faults,
-          duration_ms: clock.now() - startedAt,
+          duration_ms: Math.round(clock.now() - startedAt),
         });
         const report: TrialsReport = { schema_version: 1, status: 'passed', trials: body };
         if (options.gates) {
