@@ -70,6 +70,11 @@ function traceFor(seed: number, trial: string): { trace_id: string; traceparent:
 
 export async function runTrialsOnTarget(target: Target, options: RunTrialsOptions): Promise<TrialsReport> {
   checkTrialsOptions(options);
+  // known before the target starts: a fleet is not brought up to learn it has nothing to try
+  if (!target.trials || target.trials.tasks.length === 0)
+    throw new UsageError(`target ${target.name} lists no tasks: add tasks: to its target file (DESIGN §14)`, {
+      code: 'no_tasks',
+    });
   const clock = options.clock ?? systemClock;
   const { scenario, n, ks, seed } = options;
   const intensities = options.intensities ?? [];
@@ -80,10 +85,6 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
     { clock },
     {
       check() {
-        if (!target.trials || target.trials.tasks.length === 0)
-          throw new UsageError(`target ${target.name} lists no tasks: add tasks: to its target file (DESIGN §14)`, {
-            code: 'no_tasks',
-          });
         if (options.gates?.maxCostRatio !== undefined && !target.calls)
           throw new UsageError(
             `--max-cost-ratio: target ${target.name} (${target.kind}) records no LLM calls, so cost is not measured`,

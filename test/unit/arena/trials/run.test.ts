@@ -213,7 +213,13 @@ describe('arena trials on a stand-in agent', () => {
       /--intensity needs --scenario/,
     );
     const none = standInTarget([], { passes: () => true });
+    let started = 0;
+    (none.target as { start: () => Promise<void> }).start = async () => {
+      started++;
+    };
     await expect(runTrialsOnTarget(none.target, { n: 2, ks: [1], seed: 1 })).rejects.toThrow(/lists no tasks/);
+    // known before the target starts: nothing is brought up to learn there is nothing to try
+    expect(started).toBe(0);
     expect(applied).toEqual([]);
   });
 });
