@@ -17,6 +17,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const { readFileSync } = require('node:fs');
   const { join } = require('node:path');
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+} else if (!require('node:fs').existsSync(require('node:path').join(__dirname, '..', 'dist', 'build-complete.json'))) {
+  // `npm run build` writes this last: without it dist/ is missing or a build was cut short (Ctrl-C in prepare)
+  notBuilt();
 } else {
   // NODE_COMPILE_CACHE names its directory, NODE_DISABLE_COMPILE_CACHE=1 turns it off (Node's own variables)
   require('node:module').enableCompileCache?.();
@@ -27,8 +30,19 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
         process.exitCode = code;
       },
       (err) => {
+        // a module of dist/ that is not there: the build is incomplete, not a bug to show a stack for
+        if (err?.code === 'ERR_MODULE_NOT_FOUND' && /[\\/]dist[\\/]/.test(String(err.message))) return notBuilt();
         process.stderr.write(`arena: unexpected error: ${err?.stack ?? err}\n`);
         process.exitCode = 3;
       },
     );
+}
+
+function notBuilt() {
+  const root = require('node:path').join(__dirname, '..');
+  process.stderr.write(
+    `arena: the build in ${root}/dist is missing or incomplete (was \`npm run build\` interrupted?)\n` +
+      `  run \`npm run build\` in ${root}, then try again\n`,
+  );
+  process.exitCode = 3;
 }

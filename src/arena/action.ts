@@ -70,4 +70,6 @@ export interface Result {
   error?: string;
   duration_ms: number;
   metadata?: Record<string, unknown>;
+  /** not attempted: a safety limit (max_affected) refused it; `error` says which */
+  skipped?: true;
 }

@@ -10,6 +10,7 @@
  * given a `durationMs` revert themselves when it ends; `revertAll` reverts
  * every fault still active.
  */
+import type { MarkerTravel } from '../protocol/markers.js';
 import type { ActionType, LLMErrorType } from './action.js';
 import type { CallLedgerReader } from '../protocol/calls.js';
 import type { WorkloadWindow } from './workload-window.js';
@@ -164,10 +165,29 @@ export interface Target {
   refuses?(action: { type: ActionType; metadata?: Record<string, unknown> }): string | undefined;
   /** agents, DAG and strategy in force, for `arena describe` */
   describe(): Promise<TargetDescription>;
+  /**
+   * per fault, the markers its quiet changes planted and how far they travelled (DESIGN §13.3): into
+   * the agents' context, into an action, to the user; absent when the target cannot trace them
+   */
+  markers?(): MarkerTravel[];
   /** the LLM and MCP calls its proxies saw (DESIGN §14 behaviour and cost); absent when it has no proxies */
   readonly calls?: CallLedgerReader;
   /** the tasks `arena trials` runs (DESIGN §14); absent when the target lists none */
   readonly trials?: TrialTasks;
+  /** the fault proxies it runs in front of its agents, with what each saw so far; absent when it runs none */
+  proxies?(): ProxyReport[];
+}
+
+/** One fault proxy a target runs, as a report and `describe` show it. */
+export interface ProxyReport {
+  kind: 'tcp' | 'llm' | 'mcp';
+  /** the agents whose traffic goes through it (more than one for a shared proxy) */
+  agents: string[];
+  /** where the agents connect, e.g. `127.0.0.1:7300` */
+  listen: string;
+  upstream: string;
+  /** the proxy's own counters, as its `GET /v1/stats` gives them (retries, retry-after, injected errors, reconnects, tokens) */
+  stats?: Record<string, unknown>;
 }
 
 export interface TargetDescription {

@@ -3,8 +3,10 @@
  * `--json`, `--report`, JUnit, SSE and `arena regress`. The engine emits
  * `RunEvent`s and returns reports; it never prints.
  */
+import type { MarkerTravel } from '../protocol/markers.js';
 import type { Action, Result } from './action.js';
-import type { ActiveFault, AgentInfo } from './providers.js';
+import type { ActiveFault, AgentInfo, ProxyReport } from './providers.js';
+import type { StoppedBy } from './safety/watch.js';
 
 export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
 
@@ -16,6 +18,8 @@ export interface FaultRecovery {
   recovered: boolean;
   /** injection → healthy again (polled); undefined when not recovered before the deadline */
   recovery_ms?: number;
+  /** the run was stopped (Ctrl-C, timeout, error) before it recovered or reached its deadline: not counted */
+  interrupted?: true;
 }
 
 /** How the workload requests still in flight when the window closed ended (DESIGN §5: every request sent is counted). */
@@ -44,7 +48,10 @@ export interface ScoreMeasurements {
     mttr_mean_ms: number | null;
     mttr_p50_ms: number | null;
     mttr_p95_ms: number | null;
+    /** every fault watched, interrupted ones too */
     faults: FaultRecovery[];
+    /** faults whose recovery the stopped run cut short: in `faults`, not in `disruptive_faults` (absent when 0) */
+    interrupted?: number;
   };
   consistency: {
     total: number;
@@ -145,6 +152,12 @@ export interface ScenarioReport {
   cut_faults?: Array<{ id: string; kind: string; target: string; planned_ms: number; actual_ms?: number }>;
   /** the target's agents as the run ended: status, role, and the restarts seen during the run */
   agents?: AgentInfo[];
+  /** set when a stop condition (config.stop_when) ended the run early: status `failed`, exit 1 */
+  stopped_by?: StoppedBy;
+  /** the fault proxies the target ran, with their stats as the run ended (process targets) */
+  proxies?: ProxyReport[];
+  /** per quiet fault, how far the values it changed travelled (DESIGN §13.3); absent when none were marked */
+  markers?: MarkerTravel[];
 }
 
 /**
@@ -194,7 +207,8 @@ export type RunEvent =
   | { type: 'fault.reverted'; at_ms: number; fault: ActiveFault }
   | { type: 'recovery'; at_ms: number; recovery: FaultRecovery }
   | { type: 'snapshot'; at_ms: number; agents: AgentInfo[]; faults: ActiveFault[]; live: LiveScore; progress: number }
-  | { type: 'run.finished'; at_ms: number; status: RunStatus };
+  /** `score`: the final one (consistency checked), so a view's last frame agrees with the report */
+  | { type: 'run.finished'; at_ms: number; status: RunStatus; stopped_by?: StoppedBy; score?: LiveScore };
 
 export type RunEventListener = (event: RunEvent) => void;
 
@@ -232,7 +246,10 @@ export interface SurvivalReport {
   actions_failed: number;
   score: ScoreReport;
   drift: DriftStats;
+  /** the last ticks run (at most 10,000 by default); `actions_*` and `drift` count every tick */
   timeline: SurvivalTick[];
+  /** ticks run before the kept timeline and left out of it (absent when none) */
+  timeline_dropped?: number;
   strategy: Record<string, unknown>;
   gate?: GateOutcome;
   error?: string;
@@ -242,4 +259,8 @@ export interface SurvivalReport {
   reverted_faults?: ActiveFault[];
   /** set by `arena replay`: the run whose timeline this one replayed */
   replay_of?: ReplayOf;
+  /** set when a stop condition (--stop-when) ended the run early: status `failed`, exit 1 */
+  stopped_by?: StoppedBy;
+  /** the fault proxies the target ran, with their stats as the run ended (process targets) */
+  proxies?: ProxyReport[];
 }

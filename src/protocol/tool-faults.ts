@@ -2,10 +2,29 @@
  * The vocabulary of `tool_fault` (DESIGN §3, §13.2): its modes and the
  * parameters each takes, shared by the MCP proxy, scenarios and HTTP.
  */
+import { z } from 'zod';
+
 export const TOOL_FAULT_MODES = ['truncate', 'empty', 'corrupt', 'inject', 'schema_drift', 'duplicate_call'] as const;
 export type ToolFaultMode = (typeof TOOL_FAULT_MODES)[number];
 
 export const TOOL_FAULT_PARAMS = ['mode', 'tool', 'keep', 'payload', 'hide', 'rename'] as const;
+
+/** The published shape of a tool_fault's parameters (JSON Schemas); toolFaultProblems is the check. */
+export const toolFaultShape = {
+  mode: z.enum(TOOL_FAULT_MODES).describe('what the tool results get (DESIGN §13.2)'),
+  tool: z.string().min(1).describe('a tool name or glob (* and ?); every tool when not given').optional(),
+  keep: z.number().min(0).max(1).describe('truncate: the fraction of the text kept (default 0.5)').optional(),
+  payload: z
+    .string()
+    .min(1)
+    .describe('inject: the text appended; by default an instruction carrying the canary ARENA-CANARY-<fault id>')
+    .optional(),
+  hide: z.array(z.string()).describe('schema_drift: tools left out of the tool list').optional(),
+  rename: z
+    .record(z.string(), z.record(z.string(), z.string()))
+    .describe('schema_drift: {tool: {from: to}}, input fields renamed')
+    .optional(),
+};
 
 const ONLY: Record<string, ToolFaultMode[]> = {
   keep: ['truncate'],

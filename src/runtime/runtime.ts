@@ -26,6 +26,7 @@ import type { CallLedger } from '../protocol/calls.js';
 import { createSupervisor } from './supervisor.js';
 import { agentSpecs, parseTopology, type Topology } from './topology.js';
 import { createWorkload, type Workload } from './workload.js';
+import { createMarkerBook, type MarkerBook } from '../protocol/markers.js';
 import { UsageError } from '../shared/errors.js';
 import type { WorkflowDefinition } from '../workflow/index.js';
 
@@ -70,6 +71,8 @@ export interface AgentRuntime {
   health(scope?: RuntimeHealthScope): RuntimeHealth;
   readonly dag: LiveDag;
   readonly ledger: Ledger;
+  /** the markers tool_fault planted in tool results, and where they were seen since (DESIGN §13.3) */
+  readonly markers: MarkerBook;
   readonly topology: Topology;
   /** submits one workload run now (besides the paced ones) */
   submitRun(): Promise<boolean>;
@@ -90,6 +93,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
   const ledger = createLedger();
   const dag = createLiveDag(STEADY_STATE_WORKFLOW as WorkflowDefinition);
 
+  const markers = createMarkerBook();
   const cluster: Cluster = {
     clock,
     random: random.fork('runtime'),
@@ -101,7 +105,16 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     orchestratorEpoch: 1,
     running: false,
     buildSubsystems: (agent) =>
-      createSubsystems({ clock, strategy: cluster.strategy, agentId: agent.id, calls: options.calls }),
+      createSubsystems({
+        clock,
+        strategy: cluster.strategy,
+        agentId: agent.id,
+        calls: options.calls,
+        onToolChanged: ({ fault_id, marker }) => {
+          if (marker)
+            markers.add(fault_id, marker, marker.startsWith('ARENA-CANARY-') ? 'canary' : 'signature', 'tools');
+        },
+      }),
   };
   for (const spec of agentSpecs(topology)) {
     const agent = createAgent({
@@ -119,7 +132,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
   cluster.activeOrchestrator = { incarnation: 0, renewedAt: clock.now() };
 
   const supervisor = createSupervisor(cluster);
-  const workload: Workload = createWorkload(cluster, dag, ledger);
+  const workload: Workload = createWorkload(cluster, dag, ledger, markers);
   let timers: TimerHandle[] = [];
   let stoppedBefore = false;
   let dagRestore: TimerHandle | undefined;
@@ -261,6 +274,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     health,
     dag,
     ledger,
+    markers,
     topology,
     submitRun() {
       if (!cluster.running) return Promise.reject(new ConflictError('the runtime is not running', 'runtime_stopped'));

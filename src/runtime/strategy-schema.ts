@@ -70,11 +70,17 @@ const SECTIONS = {
     backoff_ms: duration,
     fallback: bool,
   }),
-  tools: section('every tool call is bounded by timeout_ms; retries extra attempts when enabled', {
-    enabled: bool,
-    timeout_ms: positive,
-    retries: count,
-  }),
+  tools: section(
+    'every tool call is bounded by timeout_ms; retries extra attempts when enabled; validate checks results',
+    {
+      enabled: bool,
+      timeout_ms: positive,
+      retries: count,
+      validate: bool.describe(
+        'the careful agent (with enabled): a result that is not what the tool promises (cut, empty, corrupted, carrying text around it) is retried, then refused, never used; false: the agent uses whatever comes back (DESIGN §13.2)',
+      ),
+    },
+  ),
   mcp: section('MCP session reconnects with exponential backoff after a disconnect', {
     enabled: bool,
     backoff_ms: duration,

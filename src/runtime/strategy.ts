@@ -39,7 +39,7 @@ export const DEFAULT_STRATEGY: Strategy = deepFreeze({
   checkpoints: { enabled: true, interval_ms: 200 },
   integrity: { enabled: true, check_interval_ms: 50 },
   llm: { enabled: true, retries: 2, backoff_ms: 10, fallback: true },
-  tools: { enabled: true, timeout_ms: 100, retries: 1 },
+  tools: { enabled: true, timeout_ms: 100, retries: 1, validate: true },
   mcp: { enabled: true, backoff_ms: 20, max_backoff_ms: 500 },
   dag: { enabled: true, restore_delay_ms: 50, recovery: 'retry', step_retries: 1 },
   workload: { enabled: true, rate: 20, run_timeout_ms: 1000 },

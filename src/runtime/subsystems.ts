@@ -7,7 +7,7 @@ import type { CallLedger } from '../protocol/calls.js';
 import type { Clock } from '../shared/clock.js';
 import type { LLMAttempt } from './llm/client.js';
 import type { Strategy } from './strategy.js';
-import { createToolbox, type Toolbox } from './tools/index.js';
+import { createToolbox, type Toolbox, type ToolboxOptions } from './tools/index.js';
 import { createLLMClient, createLocalModel, type LLMClient } from './llm/index.js';
 import { createMCPSession, inProcessConnector, type MCPSession } from './mcp/index.js';
 
@@ -28,12 +28,15 @@ export function createSubsystems(options: {
   agentId: string;
   /** records every LLM attempt (trials read it as the target's call ledger) */
   calls?: CallLedger | undefined;
+  onToolChanged?: ToolboxOptions['onChanged'];
 }): AgentSubsystems {
   const { clock, strategy, calls } = options;
   const tools = createToolbox({
     clock,
     timeoutMs: strategy.tools.timeout_ms,
     retries: strategy.tools.enabled ? strategy.tools.retries : 0,
+    validate: strategy.tools.enabled && strategy.tools.validate,
+    ...(options.onToolChanged ? { onChanged: options.onToolChanged } : {}),
   });
   const llm = createLLMClient({
     primary: createLocalModel({ name: 'local', clock }),
@@ -70,7 +73,11 @@ export function createSubsystems(options: {
     mcp,
     ready: connecting,
     configure(next) {
-      tools.configure({ timeoutMs: next.tools.timeout_ms, retries: next.tools.enabled ? next.tools.retries : 0 });
+      tools.configure({
+        timeoutMs: next.tools.timeout_ms,
+        retries: next.tools.enabled ? next.tools.retries : 0,
+        validate: next.tools.enabled && next.tools.validate,
+      });
       llm.configure(llmConfig(next));
       mcp.configureReconnect(mcpReconnect(next));
     },

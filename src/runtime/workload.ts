@@ -5,12 +5,13 @@
  * Every message crosses the cluster network, so partitions, pauses, kills and
  * slow agents all show in the results.
  */
-import { RuntimeError, errorMessage } from '../shared/errors.js';
+import { RuntimeError, errorMessage, isArenaError } from '../shared/errors.js';
 import { AgentRegistry, executeWorkflow, type StepAgent, type StepContext } from '../workflow/index.js';
 import type { Agent } from './agent.js';
 import { isAlive, send, type Cluster } from './cluster.js';
 import { currentLeader, leaderServing } from './election.js';
 import type { LiveDag } from './dag.js';
+import type { MarkerBook } from '../protocol/markers.js';
 import type { Ledger, Write } from './ledger.js';
 import { ensureIntegrity, journalWrite } from './maintenance.js';
 import {
@@ -40,7 +41,7 @@ export interface Workload {
   abortAll(): void;
 }
 
-export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): Workload {
+export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger, markers?: MarkerBook): Workload {
   let next = 1;
   let roundRobin = 0;
   const inFlight = new Set<AbortController>();
@@ -56,18 +57,27 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
 
   const stepAgents = (orchestrator: Agent, input: RunInput, first: Agent, state: RunState) => {
     let assigned = first;
+    // the assigned worker's tools gave a result its agent refused: its tool backend is not to be trusted now
+    let isDistrusted = false;
     const onWorker = (fn: (agent: Agent, ctx: StepContext, signal: AbortSignal) => Promise<unknown>): StepAgent => ({
-      execute(ctx) {
-        // a retry goes elsewhere when the assigned worker refused the task (it is down) or its heartbeats stopped
+      async execute(ctx) {
+        // a retry goes elsewhere when the assigned worker refused the task (it is down), its heartbeats stopped,
+        // or its agent refused what its tools returned
         if (
           ctx.attempt > 1 &&
           cluster.strategy.failover.enabled &&
-          (assigned.state !== 'running' || !isAlive(cluster, assigned))
+          (assigned.state !== 'running' || !isAlive(cluster, assigned) || isDistrusted)
         ) {
           assigned = pickWorker(assigned);
         }
+        isDistrusted = false;
         const worker = assigned;
-        return send(orchestrator, worker, (signal) => fn(worker, ctx, signal), ctx.signal);
+        try {
+          return await send(orchestrator, worker, (signal) => fn(worker, ctx, signal), ctx.signal);
+        } catch (error) {
+          isDistrusted = isArenaError(error, 'tool_result_invalid');
+          throw error;
+        }
       },
     });
     const registry = new AgentRegistry();
@@ -123,12 +133,12 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger): 
   ): Promise<RunOutput> => {
     const tool = need<{ capital: string; product: number; doc: string }>(ctx, 'tool');
     const recall = need<{ verified: boolean }>(ctx, 'recall');
-    const response = await agent.subsystems.llm.complete({
-      messages: [{ role: 'user', content: `echo: ${tool.capital}|${tool.product}|${tool.doc}` }],
-      signal,
-    });
+    const prompt = `echo: ${tool.capital}|${tool.product}|${tool.doc}`;
+    if (markers?.isTracking) markers.scan(prompt, 'entered_context');
+    const response = await agent.subsystems.llm.complete({ messages: [{ role: 'user', content: prompt }], signal });
     signal.throwIfAborted();
     const output: RunOutput = { run: input.run, answer: response.text, recall_verified: recall.verified };
+    if (markers?.isTracking) markers.scan(output.answer, 'reached_user');
     // idempotent effect: a retried or late answer never writes twice
     if (!ledger.hasEffect(input.run)) {
       const key = memoryKey(input.run);

@@ -33,6 +33,8 @@ export function describeResult(result: ResultLike): string {
   if (result.success === false) return `${text} failed: ${result.error ?? 'no reason given'}`;
   if (typeof m.killed_leader_id === 'string') text += ` → killed leader ${m.killed_leader_id}`;
   else if (typeof m.killed_orchestrator_id === 'string') text += ` → killed orchestrator ${m.killed_orchestrator_id}`;
+  if (a.type === 'tool_fault' && typeof m.mode === 'string')
+    text += ` (${m.mode}${typeof m.tool === 'string' && m.tool !== '*' ? ` on ${m.tool}` : ''})`;
   if (typeof m.duration_ms === 'number') text += ` for ${formatMs(m.duration_ms)}`;
   if (Array.isArray(m.shared_with) && m.shared_with.length) text += ` (shared with ${m.shared_with.join(', ')})`;
   return text;
@@ -43,6 +45,13 @@ export function describeEvent(type: string, data: unknown): { text: string; tone
   const d = (data ?? {}) as ResultLike & Record<string, unknown>;
   if (type === 'arena.action.executed') return { text: describeResult(d), tone: 'ok' };
   if (type === 'arena.action.failed') return { text: describeResult(d), tone: 'bad' };
+  // a stop condition ended the run (DESIGN §16): say which and why, not a dump of the event
+  const stopped = d.stopped_by as { condition?: string; reason?: string } | undefined;
+  if (type === 'run.finished' && stopped)
+    return {
+      text: `stopped by ${stopped.condition ?? 'a stop condition'}: ${stopped.reason ?? ''}; faults reverted`,
+      tone: 'bad',
+    };
   const keys = Object.keys(d).slice(0, 4);
   const detail = keys.map((k) => `${k}=${typeof d[k] === 'object' ? JSON.stringify(d[k]) : String(d[k])}`).join(' ');
   return { text: `${type.replace(/^arena\./, '')}${detail ? ` ${detail}` : ''}`, tone: 'info' };

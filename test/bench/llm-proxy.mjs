@@ -8,6 +8,9 @@
  * Kinds: json (one small completion), stream (20 SSE events written at
  * once: CPU-bound, the proxy's worst case), paced (20 events 2 ms apart, as
  * a model streams tokens: the upstream sets the pace, as with a real API).
+ * A third side, "matcher", is the same proxy with a fault active that matches no request (llm_failure
+ * for a model nobody asks for): every request's body is read for its model, then passed through. Its
+ * p50 against the plain proxy's is what quiet faults cost the requests they do not touch.
  * Run: npm run build && node test/bench/llm-proxy.mjs
  * (BENCH_SECONDS per throughput run, default 4; BENCH_CONNECTIONS, default 32)
  */
@@ -59,23 +62,24 @@ function once(agent, port, body) {
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+const SIDES = ['direct', 'proxy', 'matcher'];
+
 async function latency(ports, kind) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const samples = { direct: [], proxy: [] };
+  const samples = { direct: [], proxy: [], matcher: [] };
   const perRound = kind === 'paced' ? 40 : LATENCY_PER_ROUND;
-  for (let i = 0; i < (kind === 'paced' ? 10 : 200); i++) {
-    await once(agent, ports.direct, BODY[kind]);
-    await once(agent, ports.proxy, BODY[kind]);
-  }
-  // interleaved rounds, so drift on a shared machine hits both sides alike
-  for (let round = 0; round < LATENCY_ROUNDS; round++) {
-    for (const side of round % 2 ? ['proxy', 'direct'] : ['direct', 'proxy']) {
-      for (let i = 0; i < perRound; i++) samples[side].push(await once(agent, ports[side], BODY[kind]));
+  for (let i = 0; i < (kind === 'paced' ? 10 : 200); i++)
+    for (const side of SIDES) await once(agent, ports[side], BODY[kind]);
+  // interleaved rounds in a rotating order, so drift on a shared machine hits every side alike
+  for (let round = 0; round < LATENCY_ROUNDS * 2; round++) {
+    const order = [...SIDES.slice(round % 3), ...SIDES.slice(0, round % 3)];
+    for (const side of order) {
+      for (let i = 0; i < perRound / 2; i++) samples[side].push(await once(agent, ports[side], BODY[kind]));
     }
   }
   agent.destroy();
   const out = {};
-  for (const side of ['direct', 'proxy']) {
+  for (const side of SIDES) {
     const sorted = samples[side].sort((a, b) => a - b);
     out[side] = { p50: pct(sorted, 50), p99: pct(sorted, 99) };
   }
@@ -108,7 +112,8 @@ function throughput(port, kind) {
 async function main() {
   const upstream = await start('upstream');
   const proxy = await start('proxy', `http://127.0.0.1:${upstream.port}`);
-  const ports = { direct: upstream.port, proxy: proxy.port };
+  const matcher = await start('proxy', `http://127.0.0.1:${upstream.port}`, 'matcher');
+  const ports = { direct: upstream.port, proxy: proxy.port, matcher: matcher.port };
   console.log(
     `LLM proxy bench: node ${process.version}, ${STREAM_EVENTS} SSE events per streamed answer, ${CONNECTIONS} connections x ${SECONDS}s per throughput run`,
   );
@@ -120,6 +125,9 @@ async function main() {
       console.log(
         `${kind.padEnd(6)} latency  direct p50 ${lat.direct.p50.toFixed(3)} ms p99 ${lat.direct.p99.toFixed(3)} ms | proxy p50 ${lat.proxy.p50.toFixed(3)} ms p99 ${lat.proxy.p99.toFixed(3)} ms | added p50 ${addedP50.toFixed(3)} ms p99 ${addedP99.toFixed(3)} ms | ratio p50 ${(lat.proxy.p50 / lat.direct.p50).toFixed(2)}x`,
       );
+      console.log(
+        `${kind.padEnd(6)} matcher  p50 ${lat.matcher.p50.toFixed(3)} ms p99 ${lat.matcher.p99.toFixed(3)} ms | vs the proxy with no fault: p50 ${(lat.matcher.p50 - lat.proxy.p50).toFixed(3)} ms (${((lat.matcher.p50 / lat.proxy.p50 - 1) * 100).toFixed(1)}%)`,
+      );
       const direct = await throughput(ports.direct, kind);
       const proxied = await throughput(ports.proxy, kind);
       console.log(
@@ -128,6 +136,7 @@ async function main() {
     }
   } finally {
     proxy.child.kill();
+    matcher.child.kill();
     upstream.child.kill();
   }
 }
@@ -175,6 +184,15 @@ if (process.argv[2] === 'upstream') {
 } else if (process.argv[2] === 'proxy') {
   const { startLlmProxy } = await import('../../dist/proxies/llm/index.js');
   const proxy = await startLlmProxy({ listen: 0, upstream: process.argv[3], api: 'openai' });
+  if (process.argv[4] === 'matcher') {
+    // active, matching nothing: every request is read for its model and passed through untouched
+    await proxy.applyFault({
+      id: 'bench-matcher',
+      type: 'llm_failure',
+      params: { error_type: 'wrong_value', match: { model: 'no-such-model' } },
+      lease_ms: 24 * 60 * 60 * 1000,
+    });
+  }
   process.send({ port: proxy.port });
 } else {
   await main();

@@ -103,4 +103,18 @@ describe('arena with a process target file', { timeout: 60_000 }, () => {
     expect(report.score.measurements.recovery.faults[0]).toMatchObject({ type: 'kill_agent', recovered: true });
     expect(report.score.measurements.recovery.faults[0].recovery_ms).toBeGreaterThanOrEqual(150);
   });
+
+  it('describe --target lists the proxies it runs in front of the agents: kind, agents, listen, upstream', async () => {
+    const [llmPort] = await freePorts(1);
+    const file = await tinyTargetFile(`llm: { listen: ${llmPort}, upstream: "http://127.0.0.1:9", api: openai }\n`);
+    const json = await arena(['describe', '--target', file, '--json']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).strategy.proxies).toEqual([
+      { kind: 'llm', agents: [`${tag}-1`], listen: `http://127.0.0.1:${llmPort}`, upstream: 'http://127.0.0.1:9' },
+    ]);
+    const text = await arena(['describe', '--target', file]);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toContain('Proxies');
+    expect(text.stdout).toContain(`http://127.0.0.1:${llmPort}`);
+  });
 });

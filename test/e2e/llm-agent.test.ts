@@ -79,5 +79,23 @@ describe('example LLM agent under a process target', () => {
     expect(stats.sdk_requests).toBeGreaterThanOrEqual(m.requests.succeeded);
     // recovery was judged by the arena's own probe call through the same proxy, which reached the stand-in
     expect(stats.clients['arena-probe']).toBeGreaterThanOrEqual(1);
+
+    // the proxy's own stats are in the report: the 429s it answered, the SDK's retries, the tokens it relayed
+    expect(report.proxies).toHaveLength(1);
+    const [proxy] = report.proxies!;
+    expect(proxy).toMatchObject({ kind: 'llm', agents: ['agent'], upstream: expect.stringMatching(/^http:\/\/127/) });
+    const proxyStats = proxy!.stats as {
+      errors_injected: { rate_limit?: number };
+      retries: number;
+      tokens: { input: number; output: number; answers_with_usage: number };
+      clients: Array<{ client: string; retries: number; retry_after: { sent: number } }>;
+    };
+    expect(proxyStats.errors_injected.rate_limit).toBeGreaterThan(0);
+    expect(proxyStats.retries).toBeGreaterThan(0);
+    const agentClient = proxyStats.clients.find((c) => c.client === 'agent');
+    expect(agentClient?.retry_after.sent).toBeGreaterThan(0);
+    // the stand-in answers usage {1, 1}: every answer with usage adds one token each way
+    expect(proxyStats.tokens.answers_with_usage).toBeGreaterThan(0);
+    expect(proxyStats.tokens.input).toBe(proxyStats.tokens.answers_with_usage);
   }, 40_000);
 });

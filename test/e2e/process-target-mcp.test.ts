@@ -61,6 +61,18 @@ describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }
     expect(performance.now() - started).toBeGreaterThanOrEqual(550);
     expect(answer).toEqual({ content: [{ type: 'text', text: 'Echo: late' }] });
     expect(await target!.runtime.activeFaults()).toEqual([]);
+    // the held call is in the target's ledger, under its agent; the MCP proxy's stats are in its report
+    expect(target!.calls!.calls().records).toEqual([
+      expect.objectContaining({ kind: 'tool', agent: id, tool: 'echo', ok: true, faulted: true }),
+    ]);
+    expect(target!.proxies!()).toEqual([
+      expect.objectContaining({
+        kind: 'mcp',
+        agents: [id],
+        upstream: upstream.url,
+        stats: expect.objectContaining({ tool_calls: 1, calls_held: { now: 0, total: 1 } }),
+      }),
+    ]);
   });
 
   it('tool_fault from a scenario action changes tool results through the mcp: proxy until it is reverted', async () => {
@@ -79,6 +91,9 @@ describe('process target: MCP faults through the MCP proxy', { timeout: 45_000 }
     )[0]!.text;
     expect(text.startsWith('Echo: data')).toBe(true);
     expect(text).toContain(canary);
+    // the target's one marker book (DESIGN §13.3): the agent acting on the canary is a tool call carrying it
+    await client.callTool({ name: 'echo', arguments: { message: `done: ${canary}` } });
+    expect(target!.markers?.()).toEqual([expect.objectContaining({ kind: 'canary', source: 'mcp', drove_action: 1 })]);
     expect(await target!.runtime.revertFault(String(report.fault_id))).toBe(true);
     expect(await client.callTool({ name: 'echo', arguments: { message: 'real' } })).toEqual({
       content: [{ type: 'text', text: 'Echo: real' }],

@@ -84,6 +84,12 @@ describe('arena proxy llm', () => {
     expect(stats.clients).toEqual([
       expect.objectContaining({ client: 'agent-7', requests: 2, retries: 1, retry_after_honoured: true }),
     ]);
+    // both calls recorded: the 429 the fault answered, then the SDK's retry with the upstream's usage
+    const calls = (await (await fetch(`${controlUrl}/v1/calls`)).json()) as { records: unknown[] };
+    expect(calls.records).toEqual([
+      expect.objectContaining({ seq: 1, kind: 'llm', client: 'agent-7', ok: false, faulted: true }),
+      expect.objectContaining({ seq: 2, ok: true, faulted: false, tokens: { input: 5, output: 3 } }),
+    ]);
     const extra = await fetch(`${controlUrl}/v1/faults`, {
       method: 'POST',
       body: JSON.stringify({ id: 'x', type: 'llm_failure', params: { error_type: 'nope' } }),
@@ -94,6 +100,7 @@ describe('arena proxy llm', () => {
     const result = await child!;
     expect(result.exitCode).toBe(0);
     expect(stdout()).toContain('arena:   agent-7: 2 requests, 1 retries, retry-after honoured');
+    expect(stdout()).toContain('tokens 5 in / 3 out (0 answers without usage)');
     expect(stdout()).toContain('arena: stopped');
   });
 

@@ -63,7 +63,19 @@ describe('arena proxy mcp: usage errors (exit 2, nothing started)', () => {
     [['--fault', 'mcp_disconnect', '--', 'node', 'server.js'], 'inject it through --control'],
     [
       ['--fault', 'slow_tool', '--mode', 'jsonrpc', '--', 'node', 'server.js'],
-      '--mode applies to --fault tool_error only',
+      '--mode applies to --fault tool_error and --fault tool_fault only',
+    ],
+    [['--fault', 'tool_fault', '--', 'node', 'server.js'], '--fault tool_fault needs --mode'],
+    [['--fault', 'tool_fault', '--mode', 'garble', '--', 'node', 'server.js'], '--mode: expected one of truncate'],
+    [
+      ['--fault', 'tool_fault', '--mode', 'truncate', '--keep', '2', '--', 'node', 'x.js'],
+      '--keep: expected a fraction',
+    ],
+    [['--fault', 'tool_fault', '--mode', 'empty', '--keep', '0.5', '--', 'node', 'x.js'], '--keep: only truncate'],
+    [['--fault', 'tool_error', '--hide', 'echo', '--', 'node', 'x.js'], '--hide applies to --fault tool_fault only'],
+    [
+      ['--fault', 'tool_fault', '--mode', 'schema_drift', '--rename', 'echo', '--', 'node', 'x.js'],
+      '--rename echo: expected TOOL.FROM=TO',
     ],
     [['--fault', 'slow_tool', '--delay', 'soon', '--', 'node', 'server.js'], 'invalid duration "soon"'],
     [['--', '/nonexistent/mcp-server'], '/nonexistent/mcp-server'],
@@ -156,10 +168,10 @@ describe('arena proxy mcp --upstream (streamable HTTP)', () => {
 });
 
 describe('arena proxy mcp -- COMMAND (stdio), launched by the agent', () => {
-  async function agentLaunchesProxy() {
+  async function agentLaunchesProxy(flags: string[] = []) {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [ARENA_BIN, 'proxy', 'mcp', '--control', '0', '--', process.execPath, EVERYTHING, 'stdio'],
+      args: [ARENA_BIN, 'proxy', 'mcp', '--control', '0', ...flags, '--', process.execPath, EVERYTHING, 'stdio'],
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
       stderr: 'pipe',
@@ -174,6 +186,30 @@ describe('arena proxy mcp -- COMMAND (stdio), launched by the agent', () => {
     cleanups.push(() => client.close());
     return { client, control: await controlUrl, problems, isClosed: () => isClosed };
   }
+
+  it('--fault tool_fault --mode inject: the echo tool answers with the canary appended', async () => {
+    const agent = await agentLaunchesProxy([
+      '--fault',
+      'tool_fault',
+      '--mode',
+      'inject',
+      '--tool',
+      'ech?',
+      '--seed',
+      '7',
+    ]);
+    const text = (
+      (await agent.client.callTool({ name: 'echo', arguments: { message: 'hi' } })).content as Array<{
+        text: string;
+      }>
+    )[0]!.text;
+    expect(text.startsWith('Echo: hi')).toBe(true);
+    expect(text).toContain('ARENA-CANARY-cli-1-tool_fault');
+    const stats = await getJson(`${agent.control}/v1/stats`);
+    expect(stats).toMatchObject({ results_changed: 1 });
+    expect(stats.markers).toEqual([expect.objectContaining({ kind: 'canary', source: 'mcp' })]);
+    expect(agent.problems).toEqual([]);
+  });
 
   it('passes calls through, holds one until the client times out, and a disconnect is survived by launching again', async () => {
     const agent = await agentLaunchesProxy();

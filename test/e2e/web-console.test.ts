@@ -256,6 +256,18 @@ describe('web console in Chromium', () => {
     await shot(page, 'survival-desktop');
   }, 30_000);
 
+  it('tool_fault: the form asks for its mode and tool glob, and the embedded runtime applies it', async () => {
+    await page.selectOption('[data-testid=inject] select[name=type]', 'tool_fault');
+    await page.selectOption('[data-testid=inject] select[name=target]', 'agent-3');
+    await page.selectOption('[data-testid=inject] select[name=mode]', 'corrupt');
+    await page.fill('[data-testid=inject] input[name=tool]', 'look*');
+    await page.fill('[data-testid=inject] input[name=duration]', '1s');
+    await page.click('[data-testid=inject] button[type=submit]');
+    await poll(() => page.locator('[data-testid=inject-outcome]').textContent()).toContain(
+      'Injected: tool_fault agent-3 (corrupt on look*) for 1.0 s',
+    );
+  });
+
   it('an injected fault shows with its time left, counting down', async () => {
     await page.selectOption('[data-testid=inject] select[name=type]', 'network_partition');
     await page.selectOption('[data-testid=inject] select[name=target]', 'agent-2');

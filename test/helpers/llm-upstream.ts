@@ -39,7 +39,14 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     void (async () => {
       const body = await readAll(req);
       requests.push({ method: req.method ?? '', path: req.url ?? '', rawHeaders: [...req.rawHeaders], body });
-      const json = body ? (JSON.parse(body) as { stream?: boolean; model?: string; tools?: unknown[] }) : {};
+      const json = body
+        ? (JSON.parse(body) as {
+            stream?: boolean;
+            model?: string;
+            tools?: unknown[];
+            stream_options?: { include_usage?: boolean };
+          })
+        : {};
       const model = json.model ?? 'stand-in';
       const isAnthropic = (req.url ?? '').startsWith('/v1/messages');
       // a request offering tools gets a call of the first one: get_weather {city, days}
@@ -65,7 +72,9 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       }
       res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Stand-In': 'yes' });
       res.flushHeaders();
-      const events = isAnthropic ? anthropicEvents(model, tokens) : openaiEvents(model, tokens);
+      const events = isAnthropic
+        ? anthropicEvents(model, tokens)
+        : openaiEvents(model, tokens, json.stream_options?.include_usage === true);
       for (let i = 0; i < events.length; i++) {
         if (res.destroyed) return;
         res.write(events[i]);
@@ -112,14 +121,20 @@ function openaiCompletion(model: string, text: string) {
   };
 }
 
-/** one `data:` event per token, a finishing chunk, then `[DONE]` */
-export function openaiEvents(model: string, tokens: string[]): string[] {
+/** one `data:` event per token, a finishing chunk, the usage chunk when asked for, then `[DONE]` */
+export function openaiEvents(model: string, tokens: string[], includeUsage = false): string[] {
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
   return [
     chunk({ role: 'assistant', content: '' }, null),
     ...tokens.map((t) => chunk({ content: t }, null)),
     chunk({}, 'stop'),
+    // stream_options.include_usage: a last chunk with no choices and the whole call's usage
+    ...(includeUsage
+      ? [
+          `data: ${JSON.stringify({ id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage: { prompt_tokens: 5, completion_tokens: tokens.length, total_tokens: 5 + tokens.length } })}\n\n`,
+        ]
+      : []),
     'data: [DONE]\n\n',
   ];
 }

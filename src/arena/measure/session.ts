@@ -33,7 +33,7 @@ export interface MeasurementOptions {
 }
 
 export interface FinishOptions {
-  /** stop waiting for unrecovered faults: they count as not recovered */
+  /** stop waiting for unrecovered faults: those still inside their deadline are `interrupted`, not counted */
   signal?: AbortSignal;
   /** wait for unrecovered faults until their deadlines (default true) */
   waitForRecovery?: boolean;
@@ -56,6 +56,8 @@ interface Pending {
   injectedAt: number;
   /** not yet checked once: healthy at the first check means it never went down */
   isFirstCheck: boolean;
+  /** its health check in flight */
+  checking?: Promise<void>;
 }
 
 /** every request sent in the window, each counted once; one that never ended counts as failed */
@@ -91,7 +93,6 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
   let pollTimer: TimerHandle | undefined;
   let drained: (() => void) | undefined;
   let finished = false;
-  let polling: Promise<void> | undefined;
 
   // a target that cannot answer (mid-restart, unreachable) is not healthy
   const isHealthy = async (scope: HealthScope) => {
@@ -102,38 +103,40 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
     }
   };
 
-  const settle = (p: Pending, recovered: boolean, at: number) => {
+  const settle = (p: Pending, recovered: boolean, at: number, isInterrupted = false) => {
     p.recovery.recovered = recovered;
     if (recovered) p.recovery.recovery_ms = Math.max(0, Math.round(at - p.injectedAt));
+    if (isInterrupted) p.recovery.interrupted = true;
     settled.push(p.recovery);
     options.onRecovery?.({ ...p.recovery });
   };
 
-  // health of every pending fault is asked at once; one poll at a time
-  const pollOnce = async () => {
-    const batch = [...pending];
-    const healthy = await Promise.all(batch.map((p) => isHealthy(p.scope)));
-    if (finished) return;
-    const now = clock.now();
-    const done = new Set<Pending>();
-    batch.forEach((p, i) => {
-      if (healthy[i]) settle(p, true, p.isFirstCheck ? p.injectedAt : now);
+  // each pending fault is checked on its own, at most one check of it at a time: a slow check of one
+  // (an LLM probe held to its timeout) neither delays another fault's next check nor its recovery time
+  const inFlight = new Set<Promise<void>>();
+  const check = (p: Pending) => {
+    const run = isHealthy(p.scope).then((healthy) => {
+      p.checking = undefined;
+      if (finished || !pending.includes(p)) return;
+      const now = clock.now();
+      if (healthy) settle(p, true, p.isFirstCheck ? p.injectedAt : now);
       else if (now - p.injectedAt >= deadlineMs) settle(p, false, now);
       else {
         p.isFirstCheck = false;
         return;
       }
-      done.add(p);
+      pending = pending.filter((other) => other !== p);
+      if (pending.length === 0) drained?.();
     });
-    pending = pending.filter((p) => !done.has(p));
+    p.checking = run;
+    inFlight.add(run);
+    void run.finally(() => inFlight.delete(run));
   };
 
   const poll = () => {
     pollTimer = undefined;
-    polling = pollOnce().finally(() => {
-      polling = undefined;
-      schedule();
-    });
+    for (const p of pending) if (!p.checking) check(p);
+    schedule();
   };
 
   const schedule = () => {
@@ -141,14 +144,13 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
       drained?.();
       return;
     }
-    if (!pollTimer && !polling && !finished) {
-      if (pending.some((p) => p.isFirstCheck)) {
-        pollTimer = clock.setTimer(0, poll);
-        return;
-      }
-      const nextDeadline = Math.min(...pending.map((p) => p.injectedAt + deadlineMs)) - clock.now();
-      pollTimer = clock.setTimer(Math.max(0, Math.min(pollMs, nextDeadline)), poll);
+    if (pollTimer || finished) return;
+    if (pending.some((p) => p.isFirstCheck && !p.checking)) {
+      pollTimer = clock.setTimer(0, poll);
+      return;
     }
+    const nextDeadline = Math.min(...pending.map((p) => p.injectedAt + deadlineMs)) - clock.now();
+    pollTimer = clock.setTimer(Math.max(0, Math.min(pollMs, nextDeadline)), poll);
   };
 
   // a target that stops answering keeps what was last measured: nothing is made up for the gap
@@ -175,8 +177,11 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
     const times = faults.filter((f) => f.recovered && f.recovery_ms !== undefined).map((f) => f.recovery_ms!);
     const sorted = [...times].sort((a, b) => a - b);
     const mttr = sorted.length ? mean(sorted) : null;
+    // a fault the stopped run never let finish recovering is no failed recovery: reported, not scored
+    const interrupted = faults.filter((f) => f.interrupted).length;
     return {
-      disruptive_faults: faults.length,
+      disruptive_faults: faults.length - interrupted,
+      ...(interrupted > 0 ? { interrupted } : {}),
       recovered: times.length,
       speed: round1(recoverySpeed(mttr)),
       mttr_mean_ms: mttr === null ? null : Math.round(mttr),
@@ -265,14 +270,22 @@ export async function startMeasurement(options: MeasurementOptions): Promise<Mea
       finished = true;
       pollTimer?.cancel();
       pollTimer = undefined;
-      await polling;
+      await Promise.all([...inFlight]);
       const last = [...pending];
       pending = [];
       const healthy = await Promise.all(last.map((p) => isHealthy(p.scope)));
       const now = clock.now();
-      last.forEach((p, i) =>
-        settle(p, healthy[i]! && now - p.injectedAt < deadlineMs, p.isFirstCheck && healthy[i] ? p.injectedAt : now),
-      );
+      // an aborted wait cut short the faults still unhealthy and inside their deadline: interrupted, not failed
+      const isCut = opts.signal?.aborted === true;
+      last.forEach((p, i) => {
+        const isInTime = now - p.injectedAt < deadlineMs;
+        settle(
+          p,
+          healthy[i]! && isInTime,
+          p.isFirstCheck && healthy[i] ? p.injectedAt : now,
+          isCut && !healthy[i] && isInTime,
+        );
+      });
       if (opts.beforeChecks) await opts.beforeChecks();
       let checks: InvariantCheck[];
       try {

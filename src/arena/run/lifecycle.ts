@@ -8,15 +8,20 @@
  * out as RunEvents.
  */
 import type { Clock, TimerHandle } from '../../shared/clock.js';
-import { errorMessage } from '../../shared/errors.js';
+import { UsageError, errorMessage } from '../../shared/errors.js';
 import { formatDuration } from '../../shared/duration.js';
 import { keepAliveWhile } from '../../shared/keep-alive.js';
 import type { Result } from '../action.js';
 import type { ActiveFault, TargetObserver } from '../providers.js';
-import type { GateOutcome, RunEvent, RunEventListener, RunStatus, ScoreReport } from '../report.js';
+import type { GateOutcome, LiveScore, RunEvent, RunEventListener, RunStatus, ScoreReport } from '../report.js';
 import type { RunService } from './service-port.js';
 import { DEFAULT_SNAPSHOT_INTERVAL_MS, startMeasurement, startSnapshots } from '../measure/index.js';
 import { gateOutcome, type GateOn } from '../score.js';
+import type { CallLedgerReader } from '../../protocol/calls.js';
+import type { StopSources } from '../safety/checks.js';
+import { runStopSources } from '../safety/sources.js';
+import type { StopWhen } from '../safety/stop-when.js';
+import { startStopWatch, stopWhenProblems, type StoppedBy, type StopWatch } from '../safety/watch.js';
 
 /** snapshots never come faster than this, whatever the caller asks */
 const MIN_SNAPSHOT_INTERVAL_MS = 10;
@@ -54,6 +59,14 @@ export interface RunLifecycleOptions {
   holdTimedFaults?: boolean;
   /** the caller's reason the run proved nothing (every fault failed to apply), or undefined */
   inconclusive?: () => string | undefined;
+  /** stop conditions (DESIGN §16): when one trips the run ends early, faults reverted, status `failed` */
+  stopWhen?: StopWhen | undefined;
+  /** the target's call ledger, for `spend_above` */
+  calls?: CallLedgerReader | undefined;
+  /** where a condition's `token_env` is read */
+  env?: Record<string, string | undefined> | undefined;
+  /** replaces where the conditions read from (tests) */
+  stopSources?: StopSources | undefined;
 }
 
 /** what the caller's schedule works with */
@@ -83,6 +96,8 @@ export interface RunOutcome {
   started_at: string;
   /** ms since the run started, whole, when the outcome was settled */
   elapsed_ms: number;
+  /** set when a stop condition ended the run early */
+  stopped_by?: StoppedBy;
 }
 
 export interface CutFault {
@@ -112,6 +127,7 @@ async function lifecycle(
   schedule: (ctx: RunContext) => Promise<void>,
 ): Promise<RunOutcome> {
   const { clock, service } = options;
+  const stopSources = options.stopWhen ? await usableStopSources(options, options.stopWhen) : undefined;
   let t0 = clock.now();
   const startedAt = clock.wallNow().toISOString();
   const elapsed = () => clock.now() - t0;
@@ -128,7 +144,7 @@ async function lifecycle(
 
   // one internal signal: the caller's abort, the timeout, or an error
   const ac = new AbortController();
-  let stopCause: 'interrupted' | 'timeout' | undefined;
+  let stopCause: 'interrupted' | 'timeout' | 'stopped' | undefined;
   const onAbort = () => {
     stopCause ??= 'interrupted';
     ac.abort(options.signal?.reason);
@@ -172,6 +188,21 @@ async function lifecycle(
     emit,
   });
 
+  // stop conditions sample from here (a window needs its past) and trip once the first fault lands
+  const watch: StopWatch | undefined =
+    options.stopWhen && stopSources
+      ? startStopWatch({
+          stopWhen: options.stopWhen,
+          sources: stopSources,
+          clock,
+          rel,
+          onTrip: (stoppedBy) => {
+            stopCause ??= 'stopped';
+            ac.abort(new Error(`stopped by ${stoppedBy.condition}`));
+          },
+        })
+      : undefined;
+
   // when each fault was injected (by the id the target gave it), to say how long a cut one really lasted
   const injectedAt = new Map<string, number>();
   // when the last timed fault is due to end, by the arena's clock: the hold never outlasts it by much
@@ -187,6 +218,7 @@ async function lifecycle(
       if (injected && result.success && typeof planned === 'number')
         lastPlannedEnd = Math.max(lastPlannedEnd, atMs + planned);
       if (injected) measurement.faultInjected(result, label);
+      if (injected && result.success) watch?.arm();
       emit({ type: 'action', at_ms: atMs, label, result, ...(expectFailure ? { expect_failure: true } : {}) });
     },
   };
@@ -212,6 +244,7 @@ async function lifecycle(
     }
   }
 
+  watch?.stop();
   emit({ type: 'phase', at_ms: rel(), phase: 'checks' });
   let reverted: ActiveFault[] = [];
   let revertFailure: string | undefined;
@@ -252,8 +285,11 @@ async function lifecycle(
   const inconclusive =
     score.score === null ? (score.availability_why ?? 'nothing was measured') : options.inconclusive?.();
   let status: RunStatus;
+  const stoppedBy = stopCause === 'stopped' ? watch?.stoppedBy() : undefined;
   if (stopCause === 'interrupted') status = 'interrupted';
   else if (errors.length > 0) status = 'error';
+  // a stop condition tripped: the system was being hurt; whatever was measured, the verdict is failed
+  else if (stoppedBy) status = 'failed';
   else if (options.failed?.() || brokenInvariant) status = 'failed';
   else if (inconclusive !== undefined) status = 'inconclusive';
   else if (gate && !gate.passed) status = 'failed';
@@ -277,8 +313,23 @@ async function lifecycle(
   if (status === 'inconclusive') outcome.inconclusive_why = inconclusive!;
   if (errors.length > 0) outcome.error = errors.join('; ');
   if (gate) outcome.gate = gate;
+  if (stoppedBy) outcome.stopped_by = stoppedBy;
   emit({ type: 'phase', at_ms: rel(), phase: 'done' });
-  emit({ type: 'run.finished', at_ms: rel(), status });
+  const finalScore: LiveScore = {
+    availability: score.availability,
+    recovery: score.recovery,
+    consistency: score.consistency,
+    score: score.score,
+    pending_recoveries: 0,
+    settled_recoveries: score.measurements.recovery.faults.length,
+  };
+  emit({
+    type: 'run.finished',
+    at_ms: rel(),
+    status,
+    score: finalScore,
+    ...(stoppedBy ? { stopped_by: stoppedBy } : {}),
+  });
   return outcome;
 }
 
@@ -313,4 +364,29 @@ function interruptedText(reason: unknown, actions: number): string {
         ? reason.message
         : 'aborted';
   return `interrupted (${why}) after ${actions} action(s): faults reverted, partial report`;
+}
+
+/**
+ * The sources the conditions read, or a UsageError naming every condition this target cannot
+ * evaluate (no call ledger for spend_above, an agent it does not have): refused before anything runs.
+ */
+async function usableStopSources(options: RunLifecycleOptions, stopWhen: StopWhen): Promise<StopSources> {
+  const sources =
+    options.stopSources ?? runStopSources({ observer: options.observer, calls: options.calls, env: options.env });
+  const problems = stopWhenProblems(stopWhen, sources);
+  const agents = stopWhen.conditions.flatMap((c) => (c.kind === 'probe_failures' && c.agent ? [c.agent] : []));
+  if (agents.length > 0) {
+    const known = new Set((await options.service.injector.agents().catch(() => [])).map((a) => a.id));
+    for (const id of agents)
+      if (!known.has(id))
+        problems.push(
+          `stop_when probe_failures: the target has no agent "${id}" (agents: ${[...known].sort().join(', ') || 'none'})`,
+        );
+  }
+  if (problems.length > 0)
+    throw new UsageError(`${options.name}: ${problems.join('; ')}`, 'stop_condition_unusable', {
+      details: problems,
+      hint: 'nothing was injected; remove the condition or give it a source this target has',
+    });
+  return sources;
 }

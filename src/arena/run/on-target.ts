@@ -10,7 +10,7 @@ import { RuntimeError, errorMessage, isArenaError } from '../../shared/errors.js
 import type { EvidenceStore, EvolutionBridge, FlightBridge } from '../bridges.js';
 import type { EventStore } from '../event-store.js';
 import { Injector } from '../injector.js';
-import type { Target } from '../providers.js';
+import type { ProxyReport, Target } from '../providers.js';
 import type { RunStatus } from '../report.js';
 import { ArenaService } from '../service.js';
 
@@ -27,6 +27,7 @@ export interface TargetRunOptions {
 interface TargetRunReport {
   status: RunStatus;
   error?: string;
+  proxies?: ProxyReport[];
 }
 
 export interface TargetRunSteps<R extends TargetRunReport> {
@@ -68,6 +69,14 @@ export async function runOnTarget<R extends TargetRunReport>(
     // (when the run itself threw, that error is the one the caller sees)
     const problems = new Set<string>();
     await target.runtime.revertAll().catch((err: unknown) => problems.add(errorMessage(err)));
+    // what the proxies saw, read once every fault is reverted and before stopping closes them
+    let proxies: ProxyReport[] | undefined;
+    try {
+      proxies = report ? target.proxies?.() : undefined;
+    } catch {
+      // the proxies' stats are extra: the run's report is not lost to them
+    }
+    if (report && proxies && proxies.length > 0) report.proxies = proxies;
     // stopping reverts too: the same failure is said once
     await target.stop().catch((err: unknown) => problems.add(errorMessage(err)));
     if (report && problems.size > 0) {

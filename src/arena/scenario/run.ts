@@ -16,6 +16,7 @@ import { runLifecycle } from '../run/lifecycle.js';
 import { runSteps } from './schedule.js';
 import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
 import type { Scenario } from './types.js';
+import type { CallLedgerReader } from '../../protocol/calls.js';
 
 export interface RunScenarioOptions {
   /** the target's observer; defaults to the service's */
@@ -44,6 +45,10 @@ export interface RunScenarioOptions {
   snapshotIntervalMs?: number;
   /** the strategy in force, copied into the report */
   strategy?: Record<string, unknown>;
+  /** the target's call ledger: what `stop_when.spend_above` reads (refused without one) */
+  calls?: CallLedgerReader;
+  /** where a stop condition's `token_env` is read (default: none set) */
+  env?: Record<string, string | undefined>;
 }
 
 export async function runScenarioReport(
@@ -105,6 +110,9 @@ export async function runScenarioReport(
       failed: () => failedCount() > 0,
       inconclusive: () => noFaultApplied(outcomes),
       holdTimedFaults: true,
+      stopWhen: cfg.stop_when,
+      calls: options.calls,
+      env: options.env,
     },
     async (ctx) => {
       outcomes = await runSteps({
@@ -126,7 +134,7 @@ export async function runScenarioReport(
     name: scenario.name,
     seed,
     status: run.status,
-    verified: failed === 0 && run.status !== 'interrupted' && run.error === undefined,
+    verified: failed === 0 && run.status !== 'interrupted' && run.error === undefined && !run.stopped_by,
     passed,
     failed,
     results: outcomes,
@@ -149,6 +157,7 @@ export async function runScenarioReport(
     ...(cfg.recovery_deadline_ms !== undefined ? { recovery_deadline_ms: cfg.recovery_deadline_ms } : {}),
   };
   if (run.cut.length > 0) report.cut_faults = run.cut;
+  if (run.stopped_by) report.stopped_by = run.stopped_by;
   return report;
 }
 

@@ -9,11 +9,13 @@
 import type { Clock } from '../../shared/clock.js';
 import type { Random } from '../../shared/random.js';
 import { parseDuration } from '../../shared/duration.js';
+import { errorMessage } from '../../shared/errors.js';
 import { createAction } from '../actions.js';
 import type { Action, Result } from '../action.js';
 import type { ActionOutcome, Expectation } from '../report.js';
 import type { ArenaService } from '../service.js';
 import type { Scenario, ScenarioStep } from './types.js';
+import { maxAffectedRefusal } from '../safety/blast-radius.js';
 
 /** `target_id: random` picks a running worker with the run's seeded random source */
 export const RANDOM_TARGET = 'random';
@@ -48,6 +50,14 @@ export async function runSteps(ctx: ScheduleContext): Promise<ActionOutcome[]> {
   let running = 0;
   let stoppedBy: string | undefined;
 
+  // max_affected: the count and the injection it allows happen one at a time, so two faults cannot both see room for one
+  let gate: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = gate.then(fn, fn);
+    gate = next.catch(() => undefined);
+    return next;
+  };
+
   const isOk = (o: ActionOutcome) => o.met !== false && (o.result.success || o.expectation === 'failure');
 
   await new Promise<void>((resolve) => {
@@ -74,11 +84,11 @@ export async function runSteps(ctx: ScheduleContext): Promise<ActionOutcome[]> {
             continue;
           }
           running += 1;
-          void runOne(ctx, step).then((outcome) => {
+          void runOne(ctx, step, serial).then((outcome) => {
             running -= 1;
             if (outcome) {
               outcomes[i] = outcome;
-              ctx.onResult(step, outcome, true);
+              ctx.onResult(step, outcome, outcome.result.skipped !== true);
               if (stop_on_error && !isOk(outcome) && stoppedBy === undefined) stoppedBy = step.label;
             }
             pump();
@@ -102,7 +112,11 @@ export async function runSteps(ctx: ScheduleContext): Promise<ActionOutcome[]> {
   return outcomes.filter((o): o is ActionOutcome => o !== undefined);
 }
 
-async function runOne(ctx: ScheduleContext, step: ScenarioStep): Promise<ActionOutcome | undefined> {
+async function runOne(
+  ctx: ScheduleContext,
+  step: ScenarioStep,
+  serial: <T>(fn: () => Promise<T>) => Promise<T>,
+): Promise<ActionOutcome | undefined> {
   const delay = Math.round(step.delay_ms * ctx.timeScale);
   const planned = ctx.rel() + delay;
   try {
@@ -111,9 +125,22 @@ async function runOne(ctx: ScheduleContext, step: ScenarioStep): Promise<ActionO
     return undefined; // aborted before it ran: nothing was injected
   }
   if (ctx.signal.aborted) return undefined;
-  const action = buildAction(ctx, step, await resolveTarget(ctx, step));
-  // a step meant to fail is told so, so the flight recorder does not file its failure as a problem
-  const result = await ctx.service.execute(action, { expectFailure: expectationOf(step) === 'failure' });
+  const limit = ctx.scenario.config.max_affected;
+  const inject = async (): Promise<Result> => {
+    const action = buildAction(ctx, step, await resolveTarget(ctx, step));
+    if (limit !== undefined) {
+      // a count that cannot be made is a limit that cannot be kept: the fault is not applied
+      const refusal = await Promise.all([ctx.service.injector.agents(), ctx.service.injector.activeFaults()]).then(
+        ([agents, active]) => maxAffectedRefusal(limit, action, agents, active),
+        (err: unknown) =>
+          `skipped: max_affected cannot be kept: the active faults could not be counted (${errorMessage(err)})`,
+      );
+      if (refusal !== undefined) return { success: false, skipped: true, action, error: refusal, duration_ms: 0 };
+    }
+    // a step meant to fail is told so, so the flight recorder does not file its failure as a problem
+    return ctx.service.execute(action, { expectFailure: expectationOf(step) === 'failure' });
+  };
+  const result = limit === undefined ? await inject() : await serial(inject);
   return outcomeOf(step, result, planned, ctx.rel());
 }
 

@@ -10,9 +10,12 @@ import { z } from 'zod';
 import { ACTION_PARAMETERS, actionProblems, isPlainObject } from '../actions.js';
 import { ACTION_TYPES, SELF_TARGETING, type ActionType } from '../action.js';
 import { llmFaultShape } from '../../protocol/llm-faults.js';
+import { toolFaultShape } from '../../protocol/tool-faults.js';
 import { publishedJsonSchema } from '../../shared/json-schema.js';
 import { durationSchema, says } from '../../shared/zod-problems.js';
 import { RANDOM_TARGET } from './schedule.js';
+import { stopWhenSchema } from '../safety/stop-when.js';
+import { maxAffectedSchema } from '../safety/blast-radius.js';
 
 export const MAX_SCENARIO_ACTIONS = 1000;
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -34,7 +37,9 @@ function actionShape(type: ActionType) {
   const parameters =
     type === 'llm_failure'
       ? { ...llmFaultShape, duration: durationSchema().optional() }
-      : Object.fromEntries(ACTION_PARAMETERS[type].map((name) => [name, durationSchema().optional()]));
+      : type === 'tool_fault'
+        ? { ...toolFaultShape, duration: durationSchema().optional() }
+        : Object.fromEntries(ACTION_PARAMETERS[type].map((name) => [name, durationSchema().optional()]));
   const needsTarget = !SELF_TARGETING.has(type);
   const node = type === 'remove_node' || type === 'remove_edge';
   return z.strictObject({
@@ -144,6 +149,8 @@ const configSchema = z.strictObject(
       .refine((s) => s.trim() !== '', 'must be the path of a target file (relative to this scenario file)')
       .optional()
       .describe('a target file, relative to this scenario file; --target wins'),
+    stop_when: stopWhenSchema.optional(),
+    max_affected: maxAffectedSchema.optional(),
   },
   notMapping('must be a mapping'),
 );

@@ -28,10 +28,17 @@ export async function runScenarioOnTarget(
         scenario.actions.map((a) => a.action),
       ),
     async run(service, strategy) {
-      const done = await runScenarioReport(service, scenario, { ...options, observer: target.observer, strategy });
+      const done = await runScenarioReport(service, scenario, {
+        ...options,
+        observer: target.observer,
+        strategy,
+        ...(target.calls ? { calls: target.calls } : {}),
+      });
       // how the agents ended the run: a process target counts the restarts its supervisor made (pids that changed)
       const agents = await target.runtime.listAgents().catch(() => undefined);
       if (agents) done.agents = agents;
+      const markers = target.markers?.() ?? [];
+      if (markers.length > 0) done.markers = markers;
       return done;
     },
   });

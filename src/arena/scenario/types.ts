@@ -1,5 +1,7 @@
 /** A scenario as the runner sees it: validated, labels filled in, durations in ms. */
 import type { ActionType } from '../action.js';
+import type { MaxAffected } from '../safety/blast-radius.js';
+import type { StopWhen } from '../safety/stop-when.js';
 
 export interface ScenarioActionSpec {
   type: ActionType;
@@ -32,6 +34,10 @@ export interface ScenarioConfig {
   seed?: number;
   /** a target file, relative to the scenario file; `--target` wins */
   target?: string;
+  /** stop conditions (DESIGN §16) */
+  stop_when?: StopWhen;
+  /** at most this many agents faulted at once (DESIGN §16) */
+  max_affected?: MaxAffected;
 }
 
 export interface Scenario {

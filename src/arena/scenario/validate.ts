@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { formatSegments, parseProblems } from '../../shared/zod-problems.js';
 import { isPlainObject } from '../actions.js';
 import { MAX_SCENARIO_ACTIONS, scenarioSchema, scenarioUnknownKey } from './schema.js';
+import { normaliseStopWhen } from '../safety/stop-when.js';
 import {
   DEFAULT_COOLDOWN_MS,
   DEFAULT_MAX_CONCURRENT,
@@ -84,6 +85,8 @@ function normalise(file: z.output<typeof scenarioSchema>, labels: string[]): Sce
   if (c.recovery_deadline !== undefined) config.recovery_deadline_ms = c.recovery_deadline;
   if (c.seed !== undefined) config.seed = c.seed;
   if (c.target !== undefined) config.target = c.target;
+  if (c.stop_when !== undefined) config.stop_when = normaliseStopWhen(c.stop_when);
+  if (c.max_affected !== undefined) config.max_affected = c.max_affected;
   const expect: Scenario['expect'] = {};
   if (file.expect?.min_score !== undefined) expect.min_score = file.expect.min_score;
   const actions = file.actions.map((raw, i): ScenarioStep => {

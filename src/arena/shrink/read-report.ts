@@ -4,6 +4,7 @@
  * signature and the run's timings. A report that did not fail, or is not a
  * report, is refused (exit 2) before anything runs.
  */
+import { assertWholeTimeline } from '../survival/run.js';
 import { isPlainObject, parseAction } from '../actions.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import type { ActionOutcome, ScenarioReport } from '../report.js';
@@ -87,6 +88,7 @@ function fromSurvival(s: Record<string, unknown>, source: string): ShrinkInput {
       `${source}: the survival run did not fail (status ${String(s.status)}); there is nothing to shrink`,
       'report_not_failing',
     );
+  assertWholeTimeline(s, source);
   const timeline = Array.isArray(s.timeline) ? s.timeline : [];
   const faults = timeline.map((t, i) => {
     if (!isPlainObject(t))

@@ -28,6 +28,12 @@ export async function runSurvivalOnTarget(target: Target, options: SurvivalOptio
       }
     },
     run: (service, strategy) =>
-      service.runSurvival({ ...options, strategy, ...(kinds ? { actions: kinds } : {}), seed: config.seed }),
+      service.runSurvival({
+        ...options,
+        strategy,
+        ...(kinds ? { actions: kinds } : {}),
+        ...(target.calls ? { calls: target.calls } : {}),
+        seed: config.seed,
+      }),
   });
 }

@@ -15,8 +15,8 @@ import { RuntimeError, UsageError } from '../../shared/errors.js';
 
 /**
  * Default kinds: every fault except `resume_agent`, which only means something after a pause (pauses
- * revert themselves), and `tool_fault`, which only a target with an MCP proxy applies so far (ask for it
- * with --actions).
+ * revert themselves), and `tool_fault`, left out so a seed draws the mix it drew before tool_fault existed
+ * (ask for it with --actions; the embedded runtime and a process target with an MCP proxy apply it).
  */
 export const DEFAULT_SURVIVAL_ACTIONS: readonly ActionType[] = ACTION_TYPES.filter(
   (t) => t !== 'resume_agent' && t !== 'tool_fault',

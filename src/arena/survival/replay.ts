@@ -5,7 +5,7 @@
  */
 import { parseAction, isPlainObject } from '../actions.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
-import type { SurvivalTimelineEntry } from './run.js';
+import { assertWholeTimeline, type SurvivalTimelineEntry } from './run.js';
 import { DEFAULT_COOLDOWN_MS, DEFAULT_WARMUP_MS, type Scenario, type ScenarioStep } from '../scenario/types.js';
 
 export interface ReplayPlan {
@@ -35,6 +35,7 @@ export function replayPlanFromReport(doc: unknown, source = 'report', pick?: str
   }
   if (isPlainObject(doc.survival)) {
     const s = doc.survival;
+    assertWholeTimeline(s, source);
     const timeline = entries(s.timeline, `${source}: survival.timeline`, (t) => [t.planned_at, t.action]);
     // a survival run has no name of its own: it is "survival", as its run.started event says
     return {

@@ -20,7 +20,18 @@ import type { EventStore } from '../event-store.js';
 import { RuntimeError, UsageError, errorMessage } from '../../shared/errors.js';
 import { parseActionKinds, planAction, type TargetView } from './plan.js';
 import { driftStats } from './drift.js';
+import type { StopWhen } from '../safety/stop-when.js';
+import type { CallLedgerReader } from '../../protocol/calls.js';
 import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
+
+/**
+ * One run plans at most this many actions (duration ÷ interval): every action costs memory and
+ * events in the arena and in `arena serve`, so a 24 h run at a 1 ms interval (86 million actions)
+ * is refused up front rather than grown without bound.
+ */
+export const MAX_SURVIVAL_ACTIONS = 100_000;
+/** the report's timeline keeps the last this many ticks; counts and drift cover every tick */
+export const DEFAULT_TIMELINE_KEEP = 10_000;
 
 export interface SurvivalTimelineEntry {
   planned_at: number;
@@ -57,6 +68,14 @@ export interface SurvivalOptions {
   snapshotIntervalMs?: number;
   recoveryDeadlineMs?: number;
   pollIntervalMs?: number;
+  /** stop conditions (DESIGN §16, `--stop-when`): when one trips the run ends early, status `failed` */
+  stopWhen?: StopWhen;
+  /** the target's call ledger: what `spend_above` reads (refused without one) */
+  calls?: CallLedgerReader;
+  /** where a stop condition's `token_env` is read */
+  env?: Record<string, string | undefined>;
+  /** ticks kept in the report's timeline, the last ones (default DEFAULT_TIMELINE_KEEP) */
+  timelineKeep?: number;
 }
 
 export interface ResolvedSurvivalConfig {
@@ -86,6 +105,11 @@ export function resolveSurvivalConfig(options: SurvivalOptions): ResolvedSurviva
   if (!timeline && durationMs <= 0 && problems.length === 0) problems.push('duration: must be greater than 0');
   if (!timeline && intervalMs <= 0 && !problems.some((p) => p.startsWith('interval')))
     problems.push('interval: must be greater than 0');
+  const planned = !timeline && intervalMs > 0 ? Math.ceil(durationMs / intervalMs) : (timeline?.length ?? 0);
+  if (planned > MAX_SURVIVAL_ACTIONS)
+    problems.push(
+      `interval ${intervalMs}ms over duration ${durationMs}ms plans ${planned} actions; at most ${MAX_SURVIVAL_ACTIONS} per run (an interval of at least ${Math.ceil(durationMs / MAX_SURVIVAL_ACTIONS)}ms for this duration)`,
+    );
   const warmupMs = ms('warmup', options.warmup, 0);
   const cooldownMs = ms('cooldown', options.cooldown, Math.min(3000, Math.max(100, 2 * (intervalMs || 500))));
   if (
@@ -131,7 +155,31 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
       'the target',
     );
   const random = createRandom(config.seed);
-  const timeline: SurvivalTick[] = [];
+  // the last `keep` ticks, in order; every tick's outcome and drift are counted exactly
+  const keep = Math.max(0, options.timelineKeep ?? DEFAULT_TIMELINE_KEEP);
+  let timeline: SurvivalTick[] = [];
+  let dropped = 0;
+  let ran = 0;
+  let succeeded = 0;
+  let firstFailure: SurvivalTick | undefined;
+  let drifts = new Float64Array(1024);
+  const record = (tick: SurvivalTick) => {
+    if (ran === drifts.length) {
+      const grown = new Float64Array(ran * 2);
+      grown.set(drifts);
+      drifts = grown;
+    }
+    drifts[ran++] = tick.drift_ms;
+    if (tick.result.success) succeeded++;
+    else firstFailure ??= tick;
+    timeline.push(tick);
+    // trimmed in batches: one splice per `keep` ticks, not a shift per tick
+    if (timeline.length >= 2 * keep) {
+      const cut = timeline.length - keep;
+      timeline = timeline.slice(cut);
+      dropped += cut;
+    }
+  };
 
   const view = async (): Promise<TargetView> => {
     const [agents, nodes, edges] = await Promise.all([injector.agents(), injector.dagNodes(), injector.dagEdges()]);
@@ -160,9 +208,12 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
       snapshotIntervalMs: options.snapshotIntervalMs,
       minScore: options.minScore,
       gate: options.gate,
+      stopWhen: options.stopWhen,
+      calls: options.calls,
+      env: options.env,
       inconclusive: () =>
-        timeline.length > 0 && timeline.every((t) => !t.result.success)
-          ? `none of its ${timeline.length} fault(s) was applied (first: ${timeline[0]!.action.type}: ${timeline[0]!.result.error ?? 'failed'})`
+        ran > 0 && succeeded === 0
+          ? `none of its ${ran} fault(s) was applied (first: ${firstFailure!.action.type}: ${firstFailure!.result.error ?? 'failed'})`
           : undefined,
     },
     async ({ signal, elapsed, action }) => {
@@ -184,7 +235,7 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
               index: i,
             });
         const result = await service.execute(planned);
-        timeline.push({
+        record({
           index: i,
           planned_at: plannedAt,
           at,
@@ -197,7 +248,10 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
     },
   );
 
-  const succeeded = timeline.filter((t) => t.result.success).length;
+  if (timeline.length > keep) {
+    dropped += timeline.length - keep;
+    timeline = timeline.slice(timeline.length - keep);
+  }
   const report: SurvivalReport = {
     seed: config.seed,
     status: run.status,
@@ -206,18 +260,20 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
     elapsed_ms: run.elapsed_ms,
     interval_ms: config.intervalMs,
     action_kinds: config.kinds,
-    actions_run: timeline.length,
+    actions_run: ran,
     actions_succeeded: succeeded,
-    actions_failed: timeline.length - succeeded,
+    actions_failed: ran - succeeded,
     score: run.score,
-    drift: driftStats(timeline.map((t) => t.drift_ms)),
+    drift: driftStats(drifts.subarray(0, ran)),
     timeline,
+    ...(dropped > 0 ? { timeline_dropped: dropped } : {}),
     strategy: options.strategy ?? {},
     reverted_faults: run.reverted,
   };
   if (run.gate) report.gate = run.gate;
   if (run.error) report.error = run.error;
   if (run.inconclusive_why !== undefined) report.inconclusive_why = run.inconclusive_why;
+  if (run.stopped_by) report.stopped_by = run.stopped_by;
   return report;
 }
 
@@ -229,4 +285,15 @@ function replayAction(recorded: Action, index: number, clock: Clock): Action {
     ...(recorded.source_id !== undefined ? { source_id: recorded.source_id } : {}),
     ...(recorded.metadata !== undefined ? { metadata: recorded.metadata } : {}),
   });
+}
+
+/** a report whose timeline kept only its last ticks cannot be run again as the same run */
+export function assertWholeTimeline(survival: Record<string, unknown>, source: string): void {
+  const dropped = survival.timeline_dropped;
+  if (typeof dropped === 'number' && dropped > 0)
+    throw new UsageError(
+      `${source}: the survival run's timeline keeps only its last ${Array.isArray(survival.timeline) ? survival.timeline.length : 0} action(s); the first ${dropped} were left out of the report, so it cannot be replayed or shrunk as that run`,
+      'partial_timeline',
+      { hint: 'replay a shorter run: at most 10,000 actions are kept in a report' },
+    );
 }

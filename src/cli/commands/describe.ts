@@ -10,7 +10,7 @@ import type { CliContext } from '../context.js';
 import { renderFitted, terminalWidth } from '../output/fit.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { formatDuration } from '../../shared/duration.js';
-import type { Target, TargetDescription } from '../../arena/providers.js';
+import type { ProxyReport, Target, TargetDescription } from '../../arena/providers.js';
 
 interface DescribeOptions {
   json?: boolean;
@@ -85,10 +85,16 @@ export function renderDescription(
   if (d.kind !== undefined && d.kind !== 'embedded') {
     out.push(chalk.bold(`Target details`) + chalk.dim(` (${source})`));
     const details = new Table({ head: ['setting', 'value'], style: { head: [], border: [] } });
-    // the faults it cannot apply are listed above, once
+    // the faults it cannot apply are listed above, once; the proxies get a table of their own below
     for (const [key, value] of Object.entries(d.strategy))
-      if (key !== 'unsupported_faults') details.push([key, settingText(value)]);
+      if (key !== 'unsupported_faults' && key !== 'proxies') details.push([key, settingText(value)]);
     out.push(details.toString());
+    const proxies = Array.isArray(d.strategy.proxies) ? (d.strategy.proxies as ProxyReport[]) : [];
+    if (proxies.length > 0) {
+      const table = new Table({ head: ['proxy', 'agents', 'listen', 'upstream'], style: { head: [], border: [] } });
+      for (const p of proxies) table.push([p.kind, p.agents.join(', '), p.listen, p.upstream]);
+      out.push('', chalk.bold('Proxies'), renderFitted(table, width));
+    }
     return `${out.join('\n')}\n`;
   }
   out.push(chalk.bold(`Recovery strategy`) + chalk.dim(` (${source})`));

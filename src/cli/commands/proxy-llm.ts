@@ -28,7 +28,7 @@ export function registerProxyLlmCommand(proxy: Command, ctx: CliContext): void {
       'port the agents call (point OPENAI_BASE_URL / ANTHROPIC_BASE_URL at it); 0 picks a free one',
       '7300',
     )
-    .option('--control <port>', 'also serve the fault routes and GET /v1/stats on this loopback port')
+    .option('--control <port>', 'also serve the fault routes, GET /v1/stats and GET /v1/calls on this loopback port')
     .option(
       '--token <token>',
       'require Authorization: Bearer TOKEN on the control port (visible in ps: prefer ARENA_PROXY_TOKEN or --token-file)',

@@ -11,9 +11,10 @@ import type { CliContext } from '../context.js';
 import { UsageError, RuntimeError, isArenaError } from '../../shared/errors.js';
 import { tryParseDuration } from '../../shared/duration.js';
 import { parsePort } from '../../shared/port.js';
-import { examples, parseDurationOption } from './options.js';
+import { examples, parseDurationOption, parseSeed } from './options.js';
 // light: the fault names and nothing of the SDK
 import { MCP_FAULT_TYPES } from '../../proxies/mcp/faults.js';
+import { TOOL_FAULT_MODES, toolFaultProblems } from '../../protocol/tool-faults.js';
 
 interface McpOptions {
   upstream?: string;
@@ -27,6 +28,11 @@ interface McpOptions {
   tool?: string;
   mode?: string;
   delay?: string;
+  keep?: string;
+  payload?: string;
+  hide?: string;
+  rename?: string[];
+  seed?: number;
 }
 
 // like every duration in the arena (DESIGN §3); the same cap as the protocol's MAX_DURATION_MS
@@ -36,7 +42,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
   const command = proxy
     .command('mcp')
     .description(
-      'Relay MCP between an agent and its server, injecting mcp_disconnect, tool_timeout, tool_error, slow_tool',
+      'Relay MCP between an agent and its server, injecting mcp_disconnect, tool_timeout, tool_error, slow_tool, tool_fault',
     )
     .argument('[command...]', 'stdio mode: the MCP server command and its arguments, after --')
     .option('--upstream <url>', "HTTP mode: the real server's streamable-HTTP endpoint")
@@ -44,7 +50,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     .option('--host <host>', 'address for --listen and --control', '127.0.0.1')
     .option(
       '--control <port>',
-      'fault control port: POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats',
+      'fault control port: POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats, GET /v1/calls',
     )
     .option(
       '--token <token>',
@@ -62,16 +68,25 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
       'how long --fault faults last (default: while the proxy runs, at most 24h)',
       parseDurationOption,
     )
-    .option('--tool <name>', '--fault acts on calls of this tool only')
+    .option('--tool <name>', '--fault acts on calls of this tool only (tool_fault: a glob, * and ?)')
     .option(
       '--mode <mode>',
-      'tool_error form: is_error (a result with isError: true, default) or jsonrpc (a JSON-RPC error)',
+      `tool_error form: is_error (a result with isError: true, default) or jsonrpc (a JSON-RPC error); tool_fault mode: ${TOOL_FAULT_MODES.join(', ')}`,
     )
-    .option('--delay <d>', 'slow_tool delay per call (default 5s)', parseDurationOption);
+    .option('--delay <d>', 'slow_tool delay per call (default 5s)', parseDurationOption)
+    .option('--keep <fraction>', 'tool_fault truncate: the fraction of the text kept (default 0.5)')
+    .option('--payload <text>', 'tool_fault inject: the text appended (default: an instruction carrying a canary)')
+    .option('--hide <tools>', 'tool_fault schema_drift: tools left out of tools/list, comma-separated')
+    .option(
+      '--rename <tool.from=to...>',
+      'tool_fault schema_drift: an input field renamed in tools/list, e.g. search.query=q',
+    )
+    .option('--seed <n>', 'seed of what tool_fault changes (the same seed changes the same bytes)', parseSeed);
   examples(command, [
     'arena proxy mcp --control 7401 -- npx -y @modelcontextprotocol/server-everything stdio',
     'arena proxy mcp --upstream http://127.0.0.1:9100/mcp --listen 7400 --control 7401',
     'arena proxy mcp --upstream http://127.0.0.1:9100/mcp --listen 7400 --fault tool_error --mode jsonrpc --tool search',
+    'arena proxy mcp --seed 7 --fault tool_fault --mode inject --tool "get_*" -- node my-server.js',
     'curl -X POST 127.0.0.1:7401/v1/faults -d \'{"id":"t1","type":"tool_timeout","duration_ms":10000}\'',
   ]);
   command.action(async (words: string[], opts: McpOptions) => {
@@ -111,9 +126,15 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
           stdout: process.stdout,
           env: envOf(ctx.env),
           cwd: ctx.cwd,
+          ...(opts.seed === undefined ? {} : { seed: opts.seed }),
         })
       : await mcp
-          .startHttpMcpProxy({ upstream: opts.upstream!, port: listenPort, host: opts.host })
+          .startHttpMcpProxy({
+            upstream: opts.upstream!,
+            port: listenPort,
+            host: opts.host,
+            ...(opts.seed === undefined ? {} : { seed: opts.seed }),
+          })
           .catch((err: unknown) => {
             throw isArenaError(err) && err.code === 'port_in_use'
               ? new UsageError(`--listen: port ${listenPort} is already in use`, 'port_in_use', {
@@ -122,6 +143,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
               : err;
           });
     let control: Awaited<ReturnType<typeof mcp.startMcpControl>> | undefined;
+    const canaries = new Map<string, string>();
     try {
       if (controlPort !== undefined) {
         control = await mcp
@@ -139,9 +161,11 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
           });
       }
       for (const request of faults) {
-        await proxy.faults.add(request).catch((err: unknown) => {
+        const { body } = await proxy.faults.add(request).catch((err: unknown) => {
           throw new UsageError(`--fault ${request.type}: ${err instanceof Error ? err.message : String(err)}`);
         });
+        const canary = (body.report as Record<string, unknown> | undefined)?.canary;
+        if (typeof canary === 'string') canaries.set(request.id, canary);
       }
     } catch (err) {
       await control?.close();
@@ -156,7 +180,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     say(`MCP proxy ${where}${control ? `; control on ${control.url}` : ''}`);
     for (const f of faults)
       say(
-        `fault ${f.type} active${f.duration_ms === undefined ? '' : ` for ${opts.duration}`}${f.params.tool ? ` on tool ${String(f.params.tool)}` : ''}`,
+        `fault ${f.type}${f.type === 'tool_fault' ? ` (${String(f.params.mode)})` : ''} active${f.duration_ms === undefined ? '' : ` for ${opts.duration}`}${f.params.tool ? ` on tool ${String(f.params.tool)}` : ''}${canaries.has(f.id) ? `; canary ${canaries.get(f.id)}` : ''}`,
       );
 
     const stopped = new Promise<'signal'>((resolve) => {
@@ -198,13 +222,19 @@ function startFaults(opts: McpOptions) {
     );
   }
   if (types.length === 0) {
-    for (const flag of ['duration', 'tool', 'mode', 'delay'] as const)
+    for (const flag of ['duration', 'tool', 'mode', 'delay', 'keep', 'payload', 'hide', 'rename'] as const)
       if (opts[flag] !== undefined) throw new UsageError(`--${flag} configures --fault; give a --fault too`);
   }
-  if (opts.mode !== undefined && !types.includes('tool_error'))
-    throw new UsageError('--mode applies to --fault tool_error only');
-  if (opts.mode !== undefined && opts.mode !== 'is_error' && opts.mode !== 'jsonrpc')
+  const isToolFault = types.includes('tool_fault');
+  if (opts.mode !== undefined && !types.includes('tool_error') && !isToolFault)
+    throw new UsageError('--mode applies to --fault tool_error and --fault tool_fault only');
+  if (opts.mode !== undefined && types.includes('tool_error') && isToolFault)
+    throw new UsageError('--mode: give --fault tool_error or --fault tool_fault, not both (their modes differ)');
+  if (opts.mode !== undefined && !isToolFault && opts.mode !== 'is_error' && opts.mode !== 'jsonrpc')
     throw new UsageError(`--mode ${opts.mode}: expected is_error or jsonrpc`);
+  for (const flag of ['keep', 'payload', 'hide', 'rename'] as const)
+    if (opts[flag] !== undefined && !isToolFault) throw new UsageError(`--${flag} applies to --fault tool_fault only`);
+  const toolFault = isToolFault ? toolFaultParams(opts) : undefined;
   if (opts.delay !== undefined && !types.includes('slow_tool'))
     throw new UsageError('--delay applies to --fault slow_tool only');
   const durationMs = opts.duration === undefined ? undefined : tryParseDuration(opts.duration)!;
@@ -215,6 +245,7 @@ function startFaults(opts: McpOptions) {
     const params: Record<string, unknown> = {};
     if (opts.tool !== undefined) params.tool = opts.tool;
     if (type === 'tool_error' && opts.mode !== undefined) params.mode = opts.mode;
+    if (type === 'tool_fault') Object.assign(params, toolFault);
     if (type === 'slow_tool' && delayMs !== undefined) params.delay_ms = delayMs;
     return {
       id: `cli-${i + 1}-${type}`,
@@ -225,6 +256,38 @@ function startFaults(opts: McpOptions) {
       ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
     };
   });
+}
+
+/** --mode, --keep, --payload, --hide, --rename as tool_fault's params, checked by the one vocabulary (DESIGN §13.2) */
+function toolFaultParams(opts: McpOptions): Record<string, unknown> {
+  if (opts.mode === undefined) throw new UsageError(`--fault tool_fault needs --mode (${TOOL_FAULT_MODES.join(', ')})`);
+  const params: Record<string, unknown> = { mode: opts.mode };
+  if (opts.tool !== undefined) params.tool = opts.tool;
+  if (opts.keep !== undefined) {
+    const keep = Number(opts.keep);
+    params.keep = opts.keep.trim() === '' || !Number.isFinite(keep) ? opts.keep : keep;
+  }
+  if (opts.payload !== undefined) params.payload = opts.payload;
+  if (opts.hide !== undefined)
+    params.hide = opts.hide
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+  if (opts.rename !== undefined) {
+    const rename: Record<string, Record<string, string>> = {};
+    for (const item of opts.rename) {
+      const m = /^([^.=]+)\.([^=]+)=(.+)$/.exec(item);
+      if (!m) throw new UsageError(`--rename ${item}: expected TOOL.FROM=TO, e.g. search.query=q`);
+      (rename[m[1]!] ??= {})[m[2]!] = m[3]!;
+    }
+    params.rename = rename;
+  }
+  const problem = toolFaultProblems(params)[0];
+  if (problem) {
+    const flag = problem.field === 'tool' ? 'tool' : problem.field;
+    throw new UsageError(`--${flag}: ${problem.message}`);
+  }
+  return params;
 }
 
 function envOf(env: NodeJS.ProcessEnv): Record<string, string> {

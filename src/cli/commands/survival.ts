@@ -47,6 +47,10 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
       'a fault not healthy again this long after injection counts as not recovered (default 10s)',
       parseDurationOption,
     )
+    .option(
+      '--stop-when <conditions>',
+      'end the run early (faults reverted, exit 1) when a condition holds: the keys of config.stop_when, inline YAML/JSON or @FILE',
+    )
     .option('--save-scenario <file>', 'write the run as a scenario YAML that replays it');
   addOutputOptions(command);
   addMetricsFileOption(command);
@@ -57,6 +61,7 @@ export function registerSurvivalCommand(program: Command, ctx: CliContext): void
     'arena survival --duration 2m --min-score 80 --json --junit survival.xml',
     'arena survival --strategy strategies/recovery-off.yaml --report off.json',
     'arena survival --target my-agents.yaml --duration 1m --interval 3s',
+    "arena survival --target my-agents.yaml --stop-when '{availability_below: {value: 80, window: 5s}}'",
   ]);
   command.action(async (opts) => {
     const { survivalCommand } = await import('../run/run-survival.js');

@@ -5,6 +5,7 @@
  * the pull request shows them on the file. Lines come from the scenario file
  * itself, read again with the YAML loader that validation uses.
  */
+import { stoppedByText } from '../../arena/safety/watch.js';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { ScenarioReport, ScoreReport, SurvivalReport } from '../../arena/report.js';
@@ -65,6 +66,12 @@ export function scenarioAnnotations(report: ScenarioReport, cwd: string, env: No
       title: `${report.name}: gate failed`,
       message: gateText(report.gate),
     });
+  if (report.stopped_by)
+    out.push({
+      ...(file !== undefined ? { file } : {}),
+      title: `${report.name}: stop condition tripped`,
+      message: stoppedByText(report.stopped_by),
+    });
   return out;
 }
 
@@ -105,6 +112,14 @@ export function githubSummary(runs: readonly GitHubRun[]): string {
     ),
   );
   if (failedChecks.length > 0) lines.push('', '### Failed checks', '', ...failedChecks);
+  const stopped = runs.flatMap((run) =>
+    run.report.stopped_by
+      ? [
+          `- **${cell(run.kind === 'scenario' ? run.report.name : 'survival')}** ${cell(stoppedByText(run.report.stopped_by))}`,
+        ]
+      : [],
+  );
+  if (stopped.length > 0) lines.push('', '### Stopped early', '', ...stopped);
   return `${lines.join('\n')}\n\n`;
 }
 
@@ -124,9 +139,14 @@ export function reportToGitHub(
     const annotations =
       run.kind === 'scenario'
         ? scenarioAnnotations(run.report, ctx.cwd, ctx.env)
-        : run.report.gate && !run.report.gate.passed
-          ? [{ title: 'survival: gate failed', message: gateText(run.report.gate) }]
-          : [];
+        : [
+            ...(run.report.gate && !run.report.gate.passed
+              ? [{ title: 'survival: gate failed', message: gateText(run.report.gate) }]
+              : []),
+            ...(run.report.stopped_by
+              ? [{ title: 'survival: stop condition tripped', message: stoppedByText(run.report.stopped_by) }]
+              : []),
+          ];
     for (const a of annotations) out.write(`${formatAnnotation(a)}\n`);
   }
 }

@@ -17,6 +17,7 @@ import { gateFailure, verdictSummary, type RegressionVerdict } from '../../arena
 import type { TrialsReport } from '../../arena/trials/report.js';
 import { attrs, escapeXml } from './xml.js';
 import { gateText } from './table.js';
+import { stoppedByText, type StoppedBy } from '../../arena/safety/watch.js';
 
 interface Case {
   name: string;
@@ -64,6 +65,7 @@ export function regressionJUnit(v: RegressionVerdict, failOnNoImprovement: boole
 function scenarioSuite(r: ScenarioReport): Suite {
   const cases: Case[] = r.results.map((o) => actionCase(r.name, o));
   cases.push(...invariantCases(r.name, r.score));
+  cases.push(...stopCases(r.name, r.stopped_by));
   cases.push(gateCase(r.name, r.score, r.gate, r.status, r.error, r.duration_ms, r.inconclusive_why));
   return {
     name: `scenario: ${r.name}`,
@@ -83,6 +85,7 @@ function survivalSuite(r: SurvivalReport): Suite {
   const name = `survival (seed ${r.seed})`;
   const cases: Case[] = r.timeline.map((t) => tickCase(name, t));
   cases.push(...invariantCases(name, r.score));
+  cases.push(...stopCases(name, r.stopped_by));
   cases.push(gateCase(name, r.score, r.gate, r.status, r.error, r.elapsed_ms, r.inconclusive_why));
   return {
     name: `survival: seed ${r.seed}`,
@@ -140,6 +143,19 @@ function invariantCases(classname: string, score: ScoreReport): Case[] {
       timeMs: 0,
       failure: { type: 'invariant', message: `invariant ${c.name} failed${c.detail ? `: ${c.detail}` : ''}` },
     }));
+}
+
+/** a tripped stop condition is a failure of its own, named after the condition */
+function stopCases(classname: string, stoppedBy: StoppedBy | undefined): Case[] {
+  if (!stoppedBy) return [];
+  return [
+    {
+      classname,
+      name: `stop condition ${stoppedBy.condition}`,
+      timeMs: stoppedBy.at_ms,
+      failure: { type: 'stop_condition', message: stoppedByText(stoppedBy) },
+    },
+  ];
 }
 
 function gateCase(

@@ -6,6 +6,7 @@
 import chalk from 'chalk';
 import { liveRecoveryText, type RunEvent, type RunEventListener } from '../../arena/report.js';
 import type { Writer } from '../context.js';
+import { stoppedByText } from '../../arena/safety/watch.js';
 
 export function createPlainReporter(stderr: Writer): RunEventListener {
   let nextQuarter = 0.25;
@@ -37,6 +38,8 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${t} reverted ${event.fault.kind} on ${event.fault.target}`;
     case 'recovery': {
       const r = event.recovery;
+      if (r.interrupted)
+        return `${t} ${chalk.yellow('interrupted')} before ${r.type} on ${r.target} recovered (not counted)`;
       return r.recovered
         ? `${t} recovered from ${r.type} on ${r.target} in ${r.recovery_ms}ms`
         : `${t} ${chalk.red('not recovered')} from ${r.type} on ${r.target} before the deadline`;
@@ -51,7 +54,9 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${t} progress ${Math.round(event.progress * 100)}%: live score ${score} (availability ${l.availability === null ? '-' : l.availability.toFixed(1)}, recovery ${liveRecoveryText(l)}, ${consistencyText}), ${event.faults.length} active fault(s)`;
     }
     case 'run.finished':
-      return `${t} finished: ${event.status}`;
+      return event.stopped_by
+        ? `${t} ${chalk.red(stoppedByText(event.stopped_by))}; faults reverted\n${t} finished: ${event.status}`
+        : `${t} finished: ${event.status}`;
   }
 }
 

@@ -1,4 +1,5 @@
 /** The final tables (cli-table3): per-action results, then the score and its dimensions. */
+import { stoppedByText, type StoppedBy } from '../../arena/safety/watch.js';
 import Table from 'cli-table3';
 import chalk from 'chalk';
 import type {
@@ -65,7 +66,7 @@ export function renderScenarioTables(reports: ScenarioReport[], width?: number):
   }
   out.push(renderFitted(summary, width));
   for (const r of reports) {
-    out.push(...footnotes(r.name, r.score, r.gate, r.error, r.status, r.inconclusive_why));
+    out.push(...footnotes(r.name, r.score, r.gate, r.error, r.status, r.inconclusive_why, r.stopped_by));
     for (const f of r.cut_faults ?? [])
       out.push(
         chalk.yellow(
@@ -113,7 +114,7 @@ export function renderSurvivalTable(r: SurvivalReport, width?: number): string {
     pairText(r.drift.p50_ms, r.drift.p99_ms),
   ]);
   out.push(renderFitted(summary, width));
-  out.push(...footnotes('survival', r.score, r.gate, r.error, r.status, r.inconclusive_why));
+  out.push(...footnotes('survival', r.score, r.gate, r.error, r.status, r.inconclusive_why, r.stopped_by));
   return `${out.join('\n')}\n`;
 }
 
@@ -124,8 +125,10 @@ function footnotes(
   error: string | undefined,
   status: RunStatus,
   inconclusiveWhy: string | undefined,
+  stoppedBy: StoppedBy | undefined,
 ): string[] {
   const lines: string[] = [];
+  if (stoppedBy) lines.push(chalk.red(`${name}: ${stoppedByText(stoppedBy)}`));
   if (status === 'inconclusive')
     lines.push(chalk.yellow(`${name}: inconclusive: ${inconclusiveWhy ?? 'nothing measured'}`));
   const pending = score.measurements.requests.in_flight_at_end;

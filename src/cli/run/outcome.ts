@@ -7,6 +7,7 @@ import type { ActiveFault } from '../../arena/providers.js';
 import type { GateOutcome, RunStatus, ScoreReport } from '../../arena/report.js';
 import { CancelledError, GateFailedError, RuntimeError } from '../../shared/errors.js';
 import { gateText } from '../output/table.js';
+import { stoppedByText, type StoppedBy } from '../../arena/safety/watch.js';
 
 export interface RunOutcome {
   name: string;
@@ -18,6 +19,7 @@ export interface RunOutcome {
   inconclusive_why?: string;
   score?: ScoreReport;
   reverted_faults?: ActiveFault[];
+  stopped_by?: StoppedBy;
 }
 
 export function throwForOutcomes(runs: RunOutcome[], reportFile?: string): void {
@@ -33,6 +35,7 @@ export function throwForOutcomes(runs: RunOutcome[], reportFile?: string): void 
   const problems: string[] = [];
   for (const r of runs) {
     const before = problems.length;
+    if (r.stopped_by) problems.push(`${r.name}: ${stoppedByText(r.stopped_by)}`);
     if (r.status === 'inconclusive')
       problems.push(`${r.name}: inconclusive: ${r.inconclusive_why ?? 'nothing measured'}`);
     for (const c of r.score?.measurements.consistency.failed_checks ?? [])

@@ -91,7 +91,7 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
   ctx.stdout.write(`arena: llm proxy on ${proxy.url} -> ${proxy.upstream.href} (api: ${proxy.api})\n`);
   if (control.server)
     ctx.stdout.write(
-      `arena: control on ${control.server.url} (POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats; auth: ${token === undefined ? 'off' : 'on, Bearer token required'})\n`,
+      `arena: control on ${control.server.url} (POST/GET /v1/faults, DELETE /v1/faults/{id}, POST /v1/leases, POST /v1/reset, GET /v1/stats, GET /v1/calls; auth: ${token === undefined ? 'off' : 'on, Bearer token required'})\n`,
     );
   ctx.stdout.write(`arena: seed ${seed}\n`);
   if (params) {
@@ -122,7 +122,7 @@ export async function runProxyLlm(opts: ProxyLlmOptions, ctx: CliContext): Promi
   const stats = proxy.stats();
   await proxy.close();
   ctx.stdout.write(
-    `arena: ${stats.requests} requests, ${stats.passed} passed, injected ${JSON.stringify(stats.errors_injected)}, ${stats.upstream_failures} upstream failures\n`,
+    `arena: ${stats.requests} requests, ${stats.passed} passed, injected ${JSON.stringify(stats.errors_injected)}, ${stats.upstream_failures} upstream failures, tokens ${stats.tokens.input} in / ${stats.tokens.output} out (${stats.tokens.answers_without_usage} answers without usage)\n`,
   );
   for (const c of stats.clients) {
     const honoured =

@@ -63,6 +63,7 @@ export async function scenarioRunCommand(files: string[], opts: ScenarioRunOptio
           await runScenarioOnTarget(target, scenario, {
             seed,
             signal: ctx.signal,
+            env: ctx.env,
             onEvent,
             ...sinks,
             ...(opts.minScore !== undefined ? { minScore: opts.minScore } : {}),

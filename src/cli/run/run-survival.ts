@@ -28,6 +28,7 @@ import { terminalWidth } from '../output/fit.js';
 import { survivalJUnit } from '../output/junit.js';
 import type { OutputOptionValues } from '../commands/options.js';
 import { throwForOutcomes } from './outcome.js';
+import { readStopWhenOption } from './stop-when-option.js';
 
 export interface SurvivalCommandOptions extends OutputOptionValues {
   duration: string;
@@ -42,6 +43,7 @@ export interface SurvivalCommandOptions extends OutputOptionValues {
   cooldown?: string;
   saveScenario?: string;
   recoveryDeadline?: string;
+  stopWhen?: string;
 }
 
 export async function survivalCommand(
@@ -63,6 +65,7 @@ export async function survivalCommand(
     ...(opts.warmup !== undefined ? { warmup: opts.warmup } : {}),
     ...(opts.cooldown !== undefined ? { cooldown: opts.cooldown } : {}),
     ...(opts.recoveryDeadline !== undefined ? { recoveryDeadlineMs: parseDuration(opts.recoveryDeadline) } : {}),
+    ...(opts.stopWhen !== undefined ? { stopWhen: readStopWhenOption(opts.stopWhen, ctx.cwd), env: ctx.env } : {}),
     ...extra,
   };
   resolveSurvivalConfig(options); // bad input → exit 2 before anything starts

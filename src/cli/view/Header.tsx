@@ -11,8 +11,11 @@ export function Header({ state }: { state: ViewState }) {
     <Text wrap="truncate-end">
       <Text bold>{runTitle(state.kind, state.name)}</Text>
       {state.seed !== null && <Text dimColor> seed {state.seed}</Text>}{' '}
-      <Text color="cyan">{state.phase ?? 'starting'}</Text> {bar} {Math.round(state.progress * 100)}%{' '}
-      <Text dimColor>{(state.at_ms / 1000).toFixed(1)}s</Text>
+      {/* once finished, how it ended: "interrupted" after Ctrl-C, never "done" */}
+      <Text color={state.status === null ? 'cyan' : state.status === 'passed' ? 'green' : 'yellow'}>
+        {state.status ?? state.phase ?? 'starting'}
+      </Text>{' '}
+      {bar} {Math.round(state.progress * 100)}% <Text dimColor>{(state.at_ms / 1000).toFixed(1)}s</Text>
     </Text>
   );
 }

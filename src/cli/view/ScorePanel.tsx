@@ -50,6 +50,7 @@ export function ScorePanel({ state }: { state: ViewState }) {
       <Text dimColor>
         actions {state.actions.ok} ok, {state.actions.failed} failed · recoveries {state.recoveries.recovered} ok,{' '}
         {state.recoveries.missed} missed
+        {state.recoveries.interrupted > 0 ? `, ${state.recoveries.interrupted} interrupted` : ''}
       </Text>
     </Box>
   );

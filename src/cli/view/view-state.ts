@@ -4,6 +4,7 @@
  */
 import type { ActiveFault, AgentInfo } from '../../arena/providers.js';
 import type { LiveScore, RunEvent, RunPhase, RunStatus } from '../../arena/report.js';
+import { stoppedByText } from '../../arena/safety/watch.js';
 
 export type Tone = 'ok' | 'bad' | 'info';
 
@@ -33,7 +34,8 @@ export interface ViewState {
   faults: FaultView[];
   live: LiveScore | null;
   actions: { ok: number; failed: number };
-  recoveries: { recovered: number; missed: number };
+  /** interrupted: the run stopped before they recovered or reached their deadline (not counted) */
+  recoveries: { recovered: number; missed: number; interrupted: number };
   /** finished lines: each is printed once, above the live region */
   feed: FeedItem[];
   status: RunStatus | null;
@@ -51,7 +53,7 @@ export function initialViewState(): ViewState {
     faults: [],
     live: null,
     actions: { ok: 0, failed: 0 },
-    recoveries: { recovered: 0, missed: 0 },
+    recoveries: { recovered: 0, missed: 0, interrupted: 0 },
     feed: [],
     status: null,
   };
@@ -98,6 +100,11 @@ export class ViewReducer {
         break;
       case 'recovery': {
         const r = event.recovery;
+        if (r.interrupted) {
+          s.recoveries.interrupted++;
+          this.addLine(event.at_ms, `interrupted before ${r.type} on ${r.target} recovered (not counted)`, 'info');
+          break;
+        }
         if (r.recovered) s.recoveries.recovered++;
         else s.recoveries.missed++;
         this.addLine(
@@ -119,8 +126,11 @@ export class ViewReducer {
       case 'run.finished':
         s.status = event.status;
         s.phase = 'done';
+        // the final score, consistency included: the last frame shows what the final table shows
+        if (event.score) s.live = event.score;
         s.progress =
           event.status === 'passed' || event.status === 'failed' || event.status === 'inconclusive' ? 1 : s.progress;
+        if (event.stopped_by) this.addLine(event.at_ms, `${stoppedByText(event.stopped_by)}; faults reverted`, 'bad');
         this.addLine(event.at_ms, `finished: ${event.status}`, event.status === 'passed' ? 'ok' : 'bad');
         break;
     }

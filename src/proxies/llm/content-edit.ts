@@ -41,6 +41,8 @@ export interface EditContext {
   requiredFields?: (toolName: string) => readonly string[];
   /** OpenAI makes malformed JSON; Anthropic, whose `input` is always an object, drops a required field */
   api: 'openai' | 'anthropic';
+  /** wrong_value adds each number it wrote here: the markers it leaves (DESIGN §13.3) */
+  changed?: string[];
 }
 
 /** OpenAI's own wording of a refusal in `message.refusal` */
@@ -65,8 +67,8 @@ export function editAnswer(fault: ContentFault, view: AnswerView, ctx: EditConte
     case 'malformed_tool_args':
       return malformed(view, ctx);
     case 'wrong_value': {
-      const text = changeNumbers(view.text, ctx.random);
-      const tools = view.tools.map((t) => ({ ...t, args: changeJsonNumbers(t.args, ctx.random) }));
+      const text = changeNumbers(view.text, ctx.random, ctx.changed);
+      const tools = view.tools.map((t) => ({ ...t, args: changeJsonNumbers(t.args, ctx.random, ctx.changed) }));
       const isChanged = text !== view.text || tools.some((t, i) => t.args !== view.tools[i]!.args);
       return isChanged ? { text, tools, finish: 'unchanged' } : undefined;
     }
@@ -111,33 +113,40 @@ function prefix(text: string, keep: number): string {
 const NUMBER = /-?\d+(?:\.\d+)?/g;
 
 /** every number in free text changed plausibly: by 10–50 %, at least by one unit of its last digit */
-export function changeNumbers(text: string, random: Random): string {
-  return text.replace(NUMBER, (m) => changeNumberText(m, random));
+export function changeNumbers(text: string, random: Random, out?: string[]): string {
+  return text.replace(NUMBER, (m) => changeNumberText(m, random, out));
 }
 
-function changeNumberText(m: string, random: Random): string {
+function changeNumberText(m: string, random: Random, out?: string[]): string {
   const decimals = m.includes('.') ? m.length - m.indexOf('.') - 1 : 0;
   const unit = 10 ** -decimals;
   const n = Number(m);
   const step = Math.max(unit, Math.abs(n) * (0.1 + 0.4 * random.next()));
   const sign = random.next() < 0.5 && n - step >= 0 ? -1 : 1;
-  return (n + sign * step).toFixed(decimals);
+  const changed = (n + sign * step).toFixed(decimals);
+  out?.push(changed);
+  return changed;
 }
 
 /** numbers in JSON arguments changed as values (the JSON stays valid); not JSON: as free text */
-function changeJsonNumbers(args: string, random: Random): string {
+function changeJsonNumbers(args: string, random: Random, out?: string[]): string {
   let value: unknown;
   try {
     value = JSON.parse(args);
   } catch {
-    return changeNumbers(args, random);
+    return changeNumbers(args, random, out);
   }
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'number') return Number(changeNumberText(String(v), random));
-    if (Array.isArray(v)) return v.map(walk);
+  const walk = (v: unknown, key?: string): unknown => {
+    if (typeof v === 'number') {
+      const changed = Number(changeNumberText(String(v), random));
+      // the marker is the field as JSON writes it, `"days":4`: a bare 4 would be found everywhere
+      out?.push(key === undefined ? String(changed) : `${JSON.stringify(key)}:${changed}`);
+      return changed;
+    }
+    if (Array.isArray(v)) return v.map((x) => walk(x));
     if (v !== null && typeof v === 'object')
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x)]));
-    if (typeof v === 'string') return changeNumbers(v, random);
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, walk(x, k)]));
+    if (typeof v === 'string') return changeNumbers(v, random, out);
     return v;
   };
   return JSON.stringify(walk(value));

@@ -1,6 +1,7 @@
 /**
  * The LLM proxy's control port (DESIGN §10): the Arena Target Protocol's
- * fault routes over a lease-keeping registry, plus `GET /v1/stats`. A fault
+ * fault routes over a lease-keeping registry, plus `GET /v1/stats` and
+ * `GET /v1/calls` (what it recorded of each call). A fault
  * whose lease is not renewed is reverted by the registry (dead-man's switch).
  */
 import { createFaultRegistry, type FaultRegistry, type RevertReason } from '../../protocol/fault-registry.js';
@@ -10,6 +11,7 @@ import { proxyMetricsRoute } from '../../protocol/metrics.js';
 import type { WireActiveFault } from '../../protocol/wire.js';
 import type { Clock } from '../../shared/clock.js';
 import type { LlmProxy } from './proxy.js';
+import { callsRoute } from '../calls-route.js';
 
 export interface LlmControlOptions {
   proxy: LlmProxy;
@@ -44,6 +46,7 @@ export async function startLlmControl(options: LlmControlOptions): Promise<LlmCo
       routes: [
         ...faultRoutes(registry),
         { method: 'GET', path: '/v1/stats', handle: async (_req, res) => sendJSON(res, 200, options.proxy.stats()) },
+        callsRoute(options.proxy.calls),
         proxyMetricsRoute(
           'llm',
           () => registry.list(),

@@ -19,9 +19,14 @@ import { relaySlowly, requiredFieldsOf, sendRewritten } from './quiet-answers.js
 import { RateBuckets, requestTokens } from './rate-bucket.js';
 import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
 import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
+import { createModelSniffer } from './model-sniffer.js';
 import { peekBody, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
+import { createCallRecorder, type CallTrace, type TokenTotals } from './call-trace.js';
+import { createCallLedger, type CallLedger, type CallLedgerReader } from '../../protocol/calls.js';
 import { relayWithStreamFault } from './stream-faults.js';
+import { createMarkerBook, type MarkerBook, type MarkerTravel } from '../../protocol/markers.js';
+import { traceRequest } from './markers.js';
 import { createUpstream, forwardHeaders, parseUpstream } from './upstream.js';
 import {
   apiForPath,
@@ -53,6 +58,17 @@ export interface LlmProxyOptions {
    * slowed by TCP, not the proxy's memory), and a held request is still held
    */
   maxBufferedBytes?: number;
+  /** requests from this `x-arena-client` are not taken as the clients' own traffic by lastRequest (a probe's) */
+  probeClient?: string;
+  /** where each call is recorded (DESIGN §14): a process target passes the one its proxies share; default a ledger of its own */
+  ledger?: CallLedger;
+  /** the agent whose proxy this is: named in each call it records */
+  agent?: string;
+  /**
+   * where the markers of quiet faults are planted and looked for (DESIGN §13.3); shared with the
+   * other proxies of a target and its workload, so a marker one planted is found by another
+   */
+  markers?: MarkerBook;
 }
 
 export interface LlmFaultStats {
@@ -68,11 +84,19 @@ export interface LlmProxy {
   readonly api: LlmApiMode;
   /** applies an `llm_failure` fault (a FaultApplier for createFaultRegistry); throws a ProtocolError saying why not */
   applyFault(request: FaultRequest): Promise<AppliedFault>;
+  /** every call it relayed or answered, for `GET /v1/calls` and trials */
+  readonly calls: CallLedgerReader;
   stats(): LlmProxyStats & {
     faults: LlmFaultStats[];
+    /** tokens the upstream's answers reported in their `usage`, all clients together */
+    tokens: TokenTotals;
     /** request body bytes read ahead and held now (bounded by maxBufferedBytes) */
     buffered_bytes: number;
+    /** per fault, the markers its changes planted and how far they travelled (DESIGN §13.3) */
+    markers: MarkerTravel[];
   };
+  /** the path and model of the last POST a client (not the probe) sent: what a recovery probe should ask for */
+  lastRequest(): { path: string; model?: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -85,6 +109,8 @@ interface Call {
   pathname: string;
   /** the body's `model`, when a fault needed to read it */
   model?: string;
+  /** its CallRecord in the making */
+  trace: CallTrace;
 }
 
 /** a streamed answer passing through untouched: a stream fault applied later can still take it over */
@@ -121,6 +147,15 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const faults = new ActiveFaults(random);
   const buckets = new WeakMap<ActiveLlmFault, RateBuckets>();
   const stats = new ProxyStats();
+  const ledger = options.ledger ?? createCallLedger();
+  // answers kept whole to read their usage (JSON, compressed) share the read-ahead budget's size, apart from it
+  const recorder = createCallRecorder({
+    ledger,
+    clock,
+    budget: { used: 0, max: maxBuffered },
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+  });
+  const markers = options.markers ?? createMarkerBook();
   let isClosing = false;
 
   const apiOf = (pathname: string): LlmApi => (mode === 'auto' ? apiForPath(pathname) : mode);
@@ -136,7 +171,11 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const faultStream = (call: Call, upRes: IncomingMessage, fault: ActiveLlmFault) => {
     const type = fault.spec.errorType;
     relayWithStreamFault(upRes, call.res, call.api, fault, {
-      onCut: () => stats.onInjected(call.client, type, clock.now()),
+      onCut: () => {
+        call.trace.faulted();
+        if (type === 'stream_error') call.trace.broken();
+        stats.onInjected(call.client, type, clock.now());
+      },
       onNotReached: () => {
         faults.unfire(fault);
         stats.onPassed(call.client);
@@ -160,6 +199,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       if (swapped) {
         body = { chunks: [swapped], isComplete: true };
         set = { 'content-length': String(swapped.length) };
+        call.trace.faulted();
         stats.onChanged(client, type);
       } else notApplicable();
     }
@@ -172,7 +212,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     let isAnswered = false;
     upReq.on('response', (upRes) => {
       isAnswered = true;
+      call.trace.answer(upRes);
       if (type === 'slow_first_token') {
+        call.trace.faulted();
         stats.onChanged(client, type);
         upRes.pause();
         const timer = setTimeout(() => answer(upRes), acting!.spec.delayMs);
@@ -192,6 +234,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
           (isStreamAnswer || isJson(upRes.headers['content-type'])) &&
           (!encoding || encoding === 'identity');
         if (isReadable) {
+          const changed: string[] = [];
           return sendRewritten(upRes, res, type as ContentFault, {
             api,
             isStream: isStreamAnswer,
@@ -201,17 +244,22 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
               random: draw!,
               api,
               requiredFields: requiredFieldsOf(body?.isComplete ? body.chunks : undefined),
+              changed,
             },
             onDone: (isChanged) => {
               stats.onPassed(client);
-              if (isChanged) stats.onChanged(client, type);
-              else notApplicable();
+              if (isChanged) {
+                call.trace.faulted();
+                stats.onChanged(client, type);
+                for (const value of changed) markers.add(acting!.id, value, 'value', 'llm');
+              } else notApplicable();
             },
           });
         }
         notApplicable();
       } else if (type === 'slow_stream') {
         if (isStreamAnswer) {
+          call.trace.faulted();
           stats.onPassed(client);
           stats.onChanged(client, type);
           return relaySlowly(upRes, res, acting!.spec.chunkDelayMs);
@@ -261,8 +309,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     else req.pipe(upReq);
   };
 
-  const injectStatus = ({ req, res, client, api }: Call, fault: ActiveLlmFault) => {
+  const injectStatus = ({ req, res, client, api, trace }: Call, fault: ActiveLlmFault) => {
     const { errorType, retryAfterS } = fault.spec;
+    trace.faulted();
     // the rest of the body is read and dropped so the client's keep-alive connection stays usable
     req.resume();
     // stamped before the answer is written: a proxy descheduled right after the write would otherwise
@@ -293,6 +342,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return pass(call, body, []);
     }
     call.req.resume();
+    call.trace.faulted();
     sendWire(call.res, refused);
     stats.onInjected(call.client, 'rate_limit_storm', at, Number(refused.headers['retry-after']) * 1000);
   };
@@ -304,6 +354,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
    */
   const hold = async (call: Call, fault: ActiveLlmFault, peeked: PeekedBody | undefined) => {
     const { req, res, client } = call;
+    call.trace.faulted();
     stats.onInjected(client, 'timeout', clock.now());
     stats.held++;
     // reading the body keeps the socket read, so a client that hangs up is noticed
@@ -326,17 +377,41 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     });
   };
 
+  let last: { path: string; model?: string } | undefined;
+  /** watches the body stream past for its model; the request is never held for it */
+  const noteRequest = (req: IncomingMessage, path: string): { model?: string } | undefined => {
+    if (req.method !== 'POST' || (options.probeClient && req.headers['x-arena-client'] === options.probeClient))
+      return undefined;
+    const seen: { path: string; model?: string } = { path };
+    last = seen;
+    const sniffer = createModelSniffer();
+    const onData = (chunk: Buffer) => {
+      sniffer.push(chunk);
+      if (sniffer.model !== undefined) seen.model = sniffer.model;
+      if (sniffer.isDone) req.off('data', onData);
+    };
+    req.on('data', onData);
+    return seen;
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const client = stats.clientOf(req);
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
-    const call: Call = { req, res, client, api: apiOf(pathname), pathname };
-    if (faults.isEmpty) return pass(call, undefined, []);
+    const seen = noteRequest(req, pathname);
+    // the model the request asked for, as the sniffer saw it: what a call that got no answer is recorded under
+    const trace = recorder.trace(req, res, () => seen?.model);
+    const call: Call = { req, res, client, api: apiOf(pathname), pathname, trace };
+    if (faults.isEmpty && !markers.isTracking) return pass(call, undefined, []);
     let body: PeekedBody | undefined;
-    if (faults.needsBody) {
+    if (faults.needsBody || markers.isTracking) {
       body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
-      if (model !== undefined) call.model = model;
+      if (model !== undefined) {
+        call.model = model;
+        call.trace.requested(model);
+      }
+      if (markers.isTracking && body.isComplete) traceRequest(markers, body.chunks);
     }
     const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
     const fault = decision.fault;
@@ -373,6 +448,7 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     upstream: upstreamUrl,
     api: mode,
+    calls: ledger,
     async applyFault(request) {
       const spec = parseLlmFault(request.type, request.params);
       const fault = faults.add(request.id, spec);
@@ -401,10 +477,15 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
       return {
         ...stats.snapshot(),
         buffered_bytes: buffered,
+        tokens: recorder.tokens(),
+        markers: markers.travel(),
         faults: faults
           .list()
           .map((f) => ({ id: f.id, ...describeSpec(f.spec), fired: f.fired, not_applicable: f.notApplicable })),
       };
+    },
+    lastRequest() {
+      return last ? { ...last } : undefined;
     },
     close() {
       isClosing = true;

@@ -1,12 +1,14 @@
 /**
  * The MCP proxy's control port (DESIGN §10): the Arena Target Protocol's
- * fault routes over the proxy's registry, plus `GET /v1/stats`. Loopback
+ * fault routes over the proxy's registry, plus `GET /v1/stats` and
+ * `GET /v1/calls` (one record per tools/call). Loopback
  * by default; it never shares a port with the MCP channel.
  */
 import { faultRoutes, listenProtocol, protocolHandler, type ProtocolServer } from '../../protocol/http.js';
 import { sendJSON } from '../../shared/http/respond.js';
 import { proxyMetricsRoute } from '../../protocol/metrics.js';
 import type { McpProxy } from './types.js';
+import { callsRoute } from '../calls-route.js';
 
 export interface McpControlOptions {
   port: number;
@@ -26,6 +28,7 @@ export async function startMcpControl(proxy: McpProxy, options: McpControlOption
         handle: async (_req, res) =>
           sendJSON(res, 200, { ...proxy.stats(), active_faults: proxy.faults.list().length }),
       },
+      callsRoute(proxy.calls),
       proxyMetricsRoute(
         'mcp',
         () => proxy.faults.list(),

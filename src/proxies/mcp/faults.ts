@@ -7,6 +7,7 @@
 import type { AppliedFault, FaultApplier } from '../../protocol/fault-registry.js';
 import { MAX_DURATION_MS, badRequest, unsupported, type FaultRequest } from '../../protocol/wire.js';
 import { parseToolFault, type ToolContentFault } from './tool-content.js';
+import { createMarkerBook, type MarkerBook } from '../../protocol/markers.js';
 
 export const MCP_FAULT_TYPES = ['mcp_disconnect', 'tool_timeout', 'tool_error', 'slow_tool', 'tool_fault'] as const;
 export type McpFaultType = (typeof MCP_FAULT_TYPES)[number];
@@ -46,9 +47,11 @@ export interface ToolFaultBook {
   /** each session's way to tell its agent the tool list changed; returns the unsubscribe */
   onListChanged(listener: () => void): () => void;
   readonly seed: number;
+  /** the markers tool_fault plants and the agents' later tool calls are scanned for (DESIGN §13.3) */
+  readonly markers: MarkerBook;
 }
 
-export function createToolFaultBook(seed = 0): ToolFaultBook {
+export function createToolFaultBook(seed = 0, markers: MarkerBook = createMarkerBook()): ToolFaultBook {
   const active = new Map<string, ActiveToolFault>();
   const content = new Map<string, ToolContentFault>();
   const listeners = new Set<() => void>();
@@ -57,6 +60,7 @@ export function createToolFaultBook(seed = 0): ToolFaultBook {
   };
   return {
     seed,
+    markers,
     pickContent(tool) {
       for (const f of content.values()) if (f.mode !== 'schema_drift' && f.matches(tool)) return f;
       return undefined;

@@ -24,11 +24,16 @@ import { parseJSONBody, readBody } from '../../shared/json-body.js';
 import { createToolFaultBook, mcpFaultApplier } from './faults.js';
 import { relaySession, type SessionRelay } from './relay.js';
 import { createStats, recordClient, snapshot } from './stats.js';
+import type { MarkerBook } from '../../protocol/markers.js';
 import type { McpHttpProxy } from './types.js';
+import { createToolCallLog } from './tool-calls.js';
+import { createCallLedger, type CallLedger } from '../../protocol/calls.js';
 
 export interface HttpMcpProxyOptions {
   /** seeds what tool_fault changes: the same seed changes the same results the same way (default 0) */
   seed?: number;
+  /** where tool_fault's markers are planted and looked for; shared with a target's other proxies (DESIGN §13.3) */
+  markers?: MarkerBook;
   /** the real server's streamable-HTTP endpoint, e.g. http://127.0.0.1:9100/mcp */
   upstream: string;
   /** 0 = a free port */
@@ -37,6 +42,10 @@ export interface HttpMcpProxyOptions {
   clock?: Clock;
   /** the largest JSON-RPC body accepted on a new session's initialize */
   bodyLimit?: number;
+  /** where each tools/call is recorded (DESIGN §14): a process target passes the one its proxies share; default a ledger of its own */
+  ledger?: CallLedger;
+  /** the agent whose proxy this is: named in each call it records */
+  agent?: string;
 }
 
 interface Session {
@@ -98,7 +107,9 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     ]);
   const clock = options.clock ?? systemClock;
   const stats = createStats('http');
-  const book = createToolFaultBook(options.seed ?? 0);
+  const ledger = options.ledger ?? createCallLedger();
+  const agentName = options.agent !== undefined ? { agent: options.agent } : {};
+  const book = createToolFaultBook(options.seed ?? 0, options.markers);
   const sessions = new Set<Session>();
   const byId = new Map<string, Session>();
   // ids of mcp_disconnect faults with a duration still running: new sessions are refused meanwhile
@@ -138,6 +149,7 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
       book,
       stats,
       clock,
+      calls: createToolCallLog({ ledger, clock, ...agentName }),
       onInitialize(name) {
         session.client = name;
         const client = recordClient(stats, name);
@@ -242,7 +254,8 @@ export async function startHttpMcpProxy(options: HttpMcpProxyOptions): Promise<M
     port: listener.port,
     url: url.toString(),
     faults: registry,
-    stats: () => snapshot(stats),
+    calls: ledger,
+    stats: () => ({ ...snapshot(stats), markers: book.markers.travel() }),
     ended,
     async close() {
       if (isClosing) return void (await ended);

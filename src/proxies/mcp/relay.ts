@@ -14,8 +14,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import type { ActiveToolFault, ToolFaultBook } from './faults.js';
-import { changeResult, driftTools, type ToolContentFault } from './tool-content.js';
+import { changeResult, corruptSignature, driftTools, type ToolContentFault } from './tool-content.js';
 import type { McpProxyStats } from './stats.js';
+import type { ToolCallLog } from './tool-calls.js';
 
 type Message = JSONRPCMessage & Record<string, unknown>;
 
@@ -27,6 +28,8 @@ export interface RelayOptions {
   onInitialize?: (clientName: string) => void;
   /** sending to the server failed: the agent gets an error answer, the mode may end the session */
   onUpstreamError?: (error: unknown) => void;
+  /** where each tools/call is recorded (DESIGN §14) */
+  calls?: ToolCallLog;
 }
 
 export interface SessionRelay {
@@ -40,7 +43,7 @@ const paramsOf = (m: Message): Record<string, unknown> =>
   typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : {};
 
 export function relaySession(agent: Transport, server: Transport, options: RelayOptions): SessionRelay {
-  const { book, stats, clock } = options;
+  const { book, stats, clock, calls: log } = options;
   // held or delayed calls, by request id, so a cancel or a close can drop them
   const pending = new Map<RequestId, () => void>();
   // progress tokens of requests in flight: a progress notification belongs on its request's stream
@@ -61,6 +64,7 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
 
   const toClient = (message: Message, relatedRequestId?: RequestId) => {
     stats.messages_relayed.to_client++;
+    if (log && isResponse(message)) log.end(message.id as RequestId, message);
     agent.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => {
       // the agent's stream for this request is gone (it hung up or the session was reset): nothing to tell
     });
@@ -86,6 +90,7 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
   const answer = (call: Message, fault: ActiveToolFault) => {
     stats.errors_injected++;
     const id = call.id as RequestId;
+    log?.faulted(id);
     if (fault.mode === 'jsonrpc')
       toClient({ jsonrpc: '2.0', id, error: { code: fault.code, message: fault.message } } as Message);
     else
@@ -107,6 +112,7 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
       return toServer(call);
     }
     if (fault.type === 'tool_error') return answer(call, fault);
+    log?.faulted(id);
     if (fault.type === 'tool_timeout') {
       stats.calls_held.now++;
       stats.calls_held.total++;
@@ -137,9 +143,10 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
     });
   };
 
-  agent.onmessage = (raw) => {
+  agent.onmessage = (raw, extra) => {
     const message = raw as Message;
     if (message.method === 'notifications/cancelled') {
+      log?.drop(paramsOf(message).requestId as RequestId);
       const drop = pending.get(paramsOf(message).requestId as RequestId);
       if (drop) {
         pending.delete(paramsOf(message).requestId as RequestId);
@@ -157,6 +164,9 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
       }
       if (message.method === 'tools/call') {
         stats.tool_calls++;
+        log?.begin(message.id as RequestId, paramsOf(message), extra?.requestInfo?.headers);
+        // a marker in what the agent asks a tool to do: the changed value drove an action (§13.3)
+        if (book.markers.isTracking) book.markers.scan(JSON.stringify(paramsOf(message)), 'drove_action');
         return dispatchCall(message);
       }
       if (message.method === 'tools/list') listing.add(message.id as RequestId);
@@ -200,13 +210,20 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
     changing.delete(id);
     if (!result) return message;
     if (fault.mode === 'duplicate_call') {
+      log?.faulted(id);
       duplicate(id);
       return message;
     }
     const changed = changeResult(fault, result);
     if (!changed) return message;
+    if (fault.mode === 'inject' && fault.canary) book.markers.add(fault.id, fault.canary, 'canary', 'mcp');
+    if (fault.mode === 'corrupt') {
+      const signature = corruptSignature(fault);
+      if (JSON.stringify(changed).includes(signature)) book.markers.add(fault.id, signature, 'signature', 'mcp');
+    }
     fault.changed++;
     stats.results_changed++;
+    log?.faulted(id);
     return { ...message, result: changed };
   };
 
@@ -226,6 +243,7 @@ export function relaySession(agent: Transport, server: Transport, options: Relay
     dropPending() {
       isClosed = true;
       unsubscribe();
+      log?.dropAll();
       for (const drop of pending.values()) drop();
       pending.clear();
       progress.clear();

@@ -1,3 +1,5 @@
+import type { MarkerTravel } from '../../protocol/markers.js';
+
 /** Counters behind `GET /v1/stats` on the MCP proxy's control port. */
 export interface McpProxyStats {
   mode: 'stdio' | 'http';
@@ -26,6 +28,8 @@ export interface McpProxyStats {
    * after an mcp_disconnect: reconnects counted, time from the disconnect to its new session
    */
   clients: Record<string, ClientStats>;
+  /** per fault, the markers tool_fault planted and how far they travelled (DESIGN §13.3) */
+  markers?: MarkerTravel[];
 }
 
 export interface ClientStats {

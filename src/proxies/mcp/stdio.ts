@@ -20,13 +20,18 @@ import { createToolFaultBook, mcpFaultApplier } from './faults.js';
 import { killTree } from './process-tree.js';
 import { relaySession } from './relay.js';
 import { createStats, recordClient, snapshot } from './stats.js';
+import type { MarkerBook } from '../../protocol/markers.js';
 import type { McpProxy, McpProxyEndReason } from './types.js';
+import { createToolCallLog } from './tool-calls.js';
+import { createCallLedger, type CallLedger } from '../../protocol/calls.js';
 
 const SERVER_GONE_TIMEOUT_MS = 3000;
 
 export interface StdioMcpProxyOptions {
   /** seeds what tool_fault changes: the same seed changes the same results the same way (default 0) */
   seed?: number;
+  /** where tool_fault's markers are planted and looked for; shared with a target's other proxies (DESIGN §13.3) */
+  markers?: MarkerBook;
   command: string;
   args?: string[];
   /** the server's environment; the proxy's own by default (it stands in for the server, so nothing is filtered) */
@@ -40,6 +45,10 @@ export interface StdioMcpProxyOptions {
   serverStderr?: 'inherit' | 'ignore';
   /** how long a server gets after SIGTERM on close before SIGKILL */
   killGraceMs?: number;
+  /** where each tools/call is recorded (DESIGN §14): a process target passes the one its proxies share; default a ledger of its own */
+  ledger?: CallLedger;
+  /** the agent whose proxy this is: named in each call it records */
+  agent?: string;
 }
 
 export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise<McpProxy> {
@@ -50,7 +59,8 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   ]);
   const clock = options.clock ?? systemClock;
   const stats = createStats('stdio');
-  const book = createToolFaultBook(options.seed ?? 0);
+  const ledger = options.ledger ?? createCallLedger();
+  const book = createToolFaultBook(options.seed ?? 0, options.markers);
   const env =
     options.env ??
     (Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>);
@@ -73,6 +83,8 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
     book,
     stats,
     clock,
+    // stdio has no headers: its calls carry no trial or trace id (attribution falls to the one trial in flight)
+    calls: createToolCallLog({ ledger, clock, ...(options.agent !== undefined ? { agent: options.agent } : {}) }),
     onInitialize: (name) => void recordClient(stats, name),
   });
   // true when `done` settles within ms; the timer is cancelled, so a quick exit is not held up by it
@@ -161,7 +173,8 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   return {
     mode: 'stdio',
     faults: registry,
-    stats: () => snapshot(stats),
+    calls: ledger,
+    stats: () => ({ ...snapshot(stats), markers: book.markers.travel() }),
     ended,
     async close() {
       void finish('closed', 'SIGTERM');

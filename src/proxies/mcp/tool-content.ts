@@ -63,6 +63,7 @@ type Result = Record<string, unknown> & { content?: unknown[]; structuredContent
 /** A tools/call result as the fault changes it; undefined when there is nothing it can change (kept as it came). */
 export function changeResult(fault: ToolContentFault, result: Result): Result | undefined {
   const random = deriveRandom(fault.seed, `tool_fault:${fault.mode}:${fault.changed}`);
+  const signature = corruptSignature(fault);
   const content = Array.isArray(result.content) ? (result.content as Array<Record<string, unknown>>) : [];
   switch (fault.mode) {
     case 'empty': {
@@ -93,7 +94,7 @@ export function changeResult(fault: ToolContentFault, result: Result): Result | 
     }
     case 'corrupt': {
       if (isObject(result.structuredContent)) {
-        const changed = corruptObject(result.structuredContent, random);
+        const changed = corruptObject(result.structuredContent, random, signature);
         if (!changed) return undefined;
         // the JSON text mirror of structured content changes with it
         const out = content.map((c) =>
@@ -106,7 +107,7 @@ export function changeResult(fault: ToolContentFault, result: Result): Result | 
         if (c.type !== 'text') continue;
         const parsed = parseJson(String(c.text));
         if (!isObject(parsed)) continue;
-        const changed = corruptObject(parsed, random);
+        const changed = corruptObject(parsed, random, signature);
         if (!changed) continue;
         const out = [...content];
         out[i] = { ...c, text: JSON.stringify(changed) };
@@ -117,6 +118,15 @@ export function changeResult(fault: ToolContentFault, result: Result): Result | 
     default:
       return undefined;
   }
+}
+
+/**
+ * The seeded signature `corrupt` appends to the string it changes (DESIGN §13.3's marker for it): the
+ * same for the same seed and the same changed result, so it can be looked for downstream.
+ */
+export function corruptSignature(fault: ToolContentFault): string {
+  const random = deriveRandom(fault.seed, `tool_fault:signature:${fault.changed}`);
+  return `~${random.int(0, 0xffffff).toString(16).padStart(6, '0')}`;
 }
 
 /** schema_drift: the tools/list result without the hidden tools and with input fields renamed */
@@ -141,6 +151,7 @@ export function driftTools(faults: ToolContentFault[], result: Result): Result {
 function corruptObject(
   obj: Record<string, unknown>,
   random: ReturnType<typeof deriveRandom>,
+  signature: string,
 ): Record<string, unknown> | undefined {
   const keys = Object.keys(obj);
   if (keys.length === 0) return undefined;
@@ -151,7 +162,7 @@ function corruptObject(
   else if (typeof value === 'number')
     out[key] = value + Math.max(1, Math.round(Math.abs(value) * (0.1 + 0.4 * random.next())));
   else if (typeof value === 'boolean') out[key] = !value;
-  else out[key] = `${String(value)}-corrupted`;
+  else out[key] = `${String(value)}${signature}`;
   return out;
 }
 

@@ -1,6 +1,7 @@
 /** What both MCP proxy modes hand back to their caller (the CLI, a process target, a test). */
 import type { FaultRegistry } from '../../protocol/fault-registry.js';
 import type { McpProxyStats } from './stats.js';
+import type { CallLedgerReader } from '../../protocol/calls.js';
 
 /**
  * Why a proxy stopped on its own. Only the stdio proxy ends by itself: its
@@ -14,6 +15,8 @@ export interface McpProxy {
   /** active faults with leases: what the control port's fault routes act on */
   faults: FaultRegistry;
   stats(): McpProxyStats;
+  /** every tools/call it relayed or answered, for `GET /v1/calls` and trials */
+  calls: CallLedgerReader;
   /** settles once the proxy has stopped, saying why */
   ended: Promise<McpProxyEndReason>;
   /** reverts every fault, ends every session and stops the server process / listener */

@@ -16,7 +16,12 @@ export interface ToolDefinition {
   name: string;
   description: string;
   run(args: Record<string, unknown>, context: ToolContext): unknown | Promise<unknown>;
+  /** what the tool promises to return (its output schema): why a result breaks the promise, or undefined */
+  output?(value: unknown): string | undefined;
 }
+
+const finiteNumber = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? undefined : `expected a number, got ${JSON.stringify(value)}`;
 
 /** a small fixed reference table for `lookup` */
 export const LOOKUP_TABLE: Readonly<Record<string, string>> = Object.freeze({
@@ -43,6 +48,7 @@ export const computeTool: ToolDefinition = {
   name: 'compute',
   description: 'Evaluates an arithmetic expression: { expression: "2 * (3 + 4)" } → 14',
   run: (args) => evaluateExpression(stringArg('compute', args, 'expression')),
+  output: finiteNumber,
 };
 
 export const lookupTool: ToolDefinition = {
@@ -58,6 +64,11 @@ export const lookupTool: ToolDefinition = {
       );
     return value;
   },
+  // a capital's name: letters, spaces, dots, apostrophes and hyphens, never an instruction or a code
+  output: (value) =>
+    typeof value === 'string' && /^\p{Lu}[\p{L} .'-]{0,59}$/u.test(value) && !/\s{2,}|\n/.test(value)
+      ? undefined
+      : `expected the name of a capital, got ${JSON.stringify(value).slice(0, 80)}`,
 };
 
 export const formatTool: ToolDefinition = {
@@ -89,6 +100,7 @@ export const sleepTool: ToolDefinition = {
     await clock.sleep(ms, signal);
     return ms;
   },
+  output: finiteNumber,
 };
 
 export const BUILTIN_TOOLS: readonly ToolDefinition[] = [computeTool, lookupTool, formatTool, sleepTool];

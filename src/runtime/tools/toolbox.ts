@@ -9,6 +9,7 @@ import type { Clock } from '../../shared/clock.js';
 import { systemClock } from '../../shared/clock.js';
 import { CancelledError, NotFoundError, RuntimeError, UsageError } from '../../shared/errors.js';
 import { BUILTIN_TOOLS, type ToolDefinition } from './builtin.js';
+import { changeResultText, matchesTool, type ToolResultFault } from './result-faults.js';
 
 export class ToolTimeoutError extends RuntimeError {
   constructor(
@@ -23,6 +24,16 @@ export class ToolTimeoutError extends RuntimeError {
   }
 }
 
+/** a careful agent refused a tool result that is not what the tool promises (DESIGN §13.2) */
+export class ToolResultError extends RuntimeError {
+  constructor(
+    readonly tool: string,
+    reason: string,
+  ) {
+    super(`tool "${tool}" returned an unusable result: ${reason}`, 'tool_result_invalid');
+  }
+}
+
 export interface ToolboxOptions {
   clock?: Clock;
   /** per-attempt deadline; default 1000 */
@@ -31,6 +42,10 @@ export interface ToolboxOptions {
   retries?: number;
   /** replaces the built-in tools */
   tools?: readonly ToolDefinition[];
+  /** the careful agent: results are checked against the tool's promise and never used when they fail it; default true */
+  validate?: boolean;
+  /** told of every result a tool_fault changed, with the marker the change carries (§13.3) */
+  onChanged?: (change: { fault_id: string; tool: string; marker?: string }) => void;
 }
 
 export interface ToolStats {
@@ -42,15 +57,33 @@ export interface ToolStats {
   retries: number;
 }
 
+/** what tool_fault did to this toolbox's results and how the agent took it */
+export interface ToolResultStats {
+  /** results a fault changed */
+  changed: number;
+  /** changed results the agent refused (validation on) */
+  rejected: number;
+  /** changed results the agent used as if they were right (validation off, or a change validation cannot see) */
+  used: number;
+  /** calls run a second time by duplicate_call */
+  duplicated: number;
+  /** calls the agent sent under a drifted schema's new field names (it re-read the tool list) */
+  relisted: number;
+}
+
 export interface Toolbox {
   call(name: string, args?: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
   list(): Array<{ name: string; description: string }>;
   setHanging(on: boolean): void;
   readonly isHanging: boolean;
-  configure(patch: { timeoutMs?: number; retries?: number }): void;
+  configure(patch: { timeoutMs?: number; retries?: number; validate?: boolean }): void;
   readonly timeoutMs: number;
   readonly retries: number;
   stats(): ToolStats;
+  /** tool_fault: results come back changed until it is cleared (undefined); the newest fault wins */
+  setResultFault(fault: ToolResultFault | undefined): void;
+  readonly resultFault: ToolResultFault | undefined;
+  resultStats(): ToolResultStats;
 }
 
 export function createToolbox(options: ToolboxOptions = {}): Toolbox {
@@ -63,9 +96,13 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
   let timeoutMs = 1000;
   let retries = 1;
   let hanging = false;
+  let validate = options.validate ?? true;
+  let fault: ToolResultFault | undefined;
   const stats: ToolStats = { calls: 0, succeeded: 0, failed: 0, timeouts: 0, retries: 0 };
+  const results: ToolResultStats = { changed: 0, rejected: 0, used: 0, duplicated: 0, relisted: 0 };
 
-  const configure = (patch: { timeoutMs?: number; retries?: number }) => {
+  const configure = (patch: { timeoutMs?: number; retries?: number; validate?: boolean }) => {
+    if (patch.validate !== undefined) validate = patch.validate;
     if (patch.timeoutMs !== undefined) {
       if (!Number.isFinite(patch.timeoutMs) || patch.timeoutMs <= 0)
         throw new UsageError(`tool timeoutMs must be a positive number, got ${patch.timeoutMs}`, 'invalid_tool_config');
@@ -81,6 +118,10 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
     }
   };
   configure({ timeoutMs: options.timeoutMs, retries: options.retries });
+
+  /** the tools the agent can see: a schema_drift may hide some */
+  const listed = () =>
+    [...tools.keys()].filter((name) => !(fault?.mode === 'schema_drift' && fault.hide.includes(name)));
 
   /** one attempt; resolves with the result or rejects with the tool's error, a timeout marker or the caller's abort */
   const attempt = (tool: ToolDefinition, args: Record<string, unknown>, outer?: AbortSignal) =>
@@ -117,33 +158,85 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
       );
     });
 
+  /** what the agent makes of a result's text: the careful one parses and checks it, the naive one takes it as it is */
+  const read = (tool: ToolDefinition, text: string): unknown => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      if (validate) throw new ToolResultError(tool.name, text === '' ? 'empty' : 'not the JSON the tool answers in');
+      return text;
+    }
+    const problem = validate ? tool.output?.(value) : undefined;
+    if (problem) throw new ToolResultError(tool.name, problem);
+    return value;
+  };
+
+  /** schema_drift: the arguments as the drifted tool takes them, mapped back to what the tool reads */
+  const drifted = (tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> => {
+    const renames = fault?.mode === 'schema_drift' ? fault.rename[tool.name] : undefined;
+    if (!renames) return args;
+    // the careful agent re-read the tool list after list_changed and sends the new names
+    const sent = validate ? renameKeys(args, renames) : args;
+    if (validate) results.relisted++;
+    for (const [from, to] of Object.entries(renames)) {
+      if (!Object.hasOwn(sent, to))
+        throw new UsageError(
+          `${tool.name}: argument "${to}" is required (the tool's input field "${from}" is now "${to}")`,
+          'invalid_tool_args',
+        );
+    }
+    return renameKeys(sent, Object.fromEntries(Object.entries(renames).map(([from, to]) => [to, from])));
+  };
+
   return {
     async call(name, args = {}, signal) {
       const tool = tools.get(name);
-      if (!tool)
-        throw new NotFoundError(`unknown tool "${name}" (available: ${[...tools.keys()].join(', ')})`, 'unknown_tool');
+      const active = fault && matchesTool(fault, name) ? fault : undefined;
+      if (!tool || (fault?.mode === 'schema_drift' && fault.hide.includes(name)))
+        throw new NotFoundError(`unknown tool "${name}" (available: ${listed().join(', ')})`, 'unknown_tool');
       stats.calls++;
       for (let n = 0; ; n++) {
         try {
-          const value = await attempt(tool, args, signal);
+          const input = drifted(tool, args);
+          let value = await attempt(tool, input, signal);
+          if (active?.mode === 'duplicate_call') {
+            results.duplicated++;
+            await attempt(tool, input, signal).catch(() => undefined);
+          }
+          const changed = active ? changeResultText(active, JSON.stringify(value) ?? '', results.changed) : undefined;
+          if (changed && active) {
+            results.changed++;
+            options.onChanged?.({
+              fault_id: active.id,
+              tool: name,
+              ...(changed.marker ? { marker: changed.marker } : {}),
+            });
+            value = read(tool, changed.text);
+            results.used++;
+          }
           stats.succeeded++;
           return value;
         } catch (error) {
-          if (error instanceof ToolTimeoutError) {
-            stats.timeouts++;
+          if (error instanceof ToolTimeoutError || error instanceof ToolResultError) {
+            if (error instanceof ToolTimeoutError) stats.timeouts++;
+            else results.rejected++;
             if (n < retries && !signal?.aborted) {
               stats.retries++;
               continue;
             }
             stats.failed++;
-            throw new ToolTimeoutError(tool.name, timeoutMs, n + 1);
+            throw error instanceof ToolTimeoutError ? new ToolTimeoutError(tool.name, timeoutMs, n + 1) : error;
           }
           stats.failed++;
           throw error;
         }
       }
     },
-    list: () => [...tools.values()].map(({ name, description }) => ({ name, description })),
+    list: () =>
+      [...tools.values()]
+        .filter((t) => listed().includes(t.name))
+        .map(({ name, description }) => ({ name, description })),
     setHanging(on) {
       hanging = on;
     },
@@ -158,5 +251,16 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
       return retries;
     },
     stats: () => ({ ...stats }),
+    setResultFault(next) {
+      fault = next;
+    },
+    get resultFault() {
+      return fault;
+    },
+    resultStats: () => ({ ...results }),
   };
+}
+
+function renameKeys(args: Record<string, unknown>, renames: Readonly<Record<string, string>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [renames[k] ?? k, v]));
 }

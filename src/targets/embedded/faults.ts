@@ -15,7 +15,8 @@ import type { ActiveFault, DAGEdge, DAGProvider, FaultOptions, RuntimeProvider }
 import type { ActionType, LLMErrorType } from '../../arena/action.js';
 import { LOUD_LLM_ERROR_TYPES, type LoudLlmErrorType } from '../../protocol/llm-faults.js';
 import type { TimerHandle } from '../../shared/clock.js';
-import type { Random } from '../../shared/random.js';
+import { deriveSeed, type Random } from '../../shared/random.js';
+import { toolResultFault, type ToolResultFault } from '../../runtime/tools/result-faults.js';
 import { RuntimeError, UsageError } from '../../shared/errors.js';
 import type { AgentRuntime } from '../../runtime/runtime.js';
 import type { Agent } from '../../runtime/agent.js';
@@ -218,6 +219,29 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
         reapply: (a) => a.subsystems.llm.injectFailure(errorType as LoudLlmErrorType),
       });
       return { fault_id: fault.id, error_type: errorType, fallback: agent.subsystems.llm.config().fallbackEnabled };
+    },
+
+    async toolFault(agentId, params, options) {
+      const agent = live(agentId, 'tool_fault');
+      await supersede('tool_fault', agentId);
+      let result: ToolResultFault | undefined;
+      const fault = track('tool_fault', agentId, options, {
+        isActive: () => result !== undefined && agent.subsystems.tools.resultFault === result,
+        revert: () => {
+          if (agent.subsystems.tools.resultFault === result) agent.subsystems.tools.setResultFault(undefined);
+        },
+        reapply: (a) => a.subsystems.tools.setResultFault(result),
+      });
+      // seeded by the run's seed and the fault's place in the run, never by the wall clock
+      result = toolResultFault(fault.id, params, deriveSeed(random.seed, `tool_fault:${fault.id}`));
+      agent.subsystems.tools.setResultFault(result);
+      return {
+        fault_id: fault.id,
+        mode: result.mode,
+        tool: result.tool,
+        validate: rt.strategy().tools.enabled && rt.strategy().tools.validate,
+        ...(result.canary ? { canary: result.canary } : {}),
+      };
     },
 
     activeFaults: async () => [...entries.values()].filter((e) => e.isActive()).map((e) => ({ ...e.fault })),

@@ -64,11 +64,8 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
       faults.dispose();
       await rt.stop();
     },
-    // the embedded runtime applies every fault but tool_fault, whose tool results it does not change yet
-    unsupportedFaults: () => ({
-      tool_fault:
-        "the embedded runtime's tool results are not changed by tool_fault yet (a process target with mcp: applies it)",
-    }),
+    unsupportedFaults: () => ({}),
+    markers: () => rt.markers.travel(),
     refuses: embeddedRefusal,
     trials: embeddedTrialTasks(rt),
     calls,

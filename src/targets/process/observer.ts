@@ -28,6 +28,14 @@ export interface ObserverContext {
   llmProbe(agentId: string): Promise<string | undefined> | undefined;
 }
 
+/**
+ * Aspects judged by their own check alone: a kill or pause of the same agent does not hold up the
+ * recovery of its LLM calls (a probe through its proxy) or its MCP sessions (a new one opened), so two
+ * faults on one agent are timed independently. The process, memory and network aspects are the agent's
+ * health probe (the network one after its partition ends): a restart there delays them, as it should.
+ */
+const OWN_CHECK_ASPECTS: ReadonlySet<AgentHealthAspect> = new Set(['llm', 'mcp']);
+
 /** the fault kinds that keep an aspect of an agent unhealthy while they last */
 const ASPECT_FAULTS: Partial<Record<AgentHealthAspect, readonly ActionType[]>> = {
   network: ['network_partition'],
@@ -62,7 +70,8 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
           const during = ((scope.aspect ? ASPECT_FAULTS[scope.aspect] : undefined) ?? []).filter((kind) =>
             ctx.book.has(kind, scope.id),
           );
-          const problems = [...during.map((kind) => `${scope.id}: ${kind} is active`), ...agentProblems(agent)];
+          const problems = during.map((kind) => `${scope.id}: ${kind} is active`);
+          if (!scope.aspect || !OWN_CHECK_ASPECTS.has(scope.aspect)) problems.push(...agentProblems(agent));
           if (scope.aspect === 'mcp' && agent.mcpSessionsAtDisconnect !== undefined) {
             const sessions = ctx.mcpSessions(scope.id);
             if (sessions && sessions.total > agent.mcpSessionsAtDisconnect && sessions.open > 0)

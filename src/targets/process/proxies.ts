@@ -9,14 +9,23 @@ import { ProtocolError } from '../../protocol/wire.js';
 import { startLlmProxy } from '../../proxies/llm/index.js';
 import { startHttpMcpProxy } from '../../proxies/mcp/index.js';
 import { parseHostPort, startTcpProxy, type TcpProxy } from '../../proxies/tcp/index.js';
+import type { ProxyReport } from '../../arena/providers.js';
+import type { CallLedger } from '../../protocol/calls.js';
 import type { Clock } from '../../shared/clock.js';
+import type { MarkerBook } from '../../protocol/markers.js';
 import { RuntimeError } from '../../shared/errors.js';
 import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
+import { PROBE_CLIENT } from './llm-probe.js';
 import type { AgentSpec, ProcessTargetSpec } from './spec.js';
 
 export interface RunningProxy extends AgentProxy {
   readonly port: number;
+  /** where agents connect (host:port for TCP, the base URL for LLM and MCP), and where it forwards to */
+  readonly listen: string;
+  readonly upstream: string;
+  /** its counters, as its control port's `GET /v1/stats` would give them */
+  stats(): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -35,8 +44,10 @@ function wrap(agentId: string, kind: string, apply: AgentProxy['applyFault']): A
 
 export interface LlmRunning extends RunningProxy {
   readonly api: 'openai' | 'anthropic';
-  /** the model the recovery probe asks for (`probe_model`), else the API's default */
-  readonly probeModel?: string;
+  /** what the target file fixes of the recovery probe (`llm.probe`) */
+  readonly probe?: { path?: string; model?: string; body?: Record<string, unknown> };
+  /** the path and model of the agents' last call through this proxy: what the probe asks by default */
+  lastRequest(): { path: string; model?: string } | undefined;
 }
 
 export interface LlmProxies {
@@ -63,12 +74,13 @@ async function startPerAgent<C, R extends RunningProxy>(
   agents: readonly AgentSpec[],
   top: C | undefined,
   own: (agent: AgentSpec) => C | undefined,
-  start: (config: C, label: string) => Promise<R>,
+  /** `agent` is the agent the proxy belongs to, undefined for the shared one */
+  start: (config: C, label: string, agent: string | undefined) => Promise<R>,
 ): Promise<{ byAgent: Map<string, R>; shared: string[]; close(): Promise<void> }> {
   const started: R[] = [];
   const byAgent = new Map<string, R>();
-  const launch = async (config: C, label: string) => {
-    const running = await start(config, label);
+  const launch = async (config: C, label: string, agent?: string) => {
+    const running = await start(config, label, agent);
     started.push(running);
     return running;
   };
@@ -78,7 +90,7 @@ async function startPerAgent<C, R extends RunningProxy>(
     const behindShared: string[] = [];
     for (const agent of agents) {
       const config = own(agent);
-      if (config !== undefined) byAgent.set(agent.id, await launch(config, agent.id));
+      if (config !== undefined) byAgent.set(agent.id, await launch(config, agent.id, agent.id));
       else if (shared) {
         byAgent.set(agent.id, shared);
         behindShared.push(agent.id);
@@ -94,22 +106,28 @@ async function startPerAgent<C, R extends RunningProxy>(
 /** `mcp:` per agent, or once at the top level for every agent without its own (streamable HTTP). */
 export function startMcpProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random },
+  options: { clock: Clock; random?: Random; ledger: CallLedger; markers?: MarkerBook },
 ): Promise<McpProxies> {
   return startPerAgent(
     spec.agents,
     spec.mcp,
     (agent) => agent.mcp,
-    async (config, label): Promise<McpRunning> => {
+    async (config, label, agent): Promise<McpRunning> => {
       const proxy = await startHttpMcpProxy({
         upstream: config.upstream,
         port: config.listen,
         clock: options.clock,
+        ledger: options.ledger,
+        ...(agent !== undefined ? { agent } : {}),
         // derived, not forked: the other proxies' draws stay what they were for the same seed
         ...(options.random ? { seed: deriveRandom(options.random.seed, `mcp:${label}`).seed } : {}),
+        ...(options.markers ? { markers: options.markers } : {}),
       });
       return {
         port: proxy.port,
+        listen: proxy.url,
+        upstream: config.upstream,
+        stats: () => ({ ...proxy.stats() }),
         applyFault: wrap(label, 'MCP', async (request) => {
           const { body } = await proxy.faults.add(request);
           return { report: body.report, revert: async () => void (await proxy.faults.remove(request.id)) };
@@ -124,24 +142,33 @@ export function startMcpProxies(
 /** `llm:` per agent, or once at the top level for every agent without its own. */
 export function startLlmProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random },
+  options: { clock: Clock; random?: Random; ledger: CallLedger; markers?: MarkerBook },
 ): Promise<LlmProxies> {
   return startPerAgent(
     spec.agents,
     spec.llm,
     (agent) => agent.llm,
-    async (config, label): Promise<LlmRunning> => {
+    async (config, label, agent): Promise<LlmRunning> => {
       const proxy = await startLlmProxy({
         listen: config.listen,
         upstream: config.upstream,
         api: config.api,
         clock: options.clock,
+        probeClient: PROBE_CLIENT,
+        // every proxy of the target records into its one ledger (Target.calls)
+        ledger: options.ledger,
+        ...(agent !== undefined ? { agent } : {}),
         ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
+        ...(options.markers ? { markers: options.markers } : {}),
       });
       return {
         port: proxy.port,
+        listen: proxy.url,
+        upstream: config.upstream,
+        stats: () => ({ ...proxy.stats() }),
         api: config.api,
-        ...(config.probe_model ? { probeModel: config.probe_model } : {}),
+        ...(config.probe ? { probe: config.probe } : {}),
+        lastRequest: () => proxy.lastRequest(),
         applyFault: wrap(label, 'LLM', (r) => proxy.applyFault(r)),
         close: () => proxy.close(),
       };
@@ -166,6 +193,9 @@ export async function startAgentProxies(
       });
       running.set(agent.id, {
         port: proxy.port,
+        listen: `${proxy.host}:${proxy.port}`,
+        upstream: agent.proxy.upstream,
+        stats: () => ({ ...proxy.stats() }),
         applyFault: wrap(agent.id, 'TCP', async (request) => proxy.applyFault(request)),
         close: () => proxy.close(),
       });
@@ -175,4 +205,35 @@ export async function startAgentProxies(
     throw err;
   }
   return running;
+}
+
+/**
+ * Every proxy running in front of the fleet, once each (a shared proxy lists all its agents), for
+ * run reports (with their stats) and `describe --target` (without).
+ */
+export function proxyReports(
+  running: {
+    tcp: ReadonlyMap<string, RunningProxy>;
+    llm?: { byAgent: ReadonlyMap<string, RunningProxy> } | undefined;
+    mcp?: { byAgent: ReadonlyMap<string, RunningProxy> } | undefined;
+  },
+  withStats: boolean,
+): ProxyReport[] {
+  const reports: ProxyReport[] = [];
+  const add = (kind: ProxyReport['kind'], byAgent: ReadonlyMap<string, RunningProxy> | undefined) => {
+    const agents = new Map<RunningProxy, string[]>();
+    for (const [agent, proxy] of byAgent ?? []) agents.set(proxy, [...(agents.get(proxy) ?? []), agent]);
+    for (const [proxy, ids] of agents)
+      reports.push({
+        kind,
+        agents: ids,
+        listen: proxy.listen,
+        upstream: proxy.upstream,
+        ...(withStats ? { stats: proxy.stats() } : {}),
+      });
+  };
+  add('tcp', running.tcp);
+  add('llm', running.llm?.byAgent);
+  add('mcp', running.mcp?.byAgent);
+  return reports;
 }

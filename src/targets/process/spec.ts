@@ -71,12 +71,23 @@ const pidSchema = exactlyOne(
 ).transform((v) => v as { file: string } | { port: number } | { match: string });
 
 const proxySchema = z.strictObject({ listen: port, upstream: hostPort });
-// probe_model: what the llm_failure recovery probe asks for (one token), when the API's default model is not allowed
+/**
+ * The llm_failure recovery probe: by default it asks the path and model of the agents' own last call
+ * through the proxy (else the API's default); each part can be fixed here for an upstream that needs it.
+ */
+const llmProbeSchema = z.strictObject({
+  path: z
+    .string()
+    .regex(/^\/[^\s?#]*$/, 'expected a path starting with /, like /v1/responses')
+    .optional(),
+  model: z.string().trim().min(1).optional(),
+  body: z.record(z.string(), z.unknown()).optional(),
+});
 const llmSchema = z.strictObject({
   listen: port,
   upstream: httpUrl,
   api: z.enum(['openai', 'anthropic']).default('openai'),
-  probe_model: z.string().trim().min(1).optional(),
+  probe: llmProbeSchema.optional(),
 });
 const mcpSchema = z.strictObject({ listen: port, upstream: httpUrl });
 

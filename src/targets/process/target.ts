@@ -4,9 +4,11 @@
  * the optional start command, waits for every agent, runs the workload, and
  * applies faults to the processes; it never restarts anything itself.
  */
+import { createMarkerBook } from '../../protocol/markers.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCallLedger } from '../../protocol/calls.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import type { Random } from '../../shared/random.js';
@@ -14,6 +16,7 @@ import { AgentFleet } from './agents.js';
 import type { Target } from './contract.js';
 import { createProcessFaults } from './faults.js';
 import {
+  proxyReports,
   startAgentProxies,
   startLlmProxies,
   startMcpProxies,
@@ -26,7 +29,7 @@ import { startManaged, type ManagedProcess } from './managed.js';
 import { createProcessObserver } from './observer.js';
 import { pidSource } from './pid.js';
 import { describeProbe } from './probes.js';
-import { API_KEY_ENV, llmProbe } from './llm-probe.js';
+import { API_KEY_ENV, PROBE_CLIENT, llmProbe } from './llm-probe.js';
 import { DEFAULT_READY_TIMEOUT_MS, PROBE_DEFAULTS, type ProcessTargetSpec } from './spec.js';
 import { unsupportedFaults, type ProxyKinds } from './unsupported.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
@@ -65,6 +68,10 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   let proxies = new Map<string, RunningProxy>();
   let llm: LlmProxies | undefined;
   let mcp: McpProxies | undefined;
+  // one ledger for every LLM and MCP proxy this target starts: trials read one sequence of calls
+  const ledger = createCallLedger();
+  // one book for every proxy and the workload: a canary the MCP proxy plants is found in an LLM request
+  const markers = createMarkerBook();
 
   const exclude = () => new Set<number>(watchdog ? [process.pid, watchdog.pid] : [process.pid]);
   const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
@@ -107,11 +114,17 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     const recent = lastFailure.get(id);
     if (recent && clock.now() - recent.at < LLM_PROBE_MIN_INTERVAL_MS) return Promise.resolve(recent.problem);
     const apiKey = arenaEnv[API_KEY_ENV[proxy.api]];
+    // the agents' own last call says which endpoint and model the upstream serves; the target file overrides
+    const seen = proxy.lastRequest();
+    const path = proxy.probe?.path ?? seen?.path;
+    const model = proxy.probe?.model ?? seen?.model;
     return llmProbe({
       port: proxy.port,
       api: proxy.api,
       timeoutMs: LLM_PROBE_TIMEOUT_MS,
-      ...(proxy.probeModel ? { model: proxy.probeModel } : {}),
+      ...(path ? { path } : {}),
+      ...(model ? { model } : {}),
+      ...(proxy.probe?.body ? { body: proxy.probe.body } : {}),
       ...(apiKey ? { apiKey } : {}),
     }).then((problem) => {
       if (problem === undefined) lastFailure.delete(id);
@@ -175,6 +188,15 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     observer,
     unsupportedFaults: unsupported,
     ...optionalTrials(spec),
+    // the agents' calls: the arena's own recovery probes pass through the same proxies and are left out
+    calls: {
+      calls(since) {
+        const page = ledger.calls(since);
+        return { ...page, records: page.records.filter((r) => r.client !== PROBE_CLIENT) };
+      },
+    },
+    proxies: () => proxyReports({ tcp: proxies, llm, mcp }, true),
+    markers: () => markers.travel(),
 
     async start() {
       if (started) throw new RuntimeError(`target ${spec.name} is already started`, 'already_started');
@@ -191,8 +213,18 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           clock,
           ...(options.random ? { random: options.random } : {}),
         });
-        llm = await startLlmProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
-        mcp = await startMcpProxies(spec, { clock, ...(options.random ? { random: options.random } : {}) });
+        llm = await startLlmProxies(spec, {
+          clock,
+          ledger,
+          markers,
+          ...(options.random ? { random: options.random } : {}),
+        });
+        mcp = await startMcpProxies(spec, {
+          clock,
+          ledger,
+          markers,
+          ...(options.random ? { random: options.random } : {}),
+        });
         if (spec.start) {
           const w = watchdog;
           managed = await startManaged(spec.start, {
@@ -214,7 +246,11 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         );
         await waitForAgents(spec.start ? (spec.start.ready?.timeout ?? DEFAULT_READY_TIMEOUT_MS) : probeTime + 1000);
         if (spec.workload && options.workload !== false) {
-          workload = createWorkload(spec.workload, clock);
+          workload = createWorkload(spec.workload, clock, {
+            onAnswer: (answer) => {
+              if (markers.isTracking) markers.scan(answer.body, 'reached_user');
+            },
+          });
           workload.start();
         }
       } catch (err) {
@@ -288,6 +324,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
               }
             : null,
           invariants: (spec.invariants ?? []).map((i) => i.name),
+          // where each proxy listens once started (a port 0 in the file is the one it got)
+          proxies: proxyReports({ tcp: proxies, llm, mcp }, false),
           unsupported_faults: unsupported(),
         },
       };

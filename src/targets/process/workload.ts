@@ -8,6 +8,7 @@ import type { WorkloadCounters } from '../../arena/providers.js';
 import { createWorkloadTally, type WorkloadWindow } from '../../arena/workload-window.js';
 import { checkAnswer } from './expect.js';
 import { sendRequest } from './request.js';
+import type { OutboundAnswer as HttpAnswer } from '../../shared/http-call.js';
 import type { ProcessTargetSpec } from './spec.js';
 
 type WorkloadSpec = NonNullable<ProcessTargetSpec['workload']>;
@@ -23,7 +24,12 @@ export interface Workload {
   recentFailures(): string[];
 }
 
-export function createWorkload(spec: WorkloadSpec, clock: Clock = systemClock): Workload {
+export interface WorkloadHooks {
+  /** every answer the workload got, before it is checked: where a marker reaching the user is seen (§13.3) */
+  onAnswer?(answer: HttpAnswer): void;
+}
+
+export function createWorkload(spec: WorkloadSpec, clock: Clock = systemClock, hooks: WorkloadHooks = {}): Workload {
   const counters: WorkloadCounters = { requests: 0, succeeded: 0, failed: 0 };
   const failures: string[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -36,7 +42,10 @@ export function createWorkload(spec: WorkloadSpec, clock: Clock = systemClock): 
   const fire = () => {
     const ended = tally.started();
     const p = sendRequest(spec.request)
-      .then((answer) => checkAnswer(answer, spec.expect))
+      .then((answer) => {
+        hooks.onAnswer?.(answer);
+        return checkAnswer(answer, spec.expect);
+      })
       .catch((err: Error) => err.message)
       .then((problem) => {
         counters.requests++;

@@ -34,6 +34,8 @@ const FAULT_TYPES = Object.keys(FORM) as ActionType[];
 const AGENT_FAULTS = new Set<string>(FAULT_TYPES.filter((t) => FORM[t].isAgentFault));
 const WITH_DURATION = new Set<string>(FAULT_TYPES.filter((t) => FORM[t].hasDuration));
 const LLM_ERRORS = ['rate_limit', 'overloaded', 'timeout', 'server_error'];
+/** tool_fault's modes the form offers (DESIGN §13.2); schema_drift needs tool names, so it is left to scenarios */
+const TOOL_MODES = ['truncate', 'empty', 'corrupt', 'inject', 'duplicate_call'];
 const ALL_FAULTS = [...AGENT_FAULTS, ...FAULT_TYPES.filter((t) => !FORM[t].isAgentFault)];
 
 interface Outcome {
@@ -49,6 +51,8 @@ export function InjectPanel(props: { api: Api; dashboard: Dashboard | undefined;
   const [duration, setDuration] = useState('');
   const [delay, setDelay] = useState('');
   const [errorType, setErrorType] = useState('rate_limit');
+  const [toolMode, setToolMode] = useState('inject');
+  const [tool, setTool] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | undefined>(undefined);
 
@@ -81,6 +85,10 @@ export function InjectPanel(props: { api: Api; dashboard: Dashboard | undefined;
     if (WITH_DURATION.has(type) && duration.trim()) metadata.duration = duration.trim();
     if (type === 'slow_agent' && delay.trim()) metadata.delay = delay.trim();
     if (type === 'llm_failure') metadata.error_type = errorType;
+    if (type === 'tool_fault') {
+      metadata.mode = toolMode;
+      if (tool.trim()) metadata.tool = tool.trim();
+    }
     if (Object.keys(metadata).length) action.metadata = metadata;
     setBusy(true);
     try {
@@ -161,6 +169,29 @@ export function InjectPanel(props: { api: Api; dashboard: Dashboard | undefined;
                 </option>
               ))}
             </select>
+          </label>
+        )}
+        {type === 'tool_fault' && (
+          <label>
+            mode
+            <select name="mode" value={toolMode} onChange={(e) => setToolMode((e.target as HTMLSelectElement).value)}>
+              {TOOL_MODES.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {type === 'tool_fault' && (
+          <label>
+            tool
+            <input
+              name="tool"
+              placeholder="* (every tool)"
+              value={tool}
+              onInput={(e) => setTool((e.target as HTMLInputElement).value)}
+            />
           </label>
         )}
         <button type="submit" disabled={busy}>

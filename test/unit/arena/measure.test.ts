@@ -5,6 +5,7 @@ import { ArenaService } from '../../../src/arena/service.js';
 import { Injector } from '../../../src/arena/injector.js';
 import { createAction } from '../../../src/arena/actions.js';
 import type { FaultRecovery } from '../../../src/arena/report.js';
+import type { TargetObserver } from '../../../src/arena/providers.js';
 import { createFakeTarget, type FakeTarget } from '../../helpers/fake-target.js';
 
 let target: FakeTarget | undefined;
@@ -104,13 +105,19 @@ describe('startMeasurement', () => {
     expect(report.injections).toEqual({ total: 2, succeeded: 1, failed: 1 });
   });
 
-  it('an aborted finish stops waiting and counts pending faults as not recovered', async () => {
-    const { service, session } = await setup(false);
+  it('an aborted finish stops waiting: a fault inside its deadline is interrupted (not counted), one past it missed', async () => {
+    const { clock, service, session } = await setup(false);
+    session.faultInjected(await service.execute(createAction('memory_corrupt', 'agent-2')));
+    await clock.advance(2500); // past the 2 s deadline: a real miss
     session.faultInjected(await service.execute(createAction('kill_agent', 'agent-3')));
     const ac = new AbortController();
     ac.abort();
     const report = await session.finish({ signal: ac.signal });
-    expect(report.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 0 });
+    expect(report.measurements.recovery).toMatchObject({ disruptive_faults: 1, recovered: 0, interrupted: 1 });
+    expect(report.measurements.recovery.faults.map((f) => [f.type, f.recovered, f.interrupted])).toEqual([
+      ['memory_corrupt', false, undefined],
+      ['kill_agent', false, true],
+    ]);
   });
 
   it('polls the part of the target each disruptive fault damaged', () => {
@@ -127,5 +134,44 @@ describe('startMeasurement', () => {
     expect(scope('remove_edge', 'tool')).toEqual({ kind: 'dag' });
     expect(scope('slow_agent')).toBeUndefined();
     expect(scope('tool_timeout')).toBeUndefined();
+  });
+
+  it('times each fault on its own: a slow health check of one does not delay the recovery of another', async () => {
+    const clock = new ManualClock();
+    let restartedAt = Number.POSITIVE_INFINITY;
+    const observer: TargetObserver = {
+      async health(scope) {
+        // the LLM aspect's probe is held to a 2 s timeout and fails; the process comes back at restartedAt
+        if (scope.kind === 'agent' && scope.aspect === 'llm') {
+          await clock.sleep(2000);
+          return { healthy: false, problems: ['probe timed out'] };
+        }
+        const healthy = clock.now() >= restartedAt;
+        return { healthy, problems: healthy ? [] : ['down'] };
+      },
+      workload: async () => ({ requests: 0, succeeded: 0, failed: 0 }),
+      checkInvariants: async () => [],
+    };
+    const recoveries: FaultRecovery[] = [];
+    const session = await startMeasurement({
+      observer,
+      clock,
+      pollIntervalMs: 10,
+      recoveryDeadlineMs: 10_000,
+      onRecovery: (r) => recoveries.push(r),
+    });
+    const injected = (type: 'llm_failure' | 'kill_agent') => ({
+      success: true,
+      action: createAction(type, 'agent-1'),
+      duration_ms: 0,
+    });
+    session.faultInjected(injected('llm_failure'));
+    await clock.advance(5);
+    session.faultInjected(injected('kill_agent'));
+    restartedAt = clock.now() + 100;
+    await clock.advance(500);
+    expect(recoveries).toEqual([expect.objectContaining({ type: 'kill_agent', recovered: true })]);
+    expect(recoveries[0]!.recovery_ms).toBeLessThanOrEqual(110);
+    expect(session.pendingCount()).toBe(1);
   });
 });

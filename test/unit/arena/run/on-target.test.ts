@@ -50,4 +50,32 @@ describe('a run on a whole target (scenario and survival alike)', () => {
       (await runSurvivalOnTarget(createFakeTarget(), { ...SURVIVAL, strategy: { named: 'mine' } })).strategy,
     ).toEqual({ named: 'mine' });
   });
+
+  it("a target's proxies are in its report, read before it stops; a failure reading them loses nothing else", async () => {
+    const target = createFakeTarget();
+    let isStopped = false;
+    const stop = target.stop.bind(target);
+    target.stop = async () => {
+      isStopped = true;
+      await stop();
+    };
+    const proxy = { kind: 'llm' as const, agents: ['agent-1'], listen: 'http://127.0.0.1:7300', upstream: 'http://u' };
+    target.proxies = () => [{ ...proxy, stats: { stopped_when_read: isStopped } }];
+    const report = await runSurvivalOnTarget(target, SURVIVAL);
+    expect(report.proxies).toEqual([{ ...proxy, stats: { stopped_when_read: false } }]);
+
+    const broken = createFakeTarget();
+    broken.proxies = () => {
+      throw new Error('stats unavailable');
+    };
+    const scenario = await runScenarioOnTarget(
+      broken,
+      loadScenario('name: s\nactions:\n  - action: { type: kill_leader }\n'),
+      FAST,
+    );
+    expect(scenario.proxies).toBeUndefined();
+    expect(scenario.error).toBeUndefined();
+    // a target with no proxies has no proxies field
+    expect((await runSurvivalOnTarget(createFakeTarget(), SURVIVAL)).proxies).toBeUndefined();
+  });
 });

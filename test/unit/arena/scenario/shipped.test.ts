@@ -29,8 +29,7 @@ describe('shipped scenarios', () => {
   it('together use every fault kind the embedded target applies', async () => {
     const used = new Set<string>();
     for (const f of FILES) for (const a of (await loadScenarioFile(join(DIR, f))).actions) used.add(a.action.type);
-    // tool_fault needs an MCP proxy (a process target) until the embedded runtime changes its tool results
-    expect([...used].sort()).toEqual(ACTION_TYPES.filter((t) => t !== 'tool_fault').sort());
+    expect([...used].sort()).toEqual([...ACTION_TYPES].sort());
   });
 
   // each run has its own embedded target and mostly waits on the scenario's (scaled) delays: they run side by side

@@ -3,7 +3,12 @@ import { ManualClock } from '../../../../src/shared/clock.js';
 import { ConflictError, UsageError } from '../../../../src/shared/errors.js';
 import { Injector } from '../../../../src/arena/injector.js';
 import { ArenaService } from '../../../../src/arena/service.js';
-import { runSurvival, type SurvivalOptions } from '../../../../src/arena/survival/run.js';
+import {
+  MAX_SURVIVAL_ACTIONS,
+  resolveSurvivalConfig,
+  runSurvival,
+  type SurvivalOptions,
+} from '../../../../src/arena/survival/run.js';
 import type { RunEvent, SurvivalReport } from '../../../../src/arena/report.js';
 import { createFakeTarget, type FakeTarget } from '../../../helpers/fake-target.js';
 import { MemoryEventStore } from '../../../../src/events/memory.js';
@@ -217,5 +222,30 @@ describe('ArenaService survival methods', () => {
     expect(report.error).toContain('was not recorded in the event store: connection refused');
     expect(await target.runtime.activeFaults()).toEqual([]);
     expect(service.history()).toHaveLength(1); // one ran, and the run stopped there
+  });
+});
+
+describe('survival history is bounded', () => {
+  it('keeps the last ticks of a high-rate run in its timeline; counts and drift cover every tick', async () => {
+    const { report } = await survive({ duration: '600ms', interval: '1ms', actions: 'slow_agent', timelineKeep: 40 });
+    expect(report.actions_run).toBe(600);
+    expect(report.actions_succeeded + report.actions_failed).toBe(600);
+    expect(report.timeline).toHaveLength(40);
+    expect(report.timeline_dropped).toBe(560);
+    expect(report.timeline.map((t) => t.index)).toEqual(Array.from({ length: 40 }, (_, i) => 560 + i));
+  });
+
+  it('refuses a plan of more actions than one run may take, saying which interval would do', () => {
+    let error: unknown;
+    try {
+      resolveSurvivalConfig({ duration: '24h', interval: '1ms' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe(
+      `invalid survival options: interval 1ms over duration 86400000ms plans 86400000 actions; at most ${MAX_SURVIVAL_ACTIONS} per run (an interval of at least 864ms for this duration)`,
+    );
+    expect(resolveSurvivalConfig({ duration: '24h', interval: '1s' }).intervalMs).toBe(1000);
   });
 });

@@ -82,6 +82,44 @@ describe('LiveView', () => {
   });
 });
 
+describe('LiveView, last frame', () => {
+  it('shows the final score and how the run ended: "interrupted" on Ctrl-C, never "done"', async () => {
+    const clock = new ManualClock();
+    const store = createViewStore({ setTimer: (ms, fn) => clock.setTimer(ms, fn) });
+    const { lastFrame, unmount } = render(<LiveView store={store} />);
+    store.push({ type: 'run.started', at_ms: 0, kind: 'scenario', name: 'cut', seed: 1 });
+    store.push({
+      type: 'snapshot',
+      at_ms: 500,
+      agents: [],
+      faults: [],
+      live: { availability: 90, recovery: 100, consistency: null, score: 93.3 },
+      progress: 0.4,
+    });
+    store.push({
+      type: 'recovery',
+      at_ms: 600,
+      recovery: { action_id: 'a', type: 'network_partition', target: 'agent-1', recovered: false, interrupted: true },
+    });
+    store.push({ type: 'phase', at_ms: 600, phase: 'done' });
+    store.push({
+      type: 'run.finished',
+      at_ms: 600,
+      status: 'interrupted',
+      score: { availability: 90, recovery: 100, consistency: 75, score: 87.5 },
+    });
+    await clock.advance(200);
+    await tick();
+    const frame = lastFrame()!;
+    expect(frame).toContain('interrupted');
+    expect(frame).not.toMatch(/\bdone\b/);
+    expect(frame).toContain('score 87.5');
+    expect(frame).toContain('consistency  75.0');
+    expect(frame).toContain('0 missed, 1 interrupted');
+    unmount();
+  });
+});
+
 describe('LiveView width', () => {
   it('fits a 100-column terminal with the longest agent and fault rows (wider lines wrap and ink stacks frames)', async () => {
     const clock = new ManualClock();

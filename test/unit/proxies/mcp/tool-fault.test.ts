@@ -75,6 +75,19 @@ describe('tool_fault through the MCP proxy (official SDK client, server-everythi
     expect(text).toContain(`ARENA-CANARY-${id}`);
   });
 
+  it('the canary is traced: an agent that echoes it back calls a tool with it (it drove an action), per fault in /v1/stats', async () => {
+    const client = await connect();
+    const { id } = await inject({ mode: 'inject', tool: 'echo' });
+    const text = ((await echo(client, 'data')).content as Array<{ text: string }>)[0]!.text;
+    await echo(client, 'an innocent call');
+    expect((await stats()).markers).toEqual([
+      { fault_id: id, source: 'mcp', kind: 'canary', markers: 1, entered_context: 0, drove_action: 0, reached_user: 0 },
+    ]);
+    // a naive agent acts on what the tool told it
+    await echo(client, text.slice(text.indexOf('ARENA-CANARY-')));
+    expect((await stats()).markers).toMatchObject([{ fault_id: id, drove_action: 1 }]);
+  });
+
   it('corrupt changes one field of structuredContent (the SDK client then refuses it against the output schema, or sees the change)', async () => {
     const client = await connect();
     await client.listTools();

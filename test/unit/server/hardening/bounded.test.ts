@@ -122,6 +122,14 @@ describe('bounded time for user input', () => {
     }
   });
 
+  it('a survival run planning more actions than one run may take (24 h at 1 ms) is a 400 naming the limit, not started', async () => {
+    const { url } = await serveRootForTest();
+    const r = await call(url, 'POST', '/arena/survival', { duration: '24h', interval: '1ms' });
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.error).toMatch(/plans 86400000 actions; at most 100000 per run/);
+    expect((await call(url, 'GET', '/arena/survival/status')).json).toMatchObject({ running: false });
+  });
+
   it('JSON nested deeper than 64 levels is a 400 on every route that takes a body, and changes nothing', async () => {
     const { url, root, server } = await serveRootForTest();
     const before = await stateOf(root);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { llmProbe, PROBE_CLIENT } from '../../../../src/targets/process/llm-probe.js';
+import { llmProbe, PROBE_CLIENT, probeRequest } from '../../../../src/targets/process/llm-probe.js';
 
 interface Seen {
   method?: string;
@@ -70,5 +70,41 @@ describe('the LLM recovery probe', () => {
     await new Promise((r) => server!.close(r));
     server = undefined;
     expect(await llmProbe({ port, api: 'openai', timeoutMs: 1000 })).toMatch(/connection refused/);
+  });
+
+  it('asks the smallest call of the endpoint it is given; a fixed body is sent as is, with the model when it has none', () => {
+    expect(probeRequest({ api: 'openai', path: '/v1/responses', model: 'm' })).toEqual({
+      path: '/v1/responses',
+      body: { model: 'm', input: 'ping', max_output_tokens: 16 },
+    });
+    expect(probeRequest({ api: 'openai', path: '/openai/v1/completions' }).body).toEqual({
+      model: 'gpt-4o-mini',
+      prompt: 'ping',
+      max_tokens: 1,
+    });
+    expect(probeRequest({ api: 'openai', path: '/v1/embeddings', model: 'e' }).body).toEqual({
+      model: 'e',
+      input: 'ping',
+    });
+    expect(probeRequest({ api: 'openai', path: '/gw/v1/chat/completions', model: 'm' }).body).toMatchObject({
+      model: 'm',
+      max_tokens: 1,
+    });
+    expect(probeRequest({ api: 'openai', model: 'm', body: { input: 'x' } })).toEqual({
+      path: '/v1/chat/completions',
+      body: { model: 'm', input: 'x' },
+    });
+    expect(probeRequest({ api: 'anthropic', model: 'm', body: { model: 'mine' } }).body).toEqual({ model: 'mine' });
+  });
+
+  it('a 2xx answer longer than the probe reads still passes', async () => {
+    server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'r', output: 'x'.repeat(20_000) }));
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    expect(await llmProbe({ port, api: 'openai', path: '/v1/responses', timeoutMs: 1000 })).toBeUndefined();
   });
 });

@@ -43,23 +43,22 @@ describe('processTargetSchema', () => {
     expect(spec.agents[0]!.role).toBe('worker');
   });
 
-  it('llm: api defaults to openai; probe_model names the model the recovery probe asks for, and must not be blank', () => {
+  it('llm: api defaults to openai; probe fixes the recovery probe path, model and body, each checked', () => {
+    const probe = { path: '/v1/responses', model: 'gpt-4.1-nano', body: { input: 'hi', max_output_tokens: 16 } };
     const spec = processTargetSchema.parse({
       ...base,
-      llm: { listen: 7300, upstream: 'http://127.0.0.1:9000', probe_model: 'gpt-4.1-nano' },
+      llm: { listen: 7300, upstream: 'http://127.0.0.1:9000', probe },
     });
-    expect(spec.llm).toEqual({
-      listen: 7300,
-      upstream: 'http://127.0.0.1:9000',
-      api: 'openai',
-      probe_model: 'gpt-4.1-nano',
-    });
-    expect(
-      issues({
-        ...base,
-        agents: [{ ...agent, llm: { listen: 7300, upstream: 'http://127.0.0.1:9000', probe_model: ' ' } }],
-      }),
-    ).toEqual(['agents.0.llm.probe_model: Too small: expected string to have >=1 characters']);
+    expect(spec.llm).toEqual({ listen: 7300, upstream: 'http://127.0.0.1:9000', api: 'openai', probe });
+    const llm = { listen: 7300, upstream: 'http://127.0.0.1:9000' };
+    expect(issues({ ...base, agents: [{ ...agent, llm: { ...llm, probe: { model: ' ' } } }] })).toEqual([
+      'agents.0.llm.probe.model: Too small: expected string to have >=1 characters',
+    ]);
+    expect(issues({ ...base, llm: { ...llm, probe: { path: 'v1/responses' } } })).toEqual([
+      'llm.probe.path: expected a path starting with /, like /v1/responses',
+    ]);
+    expect(issues({ ...base, llm: { ...llm, probe: { body: [] } } })[0]).toMatch(/^llm\.probe\.body: /);
+    expect(issues({ ...base, llm: { ...llm, probe_model: 'x' } })[0]).toMatch(/probe_model/);
   });
 
   it('takes durations with units or as integer ms, and rates per second or minute', () => {
