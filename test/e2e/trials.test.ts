@@ -107,4 +107,44 @@ describe('arena trials', () => {
     expect(xml).toContain('<testcase classname="trials" name="sum"');
     expect(xml.match(/<failure /g)).toHaveLength(2);
   });
+
+  it('on the example LLM agent: the calls the faults added, runaway for the blind-retry variant and not for the original', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'arena-trials-'));
+    const run = async (env: Record<string, string>) => {
+      const target = await tempTarget(env);
+      const result = await arena(
+        [
+          'trials',
+          '--target',
+          target,
+          '--scenario',
+          join(EXAMPLE, 'scenarios', 'llm-outage.yaml'),
+          '--trials',
+          '2',
+          '--k',
+          '1',
+          '--seed',
+          '3',
+          '--json',
+        ],
+        { timeout: 120_000 },
+      );
+      expect(result.exitCode, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as TrialsReport;
+    };
+    const original = await run({});
+    for (const task of original.trials.tasks) {
+      // clean: one call, answered with usage; under the 429s the SDK tries twice and gets no tokens
+      expect(task.behaviour.llm_calls).toEqual({ clean: 1, faulted: 2 });
+      expect(task.behaviour.runaway).toBe(false);
+      expect(task.cost.tokens.clean).toBeGreaterThan(0);
+      expect(task.cost.usd.clean).toBeGreaterThan(0);
+      expect(task.behaviour.unattributed_calls).toBe(0);
+    }
+    const blind = await run({ AGENT_BLIND_RETRY: '1' });
+    for (const task of blind.trials.tasks) {
+      expect(task.behaviour.llm_calls).toEqual({ clean: 1, faulted: 20 });
+      expect(task.behaviour.runaway).toBe(true);
+    }
+  });
 });
