@@ -9,7 +9,14 @@ const PLAIN_STYLE = { head: [], border: [] };
 const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 const num = (x: number | null | undefined, digits = 2) =>
-  x === null || x === undefined ? 'n/m' : Number.isInteger(x) ? String(x) : x.toFixed(digits);
+  x === null || x === undefined
+    ? 'n/m'
+    : Number.isInteger(x)
+      ? String(x)
+      : // a fraction of a cent would print as 0.0000
+        Math.abs(x) < 10 ** -digits
+        ? x.toExponential(1)
+        : x.toFixed(digits);
 const pair = (p: { clean: number | null; faulted: number | null }, digits = 2) =>
   `${num(p.clean, digits)} → ${num(p.faulted, digits)}`;
 
