@@ -89,6 +89,25 @@ export {
   type ScenarioDraft,
 } from './arena/survival/index.js';
 
+// trials: pass^k of a target's tasks under faults and clean, with behaviour and cost
+export {
+  runTrialsOnTarget,
+  type RunTrialsOptions,
+  type TrialsReport,
+  type TrialsBody,
+  type TaskReport,
+  type ArmStats,
+  type SurfacePoint,
+  type GateResult,
+  type TrialTasks,
+  type TrialTaskInfo,
+  type TrialMark,
+  type TrialAnswer,
+  type ModelPrice,
+  type TrialGates,
+  type MinPassK,
+} from './arena/trials/index.js';
+
 // regress: two strategies, scores compared with an honest statistical verdict
 export {
   RegressionTester,

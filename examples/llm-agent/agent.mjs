@@ -2,6 +2,10 @@
 // openai SDK, pointed at the arena's LLM fault proxy by OPENAI_BASE_URL. It has
 // no fallback provider: when the SDK gives up (after its one retry) the task
 // fails honestly with 503, so an llm_failure shows in availability.
+// It forwards the arena's trial marks (x-arena-trial, traceparent) from the task
+// request to its LLM calls, so `arena trials` can tell which trial made each call.
+// AGENT_BLIND_RETRY=1 makes it the naive variant: no SDK backoff, up to 20 calls
+// back to back until one succeeds (the runaway `arena trials` flags).
 //   PORT=7351 OPENAI_BASE_URL=http://127.0.0.1:7352/v1 node agent.mjs
 //   POST /task {"q": "…"} → 200 {ok: true, answer} | 503 {ok: false, error}
 //   GET /healthz → 200 (the process is up; its LLM calls are judged by the arena's probe)
@@ -14,10 +18,13 @@ if (!Number.isInteger(port) || port <= 0 || !process.env.OPENAI_BASE_URL) {
   process.exit(2);
 }
 
+const blindRetry = process.env.AGENT_BLIND_RETRY === '1';
+const BLIND_ATTEMPTS = 20;
+
 const client = new OpenAI({
   baseURL: process.env.OPENAI_BASE_URL,
   apiKey: process.env.OPENAI_API_KEY ?? 'test',
-  maxRetries: 1,
+  maxRetries: blindRetry ? 0 : 1,
   timeout: 2000,
   // names this agent in the proxy's per-client stats (retries, retry-after honoured)
   defaultHeaders: { 'x-arena-client': process.env.AGENT_ID ?? 'llm-agent' },
@@ -43,6 +50,28 @@ function send(res, status, body) {
   res.end(JSON.stringify(body));
 }
 
+/** the trial marks of the task request, passed on to every LLM call it makes */
+function trialHeaders(req) {
+  const headers = {};
+  for (const name of ['x-arena-trial', 'traceparent'])
+    if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
+  return headers;
+}
+
+async function complete(question, headers) {
+  const body = { model, messages: [{ role: 'user', content: question }] };
+  if (!blindRetry) return client.chat.completions.create(body, { headers });
+  let last;
+  for (let attempt = 0; attempt < BLIND_ATTEMPTS; attempt++) {
+    try {
+      return await client.chat.completions.create(body, { headers });
+    } catch (err) {
+      last = err;
+    }
+  }
+  throw last;
+}
+
 const server = http.createServer(async (req, res) => {
   if (req.method === 'GET' && req.url === '/healthz') return send(res, 200, { ok: true });
   if (req.method !== 'POST' || req.url !== '/task')
@@ -50,10 +79,7 @@ const server = http.createServer(async (req, res) => {
   const task = await readJson(req);
   if (!task || typeof task !== 'object') return send(res, 400, { ok: false, error: 'body: expected a JSON object' });
   try {
-    const completion = await client.chat.completions.create({
-      model,
-      messages: [{ role: 'user', content: String(task.q ?? 'ping') }],
-    });
+    const completion = await complete(String(task.q ?? 'ping'), trialHeaders(req));
     send(res, 200, { ok: true, answer: completion.choices[0]?.message?.content ?? '' });
   } catch (err) {
     // the SDK's own error after its retries: RateLimitError, InternalServerError, APIConnectionTimeoutError, …

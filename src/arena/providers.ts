@@ -14,6 +14,7 @@ import type { MarkerTravel } from '../protocol/markers.js';
 import type { ActionType, LlmErrorType } from './action.js';
 import type { CallLedgerReader } from '../protocol/calls.js';
 import type { WorkloadWindow } from './workload-window.js';
+import type { TrialTasks } from './trials/tasks.js';
 
 export type AgentRole = 'leader' | 'worker' | 'orchestrator' | 'standby';
 export type AgentStatus = 'running' | 'paused' | 'stopped' | 'restarting' | 'failed';
@@ -171,6 +172,8 @@ export interface Target {
   markers?(): MarkerTravel[];
   /** the LLM and MCP calls its proxies saw (DESIGN §14 behaviour and cost); absent when it has no proxies */
   readonly calls?: CallLedgerReader;
+  /** the tasks `arena trials` runs (DESIGN §14); absent when the target lists none */
+  readonly trials?: TrialTasks;
   /** the fault proxies it runs in front of its agents, with what each saw so far; absent when it runs none */
   proxies?(): ProxyReport[];
   /**

@@ -22,6 +22,7 @@ import { createAgentMemory } from './memory/index.js';
 import { STEADY_STATE_WORKFLOW } from './steady-state.js';
 import { mergeStrategy, parseStrategy, parseStrategyPatch, crossCheck, type Strategy } from './strategy.js';
 import { createSubsystems } from './subsystems.js';
+import type { CallLedger } from '../protocol/calls.js';
 import { createSupervisor } from './supervisor.js';
 import { agentSpecs, parseTopology, type Topology } from './topology.js';
 import { createWorkload, type Workload } from './workload.js';
@@ -47,6 +48,8 @@ export interface CreateRuntimeOptions {
   seed?: number;
   /** task-loop concurrency per agent (default 16) */
   concurrency?: number;
+  /** where every agent's LLM attempts are recorded (the embedded target's Target.calls) */
+  calls?: CallLedger;
 }
 
 export interface AgentRuntime {
@@ -109,6 +112,7 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
         onLlmChanged: ({ fault_id, values }) => {
           for (const value of values) markers.add(fault_id, value, 'value', 'llm');
         },
+        calls: options.calls,
         onToolChanged: ({ fault_id, marker }) => {
           if (marker)
             markers.add(fault_id, marker, marker.startsWith('ARENA-CANARY-') ? 'canary' : 'signature', 'tools');

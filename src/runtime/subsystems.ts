@@ -3,7 +3,9 @@
  * memory is separate because it outlives restarts), built and reconfigured
  * from the strategy in force.
  */
+import type { CallLedger } from '../protocol/calls.js';
 import type { Clock } from '../shared/clock.js';
+import type { LlmAttempt } from './llm/client.js';
 import type { Strategy } from './strategy.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from './tools/index.js';
 import { createLlmClient, createLocalModel, type LlmClient, type LlmClientOptions } from './llm/index.js';
@@ -24,10 +26,12 @@ export function createSubsystems(options: {
   clock: Clock;
   strategy: Strategy;
   agentId: string;
+  /** records every LLM attempt (trials read it as the target's call ledger) */
+  calls?: CallLedger | undefined;
   onToolChanged?: ToolboxOptions['onChanged'];
   onLlmChanged?: LlmClientOptions['onChanged'];
 }): AgentSubsystems {
-  const { clock, strategy } = options;
+  const { clock, strategy, calls } = options;
   const tools = createToolbox({
     clock,
     timeoutMs: strategy.tools.timeout_ms,
@@ -41,6 +45,21 @@ export function createSubsystems(options: {
     clock,
     ...llmConfig(strategy),
     ...(options.onLlmChanged ? { onChanged: options.onLlmChanged } : {}),
+    ...(calls
+      ? {
+          onAttempt: (a: LlmAttempt) =>
+            calls.record({
+              kind: 'llm',
+              agent: options.agentId,
+              started_ms: a.started_ms,
+              ended_ms: a.ended_ms,
+              ok: a.ok,
+              faulted: a.faulted,
+              ...(a.model !== undefined ? { model: a.model } : {}),
+              ...(a.usage ? { tokens: { input: a.usage.promptTokens, output: a.usage.completionTokens } } : {}),
+            }),
+        }
+      : {}),
   });
   const mcp = createMcpSession({
     connect: inProcessConnector(),

@@ -33,6 +33,8 @@ export interface TargetBuildOptions {
   env?: NodeJS.ProcessEnv;
   /** the command's interrupt (Ctrl-C / SIGTERM): ends calls to a remote target that are waiting */
   signal?: AbortSignal;
+  /** false: no steady-state workload (trials, whose calls it would mix with); default on */
+  workload?: boolean;
 }
 
 export interface LoadedTargetFile {
@@ -64,6 +66,7 @@ const KINDS: Record<string, KindEntry> = {
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
         ...(options.clock ? { clock: options.clock } : {}),
         ...(spec.workload_rate !== undefined ? { workloadRate: spec.workload_rate } : {}),
+        ...(options.workload !== undefined ? { workload: options.workload } : {}),
       });
     },
   },
@@ -75,6 +78,7 @@ const KINDS: Record<string, KindEntry> = {
         baseDir: resolve(baseDir),
         ...(options.clock ? { clock: options.clock } : {}),
         ...(options.random ? { random: options.random } : {}),
+        ...(options.workload !== undefined ? { workload: options.workload } : {}),
       });
     },
   },

@@ -56,6 +56,8 @@ const ROOT = [
   'runSurvival',
   'runSurvivalOnTarget',
   'survivalToScenario',
+  // trials
+  'runTrialsOnTarget',
   // regress
   'DEFAULT_STRATEGY',
   'EnsembleScorer',

@@ -17,6 +17,7 @@ const COMMANDS: readonly CommandEntry[] = [
   { name: 'target', load: async () => (await import('./target.js')).registerTargetCommand },
   { name: 'schema', load: async () => (await import('./schema.js')).registerSchemaCommand },
   { name: 'shrink', load: async () => (await import('./shrink.js')).registerShrinkCommand },
+  { name: 'trials', load: async () => (await import('./trials.js')).registerTrialsCommand },
   { name: 'worker', load: async () => (await import('./worker.js')).registerWorkerCommand },
   { name: 'ps', load: async () => (await import('./ps.js')).registerPsCommand },
   { name: 'stop', load: async () => (await import('./ps.js')).registerStopCommand },

@@ -15,6 +15,7 @@ import {
   type RunStatus,
 } from '../../arena/report.js';
 import { gateFailure, verdictSummary, type RegressionVerdict } from '../../arena/regression/verdict.js';
+import type { TrialsReport } from '../../arena/trials/report.js';
 import { attrs, escapeXml } from './xml.js';
 import { gateText } from './table.js';
 import { stoppedByText } from '../../arena/safety/watch.js';
@@ -188,6 +189,35 @@ function gateCase(
     c.failure = { type: 'gate', message: gateText(gate) };
   }
   return c;
+}
+
+/** one suite, one case per task: failed when one of its gates failed; an interrupted or crashed run is an <error> on each */
+export function trialsJUnit(report: TrialsReport): string {
+  const t = report.trials;
+  const cases = t.tasks.map((task): Case => {
+    const gates = (report.gates ?? []).filter((g) => g.task === task.id);
+    const arm = task.faulted ?? task.clean;
+    const c: Case = {
+      classname: 'trials',
+      name: task.id,
+      timeMs: 0,
+      out: `${arm.successes}/${arm.n} passed ${task.faulted ? 'under faults' : 'clean'}; ${gates.map((g) => `${g.name}: ${g.detail}`).join('; ')}`,
+    };
+    const failed = gates.filter((g) => !g.passed);
+    if (failed.length > 0)
+      c.failure = { type: 'gate', message: failed.map((g) => `${g.name}: ${g.detail}`).join('; ') };
+    if (report.status === 'error' || report.status === 'interrupted' || report.status === 'inconclusive')
+      c.error = { type: report.status, message: report.error ?? report.status };
+    return c;
+  });
+  return renderSuites([
+    {
+      name: `trials${t.scenario ? ` ${t.scenario}` : ''}`,
+      timeMs: t.duration_ms,
+      properties: { seed: t.seed, trials: t.n, k: t.k.join(',') },
+      cases,
+    },
+  ]);
 }
 
 function renderSuites(suites: Suite[]): string {

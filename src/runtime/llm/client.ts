@@ -25,6 +25,20 @@ export interface LlmClientOptions {
   clock?: Clock;
   /** told of each answer a quiet fault changed, with the numbers wrong_value wrote (its markers, §13.3) */
   onChanged?: (change: { fault_id: string; values: string[] }) => void;
+  /** told of every attempt on a provider, as a proxy in front of it would see it (the call ledger of trials) */
+  onAttempt?: (attempt: LlmAttempt) => void;
+}
+
+export interface LlmAttempt {
+  provider: string;
+  /** wall-clock epoch ms */
+  started_ms: number;
+  ended_ms: number;
+  ok: boolean;
+  /** the injected llm_failure answered it */
+  faulted: boolean;
+  model?: string;
+  usage?: LlmResponse['usage'];
 }
 
 export interface LlmClientStats {
@@ -103,15 +117,43 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     validate: options.validate,
   });
 
-  const callPrimary = (request: LlmRequest) => {
-    if (injected) {
-      return Promise.reject(
-        new LlmError(injected, `${primary.name}: injected ${injected} failure`, { provider: primary.name }),
-      );
+  /** one attempt on a provider, told to onAttempt however it ends; `change` is a quiet fault's edit of its answer */
+  const attempt = async (
+    provider: LlmProvider,
+    request: LlmRequest,
+    fault?: LlmProviderErrorType,
+    change?: (answer: LlmResponse) => LlmResponse,
+  ): Promise<LlmResponse> => {
+    const started_ms = clock.wallNow().getTime();
+    const tell = (ok: boolean, response?: LlmResponse) =>
+      options.onAttempt?.({
+        provider: provider.name,
+        started_ms,
+        ended_ms: clock.wallNow().getTime(),
+        ok,
+        faulted: fault !== undefined || change !== undefined,
+        ...(response
+          ? { model: response.model, usage: response.usage }
+          : request.model
+            ? { model: request.model }
+            : {}),
+      });
+    try {
+      if (fault) throw new LlmError(fault, `${provider.name}: injected ${fault} failure`, { provider: provider.name });
+      const response = await provider.complete(request);
+      const answer = change ? change(response) : response;
+      tell(true, answer);
+      return answer;
+    } catch (error) {
+      tell(false);
+      throw error;
     }
-    if (!quiet) return primary.complete(request);
+  };
+
+  const callPrimary = (request: LlmRequest) => {
+    if (injected || !quiet) return attempt(primary, request, injected);
     const fault = quiet;
-    return primary.complete(request).then((answer) => {
+    return attempt(primary, request, undefined, (answer) => {
       const values: string[] = [];
       const changed = quietAnswer(fault, answer, quietChanged++, values);
       options.onChanged?.({ fault_id: fault.id, values });
@@ -160,7 +202,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
         }
         stats.fallbacks++;
         try {
-          const response = await fallback.complete(request);
+          const response = await attempt(fallback, request);
           stats.succeeded++;
           return response;
         } catch (fallbackError) {

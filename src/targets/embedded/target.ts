@@ -10,6 +10,8 @@ import { parseStrategy, mergeStrategy } from '../../runtime/strategy.js';
 import type { Topology } from '../../runtime/topology.js';
 import { createEmbeddedFaults, embeddedRefusal } from './faults.js';
 import { createEmbeddedObserver } from './observer.js';
+import { createCallLedger } from '../../protocol/calls.js';
+import { embeddedTrialTasks } from './tasks.js';
 
 export interface EmbeddedTargetOptions extends TargetOptions {
   /** shown in reports (a target file's `name`); default `embedded` */
@@ -19,6 +21,8 @@ export interface EmbeddedTargetOptions extends TargetOptions {
   topology?: Partial<Topology>;
   /** workload runs per second; overrides the strategy's `workload.rate` */
   workloadRate?: number;
+  /** false: no paced steady-state workload (trials submit their own runs); default on */
+  workload?: boolean;
 }
 
 const runtimes = new WeakMap<Target, AgentRuntime>();
@@ -27,8 +31,12 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
   let strategy = parseStrategy(options.strategy);
   if (options.workloadRate !== undefined)
     strategy = parseStrategy(mergeStrategy(strategy, { workload: { rate: options.workloadRate } }));
+  if (options.workload === false) strategy = parseStrategy(mergeStrategy(strategy, { workload: { enabled: false } }));
   const random = options.random ?? createRandom(options.seed ?? 1);
+  // the runtime's LLM attempts, as proxies record a process target's: trials read behaviour and cost here
+  const calls = createCallLedger();
   const rt = createRuntime({
+    calls,
     strategy,
     topology: options.topology,
     clock: options.clock,
@@ -59,6 +67,8 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
     unsupportedFaults: () => ({}),
     markers: () => rt.markers.travel(),
     refuses: embeddedRefusal,
+    trials: embeddedTrialTasks(rt),
+    calls,
     describe: async () => ({
       name,
       kind: 'embedded',

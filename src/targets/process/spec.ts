@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { MAX_DURATION_MS } from '../../shared/duration.js';
 import { durationMs as duration } from '../../shared/zod-problems.js';
 import { parseJsonPath } from '../../shared/json-path.js';
+import { trialSchemas, trialProblems } from '../trial-spec.js';
 
 export { MAX_DURATION_MS };
 
@@ -124,12 +125,12 @@ const jsonExpect = z
     message: 'expected exactly one of equals, in, exists, range',
   });
 
-const expectSchema = z.strictObject({
+export const expectSchema = z.strictObject({
   status: z.union([z.int().min(100).max(599), z.array(z.int().min(100).max(599)).min(1)]).optional(),
   json: jsonExpect.optional(),
 });
 
-const requestSchema = z
+export const requestSchema = z
   .strictObject({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
     url: httpUrl,
@@ -226,6 +227,9 @@ const startSchema = z.strictObject({
   grace: duration.optional(),
 });
 
+/** tasks, side_effects, prices (DESIGN §14): tasks are requests like the workload's */
+export const trialKeys = trialSchemas(requestSchema, expectSchema);
+
 export const processTargetSchema = z
   .strictObject({
     kind: z.literal('process'),
@@ -239,6 +243,7 @@ export const processTargetSchema = z
     hooks: hooksSchema.optional(),
     workload: workloadSchema.optional(),
     invariants: z.array(invariantSchema).optional(),
+    ...trialKeys,
   })
   .superRefine((spec, ctx) => {
     const seen = new Map<string, number>();
@@ -267,6 +272,7 @@ export const processTargetSchema = z
     });
     if (spec.llm) claim(spec.llm.listen, ['llm', 'listen']);
     if (spec.mcp) claim(spec.mcp.listen, ['mcp', 'listen']);
+    trialProblems(spec, ctx);
     const names = new Set<string>();
     spec.invariants?.forEach((inv, i) => {
       if (names.has(inv.name))

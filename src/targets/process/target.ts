@@ -34,6 +34,7 @@ import { DEFAULT_READY_TIMEOUT_MS, PROBE_DEFAULTS, type ProcessTargetSpec } from
 import { unsupportedFaults, type ProxyKinds } from './unsupported.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 import { createWorkload, type Workload } from './workload.js';
+import { createTrialTasks } from '../trial-tasks.js';
 
 export interface ProcessTargetOptions {
   /** the target file's folder: relative paths (cwd, pid files, hooks) resolve there */
@@ -42,6 +43,8 @@ export interface ProcessTargetOptions {
   random?: Random;
   /** the arena's environment: the LLM probe takes its API key from OPENAI_API_KEY / ANTHROPIC_API_KEY here (default process.env) */
   env?: Readonly<Record<string, string | undefined>>;
+  /** false: the steady-state workload does not run (trials: its LLM calls would mix with the trials') */
+  workload?: boolean;
 }
 
 /** which proxies this build can start (the TCP, LLM and MCP proxies land separately) */
@@ -184,6 +187,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     runtime,
     observer,
     unsupportedFaults: unsupported,
+    ...optionalTrials(spec),
     // the agents' calls: the arena's own recovery probes pass through the same proxies and are left out
     calls: {
       calls(since) {
@@ -241,7 +245,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           ),
         );
         await waitForAgents(spec.start ? (spec.start.ready?.timeout ?? DEFAULT_READY_TIMEOUT_MS) : probeTime + 1000);
-        if (spec.workload && startOptions.workload !== false) {
+        if (spec.workload && options.workload !== false && startOptions.workload !== false) {
           workload = createWorkload(spec.workload, clock, {
             onAnswer: (answer) => {
               if (markers.isTracking) markers.scan(answer.body, 'reached_user');
@@ -352,4 +356,9 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     },
   };
   return target;
+}
+
+function optionalTrials(spec: ProcessTargetSpec): { trials?: NonNullable<Target['trials']> } {
+  const trials = createTrialTasks(spec);
+  return trials ? { trials } : {};
 }

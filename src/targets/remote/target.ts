@@ -6,6 +6,7 @@
  * them by itself. stop() DELETEs every fault this run applied and says which
  * ones it could not revert.
  */
+import { createTrialTasks } from '../trial-tasks.js';
 import { randomUUID } from 'node:crypto';
 import type { ActionType, LlmErrorType } from '../../arena/action.js';
 import { ACTION_TYPES } from '../../arena/action.js';
@@ -161,8 +162,10 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
     removeEdge: (from, to) => apply('remove_edge', { source_id: from, target_id: to }),
   };
 
+  const trials = createTrialTasks(spec);
   return {
     kind: 'remote',
+    ...(trials ? { trials } : {}),
     name: spec.name,
     runtime,
     dag,

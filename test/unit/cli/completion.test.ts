@@ -82,6 +82,7 @@ describe('bash completion (run in bash)', () => {
       'target',
       'schema',
       'shrink',
+      'trials',
       'worker',
       'ps',
       'stop',

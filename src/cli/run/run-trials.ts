@@ -1,0 +1,106 @@
+/**
+ * `arena trials`: load the target (its steady-state workload off: its calls would mix with the trials')
+ * and the scenario, run the trials (arena/trials), print the table or the JSON document, write the
+ * report and JUnit files, and map the outcome to the exit code's error.
+ */
+import { resolve } from 'node:path';
+import type { Target } from '../../arena/providers.js';
+import { loadScenarioFile } from '../../arena/scenario/load.js';
+import type { TrialsReport } from '../../arena/trials/report.js';
+import { runTrialsOnTarget, type RunTrialsOptions } from '../../arena/trials/run.js';
+import { parseDuration } from '../../shared/duration.js';
+import { CancelledError, GateFailedError, RuntimeError, UsageError } from '../../shared/errors.js';
+import { randomSeed } from '../../shared/random.js';
+import type { CliContext } from '../context.js';
+import { tryWrite } from '../output/emit.js';
+import { terminalWidth } from '../output/fit.js';
+import { withNonFiniteExplained } from '../output/json.js';
+import { trialsJUnit } from '../output/junit.js';
+import { applyColor, resolveOutputMode } from '../output/mode.js';
+import { renderTrialsTable } from '../output/trials-table.js';
+
+export interface TrialsCommandOptions {
+  target?: string;
+  scenario?: string;
+  trials: number;
+  k?: number[];
+  intensity?: number[];
+  seed?: number;
+  minPassK?: Array<{ k: number; value: number }>;
+  maxCostRatio?: number;
+  recoveryDeadline?: string;
+  json?: boolean;
+  junit?: string;
+  report?: string;
+  color?: boolean;
+}
+
+const DEFAULT_KS = [1, 2, 4, 8];
+
+async function createTarget(file: string | undefined, seed: number, ctx: CliContext): Promise<Target> {
+  if (file === undefined) {
+    const { createEmbeddedTarget } = await import('../../targets/embedded/index.js');
+    return createEmbeddedTarget({ seed, workload: false });
+  }
+  const { loadTargetFile } = await import('../../targets/file.js');
+  const loaded = await loadTargetFile(resolve(ctx.cwd, file), file);
+  return loaded.create({ seed, env: ctx.env, signal: ctx.signal, workload: false });
+}
+
+export async function trialsCommand(opts: TrialsCommandOptions, ctx: CliContext): Promise<void> {
+  const mode = resolveOutputMode({ json: opts.json, color: opts.color, tui: false }, ctx);
+  applyColor(mode);
+  const seed = opts.seed ?? randomSeed();
+  const scenario = opts.scenario ? await loadScenarioFile(resolve(ctx.cwd, opts.scenario)) : undefined;
+  const options: RunTrialsOptions = {
+    n: opts.trials,
+    ks: opts.k ?? DEFAULT_KS.filter((k) => k <= opts.trials),
+    seed,
+    scenario,
+    intensities: opts.intensity,
+    signal: ctx.signal,
+    gates: {
+      ...(opts.minPassK ? { minPassK: opts.minPassK } : {}),
+      ...(opts.maxCostRatio !== undefined ? { maxCostRatio: opts.maxCostRatio } : {}),
+    },
+    ...(opts.recoveryDeadline !== undefined ? { recoveryDeadlineMs: parseDuration(opts.recoveryDeadline) } : {}),
+    onTrial: (t, done, total) =>
+      ctx.stderr.write(
+        `trials: ${done}/${total} ${t.arm} ${t.task} round ${t.round + 1}: ${t.passed ? 'passed' : `failed${t.detail ? ` (${t.detail})` : ''}`}\n`,
+      ),
+  };
+  if (!opts.minPassK && opts.maxCostRatio === undefined) delete options.gates;
+  const target = await createTarget(opts.target, seed, ctx);
+  ctx.stderr.write(
+    `trials: seed ${seed}, ${options.n} per task per arm on ${target.name}${scenario ? ` under ${scenario.name}` : ''}\n`,
+  );
+  const report = await runTrialsOnTarget(target, options);
+  const doc = withNonFiniteExplained(report);
+  const json = `${JSON.stringify(doc, null, 2)}\n`;
+  const problems: string[] = [];
+  if (opts.report) tryWrite(ctx, opts.report, json, 'report', problems);
+  if (opts.junit) tryWrite(ctx, opts.junit, trialsJUnit(report), 'JUnit report', problems);
+  ctx.stdout.write(mode.kind === 'json' ? json : renderTrialsTable(report, terminalWidth(ctx.stdout)));
+  if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
+  throwForStatus(report);
+}
+
+function throwForStatus(report: TrialsReport): void {
+  switch (report.status) {
+    case 'passed':
+      return;
+    case 'failed': {
+      const failed = (report.gates ?? []).filter((g) => !g.passed);
+      throw new GateFailedError(
+        `${failed.length} trials gate(s) failed: ${failed.map((g) => `${g.task} ${g.name} (${g.detail})`).join('; ')}`,
+        'trials_gate_failed',
+      );
+    }
+    case 'inconclusive':
+      throw new GateFailedError(report.error ?? 'inconclusive', 'trials_inconclusive');
+    case 'interrupted':
+      throw new CancelledError('interrupted: faults reverted, partial trials reported');
+    case 'error':
+      throw new RuntimeError(report.error ?? 'the trials run ended in an error', 'trials_error');
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * `arena trials` as a user runs it (bin/arena.js against dist): on the embedded target, and on the
+ * example LLM agent (examples/llm-agent, a real openai-SDK agent behind the arena's LLM fault proxy)
+ * under its llm_failure scenario, with the gates, JUnit and the --json contract of DESIGN §14.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TrialsReport } from '../../src/arena/trials/report.js';
+import { arena } from '../helpers/cli.js';
+import { freePorts, processesMatching } from '../helpers/process-fleet.js';
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/llm-agent/', import.meta.url));
+let dir = '';
+
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = '';
+});
+
+/** the example's target file on free ports, its scripts by absolute path; `env` added to the start command's */
+async function tempTarget(env: Record<string, string> = {}): Promise<string> {
+  const [upstream, agent, proxy] = await freePorts(3);
+  const map: Record<string, number> = { '7350': upstream!, '7351': agent!, '7352': proxy! };
+  let text = readFileSync(join(EXAMPLE, 'target.yaml'), 'utf8')
+    .replace(/\b735[0-2]\b/g, (p) => String(map[p]))
+    .replace('node fake-llm.mjs', `node ${join(EXAMPLE, 'fake-llm.mjs')}`)
+    .replace('node agent.mjs', `node ${join(EXAMPLE, 'agent.mjs')}`)
+    .replace(/^start:\n/m, `start:\n  cwd: ${JSON.stringify(EXAMPLE)}\n`);
+  for (const [k, v] of Object.entries(env)) text = text.replace('env: { ', `env: { ${k}: "${v}", `);
+  const file = join(dir, 'target.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('arena trials', () => {
+  it('runs the embedded target’s own task clean and prints the JSON contract', async () => {
+    const result = await arena(['trials', '--trials', '3', '--seed', '5', '--json'], { timeout: 60_000 });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as TrialsReport;
+    expect(report.schema_version).toBe(1);
+    expect(report.trials).toMatchObject({ n: 3, k: [1, 2], seed: 5, scenario: null });
+    const task = report.trials.tasks[0]!;
+    expect(task.id).toBe('workflow');
+    expect(task.clean).toMatchObject({ n: 3, successes: 3, pass_k: { '1': 1, '2': 1 } });
+    expect(task.faulted).toBeNull();
+    // the runtime's LLM attempts are recorded; there was no faulted arm to measure
+    expect(task.behaviour.llm_calls.clean).toBeGreaterThan(0);
+    expect(task.behaviour.llm_calls.faulted).toBeNull();
+  });
+
+  it('on the embedded target under llm-outage: the retries and fallbacks the faults caused show as added LLM calls', async () => {
+    const scenario = fileURLToPath(new URL('../../scenarios/llm-outage.yaml', import.meta.url));
+    const result = await arena(['trials', '--scenario', scenario, '--trials', '3', '--seed', '5', '--json'], {
+      timeout: 60_000,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const task = (JSON.parse(result.stdout) as TrialsReport).trials.tasks[0]!;
+    expect(task.faulted!.n).toBe(3);
+    expect(task.behaviour.llm_calls.faulted!).toBeGreaterThan(task.behaviour.llm_calls.clean!);
+    expect(task.behaviour.runaway).toBe(false);
+  });
+
+  it('refuses a k over --trials with exit 2, before anything starts', async () => {
+    const result = await arena(['trials', '--trials', '2', '--k', '4']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--k takes integers from 1 to --trials (2)');
+  });
+
+  it('on the example LLM agent under llm_failure: lower pass^k than clean, and --min-pass-k fails each task in JUnit (exit 1)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'arena-trials-'));
+    const target = await tempTarget();
+    const junit = join(dir, 'trials.xml');
+    const result = await arena(
+      [
+        'trials',
+        '--target',
+        target,
+        '--scenario',
+        join(EXAMPLE, 'scenarios', 'llm-outage.yaml'),
+        '--trials',
+        '2',
+        '--k',
+        '1,2',
+        '--seed',
+        '9',
+        '--min-pass-k',
+        '1:0.9',
+        '--junit',
+        junit,
+        '--json',
+      ],
+      { timeout: 120_000 },
+    );
+    expect(result.exitCode, result.stderr).toBe(1);
+    expect(processesMatching(EXAMPLE)).toEqual([]);
+    const report = JSON.parse(result.stdout) as TrialsReport;
+    expect(report.status).toBe('failed');
+    expect(report.trials.faults).toMatchObject({ applied: 2, failed: 0 });
+    for (const task of report.trials.tasks) {
+      expect(task.clean.successes).toBe(2);
+      expect(task.faulted!.pass_k['1']!).toBeLessThan(task.clean.pass_k['1']!);
+    }
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('<testcase classname="trials" name="sum"');
+    expect(xml.match(/<failure /g)).toHaveLength(2);
+  });
+
+  it('on the example LLM agent: the calls the faults added, runaway for the blind-retry variant and not for the original', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'arena-trials-'));
+    const run = async (env: Record<string, string>) => {
+      const target = await tempTarget(env);
+      const result = await arena(
+        [
+          'trials',
+          '--target',
+          target,
+          '--scenario',
+          join(EXAMPLE, 'scenarios', 'llm-outage.yaml'),
+          '--trials',
+          '2',
+          '--k',
+          '1',
+          '--seed',
+          '3',
+          '--json',
+        ],
+        { timeout: 120_000 },
+      );
+      expect(result.exitCode, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as TrialsReport;
+    };
+    const original = await run({});
+    for (const task of original.trials.tasks) {
+      // clean: one call, answered with usage; under the 429s the SDK tries twice and gets no tokens
+      expect(task.behaviour.llm_calls).toEqual({ clean: 1, faulted: 2 });
+      expect(task.behaviour.runaway).toBe(false);
+      expect(task.cost.tokens.clean).toBeGreaterThan(0);
+      expect(task.cost.usd.clean).toBeGreaterThan(0);
+      expect(task.behaviour.unattributed_calls).toBe(0);
+    }
+    const blind = await run({ AGENT_BLIND_RETRY: '1' });
+    for (const task of blind.trials.tasks) {
+      expect(task.behaviour.llm_calls).toEqual({ clean: 1, faulted: 20 });
+      expect(task.behaviour.runaway).toBe(true);
+    }
+  });
+});
