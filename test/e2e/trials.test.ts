@@ -3,7 +3,7 @@
  * example LLM agent (examples/llm-agent, a real openai-SDK agent behind the arena's LLM fault proxy)
  * under its llm_failure scenario, with the gates, JUnit and the --json contract of DESIGN §14.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,14 +20,20 @@ afterEach(() => {
   dir = '';
 });
 
-/** the example's target file on free ports, its scripts by absolute path; `env` added to the start command's */
+/**
+ * The example's target file on free ports; `env` added to the start command's. Its scripts run through
+ * symlinks in this test's own folder (Node resolves `openai` from the real file), so this test finds
+ * its own processes in /proc and not those of another test running the same example.
+ */
 async function tempTarget(env: Record<string, string> = {}): Promise<string> {
   const [upstream, agent, proxy] = await freePorts(3);
   const map: Record<string, number> = { '7350': upstream!, '7351': agent!, '7352': proxy! };
+  for (const script of ['fake-llm.mjs', 'agent.mjs'])
+    if (!existsSync(join(dir, script))) symlinkSync(join(EXAMPLE, script), join(dir, script));
   let text = readFileSync(join(EXAMPLE, 'target.yaml'), 'utf8')
     .replace(/\b735[0-2]\b/g, (p) => String(map[p]))
-    .replace('node fake-llm.mjs', `node ${join(EXAMPLE, 'fake-llm.mjs')}`)
-    .replace('node agent.mjs', `node ${join(EXAMPLE, 'agent.mjs')}`)
+    .replace('node fake-llm.mjs', `node ${join(dir, 'fake-llm.mjs')}`)
+    .replace('node agent.mjs', `node ${join(dir, 'agent.mjs')}`)
     .replace(/^start:\n/m, `start:\n  cwd: ${JSON.stringify(EXAMPLE)}\n`);
   for (const [k, v] of Object.entries(env)) text = text.replace('env: { ', `env: { ${k}: "${v}", `);
   const file = join(dir, 'target.yaml');
@@ -95,7 +101,7 @@ describe('arena trials', () => {
       { timeout: 120_000 },
     );
     expect(result.exitCode, result.stderr).toBe(1);
-    expect(processesMatching(EXAMPLE)).toEqual([]);
+    expect(processesMatching(dir)).toEqual([]);
     const report = JSON.parse(result.stdout) as TrialsReport;
     expect(report.status).toBe('failed');
     expect(report.trials.faults).toMatchObject({ applied: 2, failed: 0 });
