@@ -8,6 +8,7 @@ import { badRequest, type FaultRequest } from '../../protocol/wire.js';
 import { toolFaultProblems, type ToolFaultMode } from '../../protocol/tool-faults.js';
 
 export { TOOL_FAULT_MODES, type ToolFaultMode } from '../../protocol/tool-faults.js';
+import { globRegExp } from '../../shared/glob.js';
 import { deriveRandom } from '../../shared/random.js';
 
 export interface ToolContentFault {
@@ -164,14 +165,6 @@ function corruptObject(
   else if (typeof value === 'boolean') out[key] = !value;
   else out[key] = `${String(value)}${signature}`;
   return out;
-}
-
-function globRegExp(glob: string): RegExp {
-  const body = glob
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${body}$`);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
