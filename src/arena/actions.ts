@@ -242,13 +242,13 @@ export function parseAction(json: unknown, base = 'action'): Action {
     try {
       value = JSON.parse(value);
     } catch (err) {
-      throw new UsageError(`invalid action JSON: ${(err as Error).message}`, 'invalid_action');
+      throw new UsageError(`invalid action JSON: ${(err as Error).message}`, { code: 'invalid_action' });
     }
   }
   const problems = actionProblems(value, base, true);
   if (problems.length > 0) {
     const lines = problems.map((p) => `${p.path}: ${p.message}`);
-    throw new UsageError(`invalid action: ${lines.join('; ')}`, 'invalid_action', { details: problems });
+    throw new UsageError(`invalid action: ${lines.join('; ')}`, { code: 'invalid_action', details: problems });
   }
   const v = value as Record<string, unknown>;
   return createAction(v.type as ActionType, (v.target_id as string | undefined) ?? '', {

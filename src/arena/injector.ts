@@ -165,13 +165,12 @@ export class Injector {
   /** tool_fault (DESIGN §13.2): the agent's tool results come back wrong until `duration` ends (default 5 s) */
   async toolFault(agentId: string, metadata: Record<string, unknown>): Promise<InjectionReport> {
     const problem = toolFaultProblems(metadata, ['duration'])[0];
-    if (problem) throw new UsageError(`metadata.${problem.field}: ${problem.message}`, 'invalid_action');
+    if (problem) throw new UsageError(`metadata.${problem.field}: ${problem.message}`, { code: 'invalid_action' });
     const runtime = this.rt('tool_fault');
     if (!runtime.toolFault)
-      throw new RuntimeError(
-        'tool_fault cannot be applied: this target has no way to change tool results',
-        'unsupported',
-      );
+      throw new RuntimeError('tool_fault cannot be applied: this target has no way to change tool results', {
+        code: 'unsupported',
+      });
     const durationMs = durationParam(metadata, 'duration') ?? DEFAULT_FAULT_DURATION_MS;
     const params: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(metadata)) if (key !== 'duration' && value != null) params[key] = value;
@@ -216,7 +215,9 @@ export class Injector {
 
   private dg(what: string): DAGProvider {
     if (!this.dag)
-      throw new RuntimeError(`${what} cannot be applied: this target has no workflow DAG provider`, 'no_dag_provider');
+      throw new RuntimeError(`${what} cannot be applied: this target has no workflow DAG provider`, {
+        code: 'no_dag_provider',
+      });
     return this.dag;
   }
 
@@ -227,13 +228,17 @@ export class Injector {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const found = candidates[0];
     if (!found)
-      throw new RuntimeError(`${what} cannot be applied: there is no running ${label} right now`, 'no_target_found');
+      throw new RuntimeError(`${what} cannot be applied: there is no running ${label} right now`, {
+        code: 'no_target_found',
+      });
     return found;
   }
 }
 
 function noRuntime(what: string): RuntimeError {
-  return new RuntimeError(`${what} cannot be applied: this target has no runtime provider`, 'no_runtime_provider');
+  return new RuntimeError(`${what} cannot be applied: this target has no runtime provider`, {
+    code: 'no_runtime_provider',
+  });
 }
 
 function durationParam(md: Record<string, unknown>, key: string): number | undefined {
@@ -242,7 +247,7 @@ function durationParam(md: Record<string, unknown>, key: string): number | undef
   try {
     return parseDuration(raw);
   } catch (err) {
-    throw new UsageError(`metadata.${key}: ${(err as Error).message}`, 'invalid_action');
+    throw new UsageError(`metadata.${key}: ${(err as Error).message}`, { code: 'invalid_action' });
   }
 }
 
@@ -252,7 +257,7 @@ function errorTypeParam(md: Record<string, unknown>): LlmErrorType {
   if (!(LLM_ERROR_TYPES as readonly unknown[]).includes(raw)) {
     throw new UsageError(
       `metadata.error_type: unknown error_type ${JSON.stringify(raw)} (one of ${LLM_ERROR_TYPES.join(', ')})`,
-      'invalid_action',
+      { code: 'invalid_action' },
     );
   }
   return raw as LlmErrorType;
@@ -261,7 +266,7 @@ function errorTypeParam(md: Record<string, unknown>): LlmErrorType {
 /** the llm_failure parameters beyond error_type and duration, checked by the shared vocabulary */
 function llmParams(md: Record<string, unknown>): Record<string, unknown> {
   const problem = llmFaultProblems(md, ['duration'])[0];
-  if (problem) throw new UsageError(`metadata.${problem.field}: ${problem.message}`, 'invalid_action');
+  if (problem) throw new UsageError(`metadata.${problem.field}: ${problem.message}`, { code: 'invalid_action' });
   const params: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(md))
     if (key !== 'duration' && key !== 'error_type' && value !== undefined && value !== null) params[key] = value;

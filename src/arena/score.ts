@@ -111,7 +111,9 @@ export const NO_REQUESTS_WHY =
 /** the score of a run that measured one; a run that measured nothing cannot be compared (exit 1, `inconclusive`) */
 export function measuredScore(report: ScoreReport, what = 'the run'): number {
   if (report.score === null)
-    throw new GateFailedError(`${what} is inconclusive: ${report.availability_why ?? NO_REQUESTS_WHY}`, 'inconclusive');
+    throw new GateFailedError(`${what} is inconclusive: ${report.availability_why ?? NO_REQUESTS_WHY}`, {
+      code: 'inconclusive',
+    });
   return report.score;
 }
 

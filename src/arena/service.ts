@@ -260,8 +260,8 @@ export class ArenaService {
       this.storeDown = true;
       return new UnavailableError(
         `${result.action.type} ${result.action.id} ran (${result.success ? 'applied' : 'failed'}) but was not recorded in the event store: ${errorMessage(err)}`,
-        'event_not_recorded',
         {
+          code: 'event_not_recorded',
           cause: err,
           details: { result },
           hint: 'the event store did not take the record in time; check it before running more faults',
@@ -278,8 +278,11 @@ export class ArenaService {
     } catch (err) {
       throw new UnavailableError(
         `${action.type} ${action.id} was not applied: the event store cannot record it (${errorMessage(err)})`,
-        'event_store_unavailable',
-        { cause: err, hint: 'nothing was changed; try again once the event store is back' },
+        {
+          code: 'event_store_unavailable',
+          cause: err,
+          hint: 'nothing was changed; try again once the event store is back',
+        },
       );
     }
   }

@@ -41,8 +41,7 @@ export function assertSupported(
   if (problems.length > 0) {
     throw new UsageError(
       `${what} needs faults target ${target.name} (${target.kind}) cannot apply; nothing was injected:\n  ${problems.join('\n  ')}`,
-      'unsupported_fault',
-      { details: problems },
+      { code: 'unsupported_fault', details: problems },
     );
   }
 }

@@ -90,7 +90,6 @@ export function assertKnownTargets(problems: TargetNameProblem[], what: string, 
   if (problems.length === 0) return;
   throw new UsageError(
     `${what} aims at what ${targetName} does not have; nothing was injected:\n  ${problems.map((p) => `${p.path} ${p.message}`).join('\n  ')}`,
-    'unknown_target',
-    { details: problems },
+    { code: 'unknown_target', details: problems },
   );
 }

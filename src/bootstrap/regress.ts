@@ -39,12 +39,14 @@ async function compareRecorded(plan: ScoresPlan, cwd: string): Promise<Regressio
     ['candidate', candidate],
   ] as const) {
     if (scores.length < 2)
-      throw new UsageError(`${name} scores: need at least 2 scores to compare, got ${scores.length}`, 'invalid_scores');
+      throw new UsageError(`${name} scores: need at least 2 scores to compare, got ${scores.length}`, {
+        code: 'invalid_scores',
+      });
   }
   if (plan.paired && baseline.length !== candidate.length) {
     throw new UsageError(
       `--paired needs as many baseline as candidate scores (${baseline.length} vs ${candidate.length})`,
-      'invalid_scores',
+      { code: 'invalid_scores' },
     );
   }
   const analysis = analyzeScores(baseline, candidate, {

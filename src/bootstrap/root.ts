@@ -334,7 +334,7 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
       return running;
     },
     async start() {
-      if (stopping) throw new ConflictError('this root was stopped; bootstrap a new one', 'root_stopped');
+      if (stopping) throw new ConflictError('this root was stopped; bootstrap a new one', { code: 'root_stopped' });
       if (running) return;
       await lifecycle.start();
       running = true;
@@ -350,7 +350,7 @@ function assemble(config: BootstrapConfig, eventStore: EventStore & { close?: ()
       if (!running)
         throw new ConflictError(
           stopping ? 'the arena is shutting down' : 'the arena is not started: call start() first',
-          'not_running',
+          { code: 'not_running' },
         );
       return track(service.execute(parseAction(input)));
     },
@@ -398,7 +398,7 @@ function llmProvider(config: BootstrapConfig, clock: BootstrapConfig['clock']): 
   if (!config.llm) return createLocalModel({ name: 'local', clock });
   const { baseUrl, model, apiKeyEnv, timeoutMs } = config.llm;
   if (!/^https?:\/\//.test(baseUrl))
-    throw new UsageError(`llm.baseUrl must be an http(s) URL, got "${baseUrl}"`, 'invalid_config');
+    throw new UsageError(`llm.baseUrl must be an http(s) URL, got "${baseUrl}"`, { code: 'invalid_config' });
   return createOpenAICompatibleProvider({
     baseUrl,
     model,
@@ -431,8 +431,7 @@ async function openEventStore(config: BootstrapConfig): Promise<EventStore & { c
     }
     return store;
   }
-  throw new UsageError(
-    `eventStore.kind must be "memory", "sqlite" or "postgres", got "${String(kind)}"`,
-    'invalid_config',
-  );
+  throw new UsageError(`eventStore.kind must be "memory", "sqlite" or "postgres", got "${String(kind)}"`, {
+    code: 'invalid_config',
+  });
 }

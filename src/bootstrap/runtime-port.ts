@@ -19,10 +19,9 @@ export function createRuntimePort(
   const refuseWhileBusy = (what: string) => {
     const run = busy();
     if (run)
-      throw new ConflictError(
-        `cannot ${what} while ${run} is going on it; stop the run first or wait for its end`,
-        'arena_busy',
-      );
+      throw new ConflictError(`cannot ${what} while ${run} is going on it; stop the run first or wait for its end`, {
+        code: 'arena_busy',
+      });
   };
   const running = () => (runtime ? runtime.isRunning : targetRunning && isRootRunning());
   const port: RuntimePort & { markStarted(on: boolean): void } = {
@@ -78,7 +77,7 @@ export function createRuntimePort(
       if (!info)
         throw new NotFoundError(
           `agent "${id}" not found in the runtime (agents: ${agents.map((a) => a.id).join(', ')})`,
-          'agent_not_found',
+          { code: 'agent_not_found' },
         );
       const faults = active.filter((f) => f.target === id);
       const events = runtime
@@ -94,7 +93,9 @@ export function createRuntimePort(
     },
     updateStrategy(patch) {
       if (!runtime)
-        throw new RuntimeError(`target "${target.name}" does not take strategy changes at run time`, 'not_supported');
+        throw new RuntimeError(`target "${target.name}" does not take strategy changes at run time`, {
+          code: 'not_supported',
+        });
       refuseWhileBusy('change the recovery strategy');
       return runtime.updateStrategy(patch) as unknown as Record<string, unknown>;
     },

@@ -39,12 +39,11 @@ export function createScenariosPort(
     async run(text, signal, options = {}) {
       const scenario = loadScenario(text);
       if (running)
-        throw new ConflictError(
-          'a scenario run is already going on this arena; wait for it to end',
-          'scenario_running',
-        );
+        throw new ConflictError('a scenario run is already going on this arena; wait for it to end', {
+          code: 'scenario_running',
+        });
       if (isSurvivalRunning())
-        throw new ConflictError('a survival run is going on this arena; stop it first', 'survival_running');
+        throw new ConflictError('a survival run is going on this arena; stop it first', { code: 'survival_running' });
       running = true;
       const controller = new AbortController();
       try {

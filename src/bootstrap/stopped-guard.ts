@@ -13,7 +13,7 @@ const PASS_THROUGH = new Set<PropertyKey>(['listAgents', 'activeFaults', 'revert
 export function stoppedRuntimeError(): RuntimeError {
   return new RuntimeError(
     'the runtime is stopped: the fault cannot be applied (start it with POST /api/v1/runtime/start)',
-    'runtime_stopped',
+    { code: 'runtime_stopped' },
   );
 }
 

@@ -36,12 +36,14 @@ export function createSurvivalPort(
       if (service.getSurvivalStatus().running) {
         throw new ConflictError(
           'a survival run is already going; stop it with POST /arena/survival/stop or wait for it to end',
-          'survival_running',
+          { code: 'survival_running' },
         );
       }
       // two runs on one target would each count the other's faults as their own
       if (isScenarioRunning())
-        throw new ConflictError('a scenario run is going on this arena; wait for it to end', 'scenario_running');
+        throw new ConflictError('a scenario run is going on this arena; wait for it to end', {
+          code: 'scenario_running',
+        });
       lastError = undefined;
       const promise = target.describe().then((d) => service.runSurvival({ ...request, strategy: d.strategy }));
       running = promise.then(
@@ -65,13 +67,13 @@ export function createSurvivalPort(
     },
     async stop() {
       if (!service.getSurvivalStatus().running)
-        throw new ConflictError('no survival run is going', 'survival_not_running');
+        throw new ConflictError('no survival run is going', { code: 'survival_not_running' });
       const report = await service.stopSurvival();
       return report ?? service.getSurvivalStatus();
     },
     report() {
       const report = service.getSurvivalReport();
-      if (!report) throw new NotFoundError('no survival run has finished yet', 'no_survival_report');
+      if (!report) throw new NotFoundError('no survival run has finished yet', { code: 'no_survival_report' });
       return report;
     },
     async settled() {

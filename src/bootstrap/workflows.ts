@@ -42,7 +42,7 @@ function question(ctx: StepContext): string {
   const input = ctx.workflowInput as { question?: unknown; query?: unknown } | undefined;
   const q = input?.question ?? input?.query;
   if (typeof q !== 'string' || q.trim() === '')
-    throw new UsageError(`step ${ctx.step.id}: workflow input needs "question" (a string)`, 'invalid_input');
+    throw new UsageError(`step ${ctx.step.id}: workflow input needs "question" (a string)`, { code: 'invalid_input' });
   return q;
 }
 
@@ -91,7 +91,9 @@ export function createWorkflows(deps: {
         | { text: string }
         | undefined;
       if (!previous)
-        throw new UsageError(`step ${ctx.step.id}: evaluate needs a dependency that produced {text}`, 'invalid_input');
+        throw new UsageError(`step ${ctx.step.id}: evaluate needs a dependency that produced {text}`, {
+          code: 'invalid_input',
+        });
       const evaluators = Array.isArray(input.evaluators) ? (input.evaluators as string[]) : ['length'];
       const result = deps.evaluators.evaluate({
         evaluators,
@@ -116,7 +118,7 @@ export function createWorkflows(deps: {
     get: (id) => service.getWorkflow(id),
     register: (definition) => service.registerWorkflow(definition as unknown as WorkflowDefinition),
     async execute(id, input, signal) {
-      if (!service.hasWorkflow(id)) throw new NotFoundError(`unknown workflow '${id}'`, 'workflow_not_found');
+      if (!service.hasWorkflow(id)) throw new NotFoundError(`unknown workflow '${id}'`, { code: 'workflow_not_found' });
       const response = await service.execute({ workflow_id: id, input, ...(signal ? { signal } : {}) });
       const list = executionsByWorkflow.get(id) ?? [];
       list.push(response.execution_id);
@@ -125,7 +127,7 @@ export function createWorkflows(deps: {
       return response;
     },
     executions(id) {
-      if (!service.hasWorkflow(id)) throw new NotFoundError(`unknown workflow '${id}'`, 'workflow_not_found');
+      if (!service.hasWorkflow(id)) throw new NotFoundError(`unknown workflow '${id}'`, { code: 'workflow_not_found' });
       return (executionsByWorkflow.get(id) ?? []).flatMap((e) => {
         try {
           return [service.getExecution(e)];

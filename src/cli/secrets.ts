@@ -26,7 +26,7 @@ export interface SecretSource {
 /** The secret, or undefined when none of the three is given; a usable one or a UsageError naming where it came from. */
 export function readSecret(source: SecretSource): string | undefined {
   if (source.value !== undefined && source.file !== undefined)
-    throw new UsageError(`give ${source.flag} or ${source.fileFlag}, not both`, 'invalid_flags');
+    throw new UsageError(`give ${source.flag} or ${source.fileFlag}, not both`, { code: 'invalid_flags' });
   let secret: string | undefined;
   let where: string;
   if (source.file !== undefined) {
@@ -34,10 +34,9 @@ export function readSecret(source: SecretSource): string | undefined {
     try {
       secret = readFileSync(resolve(source.cwd, source.file), 'utf8').replace(/\r?\n$/, '');
     } catch (err) {
-      throw new UsageError(
-        `${source.fileFlag}: cannot read ${source.file}: ${errorMessage(err)}`,
-        'invalid_secret_file',
-      );
+      throw new UsageError(`${source.fileFlag}: cannot read ${source.file}: ${errorMessage(err)}`, {
+        code: 'invalid_secret_file',
+      });
     }
   } else if (source.value !== undefined) {
     where = source.flag;

@@ -47,15 +47,15 @@ export interface AgentService {
 export function createAgentService(options: AgentServiceOptions): AgentService {
   const clock = options.clock ?? systemClock;
   const agents = new Map(options.agents.map((a) => [a.id, a]));
-  if (agents.size === 0) throw new UsageError('the agent service needs at least one agent', 'invalid_client_config');
+  if (agents.size === 0)
+    throw new UsageError('the agent service needs at least one agent', { code: 'invalid_client_config' });
   const defaultAgentId = options.defaultAgent ?? options.agents[0].id;
   const get = (id: string) => {
     const agent = agents.get(id);
     if (!agent)
-      throw new NotFoundError(
-        `unknown agent '${id}' (configured: ${[...agents.keys()].join(', ')})`,
-        'agent_not_found',
-      );
+      throw new NotFoundError(`unknown agent '${id}' (configured: ${[...agents.keys()].join(', ')})`, {
+        code: 'agent_not_found',
+      });
     return agent;
   };
 
@@ -66,7 +66,7 @@ export function createAgentService(options: AgentServiceOptions): AgentService {
     async execute(agentId, query, opts = {}) {
       const agent = get(agentId);
       if (typeof query !== 'string' || query.trim() === '')
-        throw new UsageError('query must be a non-empty string', 'invalid_query');
+        throw new UsageError('query must be a non-empty string', { code: 'invalid_query' });
       const t0 = clock.now();
       const messages: LlmMessage[] = [];
       if (agent.system_prompt) messages.push({ role: 'system', content: agent.system_prompt });

@@ -47,11 +47,10 @@ export class Client {
   constructor(config: ClientConfig = {}) {
     const problems = validateClientConfig(config);
     if (problems.length > 0) {
-      throw new UsageError(
-        `invalid client config: ${problems.length} problem(s)\n${formatConfigProblems(problems)}`,
-        'invalid_client_config',
-        { details: { errors: problems } },
-      );
+      throw new UsageError(`invalid client config: ${problems.length} problem(s)\n${formatConfigProblems(problems)}`, {
+        code: 'invalid_client_config',
+        details: { errors: problems },
+      });
     }
     this.config = config;
     this.clock = config.clock ?? systemClock;
@@ -145,11 +144,15 @@ export class Client {
     const key = name ?? (names.length === 1 ? names[0] : undefined);
     if (key === undefined)
       return Promise.reject(
-        new UsageError(`several MCP servers are configured (${names.join(', ')}): name one`, 'mcp_server_ambiguous'),
+        new UsageError(`several MCP servers are configured (${names.join(', ')}): name one`, {
+          code: 'mcp_server_ambiguous',
+        }),
       );
     if (!mcp.servers[key])
       return Promise.reject(
-        new NotFoundError(`unknown MCP server '${key}' (configured: ${names.join(', ')})`, 'mcp_server_not_found'),
+        new NotFoundError(`unknown MCP server '${key}' (configured: ${names.join(', ')})`, {
+          code: 'mcp_server_not_found',
+        }),
       );
     const existing = this.mcpSessions.get(key);
     if (existing) return existing;

@@ -41,13 +41,10 @@ export class SimpleClient {
         : [...validateClientConfig(value), ...codeOnlyKeys(value)].map((p) => parsed.locate(p));
     if (problems.length > 0) {
       const label = source ? `invalid config ${source}` : 'invalid config';
-      throw new UsageError(
-        `${label}: ${problems.length} problem(s)\n${formatConfigProblems(problems, source)}`,
-        'invalid_client_config',
-        {
-          details: { errors: problems },
-        },
-      );
+      throw new UsageError(`${label}: ${problems.length} problem(s)\n${formatConfigProblems(problems, source)}`, {
+        code: 'invalid_client_config',
+        details: { errors: problems },
+      });
     }
     return new SimpleClient({ ...(value as ClientConfig), ...options });
   }

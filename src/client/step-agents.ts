@@ -99,7 +99,8 @@ export function createBuiltinRegistry(services: BuiltinAgentServices): AgentRegi
           typeof option(ctx, 'query') === 'string'
             ? renderTemplate(option(ctx, 'query') as string, ctx)
             : promptOf(ctx, 'query');
-        if (!query) throw new UsageError(`step '${ctx.step.id}': retrieve needs a query`, 'invalid_step_input');
+        if (!query)
+          throw new UsageError(`step '${ctx.step.id}': retrieve needs a query`, { code: 'invalid_step_input' });
         return retrieval().search(query, typeof topK === 'number' ? topK : 3);
       },
     }));

@@ -9,7 +9,7 @@ import type { Client } from './client.js';
 export class WorkflowClient {
   constructor(readonly client: Client) {
     if (!client || typeof client.workflow !== 'function')
-      throw new UsageError('WorkflowClient needs a Client', 'invalid_argument');
+      throw new UsageError('WorkflowClient needs a Client', { code: 'invalid_argument' });
   }
 
   /** loads and validates a YAML file, agent types included; errors name file:line:column */
@@ -34,7 +34,7 @@ export class WorkflowClient {
       id = workflow?.id;
       if (!service.hasWorkflow(id)) service.registerWorkflow(workflow);
       else if (!isDeepStrictEqual(service.getWorkflow(id), JSON.parse(JSON.stringify(workflow)))) {
-        throw new ConflictError(`a different workflow '${id}' is already registered`, 'workflow_exists');
+        throw new ConflictError(`a different workflow '${id}' is already registered`, { code: 'workflow_exists' });
       }
     }
     return service.execute({ workflow_id: id, input, ...options });

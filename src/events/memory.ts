@@ -49,13 +49,10 @@ export class MemoryEventStore implements QueryableEventStore {
     }
     const current = stream.length;
     if (expectedVersion !== ANY_VERSION && expectedVersion !== current) {
-      throw new ConflictError(
-        `stream "${streamId}" is at version ${current}, expected ${expectedVersion}`,
-        'version_conflict',
-        {
-          details: { stream_id: streamId, expected: expectedVersion, actual: current },
-        },
-      );
+      throw new ConflictError(`stream "${streamId}" is at version ${current}, expected ${expectedVersion}`, {
+        code: 'version_conflict',
+        details: { stream_id: streamId, expected: expectedVersion, actual: current },
+      });
     }
     const at = isoAt(this.nowMs());
     // sized up front: an empty array's first push reserves room for 17

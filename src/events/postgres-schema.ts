@@ -118,7 +118,7 @@ export async function migrate(client: Queryable, label: string): Promise<void> {
     if (current > SCHEMA_VERSION) {
       throw new RuntimeError(
         `the event store at ${label} has schema version ${current}, newer than this arena understands (${SCHEMA_VERSION}): upgrade chaos-arena; nothing was changed`,
-        'store_schema_newer',
+        { code: 'store_schema_newer' },
       );
     }
     for (let v = current + 1; v <= SCHEMA_VERSION; v++) await client.query(MIGRATIONS[v - 1]!);

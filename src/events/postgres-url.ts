@@ -26,7 +26,7 @@ export function parsePostgresUrl(spec: string): PostgresTarget {
   } catch {
     throw new UsageError(
       `--store: ${redact(spec)} is not a valid postgres:// URL (postgres://user:password@host:port/database)`,
-      'invalid_store',
+      { code: 'invalid_store' },
     );
   }
   const host = url.hostname || 'localhost';
@@ -60,16 +60,14 @@ export function connectionError(err: unknown, target: PostgresTarget): Error {
   const where = `PostgreSQL at ${target.host}:${target.port}`;
   const clean = (text: string) => (target.password ? text.split(target.password).join('***') : text);
   if (code === '28P01' || code === '28000') {
-    return new UsageError(
-      `${where} refused user "${target.user}": wrong password or no access (${code})`,
-      'store_auth_failed',
-      {
-        hint: 'check the user and password in the postgres:// URL',
-      },
-    );
+    return new UsageError(`${where} refused user "${target.user}": wrong password or no access (${code})`, {
+      code: 'store_auth_failed',
+      hint: 'check the user and password in the postgres:// URL',
+    });
   }
   if (code === '3D000') {
-    return new UsageError(`${where} has no database "${target.database}"`, 'store_database_missing', {
+    return new UsageError(`${where} has no database "${target.database}"`, {
+      code: 'store_database_missing',
       hint: `create it first: createdb -h ${target.host} -p ${target.port} -U ${target.user} ${target.database}`,
     });
   }
@@ -82,9 +80,12 @@ export function connectionError(err: unknown, target: PostgresTarget): Error {
     code === 'ECONNRESET' ||
     /timeout/i.test(errorMessage(err))
   ) {
-    return new RuntimeError(`cannot reach ${where}: ${code ?? clean(errorMessage(err))}`, 'store_unreachable', {
+    return new RuntimeError(`cannot reach ${where}: ${code ?? clean(errorMessage(err))}`, {
+      code: 'store_unreachable',
       hint: 'is the server running and listening on that address?',
     });
   }
-  return new RuntimeError(`${where} (database ${target.database}): ${clean(errorMessage(err))}`, 'store_error');
+  return new RuntimeError(`${where} (database ${target.database}): ${clean(errorMessage(err))}`, {
+    code: 'store_error',
+  });
 }

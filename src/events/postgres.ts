@@ -191,13 +191,10 @@ export class PostgresEventStore implements QueryableEventStore {
       const e = err as { code?: string; detail?: string };
       if (e.code === 'AR409') {
         const actual = Number(e.detail);
-        throw new ConflictError(
-          `stream ${streamId} is at version ${actual}, expected ${expectedVersion}`,
-          'version_conflict',
-          {
-            details: { stream_id: streamId, expected_version: expectedVersion, actual_version: actual },
-          },
-        );
+        throw new ConflictError(`stream ${streamId} is at version ${actual}, expected ${expectedVersion}`, {
+          code: 'version_conflict',
+          details: { stream_id: streamId, expected_version: expectedVersion, actual_version: actual },
+        });
       }
       throw err;
     }
@@ -361,7 +358,7 @@ export class PostgresEventStore implements QueryableEventStore {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new ConflictError(`event store ${this.location} is closed`, 'store_closed');
+    if (this.closed) throw new ConflictError(`event store ${this.location} is closed`, { code: 'store_closed' });
   }
 }
 

@@ -119,7 +119,8 @@ export class SqliteEventStore implements QueryableEventStore {
       this.db.pragma(`synchronous = ${synchronous}`);
       this.db.exec(SCHEMA);
     } catch (err) {
-      throw new UsageError(`cannot open event store ${this.path}: ${errorMessage(err)}`, 'invalid_store', {
+      throw new UsageError(`cannot open event store ${this.path}: ${errorMessage(err)}`, {
+        code: 'invalid_store',
         cause: err,
       });
     }
@@ -134,11 +135,10 @@ export class SqliteEventStore implements QueryableEventStore {
     const tx = this.db.transaction((streamId: string, events: readonly AppendEvent[], expected: number) => {
       const current = this.stmt.version.get(streamId)?.v ?? 0;
       if (expected !== ANY_VERSION && current !== expected) {
-        throw new ConflictError(
-          `stream ${streamId} is at version ${current}, expected ${expected}`,
-          'version_conflict',
-          { details: { stream_id: streamId, expected_version: expected, actual_version: current } },
-        );
+        throw new ConflictError(`stream ${streamId} is at version ${current}, expected ${expected}`, {
+          code: 'version_conflict',
+          details: { stream_id: streamId, expected_version: expected, actual_version: current },
+        });
       }
       const at = this.clock.wallNow().toISOString();
       return events.map((event, i) => {
@@ -401,7 +401,7 @@ export class SqliteEventStore implements QueryableEventStore {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new ConflictError(`event store ${this.path} is closed`, 'store_closed');
+    if (this.closed) throw new ConflictError(`event store ${this.path} is closed`, { code: 'store_closed' });
   }
 }
 

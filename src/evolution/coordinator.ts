@@ -311,6 +311,6 @@ function validatePolicy(p: DecisionPolicy): DecisionPolicy {
   if (!(Number.isInteger(p.maxDelayed) && p.maxDelayed >= 0))
     problems.push(`maxDelayed: must be a non-negative integer, got ${p.maxDelayed}`);
   if (problems.length > 0)
-    throw new UsageError(`invalid evolution policy:\n  - ${problems.join('\n  - ')}`, 'invalid_policy');
+    throw new UsageError(`invalid evolution policy:\n  - ${problems.join('\n  - ')}`, { code: 'invalid_policy' });
   return p;
 }

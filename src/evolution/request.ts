@@ -39,8 +39,8 @@ export function planEvolve(request: EvolveRequest, seedSource: () => number = ra
   if (request.target !== undefined) {
     throw new UsageError(
       `arena evolve tunes the embedded runtime's recovery strategy only; it cannot change ${request.target}`,
-      'evolve_embedded_only',
       {
+        code: 'evolve_embedded_only',
         hint: "tune your own system's supervisor or retry settings, then compare the two releases with: arena regress --baseline-target OLD.yaml --candidate-target NEW.yaml",
       },
     );

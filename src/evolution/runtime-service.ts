@@ -52,7 +52,8 @@ export class RuntimeEvolutionService {
       problems.push(`priority: must be an integer from 1 to 10, got ${JSON.stringify(priority)}`);
     if (input.reason !== undefined && typeof input.reason !== 'string') problems.push('reason: must be a string');
     if (problems.length > 0)
-      throw new UsageError(`invalid patch proposal:\n  - ${problems.join('\n  - ')}`, 'invalid_input', {
+      throw new UsageError(`invalid patch proposal:\n  - ${problems.join('\n  - ')}`, {
+        code: 'invalid_input',
         details: problems,
       });
     const proposal: PatchProposal = {

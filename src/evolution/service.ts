@@ -89,10 +89,12 @@ export class EvolutionService {
   /** starts a search in the background; ConflictError when one is running */
   startRun(input: Record<string, unknown> = {}): EvolutionRun {
     if (this.current)
-      throw new ConflictError(`evolution run ${this.current.run.id} is still running`, 'evolution_running');
+      throw new ConflictError(`evolution run ${this.current.run.id} is still running`, { code: 'evolution_running' });
     const request = parseRunRequest(input);
     if (request.apply && !this.options.runtime)
-      throw new UsageError('apply: there is no running runtime to apply the best strategy to', 'invalid_input');
+      throw new UsageError('apply: there is no running runtime to apply the best strategy to', {
+        code: 'invalid_input',
+      });
     const run: EvolutionRun = {
       id: randomUUID().slice(0, 8),
       status: 'running',
@@ -242,7 +244,8 @@ export function parseRunRequest(input: Record<string, unknown>): EvolutionRunReq
     }
   }
   if (problems.length > 0)
-    throw new UsageError(`invalid evolution run:\n  - ${problems.join('\n  - ')}`, 'invalid_input', {
+    throw new UsageError(`invalid evolution run:\n  - ${problems.join('\n  - ')}`, {
+      code: 'invalid_input',
       details: problems,
     });
   return request;

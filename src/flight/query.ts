@@ -30,28 +30,29 @@ export function resolveTimeBound(
     const t = Date.parse(value);
     if (!Number.isNaN(t)) return t;
   }
-  throw new UsageError(
-    `${name}: ${JSON.stringify(value)} is neither a duration ("10m", "1h") nor an ISO time`,
-    'invalid_query',
-  );
+  throw new UsageError(`${name}: ${JSON.stringify(value)} is neither a duration ("10m", "1h") nor an ISO time`, {
+    code: 'invalid_query',
+  });
 }
 
 export function validateQuery(query: FlightQuery): void {
   if (query.category !== undefined && !(FLIGHT_CATEGORIES as readonly string[]).includes(query.category)) {
     throw new UsageError(
       `category: unknown category ${JSON.stringify(query.category)} (one of ${FLIGHT_CATEGORIES.join(', ')})`,
-      'invalid_query',
+      { code: 'invalid_query' },
     );
   }
   // a misspelt type would otherwise quietly match nothing
   if (query.type !== undefined && !isActionType(query.type)) {
     throw new UsageError(
       `type: unknown action type ${JSON.stringify(query.type)} (one of ${ACTION_TYPES.join(', ')})`,
-      'invalid_query',
+      { code: 'invalid_query' },
     );
   }
   if (query.limit !== undefined && !(Number.isInteger(query.limit) && query.limit > 0)) {
-    throw new UsageError(`limit: must be a positive integer, got ${JSON.stringify(query.limit)}`, 'invalid_query');
+    throw new UsageError(`limit: must be a positive integer, got ${JSON.stringify(query.limit)}`, {
+      code: 'invalid_query',
+    });
   }
 }
 
@@ -100,6 +101,6 @@ export function toEventQuery(streamId: string, query: FlightQuery, now: Date, ex
 
 function isoBound(ms: number, name: string): string {
   const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) throw new UsageError(`${name}: out of range`, 'invalid_query');
+  if (Number.isNaN(d.getTime())) throw new UsageError(`${name}: out of range`, { code: 'invalid_query' });
   return d.toISOString();
 }

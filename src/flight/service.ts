@@ -80,28 +80,34 @@ export class FlightService {
    */
   async replay(request: Record<string, unknown> = {}, signal?: AbortSignal): Promise<ReplayDocument> {
     if (!this.options.execute)
-      throw new UsageError('replay needs a live target: this flight recorder is read-only', 'replay_unavailable');
+      throw new UsageError('replay needs a live target: this flight recorder is read-only', {
+        code: 'replay_unavailable',
+      });
     for (const key of Object.keys(request)) {
       if (!(REPLAY_SELECTORS as readonly string[]).includes(key))
-        throw new UsageError(`${key}: unknown key (replay takes ${REPLAY_SELECTORS.join(', ')})`, 'invalid_input');
+        throw new UsageError(`${key}: unknown key (replay takes ${REPLAY_SELECTORS.join(', ')})`, {
+          code: 'invalid_input',
+        });
     }
     if (!REPLAY_SELECTORS.some((k) => request[k] !== undefined)) {
       throw new UsageError(
         'say what to replay: ids, a filter (since, until, agent, category, type, session, success, failed_only, limit) or all: true',
-        'replay_selection_required',
+        { code: 'replay_selection_required' },
       );
     }
     if (request.all !== undefined && request.all !== true)
-      throw new UsageError('all: must be true when given', 'invalid_input');
+      throw new UsageError('all: must be true when given', { code: 'invalid_input' });
     const busy = this.options.busy?.();
     if (busy)
-      throw new ConflictError(`${busy} is going on this target; replay recorded faults after it ends`, 'arena_busy');
+      throw new ConflictError(`${busy} is going on this target; replay recorded faults after it ends`, {
+        code: 'arena_busy',
+      });
     const ids = request.ids;
     if (ids !== undefined && !(Array.isArray(ids) && ids.every((i) => typeof i === 'string'))) {
-      throw new UsageError('ids: must be an array of action ids', 'invalid_input');
+      throw new UsageError('ids: must be an array of action ids', { code: 'invalid_input' });
     }
     if (request.failed_only !== undefined && typeof request.failed_only !== 'boolean') {
-      throw new UsageError('failed_only: must be true or false', 'invalid_input');
+      throw new UsageError('failed_only: must be true or false', { code: 'invalid_input' });
     }
     const q = toQuery(request);
     let records = await this.recorder.timeline(q);
@@ -109,13 +115,14 @@ export class FlightService {
       const wanted = new Set(ids as string[]);
       records = records.filter((r) => wanted.has(r.id));
       const missing = (ids as string[]).filter((id) => !records.some((r) => r.id === id));
-      if (missing.length > 0) throw new UsageError(`ids: no flight record for ${missing.join(', ')}`, 'invalid_input');
+      if (missing.length > 0)
+        throw new UsageError(`ids: no flight record for ${missing.join(', ')}`, { code: 'invalid_input' });
     }
     if (request.failed_only === true) records = records.filter((r) => !r.success);
     if (records.length > MAX_REPLAY) {
       throw new UsageError(
         `${records.length} recorded actions match; a replay runs at most ${MAX_REPLAY} (narrow it with limit or a filter)`,
-        'replay_too_large',
+        { code: 'replay_too_large' },
       );
     }
     const results: Result[] = [];
@@ -135,7 +142,7 @@ export function toQuery(input: Record<string, unknown>): FlightQuery {
     const v = input[key];
     if (v === undefined || v === null || v === '') return undefined;
     if (typeof v !== 'string' && typeof v !== 'number')
-      throw new UsageError(`${key}: must be a string`, 'invalid_query');
+      throw new UsageError(`${key}: must be a string`, { code: 'invalid_query' });
     return String(v);
   };
   const since = str('since');
@@ -154,14 +161,16 @@ export function toQuery(input: Record<string, unknown>): FlightQuery {
   if (limit !== undefined) {
     const n = Number(limit);
     if (!Number.isInteger(n) || n <= 0)
-      throw new UsageError(`limit: must be a positive integer, got ${JSON.stringify(input.limit)}`, 'invalid_query');
+      throw new UsageError(`limit: must be a positive integer, got ${JSON.stringify(input.limit)}`, {
+        code: 'invalid_query',
+      });
     q.limit = n;
   }
   const success = input.success;
   if (success !== undefined) {
     if (success === true || success === 'true') q.success = true;
     else if (success === false || success === 'false') q.success = false;
-    else throw new UsageError('success: must be true or false', 'invalid_query');
+    else throw new UsageError('success: must be true or false', { code: 'invalid_query' });
   }
   return q;
 }

@@ -19,13 +19,13 @@ export class AgentUnavailableError extends RuntimeError {
     readonly agentId: string,
     readonly state: string,
   ) {
-    super(`agent ${agentId} is ${state}`, 'agent_unavailable');
+    super(`agent ${agentId} is ${state}`, { code: 'agent_unavailable' });
   }
 }
 
 export class AgentKilledError extends RuntimeError {
   constructor(readonly agentId: string) {
-    super(`agent ${agentId} was killed; its in-flight work is lost`, 'agent_killed');
+    super(`agent ${agentId} was killed; its in-flight work is lost`, { code: 'agent_killed' });
   }
 }
 

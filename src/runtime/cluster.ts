@@ -39,10 +39,9 @@ export interface Cluster {
 export function getAgent(cluster: Cluster, id: string): Agent {
   const agent = cluster.agents.get(id);
   if (!agent)
-    throw new NotFoundError(
-      `unknown agent "${id}" (agents: ${[...cluster.agents.keys()].join(', ')})`,
-      'unknown_agent',
-    );
+    throw new NotFoundError(`unknown agent "${id}" (agents: ${[...cluster.agents.keys()].join(', ')})`, {
+      code: 'unknown_agent',
+    });
   return agent;
 }
 

@@ -43,10 +43,9 @@ export function createLiveDag(definition: WorkflowDefinition): LiveDag {
     edges: () => edgesOf(live),
     removeNode(id) {
       if (!live.steps.some((s) => s.id === id)) {
-        throw new NotFoundError(
-          `unknown DAG node "${id}" (nodes: ${dag.nodes().join(', ') || 'none'})`,
-          'unknown_node',
-        );
+        throw new NotFoundError(`unknown DAG node "${id}" (nodes: ${dag.nodes().join(', ') || 'none'})`, {
+          code: 'unknown_node',
+        });
       }
       const removed = dag.edges().filter((e) => e.from === id || e.to === id);
       const next: WorkflowDefinition = {
@@ -66,7 +65,7 @@ export function createLiveDag(definition: WorkflowDefinition): LiveDag {
             .edges()
             .map((e) => `${e.from}→${e.to}`)
             .join(', ') || 'none';
-        throw new NotFoundError(`unknown DAG edge "${from}→${to}" (edges: ${edges})`, 'unknown_edge');
+        throw new NotFoundError(`unknown DAG edge "${from}→${to}" (edges: ${edges})`, { code: 'unknown_edge' });
       }
       live = deepFreeze({
         ...live,

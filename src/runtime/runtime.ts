@@ -257,7 +257,8 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
       const next = mergeStrategy(cluster.strategy, parseStrategyPatch(patch, 'strategy update', cluster.strategy));
       const problems = crossCheck(next);
       if (problems.length > 0)
-        throw new UsageError(`strategy update: invalid strategy:\n  - ${problems.join('\n  - ')}`, 'invalid_strategy', {
+        throw new UsageError(`strategy update: invalid strategy:\n  - ${problems.join('\n  - ')}`, {
+          code: 'invalid_strategy',
           details: problems,
         });
       cluster.strategy = next;
@@ -280,7 +281,8 @@ export function createRuntime(options: CreateRuntimeOptions = {}): AgentRuntime 
     markers,
     topology,
     submitRun() {
-      if (!cluster.running) return Promise.reject(new ConflictError('the runtime is not running', 'runtime_stopped'));
+      if (!cluster.running)
+        return Promise.reject(new ConflictError('the runtime is not running', { code: 'runtime_stopped' }));
       return workload.submit();
     },
     cluster,

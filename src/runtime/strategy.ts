@@ -105,7 +105,8 @@ export function parseStrategyText(text: string, source = 'strategy'): Strategy {
                   : `cannot expand the document: ${doc.detail}`,
             },
           ];
-    throw new UsageError(`${source}: not valid YAML:\n${formatSourceProblems(problems, source)}`, 'invalid_strategy', {
+    throw new UsageError(`${source}: not valid YAML:\n${formatSourceProblems(problems, source)}`, {
+      code: 'invalid_strategy',
       details: problems.map(problemText),
     });
   }
@@ -192,8 +193,9 @@ function invalidStrategy(problems: SourceProblem[], source: string, locate?: Loc
   if (!locate) {
     // a non-mapping input keeps its old one-line wording
     if (problems.length === 1 && problems[0]!.path === '')
-      return new UsageError(`${source}: ${problems[0]!.message}`, 'invalid_strategy');
-    return new UsageError(`${source}: invalid strategy:\n  - ${details.join('\n  - ')}`, 'invalid_strategy', {
+      return new UsageError(`${source}: ${problems[0]!.message}`, { code: 'invalid_strategy' });
+    return new UsageError(`${source}: invalid strategy:\n  - ${details.join('\n  - ')}`, {
+      code: 'invalid_strategy',
       details,
     });
   }
@@ -205,11 +207,10 @@ function invalidStrategy(problems: SourceProblem[], source: string, locate?: Loc
     })
     .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
-  return new UsageError(
-    `${source}: invalid strategy: ${count}\n${formatSourceProblems(located, source)}`,
-    'invalid_strategy',
-    { details },
-  );
+  return new UsageError(`${source}: invalid strategy: ${count}\n${formatSourceProblems(located, source)}`, {
+    code: 'invalid_strategy',
+    details,
+  });
 }
 
 function problemText(p: SourceProblem): string {

@@ -29,7 +29,7 @@ export function parseTopology(input: Partial<Topology> | undefined): Topology {
   if (!Number.isInteger(t.orchestrators) || t.orchestrators < 1 || t.orchestrators > 8) {
     problems.push(`topology.orchestrators: must be an integer from 1 to 8, got ${JSON.stringify(t.orchestrators)}`);
   }
-  if (problems.length > 0) throw new UsageError(problems.join('; '), 'invalid_topology', { details: problems });
+  if (problems.length > 0) throw new UsageError(problems.join('; '), { code: 'invalid_topology', details: problems });
   return t;
 }
 

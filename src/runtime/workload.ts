@@ -27,7 +27,7 @@ import {
 
 export class NoLeaderError extends RuntimeError {
   constructor(detail: string) {
-    super(`no leader to plan: ${detail}`, 'no_leader');
+    super(`no leader to plan: ${detail}`, { code: 'no_leader' });
   }
 }
 
@@ -52,7 +52,7 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger, m
     const pool = cluster.strategy.failover.enabled
       ? cluster.workers.filter((w) => w !== avoid && isAlive(cluster, w))
       : cluster.workers;
-    if (pool.length === 0) throw new RuntimeError('no live worker to dispatch to', 'no_worker');
+    if (pool.length === 0) throw new RuntimeError('no live worker to dispatch to', { code: 'no_worker' });
     return pool[roundRobin++ % pool.length]!;
   };
 
@@ -168,14 +168,14 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger, m
     inFlight.add(controller);
     const timeoutMs = cluster.strategy.workload.run_timeout_ms;
     const timer = cluster.clock.setTimer(timeoutMs, () =>
-      controller.abort(new RuntimeError(`run ${run} timed out after ${timeoutMs}ms`, 'run_timeout')),
+      controller.abort(new RuntimeError(`run ${run} timed out after ${timeoutMs}ms`, { code: 'run_timeout' })),
     );
     ledger.started(run);
     let worker: Agent | undefined;
     const state: RunState = {};
     try {
       const orchestrator = cluster.activeOrchestratorId ? cluster.agents.get(cluster.activeOrchestratorId) : undefined;
-      if (!orchestrator) throw new RuntimeError('no active orchestrator', 'no_orchestrator');
+      if (!orchestrator) throw new RuntimeError('no active orchestrator', { code: 'no_orchestrator' });
       const result = await send(
         undefined,
         orchestrator,
@@ -212,7 +212,7 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger, m
         });
         return !mismatch;
       }
-      throw new RuntimeError(result.error ?? `run ${result.status}`, 'run_failed');
+      throw new RuntimeError(result.error ?? `run ${result.status}`, { code: 'run_failed' });
     } catch (error) {
       ledger.finished({
         run,
@@ -234,7 +234,8 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger, m
   return {
     submit,
     abortAll() {
-      for (const controller of inFlight) controller.abort(new RuntimeError('runtime stopped', 'runtime_stopped'));
+      for (const controller of inFlight)
+        controller.abort(new RuntimeError('runtime stopped', { code: 'runtime_stopped' }));
     },
   };
 }
@@ -242,17 +243,16 @@ export function createWorkload(cluster: Cluster, dag: LiveDag, ledger: Ledger, m
 function need<T>(ctx: StepContext, step: string): T {
   const value = ctx.inputs[step];
   if (value === undefined)
-    throw new RuntimeError(
-      `step ${ctx.step.id} is missing its input from "${step}" (the DAG lost a node or an edge)`,
-      'missing_input',
-    );
+    throw new RuntimeError(`step ${ctx.step.id} is missing its input from "${step}" (the DAG lost a node or an edge)`, {
+      code: 'missing_input',
+    });
   return value as T;
 }
 
 async function fetchStep(agent: Agent, input: RunInput, signal: AbortSignal): Promise<{ doc: string }> {
   signal.throwIfAborted();
   const result = await agent.subsystems.mcp.callTool('echo', { message: fetchText(input.country) });
-  if (result.isError) throw new RuntimeError(`fetch: MCP echo failed: ${result.text}`, 'mcp_error');
+  if (result.isError) throw new RuntimeError(`fetch: MCP echo failed: ${result.text}`, { code: 'mcp_error' });
   return { doc: result.text };
 }
 
@@ -272,7 +272,7 @@ async function planStep(agent: Agent, input: RunInput, ctx: StepContext, signal:
   });
   const product = Number(/The answer is (-?[\d.e+]+)/.exec(response.text)?.[1]);
   if (!Number.isFinite(product))
-    throw new RuntimeError(`plan: the model gave no number: ${JSON.stringify(response.text)}`, 'bad_plan');
+    throw new RuntimeError(`plan: the model gave no number: ${JSON.stringify(response.text)}`, { code: 'bad_plan' });
   return { product, doc: fetched.doc, planned_by: agent.id };
 }
 

@@ -103,7 +103,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
       if (!x.assistants.has(id) && (await x.target.runtime.listAgents()).some((a) => a.id === id)) {
         throw new UsageError(
           `agent "${id}" belongs to the runtime topology and cannot be deleted; kill it with POST /api/v1/arena/agent/${id}/kill`,
-          'runtime_agent',
+          { code: 'runtime_agent' },
         );
       }
       x.assistants.remove(id);

@@ -124,7 +124,9 @@ export class ArenaHandler {
         if (!this.tracker) throw notConfigured('score measurement (the arena service has no target observer)');
         const checks = ctx.query.get('checks');
         if (checks !== null && !['true', 'false', '1', '0'].includes(checks)) {
-          throw new UsageError(`query parameter checks must be true or false, got "${checks}"`, 'invalid_input');
+          throw new UsageError(`query parameter checks must be true or false, got "${checks}"`, {
+            code: 'invalid_input',
+          });
         }
         return this.tracker.snapshot(checks === 'true' || checks === '1');
       });
@@ -190,10 +192,9 @@ export class ArenaHandler {
         const raw = ctx.query.get('interval_ms') ?? '1000';
         const interval = Number(raw);
         if (!(Number.isInteger(interval) && interval >= 100 && interval <= 60_000)) {
-          throw new UsageError(
-            `query parameter interval_ms must be an integer from 100 to 60000, got "${raw}"`,
-            'invalid_input',
-          );
+          throw new UsageError(`query parameter interval_ms must be an integer from 100 to 60000, got "${raw}"`, {
+            code: 'invalid_input',
+          });
         }
         const stream = ctx.sse();
         let id = 0;
@@ -250,7 +251,7 @@ export class ArenaHandler {
   private async scenarioText(ctx: RequestContext): Promise<string> {
     const text = await ctx.text();
     if (text.trim() === '')
-      throw new UsageError('request body is empty: send the scenario as YAML or JSON', 'invalid_scenario');
+      throw new UsageError('request body is empty: send the scenario as YAML or JSON', { code: 'invalid_scenario' });
     return text;
   }
 }

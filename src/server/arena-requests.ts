@@ -17,17 +17,18 @@ export function scenarioRunOptions(query: URLSearchParams): { seed?: number; tim
   const seed = query.get('seed');
   if (seed !== null) {
     if (!/^\d+$/.test(seed))
-      throw new UsageError(`query parameter seed must be a non-negative integer, got "${seed}"`, 'invalid_input');
+      throw new UsageError(`query parameter seed must be a non-negative integer, got "${seed}"`, {
+        code: 'invalid_input',
+      });
     options.seed = Number(seed);
   }
   const scale = query.get('time_scale');
   if (scale !== null) {
     const n = Number(scale);
     if (!(Number.isFinite(n) && n > 0 && n <= 10))
-      throw new UsageError(
-        `query parameter time_scale must be a number above 0 and at most 10, got "${scale}"`,
-        'invalid_input',
-      );
+      throw new UsageError(`query parameter time_scale must be a number above 0 and at most 10, got "${scale}"`, {
+        code: 'invalid_input',
+      });
     options.timeScale = n;
   }
   return options;
@@ -62,7 +63,7 @@ export function parseSurvivalRequest(value: unknown): SurvivalRequest {
     if (unknown.length)
       throw new UsageError(
         `body.actions: unknown action type ${unknown.map((u) => JSON.stringify(u)).join(', ')} (one of ${ACTION_TYPES.join(', ')})`,
-        'invalid_input',
+        { code: 'invalid_input' },
       );
     request.actions = actions;
   }

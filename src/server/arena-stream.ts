@@ -22,7 +22,9 @@ function parseLastEventId(ctx: RequestContext): number | undefined {
   const raw = (Array.isArray(header) ? header[0] : header) ?? ctx.query.get('last_event_id') ?? undefined;
   if (raw === undefined || raw.trim() === '') return undefined;
   if (!/^\d+$/.test(raw.trim()))
-    throw new UsageError(`Last-Event-ID must be a non-negative integer, got "${raw}"`, 'invalid_last_event_id');
+    throw new UsageError(`Last-Event-ID must be a non-negative integer, got "${raw}"`, {
+      code: 'invalid_last_event_id',
+    });
   return Number(raw.trim());
 }
 

@@ -71,7 +71,7 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, root = 'body'
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => issueText(i, root, schema));
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  throw new UsageError(`${problems[0]}${more}`, 'invalid_input', { details: problems });
+  throw new UsageError(`${problems[0]}${more}`, { code: 'invalid_input', details: problems });
 }
 
 /** What a route reads its body with. */
@@ -99,7 +99,7 @@ export async function noBody(ctx: BodySource, route: string): Promise<void> {
     parseWith(z.strictObject({}), value);
   } catch (err) {
     if (err instanceof UsageError)
-      throw new UsageError(`${err.message} (${route} takes no body)`, err.code, { details: err.details });
+      throw new UsageError(`${err.message} (${route} takes no body)`, { code: err.code, details: err.details });
     throw err;
   }
 }

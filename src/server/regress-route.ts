@@ -28,10 +28,9 @@ function parseLimit(text: string | null): number {
   if (text === null) return DEFAULT_LIMIT;
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > MAX_LIMIT)
-    throw new UsageError(
-      `query parameter limit must be an integer from 1 to ${MAX_LIMIT}, got "${text}"`,
-      'invalid_input',
-    );
+    throw new UsageError(`query parameter limit must be an integer from 1 to ${MAX_LIMIT}, got "${text}"`, {
+      code: 'invalid_input',
+    });
   return n;
 }
 

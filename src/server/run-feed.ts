@@ -55,7 +55,8 @@ export async function startRunFeed(options: {
   registerMetricsRoute(router, () => metrics);
   const handle = await listen(router, { host: '127.0.0.1', port: options.port }).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EADDRINUSE') throw err;
-    throw new UsageError(`port ${options.port} on 127.0.0.1 is already in use`, 'port_in_use', {
+    throw new UsageError(`port ${options.port} on 127.0.0.1 is already in use`, {
+      code: 'port_in_use',
       hint: 'pick another with --serve PORT, or --serve 0 for a free one',
     });
   });

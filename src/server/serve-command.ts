@@ -43,15 +43,14 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
   let seed: number | undefined;
   if (opts.seed !== undefined) {
     if (!/^\d+$/.test(opts.seed))
-      throw new UsageError(`--seed must be a non-negative integer, got "${opts.seed}"`, 'invalid_seed');
+      throw new UsageError(`--seed must be a non-negative integer, got "${opts.seed}"`, { code: 'invalid_seed' });
     seed = Number(opts.seed);
   }
   for (const origin of opts.allowedOrigin ?? []) {
     if (!/^https?:\/\/[^/]+$/.test(origin))
-      throw new UsageError(
-        `--allowed-origin must be an origin such as http://localhost:3000, got "${origin}"`,
-        'invalid_origin',
-      );
+      throw new UsageError(`--allowed-origin must be an origin such as http://localhost:3000, got "${origin}"`, {
+        code: 'invalid_origin',
+      });
   }
   const strategy = opts.strategy ? await loadStrategyFile(opts.strategy) : undefined;
   let targetFactory: BootstrapConfig['targetFactory'];
@@ -59,10 +58,9 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
     const { loadTargetFile } = await import('../targets/file.js');
     const loaded = await loadTargetFile(opts.target);
     if (strategy !== undefined && loaded.kind !== 'embedded')
-      throw new UsageError(
-        `--strategy applies to the embedded runtime only; ${opts.target} is kind ${loaded.kind}`,
-        'strategy_not_applicable',
-      );
+      throw new UsageError(`--strategy applies to the embedded runtime only; ${opts.target} is kind ${loaded.kind}`, {
+        code: 'strategy_not_applicable',
+      });
     const target = await loaded.create({
       ...(seed !== undefined ? { seed } : {}),
       ...(strategy !== undefined ? { strategy } : {}),
@@ -136,7 +134,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
 function eventStoreConfig(spec: string | undefined): BootstrapConfig['eventStore'] {
   if (spec === undefined) return undefined;
   if (spec.trim() === '')
-    throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"', 'invalid_store');
+    throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"', { code: 'invalid_store' });
   const kind = storeKind(spec);
   if (kind === 'memory') return { kind };
   return kind === 'postgres' ? { kind, url: spec.trim() } : { kind, path: spec };

@@ -31,13 +31,10 @@ export const isLoopbackHost = isLoopbackName;
 
 export function checkBind(host: string, apiKey: string | undefined): void {
   if (!isLoopbackHost(host) && !apiKey?.trim()) {
-    throw new UsageError(
-      `refusing to bind ${host} without an API key: anyone who can reach it could inject faults`,
-      'unsafe_bind',
-      {
-        hint: 'pass --api-key KEY or set ARENA_API_KEY, or bind 127.0.0.1',
-      },
-    );
+    throw new UsageError(`refusing to bind ${host} without an API key: anyone who can reach it could inject faults`, {
+      code: 'unsafe_bind',
+      hint: 'pass --api-key KEY or set ARENA_API_KEY, or bind 127.0.0.1',
+    });
   }
 }
 
@@ -52,7 +49,8 @@ export async function serveRoot(root: ArenaRoot, options: ServeOptions = {}): Pr
     await app.close();
     // the listener names the address; here the flag that set it is known
     if (isArenaError(err) && err.code === 'port_in_use')
-      throw new UsageError(err.message, 'port_in_use', {
+      throw new UsageError(err.message, {
+        code: 'port_in_use',
         hint: 'pick another with --port, or --port 0 for a free one',
         cause: err,
       });

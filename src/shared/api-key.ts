@@ -27,17 +27,18 @@ export type KeyCheck = (given: string | string[] | undefined) => boolean;
  */
 export function assertUsableApiKey(key: string, where = 'the API key'): void {
   if (key.trim() === '')
-    throw new UsageError(
-      `${where} is blank: give a real key, or none to turn auth off (loopback only)`,
-      'invalid_api_key',
-    );
+    throw new UsageError(`${where} is blank: give a real key, or none to turn auth off (loopback only)`, {
+      code: 'invalid_api_key',
+    });
   if (key !== key.trim())
     throw new UsageError(
       `${where} has spaces around it; HTTP strips those from the X-API-Key header, so it could never match`,
-      'invalid_api_key',
+      { code: 'invalid_api_key' },
     );
   if (/[\r\n\0]/.test(key))
-    throw new UsageError(`${where} contains a line break or NUL, which no header can carry`, 'invalid_api_key');
+    throw new UsageError(`${where} contains a line break or NUL, which no header can carry`, {
+      code: 'invalid_api_key',
+    });
 }
 
 export function apiKeyCheck(expected: string): KeyCheck {

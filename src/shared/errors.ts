@@ -44,56 +44,50 @@ export class ArenaError extends Error {
   }
 }
 
-/**
- * The subclasses take `(message, { code, hint, cause, details })`. The older `(message, code, options)`
- * form still works, so callers can move over one at a time.
- */
-type CodeOrOptions = ArenaErrorOptions | string | undefined;
-
-function init(codeOrOptions: CodeOrOptions, options: ArenaErrorOptions, code: string): ArenaErrorOptions {
-  const given = typeof codeOrOptions === 'string' ? { ...options, code: codeOrOptions } : { ...codeOrOptions };
-  return { ...given, code: given.code ?? code };
+/** The subclasses take `(message, { code, hint, cause, details })`, each with its own default code. */
+function init(options: ArenaErrorOptions, code: string): ArenaErrorOptions {
+  return { ...options, code: options.code ?? code };
 }
 
 /** Bad input: a broken file, a wrong flag, an invalid body. Exit 2, HTTP 400. */
 export class UsageError extends ArenaError {
-  constructor(message: string, codeOrOptions?: CodeOrOptions, options: ArenaErrorOptions = {}) {
-    super(message, { ...init(codeOrOptions, options, 'invalid_input'), exitCode: 2, status: 400 });
+  constructor(message: string, options: ArenaErrorOptions = {}) {
+    super(message, { ...init(options, 'invalid_input'), exitCode: 2, status: 400 });
   }
 }
 
 /** Something named does not exist (agent, node, edge, route resource). Exit 2, HTTP 404. */
 export class NotFoundError extends ArenaError {
-  constructor(message: string, codeOrOptions?: CodeOrOptions, options: ArenaErrorOptions = {}) {
-    super(message, { ...init(codeOrOptions, options, 'not_found'), exitCode: 2, status: 404 });
+  constructor(message: string, options: ArenaErrorOptions = {}) {
+    super(message, { ...init(options, 'not_found'), exitCode: 2, status: 404 });
   }
 }
 
 /** State conflict: wrong expected version, a run already going. Exit 3, HTTP 409. */
 export class ConflictError extends ArenaError {
-  constructor(message: string, codeOrOptions?: CodeOrOptions, options: ArenaErrorOptions = {}) {
-    super(message, { ...init(codeOrOptions, options, 'conflict'), exitCode: 3, status: 409 });
+  constructor(message: string, options: ArenaErrorOptions = {}) {
+    super(message, { ...init(options, 'conflict'), exitCode: 3, status: 409 });
   }
 }
 
 /** A gate failed: expectation not met, score under the minimum, a regression. Exit 1. */
 export class GateFailedError extends ArenaError {
-  constructor(message: string, codeOrOptions?: CodeOrOptions, options: ArenaErrorOptions = {}) {
-    super(message, { ...init(codeOrOptions, options, 'gate_failed'), exitCode: 1, status: 422 });
+  constructor(message: string, options: ArenaErrorOptions = {}) {
+    super(message, { ...init(options, 'gate_failed'), exitCode: 1, status: 422 });
   }
 }
 
 /** A fault could not be applied to the target, or the target misbehaved. Exit 3. */
 export class RuntimeError extends ArenaError {
-  constructor(message: string, codeOrOptions?: CodeOrOptions, options: ArenaErrorOptions = {}) {
-    super(message, { ...init(codeOrOptions, options, 'runtime_error'), exitCode: 3, status: 500 });
+  constructor(message: string, options: ArenaErrorOptions = {}) {
+    super(message, { ...init(options, 'runtime_error'), exitCode: 3, status: 500 });
   }
 }
 
 /** A service the arena depends on (the event store) cannot take the work now. Exit 3, HTTP 503. */
 export class UnavailableError extends ArenaError {
-  constructor(message: string, codeOrOptions?: CodeOrOptions, options: ArenaErrorOptions = {}) {
-    super(message, { ...init(codeOrOptions, options, 'unavailable'), exitCode: 3, status: 503 });
+  constructor(message: string, options: ArenaErrorOptions = {}) {
+    super(message, { ...init(options, 'unavailable'), exitCode: 3, status: 503 });
   }
 }
 

@@ -7,14 +7,16 @@ export async function readSmallFile(path: string, maxBytes: number, what: string
   let size: number;
   try {
     const info = await stat(path);
-    if (!info.isFile()) throw new UsageError(`${what} file '${path}' is not a file`, 'invalid_file');
+    if (!info.isFile()) throw new UsageError(`${what} file '${path}' is not a file`, { code: 'invalid_file' });
     size = info.size;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new NotFoundError(`${what} file '${path}' does not exist`, 'file_not_found');
+      throw new NotFoundError(`${what} file '${path}' does not exist`, { code: 'file_not_found' });
     throw err;
   }
   if (size > maxBytes)
-    throw new UsageError(`${what} file '${path}' is ${size} bytes; the limit is ${maxBytes}`, 'file_too_large');
+    throw new UsageError(`${what} file '${path}' is ${size} bytes; the limit is ${maxBytes}`, {
+      code: 'file_too_large',
+    });
   return readFile(path, 'utf8');
 }

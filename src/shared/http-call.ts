@@ -42,7 +42,7 @@ export class OutboundCallError extends RuntimeError {
     message: string,
     readonly failure: OutboundFailure,
   ) {
-    super(message, `http_${failure}`);
+    super(message, { code: `http_${failure}` });
   }
 }
 

@@ -68,19 +68,19 @@ export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
 
 /** Parses JSON text; rejects empty text, bad JSON, nesting over 64 levels and `__proto__`/`constructor`/`prototype` keys with a 400. */
 export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
-  if (text.trim() === '') throw new UsageError('request body is empty: expected JSON', 'invalid_json');
+  if (text.trim() === '') throw new UsageError('request body is empty: expected JSON', { code: 'invalid_json' });
   // depth is checked on the text first: JSON.parse itself recurses per level
   const depth = jsonTextDepth(text);
   if (depth > maxDepth)
-    throw new UsageError(`request body is nested ${depth} levels deep (at most ${maxDepth})`, 'too_deep');
+    throw new UsageError(`request body is nested ${depth} levels deep (at most ${maxDepth})`, { code: 'too_deep' });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`request body is not valid JSON: ${(err as Error).message}`, 'invalid_json');
+    throw new UsageError(`request body is not valid JSON: ${(err as Error).message}`, { code: 'invalid_json' });
   }
   const bad = findForbiddenKey(value);
-  if (bad) throw new UsageError(`request body has a forbidden key at ${bad}`, 'invalid_json');
+  if (bad) throw new UsageError(`request body has a forbidden key at ${bad}`, { code: 'invalid_json' });
   return value;
 }
 

@@ -138,11 +138,10 @@ export async function loadTargetFile(path: string, shownAs = path): Promise<Load
   const text = await readSmallFile(path, MAX_YAML_BYTES, 'target');
   const { problems, spec } = checkTargetText(text, path);
   if (!spec) {
-    throw new UsageError(
-      `target file ${shownAs} is invalid:\n${formatSourceProblems(problems, shownAs)}`,
-      'invalid_target',
-      { details: problems },
-    );
+    throw new UsageError(`target file ${shownAs} is invalid:\n${formatSourceProblems(problems, shownAs)}`, {
+      code: 'invalid_target',
+      details: problems,
+    });
   }
   const entry = KINDS[spec.kind]!;
   const baseDir = dirname(path);

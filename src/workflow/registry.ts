@@ -9,7 +9,7 @@ export class AgentRegistry {
     if (typeof type !== 'string' || type.trim() === '') throw new UsageError('agent type must be a non-empty string');
     if (typeof factory !== 'function') throw new UsageError(`factory for agent type '${type}' must be a function`);
     if (this.factories.has(type)) {
-      throw new ConflictError(`agent type '${type}' is already registered`, 'agent_type_exists');
+      throw new ConflictError(`agent type '${type}' is already registered`, { code: 'agent_type_exists' });
     }
     this.factories.set(type, factory);
     return this;
@@ -18,10 +18,9 @@ export class AgentRegistry {
   resolve(type: string): AgentFactory {
     const factory = this.factories.get(type);
     if (!factory) {
-      throw new NotFoundError(
-        `unknown agent type '${type}' (registered: ${this.types().join(', ') || 'none'})`,
-        'unknown_agent_type',
-      );
+      throw new NotFoundError(`unknown agent type '${type}' (registered: ${this.types().join(', ') || 'none'})`, {
+        code: 'unknown_agent_type',
+      });
     }
     return factory;
   }

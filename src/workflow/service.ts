@@ -68,7 +68,7 @@ export class WorkflowService {
       definition?.id ? `workflow '${definition.id}'` : undefined,
     );
     if (this.workflows.has(def.id))
-      throw new ConflictError(`workflow '${def.id}' is already registered`, 'workflow_exists');
+      throw new ConflictError(`workflow '${def.id}' is already registered`, { code: 'workflow_exists' });
     const copy = structuredClone(def);
     this.workflows.set(def.id, copy);
     return structuredClone(copy);
@@ -89,7 +89,7 @@ export class WorkflowService {
 
   getWorkflow(id: string): WorkflowDefinition {
     const def = this.workflows.get(id);
-    if (!def) throw new NotFoundError(`unknown workflow '${id}'`, 'workflow_not_found');
+    if (!def) throw new NotFoundError(`unknown workflow '${id}'`, { code: 'workflow_not_found' });
     return structuredClone(def);
   }
 
@@ -120,7 +120,7 @@ export class WorkflowService {
 
   getExecution(executionId: string): WorkflowResponse {
     const r = this.executions.get(executionId);
-    if (!r) throw new NotFoundError(`unknown execution '${executionId}'`, 'execution_not_found');
+    if (!r) throw new NotFoundError(`unknown execution '${executionId}'`, { code: 'execution_not_found' });
     return r;
   }
 
@@ -138,9 +138,9 @@ export class WorkflowService {
   }
 
   private definitionFor(request: WorkflowRequest): WorkflowDefinition {
-    if (this.closed) throw new RuntimeError('the workflow service is closed', 'service_closed');
+    if (this.closed) throw new RuntimeError('the workflow service is closed', { code: 'service_closed' });
     if (!request || typeof request.workflow_id !== 'string')
-      throw new UsageError('request.workflow_id is required', 'invalid_request');
+      throw new UsageError('request.workflow_id is required', { code: 'invalid_request' });
     return this.getWorkflow(request.workflow_id);
   }
 
@@ -148,7 +148,7 @@ export class WorkflowService {
     const def = this.definitionFor(request);
     const executionId = request.execution_id ?? randomUUID();
     if (this.active.has(executionId) || this.executions.has(executionId)) {
-      throw new ConflictError(`execution id '${executionId}' is already used`, 'execution_exists');
+      throw new ConflictError(`execution id '${executionId}' is already used`, { code: 'execution_exists' });
     }
     const controller = new AbortController();
     this.active.set(executionId, controller);

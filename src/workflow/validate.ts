@@ -194,9 +194,6 @@ export function invalidWorkflowError(errors: WorkflowProblem[], source?: string)
   const label = source ? `invalid workflow (${source})` : 'invalid workflow';
   return new UsageError(
     `${label}: ${errors.length} problem${errors.length === 1 ? '' : 's'}\n${formatProblems(errors, source)}`,
-    'invalid_workflow',
-    {
-      details: { errors },
-    },
+    { code: 'invalid_workflow', details: { errors } },
   );
 }

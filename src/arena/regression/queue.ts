@@ -80,7 +80,10 @@ export function createQueueArena(options: QueueArenaOptions): RegressionArena & 
         if (!w) continue;
         waiting.delete(o.key);
         if (o.state === 'done') w.resolve(o.report);
-        else w.reject(new RuntimeError(`the run did not complete on its worker: ${o.error}`, 'regression_run_failed'));
+        else
+          w.reject(
+            new RuntimeError(`the run did not complete on its worker: ${o.error}`, { code: 'regression_run_failed' }),
+          );
       }
     }
   };

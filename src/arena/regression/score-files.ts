@@ -13,13 +13,13 @@ export async function readScoresFile(path: string, arm = 'scores', shown = path)
     text = await readFile(path, 'utf8');
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(err);
-    throw new UsageError(`cannot read the ${arm} file ${shown}: ${reason}`, 'invalid_scores');
+    throw new UsageError(`cannot read the ${arm} file ${shown}: ${reason}`, { code: 'invalid_scores' });
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${arm} file ${shown} is not valid JSON: ${errorMessage(err)}`, 'invalid_scores');
+    throw new UsageError(`${arm} file ${shown} is not valid JSON: ${errorMessage(err)}`, { code: 'invalid_scores' });
   }
   return extractScores(data, shown);
 }
@@ -29,7 +29,7 @@ export function extractScores(data: unknown, source = 'scores'): number[] {
   const fail = (where: string, what: string): never => {
     throw new UsageError(
       `${source}${where}: ${what} (expected a JSON array of numbers, or a report written by --report / --json)`,
-      'invalid_scores',
+      { code: 'invalid_scores' },
     );
   };
   let scores: number[];

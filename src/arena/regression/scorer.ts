@@ -34,7 +34,7 @@ export class EnsembleScorer<Input = ScoreReport> implements Scorer<Input> {
 
   constructor(members: ReadonlyArray<WeightedScorer<Input>>, name?: string) {
     if (!Array.isArray(members) || members.length === 0) {
-      throw new UsageError('an ensemble scorer needs at least one member', 'invalid_scorer');
+      throw new UsageError('an ensemble scorer needs at least one member', { code: 'invalid_scorer' });
     }
     const problems: string[] = [];
     members.forEach((m, i) => {
@@ -44,7 +44,8 @@ export class EnsembleScorer<Input = ScoreReport> implements Scorer<Input> {
       else if (m.weight < 0) problems.push(`members[${i}].weight must not be negative, got ${m.weight}`);
     });
     if (problems.length === 0 && members.every((m) => m.weight === 0)) problems.push('the weights are all zero');
-    if (problems.length > 0) throw new UsageError(`invalid ensemble scorer: ${problems.join('; ')}`, 'invalid_scorer');
+    if (problems.length > 0)
+      throw new UsageError(`invalid ensemble scorer: ${problems.join('; ')}`, { code: 'invalid_scorer' });
     const total = members.reduce((sum, m) => sum + m.weight, 0);
     this.members = Object.freeze(members.map((m) => Object.freeze({ scorer: m.scorer, weight: m.weight / total })));
     this.name = name ?? `ensemble(${this.members.map((m) => `${m.scorer.name}×${round(m.weight)}`).join(', ')})`;

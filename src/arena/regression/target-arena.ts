@@ -54,7 +54,9 @@ export function createTargetArena(options: TargetArenaOptions): RegressionArena 
       }
       if (isCutShort(report.status)) throw new CancelledError(report.error ?? 'run interrupted');
       if (report.status === 'error')
-        throw new RuntimeError(`the run did not complete: ${report.error ?? 'unknown error'}`, 'regression_run_failed');
+        throw new RuntimeError(`the run did not complete: ${report.error ?? 'unknown error'}`, {
+          code: 'regression_run_failed',
+        });
       measuredScore(report.score, `${request.arm} run ${request.run + 1} (seed ${seed})`);
       return report.score;
     },

@@ -208,11 +208,10 @@ export class RegressionTester {
       score = this.scorer.score(report);
     } catch (err) {
       if (isArenaError(err)) throw err;
-      throw new RuntimeError(
-        `${arm} run ${run + 1} (seed ${seed}) failed: ${errorMessage(err)}`,
-        'regression_run_failed',
-        { cause: err },
-      );
+      throw new RuntimeError(`${arm} run ${run + 1} (seed ${seed}) failed: ${errorMessage(err)}`, {
+        code: 'regression_run_failed',
+        cause: err,
+      });
     }
     if (!Number.isFinite(score))
       throw new RuntimeError(`scorer ${this.scorer.name} returned ${score} for ${arm} run ${run + 1}`);
@@ -253,7 +252,7 @@ function resolveConfig(config: RegressionConfig): ResolvedConfig {
     problems.push('workload must be {scenario} or {survival}');
   }
   if (problems.length > 0)
-    throw new UsageError(`invalid regression config: ${problems.join('; ')}`, 'invalid_regression_config');
+    throw new UsageError(`invalid regression config: ${problems.join('; ')}`, { code: 'invalid_regression_config' });
   return {
     runs,
     alpha,

@@ -57,7 +57,8 @@ export async function runOnTarget<R extends TargetRunReport>(
     await target.stop().catch(() => undefined);
     throw isArenaError(err)
       ? err
-      : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, 'target_start_failed', {
+      : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, {
+          code: 'target_start_failed',
           cause: err,
         });
   }

@@ -107,7 +107,8 @@ export async function usableStopSources(
         );
   }
   if (problems.length > 0)
-    throw new UsageError(`${run.runName}: ${problems.join('; ')}`, 'stop_condition_unusable', {
+    throw new UsageError(`${run.runName}: ${problems.join('; ')}`, {
+      code: 'stop_condition_unusable',
       details: problems,
       hint: 'nothing was injected; remove the condition or give it a source this target has',
     });

@@ -170,7 +170,7 @@ export function parseStopWhen(input: unknown, where = 'stop_when'): StopWhen {
   });
   if (!data) {
     const lines = problems.map((p) => `${formatSegments([where, ...p.segments])}: ${p.message}`);
-    throw new UsageError(`invalid ${where}:\n  ${lines.join('\n  ')}`, 'invalid_stop_when', { details: lines });
+    throw new UsageError(`invalid ${where}:\n  ${lines.join('\n  ')}`, { code: 'invalid_stop_when', details: lines });
   }
   return normaliseStopWhen(data);
 }

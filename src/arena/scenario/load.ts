@@ -58,9 +58,9 @@ export async function checkScenarioFile(path: string): Promise<ScenarioValidatio
     size = info.size;
     isFile = info.isFile();
   } catch {
-    throw new NotFoundError(`scenario file not found: ${path}`, 'file_not_found');
+    throw new NotFoundError(`scenario file not found: ${path}`, { code: 'file_not_found' });
   }
-  if (!isFile) throw new UsageError(`scenario file ${path} is not a file`, 'invalid_file');
+  if (!isFile) throw new UsageError(`scenario file ${path} is not a file`, { code: 'invalid_file' });
   if (size > MAX_SCENARIO_BYTES) return { valid: false, errors: [tooLarge(size)] };
   return checkScenarioText(await readFile(path, 'utf8'), path);
 }
@@ -78,13 +78,10 @@ export function formatProblem(p: ScenarioProblem, file?: string): string {
 
 function scenarioError(errors: ScenarioProblem[], file?: string): UsageError {
   const list = errors.map((e) => `  ${formatProblem(e, file)}`).join('\n');
-  return new UsageError(
-    `invalid scenario${file ? ` ${file}` : ''}: ${errors.length} problem(s)\n${list}`,
-    'invalid_scenario',
-    {
-      details: errors,
-    },
-  );
+  return new UsageError(`invalid scenario${file ? ` ${file}` : ''}: ${errors.length} problem(s)\n${list}`, {
+    code: 'invalid_scenario',
+    details: errors,
+  });
 }
 
 function tooLarge(bytes: number): ScenarioProblem {

@@ -58,10 +58,9 @@ export async function runScenarioReport(
 ): Promise<ScenarioReport> {
   const observer = options.observer ?? service.observer;
   if (!observer)
-    throw new RuntimeError(
-      'a scenario run needs a target observer to measure the score (pass options.observer)',
-      'no_observer',
-    );
+    throw new RuntimeError('a scenario run needs a target observer to measure the score (pass options.observer)', {
+      code: 'no_observer',
+    });
   const timeScale = options.timeScale ?? 1;
   if (!(Number.isFinite(timeScale) && timeScale > 0))
     throw new UsageError(`timeScale must be a positive number (got ${timeScale})`);
@@ -183,7 +182,7 @@ function assertScaledTimings(scenario: Scenario, timeScale: number): void {
   if (longest > MAX_DURATION_MS) {
     throw new UsageError(
       `time scale ${timeScale} stretches a timing of ${scenario.name} to ${formatDuration(longest)}, over the 24h limit`,
-      'invalid_time_scale',
+      { code: 'invalid_time_scale' },
     );
   }
 }

@@ -28,11 +28,11 @@ const DEFAULT_WARMUP_MS = 1000;
 /** `warmupMs` converts a scenario's planned times (since the run started) to times after the warmup */
 export function shrinkInputFromReport(doc: unknown, source = 'report', warmupMs = DEFAULT_WARMUP_MS): ShrinkInput {
   if (!isPlainObject(doc))
-    throw new UsageError(`${source}: not a report document (expected a JSON object)`, 'invalid_report');
+    throw new UsageError(`${source}: not a report document (expected a JSON object)`, { code: 'invalid_report' });
   if (doc.schema_version !== 1)
     throw new UsageError(
       `${source}: unsupported schema_version ${JSON.stringify(doc.schema_version)} (this arena reads 1)`,
-      'invalid_report',
+      { code: 'invalid_report' },
     );
   if (isPlainObject(doc.survival)) return fromSurvival(doc.survival, source);
   if (Array.isArray(doc.scenarios)) {
@@ -40,16 +40,15 @@ export function shrinkInputFromReport(doc: unknown, source = 'report', warmupMs 
     if (failing.length === 0)
       throw new UsageError(
         `${source}: no failed scenario in it (statuses: ${doc.scenarios.map((s) => (isPlainObject(s) ? String(s.status) : '?')).join(', ') || 'none'}); there is nothing to shrink`,
-        'report_not_failing',
+        { code: 'report_not_failing' },
       );
     if (failing.length > 1)
-      throw new UsageError(
-        `${source}: ${failing.length} failed scenarios; shrink one report at a time`,
-        'invalid_report',
-      );
+      throw new UsageError(`${source}: ${failing.length} failed scenarios; shrink one report at a time`, {
+        code: 'invalid_report',
+      });
     return fromScenario(failing[0] as Record<string, unknown>, source, warmupMs);
   }
-  throw new UsageError(`${source}: holds neither "survival" nor "scenarios"`, 'invalid_report');
+  throw new UsageError(`${source}: holds neither "survival" nor "scenarios"`, { code: 'invalid_report' });
 }
 
 function fromScenario(s: Record<string, unknown>, source: string, warmupMs: number): ShrinkInput {
@@ -58,7 +57,7 @@ function fromScenario(s: Record<string, unknown>, source: string, warmupMs: numb
   const faults: ShrinkFault[] = [];
   results.forEach((r, i) => {
     if (!isPlainObject(r) || !isPlainObject(r.result))
-      throw new UsageError(`${source}: results[${i}] is not an action outcome`, 'invalid_report');
+      throw new UsageError(`${source}: results[${i}] is not an action outcome`, { code: 'invalid_report' });
     if (String(r.result.error ?? '').startsWith('skipped:')) return;
     faults.push(
       toFault(
@@ -86,13 +85,13 @@ function fromSurvival(s: Record<string, unknown>, source: string): ShrinkInput {
   if (s.status !== 'failed')
     throw new UsageError(
       `${source}: the survival run did not fail (status ${String(s.status)}); there is nothing to shrink`,
-      'report_not_failing',
+      { code: 'report_not_failing' },
     );
   assertWholeTimeline(s, source);
   const timeline = Array.isArray(s.timeline) ? s.timeline : [];
   const faults = timeline.map((t, i) => {
     if (!isPlainObject(t))
-      throw new UsageError(`${source}: survival.timeline[${i}] is not an object`, 'invalid_report');
+      throw new UsageError(`${source}: survival.timeline[${i}] is not an object`, { code: 'invalid_report' });
     return toFault(
       i,
       `t${i}-${String(isPlainObject(t.action) ? t.action.type : 'action').replace(/_/g, '-')}`,
@@ -125,9 +124,10 @@ function finish(p: {
   if (failures.length === 0)
     throw new UsageError(
       `${p.source}: the run failed without a failed expectation, invariant or gate (status ${p.report.status}${p.report.error ? `: ${p.report.error}` : ''}); shrink needs a failure it can recognise`,
-      'report_not_failing',
+      { code: 'report_not_failing' },
     );
-  if (p.faults.length === 0) throw new UsageError(`${p.source}: the run has no fault to shrink`, 'invalid_report');
+  if (p.faults.length === 0)
+    throw new UsageError(`${p.source}: the run has no fault to shrink`, { code: 'invalid_report' });
   return {
     kind: p.kind,
     name: p.name,
@@ -151,9 +151,12 @@ function toFault(
   try {
     action = parseAction(raw, 'action');
   } catch (err) {
-    throw new UsageError(`${at_path}.${errorMessage(err).replace(/^invalid action: /, '')}`, 'invalid_report');
+    throw new UsageError(`${at_path}.${errorMessage(err).replace(/^invalid action: /, '')}`, {
+      code: 'invalid_report',
+    });
   }
-  if (!Number.isFinite(at)) throw new UsageError(`${at_path}: planned time must be a number`, 'invalid_report');
+  if (!Number.isFinite(at))
+    throw new UsageError(`${at_path}: planned time must be a number`, { code: 'invalid_report' });
   const fault: ShrinkFault = { id, label, type: action.type, at_ms: Math.max(0, Math.round(at)) };
   if (action.target_id) fault.target_id = action.target_id;
   if (action.source_id) fault.source_id = action.source_id;
@@ -165,6 +168,6 @@ function toFault(
 
 function seedOf(value: unknown, source: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-    throw new UsageError(`${source}: seed must be a non-negative integer`, 'invalid_report');
+    throw new UsageError(`${source}: seed must be a non-negative integer`, { code: 'invalid_report' });
   return value;
 }

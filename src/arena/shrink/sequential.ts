@@ -51,7 +51,7 @@ export function sequentialJudge(runOnce: RunOnce, options: SequentialOptions = {
         if (++unjudged >= o.maxUnjudged)
           throw new RuntimeError(
             `${unjudged} runs in a row could not be judged (the target did not start?); shrink stopped`,
-            'shrink_unjudged',
+            { code: 'shrink_unjudged' },
           );
         continue;
       }

@@ -75,7 +75,7 @@ export function scheduleToScenario(schedule: Schedule, ctx: DraftContext): Scena
   if (!v.valid)
     throw new RuntimeError(
       `shrink built an invalid scenario: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-      'shrink_invalid_scenario',
+      { code: 'shrink_invalid_scenario' },
     );
   return v.scenario!;
 }

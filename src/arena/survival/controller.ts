@@ -46,10 +46,9 @@ export class SurvivalController {
   start(options: SurvivalOptions): Promise<SurvivalReport> {
     if (this.current) {
       return Promise.reject(
-        new ConflictError(
-          'a survival run is already going on this arena; stop it first or wait for it to end',
-          'survival_running',
-        ),
+        new ConflictError('a survival run is already going on this arena; stop it first or wait for it to end', {
+          code: 'survival_running',
+        }),
       );
     }
     // bad options fail at once, before the run counts as started

@@ -46,12 +46,12 @@ export interface PlanContext {
 export function parseActionKinds(input: string | readonly string[] | undefined): ActionType[] {
   if (input === undefined) return [...DEFAULT_SURVIVAL_ACTIONS];
   const list = (typeof input === 'string' ? input.split(',') : [...input]).map((s) => s.trim()).filter(Boolean);
-  if (list.length === 0) throw new UsageError('--actions: give at least one action type', 'invalid_actions');
+  if (list.length === 0) throw new UsageError('--actions: give at least one action type', { code: 'invalid_actions' });
   const unknown = list.filter((k) => !(ACTION_TYPES as readonly string[]).includes(k));
   if (unknown.length > 0) {
     throw new UsageError(
       `--actions: unknown action type${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (one of ${ACTION_TYPES.join(', ')})`,
-      'invalid_actions',
+      { code: 'invalid_actions' },
     );
   }
   return [...new Set(list)] as ActionType[];
@@ -127,7 +127,7 @@ export function planAction(view: TargetView, ctx: PlanContext): Action {
     default: {
       // every fault type is planned above: a new one does not compile until it is given a case
       const unplanned: never = type;
-      throw new RuntimeError(`survival cannot plan fault type ${String(unplanned)}`, 'unplanned_fault');
+      throw new RuntimeError(`survival cannot plan fault type ${String(unplanned)}`, { code: 'unplanned_fault' });
     }
   }
 }

@@ -26,11 +26,11 @@ export interface ReplayPlan {
 /** `pick` selects a scenario by name when the report holds several */
 export function replayPlanFromReport(doc: unknown, source = 'report', pick?: string): ReplayPlan {
   if (!isPlainObject(doc))
-    throw new UsageError(`${source}: not a report document (expected a JSON object)`, 'invalid_report');
+    throw new UsageError(`${source}: not a report document (expected a JSON object)`, { code: 'invalid_report' });
   if (doc.schema_version !== 1) {
     throw new UsageError(
       `${source}: unsupported schema_version ${JSON.stringify(doc.schema_version)} (this arena reads 1)`,
-      'invalid_report',
+      { code: 'invalid_report' },
     );
   }
   if (isPlainObject(doc.survival)) {
@@ -53,14 +53,13 @@ export function replayPlanFromReport(doc: unknown, source = 'report', pick?: str
     if (pick !== undefined) {
       index = names.indexOf(pick);
       if (index < 0)
-        throw new UsageError(
-          `${source}: no scenario named "${pick}" (it holds ${names.join(', ') || 'none'})`,
-          'invalid_report',
-        );
+        throw new UsageError(`${source}: no scenario named "${pick}" (it holds ${names.join(', ') || 'none'})`, {
+          code: 'invalid_report',
+        });
     } else if (scenarios.length !== 1) {
       throw new UsageError(
         `${source}: holds ${scenarios.length} scenarios (${names.join(', ')}); choose one with --scenario NAME`,
-        'invalid_report',
+        { code: 'invalid_report' },
       );
     }
     const s = scenarios[index]!;
@@ -109,7 +108,7 @@ export function replayPlanFromReport(doc: unknown, source = 'report', pick?: str
       },
     };
   }
-  throw new UsageError(`${source}: holds neither "survival" nor "scenarios"`, 'invalid_report');
+  throw new UsageError(`${source}: holds neither "survival" nor "scenarios"`, { code: 'invalid_report' });
 }
 
 function entries(
@@ -117,7 +116,7 @@ function entries(
   at: string,
   fields: (item: Record<string, unknown>) => [unknown, unknown],
 ): SurvivalTimelineEntry[] {
-  if (!Array.isArray(list)) throw new UsageError(`${at}: missing or not a list`, 'invalid_report');
+  if (!Array.isArray(list)) throw new UsageError(`${at}: missing or not a list`, { code: 'invalid_report' });
   const problems: string[] = [];
   const out: SurvivalTimelineEntry[] = [];
   list.forEach((item, i) => {
@@ -132,14 +131,14 @@ function entries(
     }
   });
   if (problems.length > 0)
-    throw new UsageError(`cannot replay: ${problems.join('; ')}`, 'invalid_report', { details: problems });
-  if (out.length === 0) throw new UsageError(`${at}: no action to replay`, 'invalid_report');
+    throw new UsageError(`cannot replay: ${problems.join('; ')}`, { code: 'invalid_report', details: problems });
+  if (out.length === 0) throw new UsageError(`${at}: no action to replay`, { code: 'invalid_report' });
   return out.sort((a, b) => a.planned_at - b.planned_at);
 }
 
 function seedOf(value: unknown, at: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
-    throw new UsageError(`${at}: must be a non-negative integer`, 'invalid_report');
+    throw new UsageError(`${at}: must be a non-negative integer`, { code: 'invalid_report' });
   return value;
 }
 

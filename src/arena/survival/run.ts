@@ -128,7 +128,8 @@ export function resolveSurvivalConfig(options: SurvivalOptions): ResolvedSurviva
     problems.push(errorMessage(err));
   }
   if (problems.length > 0)
-    throw new UsageError(`invalid survival options: ${problems.join('; ')}`, 'invalid_survival_options', {
+    throw new UsageError(`invalid survival options: ${problems.join('; ')}`, {
+      code: 'invalid_survival_options',
       details: problems,
     });
   return { durationMs, intervalMs, warmupMs, cooldownMs, kinds, seed: options.seed ?? randomSeed() };
@@ -140,7 +141,7 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
   if (!observer)
     throw new RuntimeError(
       'survival needs a target observer to measure the score: build the ArenaService with `observer`',
-      'no_observer',
+      { code: 'no_observer' },
     );
   const clock = options.clock ?? service.clock;
   const injector = service.injector;
@@ -294,7 +295,6 @@ export function assertWholeTimeline(survival: Record<string, unknown>, source: s
   if (typeof dropped === 'number' && dropped > 0)
     throw new UsageError(
       `${source}: the survival run's timeline keeps only its last ${Array.isArray(survival.timeline) ? survival.timeline.length : 0} action(s); the first ${dropped} were left out of the report, so it cannot be replayed or shrunk as that run`,
-      'partial_timeline',
-      { hint: 'replay a shorter run: at most 10,000 actions are kept in a report' },
+      { code: 'partial_timeline', hint: 'replay a shorter run: at most 10,000 actions are kept in a report' },
     );
 }

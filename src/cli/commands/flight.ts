@@ -88,7 +88,8 @@ export function registerFlightCommand(program: Command, ctx: CliContext): void {
     applyColor(mode);
     const spec = storeSpec(options.store, ctx.env, DEFAULT_STORE_PATH)!;
     if (storeKind(spec) === 'sqlite' && !existsSync(resolve(ctx.cwd, spec))) {
-      throw new UsageError(`no event store at ${spec}`, 'store_not_found', {
+      throw new UsageError(`no event store at ${spec}`, {
+        code: 'store_not_found',
         hint: 'runs record there with --store PATH (arena scenario run/survival) and arena serve; pass --store to read another file',
       });
     }

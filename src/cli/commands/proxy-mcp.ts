@@ -94,11 +94,10 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     if (isStdio && opts.upstream !== undefined)
       throw new UsageError('give either --upstream URL (streamable HTTP) or -- COMMAND (stdio), not both');
     if (!isStdio && opts.upstream === undefined)
-      throw new UsageError(
-        'nothing to proxy: give --upstream URL (streamable HTTP) or -- COMMAND ARGS… (stdio)',
-        'invalid_input',
-        { hint: 'arena proxy mcp -- npx -y @modelcontextprotocol/server-everything stdio' },
-      );
+      throw new UsageError('nothing to proxy: give --upstream URL (streamable HTTP) or -- COMMAND ARGS… (stdio)', {
+        code: 'invalid_input',
+        hint: 'arena proxy mcp -- npx -y @modelcontextprotocol/server-everything stdio',
+      });
     if (isStdio && opts.listen !== undefined)
       throw new UsageError(
         '--listen is for HTTP mode (--upstream); a stdio proxy talks to the agent over its own stdin/stdout',
@@ -137,7 +136,8 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
           })
           .catch((err: unknown) => {
             throw isArenaError(err) && err.code === 'port_in_use'
-              ? new UsageError(`--listen: port ${listenPort} is already in use`, 'port_in_use', {
+              ? new UsageError(`--listen: port ${listenPort} is already in use`, {
+                  code: 'port_in_use',
                   hint: 'pick another port, or --listen 0 for a free one',
                 })
               : err;
@@ -154,7 +154,8 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
           })
           .catch((err: unknown) => {
             throw isArenaError(err) && err.code === 'port_in_use'
-              ? new UsageError(`--control: port ${opts.control} is already in use`, 'port_in_use', {
+              ? new UsageError(`--control: port ${opts.control} is already in use`, {
+                  code: 'port_in_use',
                   hint: 'pick another port, or --control 0 for a free one',
                 })
               : err;
@@ -201,7 +202,7 @@ export function registerProxyMcpCommand(proxy: Command, ctx: CliContext): void {
     if (why === 'server_exited')
       throw new RuntimeError(
         "the MCP server process exited; the proxy closed the agent's pipes as the server would have",
-        'mcp_server_exited',
+        { code: 'mcp_server_exited' },
       );
   });
 }

@@ -29,7 +29,8 @@ export function registerStopCommand(program: Command, ctx: CliContext): void {
   examples(command, ['arena stop --all', 'arena stop survival-3f9a1c2e', 'arena stop --all --json']);
   command.action(async (runId: string | undefined, opts: { all?: boolean; timeout: string; json?: boolean }) => {
     if ((runId === undefined) === (opts.all !== true))
-      throw new UsageError('arena stop: give one run id or --all, not both and not neither', 'invalid_stop', {
+      throw new UsageError('arena stop: give one run id or --all, not both and not neither', {
+        code: 'invalid_stop',
         hint: 'arena ps lists the active runs',
       });
     const { stopCommand } = await import('../run/run-ps.js');

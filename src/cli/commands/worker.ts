@@ -39,7 +39,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
     if (spec === undefined || storeKind(spec) !== 'postgres') {
       throw new UsageError(
         `arena worker needs --store postgres://… (or ARENA_STORE): the run queue lives in PostgreSQL${spec === undefined ? '' : `, got ${JSON.stringify(spec)}`}`,
-        'invalid_store',
+        { code: 'invalid_store' },
       );
     }
     const concurrency = options.concurrency === undefined ? 1 : Number(options.concurrency);

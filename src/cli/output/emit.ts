@@ -31,7 +31,7 @@ export function emitDocument(
   if (files.junit) tryWrite(ctx, files.junit, renderJUnit(), 'JUnit report', problems);
   if (files.metrics) tryWrite(ctx, files.metrics.file, files.metrics.text, 'metrics', problems, { atomic: true });
   ctx.stdout.write(mode.kind === 'json' ? json : renderTable());
-  if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
+  if (problems.length > 0) throw new UsageError(problems.join('; '), { code: 'output_not_writable' });
 }
 
 /** the `metrics` of EmitOptions when `--metrics-file` was given (prom-client loads only then) */
@@ -97,7 +97,7 @@ export function checkOutputPaths(
   for (const [flag, file] of flags) {
     if (typeof file !== 'string') continue;
     if (statSync(resolve(ctx.cwd, file), { throwIfNoEntry: false })?.isDirectory()) {
-      throw new UsageError(`${flag} ${file} is a directory; give a file path`, 'output_not_writable');
+      throw new UsageError(`${flag} ${file} is a directory; give a file path`, { code: 'output_not_writable' });
     }
   }
 }

@@ -34,7 +34,6 @@ export function emitDryRun(
   if (problems.length > 0)
     throw new UsageError(
       `dry run: ${problems.length} thing(s) cannot be resolved; a real run would refuse or fail:\n  ${problems.join('\n  ')}`,
-      'dry_run_unresolved',
-      { details: problems },
+      { code: 'dry_run_unresolved', details: problems },
     );
 }

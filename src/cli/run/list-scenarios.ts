@@ -73,15 +73,16 @@ export async function listCommand(dir: string, opts: { json?: boolean }, ctx: Cl
 function listError(dir: string, err: unknown): UsageError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT')
-    return new UsageError(`scenario folder not found: ${dir}`, 'not_found', {
+    return new UsageError(`scenario folder not found: ${dir}`, {
+      code: 'not_found',
       hint: 'give the folder that holds the scenario files, e.g. arena scenario list scenarios',
     });
   if (code === 'ENOTDIR')
     return new UsageError(
       `${dir} is a file, not a folder: list a folder, or validate the file with arena scenario validate ${dir}`,
-      'not_a_directory',
+      { code: 'not_a_directory' },
     );
   if (code === 'EACCES' || code === 'EPERM')
-    return new UsageError(`cannot read the folder ${dir}: permission denied`, 'not_readable');
-  return new UsageError(`cannot list ${dir}: ${errorMessage(err)}`, 'not_a_directory');
+    return new UsageError(`cannot read the folder ${dir}: permission denied`, { code: 'not_readable' });
+  return new UsageError(`cannot list ${dir}: ${errorMessage(err)}`, { code: 'not_a_directory' });
 }

@@ -35,7 +35,7 @@ export function throwForOutcomes(runs: RunOutcome[], reportFile?: string): void 
     throw new CancelledError(`interrupted; ${what}`);
   }
   const errored = runs.find((r) => r.status === 'error');
-  if (errored) throw new RuntimeError(`${errored.name}: ${errored.error ?? 'the run failed'}`, 'run_failed');
+  if (errored) throw new RuntimeError(`${errored.name}: ${errored.error ?? 'the run failed'}`, { code: 'run_failed' });
   const problems: string[] = [];
   for (const r of runs) {
     const before = problems.length;

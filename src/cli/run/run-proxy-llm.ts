@@ -166,7 +166,7 @@ function faultParams(opts: ProxyLlmOptions): Record<string, unknown> | undefined
   ];
   if (opts.fault === undefined) {
     const given = needsFault.find(([v]) => v !== undefined);
-    if (given) throw new UsageError(`${given[1]} needs --fault ERROR_TYPE`, 'invalid_flags');
+    if (given) throw new UsageError(`${given[1]} needs --fault ERROR_TYPE`, { code: 'invalid_flags' });
     return undefined;
   }
   const params: Record<string, unknown> = { error_type: opts.fault };
@@ -187,7 +187,7 @@ function faultParams(opts: ProxyLlmOptions): Record<string, unknown> | undefined
 function number(text: string, flag: string): number {
   const n = Number(text);
   if (text.trim() === '' || !Number.isFinite(n))
-    throw new UsageError(`${flag}: expected a number, got ${JSON.stringify(text)}`, 'invalid_flags');
+    throw new UsageError(`${flag}: expected a number, got ${JSON.stringify(text)}`, { code: 'invalid_flags' });
   return n;
 }
 
@@ -198,6 +198,6 @@ function toUsageError<T>(fn: () => T): T {
   } catch (err) {
     if (!(err instanceof ProtocolError)) throw err;
     const message = err.message.replace(/^params\.(\w+)/, (_m, key: string) => FLAG_OF[key] ?? `params.${key}`);
-    throw new UsageError(message, 'invalid_fault');
+    throw new UsageError(message, { code: 'invalid_fault' });
   }
 }

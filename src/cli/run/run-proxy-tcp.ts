@@ -40,12 +40,11 @@ export function startFaults(opts: ProxyTcpOptions): FaultRequest[] {
   const types = opts.fault ?? [];
   for (const type of types) {
     if (!isTcpFaultType(type))
-      throw new UsageError(
-        `--fault: unknown fault "${type}" (the TCP proxy takes ${TCP_FAULT_TYPES.join(', ')})`,
-        'invalid_fault',
-      );
+      throw new UsageError(`--fault: unknown fault "${type}" (the TCP proxy takes ${TCP_FAULT_TYPES.join(', ')})`, {
+        code: 'invalid_fault',
+      });
     if (types.indexOf(type) !== types.lastIndexOf(type))
-      throw new UsageError(`--fault ${type} is given twice`, 'invalid_fault');
+      throw new UsageError(`--fault ${type} is given twice`, { code: 'invalid_fault' });
   }
   const given = {
     '--latency': opts.latency,
@@ -56,50 +55,46 @@ export function startFaults(opts: ProxyTcpOptions): FaultRequest[] {
   for (const [type, flags] of Object.entries(PARAM_FLAGS)) {
     for (const flag of flags) {
       if (given[flag] !== undefined && !types.includes(type))
-        throw new UsageError(`${flag} needs --fault ${type}`, 'invalid_fault');
+        throw new UsageError(`${flag} needs --fault ${type}`, { code: 'invalid_fault' });
     }
   }
   if (types.length === 0 && (opts.duration !== undefined || opts.probability !== undefined)) {
-    throw new UsageError(
-      `${opts.duration !== undefined ? '--duration' : '--probability'} needs a --fault to act on`,
-      'invalid_fault',
-    );
+    throw new UsageError(`${opts.duration !== undefined ? '--duration' : '--probability'} needs a --fault to act on`, {
+      code: 'invalid_fault',
+    });
   }
   const durationIssue = opts.duration === undefined ? undefined : durationProblem(opts.duration);
-  if (durationIssue !== undefined) throw new UsageError(`--duration: ${durationIssue}`, 'invalid_duration');
+  if (durationIssue !== undefined) throw new UsageError(`--duration: ${durationIssue}`, { code: 'invalid_duration' });
   const durationMs = opts.duration === undefined ? undefined : tryParseDuration(opts.duration);
   let probability: number | undefined;
   if (opts.probability !== undefined) {
     probability = Number(opts.probability);
     if (opts.probability.trim() === '' || !Number.isFinite(probability) || probability < 0 || probability > 1) {
-      throw new UsageError(
-        `--probability must be a number from 0 to 1, got "${opts.probability}"`,
-        'invalid_probability',
-      );
+      throw new UsageError(`--probability must be a number from 0 to 1, got "${opts.probability}"`, {
+        code: 'invalid_probability',
+      });
     }
   }
   return types.map((type) => {
     const params: Record<string, unknown> = {};
     if (type === 'latency') {
       if (opts.latency === undefined)
-        throw new UsageError('--fault latency needs --latency (e.g. --latency 100ms)', 'invalid_fault');
+        throw new UsageError('--fault latency needs --latency (e.g. --latency 100ms)', { code: 'invalid_fault' });
       params.latency_ms = tryParseDuration(opts.latency);
       if (opts.jitter !== undefined) params.jitter_ms = tryParseDuration(opts.jitter);
     } else if (type === 'bandwidth') {
       if (opts.bandwidth === undefined)
-        throw new UsageError(
-          '--fault bandwidth needs --bandwidth BYTES_PER_S (e.g. --bandwidth 65536)',
-          'invalid_fault',
-        );
+        throw new UsageError('--fault bandwidth needs --bandwidth BYTES_PER_S (e.g. --bandwidth 65536)', {
+          code: 'invalid_fault',
+        });
       if (!/^\d+$/.test(opts.bandwidth.trim()))
-        throw new UsageError(
-          `--bandwidth must be a whole number of bytes per second, got "${opts.bandwidth}"`,
-          'invalid_fault',
-        );
+        throw new UsageError(`--bandwidth must be a whole number of bytes per second, got "${opts.bandwidth}"`, {
+          code: 'invalid_fault',
+        });
       params.bytes_per_s = Number(opts.bandwidth);
     } else if (type === 'timeout') {
       if (opts.timeout === undefined)
-        throw new UsageError('--fault timeout needs --timeout (e.g. --timeout 2s)', 'invalid_fault');
+        throw new UsageError('--fault timeout needs --timeout (e.g. --timeout 2s)', { code: 'invalid_fault' });
       params.timeout_ms = tryParseDuration(opts.timeout);
     }
     if (probability !== undefined) params.probability = probability;
@@ -110,7 +105,7 @@ export function startFaults(opts: ProxyTcpOptions): FaultRequest[] {
       if (err instanceof ProtocolError)
         throw new UsageError(
           `--fault ${type}: ${err.message.replace(/^params\.(\w+)/, (_m, key: string) => flagFor(key))}`,
-          'invalid_fault',
+          { code: 'invalid_fault' },
         );
       throw err;
     }
@@ -175,8 +170,7 @@ export async function runProxyTcp(opts: ProxyTcpOptions, ctx: CliContext): Promi
     if (err instanceof UsageError)
       throw new UsageError(
         err.message.replace(/^proxy port/, '--listen: port').replace(/^control port/, '--control: port'),
-        err.code,
-        { ...(err.hint ? { hint: err.hint } : {}), cause: err },
+        { code: err.code, ...(err.hint ? { hint: err.hint } : {}), cause: err },
       );
     throw err;
   });

@@ -48,7 +48,7 @@ export async function stopCommand(
   if (notStopped.length > 0)
     throw new RuntimeError(
       `${notStopped.length} of ${outcomes.length} run(s) not stopped: ${notStopped.map((o) => `${o.run_id} (${o.detail ?? o.outcome})`).join(', ')}`,
-      'stop_failed',
+      { code: 'stop_failed' },
     );
 }
 

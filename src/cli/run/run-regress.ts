@@ -66,8 +66,8 @@ export async function runRegress(options: RegressOptions, ctx: CliContext): Prom
   print(verdict);
   const gate = gateFailure(verdict, failOnNoImprovement);
   if (isGitHubActions(ctx.env)) reportRegressToGitHub(ctx, verdict, gate, mode.kind === 'json');
-  if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
-  if (gate) throw new GateFailedError(gate, 'regression');
+  if (problems.length > 0) throw new UsageError(problems.join('; '), { code: 'output_not_writable' });
+  if (gate) throw new GateFailedError(gate, { code: 'regression' });
 }
 
 function progressLine(event: RegressionEvent): string {

@@ -37,13 +37,13 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
   try {
     text = await readFile(resolve(ctx.cwd, file), 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read report ${file}: ${errorMessage(err)}`, 'invalid_report');
+    throw new UsageError(`cannot read report ${file}: ${errorMessage(err)}`, { code: 'invalid_report' });
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${file}: not valid JSON: ${errorMessage(err)}`, 'invalid_report');
+    throw new UsageError(`${file}: not valid JSON: ${errorMessage(err)}`, { code: 'invalid_report' });
   }
   const plan = replayPlanFromReport(doc, file, opts.scenario);
   const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : plan.strategy;

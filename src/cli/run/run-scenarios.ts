@@ -144,7 +144,7 @@ async function locatedInFile(err: unknown, file: string | undefined, cwd: string
   if (text === undefined) return err;
   const source = parseYamlSource(text);
   const lines = (err.details as ScenarioProblem[]).map((p) => `  ${formatProblem(source.locate(p), file)}`);
-  return new UsageError(`${err.message.split('\n')[0]}\n${lines.join('\n')}`, err.code, { details: err.details });
+  return new UsageError(`${err.message.split('\n')[0]}\n${lines.join('\n')}`, { code: err.code, details: err.details });
 }
 
 /** validates every file before anything runs: all problems at once, exit 2 */
@@ -153,10 +153,9 @@ async function loadAll(files: string[], ctx: CliContext): Promise<Scenario[]> {
   const invalid = results.filter((r) => !r.valid);
   if (invalid.length > 0) {
     for (const r of invalid) for (const p of r.errors) ctx.stderr.write(`${formatProblem(p, r.file)}\n`);
-    throw new UsageError(
-      `${invalid.length} of ${results.length} scenario file(s) invalid; nothing was run`,
-      'invalid_scenario',
-    );
+    throw new UsageError(`${invalid.length} of ${results.length} scenario file(s) invalid; nothing was run`, {
+      code: 'invalid_scenario',
+    });
   }
   return Promise.all(
     files.map(async (f) => {

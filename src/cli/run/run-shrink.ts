@@ -93,7 +93,7 @@ async function failingRun(
   try {
     doc = JSON.parse(await readFile(resolve(ctx.cwd, file), 'utf8'));
   } catch (err) {
-    throw new UsageError(`${file}: cannot read a JSON report: ${errorMessage(err)}`, 'invalid_report');
+    throw new UsageError(`${file}: cannot read a JSON report: ${errorMessage(err)}`, { code: 'invalid_report' });
   }
   return { doc, config: await originalConfig(doc, ctx), source: file, runs: 0 };
 }
@@ -183,7 +183,7 @@ export async function shrinkCommand(
   if (!outcome.reproduced)
     throw new GateFailedError(
       `the failure (${formatSignature(input.signature)}) did not reproduce in ${outcome.runs_to_reproduce} runs (${outcome.failures} failed with it); nothing to shrink`,
-      'not_reproduced',
+      { code: 'not_reproduced' },
     );
   const signature = {
     failures: input.signature.failures,

@@ -121,6 +121,6 @@ function saveScenario(ctx: CliContext, file: string, report: SurvivalReport): vo
     writeFileSync(resolve(ctx.cwd, file), survivalToScenarioYaml(report));
     ctx.stderr.write(`scenario written to ${file} (run it with: arena scenario run ${file})\n`);
   } catch (err) {
-    throw new UsageError(`cannot write the scenario to ${file}: ${errorMessage(err)}`, 'output_not_writable');
+    throw new UsageError(`cannot write the scenario to ${file}: ${errorMessage(err)}`, { code: 'output_not_writable' });
   }
 }

@@ -33,7 +33,9 @@ export async function runToxiproxy(opts: ToxiproxyCommandOptions, ctx: CliContex
     try {
       config = { text: await readFile(path, 'utf8'), where: `--config ${opts.config}` };
     } catch (err) {
-      throw new UsageError(`--config ${opts.config}: cannot read it (${(err as Error).message})`, 'invalid_config');
+      throw new UsageError(`--config ${opts.config}: cannot read it (${(err as Error).message})`, {
+        code: 'invalid_config',
+      });
     }
   }
   const server = await startToxiproxyServer({

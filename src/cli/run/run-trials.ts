@@ -81,7 +81,7 @@ export async function trialsCommand(opts: TrialsCommandOptions, ctx: CliContext)
   if (opts.report) tryWrite(ctx, opts.report, json, 'report', problems);
   if (opts.junit) tryWrite(ctx, opts.junit, trialsJUnit(report), 'JUnit report', problems);
   ctx.stdout.write(mode.kind === 'json' ? json : renderTrialsTable(report, terminalWidth(ctx.stdout)));
-  if (problems.length > 0) throw new UsageError(problems.join('; '), 'output_not_writable');
+  if (problems.length > 0) throw new UsageError(problems.join('; '), { code: 'output_not_writable' });
   throwForStatus(report);
 }
 
@@ -93,14 +93,14 @@ function throwForStatus(report: TrialsReport): void {
       const failed = (report.gates ?? []).filter((g) => !g.passed);
       throw new GateFailedError(
         `${failed.length} trials gate(s) failed: ${failed.map((g) => `${g.task} ${g.name} (${g.detail})`).join('; ')}`,
-        'trials_gate_failed',
+        { code: 'trials_gate_failed' },
       );
     }
     case 'inconclusive':
-      throw new GateFailedError(report.error ?? 'inconclusive', 'trials_inconclusive');
+      throw new GateFailedError(report.error ?? 'inconclusive', { code: 'trials_inconclusive' });
     case 'interrupted':
       throw new CancelledError('interrupted: faults reverted, partial trials reported');
     case 'error':
-      throw new RuntimeError(report.error ?? 'the trials run ended in an error', 'trials_error');
+      throw new RuntimeError(report.error ?? 'the trials run ended in an error', { code: 'trials_error' });
   }
 }

@@ -17,7 +17,9 @@ export function readStopWhenOption(value: string, cwd: string): StopWhen {
     try {
       text = readFileSync(resolve(cwd, file), 'utf8');
     } catch (err) {
-      throw new UsageError(`--stop-when ${value}: cannot read ${file}: ${errorMessage(err)}`, 'invalid_stop_when');
+      throw new UsageError(`--stop-when ${value}: cannot read ${file}: ${errorMessage(err)}`, {
+        code: 'invalid_stop_when',
+      });
     }
   }
   const where = file ?? '--stop-when';
@@ -29,7 +31,7 @@ export function readStopWhenOption(value: string, cwd: string): StopWhen {
         : doc.reason === 'too_large'
           ? `${doc.bytes} bytes, over the ${doc.limit}-byte limit`
           : doc.detail;
-    throw new UsageError(`${where}: not YAML or JSON: ${why}`, 'invalid_stop_when');
+    throw new UsageError(`${where}: not YAML or JSON: ${why}`, { code: 'invalid_stop_when' });
   }
   return parseStopWhen(doc.value, file === undefined ? '--stop-when' : `${file}`);
 }

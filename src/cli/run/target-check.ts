@@ -14,7 +14,7 @@ export interface TargetCheckOptions {
 
 export async function targetCheckCommand(url: string, opts: TargetCheckOptions, ctx: CliContext): Promise<void> {
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
-    throw new UsageError(`not an http:// or https:// URL: ${JSON.stringify(url)}`, 'invalid_url');
+    throw new UsageError(`not an http:// or https:// URL: ${JSON.stringify(url)}`, { code: 'invalid_url' });
   const mode = resolveOutputMode({ json: opts.json, color: opts.color, tui: false }, ctx);
   applyColor(mode);
   const token = readSecret({
@@ -37,5 +37,5 @@ export async function targetCheckCommand(url: string, opts: TargetCheckOptions, 
       ctx.stdout.write(r.ok ? `${chalk.green('ok  ')} ${r.name}\n` : `${chalk.red('FAIL')} ${r.name}: ${r.detail}\n`);
     ctx.stdout.write(`${passed} passed, ${failed} failed\n`);
   }
-  if (failed > 0) throw new GateFailedError('', 'conformance_failed');
+  if (failed > 0) throw new GateFailedError('', { code: 'conformance_failed' });
 }

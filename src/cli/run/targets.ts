@@ -44,7 +44,7 @@ export async function chooseTarget(
   if (strategy !== undefined && loaded.kind !== 'embedded') {
     throw new UsageError(
       `--strategy applies to the embedded runtime only; target ${loaded.name} in ${shown} is kind ${loaded.kind}`,
-      'strategy_not_applicable',
+      { code: 'strategy_not_applicable' },
     );
   }
   return {

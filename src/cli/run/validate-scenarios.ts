@@ -93,9 +93,8 @@ export async function validateCommand(
   }
   if (invalid.length > 0) {
     const problems = invalid.reduce((n, r) => n + r.errors.length, 0);
-    throw new UsageError(
-      `${invalid.length} of ${results.length} scenario file(s) invalid (${problems} problem(s))`,
-      'invalid_scenario',
-    );
+    throw new UsageError(`${invalid.length} of ${results.length} scenario file(s) invalid (${problems} problem(s))`, {
+      code: 'invalid_scenario',
+    });
   }
 }

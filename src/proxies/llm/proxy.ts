@@ -134,7 +134,9 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const random = options.random ?? createRandom(randomSeed());
   const mode: LlmApiMode = options.api ?? 'auto';
   if (mode !== 'auto' && mode !== 'openai' && mode !== 'anthropic')
-    throw new UsageError(`--api: expected openai, anthropic or auto, got ${JSON.stringify(mode)}`, 'invalid_api');
+    throw new UsageError(`--api: expected openai, anthropic or auto, got ${JSON.stringify(mode)}`, {
+      code: 'invalid_api',
+    });
   const upstreamUrl = parseUpstream(options.upstream);
   const upstream = createUpstream(upstreamUrl);
   const maxPeek = options.maxPeekBytes ?? DEFAULT_PEEK;
@@ -450,7 +452,8 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     { port: options.listen, host: options.host ?? '127.0.0.1' },
   ).catch((err: unknown) => {
     throw isArenaError(err) && err.code === 'port_in_use'
-      ? new UsageError(err.message, 'port_in_use', {
+      ? new UsageError(err.message, {
+          code: 'port_in_use',
           hint: 'pick another with --listen, or --listen 0 for a free one',
           cause: err,
         })

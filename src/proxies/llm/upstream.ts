@@ -35,13 +35,13 @@ export function parseUpstream(value: string | URL): URL {
   } catch {
     throw new UsageError(
       `--upstream: ${JSON.stringify(String(value))} is not a URL (expected e.g. http://127.0.0.1:9000 or https://api.openai.com)`,
-      'invalid_upstream',
+      { code: 'invalid_upstream' },
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`--upstream: ${url.href} must be an http:// or https:// URL`, 'invalid_upstream');
+    throw new UsageError(`--upstream: ${url.href} must be an http:// or https:// URL`, { code: 'invalid_upstream' });
   if (url.search || url.hash)
-    throw new UsageError(`--upstream: ${url.href} must not carry a query or fragment`, 'invalid_upstream');
+    throw new UsageError(`--upstream: ${url.href} must not carry a query or fragment`, { code: 'invalid_upstream' });
   return url;
 }
 

@@ -65,16 +65,14 @@ export function parseUpstreamUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(
-      `upstream ${JSON.stringify(text)} is not a URL (expected e.g. http://127.0.0.1:9100/mcp)`,
-      'invalid_upstream',
-    );
+    throw new UsageError(`upstream ${JSON.stringify(text)} is not a URL (expected e.g. http://127.0.0.1:9100/mcp)`, {
+      code: 'invalid_upstream',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(
-      `upstream ${text}: expected an http:// or https:// URL, got ${url.protocol}`,
-      'invalid_upstream',
-    );
+    throw new UsageError(`upstream ${text}: expected an http:// or https:// URL, got ${url.protocol}`, {
+      code: 'invalid_upstream',
+    });
   return url;
 }
 

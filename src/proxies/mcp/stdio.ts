@@ -162,7 +162,7 @@ export async function startStdioMcpProxy(options: StdioMcpProxyOptions): Promise
   } catch (err) {
     throw new UsageError(
       `cannot start the MCP server command ${JSON.stringify(options.command)}: ${errorMessage(err)}`,
-      'mcp_server_spawn_failed',
+      { code: 'mcp_server_spawn_failed' },
     );
   }
   stats.sessions.open = 1;

@@ -13,7 +13,7 @@ export function parseHostPort(text: string, what = 'upstream'): TcpEndpoint {
   if (!match || port < 1 || port > 65535) {
     throw new UsageError(
       `${what}: expected HOST:PORT with a port from 1 to 65535 (e.g. 127.0.0.1:7101 or [::1]:7101), got "${text}"`,
-      'invalid_endpoint',
+      { code: 'invalid_endpoint' },
     );
   }
   return { host: match[1] ?? match[2]!, port };
@@ -31,9 +31,9 @@ export function listenFailure(err: unknown, what: string, host: string, port: nu
           ? 'cannot be bound: no such local address'
           : undefined;
   if (!why) return err;
-  return new UsageError(
-    `${what} port ${port} on ${host} ${why}`,
-    code === 'EADDRINUSE' ? 'port_in_use' : 'cannot_listen',
-    { hint: 'pick another port, or 0 for a free one', cause: err },
-  );
+  return new UsageError(`${what} port ${port} on ${host} ${why}`, {
+    code: code === 'EADDRINUSE' ? 'port_in_use' : 'cannot_listen',
+    hint: 'pick another port, or 0 for a free one',
+    cause: err,
+  });
 }

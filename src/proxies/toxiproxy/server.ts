@@ -49,7 +49,7 @@ export async function startToxiproxyServer(options: ToxiproxyServerOptions): Pro
     } catch (err) {
       await collection.close();
       const why = err instanceof ToxiproxyApiError || err instanceof SyntaxError ? err.message : String(err);
-      throw new UsageError(`${where}: ${why}`, 'invalid_config', { cause: err });
+      throw new UsageError(`${where}: ${why}`, { code: 'invalid_config', cause: err });
     }
   }
   let api: ProtocolServer;

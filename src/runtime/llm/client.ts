@@ -101,7 +101,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       if (!Number.isFinite(value) || value < 0 || (key === 'retries' && !Number.isInteger(value))) {
         throw new UsageError(
           `LLM client ${key} must be a non-negative ${key === 'retries' ? 'integer' : 'number'}, got ${value}`,
-          'invalid_llm_config',
+          { code: 'invalid_llm_config' },
         );
       }
       config[key] = value;

@@ -54,7 +54,7 @@ export function createLocalModel(options: LocalModelOptions = {}): LlmProvider {
 
 export function validateMessages(messages: unknown): asserts messages is LlmMessage[] {
   if (!Array.isArray(messages) || messages.length === 0)
-    throw new UsageError('LLM request needs a non-empty "messages" array', 'invalid_llm_request');
+    throw new UsageError('LLM request needs a non-empty "messages" array', { code: 'invalid_llm_request' });
   messages.forEach((m, i) => {
     if (
       typeof m !== 'object' ||
@@ -62,10 +62,9 @@ export function validateMessages(messages: unknown): asserts messages is LlmMess
       typeof m.content !== 'string' ||
       !['system', 'user', 'assistant'].includes(m.role)
     ) {
-      throw new UsageError(
-        `messages[${i}] must be {role: system|user|assistant, content: string}`,
-        'invalid_llm_request',
-      );
+      throw new UsageError(`messages[${i}] must be {role: system|user|assistant, content: string}`, {
+        code: 'invalid_llm_request',
+      });
     }
   });
 }

@@ -32,22 +32,22 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
   try {
     url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/chat/completions`);
   } catch {
-    throw new UsageError(
-      `LLM provider "${name}": baseUrl ${JSON.stringify(options.baseUrl)} is not a valid URL`,
-      'invalid_llm_config',
-    );
+    throw new UsageError(`LLM provider "${name}": baseUrl ${JSON.stringify(options.baseUrl)} is not a valid URL`, {
+      code: 'invalid_llm_config',
+    });
   }
-  if (!options.model) throw new UsageError(`LLM provider "${name}": model is required`, 'invalid_llm_config');
+  if (!options.model) throw new UsageError(`LLM provider "${name}": model is required`, { code: 'invalid_llm_config' });
   if (!(timeoutMs > 0))
-    throw new UsageError(`LLM provider "${name}": timeoutMs must be positive, got ${timeoutMs}`, 'invalid_llm_config');
+    throw new UsageError(`LLM provider "${name}": timeoutMs must be positive, got ${timeoutMs}`, {
+      code: 'invalid_llm_config',
+    });
   let apiKey = options.apiKey;
   if (apiKey === undefined && options.apiKeyEnv) {
     apiKey = (options.env ?? process.env)[options.apiKeyEnv];
     if (!apiKey)
-      throw new UsageError(
-        `LLM provider "${name}": environment variable ${options.apiKeyEnv} (apiKeyEnv) is not set`,
-        'missing_api_key',
-      );
+      throw new UsageError(`LLM provider "${name}": environment variable ${options.apiKeyEnv} (apiKeyEnv) is not set`, {
+        code: 'missing_api_key',
+      });
   }
 
   return {

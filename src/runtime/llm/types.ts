@@ -69,7 +69,7 @@ export class LlmError extends RuntimeError {
   readonly retryAfterMs?: number;
 
   constructor(errorType: LlmProviderErrorType, message: string, options: LlmErrorOptions = {}) {
-    super(message, `llm_${errorType}`, { cause: options.cause });
+    super(message, { code: `llm_${errorType}`, cause: options.cause });
     this.errorType = errorType;
     this.retryable = RETRYABLE.has(errorType);
     this.provider = options.provider;

@@ -31,7 +31,7 @@ export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 
 export function stdioConnector(config: Omit<StdioServerConfig, 'transport'>): McpConnector {
   if (typeof config.command !== 'string' || config.command === '')
-    throw new UsageError('MCP stdio server needs a "command"', 'invalid_mcp_config');
+    throw new UsageError('MCP stdio server needs a "command"', { code: 'invalid_mcp_config' });
   return async () => {
     const { getDefaultEnvironment, StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     return new StdioClientTransport({
@@ -50,10 +50,12 @@ export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transpor
   try {
     url = new URL(config.url);
   } catch {
-    throw new UsageError(`MCP http server url ${JSON.stringify(config.url)} is not a valid URL`, 'invalid_mcp_config');
+    throw new UsageError(`MCP http server url ${JSON.stringify(config.url)} is not a valid URL`, {
+      code: 'invalid_mcp_config',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`MCP http server url must be http(s), got ${url.protocol}`, 'invalid_mcp_config');
+    throw new UsageError(`MCP http server url must be http(s), got ${url.protocol}`, { code: 'invalid_mcp_config' });
   return async () => {
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
@@ -63,23 +65,22 @@ export function streamableHttpConnector(config: Omit<HttpServerConfig, 'transpor
 /** validates a user's server entry (e.g. from a YAML config) and returns its connector */
 export function connectorFor(config: unknown, where = 'mcp server'): McpConnector {
   if (typeof config !== 'object' || config === null)
-    throw new UsageError(`${where}: must be an object with "transport": stdio | http`, 'invalid_mcp_config');
+    throw new UsageError(`${where}: must be an object with "transport": stdio | http`, { code: 'invalid_mcp_config' });
   const entry = config as Record<string, unknown>;
   if (entry.transport === 'stdio') {
     if (typeof entry.command !== 'string' || entry.command === '')
-      throw new UsageError(`${where}.command: required for a stdio server`, 'invalid_mcp_config');
+      throw new UsageError(`${where}.command: required for a stdio server`, { code: 'invalid_mcp_config' });
     if (entry.args !== undefined && !(Array.isArray(entry.args) && entry.args.every((a) => typeof a === 'string'))) {
-      throw new UsageError(`${where}.args: must be a list of strings`, 'invalid_mcp_config');
+      throw new UsageError(`${where}.args: must be a list of strings`, { code: 'invalid_mcp_config' });
     }
     return stdioConnector(entry as unknown as StdioServerConfig);
   }
   if (entry.transport === 'http') {
     if (typeof entry.url !== 'string')
-      throw new UsageError(`${where}.url: required for an http server`, 'invalid_mcp_config');
+      throw new UsageError(`${where}.url: required for an http server`, { code: 'invalid_mcp_config' });
     return streamableHttpConnector(entry as unknown as HttpServerConfig);
   }
-  throw new UsageError(
-    `${where}.transport: must be "stdio" or "http", got ${JSON.stringify(entry.transport)}`,
-    'invalid_mcp_config',
-  );
+  throw new UsageError(`${where}.transport: must be "stdio" or "http", got ${JSON.stringify(entry.transport)}`, {
+    code: 'invalid_mcp_config',
+  });
 }

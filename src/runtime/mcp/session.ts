@@ -13,7 +13,7 @@ import type { McpConnector } from './connectors.js';
 
 export class McpSessionError extends RuntimeError {
   constructor(message: string, code: 'mcp_disconnected' | 'mcp_error' = 'mcp_error', cause?: unknown) {
-    super(message, code, { cause });
+    super(message, { code: code, cause });
   }
 }
 
@@ -94,7 +94,9 @@ export function createMcpSession(options: McpSessionOptions): McpSession {
     for (const key of ['backoffMs', 'maxBackoffMs', 'maxAttempts'] as const) {
       const value = patch[key];
       if (value !== undefined && (!Number.isFinite(value) || value < 0))
-        throw new UsageError(`MCP reconnect ${key} must be a non-negative number, got ${value}`, 'invalid_mcp_config');
+        throw new UsageError(`MCP reconnect ${key} must be a non-negative number, got ${value}`, {
+          code: 'invalid_mcp_config',
+        });
     }
     Object.assign(reconnect, Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)));
     if ('maxAttempts' in patch && patch.maxAttempts === undefined) delete reconnect.maxAttempts;

@@ -17,10 +17,9 @@ export function canonicalize(value: unknown, path = '$'): string {
       return JSON.stringify(value);
     case 'number':
       if (!Number.isFinite(value))
-        throw new UsageError(
-          `memory value at ${path} is ${value}; only finite numbers can be stored`,
-          'invalid_memory_value',
-        );
+        throw new UsageError(`memory value at ${path} is ${value}; only finite numbers can be stored`, {
+          code: 'invalid_memory_value',
+        });
       return JSON.stringify(value);
     case 'object': {
       if (Array.isArray(value)) return `[${value.map((v, i) => canonicalize(v, `${path}[${i}]`)).join(',')}]`;
@@ -28,7 +27,7 @@ export function canonicalize(value: unknown, path = '$'): string {
       if (proto !== Object.prototype && proto !== null) {
         throw new UsageError(
           `memory value at ${path} is a ${proto?.constructor?.name ?? 'non-plain object'}; only plain JSON data can be stored`,
-          'invalid_memory_value',
+          { code: 'invalid_memory_value' },
         );
       }
       const record = value as Record<string, unknown>;
@@ -36,10 +35,9 @@ export function canonicalize(value: unknown, path = '$'): string {
       return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalize(record[k], `${path}.${k}`)}`).join(',')}}`;
     }
     default:
-      throw new UsageError(
-        `memory value at ${path} is of type ${typeof value}; only JSON data can be stored`,
-        'invalid_memory_value',
-      );
+      throw new UsageError(`memory value at ${path} is of type ${typeof value}; only JSON data can be stored`, {
+        code: 'invalid_memory_value',
+      });
   }
 }
 

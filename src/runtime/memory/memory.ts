@@ -73,7 +73,9 @@ export function createAgentMemory(options: AgentMemoryOptions = {}): AgentMemory
 
   const checkKey = (key: unknown): string => {
     if (typeof key !== 'string' || key === '')
-      throw new UsageError(`memory key must be a non-empty string, got ${JSON.stringify(key)}`, 'invalid_memory_key');
+      throw new UsageError(`memory key must be a non-empty string, got ${JSON.stringify(key)}`, {
+        code: 'invalid_memory_key',
+      });
     return key;
   };
 

@@ -68,7 +68,7 @@ export function parseTurnOptions(options: Record<string, unknown> = {}): TurnOpt
   if (options.remember !== undefined && typeof options.remember !== 'boolean')
     problems.push('options.remember: must be true or false');
   if (problems.length)
-    throw new UsageError(`invalid options: ${problems.join('; ')}`, 'invalid_options', { details: problems });
+    throw new UsageError(`invalid options: ${problems.join('; ')}`, { code: 'invalid_options', details: problems });
   return parsed;
 }
 

@@ -44,7 +44,7 @@ export function createAssistants(
   let next = 1;
   const find = (id: string) => {
     const a = agents.get(id);
-    if (!a) throw new NotFoundError(`agent "${id}" not found`, 'agent_not_found');
+    if (!a) throw new NotFoundError(`agent "${id}" not found`, { code: 'agent_not_found' });
     return a;
   };
   return {
@@ -53,13 +53,12 @@ export function createAssistants(
     get: (id) => ({ ...find(id) }),
     create({ id, role, instructions }) {
       if (id !== undefined && !ID.test(id))
-        throw new UsageError(
-          `agent id "${id}" is invalid: use 1-64 letters, digits, ".", "_" or "-"`,
-          'invalid_agent_id',
-        );
+        throw new UsageError(`agent id "${id}" is invalid: use 1-64 letters, digits, ".", "_" or "-"`, {
+          code: 'invalid_agent_id',
+        });
       if (id !== undefined && (agents.has(id) || deps.reserved?.(id)))
-        throw new ConflictError(`agent "${id}" already exists`, 'agent_exists');
-      if (agents.size >= limit) throw new ConflictError(`agent limit reached (${limit})`, 'agent_limit');
+        throw new ConflictError(`agent "${id}" already exists`, { code: 'agent_exists' });
+      if (agents.size >= limit) throw new ConflictError(`agent limit reached (${limit})`, { code: 'agent_limit' });
       let agentId = id;
       while (agentId === undefined || agents.has(agentId) || deps.reserved?.(agentId)) agentId = `assistant-${next++}`;
       const session = deps.memory.createSession({ metadata: { agent_id: agentId } });
@@ -89,7 +88,7 @@ export function createAssistants(
     async chat(id, message, signal) {
       const a = find(id);
       if (typeof message !== 'string' || message.trim() === '')
-        throw new UsageError('message must be a non-empty string', 'invalid_input');
+        throw new UsageError('message must be a non-empty string', { code: 'invalid_input' });
       const events: TurnEvent[] = [];
       for await (const e of runAssistantTurn(
         deps,

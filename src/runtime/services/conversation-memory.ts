@@ -54,7 +54,7 @@ export function createConversationMemory(options: ConversationMemoryOptions = {}
 
   const find = (id: string): SessionState => {
     const state = sessions.get(id);
-    if (!state) throw new NotFoundError(`session "${id}" not found`, 'session_not_found');
+    if (!state) throw new NotFoundError(`session "${id}" not found`, { code: 'session_not_found' });
     return state;
   };
   const view = (state: SessionState): ConversationSession => ({
@@ -65,15 +65,14 @@ export function createConversationMemory(options: ConversationMemoryOptions = {}
   return {
     createSession({ id, metadata } = {}) {
       if (id !== undefined && !ID.test(id)) {
-        throw new UsageError(
-          `session id "${id}" is invalid: use 1-128 letters, digits, ".", "_", ":" or "-"`,
-          'invalid_session_id',
-        );
+        throw new UsageError(`session id "${id}" is invalid: use 1-128 letters, digits, ".", "_", ":" or "-"`, {
+          code: 'invalid_session_id',
+        });
       }
       if (id !== undefined && sessions.has(id))
-        throw new ConflictError(`session "${id}" already exists`, 'session_exists');
+        throw new ConflictError(`session "${id}" already exists`, { code: 'session_exists' });
       if (sessions.size >= maxSessions)
-        throw new ConflictError(`session limit reached (${maxSessions}); delete some first`, 'session_limit');
+        throw new ConflictError(`session limit reached (${maxSessions}); delete some first`, { code: 'session_limit' });
       let sessionId = id;
       while (sessionId === undefined || sessions.has(sessionId)) sessionId = `session-${nextSession++}`;
       const now = clock.wallNow().toISOString();

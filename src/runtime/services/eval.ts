@@ -22,7 +22,7 @@ export interface Evaluator {
 
 function expectString(name: string, expected: unknown): string {
   if (typeof expected !== 'string')
-    throw new UsageError(`evaluator ${name} needs "expected" as a string`, 'invalid_input');
+    throw new UsageError(`evaluator ${name} needs "expected" as a string`, { code: 'invalid_input' });
   return expected;
 }
 
@@ -48,12 +48,13 @@ export function compileUserPattern(source: string, flags: string): RE2JS {
   if (source.length > MAX_PATTERN_LENGTH)
     throw new UsageError(
       `evaluator regex: the pattern is ${source.length} characters (at most ${MAX_PATTERN_LENGTH})`,
-      'invalid_input',
+      { code: 'invalid_input' },
     );
   let bits = 0;
   for (const f of flags) {
     const bit = RE2_FLAGS[f];
-    if (bit === undefined) throw new UsageError(`evaluator regex: unsupported flag "${f}" (i, m, s)`, 'invalid_input');
+    if (bit === undefined)
+      throw new UsageError(`evaluator regex: unsupported flag "${f}" (i, m, s)`, { code: 'invalid_input' });
     bits |= bit;
   }
   try {
@@ -61,7 +62,7 @@ export function compileUserPattern(source: string, flags: string): RE2JS {
   } catch (err) {
     throw new UsageError(
       `evaluator regex: invalid pattern ${JSON.stringify(source)} (RE2 syntax: no backreferences or lookaround): ${(err as Error).message}`,
-      'invalid_input',
+      { code: 'invalid_input' },
     );
   }
 }
@@ -86,7 +87,9 @@ export const EVALUATORS: readonly Evaluator[] = [
     run(output, expected, options) {
       const wants = Array.isArray(expected) ? expected : [expected];
       if (wants.length === 0 || !wants.every((w) => typeof w === 'string')) {
-        throw new UsageError('evaluator contains needs "expected" as a string or an array of strings', 'invalid_input');
+        throw new UsageError('evaluator contains needs "expected" as a string or an array of strings', {
+          code: 'invalid_input',
+        });
       }
       const haystack = bool(options, 'ignore_case') ? output.toLowerCase() : output;
       const missing = (wants as string[]).filter(
@@ -125,10 +128,9 @@ export const EVALUATORS: readonly Evaluator[] = [
       const min = typeof options.min === 'number' ? options.min : 0;
       const max = typeof options.max === 'number' ? options.max : Number.POSITIVE_INFINITY;
       if (min > max)
-        throw new UsageError(
-          `evaluator length: options.min (${min}) is greater than options.max (${max})`,
-          'invalid_input',
-        );
+        throw new UsageError(`evaluator length: options.min (${min}) is greater than options.max (${max})`, {
+          code: 'invalid_input',
+        });
       const n = [...output].length;
       const passed = n >= min && n <= max;
       return {
@@ -194,7 +196,7 @@ export function createEvalRunner(evaluators: readonly Evaluator[] = EVALUATORS):
       if (unknown.length > 0) {
         throw new UsageError(
           `unknown evaluator ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${[...byName.keys()].join(', ')}`,
-          'unknown_evaluator',
+          { code: 'unknown_evaluator' },
         );
       }
       const results = names.map((name) => ({ evaluator: name, ...byName.get(name)!.run(output, expected, options) }));

@@ -94,10 +94,10 @@ export function createRetrievalIndex(options: { clock?: Clock; maxDocuments?: nu
   return {
     add(input) {
       if (docs.size + input.length > maxDocuments)
-        throw new UsageError(`document limit reached (${maxDocuments})`, 'document_limit');
+        throw new UsageError(`document limit reached (${maxDocuments})`, { code: 'document_limit' });
       return input.map((d, i) => {
         if (typeof d.text !== 'string' || d.text.trim() === '')
-          throw new UsageError(`documents[${i}].text must be a non-empty string`, 'invalid_input');
+          throw new UsageError(`documents[${i}].text must be a non-empty string`, { code: 'invalid_input' });
         let id = d.id;
         while (id === undefined || (d.id === undefined && docs.has(id))) id = `doc-${next++}`;
         const existing = docs.get(id);
@@ -124,12 +124,12 @@ export function createRetrievalIndex(options: { clock?: Clock; maxDocuments?: nu
     list: () => [...docs.values()].map((e) => copy(e.doc)),
     get(id) {
       const entry = docs.get(id);
-      if (!entry) throw new NotFoundError(`document "${id}" not found`, 'document_not_found');
+      if (!entry) throw new NotFoundError(`document "${id}" not found`, { code: 'document_not_found' });
       return copy(entry.doc);
     },
     remove(id) {
       const entry = docs.get(id);
-      if (!entry) throw new NotFoundError(`document "${id}" not found`, 'document_not_found');
+      if (!entry) throw new NotFoundError(`document "${id}" not found`, { code: 'document_not_found' });
       unindex(entry);
     },
     search(query, topK = 10) {

@@ -37,10 +37,9 @@ export const LOOKUP_TABLE: Readonly<Record<string, string>> = Object.freeze({
 function stringArg(tool: string, args: Record<string, unknown>, name: string): string {
   const value = args[name];
   if (typeof value !== 'string')
-    throw new UsageError(
-      `${tool}: argument "${name}" must be a string, got ${JSON.stringify(value)}`,
-      'invalid_tool_args',
-    );
+    throw new UsageError(`${tool}: argument "${name}" must be a string, got ${JSON.stringify(value)}`, {
+      code: 'invalid_tool_args',
+    });
   return value;
 }
 
@@ -58,10 +57,9 @@ export const lookupTool: ToolDefinition = {
     const key = stringArg('lookup', args, 'key').trim().toLowerCase();
     const value = LOOKUP_TABLE[key];
     if (value === undefined)
-      throw new NotFoundError(
-        `lookup: no entry "${key}" (known: ${Object.keys(LOOKUP_TABLE).join(', ')})`,
-        'lookup_miss',
-      );
+      throw new NotFoundError(`lookup: no entry "${key}" (known: ${Object.keys(LOOKUP_TABLE).join(', ')})`, {
+        code: 'lookup_miss',
+      });
     return value;
   },
   // a capital's name: letters, spaces, dots, apostrophes and hyphens, never an instruction or a code
@@ -78,10 +76,10 @@ export const formatTool: ToolDefinition = {
     const template = stringArg('format', args, 'template');
     const values = (args.values ?? {}) as Record<string, unknown>;
     if (typeof values !== 'object' || values === null)
-      throw new UsageError('format: argument "values" must be an object', 'invalid_tool_args');
+      throw new UsageError('format: argument "values" must be an object', { code: 'invalid_tool_args' });
     return template.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (!Object.hasOwn(values, name))
-        throw new UsageError(`format: no value for placeholder {${name}}`, 'invalid_tool_args');
+        throw new UsageError(`format: no value for placeholder {${name}}`, { code: 'invalid_tool_args' });
       return String(values[name]);
     });
   },
@@ -93,10 +91,9 @@ export const sleepTool: ToolDefinition = {
   async run(args, { clock, signal }) {
     const ms = args.ms;
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
-      throw new UsageError(
-        `sleep: argument "ms" must be a non-negative number, got ${JSON.stringify(ms)}`,
-        'invalid_tool_args',
-      );
+      throw new UsageError(`sleep: argument "ms" must be a non-negative number, got ${JSON.stringify(ms)}`, {
+        code: 'invalid_tool_args',
+      });
     await clock.sleep(ms, signal);
     return ms;
   },

@@ -11,15 +11,16 @@ export const MAX_EXPRESSION_DEPTH = 100;
 
 export function evaluateExpression(text: string): number {
   if (text.length > MAX_EXPRESSION_LENGTH) {
-    throw new UsageError(
-      `compute: the expression is ${text.length} characters (at most ${MAX_EXPRESSION_LENGTH})`,
-      'invalid_expression',
-    );
+    throw new UsageError(`compute: the expression is ${text.length} characters (at most ${MAX_EXPRESSION_LENGTH})`, {
+      code: 'invalid_expression',
+    });
   }
   let pos = 0;
   let depth = 0;
   const fail = (what: string): never => {
-    throw new UsageError(`compute: ${what} at position ${pos} in ${JSON.stringify(text)}`, 'invalid_expression');
+    throw new UsageError(`compute: ${what} at position ${pos} in ${JSON.stringify(text)}`, {
+      code: 'invalid_expression',
+    });
   };
   const skip = () => {
     while (pos < text.length && /\s/.test(text[pos]!)) pos++;

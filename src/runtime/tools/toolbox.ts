@@ -17,10 +17,9 @@ export class ToolTimeoutError extends RuntimeError {
     readonly timeoutMs: number,
     readonly attempts: number,
   ) {
-    super(
-      `tool "${tool}" timed out after ${timeoutMs}ms (${attempts} attempt${attempts === 1 ? '' : 's'})`,
-      'tool_timeout',
-    );
+    super(`tool "${tool}" timed out after ${timeoutMs}ms (${attempts} attempt${attempts === 1 ? '' : 's'})`, {
+      code: 'tool_timeout',
+    });
   }
 }
 
@@ -30,7 +29,7 @@ export class ToolResultError extends RuntimeError {
     readonly tool: string,
     reason: string,
   ) {
-    super(`tool "${tool}" returned an unusable result: ${reason}`, 'tool_result_invalid');
+    super(`tool "${tool}" returned an unusable result: ${reason}`, { code: 'tool_result_invalid' });
   }
 }
 
@@ -90,7 +89,7 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
   const clock = options.clock ?? systemClock;
   const tools = new Map<string, ToolDefinition>();
   for (const tool of options.tools ?? BUILTIN_TOOLS) {
-    if (tools.has(tool.name)) throw new UsageError(`tool "${tool.name}" is defined twice`, 'duplicate_tool');
+    if (tools.has(tool.name)) throw new UsageError(`tool "${tool.name}" is defined twice`, { code: 'duplicate_tool' });
     tools.set(tool.name, tool);
   }
   let timeoutMs = 1000;
@@ -105,15 +104,16 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
     if (patch.validate !== undefined) validate = patch.validate;
     if (patch.timeoutMs !== undefined) {
       if (!Number.isFinite(patch.timeoutMs) || patch.timeoutMs <= 0)
-        throw new UsageError(`tool timeoutMs must be a positive number, got ${patch.timeoutMs}`, 'invalid_tool_config');
+        throw new UsageError(`tool timeoutMs must be a positive number, got ${patch.timeoutMs}`, {
+          code: 'invalid_tool_config',
+        });
       timeoutMs = patch.timeoutMs;
     }
     if (patch.retries !== undefined) {
       if (!Number.isInteger(patch.retries) || patch.retries < 0)
-        throw new UsageError(
-          `tool retries must be a non-negative integer, got ${patch.retries}`,
-          'invalid_tool_config',
-        );
+        throw new UsageError(`tool retries must be a non-negative integer, got ${patch.retries}`, {
+          code: 'invalid_tool_config',
+        });
       retries = patch.retries;
     }
   };
@@ -183,7 +183,7 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
       if (!Object.hasOwn(sent, to))
         throw new UsageError(
           `${tool.name}: argument "${to}" is required (the tool's input field "${from}" is now "${to}")`,
-          'invalid_tool_args',
+          { code: 'invalid_tool_args' },
         );
     }
     return renameKeys(sent, Object.fromEntries(Object.entries(renames).map(([from, to]) => [to, from])));
@@ -194,7 +194,7 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
       const tool = tools.get(name);
       const active = fault && matchesTool(fault, name) ? fault : undefined;
       if (!tool || (fault?.mode === 'schema_drift' && fault.hide.includes(name)))
-        throw new NotFoundError(`unknown tool "${name}" (available: ${listed().join(', ')})`, 'unknown_tool');
+        throw new NotFoundError(`unknown tool "${name}" (available: ${listed().join(', ')})`, { code: 'unknown_tool' });
       stats.calls++;
       for (let n = 0; ; n++) {
         try {

@@ -58,7 +58,7 @@ export function registerEvalRoutes(router: Routes, service: EvalService): void {
     if ((input.evaluator === undefined) === (input.evaluators === undefined)) {
       throw new UsageError(
         'body.evaluator (a name) or body.evaluators (a non-empty array of names) is required, not both',
-        'invalid_input',
+        { code: 'invalid_input' },
       );
     }
     const request: EvaluationRequest = { evaluators: input.evaluators ?? [input.evaluator!], output: input.output };

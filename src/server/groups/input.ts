@@ -9,10 +9,9 @@ export function queryInt(query: URLSearchParams, key: string, min: number, max: 
   if (raw === null || raw === '') return undefined;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new UsageError(
-      `query parameter ${key} must be an integer from ${min} to ${max}, got "${raw}"`,
-      'invalid_input',
-    );
+    throw new UsageError(`query parameter ${key} must be an integer from ${min} to ${max}, got "${raw}"`, {
+      code: 'invalid_input',
+    });
   }
   return value;
 }

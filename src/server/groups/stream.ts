@@ -49,10 +49,9 @@ export function parseStreamInput(value: unknown): StreamInput {
   const query = body.query;
   const bytes = Buffer.byteLength(query, 'utf8');
   if (bytes > MAX_QUERY_BYTES) {
-    throw new UsageError(
-      `body.query is ${bytes} bytes; the limit is ${MAX_QUERY_BYTES} bytes (8 KiB)`,
-      'query_too_long',
-    );
+    throw new UsageError(`body.query is ${bytes} bytes; the limit is ${MAX_QUERY_BYTES} bytes (8 KiB)`, {
+      code: 'query_too_long',
+    });
   }
   const input: StreamInput = { query };
   if (body.session_id !== undefined) input.session_id = body.session_id;

@@ -58,14 +58,15 @@ function answerMalformed(err: NodeJS.ErrnoException, socket: Duplex): void {
 function listenError(err: unknown, host: string, port: number, name = 'port'): unknown {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE')
-    return new UsageError(`${name} ${port} on ${host} is already in use`, 'port_in_use', {
+    return new UsageError(`${name} ${port} on ${host} is already in use`, {
+      code: 'port_in_use',
       hint: 'pick another port, or 0 for a free one',
       cause: err,
     });
   if (code === 'EACCES')
-    return new UsageError(`not allowed to listen on port ${port} on ${host}`, 'port_denied', { cause: err });
+    return new UsageError(`not allowed to listen on port ${port} on ${host}`, { code: 'port_denied', cause: err });
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return new UsageError(`cannot bind ${host}: no such local address`, 'bad_host', { cause: err });
+    return new UsageError(`cannot bind ${host}: no such local address`, { code: 'bad_host', cause: err });
   return err;
 }
 

@@ -122,6 +122,6 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new UsageError(`malformed percent-escape in path segment "${segment}"`, 'bad_path');
+    throw new UsageError(`malformed percent-escape in path segment "${segment}"`, { code: 'bad_path' });
   }
 }

@@ -66,13 +66,13 @@ function tracesUrl(value: string, where: string, isBase: boolean): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(
-      `${where}: ${JSON.stringify(value)} is not a URL (expected e.g. http://127.0.0.1:4318)`,
-      'invalid_otlp',
-    );
+    throw new UsageError(`${where}: ${JSON.stringify(value)} is not a URL (expected e.g. http://127.0.0.1:4318)`, {
+      code: 'invalid_otlp',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`${where}: ${url.href} must be an http:// or https:// URL (OTLP over HTTP)`, 'invalid_otlp', {
+    throw new UsageError(`${where}: ${url.href} must be an http:// or https:// URL (OTLP over HTTP)`, {
+      code: 'invalid_otlp',
       hint: 'gRPC is not supported: point it at the collector’s OTLP/HTTP port (4318 by default)',
     });
   // a base endpoint gets the signal's path; one that already names it (…/v1/traces) is kept as given
@@ -84,11 +84,10 @@ function tracesUrl(value: string, where: string, isBase: boolean): string {
 function parseProtocol(value: string | undefined, where: string): OtlpProtocol {
   if (value === undefined || value === 'http/protobuf') return 'http/protobuf';
   if (value === 'http/json') return 'http/json';
-  throw new UsageError(
-    `${where}: ${JSON.stringify(value)} is not supported (expected http/protobuf or http/json)`,
-    'invalid_otlp',
-    { hint: value === 'grpc' ? 'gRPC is not supported: use OTLP/HTTP (port 4318 by default)' : undefined },
-  );
+  throw new UsageError(`${where}: ${JSON.stringify(value)} is not supported (expected http/protobuf or http/json)`, {
+    code: 'invalid_otlp',
+    hint: value === 'grpc' ? 'gRPC is not supported: use OTLP/HTTP (port 4318 by default)' : undefined,
+  });
 }
 
 /** `key1=value1,key2=value2`, values percent-decoded (the W3C baggage form the spec uses) */
@@ -100,14 +99,15 @@ function parseHeaders(value: string | undefined, where: string): Record<string, 
     const eq = pair.indexOf('=');
     const name = eq < 0 ? '' : pair.slice(0, eq).trim();
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw new UsageError(`${where}: ${JSON.stringify(pair.trim())} is not a name=value pair`, 'invalid_otlp', {
+      throw new UsageError(`${where}: ${JSON.stringify(pair.trim())} is not a name=value pair`, {
+        code: 'invalid_otlp',
         hint: 'e.g. OTEL_EXPORTER_OTLP_HEADERS="authorization=Bearer%20s3cret,x-team=chaos"',
       });
     let v: string;
     try {
       v = decodeURIComponent(pair.slice(eq + 1).trim());
     } catch {
-      throw new UsageError(`${where}: the value of ${name} has a malformed %-escape`, 'invalid_otlp');
+      throw new UsageError(`${where}: the value of ${name} has a malformed %-escape`, { code: 'invalid_otlp' });
     }
     headers[name.toLowerCase()] = v;
   }

@@ -69,7 +69,7 @@ export function registerRun(
   const stat = readStat(process.pid);
   const cmdline = readCmdline(process.pid);
   if (stat === undefined || cmdline === undefined)
-    throw new UsageError('this system has no /proc to record the run by', 'no_proc');
+    throw new UsageError('this system has no /proc to record the run by', { code: 'no_proc' });
   const entry: RunEntry = {
     schema_version: 1,
     run_id: `${info.command.replace(/\W+/g, '-')}-${randomBytes(4).toString('hex')}`,
@@ -227,6 +227,6 @@ function writeWhole(path: string, text: string): void {
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
-    throw new UsageError(`cannot write ${path}: ${errorMessage(err)}`, 'run_directory_not_writable');
+    throw new UsageError(`cannot write ${path}: ${errorMessage(err)}`, { code: 'run_directory_not_writable' });
   }
 }

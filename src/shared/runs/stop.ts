@@ -50,7 +50,8 @@ export async function stopRuns(
   const others = active.filter((e) => e.pid !== process.pid);
   const chosen = options.runId === undefined ? others : others.filter((e) => e.run_id === options.runId);
   if (options.runId !== undefined && chosen.length === 0)
-    throw new NotFoundError(`no active run ${options.runId} on this machine`, 'unknown_run', {
+    throw new NotFoundError(`no active run ${options.runId} on this machine`, {
+      code: 'unknown_run',
       hint: `arena ps lists the active runs (${dir})`,
     });
   return Promise.all(chosen.map((entry) => stopOne(dir, entry, options)));

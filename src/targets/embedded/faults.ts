@@ -74,10 +74,9 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
   ): ActiveFault => {
     const durationMs = options?.durationMs;
     if (durationMs !== undefined && (!Number.isFinite(durationMs) || durationMs < 0)) {
-      throw new UsageError(
-        `${kind}: duration must be a non-negative number of milliseconds, got ${durationMs}`,
-        'invalid_duration',
-      );
+      throw new UsageError(`${kind}: duration must be a non-negative number of milliseconds, got ${durationMs}`, {
+        code: 'invalid_duration',
+      });
     }
     const now = clock.now();
     const fault: ActiveFault = {
@@ -111,7 +110,9 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
   const live = (agentId: string, fault: string): Agent => {
     const agent = rt.agent(agentId);
     if (agent.state === 'stopped' || agent.state === 'restarting' || agent.state === 'failed') {
-      throw new RuntimeError(`${fault}: agent ${agentId} is ${agent.state}; the fault cannot be applied`, 'agent_down');
+      throw new RuntimeError(`${fault}: agent ${agentId} is ${agent.state}; the fault cannot be applied`, {
+        code: 'agent_down',
+      });
     }
     return agent;
   };
@@ -139,7 +140,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
     async pauseAgent(agentId, options) {
       const agent = live(agentId, 'pause');
       if (agent.state === 'paused')
-        throw new RuntimeError(`pause: agent ${agentId} is already paused`, 'already_paused');
+        throw new RuntimeError(`pause: agent ${agentId} is already paused`, { code: 'already_paused' });
       agent.pause();
       const fault = track('pause_agent', agentId, options, {
         isActive: () => agent.state === 'paused',
@@ -151,7 +152,7 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
     async resumeAgent(agentId) {
       const agent = rt.agent(agentId);
       if (agent.state !== 'paused')
-        throw new RuntimeError(`resume: agent ${agentId} is ${agent.state}, not paused`, 'not_paused');
+        throw new RuntimeError(`resume: agent ${agentId} is ${agent.state}, not paused`, { code: 'not_paused' });
       agent.resume();
       for (const [id, e] of entries) if (e.fault.kind === 'pause_agent' && e.fault.target === agentId) await end(id);
       return { resumed_agent_id: agentId };
@@ -159,10 +160,9 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
 
     async slowAgent(agentId, delayMs, options) {
       if (!Number.isFinite(delayMs) || delayMs <= 0)
-        throw new UsageError(
-          `slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`,
-          'invalid_delay',
-        );
+        throw new UsageError(`slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`, {
+          code: 'invalid_delay',
+        });
       const agent = live(agentId, 'slow_agent');
       await supersede('slow_agent', agentId);
       agent.slowMs = delayMs;
@@ -206,14 +206,16 @@ export function createEmbeddedFaults(rt: AgentRuntime, random: Random): Embedded
       const agent = live(agentId, 'mcp_disconnect');
       const session = agent.subsystems.mcp;
       if (!session.isConnected())
-        throw new RuntimeError(`mcp_disconnect: agent ${agentId}'s MCP session is not connected`, 'mcp_not_connected');
+        throw new RuntimeError(`mcp_disconnect: agent ${agentId}'s MCP session is not connected`, {
+          code: 'mcp_not_connected',
+        });
       await session.disconnect();
       return { reconnect: session.reconnectConfig().enabled };
     },
 
     async injectLlmFailure(agentId, errorType: LlmErrorType, options) {
       const refusal = embeddedRefusal({ type: 'llm_failure', metadata: { ...options?.params, error_type: errorType } });
-      if (refusal) throw new RuntimeError(`llm_failure: ${refusal}`, 'unsupported');
+      if (refusal) throw new RuntimeError(`llm_failure: ${refusal}`, { code: 'unsupported' });
       const agent = live(agentId, 'llm_failure');
       await supersede('llm_failure', agentId);
       if ((EMBEDDED_QUIET_LLM_TYPES as readonly string[]).includes(errorType)) {

@@ -75,7 +75,7 @@ export class AgentFleet {
     if (!agent)
       throw new NotFoundError(
         `${fault ? `${fault}: ` : ''}no agent ${JSON.stringify(id)} in this target (agents: ${this.ids().join(', ')})`,
-        'agent_not_found',
+        { code: 'agent_not_found' },
       );
     return agent;
   }

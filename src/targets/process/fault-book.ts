@@ -28,7 +28,9 @@ export class FaultBook {
   static checkDuration(kind: string, options?: FaultOptions): number | undefined {
     const ms = options?.durationMs;
     if (ms !== undefined && (!Number.isInteger(ms) || ms < 0 || ms > MAX_DURATION_MS)) {
-      throw new UsageError(`${kind}: duration must be whole milliseconds from 0 to 24h, got ${ms}`, 'invalid_duration');
+      throw new UsageError(`${kind}: duration must be whole milliseconds from 0 to 24h, got ${ms}`, {
+        code: 'invalid_duration',
+      });
     }
     return ms;
   }

@@ -70,16 +70,15 @@ function notSignalled(
   if (denied)
     return new RuntimeError(
       `${type}: agent ${agentId}'s process ${pid} could not be ${done}: the kernel refused the signal (${denied.reason}; is it another user's?)`,
-      'signal_refused',
+      { code: 'signal_refused' },
     );
   if (isGone(pid, start))
-    return new RuntimeError(
-      `${type}: agent ${agentId}'s process ${pid} exited before it could be ${done}`,
-      'agent_down',
-    );
+    return new RuntimeError(`${type}: agent ${agentId}'s process ${pid} exited before it could be ${done}`, {
+      code: 'agent_down',
+    });
   return new RuntimeError(
     `${type}: agent ${agentId}'s process ${pid} was not ${done}: it is not one the arena may signal`,
-    'unsafe_pid',
+    { code: 'unsafe_pid' },
   );
 }
 
@@ -89,16 +88,15 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
 
   const refuseUnsupported = (type: ActionType) => {
     const why = ctx.unsupported()[type];
-    if (why) throw new RuntimeError(`${type}: ${why}`, 'unsupported');
+    if (why) throw new RuntimeError(`${type}: ${why}`, { code: 'unsupported' });
   };
 
   const needWatchdog = (type: string): Watchdog => {
     const w = ctx.watchdog();
     if (!w)
-      throw new RuntimeError(
-        `${type}: target ${ctx.spec.name} is not started (no watchdog to guarantee the revert)`,
-        'not_started',
-      );
+      throw new RuntimeError(`${type}: target ${ctx.spec.name} is not started (no watchdog to guarantee the revert)`, {
+        code: 'not_started',
+      });
     return w;
   };
 
@@ -126,7 +124,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     if (supervisor !== undefined && tree.includes(supervisor)) {
       throw new RuntimeError(
         `${type}: agent ${agent.spec.id} resolves to pid ${pid}, which is the start command's own process or above it (the supervisor); name the agent's process instead`,
-        'unsafe_target',
+        { code: 'unsafe_target' },
       );
     }
     for (const other of fleet.all()) {
@@ -134,7 +132,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
         continue;
       throw new RuntimeError(
         `${type}: agent ${agent.spec.id}'s process tree (pid ${pid}) includes agent ${other.spec.id} (pid ${other.pid}); refusing to take down another agent`,
-        'unsafe_target',
+        { code: 'unsafe_target' },
       );
     }
     return tree;
@@ -152,7 +150,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
   ): Promise<FaultReport> => {
     refuseUnsupported(type);
     const agent = fleet.get(agentId, type);
-    if (!proxy) throw new RuntimeError(`${type}: agent ${agentId} has no ${proxyName}`, 'unsupported');
+    if (!proxy) throw new RuntimeError(`${type}: agent ${agentId} has no ${proxyName}`, { code: 'unsupported' });
     const durationMs = FaultBook.checkDuration(type, options);
     await book.endAll(type, agentId);
     const id = book.nextId();
@@ -204,7 +202,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     refuseUnsupported(type);
     const agent = fleet.get(agentId, type);
     const hook = ctx.spec.hooks?.[type];
-    if (!hook) throw new RuntimeError(`${type}: target ${ctx.spec.name} has no ${type} hook`, 'unsupported');
+    if (!hook) throw new RuntimeError(`${type}: target ${ctx.spec.name} has no ${type} hook`, { code: 'unsupported' });
     const command = hook.replaceAll('{agent}', agentId);
     const result = await runCommand({
       command,
@@ -215,7 +213,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
     if (result.code !== 0)
       throw new RuntimeError(
         `${type}: hook ${JSON.stringify(command)} for agent ${agentId} ${describeFailure(result, HOOK_TIMEOUT_MS)}`,
-        'hook_failed',
+        { code: 'hook_failed' },
       );
     agent.monitor.reset();
     const output = result.stdout.trim().slice(-500);
@@ -240,7 +238,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       if (!isGone(pid, start))
         throw new RuntimeError(
           `kill_agent: agent ${agentId}'s process ${pid} is still there ${KILL_VERIFY_MS}ms after SIGKILL (state ${readStat(pid)?.state ?? '?'}: an uninterruptible wait?)`,
-          'kill_failed',
+          { code: 'kill_failed' },
         );
       agent.monitor.reset();
       if (agent.paused) {
@@ -260,7 +258,8 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
 
     async pauseAgent(agentId, options) {
       const agent = fleet.get(agentId, 'pause_agent');
-      if (agent.paused) throw new RuntimeError(`pause_agent: agent ${agentId} is already paused`, 'already_paused');
+      if (agent.paused)
+        throw new RuntimeError(`pause_agent: agent ${agentId} is already paused`, { code: 'already_paused' });
       FaultBook.checkDuration('pause_agent', options);
       const watchdog = needWatchdog('pause_agent');
       const { pid, start } = fleet.resolve(agent);
@@ -294,7 +293,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
           isGone(pid, start)
             ? `pause_agent: agent ${agentId}'s process ${pid} exited while it was being paused`
             : `pause_agent: agent ${agentId}'s process ${pid} did not stop within ${KILL_VERIFY_MS}ms of SIGSTOP (state ${readStat(pid)?.state ?? '?'})`,
-          'pause_failed',
+          { code: 'pause_failed' },
         );
       }
       const fault = book.add('pause_agent', agentId, options, async () => void (await resume(agent)));
@@ -303,7 +302,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
 
     async resumeAgent(agentId) {
       const agent = fleet.get(agentId, 'resume_agent');
-      if (!agent.paused) throw new RuntimeError(`resume_agent: agent ${agentId} is not paused`, 'not_paused');
+      if (!agent.paused) throw new RuntimeError(`resume_agent: agent ${agentId} is not paused`, { code: 'not_paused' });
       const pids = agent.paused.map((p) => p.pid);
       if ((await book.endAll('pause_agent', agentId)) === 0) await resume(agent);
       return { resumed_agent_id: agentId, resumed_pids: pids };
@@ -311,10 +310,9 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
 
     slowAgent(agentId, delayMs, options) {
       if (!Number.isFinite(delayMs) || delayMs <= 0)
-        throw new RuntimeError(
-          `slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`,
-          'invalid_delay',
-        );
+        throw new RuntimeError(`slow_agent: delay must be a positive number of milliseconds, got ${delayMs}`, {
+          code: 'invalid_delay',
+        });
       return proxyFault(
         'slow_agent',
         agentId,
@@ -341,14 +339,13 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       if (!mcp)
         throw new RuntimeError(
           `mcp_disconnect: agent ${agentId} has no mcp proxy and there is no mcp_disconnect hook`,
-          'unsupported',
+          { code: 'unsupported' },
         );
       const before = mcp.proxy.sessions();
       if (before.open === 0)
-        throw new RuntimeError(
-          `mcp_disconnect: agent ${agentId} has no open MCP session through its proxy`,
-          'mcp_not_connected',
-        );
+        throw new RuntimeError(`mcp_disconnect: agent ${agentId} has no open MCP session through its proxy`, {
+          code: 'mcp_not_connected',
+        });
       const applied = await mcp.proxy.applyFault({
         id: book.nextId(),
         type: 'mcp_disconnect',
@@ -369,7 +366,7 @@ export function createProcessFaults(ctx: FaultContext): { runtime: RuntimeProvid
       refuseUnsupported('llm_failure');
       const agent = fleet.get(agentId, 'llm_failure');
       const llm = ctx.llmProxy(agentId);
-      if (!llm) throw new RuntimeError(`llm_failure: agent ${agentId} has no llm proxy`, 'unsupported');
+      if (!llm) throw new RuntimeError(`llm_failure: agent ${agentId} has no llm proxy`, { code: 'unsupported' });
       const durationMs = FaultBook.checkDuration('llm_failure', options);
       await book.endAll('llm_failure', agentId);
       const id = book.nextId();

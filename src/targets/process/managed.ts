@@ -57,10 +57,9 @@ export async function startManaged(spec: StartSpec, options: ManagedOptions): Pr
     child.once('error', (err) => res(err));
   });
   if (spawnError || child.pid === undefined) {
-    throw new RuntimeError(
-      `start command could not be run in ${cwd}: ${spawnError?.message ?? 'no pid'}`,
-      'start_failed',
-    );
+    throw new RuntimeError(`start command could not be run in ${cwd}: ${spawnError?.message ?? 'no pid'}`, {
+      code: 'start_failed',
+    });
   }
   const pid = child.pid;
   let exit: string | undefined;
@@ -157,7 +156,7 @@ async function waitReady(
       const tail = managed.logTail();
       throw new RuntimeError(
         `start command ${JSON.stringify(spec.command)} ${exit} before it was ready; it must keep running in the foreground${tail ? `. Its last output:\n${tail}` : ''}`,
-        'start_failed',
+        { code: 'start_failed' },
       );
     }
     if (!probe) {
@@ -172,7 +171,7 @@ async function waitReady(
     if (clock.now() >= deadline) {
       throw new RuntimeError(
         `start command ${JSON.stringify(spec.command)} was not ready within ${timeoutMs}ms: ${describeProbe(probe)} kept failing (${lastProblem})`,
-        'start_timeout',
+        { code: 'start_timeout' },
       );
     }
     await clock.sleep(100);

@@ -131,7 +131,7 @@ export function createProcessObserver(ctx: ObserverContext): TargetObserver {
       ? {
           openWorkloadWindow: () => {
             const w = ctx.workload();
-            if (!w) throw new RuntimeError(`${ctx.spec.name}: its workload is not running`, 'no_workload');
+            if (!w) throw new RuntimeError(`${ctx.spec.name}: its workload is not running`, { code: 'no_workload' });
             return w.openWindow();
           },
         }

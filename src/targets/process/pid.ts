@@ -51,7 +51,8 @@ function unsafe(ctx: ResolveContext, source: string, refused: { pid: number; why
     .slice(0, 5)
     .map(({ pid, why }) => `pid ${pid} (${shortCommand(pid)}), which is ${why}`)
     .join('; ');
-  return new RuntimeError(`agent ${ctx.agentId}: ${source} names ${listed}; refusing to signal it`, 'unsafe_pid', {
+  return new RuntimeError(`agent ${ctx.agentId}: ${source} names ${listed}; refusing to signal it`, {
+    code: 'unsafe_pid',
     hint: UNSAFE_HINT,
   });
 }
@@ -90,22 +91,21 @@ function fromFile(file: string, ctx: ResolveContext): number {
     const code = (err as NodeJS.ErrnoException).code;
     throw new RuntimeError(
       `agent ${ctx.agentId}: pid file ${path} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`,
-      'pid_not_found',
+      { code: 'pid_not_found' },
     );
   }
   const trimmed = text.trim();
   if (!/^\d+$/.test(trimmed) || Number(trimmed) <= 1) {
     throw new RuntimeError(
       `agent ${ctx.agentId}: pid file ${path} does not hold a process id (found ${JSON.stringify(trimmed.slice(0, 40))})`,
-      'pid_not_found',
+      { code: 'pid_not_found' },
     );
   }
   const pid = Number(trimmed);
   if (!isAlive(pid))
-    throw new RuntimeError(
-      `agent ${ctx.agentId}: pid file ${path} names pid ${pid}, which is not running`,
-      'pid_not_found',
-    );
+    throw new RuntimeError(`agent ${ctx.agentId}: pid file ${path} names pid ${pid}, which is not running`, {
+      code: 'pid_not_found',
+    });
   return pid;
 }
 
@@ -117,7 +117,7 @@ function fromPort(port: number, ctx: ResolveContext, family: ArenaFamily): numbe
   const inodes = listeningInodes(port);
   if (ctx.sockets) ctx.sockets.inodes = inodes;
   if (inodes.size === 0)
-    throw new RuntimeError(`agent ${ctx.agentId}: nothing listens on port ${port}`, 'pid_not_found');
+    throw new RuntimeError(`agent ${ctx.agentId}: nothing listens on port ${port}`, { code: 'pid_not_found' });
   if (ctx.lastPid !== undefined && isAlive(ctx.lastPid) && holdsSocket(ctx.lastPid, inodes)) return ctx.lastPid;
   const table = processTable();
   const holders = safeOnly(
@@ -127,10 +127,9 @@ function fromPort(port: number, ctx: ResolveContext, family: ArenaFamily): numbe
     `port ${port}`,
   );
   if (holders.length === 0) {
-    throw new RuntimeError(
-      `agent ${ctx.agentId}: port ${port} is listened on by a process this user cannot see`,
-      'pid_not_found',
-    );
+    throw new RuntimeError(`agent ${ctx.agentId}: port ${port} is listened on by a process this user cannot see`, {
+      code: 'pid_not_found',
+    });
   }
   return pickOne(holders, table, ctx, `port ${port}`);
 }
@@ -149,7 +148,7 @@ function fromMatch(pattern: string, ctx: ResolveContext, family: ArenaFamily): n
   if (matches.length === 0)
     throw new RuntimeError(
       `agent ${ctx.agentId}: no running process's command line matches ${JSON.stringify(pattern)}`,
-      'pid_not_found',
+      { code: 'pid_not_found' },
     );
   // the whole process table only when there is more than one to choose from
   return matches.length === 1 ? matches[0]! : pickOne(matches, processTable(), ctx, source);
@@ -185,6 +184,6 @@ function pickOne(candidates: number[], table: Map<number, ProcInfo>, ctx: Resolv
     .join(', ');
   throw new RuntimeError(
     `agent ${ctx.agentId}: ${what} finds ${tops.length} processes: ${listed}; make it name exactly one`,
-    'pid_ambiguous',
+    { code: 'pid_ambiguous' },
   );
 }

@@ -36,7 +36,9 @@ function wrap(agentId: string, kind: string, apply: AgentProxy['applyFault']): A
       return await apply(request);
     } catch (err) {
       if (err instanceof ProtocolError)
-        throw new RuntimeError(`agent ${agentId}'s ${kind} proxy refused the fault: ${err.message}`, err.code);
+        throw new RuntimeError(`agent ${agentId}'s ${kind} proxy refused the fault: ${err.message}`, {
+          code: err.code,
+        });
       throw err;
     }
   };

@@ -77,7 +77,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   const fleet = new AgentFleet(spec.agents, { baseDir, env, clock, exclude });
   const unsupported = () => unsupportedFaults(spec, PROXY_KINDS);
   const leaderId = async () => {
-    if (!spec.leader) throw new RuntimeError(`target ${spec.name} has no leader discovery`, 'leader_unknown');
+    if (!spec.leader) throw new RuntimeError(`target ${spec.name} has no leader discovery`, { code: 'leader_unknown' });
     return discoverLeader(spec.leader, { cwd: baseDir, env });
   };
 
@@ -168,15 +168,14 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         const tail = managed!.logTail();
         throw new RuntimeError(
           `start command ${JSON.stringify(spec.start!.command)} ${exit} while the agents were coming up${tail ? `. Its last output:\n${tail}` : ''}`,
-          'start_failed',
+          { code: 'start_failed' },
         );
       }
       if (clock.now() >= deadline)
-        throw new RuntimeError(
-          `target ${spec.name} is not ready after ${timeoutMs}ms:\n  ${problems.join('\n  ')}`,
-          'target_not_ready',
-          hint ? { hint } : {},
-        );
+        throw new RuntimeError(`target ${spec.name} is not ready after ${timeoutMs}ms:\n  ${problems.join('\n  ')}`, {
+          code: 'target_not_ready',
+          ...(hint ? { hint } : {}),
+        });
       await clock.sleep(100);
     }
   };
@@ -199,7 +198,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     markers: () => markers.travel(),
 
     async start(startOptions = {}) {
-      if (started) throw new RuntimeError(`target ${spec.name} is already started`, 'already_started');
+      if (started) throw new RuntimeError(`target ${spec.name} is already started`, { code: 'already_started' });
       started = true;
       try {
         runDir = mkdtempSync(join(tmpdir(), 'chaos-arena-process-'));
@@ -287,7 +286,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         if (errors.length > 0)
           throw new RuntimeError(
             `stopping target ${spec.name}: ${errors.map((e) => (e as Error).message).join('; ')}`,
-            'stop_failed',
+            { code: 'stop_failed' },
           );
       })();
       return stopping;

@@ -109,7 +109,7 @@ export async function startWatchdog(runDir: string, options: WatchdogOptions = {
     } catch (err) {
       lost = new RuntimeError(
         `the watchdog (pid ${dead.pid}) died and could not be started again: ${(err as Error).message}`,
-        'watchdog_lost',
+        { code: 'watchdog_lost' },
       );
       options.onLost?.(lost);
       throw lost;

@@ -82,14 +82,14 @@ export function createProtocolClient(options: ProtocolClientOptions) {
     } catch (err) {
       if (!(err instanceof OutboundCallError)) throw err;
       if (err.failure === 'too_large')
-        throw new RuntimeError(
-          `target ${base} answered ${method} ${path} with more than ${maxBytes} bytes`,
-          'target_bad_answer',
-        );
+        throw new RuntimeError(`target ${base} answered ${method} ${path} with more than ${maxBytes} bytes`, {
+          code: 'target_bad_answer',
+        });
       const why = err.message.slice(err.message.indexOf(': ') + 2);
       if (err.failure === 'aborted')
         throw new CancelledError(`interrupted while waiting for target ${base} (${method} ${path})`, { cause: err });
-      throw new RuntimeError(`target ${base} is unreachable (${method} ${path}): ${why}`, 'target_unreachable', {
+      throw new RuntimeError(`target ${base} is unreachable (${method} ${path}): ${why}`, {
+        code: 'target_unreachable',
         cause: err,
       });
     }
@@ -100,20 +100,20 @@ export function createProtocolClient(options: ProtocolClientOptions) {
     } catch {
       throw new RuntimeError(
         `target ${base} answered ${method} ${path} with ${status} and a body that is not JSON: ${JSON.stringify(text.slice(0, 80))}`,
-        'target_bad_answer',
+        { code: 'target_bad_answer' },
       );
     }
     if (status === 401 || status === 403) {
       throw new RuntimeError(
         `target ${base} refused the request (${status}): ${describe(json) ?? 'missing or wrong token'}; set the token with token_env`,
-        'target_unauthorized',
+        { code: 'target_unauthorized' },
       );
     }
     if (status >= 400) {
       const { error, code } = (json ?? {}) as { error?: unknown; code?: unknown };
       const message = typeof error === 'string' ? error : `${method} ${path} answered ${status}`;
       const machine = typeof code === 'string' ? code : `http_${status}`;
-      if (status === 404 && machine === 'not_found') throw new NotFoundError(message, 'not_found');
+      if (status === 404 && machine === 'not_found') throw new NotFoundError(message, { code: 'not_found' });
       throw new TargetAnswerError(message, status, machine);
     }
     return { status, json: json as T };
@@ -152,7 +152,9 @@ function describe(json: unknown): string | undefined {
 /** `GET /v1/target` must say protocol 1 and carry the fields the arena relies on. */
 export function checkTargetDocument(json: unknown, url: string): TargetDocument {
   const bad = (why: string) =>
-    new RuntimeError(`target ${url} answered GET /v1/target with an unusable document: ${why}`, 'target_bad_answer');
+    new RuntimeError(`target ${url} answered GET /v1/target with an unusable document: ${why}`, {
+      code: 'target_bad_answer',
+    });
   if (json === null || typeof json !== 'object') throw bad('not a JSON object');
   const d = json as Record<string, unknown>;
   if (d.protocol !== 1) throw bad(`protocol is ${JSON.stringify(d.protocol)}, this arena speaks protocol 1`);

@@ -85,7 +85,7 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
 
   const apply = async (type: ActionType, fields: Partial<FaultRequest>, opts?: FaultOptions): Promise<FaultReport> => {
     if (doc && !doc.faults.includes(type))
-      throw new RuntimeError(`${type}: target ${spec.name} does not support it`, 'unsupported');
+      throw new RuntimeError(`${type}: target ${spec.name} does not support it`, { code: 'unsupported' });
     const id = `${runId}-${++seq}`;
     const request: FaultRequest = { id, type, params: {}, lease_ms: leaseMs, ...fields };
     if (opts?.durationMs !== undefined) request.duration_ms = opts.durationMs;
@@ -149,7 +149,7 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
       if (failed.length > 0) {
         throw new RuntimeError(
           `could not revert ${failed.length} fault(s) on target ${spec.name} at ${client.url}: ${failed.join('; ')}; their leases (${leaseMs} ms) end them on the target`,
-          'revert_failed',
+          { code: 'revert_failed' },
         );
       }
     },
@@ -187,11 +187,10 @@ export function createRemoteTarget(spec: RemoteTargetSpec, options: RemoteTarget
       } catch (err) {
         // an interrupt stays one (exit 130), not a target that failed to answer
         if (err instanceof CancelledError) throw err;
-        throw new RuntimeError(
-          `target ${spec.name} at ${client.url} did not answer: ${errorMessage(err)}`,
-          'target_unreachable',
-          { cause: err },
-        );
+        throw new RuntimeError(`target ${spec.name} at ${client.url} did not answer: ${errorMessage(err)}`, {
+          code: 'target_unreachable',
+          cause: err,
+        });
       }
       stopped = false;
       renewLoop();

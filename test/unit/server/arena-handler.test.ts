@@ -207,7 +207,7 @@ describe('ArenaHandler', () => {
     let running = false;
     const survival: SurvivalRunner = {
       start: (req) => {
-        if (running) throw new ConflictError('a survival run is already going', 'survival_running');
+        if (running) throw new ConflictError('a survival run is already going', { code: 'survival_running' });
         running = true;
         return { running, request: req };
       },

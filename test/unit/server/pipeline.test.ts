@@ -69,7 +69,7 @@ describe('request pipeline', () => {
     );
     const sync = fakeExchange();
     compose([boundary], () => {
-      throw new UsageError('bad field x', 'invalid_input');
+      throw new UsageError('bad field x', { code: 'invalid_input' });
     })(sync);
     expect(sync.written.status).toBe(400);
     expect(JSON.parse(sync.written.body!)).toEqual({ error: 'bad field x', code: 'invalid_input' });

@@ -10,7 +10,7 @@ function makeRouter(logs: string[] = []) {
     ctx.send(201, { got: await ctx.json() });
   });
   router.get('/things/{id}', (ctx) => {
-    if (ctx.params.id === 'missing') throw new NotFoundError('thing missing not found', 'thing_not_found');
+    if (ctx.params.id === 'missing') throw new NotFoundError('thing missing not found', { code: 'thing_not_found' });
     return { id: ctx.params.id };
   });
   router.delete('/things/{id}', () => undefined);

@@ -31,13 +31,14 @@ describe('typed errors', () => {
     });
   });
 
-  it('still take the older (message, code, options) form', () => {
-    expect(new ConflictError('busy', 'survival_running', { hint: 'stop it first' })).toMatchObject({
+  it('take a code and a hint in one options object; each class has its own default code', () => {
+    expect(new ConflictError('busy', { code: 'survival_running', hint: 'stop it first' })).toMatchObject({
       code: 'survival_running',
       hint: 'stop it first',
       status: 409,
     });
     expect(new CancelledError().code).toBe('cancelled');
+    expect(new ConflictError('busy').code).toBe('conflict');
   });
 
   it('are recognised by isArenaError across two copies of the module, where instanceof fails', async () => {

@@ -23,7 +23,7 @@ function flakyQueue() {
   const gate = async () => {
     state.calls += 1;
     if (state.down)
-      throw new RuntimeError('cannot reach PostgreSQL at 127.0.0.1:5432: ECONNREFUSED', 'store_unreachable');
+      throw new RuntimeError('cannot reach PostgreSQL at 127.0.0.1:5432: ECONNREFUSED', { code: 'store_unreachable' });
   };
   const queue: RunQueue = {
     async enqueue(batch, key, request) {
