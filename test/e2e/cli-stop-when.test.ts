@@ -6,9 +6,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SurvivalReport } from '../../src/arena/report.js';
 import { arena } from '../helpers/cli.js';
+import { freePorts } from '../helpers/process-fleet.js';
+
+const WORKER = fileURLToPath(new URL('../fixtures/process-fleet/worker.mjs', import.meta.url));
 
 let dir = '';
 beforeEach(() => {
@@ -56,15 +60,31 @@ describe('--stop-when and config.stop_when', { timeout: 60_000 }, () => {
     expect(syntax.stderr).toMatch(/--stop-when: not YAML or JSON/);
   });
 
-  it('a condition the embedded target cannot evaluate (spend_above: no LLM proxy) is exit 2 before anything is injected', async () => {
+  it('a condition the target cannot evaluate (spend_above, no LLM proxy in front of its agents) is exit 2 before anything is injected', async () => {
+    const [port] = await freePorts(1);
+    const target = join(dir, 'no-llm.yaml');
+    writeFileSync(
+      target,
+      [
+        'kind: process',
+        'name: no-llm',
+        'start:',
+        `  command: node ${JSON.stringify(WORKER)} w1 ${port}`,
+        `  ready: { http: "http://127.0.0.1:${port}/", timeout: 15s }`,
+        'agents:',
+        `  - { id: w1, pid: { port: ${port} }, health: { http: "http://127.0.0.1:${port}/" } }`,
+        '',
+      ].join('\n'),
+    );
     const file = join(dir, 'spend.yaml');
     writeFileSync(
       file,
-      'name: spend\nconfig: { stop_when: { spend_above: { tokens: 1000 } } }\nactions:\n  - action: { type: kill_leader }\n',
+      'name: spend\nconfig: { stop_when: { spend_above: { tokens: 1000 } } }\nactions:\n  - action: { type: pause_agent, target_id: w1 }\n',
     );
-    const result = await arena(['scenario', 'run', file, '--json']);
-    expect(result.exitCode).toBe(2);
+    const result = await arena(['scenario', 'run', file, '--target', target, '--json']);
+    expect(result.exitCode, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/spend_above 1000 tokens: this target has no LLM proxy/);
+    expect(result.stdout).not.toMatch(/"success":\s*true/);
   });
 
   it('scenario validate names a bad stop_when or max_affected with its line', async () => {

@@ -87,7 +87,7 @@ describe('the packed package', () => {
     );
     const stray = paths.filter(
       (p) =>
-        !/^(LICENSE|README\.md|package\.json|bin\/arena\.js|bin\/package\.json|dist\/.+\.(js|js\.map|d\.ts|html|css)|(scenarios|strategies)\/[\w-]+\.yaml|schemas\/[\w-]+\.schema\.json)$/.test(
+        !/^(LICENSE|README\.md|package\.json|bin\/arena\.js|bin\/package\.json|dist\/build-complete\.json|dist\/.+\.(js|js\.map|d\.ts|html|css)|(scenarios|strategies)\/[\w-]+\.yaml|schemas\/[\w-]+\.schema\.json)$/.test(
           p,
         ) ||
         // the CLI is no library: its modules ship, its declarations do not

@@ -187,13 +187,19 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     observer,
     unsupportedFaults: unsupported,
     ...optionalTrials(spec),
-    // the agents' calls: the arena's own recovery probes pass through the same proxies and are left out
-    calls: {
-      calls(since) {
-        const page = ledger.calls(since);
-        return { ...page, records: page.records.filter((r) => r.client !== PROBE_CLIENT) };
-      },
-    },
+    // the agents' calls, when an LLM or MCP proxy sees them: without one there is nothing to read, and a
+    // reader (trials, spend_above) must say "not measured" rather than count zero. The arena's own
+    // recovery probes pass through the same proxies and are left out.
+    ...(seesCalls(spec)
+      ? {
+          calls: {
+            calls(since?: number) {
+              const page = ledger.calls(since);
+              return { ...page, records: page.records.filter((r) => r.client !== PROBE_CLIENT) };
+            },
+          },
+        }
+      : {}),
     proxies: () => proxyReports({ tcp: proxies, llm, mcp }, true),
     markers: () => markers.travel(),
 
@@ -360,4 +366,9 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
 function optionalTrials(spec: ProcessTargetSpec): { trials?: NonNullable<Target['trials']> } {
   const trials = createTrialTasks(spec);
   return trials ? { trials } : {};
+}
+
+/** whether any LLM or MCP proxy of this target records calls */
+function seesCalls(spec: ProcessTargetSpec): boolean {
+  return spec.llm !== undefined || spec.mcp !== undefined || spec.agents.some((a) => a.llm || a.mcp);
 }
