@@ -12,6 +12,7 @@ import type { Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { readSmallFile } from '../shared/files.js';
 import type { Random } from '../shared/random.js';
+import type { Tracing } from '../shared/otlp/tracing.js';
 import {
   formatSourceProblems,
   isJsonPath,
@@ -33,6 +34,8 @@ export interface TargetBuildOptions {
   env?: NodeJS.ProcessEnv;
   /** the command's interrupt (Ctrl-C / SIGTERM): ends calls to a remote target that are waiting */
   signal?: AbortSignal;
+  /** OpenTelemetry tracing of the run (--otlp): the LLM proxies a process target starts trace each call with it */
+  tracing?: Tracing;
 }
 
 export interface LoadedTargetFile {
@@ -75,6 +78,7 @@ const KINDS: Record<string, KindEntry> = {
         baseDir: resolve(baseDir),
         ...(options.clock ? { clock: options.clock } : {}),
         ...(options.random ? { random: options.random } : {}),
+        ...(options.tracing ? { tracing: options.tracing } : {}),
       });
     },
   },

@@ -12,6 +12,7 @@ import { createCallLedger } from '../../protocol/calls.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import type { Random } from '../../shared/random.js';
+import type { Tracing } from '../../shared/otlp/tracing.js';
 import { AgentFleet } from './agents.js';
 import type { AgentLocation, Target } from './contract.js';
 import { createProcessFaults } from './faults.js';
@@ -42,6 +43,8 @@ export interface ProcessTargetOptions {
   random?: Random;
   /** the arena's environment: the LLM probe takes its API key from OPENAI_API_KEY / ANTHROPIC_API_KEY here (default process.env) */
   env?: Readonly<Record<string, string | undefined>>;
+  /** the run's OpenTelemetry tracing (--otlp): its LLM proxies trace each call, parented to the agent's traceparent */
+  tracing?: Tracing;
 }
 
 /** which proxies this build can start (the TCP, LLM and MCP proxies land separately) */
@@ -213,6 +216,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           clock,
           ledger,
           markers,
+          ...(options.tracing ? { tracing: options.tracing } : {}),
           ...(options.random ? { random: options.random } : {}),
         });
         mcp = await startMcpProxies(spec, {
