@@ -8,6 +8,7 @@ import { checkBind, serveRoot } from './serve.js';
 import { assertUsableAPIKey } from '../shared/api-key.js';
 import { storeKind, storeSpec } from '../events/store-spec.js';
 import { registerServe } from './serve-registration.js';
+import type { Tracing } from '../shared/otlp/tracing.js';
 
 export interface ServeCommandOptions {
   host: string;
@@ -21,8 +22,11 @@ export interface ServeCommandOptions {
   target?: string;
   /** patch the runtime's strategy live from faults it did not recover from (off by default) */
   evolve?: boolean;
-  /** told every event of every run the server starts (`--otlp`: spans per run and fault) */
-  runListener?: BootstrapConfig['runListener'];
+  /**
+   * `--otlp`: a span per run the server starts and per fault in it, a span per fault injected one by
+   * one through the fault routes, and the GenAI spans of a process target's LLM proxies
+   */
+  tracing?: Tracing;
 }
 
 export interface ServeIO {
@@ -67,17 +71,19 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
       ...(seed !== undefined ? { seed } : {}),
       ...(strategy !== undefined ? { strategy } : {}),
       env: io.env,
+      ...(opts.tracing ? { tracing: opts.tracing } : {}),
     });
     targetFactory = () => target;
   }
   const eventStore = eventStoreConfig(storeSpec(opts.store, io.env));
+  const traced = opts.tracing && (await import('../bootstrap/run-tracing.js'));
   const root = await bootstrap({
     ...(targetFactory ? { targetFactory } : {}),
     ...(seed === undefined ? {} : { seed }),
     ...(strategy ? { strategy } : {}),
     ...(eventStore ? { eventStore } : {}),
     evolve: opts.evolve === true,
-    ...(opts.runListener ? { runListener: opts.runListener } : {}),
+    ...(traced ? { runListener: traced.traceRuns(opts.tracing!) } : {}),
   });
   await root.start();
   let server: Awaited<ReturnType<typeof serveRoot>>;
@@ -87,6 +93,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
       port,
       ...(apiKey ? { apiKey } : {}),
       ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
+      ...(traced ? { onFault: traced.traceFaults(opts.tracing!) } : {}),
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (err) {
