@@ -9,6 +9,7 @@ import { assertUsableAPIKey } from '../shared/api-key.js';
 import { storeKind, storeSpec } from '../events/store-spec.js';
 import { registerServe } from './serve-registration.js';
 import type { Tracing } from '../shared/otlp/tracing.js';
+import type { FaultListener } from './arena-handler.js';
 
 export interface ServeCommandOptions {
   host: string;
@@ -76,14 +77,19 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
     targetFactory = () => target;
   }
   const eventStore = eventStoreConfig(storeSpec(opts.store, io.env));
-  const traced = opts.tracing && (await import('../bootstrap/run-tracing.js'));
+  // loaded only with --otlp: spans per run and fault, and per fault injected on its own
+  let traced: { runListener: BootstrapConfig['runListener']; onFault: FaultListener } | undefined;
+  if (opts.tracing) {
+    const { traceRuns, traceFaults } = await import('../bootstrap/run-tracing.js');
+    traced = { runListener: traceRuns(opts.tracing), onFault: traceFaults(opts.tracing) };
+  }
   const root = await bootstrap({
     ...(targetFactory ? { targetFactory } : {}),
     ...(seed === undefined ? {} : { seed }),
     ...(strategy ? { strategy } : {}),
     ...(eventStore ? { eventStore } : {}),
     evolve: opts.evolve === true,
-    ...(traced ? { runListener: traced.traceRuns(opts.tracing!) } : {}),
+    ...(traced ? { runListener: traced.runListener } : {}),
   });
   await root.start();
   let server: Awaited<ReturnType<typeof serveRoot>>;
@@ -93,7 +99,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
       port,
       ...(apiKey ? { apiKey } : {}),
       ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
-      ...(traced ? { onFault: traced.traceFaults(opts.tracing!) } : {}),
+      ...(traced ? { onFault: traced.onFault } : {}),
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (err) {
