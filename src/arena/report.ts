@@ -218,7 +218,15 @@ export type RunEvent =
   | { type: 'recovery'; at_ms: number; recovery: FaultRecovery }
   | { type: 'snapshot'; at_ms: number; agents: AgentInfo[]; faults: ActiveFault[]; live: LiveScore; progress: number }
   /** `score`: the final one (consistency checked), so a view's last frame agrees with the report */
-  | { type: 'run.finished'; at_ms: number; status: RunStatus; stopped_by?: StoppedBy; score?: LiveScore };
+  | {
+      type: 'run.finished';
+      at_ms: number;
+      status: RunStatus;
+      stopped_by?: StoppedBy;
+      /** why it ended early or in error, as the report's `error` says it ("stopped (POST /arena/stop) after 3 action(s): …") */
+      error?: string;
+      score?: LiveScore;
+    };
 
 export type RunEventListener = (event: RunEvent) => void;
 

@@ -5,6 +5,7 @@
  * `runs`). A RunEventListener, like every other reader of a run.
  */
 import type { RunEvent, RunEventListener, RunStatus } from '../arena/report.js';
+import type { StoppedBy } from '../arena/safety/types.js';
 
 export interface RunSummary {
   /** numbered per server, from 1 */
@@ -16,6 +17,10 @@ export interface RunSummary {
   finished_at?: string;
   status?: RunStatus;
   score?: number | null;
+  /** a stop condition ended it (DESIGN §16) */
+  stopped_by?: StoppedBy;
+  /** why it ended early or in error (an emergency stop says who stopped it) */
+  error?: string;
   /** ids of the actions the run executed, in order */
   action_ids: string[];
 }
@@ -53,6 +58,8 @@ export function createRunLog(options: { limit?: number; now?: () => Date } = {})
         current.finished_at = now().toISOString();
         current.status = event.status;
         if (event.score !== undefined) current.score = event.score.score;
+        if (event.stopped_by) current.stopped_by = event.stopped_by;
+        if (event.error !== undefined) current.error = event.error;
       }
     },
     list: () => runs.map((r) => ({ ...r, action_ids: [...r.action_ids] })),

@@ -8,7 +8,9 @@
  * consumer of a run reads: the arena knows nothing of tracing.
  */
 import { randomUUID } from 'node:crypto';
-import type { Span } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Result } from '../arena/action.js';
 import { healthScopeFor, faultTarget } from '../arena/measure/index.js';
 import type { RunEvent, RunEventListener } from '../arena/report.js';
 import type { Tracing } from '../shared/otlp/tracing.js';
@@ -28,6 +30,8 @@ export const CHAOS = {
   faultOutcome: 'chaos.fault.outcome',
   faultSuccess: 'chaos.fault.success',
   faultError: 'chaos.fault.error',
+  /** `api`: injected on its own through `arena serve`'s fault routes, not by a run */
+  faultSource: 'chaos.fault.source',
   expectFailure: 'chaos.fault.expect_failure',
   recovered: 'chaos.recovered',
   recoveryMs: 'chaos.recovery_ms',
@@ -84,28 +88,11 @@ export function traceRuns(tracing: Pick<Tracing, 'api' | 'tracer'>, now: () => n
       case 'action': {
         if (!run) return;
         const { result } = event;
-        const faultId = result.metadata?.fault_id;
-        const span = tracer.startSpan(
-          `chaos.fault ${result.action.type}`,
-          {
-            kind: api.SpanKind.INTERNAL,
-            // the event comes once the fault was applied: it started the apply's duration ago
-            startTime: at - result.duration_ms,
-            attributes: {
-              [CHAOS.runId]: run.id,
-              [CHAOS.faultType]: result.action.type,
-              [CHAOS.faultTarget]: faultTarget(result),
-              [CHAOS.faultId]: typeof faultId === 'string' ? faultId : result.action.id,
-              [CHAOS.faultLabel]: event.label,
-              [CHAOS.faultOutcome]: result.success ? 'applied' : 'refused',
-              [CHAOS.faultSuccess]: result.success,
-              ...(event.expect_failure ? { [CHAOS.expectFailure]: true } : {}),
-              ...(result.error !== undefined ? { [CHAOS.faultError]: result.error } : {}),
-            },
-          },
-          api.trace.setSpan(api.ROOT_CONTEXT, run.span),
-        );
-        if (!result.success) span.setStatus({ code: api.SpanStatusCode.ERROR, message: result.error ?? 'refused' });
+        const span = startFaultSpan(tracing, result, at, api.trace.setSpan(api.ROOT_CONTEXT, run.span), {
+          [CHAOS.runId]: run.id,
+          [CHAOS.faultLabel]: event.label,
+          ...(event.expect_failure ? { [CHAOS.expectFailure]: true } : {}),
+        });
         // the measurement watches a disruptive fault until it recovers: its span waits for that
         if (result.success && healthScopeFor(result) !== undefined) run.faults.set(result.action.id, span);
         else span.end(at);
@@ -143,5 +130,56 @@ export function traceRuns(tracing: Pick<Tracing, 'api' | 'tracer'>, now: () => n
         return never;
       }
     }
+  };
+}
+
+/** a fault's span with the `chaos.fault.*` attributes, started when it was (the result comes once it was applied) */
+function startFaultSpan(
+  { api, tracer }: Pick<Tracing, 'api' | 'tracer'>,
+  result: Result,
+  at: number,
+  parent: Context,
+  extra: Attributes,
+): Span {
+  const faultId = result.metadata?.fault_id;
+  const span = tracer.startSpan(
+    `chaos.fault ${result.action.type}`,
+    {
+      kind: api.SpanKind.INTERNAL,
+      startTime: at - result.duration_ms,
+      attributes: {
+        [CHAOS.faultType]: result.action.type,
+        [CHAOS.faultTarget]: faultTarget(result),
+        [CHAOS.faultId]: typeof faultId === 'string' ? faultId : result.action.id,
+        [CHAOS.faultOutcome]: result.success ? 'applied' : 'refused',
+        [CHAOS.faultSuccess]: result.success,
+        ...(result.error !== undefined ? { [CHAOS.faultError]: result.error } : {}),
+        ...extra,
+      },
+    },
+    parent,
+  );
+  if (!result.success) span.setStatus({ code: api.SpanStatusCode.ERROR, message: result.error ?? 'refused' });
+  return span;
+}
+
+/**
+ * A span for each fault injected on its own through `arena serve`'s fault routes (not by a run): the
+ * same `chaos.fault.*` attributes as a run's, a child of the request's `traceparent` when the caller
+ * sent one (so a test harness's own trace shows the faults it injected), else a trace of its own. It
+ * lasts the injection: no run measures a recovery for it.
+ */
+export function traceFaults(
+  tracing: Pick<Tracing, 'api' | 'tracer' | 'propagator'>,
+  now: () => number = Date.now,
+): (result: Result, headers: IncomingHttpHeaders) => void {
+  const { api, propagator } = tracing;
+  return (result, headers) => {
+    const at = now();
+    const parent = propagator.extract(api.ROOT_CONTEXT, headers, {
+      get: (carrier, key) => carrier[key],
+      keys: (carrier) => Object.keys(carrier),
+    });
+    startFaultSpan(tracing, result, at, parent, { [CHAOS.faultSource]: 'api' }).end(at);
   };
 }

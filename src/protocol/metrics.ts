@@ -7,6 +7,7 @@
  */
 import type * as Prom from 'prom-client';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CallLedgerReader } from './calls.js';
 import type { ProtocolRoute } from './http.js';
 import type { WireActiveFault } from './wire.js';
 
@@ -150,6 +151,26 @@ export function createArenaMetrics(prom: PromClient): ArenaMetrics {
   };
 }
 
+/**
+ * Feeds `arena_llm_tokens_total` from a call ledger (what the LLM proxies saw): at each call, the
+ * tokens of the LLM answers recorded since the last one, by the model the answer named ("unknown"
+ * when none did). Read from the ledger's start, so what was recorded before the first scrape counts;
+ * records the ledger's bound evicted before they were read are missed (it keeps the last 10,000).
+ */
+export function countLedgerTokens(m: Pick<ArenaMetrics, 'tokens'>, ledger: CallLedgerReader): () => void {
+  let since = 0;
+  return () => {
+    const page = ledger.calls(since);
+    for (const call of page.records) {
+      if (call.kind !== 'llm' || !call.tokens) continue;
+      const model = call.model ?? 'unknown';
+      m.tokens('input', model, call.tokens.input);
+      m.tokens('output', model, call.tokens.output);
+    }
+    since = Math.max(since, page.next);
+  };
+}
+
 /** answers a scrape: the exposition text with its content type (HEAD: the headers only) */
 export async function sendMetrics(metrics: ArenaMetrics, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const text = await metrics.text();
@@ -169,13 +190,17 @@ export function proxyMetricsRoute(
   proxy: string,
   activeFaults: () => readonly WireActiveFault[],
   requests: () => Readonly<Record<string, number>>,
+  /** the LLM proxy's ledger: its answers' tokens as `arena_llm_tokens_total` */
+  calls?: CallLedgerReader,
 ): ProtocolRoute {
   let metrics: Promise<ArenaMetrics> | undefined;
   const ready = () =>
     (metrics ??= loadArenaMetrics().then((m) => {
+      const tokens = calls && countLedgerTokens(m, calls);
       m.beforeCollect(() => {
         m.activeFaults(activeFaults().map((f) => ({ kind: f.type, target: f.target_id ?? proxy })));
         m.proxyRequests(proxy, requests());
+        tokens?.();
       });
       return m;
     }));

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../shared/errors.js';
 import type { ArenaRoot } from '../bootstrap/index.js';
-import { ArenaHandler } from './arena-handler.js';
+import { ArenaHandler, type FaultListener } from './arena-handler.js';
 import { Router, type RouterOptions } from './router.js';
 import type { Logger } from '../shared/http/respond.js';
 import type { SseOptions } from './sse.js';
@@ -12,7 +12,7 @@ import { consoleFiles } from './console-files.js';
 import { ROUTE_GROUPS } from './groups/index.js';
 import { registerRegressRoutes } from './regress-route.js';
 import { feedFromArena, runVerdict, type LiveScoreView } from './metrics/arena-source.js';
-import { loadArenaMetrics } from '../protocol/metrics.js';
+import { countLedgerTokens, loadArenaMetrics } from '../protocol/metrics.js';
 import { registerMetricsRoute } from './metrics/route.js';
 
 export interface AppOptions {
@@ -23,6 +23,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** where the built web console is (default dist/web); false serves no console */
   consoleDir?: string | false;
+  /** told each fault the fault routes inject one by one, with the request's headers (`--otlp`: a span each) */
+  onFault?: FaultListener;
 }
 
 export interface App {
@@ -77,6 +79,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     dashboard: root.dashboard,
     liveEvolution: { status: () => x.liveEvolution() },
     emergencyStop: (why) => x.emergencyStop(why),
+    ...(options.onFault ? { onFault: options.onFault } : {}),
     flight: { timeline: (q) => x.flight.timeline(q), diagnostics: (q) => x.flight.diagnostics(q) },
   });
   router.registerArenaEndpoints(arena);
@@ -152,6 +155,13 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
     activeFaults: () => x.target.runtime.activeFaults(),
     score: () => arena.liveScore() as Promise<unknown> as Promise<LiveScoreView> | undefined,
   });
+  // a target with fault proxies (kind: process): the tokens its LLM proxies saw the agents spend
+  const calls = x.target.calls;
+  if (calls)
+    void metrics.then(
+      (m) => m.beforeCollect(countLedgerTokens(m, calls)),
+      () => undefined,
+    );
   registerMetricsRoute(router, () => metrics);
 
   const groups = [...router.groups];

@@ -8,6 +8,7 @@
 import { UsageError } from '../shared/errors.js';
 import { parseAction } from '../arena/actions.js';
 import type { Action, ActionType, Result } from '../arena/action.js';
+import type { IncomingHttpHeaders } from 'node:http';
 import { ARENA_STREAM, type ArenaService } from '../arena/service.js';
 import { apiKeyCheck, type KeyCheck } from '../shared/api-key.js';
 import type { RequestContext, RouteHandler } from './context.js';
@@ -51,6 +52,9 @@ export interface DashboardView {
   snapshot(): Promise<unknown>;
 }
 
+/** told a fault injected on its own (not by a run), with the request's headers (a `traceparent` to parent it to) */
+export type FaultListener = (result: Result, headers: IncomingHttpHeaders) => void;
+
 export interface ArenaHandlerOptions extends ArenaStreamOptions {
   /** arena routes then need this key even when the router has none (both apply when both are set) */
   apiKey?: string;
@@ -62,6 +66,8 @@ export interface ArenaHandlerOptions extends ArenaStreamOptions {
   liveEvolution?: { status(): unknown };
   /** `POST /arena/stop`: stops every run this server runs and reverts every active fault, at once (DESIGN §16) */
   emergencyStop?: (why: string) => Promise<unknown>;
+  /** told each fault the fault routes injected one by one (`arena serve --otlp`: a span each) */
+  onFault?: FaultListener;
 }
 
 const notConfigured = (what: string) =>
@@ -78,6 +84,7 @@ export class ArenaHandler {
   private readonly dashboard?: DashboardView;
   private readonly liveEvolution?: { status(): unknown };
   private readonly emergencyStop?: (why: string) => Promise<unknown>;
+  private readonly onFault?: FaultListener;
   private tracker: ScoreTracker | undefined;
   private readonly streamOptions: ArenaStreamOptions;
 
@@ -92,6 +99,7 @@ export class ArenaHandler {
     this.dashboard = options.dashboard;
     this.liveEvolution = options.liveEvolution;
     this.emergencyStop = options.emergencyStop;
+    this.onFault = options.onFault;
     this.streamOptions = { replayLimit: options.replayLimit };
   }
 
@@ -240,7 +248,17 @@ export class ArenaHandler {
       `${action.type}`,
       'the target',
     );
-    this.reply(ctx, await this.service.execute(action));
+    let result: Result;
+    try {
+      result = await this.service.execute(action);
+    } catch (err) {
+      // it ran but the event store did not take it (event_not_recorded): it still happened
+      const ran = (err as { details?: { result?: Result } }).details?.result;
+      if (ran) this.onFault?.(ran, ctx.req.headers);
+      throw err;
+    }
+    this.onFault?.(result, ctx.req.headers);
+    this.reply(ctx, result);
   }
 
   /** 200 with the Result; 422 when the request was fine but the fault could not be applied */

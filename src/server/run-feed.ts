@@ -3,7 +3,8 @@
  * on, its events are served as the arena stream (GET /arena/stream, same
  * framing, ids and Last-Event-ID resume as `arena serve`), plus the latest
  * snapshot at GET /arena/run, and the run's Prometheus metrics at GET /metrics
- * (prom-client loads when the feed starts). Loopback only; ARENA_API_KEY is honoured
+ * (prom-client loads when the feed starts): from its events, and from its target
+ * the LLM tokens and workload counters. Loopback only; ARENA_API_KEY is honoured
  * (X-API-Key or Authorization: Bearer, as Prometheus sends it).
  */
 import { ANY_VERSION } from '../arena/event-store.js';
@@ -17,12 +18,16 @@ import type { Logger } from '../shared/http/respond.js';
 import { loadArenaMetrics } from '../protocol/metrics.js';
 import { registerMetricsRoute } from './metrics/route.js';
 import { countRunEvents } from './metrics/run-events.js';
+import { countRunTargets } from './metrics/run-targets.js';
+import type { Target } from '../arena/providers.js';
 
 export interface RunFeed {
   url: string;
   port: number;
   isAuthEnabled: boolean;
   listener(event: RunEvent): void;
+  /** the run built this target (one per scenario): its LLM tokens and workload counters are served from now on */
+  watchTarget(target: Pick<Target, 'observer' | 'calls'>): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +57,12 @@ export async function startRunFeed(options: {
   // counted in the order the events came: each waits on the same loaded module
   const counted = metrics.then(countRunEvents);
   counted.catch(() => undefined);
+  const targets = metrics.then((m) => {
+    const t = countRunTargets(m);
+    m.beforeCollect(() => t.collect());
+    return t;
+  });
+  targets.catch(() => undefined);
   registerMetricsRoute(router, () => metrics);
   const handle = await listen(router, { host: '127.0.0.1', port: options.port }).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EADDRINUSE') throw err;
@@ -74,6 +85,9 @@ export async function startRunFeed(options: {
       appends = appends
         .then(() => store.append('arena', [{ type: eventName(event), data: event }], ANY_VERSION))
         .catch(() => undefined);
+    },
+    watchTarget(target) {
+      void targets.then((t) => t.watch(target)).catch(() => undefined);
     },
     async close() {
       await appends;

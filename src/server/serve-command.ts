@@ -8,6 +8,8 @@ import { checkBind, serveRoot } from './serve.js';
 import { assertUsableApiKey } from '../shared/api-key.js';
 import { storeKind, storeSpec } from '../events/store-spec.js';
 import { registerServe } from './serve-registration.js';
+import type { Tracing } from '../shared/otlp/tracing.js';
+import type { FaultListener } from './arena-handler.js';
 
 export interface ServeCommandOptions {
   host: string;
@@ -21,8 +23,11 @@ export interface ServeCommandOptions {
   target?: string;
   /** patch the runtime's strategy live from faults it did not recover from (off by default) */
   evolve?: boolean;
-  /** told every event of every run the server starts (`--otlp`: spans per run and fault) */
-  runListener?: BootstrapConfig['runListener'];
+  /**
+   * `--otlp`: a span per run the server starts and per fault in it, a span per fault injected one by
+   * one through the fault routes, and the GenAI spans of a process target's LLM proxies
+   */
+  tracing?: Tracing;
 }
 
 export interface ServeIO {
@@ -65,17 +70,24 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
       ...(seed !== undefined ? { seed } : {}),
       ...(strategy !== undefined ? { strategy } : {}),
       env: io.env,
+      ...(opts.tracing ? { tracing: opts.tracing } : {}),
     });
     targetFactory = () => target;
   }
   const eventStore = eventStoreConfig(storeSpec(opts.store, io.env));
+  // loaded only with --otlp: spans per run and fault, and per fault injected on its own
+  let traced: { runListener: BootstrapConfig['runListener']; onFault: FaultListener } | undefined;
+  if (opts.tracing) {
+    const { traceRuns, traceFaults } = await import('../bootstrap/run-tracing.js');
+    traced = { runListener: traceRuns(opts.tracing), onFault: traceFaults(opts.tracing) };
+  }
   const root = await bootstrap({
     ...(targetFactory ? { targetFactory } : {}),
     ...(seed === undefined ? {} : { seed }),
     ...(strategy ? { strategy } : {}),
     ...(eventStore ? { eventStore } : {}),
     evolve: opts.evolve === true,
-    ...(opts.runListener ? { runListener: opts.runListener } : {}),
+    ...(traced ? { runListener: traced.runListener } : {}),
   });
   await root.start();
   let server: Awaited<ReturnType<typeof serveRoot>>;
@@ -85,6 +97,7 @@ export async function runServe(opts: ServeCommandOptions, io: ServeIO): Promise<
       port,
       ...(apiKey ? { apiKey } : {}),
       ...(opts.allowedOrigin ? { allowedOrigins: opts.allowedOrigin } : {}),
+      ...(traced ? { onFault: traced.onFault } : {}),
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (err) {

@@ -12,6 +12,7 @@ import type { Clock } from '../shared/clock.js';
 import { UsageError } from '../shared/errors.js';
 import { readSmallFile } from '../shared/files.js';
 import type { Random } from '../shared/random.js';
+import type { Tracing } from '../shared/otlp/tracing.js';
 import {
   formatSourceProblems,
   isJsonPath,
@@ -35,6 +36,8 @@ export interface TargetBuildOptions {
   signal?: AbortSignal;
   /** false: no steady-state workload (trials, whose calls it would mix with); default on */
   workload?: boolean;
+  /** OpenTelemetry tracing of the run (--otlp): the LLM proxies a process target starts trace each call with it */
+  tracing?: Tracing;
 }
 
 export interface LoadedTargetFile {
@@ -79,6 +82,7 @@ const KINDS: Record<string, KindEntry> = {
         ...(options.clock ? { clock: options.clock } : {}),
         ...(options.random ? { random: options.random } : {}),
         ...(options.workload !== undefined ? { workload: options.workload } : {}),
+        ...(options.tracing ? { tracing: options.tracing } : {}),
       });
     },
   },

@@ -40,18 +40,32 @@ export function describeResult(result: ResultLike): string {
   return text;
 }
 
+/** what a run's report or summary says about how it ended early */
+export interface RunEnd {
+  status?: string;
+  stopped_by?: { condition?: string; reason?: string };
+  error?: string;
+}
+
+/**
+ * Why a run ended early (DESIGN §16), or undefined when it did not: the stop condition that tripped
+ * and what it measured, or who pressed the emergency stop (the report's `error` names them).
+ */
+export function endedWhy(run: RunEnd): string | undefined {
+  if (run.stopped_by)
+    return `stopped by ${run.stopped_by.condition ?? 'a stop condition'}: ${run.stopped_by.reason ?? ''}; faults reverted`;
+  if ((run.status === 'stopped' || run.status === 'interrupted') && run.error) return run.error;
+  return undefined;
+}
+
 /** one line for any arena event on the timeline */
 export function describeEvent(type: string, data: unknown): { text: string; tone: 'ok' | 'bad' | 'info' } {
   const d = (data ?? {}) as ResultLike & Record<string, unknown>;
   if (type === 'arena.action.executed') return { text: describeResult(d), tone: 'ok' };
   if (type === 'arena.action.failed') return { text: describeResult(d), tone: 'bad' };
-  // a stop condition ended the run (DESIGN §16): say which and why, not a dump of the event
-  const stopped = d.stopped_by as { condition?: string; reason?: string } | undefined;
-  if (type === 'run.finished' && stopped)
-    return {
-      text: `stopped by ${stopped.condition ?? 'a stop condition'}: ${stopped.reason ?? ''}; faults reverted`,
-      tone: 'bad',
-    };
+  // a run ended early (DESIGN §16): say which condition or who stopped it, not a dump of the event
+  const why = type === 'run.finished' ? endedWhy(d as RunEnd) : undefined;
+  if (why) return { text: why, tone: 'bad' };
   const keys = Object.keys(d).slice(0, 4);
   const detail = keys.map((k) => `${k}=${typeof d[k] === 'object' ? JSON.stringify(d[k]) : String(d[k])}`).join(' ');
   return { text: `${type.replace(/^arena\./, '')}${detail ? ` ${detail}` : ''}`, tone: 'info' };

@@ -39,6 +39,9 @@ export interface RunSummary {
   finished_at?: string;
   status?: string;
   score?: number | null;
+  /** why it ended early (a stop condition, an emergency stop) */
+  stopped_by?: { condition?: string; reason?: string };
+  error?: string;
   action_ids: string[];
 }
 

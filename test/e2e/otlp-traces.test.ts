@@ -180,4 +180,34 @@ describe('arena serve --otlp', () => {
     expect(kill?.parentSpanId).toBe(run!.spanId);
     expect(kill?.attributes).toMatchObject({ 'chaos.fault.target': 'agent-2', 'chaos.fault.outcome': 'applied' });
   }, 60_000);
+  it('a fault injected on its own through a fault route gets a span, a child of the traceparent the caller sent', async () => {
+    receiver = await startOtlpReceiver();
+    serve = await startServe(['--otlp', receiver.url], { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const parentId = '00f067aa0ba902b7';
+    const pause = await fetch(`${serve.url}/arena/agent/agent-2/pause`, {
+      method: 'POST',
+      headers: { traceparent: `00-${traceId}-${parentId}-01` },
+    });
+    expect(pause.status, await pause.text()).toBe(200);
+    // refused (a running agent cannot be resumed): a span too, an error saying why
+    const refusedRes = await fetch(`${serve.url}/arena/agent/agent-3/resume`, { method: 'POST' });
+    expect(refusedRes.status).toBe(422);
+    await serve.stop();
+    const spans = receiver.spans();
+    const applied = spans.find((s) => s.name === 'chaos.fault pause_agent');
+    const refused = spans.find((s) => s.name === 'chaos.fault resume_agent');
+    expect(applied).toMatchObject({ traceId, parentSpanId: parentId });
+    expect(applied!.attributes).toMatchObject({
+      'chaos.fault.type': 'pause_agent',
+      'chaos.fault.target': 'agent-2',
+      'chaos.fault.outcome': 'applied',
+      'chaos.fault.source': 'api',
+    });
+    // no traceparent: a trace of its own
+    expect(refused!.traceId).not.toBe(traceId);
+    expect(refused!.parentSpanId).toBe('');
+    expect(refused!.attributes).toMatchObject({ 'chaos.fault.outcome': 'refused' });
+    expect(refused!.status.code).toBe(2);
+  }, 60_000);
 });

@@ -37,7 +37,7 @@ describe('arena survival --serve: GET /metrics', () => {
     expect((await fetch(`${url}/metrics`)).status).toBe(401);
     let text = '';
     const deadline = Date.now() + 20_000;
-    // scraped until the run has injected something and taken a snapshot (or the run ended)
+    // scraped until the run has injected something, taken a snapshot and served requests (or the run ended)
     while (Date.now() < deadline && proc.exitCode === null) {
       const res = await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer run-key' } }).catch(
         () => undefined,
@@ -46,7 +46,12 @@ describe('arena survival --serve: GET /metrics', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/plain');
       text = await res.text();
-      if (/^arena_faults_injected_total\{/m.test(text) && /^arena_score\{dimension="recovery"\}/m.test(text)) break;
+      if (
+        /^arena_faults_injected_total\{/m.test(text) &&
+        /^arena_score\{dimension="recovery"\}/m.test(text) &&
+        (sample(text, 'arena_workload_requests_total', { outcome: 'succeeded' }) ?? 0) > 0
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(text).toMatch(
@@ -54,6 +59,9 @@ describe('arena survival --serve: GET /metrics', () => {
     );
     expect(sample(text, 'arena_score', { dimension: 'recovery' })).toBeGreaterThanOrEqual(0);
     expect(text).toContain('# TYPE arena_fault_recovery_seconds histogram');
+    // read from the run's target at each scrape: the embedded workload has been running since the warm-up
+    expect(sample(text, 'arena_workload_requests_total', { outcome: 'succeeded' })).toBeGreaterThan(0);
+    expect(sample(text, 'arena_workload_requests_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(0);
     const r = await proc;
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(String(r.stdout)).schema_version).toBe(1);

@@ -325,6 +325,33 @@ describe('web console in Chromium', () => {
     await shot(page, 'console-desktop');
   });
 
+  it('an emergency stop: the survival report and its timeline group say it was stopped and by what', async () => {
+    await page.fill('[data-testid=survival] input[name=duration]', '30s');
+    await page.fill('[data-testid=survival] input[name=interval]', '300ms');
+    await page.fill('[data-testid=survival] input[name=seed]', '5151');
+    await page.click('[data-testid=survival] button[type=submit]');
+    await poll(() => page.locator('[data-testid=survival-seed]').textContent()).toBe('5151');
+    // a fault has landed, so the run has a group on the timeline
+    await poll(
+      async () => (await http(server.url, 'GET', '/arena/survival/status', { key: KEY })).json.actions_run ?? 0,
+    ).toBeGreaterThan(0);
+    // from outside the page, as `arena stop` or a pager's webhook would
+    const stop = await http(server.url, 'POST', '/arena/stop', { key: KEY });
+    expect(stop.status, stop.text).toBe(200);
+    await poll(() => page.locator('[data-testid=survival-report]').textContent()).toContain('stopped');
+    await poll(() => page.locator('[data-testid=survival-ended-why]').textContent()).toMatch(
+      /^stopped \(POST \/arena\/stop\) after \d+ action\(s\)/,
+    );
+    // the run's group on the timeline says the same
+    await poll(() =>
+      page
+        .locator('.timeline-group', { has: page.locator('h3', { hasText: 'seed 5151' }) })
+        .locator('[data-testid=run-ended-why]')
+        .textContent(),
+    ).toContain('POST /arena/stop');
+    await shot(page, 'survival-stopped-desktop');
+  }, 30_000);
+
   it('the key never appears in a URL the browser requested; no CSP violation, no page error', () => {
     expect(requested.length).toBeGreaterThan(10);
     expect(requested.filter((u) => u.includes(KEY))).toEqual([]);

@@ -350,6 +350,7 @@ async function lifecycle(
     status,
     score: finalScore,
     ...(stoppedBy ? { stopped_by: stoppedBy } : {}),
+    ...(outcome.error !== undefined ? { error: outcome.error } : {}),
   });
   return outcome;
 }

@@ -45,6 +45,7 @@ export const otlpPlugin: RunPlugin = {
     const opened = await openTracing(options.otlp, ctx, 'chaos-arena');
     if (!opened) return undefined;
     const { traceRuns } = await import('../../bootstrap/run-tracing.js');
-    return { listener: traceRuns(opened.tracing), close: () => opened.close() };
+    // the tracing goes to the target too: the LLM proxies a process target starts trace the agents' calls
+    return { listener: traceRuns(opened.tracing), tracing: opened.tracing, close: () => opened.close() };
   },
 };

@@ -77,9 +77,12 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       });
       const traced = await openTracing(otlp, ctx, 'chaos-arena');
       try {
-        const runListener = traced && (await import('../../bootstrap/run-tracing.js')).traceRuns(traced.tracing);
         await runServe(
-          { ...rest, ...(apiKey === undefined ? {} : { apiKey }), ...(runListener ? { runListener } : {}) },
+          {
+            ...rest,
+            ...(apiKey === undefined ? {} : { apiKey }),
+            ...(traced ? { tracing: traced.tracing } : {}),
+          },
           ctx,
         );
       } finally {
@@ -113,6 +116,6 @@ export const servePlugin: RunPlugin = {
     ctx.stderr.write(
       `arena: serving run events on ${feed.url}/arena/stream (auth: ${feed.isAuthEnabled ? 'on' : 'off'})\n`,
     );
-    return { listener: feed.listener, close: () => feed.close() };
+    return { listener: feed.listener, watchTarget: (target) => feed.watchTarget(target), close: () => feed.close() };
   },
 };

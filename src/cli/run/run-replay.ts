@@ -19,6 +19,7 @@ import { renderScenarioTables, renderSurvivalTable } from '../output/table.js';
 import { terminalWidth } from '../output/fit.js';
 import { scenarioJUnit, survivalJUnit } from '../output/junit.js';
 import { runWithOutput } from './with-output.js';
+import type { TargetChoice } from './targets.js';
 import { runTitle } from '../view/view-state.js';
 import type { GateOn } from '../../arena/score.js';
 import { throwForOutcomes } from './outcome.js';
@@ -47,7 +48,11 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
   }
   const plan = replayPlanFromReport(doc, file, opts.scenario);
   const strategy = opts.strategy ? await loadStrategyFile(resolve(ctx.cwd, opts.strategy)) : plan.strategy;
-  const target = createEmbeddedTarget({ strategy, seed: plan.seed });
+  const embedded: TargetChoice = {
+    name: 'embedded',
+    kind: 'embedded',
+    create: async (seed) => createEmbeddedTarget({ strategy, seed }),
+  };
   if (mode.kind !== 'tty')
     ctx.stderr.write(
       `replay: ${plan.timeline.length} action(s) of ${runTitle(plan.kind, plan.name)} (seed ${plan.seed})\n`,
@@ -61,8 +66,8 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
   const scenario = scenarioFromPlan(plan);
   if (scenario) {
     // a scenario report replays as that scenario: labels, expectations, window and gate
-    const replayed = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
-      runScenarioOnTarget(target, scenario, {
+    const replayed = await runWithOutput(ctx, opts, mode, async (onEvent, sinks, targets) =>
+      runScenarioOnTarget(await targets.create(embedded, plan.seed), scenario, {
         seed: plan.seed,
         signal: ctx.signal,
         onEvent,
@@ -83,8 +88,8 @@ export async function replayCommand(file: string, opts: ReplayCommandOptions, ct
     throwForOutcomes([replayed], opts.report);
     return;
   }
-  const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
-    runSurvivalOnTarget(target, {
+  const report = await runWithOutput(ctx, opts, mode, async (onEvent, sinks, targets) =>
+    runSurvivalOnTarget(await targets.create(embedded, plan.seed), {
       duration: 0,
       interval: 0,
       seed: plan.seed,

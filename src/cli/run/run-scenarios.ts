@@ -84,12 +84,12 @@ async function runAll(
 ): Promise<void> {
   const reports: ScenarioReport[] = [];
   let failure: unknown;
-  await runWithOutput(ctx, opts, mode, async (onEvent, sinks) => {
+  await runWithOutput(ctx, opts, mode, async (onEvent, sinks, runTargets) => {
     for (const [i, scenario] of scenarios.entries()) {
       if (ctx.signal.aborted) break;
       const seed = opts.seed ?? scenario.config.seed ?? randomSeed();
       try {
-        const target = await targets[i]!.create(seed);
+        const target = await runTargets.create(targets[i]!, seed);
         reports.push(
           await runScenarioOnTarget(target, scenario, {
             seed,

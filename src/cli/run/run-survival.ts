@@ -90,10 +90,15 @@ async function survive(
   options: SurvivalOptions,
 ): Promise<void> {
   const seed = options.seed!;
-  const target = await choice.create(seed);
   if (mode.kind !== 'tty') ctx.stderr.write(`survival: seed ${seed} (replay with --seed ${seed})\n`);
-  const report = await runWithOutput(ctx, opts, mode, (onEvent, sinks) =>
-    runSurvivalOnTarget(target, { ...options, onEvent, ...sinks, onNotice: (line) => ctx.stderr.write(`${line}\n`) }),
+  // the target is built once the plugins are open: --otlp traces its LLM proxies, --serve reads its counters
+  const report = await runWithOutput(ctx, opts, mode, async (onEvent, sinks, targets) =>
+    runSurvivalOnTarget(await targets.create(choice, seed), {
+      ...options,
+      onEvent,
+      ...sinks,
+      onNotice: (line) => ctx.stderr.write(`${line}\n`),
+    }),
   );
   if (opts.saveScenario) saveScenario(ctx, opts.saveScenario, report);
   if (isGitHubActions(ctx.env)) reportToGitHub(ctx, [{ kind: 'survival', report }], mode.kind === 'json');

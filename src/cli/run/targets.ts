@@ -8,13 +8,19 @@ import { dirname, resolve } from 'node:path';
 import type { Target } from '../../arena/providers.js';
 import { UsageError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
+import type { Tracing } from '../../shared/otlp/tracing.js';
+
+/** what a run gives the target it builds: --otlp's tracing (a process target's LLM proxies trace each call) */
+export interface TargetExtras {
+  tracing?: Tracing;
+}
 
 export interface TargetChoice {
   /** 'embedded' or the target file's name */
   name: string;
   kind: string;
   file?: string;
-  create(seed: number): Promise<Target>;
+  create(seed: number, extras?: TargetExtras): Promise<Target>;
 }
 
 export interface TargetFlags {
@@ -51,7 +57,13 @@ export async function chooseTarget(
     name: loaded.name,
     kind: loaded.kind,
     file: shown,
-    create: (seed) =>
-      loaded.create({ seed, ...(strategy !== undefined ? { strategy } : {}), env: ctx.env, signal: ctx.signal }),
+    create: (seed, extras = {}) =>
+      loaded.create({
+        seed,
+        ...(strategy !== undefined ? { strategy } : {}),
+        env: ctx.env,
+        signal: ctx.signal,
+        ...extras,
+      }),
   };
 }

@@ -7,6 +7,8 @@ import { checkOutputPaths } from '../output/emit.js';
 import type { AttachedPlugin } from '../run-plugin.js';
 import { attachPlugins } from '../run-plugins.js';
 import { keepAliveWhile } from '../../shared/keep-alive.js';
+import type { Target } from '../../arena/providers.js';
+import type { TargetChoice } from './targets.js';
 
 /**
  * Opens the plugins (--serve, --store …) and then the live view or plain
@@ -18,11 +20,19 @@ export interface RunSinks {
   eventStore?: EventStore;
 }
 
+/**
+ * Builds the run's targets once the plugins are open: what they give a target (--otlp's tracing) reaches
+ * it, and what they read from one (--serve's tokens and workload) sees it.
+ */
+export interface RunTargets {
+  create(choice: TargetChoice, seed: number): Promise<Target>;
+}
+
 export async function runWithOutput<T>(
   ctx: CliContext,
   opts: object,
   mode: OutputMode,
-  run: (onEvent: RunEventListener, sinks: RunSinks) => Promise<T>,
+  run: (onEvent: RunEventListener, sinks: RunSinks, targets: RunTargets) => Promise<T>,
 ): Promise<T> {
   checkOutputPaths(ctx, opts);
   const plugins: AttachedPlugin[] = await attachPlugins(opts as Record<string, unknown>, ctx);
@@ -33,7 +43,15 @@ export async function runWithOutput<T>(
       for (const p of plugins) output.addListener(p.listener);
       try {
         const eventStore = plugins.find((p) => p.eventStore)?.eventStore;
-        return await run(output.listener, eventStore ? { eventStore } : {});
+        const tracing = plugins.find((p) => p.tracing)?.tracing;
+        const targets: RunTargets = {
+          async create(choice, seed) {
+            const target = await choice.create(seed, tracing ? { tracing } : {});
+            for (const p of plugins) p.watchTarget?.(target);
+            return target;
+          },
+        };
+        return await run(output.listener, eventStore ? { eventStore } : {}, targets);
       } finally {
         await output.close();
       }

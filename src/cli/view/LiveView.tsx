@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { Box, useStdout } from 'ink';
 import type { ViewStore } from './view-store.js';
 import { useViewStore } from './use-view-store.js';
-import { Header } from './Header.js';
+import { EndedWhy, Header } from './Header.js';
 import { AgentsPanel } from './AgentsPanel.js';
 import { ScorePanel } from './ScorePanel.js';
 import { formatFeedLine } from './FeedLine.js';
@@ -31,6 +31,7 @@ export function LiveView({ store }: { store: ViewStore }) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1} width={frameWidth(stdout.columns)} flexShrink={0}>
       <Header state={state} />
+      <EndedWhy state={state} />
       <AgentsPanel agents={state.agents} faults={state.faults} />
       <ScorePanel state={state} />
     </Box>

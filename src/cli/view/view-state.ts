@@ -39,6 +39,8 @@ export interface ViewState {
   /** finished lines: each is printed once, above the live region */
   feed: FeedItem[];
   status: RunStatus | null;
+  /** why it ended early, once it has: the stop condition that tripped, or who stopped it (an emergency stop) */
+  ended_why: string | null;
 }
 
 export function initialViewState(): ViewState {
@@ -56,7 +58,15 @@ export function initialViewState(): ViewState {
     recoveries: { recovered: 0, missed: 0, interrupted: 0 },
     feed: [],
     status: null,
+    ended_why: null,
   };
+}
+
+/** a stop condition as "stopped by CONDITION: REASON", an emergency stop (or Ctrl-C) as what the report says */
+function endedWhy(event: Extract<RunEvent, { type: 'run.finished' }>): string | null {
+  if (event.stopped_by) return `stopped by ${event.stopped_by.condition}: ${event.stopped_by.reason}`;
+  if (event.status === 'stopped' || event.status === 'interrupted') return event.error ?? null;
+  return null;
 }
 
 /**
@@ -130,7 +140,9 @@ export class ViewReducer {
         if (event.score) s.live = event.score;
         s.progress =
           event.status === 'passed' || event.status === 'failed' || event.status === 'inconclusive' ? 1 : s.progress;
+        s.ended_why = endedWhy(event);
         if (event.stopped_by) this.addLine(event.at_ms, `${stoppedByText(event.stopped_by)}; faults reverted`, 'bad');
+        else if (s.ended_why) this.addLine(event.at_ms, s.ended_why, 'bad');
         this.addLine(event.at_ms, `finished: ${event.status}`, event.status === 'passed' ? 'ok' : 'bad');
         break;
     }

@@ -51,6 +51,7 @@ export async function startLlmControl(options: LlmControlOptions): Promise<LlmCo
           'llm',
           () => registry.list(),
           () => llmRequestsByFault(options.proxy.stats()),
+          options.proxy.calls,
         ),
       ],
     });

@@ -390,10 +390,12 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   };
 
   let last: { path: string; model?: string } | undefined;
+  /** a call of the arena's own recovery probe, not of the agents */
+  const isProbeCall = (req: IncomingMessage) =>
+    options.probeClient !== undefined && req.headers['x-arena-client'] === options.probeClient;
   /** watches the body stream past for its model; the request is never held for it */
   const noteRequest = (req: IncomingMessage, path: string): { model?: string } | undefined => {
-    if (req.method !== 'POST' || (options.probeClient && req.headers['x-arena-client'] === options.probeClient))
-      return undefined;
+    if (req.method !== 'POST' || isProbeCall(req)) return undefined;
     const seen: { path: string; model?: string } = { path };
     last = seen;
     const sniffer = createModelSniffer();
@@ -414,7 +416,11 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     // the model the request asked for, as the sniffer saw it: what a call that got no answer is recorded under
     const trace = recorder.trace(req, res, () => seen?.model);
     const call: Call = { req, res, client, api: apiOf(pathname), pathname, trace };
-    const span = options.tracing && traceLlmCall(options.tracing, req, res, { ...call, upstream: upstreamUrl });
+    // the arena's own recovery probes are not the agents' calls: no trace of their own every poll
+    const span =
+      options.tracing && !isProbeCall(req)
+        ? traceLlmCall(options.tracing, req, res, { ...call, upstream: upstreamUrl })
+        : undefined;
     call.span = span;
     if (faults.isEmpty && !markers.isTracking && !span) return pass(call, undefined, []);
     let body: PeekedBody | undefined;

@@ -3,8 +3,8 @@
  * `survival --serve`): fed from the run's own events, the same names as the
  * server's (DESIGN §17). Faults and recoveries are counted as they happen; the
  * active faults and the live score come with each snapshot, the final score
- * and the verdict with the run's end. The workload counters are not in a run's
- * events, so `arena_workload_requests_total` is left out here.
+ * and the verdict with the run's end. The workload counters and the LLM tokens
+ * are not in a run's events: ./run-targets.ts reads them from the run's target.
  */
 import type { LiveScore, RunEvent } from '../../arena/report.js';
 import type { ArenaMetrics } from '../../protocol/metrics.js';

@@ -13,6 +13,7 @@ import type { ProxyReport } from '../../arena/providers.js';
 import type { CallLedger } from '../../protocol/calls.js';
 import type { Clock } from '../../shared/clock.js';
 import type { MarkerBook } from '../../protocol/markers.js';
+import type { Tracing } from '../../shared/otlp/tracing.js';
 import { RuntimeError } from '../../shared/errors.js';
 import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
@@ -144,7 +145,7 @@ export function startMcpProxies(
 /** `llm:` per agent, or once at the top level for every agent without its own. */
 export function startLlmProxies(
   spec: ProcessTargetSpec,
-  options: { clock: Clock; random?: Random; ledger: CallLedger; markers?: MarkerBook },
+  options: { clock: Clock; random?: Random; ledger: CallLedger; markers?: MarkerBook; tracing?: Tracing },
 ): Promise<LlmProxies> {
   return startPerAgent(
     spec.agents,
@@ -162,6 +163,7 @@ export function startLlmProxies(
         ...(agent !== undefined ? { agent } : {}),
         ...(options.random ? { random: options.random.fork(`llm:${label}`) } : {}),
         ...(options.markers ? { markers: options.markers } : {}),
+        ...(options.tracing ? { tracing: options.tracing } : {}),
       });
       return {
         port: proxy.port,

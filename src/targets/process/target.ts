@@ -12,6 +12,7 @@ import { createCallLedger } from '../../protocol/calls.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { RuntimeError } from '../../shared/errors.js';
 import type { Random } from '../../shared/random.js';
+import type { Tracing } from '../../shared/otlp/tracing.js';
 import { AgentFleet } from './agents.js';
 import type { AgentLocation, Target } from './contract.js';
 import { createProcessFaults } from './faults.js';
@@ -45,6 +46,8 @@ export interface ProcessTargetOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** false: the steady-state workload does not run (trials: its LLM calls would mix with the trials') */
   workload?: boolean;
+  /** the run's OpenTelemetry tracing (--otlp): its LLM proxies trace each call, parented to the agent's traceparent */
+  tracing?: Tracing;
 }
 
 /** which proxies this build can start (the TCP, LLM and MCP proxies land separately) */
@@ -222,6 +225,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           clock,
           ledger,
           markers,
+          ...(options.tracing ? { tracing: options.tracing } : {}),
           ...(options.random ? { random: options.random } : {}),
         });
         mcp = await startMcpProxies(spec, {

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { describeFailure, type Api } from '../api.js';
 import { downloadJson, reportFileName } from '../download.js';
-import { formatMs, formatNumber } from '../format.js';
+import { endedWhy, formatMs, formatNumber, type RunEnd } from '../format.js';
 
 interface SurvivalStatus {
   running: boolean;
@@ -18,7 +18,7 @@ interface SurvivalStatus {
   live?: { score: number | null };
 }
 
-interface SurvivalReport {
+interface SurvivalReport extends RunEnd {
   seed: number;
   status: string;
   started_at?: string;
@@ -144,6 +144,11 @@ export function SurvivalPanel(props: { api: Api; running: boolean }) {
           <button type="button" class="link" onClick={download}>
             Download JSON report
           </button>
+        </p>
+      )}
+      {!running && report && endedWhy(report) && (
+        <p class="error" data-testid="survival-ended-why">
+          {endedWhy(report)}
         </p>
       )}
       {message && (

@@ -5,7 +5,7 @@
  * the target took to be healthy again, still recovering, or not recovered.
  */
 import type { Recovery, RunSummary, TimelineItem } from '../types.js';
-import { clockTime, describeEvent, formatMs, formatNumber } from '../format.js';
+import { clockTime, describeEvent, endedWhy, formatMs, formatNumber } from '../format.js';
 
 const SHOWN = 200;
 
@@ -64,6 +64,11 @@ export function TimelinePanel(props: { items: TimelineItem[]; runs: RunSummary[]
           {groups.map((group) => (
             <section key={group.key} class="timeline-group" data-run={group.run?.id}>
               <h3 class="muted">{group.run ? runTitle(group.run) : 'faults injected on their own'}</h3>
+              {group.run && endedWhy(group.run) && (
+                <p class="error" data-testid="run-ended-why">
+                  {endedWhy(group.run)}
+                </p>
+              )}
               <ol>
                 {[...group.items].reverse().map((item) => {
                   const { text, tone } = describeEvent(item.type, item.data);

@@ -29,4 +29,24 @@ describe('createRunLog', () => {
       expect.objectContaining({ id: 3, name: 'c', action_ids: ['c-1'], finished_at: '2026-01-01T00:00:00.000Z' }),
     ]);
   });
+
+  it('keeps why a run ended early: the stop condition, or the emergency stop named in its error', () => {
+    const log = createRunLog();
+    const stoppedBy = {
+      condition: 'probe_failures agent-1 x3',
+      kind: 'probe_failures' as const,
+      value: 3,
+      at_ms: 900,
+      reason: '3 failed probes in a row',
+    };
+    log.listener({ type: 'run.started', at_ms: 0, kind: 'scenario', name: 'a', seed: 1 });
+    log.listener({ type: 'run.finished', at_ms: 1000, status: 'failed', stopped_by: stoppedBy });
+    log.listener({ type: 'run.started', at_ms: 0, kind: 'survival', name: 'b', seed: 2 });
+    const error = 'stopped (POST /arena/stop) after 1 action(s): faults reverted, partial report';
+    log.listener({ type: 'run.finished', at_ms: 500, status: 'stopped', error });
+    expect(log.list()).toEqual([
+      expect.objectContaining({ name: 'a', status: 'failed', stopped_by: stoppedBy }),
+      expect.objectContaining({ name: 'b', status: 'stopped', error }),
+    ]);
+  });
 });

@@ -120,6 +120,52 @@ describe('LiveView, last frame', () => {
   });
 });
 
+describe('LiveView: a run stopped early says why', () => {
+  const finish = async (finished: Parameters<ReturnType<typeof createViewStore>['push']>[0]) => {
+    const clock = new ManualClock();
+    const store = createViewStore({ setTimer: (ms, fn) => clock.setTimer(ms, fn) });
+    const { lastFrame, unmount, frames } = render(<LiveView store={store} />);
+    store.push({ type: 'run.started', at_ms: 0, kind: 'survival', name: 'storm', seed: 7 });
+    store.push(finished);
+    await clock.advance(200);
+    await tick();
+    const all = frames.join('\n');
+    const frame = lastFrame()!;
+    unmount();
+    return { frame, all };
+  };
+
+  it('an emergency stop: the status and who stopped it, not just the word', async () => {
+    const { frame, all } = await finish({
+      type: 'run.finished',
+      at_ms: 900,
+      status: 'stopped',
+      error: 'stopped (arena stop from pid 4242) after 2 action(s): faults reverted, partial report',
+    });
+    expect(frame).toContain('stopped');
+    expect(frame).toContain('arena stop from pid 4242');
+    expect(all).toContain('finished: stopped');
+  });
+
+  it('a stop condition: which one tripped and what it measured', async () => {
+    const { frame, all } = await finish({
+      type: 'run.finished',
+      at_ms: 1500,
+      status: 'failed',
+      stopped_by: {
+        condition: 'availability_below 80% over 2000ms',
+        kind: 'availability_below',
+        value: 41.5,
+        at_ms: 1400,
+        reason: 'availability 41.5% < 80%',
+      },
+    });
+    expect(frame).toContain('failed');
+    expect(frame).toContain('stopped by availability_below 80% over 2000ms: availability 41.5% < 80%');
+    expect(all).toContain('faults reverted');
+  });
+});
+
 describe('LiveView width', () => {
   it('fits a 100-column terminal with the longest agent and fault rows (wider lines wrap and ink stacks frames)', async () => {
     const clock = new ManualClock();

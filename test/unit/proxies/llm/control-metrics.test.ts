@@ -44,9 +44,12 @@ describe('GET /metrics on the LLM proxy control port', () => {
     expect(text).toContain('arena_proxy_requests_total{proxy="llm",fault="none"} 1');
     expect(text).toContain('arena_proxy_requests_total{proxy="llm",fault="rate_limit"} 1');
     expect(text).toContain('arena_faults_active{type="llm_failure",target="llm"} 1');
+    // the tokens the passed answer's usage reported (the refused call had none), by model
+    expect(text).toContain('arena_llm_tokens_total{direction="input",model="gpt-test"} 5');
+    expect(text).toContain('arena_llm_tokens_total{direction="output",model="gpt-test"} 3');
     // a second scrape adds nothing that did not happen
-    expect(await (await fetch(`${control.server!.url}/metrics`, { headers: auth })).text()).toContain(
-      'arena_proxy_requests_total{proxy="llm",fault="rate_limit"} 1',
-    );
+    const again = await (await fetch(`${control.server!.url}/metrics`, { headers: auth })).text();
+    expect(again).toContain('arena_proxy_requests_total{proxy="llm",fault="rate_limit"} 1');
+    expect(again).toContain('arena_llm_tokens_total{direction="input",model="gpt-test"} 5');
   });
 });

@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { call, serveRootForTest } from '../hardening/served-root.js';
+import { createFakeTarget } from '../../../helpers/fake-target.js';
+import { createCallLedger } from '../../../../src/protocol/calls.js';
 
 const KEY = 'metrics-test-key';
 const bearer = { Authorization: `Bearer ${KEY}` };
@@ -92,6 +94,24 @@ describe('GET /metrics on arena serve', () => {
     expect(text).toContain(
       `arena_llm_tokens_total{direction="output",model="${model}"} ${r.json.usage.completion_tokens}`,
     );
+  });
+
+  it("counts the tokens the target's LLM proxies recorded (Target.calls), by model, each call once", async () => {
+    const ledger = createCallLedger();
+    const call0 = { kind: 'llm' as const, started_ms: 1, ended_ms: 2, ok: true, faulted: false };
+    ledger.record({ ...call0, model: 'gpt-a', tokens: { input: 10, output: 4 } });
+    ledger.record({ ...call0, kind: 'tool', tool: 'search' }); // a tool call spends no tokens
+    const { url } = await serveRootForTest({ targetFactory: () => ({ ...createFakeTarget(), calls: ledger }) });
+    let text = (await call(url, 'GET', '/metrics')).text;
+    expect(text).toContain('arena_llm_tokens_total{direction="input",model="gpt-a"} 10');
+    expect(text).toContain('arena_llm_tokens_total{direction="output",model="gpt-a"} 4');
+    // recorded after the first scrape: added once, the earlier calls not again
+    ledger.record({ ...call0, model: 'gpt-a', tokens: { input: 1, output: 1 } });
+    ledger.record({ ...call0, tokens: { input: 2, output: 0 } });
+    await call(url, 'GET', '/metrics');
+    text = (await call(url, 'GET', '/metrics')).text;
+    expect(text).toContain('arena_llm_tokens_total{direction="input",model="gpt-a"} 11');
+    expect(text).toContain('arena_llm_tokens_total{direction="input",model="unknown"} 2');
   });
 
   it('is a 401 without a key or with a wrong one; X-API-Key works as well as Bearer', async () => {
