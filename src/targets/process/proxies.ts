@@ -18,6 +18,8 @@ import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
 import { PROBE_CLIENT } from './llm-probe.js';
 import type { AgentSpec, ProcessTargetSpec } from './spec.js';
+import { connectToxiproxyProxy } from './toxiproxy-proxy.js';
+import type { Watchdog } from './watchdog.js';
 
 export interface RunningProxy extends AgentProxy {
   readonly port: number;
@@ -176,14 +178,26 @@ export function startLlmProxies(
   );
 }
 
+/** `proxy:` per agent: a TCP proxy started here, or one an `arena toxiproxy` server runs (looked up by name). */
 export async function startAgentProxies(
   agents: readonly AgentSpec[],
-  options: { clock: Clock; random?: Random },
+  options: { clock: Clock; random?: Random; watchdog: () => Watchdog | undefined },
 ): Promise<Map<string, RunningProxy>> {
   const running = new Map<string, RunningProxy>();
   try {
     for (const agent of agents) {
       if (!agent.proxy) continue;
+      if ('toxiproxy' in agent.proxy) {
+        const found = await connectToxiproxyProxy({
+          agentId: agent.id,
+          url: agent.proxy.toxiproxy,
+          name: agent.proxy.name,
+          clock: options.clock,
+          watchdog: options.watchdog,
+        });
+        running.set(agent.id, { ...found, applyFault: wrap(agent.id, 'TCP', found.applyFault) });
+        continue;
+      }
       const upstream = parseHostPort(agent.proxy.upstream, `agents.${agent.id}.proxy.upstream`);
       const proxy: TcpProxy = await startTcpProxy({
         listen: { port: agent.proxy.listen },
