@@ -13,7 +13,7 @@ import { Toxiproxy } from 'toxiproxy-node-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { arena, ARENA_BIN } from '../helpers/cli.js';
 import { startListening, type Listening } from '../helpers/listening.js';
-import { FLEET_DIR, freePorts, processesMatching } from '../helpers/process-fleet.js';
+import { FLEET_DIR, freePorts, processesMatching, waitFor } from '../helpers/process-fleet.js';
 
 let dir = '';
 let server: Listening | undefined;
@@ -180,6 +180,42 @@ describe('arena toxiproxy: one proxy, two faces (e2e)', { timeout: 90_000 }, () 
     ]);
     const faults = (await (await fetch(`${url}/arena/proxies/worker/v1/faults`)).json()) as { faults: unknown[] };
     expect(faults.faults).toEqual([]);
+  });
+
+  it("an arena SIGKILLed during slow_agent leaves no fault on the Toxiproxy proxy, and the client's toxic in place", async () => {
+    const { url, client } = await startToxiproxy();
+    const [front, port] = await freePorts(2);
+    const proxy = await client.createProxy({ name: 'worker', listen: '127.0.0.1:0', upstream: `127.0.0.1:${port}` });
+    const via = portOf(proxy.listen);
+    const child = spawn(process.execPath, supervisorArgs(front!, port!), { stdio: 'ignore', detached: true });
+    const gone = new Promise<void>((r) => child.once('exit', () => r()));
+    fleet = { stop: async () => void (child.kill('SIGTERM'), await gone) };
+    expect(await waitForAnswer(port!)).toBe(true);
+    await proxy.addToxic({
+      name: 'bandwidth_upstream',
+      type: 'bandwidth',
+      stream: 'upstream',
+      toxicity: 1,
+      attributes: { rate: 1000 },
+    });
+    const run = arena([
+      'scenario',
+      'run',
+      scenario(`  - action: { type: slow_agent, target_id: ${tag}-1, metadata: { duration: 5m, delay: 400ms } }\n`),
+      '--target',
+      targetFile(url, 'worker', front!, port!, false),
+    ]);
+    const listed = async () =>
+      ((await (await fetch(`${url}/arena/proxies/worker/v1/faults`)).json()) as { faults: unknown[] }).faults;
+    await waitFor(async () => (await listed()).length === 1, 30_000, 'the arena to apply slow_agent');
+    expect(await roundTrip(via)).toBeGreaterThanOrEqual(790);
+    run.kill('SIGKILL');
+    await run;
+    // the watchdog's DELETE (or, failing it, the lease) ends the fault with no arena left to do it
+    await waitFor(async () => (await listed()).length === 0, 15_000, 'the fault to be reverted');
+    expect(await fastest(via)).toBeLessThan(790);
+    expect((await client.get('worker')).toJson()).toMatchObject({ enabled: true });
+    expect(await (await fetch(`${url}/proxies/worker/toxics`)).json()).toMatchObject([{ name: 'bandwidth_upstream' }]);
   });
 
   it('an agent naming a proxy the Toxiproxy server does not have is exit 2 naming it, before the fleet is started', async () => {
