@@ -33,8 +33,8 @@ afterEach(async () => {
   expect(processesMatching(tag)).toEqual([]);
 });
 
-async function startToxiproxy(): Promise<{ url: string; client: Toxiproxy }> {
-  server = await startListening('node', [ARENA_BIN, 'toxiproxy', '--port', '0', '--seed', '3'], {
+async function startToxiproxy(args: string[] = []): Promise<{ url: string; client: Toxiproxy }> {
+  server = await startListening('node', [ARENA_BIN, 'toxiproxy', '--port', '0', '--seed', '3', ...args], {
     pattern: /listening on (http:\/\/127\.0\.0\.1:\d+)/,
   });
   return { url: server.url, client: new Toxiproxy(server.url) };
@@ -51,7 +51,14 @@ const supervisorArgs = (front: number, port: number) => [
  * A one-worker fleet whose worker listens on `port`, the agent's proxy the named Toxiproxy proxy;
  * started by the arena (`managed`) or already running (then it outlives the run, as the proxy does).
  */
-function targetFile(url: string, proxyName: string, front: number, port: number, managed: boolean): string {
+function targetFile(
+  url: string,
+  proxyName: string,
+  front: number,
+  port: number,
+  managed: boolean,
+  keyEnv?: string,
+): string {
   const file = join(dir, 'target.yaml');
   const start = `start:
   command: ${JSON.stringify(`touch ${join(dir, 'started')}; exec node ${supervisorArgs(front, port).join(' ')}`)}
@@ -66,7 +73,7 @@ ${managed ? start : ''}agents:
   - id: ${tag}-1
     pid: { port: ${port} }
     health: { http: "http://127.0.0.1:${port}/", interval: 50ms, timeout: 300ms }
-    proxy: { toxiproxy: "${url}", name: ${JSON.stringify(proxyName)} }
+    proxy: { toxiproxy: "${url}", name: ${JSON.stringify(proxyName)}${keyEnv ? `, api_key_env: ${keyEnv}` : ''} }
 `,
   );
   return file;
@@ -182,40 +189,48 @@ describe('arena toxiproxy: one proxy, two faces (e2e)', { timeout: 90_000 }, () 
     expect(faults.faults).toEqual([]);
   });
 
-  it("an arena SIGKILLed during slow_agent leaves no fault on the Toxiproxy proxy, and the client's toxic in place", async () => {
-    const { url, client } = await startToxiproxy();
+  it("an arena SIGKILLed during slow_agent leaves no fault on a keyed Toxiproxy server's proxy, and the client's toxic in place", async () => {
+    const key = 'faces-key-0123456789abcdef';
+    const { url } = await startToxiproxy(['--api-key', key]);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { 'x-api-key': key },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return res.json() as Promise<Record<string, unknown> & { faults?: unknown[] }>;
+    };
     const [front, port] = await freePorts(2);
-    const proxy = await client.createProxy({ name: 'worker', listen: '127.0.0.1:0', upstream: `127.0.0.1:${port}` });
-    const via = portOf(proxy.listen);
+    const proxy = await call('POST', '/proxies', {
+      name: 'worker',
+      listen: '127.0.0.1:0',
+      upstream: `127.0.0.1:${port}`,
+    });
+    const via = portOf(proxy.listen as string);
     const child = spawn(process.execPath, supervisorArgs(front!, port!), { stdio: 'ignore', detached: true });
     const gone = new Promise<void>((r) => child.once('exit', () => r()));
     fleet = { stop: async () => void (child.kill('SIGTERM'), await gone) };
     expect(await waitForAnswer(port!)).toBe(true);
-    await proxy.addToxic({
-      name: 'bandwidth_upstream',
-      type: 'bandwidth',
-      stream: 'upstream',
-      toxicity: 1,
-      attributes: { rate: 1000 },
-    });
-    const run = arena([
-      'scenario',
-      'run',
-      scenario(`  - action: { type: slow_agent, target_id: ${tag}-1, metadata: { duration: 5m, delay: 400ms } }\n`),
-      '--target',
-      targetFile(url, 'worker', front!, port!, false),
-    ]);
-    const listed = async () =>
-      ((await (await fetch(`${url}/arena/proxies/worker/v1/faults`)).json()) as { faults: unknown[] }).faults;
+    await call('POST', '/proxies/worker/toxics', { type: 'bandwidth', stream: 'upstream', attributes: { rate: 1000 } });
+    const run = arena(
+      [
+        'scenario',
+        'run',
+        scenario(`  - action: { type: slow_agent, target_id: ${tag}-1, metadata: { duration: 5m, delay: 400ms } }\n`),
+        '--target',
+        targetFile(url, 'worker', front!, port!, false, 'FACES_KEY'),
+      ],
+      { env: { FACES_KEY: key } },
+    );
+    const listed = async () => (await call('GET', '/arena/proxies/worker/v1/faults')).faults ?? [];
     await waitFor(async () => (await listed()).length === 1, 30_000, 'the arena to apply slow_agent');
     expect(await roundTrip(via)).toBeGreaterThanOrEqual(790);
     run.kill('SIGKILL');
     await run;
-    // the watchdog's DELETE (or, failing it, the lease) ends the fault with no arena left to do it
+    // the watchdog's DELETE, carrying the key (or, failing it, the lease) ends the fault with no arena left
     await waitFor(async () => (await listed()).length === 0, 15_000, 'the fault to be reverted');
     expect(await fastest(via)).toBeLessThan(790);
-    expect((await client.get('worker')).toJson()).toMatchObject({ enabled: true });
-    expect(await (await fetch(`${url}/proxies/worker/toxics`)).json()).toMatchObject([{ name: 'bandwidth_upstream' }]);
+    expect(await call('GET', '/proxies/worker/toxics')).toMatchObject([{ name: 'bandwidth_upstream' }]);
   });
 
   it('an agent naming a proxy the Toxiproxy server does not have is exit 2 naming it, before the fleet is started', async () => {

@@ -13,7 +13,7 @@ import type { ProxyReport } from '../../arena/providers.js';
 import type { CallLedger } from '../../protocol/calls.js';
 import type { Clock } from '../../shared/clock.js';
 import type { MarkerBook } from '../../protocol/markers.js';
-import { RuntimeError } from '../../shared/errors.js';
+import { RuntimeError, UsageError } from '../../shared/errors.js';
 import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
 import { PROBE_CLIENT } from './llm-probe.js';
@@ -181,14 +181,24 @@ export function startLlmProxies(
 /** `proxy:` per agent: a TCP proxy started here, or one an `arena toxiproxy` server runs (looked up by name). */
 export async function startAgentProxies(
   agents: readonly AgentSpec[],
-  options: { clock: Clock; random?: Random; watchdog: () => Watchdog | undefined },
+  options: {
+    clock: Clock;
+    random?: Random;
+    watchdog: () => Watchdog | undefined;
+    env: Readonly<Record<string, string | undefined>>;
+  },
 ): Promise<Map<string, RunningProxy>> {
   const running = new Map<string, RunningProxy>();
   try {
     for (const agent of agents) {
       if (!agent.proxy) continue;
       if ('toxiproxy' in agent.proxy) {
+        const keyEnv = agent.proxy.api_key_env;
+        const apiKey = keyEnv === undefined ? undefined : options.env[keyEnv];
+        if (keyEnv !== undefined && !apiKey)
+          throw new UsageError(`agents.${agent.id}.proxy.api_key_env: ${keyEnv} is not set`, 'missing_api_key');
         const found = await connectToxiproxyProxy({
+          ...(apiKey ? { apiKey } : {}),
           agentId: agent.id,
           url: agent.proxy.toxiproxy,
           name: agent.proxy.name,

@@ -74,20 +74,25 @@ const pidSchema = exactlyOne(
  * `arena toxiproxy` server already runs, named as its Toxiproxy clients name it (`toxiproxy` + `name`):
  * the arena's faults then act on that same proxy, beside the clients' toxics.
  */
-type ProxyKind = { listen: number; upstream: string } | { toxiproxy: string; name: string };
+type ProxyKind = { listen: number; upstream: string } | { toxiproxy: string; name: string; api_key_env?: string };
 const proxySchema = exactlyOne(
   {
     listen: port.optional(),
     upstream: hostPort.optional(),
     toxiproxy: httpUrl.optional(),
     name: z.string().min(1).max(256).optional(),
+    /** the environment variable holding the server's --api-key (needed off loopback) */
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name')
+      .optional(),
   },
   ['listen', 'toxiproxy'],
 )
   .superRefine((value, ctx) => {
     const pairs = [
       ['listen', 'upstream'],
-      ['toxiproxy', 'name'],
+      ['toxiproxy', 'name', 'api_key_env'],
     ] as const;
     // both given: exactlyOne has said so once already
     if (value.listen !== undefined && value.toxiproxy !== undefined) return;

@@ -208,6 +208,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         proxies = await startAgentProxies(spec.agents, {
           clock,
           watchdog: () => watchdog,
+          env: arenaEnv,
           ...(options.random ? { random: options.random } : {}),
         });
         llm = await startLlmProxies(spec, {

@@ -17,6 +17,8 @@ export interface ToxiproxyProxyOptions {
   /** the server's base URL and the proxy's name, as the target file gives them */
   url: string;
   name: string;
+  /** the server's --api-key, sent as a bearer token (the watchdog's DELETE carries it too) */
+  apiKey?: string;
   clock: Clock;
   watchdog: () => Watchdog | undefined;
   /** default DEFAULT_LEASE_MS: how long a fault outlives an arena that stopped renewing it */
@@ -29,7 +31,8 @@ const isGone = (err: unknown) => err instanceof TargetAnswerError && err.targetS
 export async function connectToxiproxyProxy(options: ToxiproxyProxyOptions): Promise<RunningProxy> {
   const { agentId, name, clock } = options;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const client = createProtocolClient({ url: options.url });
+  const client = createProtocolClient({ url: options.url, ...(options.apiKey ? { token: options.apiKey } : {}) });
+  const headers = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : undefined;
   const base = `/arena/proxies/${encodeURIComponent(name)}`;
   const where = `agents.${agentId}.proxy`;
   let found: { listen: string; upstream: string };
@@ -80,7 +83,7 @@ export async function connectToxiproxyProxy(options: ToxiproxyProxyOptions): Pro
       const key = `toxiproxy:${client.url}:${name}:${request.id}`;
       const deleteUrl = `${client.url}${base}/v1/faults/${encodeURIComponent(request.id)}`;
       // told first: an arena killed between the POST and its answer still has the fault deleted
-      await watchdog.tell({ op: 'revert', key, url: deleteUrl, method: 'DELETE' });
+      await watchdog.tell({ op: 'revert', key, url: deleteUrl, method: 'DELETE', ...(headers ? { headers } : {}) });
       let accepted: { report?: Record<string, unknown> };
       try {
         accepted = (

@@ -146,6 +146,12 @@ describe('processTargetSchema', () => {
     expect(withProxy({ listen: 7001, upstream: '127.0.0.1:1', toxiproxy: 'http://h:1', name: 'x' })).toEqual([
       'agents.0.proxy: expected exactly one of listen, toxiproxy, got listen and toxiproxy',
     ]);
+    expect(withProxy({ listen: 7001, upstream: '127.0.0.1:1', api_key_env: 'K' })).toEqual([
+      'agents.0.proxy.api_key_env: not allowed with listen',
+    ]);
+    expect(withProxy({ toxiproxy: 'http://h:1', name: 'x', api_key_env: 'not a name' })[0]).toMatch(
+      /^agents\.0\.proxy\.api_key_env: expected an environment variable name/,
+    );
     expect(withProxy({ toxiproxy: 'ftp://h', name: 'x' })[0]).toMatch(/^agents\.0\.proxy\.toxiproxy: /);
   });
 
