@@ -9,7 +9,7 @@ import { DEFAULT_LEASE_MS, type FaultRequest } from '../../protocol/wire.js';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { NotFoundError, RuntimeError } from '../../shared/errors.js';
 import { createProtocolClient, TargetAnswerError } from '../remote/client.js';
-import type { RunningProxy } from './proxies.js';
+import type { AgentProxy } from './faults.js';
 import type { Watchdog } from './watchdog.js';
 
 export interface ToxiproxyProxyOptions {
@@ -25,10 +25,19 @@ export interface ToxiproxyProxyOptions {
   leaseMs?: number;
 }
 
+/** what proxies.ts's RunningProxy asks of a proxy (declared here: proxies.ts imports this module) */
+export interface ToxiproxyAgentProxy extends AgentProxy {
+  readonly port: number;
+  readonly listen: string;
+  readonly upstream: string;
+  stats(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
 const isGone = (err: unknown) => err instanceof TargetAnswerError && err.targetStatus === 404;
 
 /** Finds the named proxy (a NotFoundError, exit 2, when the server has none of that name) and returns its handle. */
-export async function connectToxiproxyProxy(options: ToxiproxyProxyOptions): Promise<RunningProxy> {
+export async function connectToxiproxyProxy(options: ToxiproxyProxyOptions): Promise<ToxiproxyAgentProxy> {
   const { agentId, name, clock } = options;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const client = createProtocolClient({ url: options.url, ...(options.apiKey ? { token: options.apiKey } : {}) });
