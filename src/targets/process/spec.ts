@@ -302,6 +302,19 @@ export const processTargetSchema = z
       if (a.llm) claim(a.llm.listen, ['agents', i, 'llm', 'listen']);
       if (a.mcp) claim(a.mcp.listen, ['agents', i, 'mcp', 'listen']);
     });
+    // one Toxiproxy proxy in front of two agents: a fault on one would act on both without saying so
+    const named = new Map<string, number>();
+    spec.agents.forEach((a, i) => {
+      if (!a.proxy || !('toxiproxy' in a.proxy)) return;
+      const key = `${a.proxy.toxiproxy.replace(/\/+$/, '')} ${a.proxy.name}`;
+      const first = named.get(key);
+      if (first === undefined) return void named.set(key, i);
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agents', i, 'proxy', 'name'],
+        message: `proxy "${a.proxy.name}" on ${a.proxy.toxiproxy} is already the proxy of agents[${first}] (one agent per proxy, so a fault acts on the agent it names)`,
+      });
+    });
     if (spec.llm) claim(spec.llm.listen, ['llm', 'listen']);
     if (spec.mcp) claim(spec.mcp.listen, ['mcp', 'listen']);
     const names = new Set<string>();

@@ -152,6 +152,18 @@ describe('processTargetSchema', () => {
     expect(withProxy({ toxiproxy: 'http://h:1', name: 'x', api_key_env: 'not a name' })[0]).toMatch(
       /^agents\.0\.proxy\.api_key_env: expected an environment variable name/,
     );
+    const named = { toxiproxy: 'http://127.0.0.1:8474', name: 'redis' };
+    expect(
+      issues({
+        ...base,
+        agents: [
+          { ...agent, proxy: named },
+          { ...agent, id: 'w2', proxy: { ...named, toxiproxy: 'http://127.0.0.1:8474/' } },
+        ],
+      }),
+    ).toEqual([
+      'agents.1.proxy.name: proxy "redis" on http://127.0.0.1:8474/ is already the proxy of agents[0] (one agent per proxy, so a fault acts on the agent it names)',
+    ]);
     expect(withProxy({ toxiproxy: 'ftp://h', name: 'x' })[0]).toMatch(/^agents\.0\.proxy\.toxiproxy: /);
   });
 
