@@ -247,6 +247,17 @@ describe('arena toxiproxy: one proxy, two faces (e2e)', { timeout: 90_000 }, () 
     expect(result.exitCode, result.stderr).toBe(2);
     expect(result.stderr).toContain(`toxiproxy server ${url} has no proxy named "wroker"`);
     expect(existsSync(join(dir, 'started'))).toBe(false);
+    // a server that is not there is a runtime failure (exit 3) naming where the target looked
+    const unreachable = await arena([
+      'scenario',
+      'run',
+      scenario(`  - action: { type: slow_agent, target_id: ${tag}-1, metadata: { duration: 1s, delay: 50ms } }\n`),
+      '--target',
+      targetFile('http://127.0.0.1:1', 'worker', front!, port!, true),
+    ]);
+    expect(unreachable.exitCode, unreachable.stderr).toBe(3);
+    expect(unreachable.stderr).toContain(`agents.${tag}-1.proxy: toxiproxy server http://127.0.0.1:1 is unreachable`);
+    expect(existsSync(join(dir, 'started'))).toBe(false);
     // nothing was done to the proxy that does exist
     const faults = (await (await fetch(`${url}/arena/proxies/worker/v1/faults`)).json()) as { faults: unknown[] };
     expect(faults.faults).toEqual([]);

@@ -55,7 +55,9 @@ export async function connectToxiproxyProxy(options: ToxiproxyProxyOptions): Pro
         code: 'proxy_not_found',
         hint: `create it first (POST ${client.url}/proxies, or --config), or fix the name`,
       });
-    throw new RuntimeError(`${where}: ${(err as Error).message}`, 'toxiproxy_unreachable', { cause: err });
+    // the protocol client says "target"; here it is the Toxiproxy server the agent's proxy is on
+    const why = (err as Error).message.replace(/^target /, 'toxiproxy server ');
+    throw new RuntimeError(`${where}: ${why}`, 'toxiproxy_unreachable', { cause: err });
   }
 
   const active = new Set<string>();
