@@ -218,18 +218,33 @@ async function main() {
       let pipeCpu = Infinity;
       let cpu = Infinity;
       let faultedCpu = Infinity;
+      let toxiCpu = Infinity;
+      const legs = [
+        async () => {
+          const before = await pipe.cpu();
+          b = Math.max(b, await throughput(pipe.port, direction));
+          pipeCpu = Math.min(pipeCpu, (await pipe.cpu()) - before);
+        },
+        async () => {
+          const before = await proxy.cpu();
+          p = Math.max(p, await throughput(proxy.port, direction));
+          cpu = Math.min(cpu, (await proxy.cpu()) - before);
+        },
+        async () => {
+          const before = await faulted.cpu();
+          f = Math.max(f, await throughput(faulted.port, direction));
+          faultedCpu = Math.min(faultedCpu, (await faulted.cpu()) - before);
+        },
+        async () => {
+          const before = await toxi.cpu();
+          t = Math.max(t, await throughput(toxi.port, direction));
+          toxiCpu = Math.min(toxiCpu, (await toxi.cpu()) - before);
+        },
+      ];
       for (let round = 0; round < ROUNDS; round++) {
         d = Math.max(d, await throughput(server.port, direction));
-        const bBefore = await pipe.cpu();
-        b = Math.max(b, await throughput(pipe.port, direction));
-        pipeCpu = Math.min(pipeCpu, (await pipe.cpu()) - bBefore);
-        const before = await proxy.cpu();
-        p = Math.max(p, await throughput(proxy.port, direction));
-        cpu = Math.min(cpu, (await proxy.cpu()) - before);
-        const fBefore = await faulted.cpu();
-        f = Math.max(f, await throughput(faulted.port, direction));
-        faultedCpu = Math.min(faultedCpu, (await faulted.cpu()) - fBefore);
-        t = Math.max(t, await throughput(toxi.port, direction));
+        // each round starts at another path: none is always measured first or last on a busy machine
+        for (let i = 0; i < legs.length; i++) await legs[(round + i) % legs.length]();
       }
       const gb = (MB * 1024 * 1024) / 1e9;
       console.log(
@@ -237,7 +252,7 @@ async function main() {
       );
       // wall-clock figures move with the load of a shared machine; CPU per GB does much less
       console.log(
-        `       CPU: bare pipe() ${(pipeCpu / gb).toFixed(2)} s/GB  proxy ${(cpu / gb).toFixed(2)} s/GB (${(gb / cpu).toFixed(2)} GB/s per core)  faulted path ${(faultedCpu / gb).toFixed(2)} s/GB (${(gb / faultedCpu).toFixed(2)} GB/s per core)`,
+        `       CPU: bare pipe() ${(pipeCpu / gb).toFixed(2)} s/GB  proxy ${(cpu / gb).toFixed(2)} s/GB (${(gb / cpu).toFixed(2)} GB/s per core)  faulted path ${(faultedCpu / gb).toFixed(2)} s/GB (${(gb / faultedCpu).toFixed(2)} GB/s per core)  toxiproxy ${(toxiCpu / gb).toFixed(2)} s/GB (${(gb / toxiCpu / (gb / cpu)).toFixed(2)}× the proxy per core)`,
       );
     }
   } finally {

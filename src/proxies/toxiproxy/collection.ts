@@ -5,11 +5,14 @@
  * enabled. Every change runs one at a time, as Toxiproxy's locks make them.
  * Returns Toxiproxy's JSON shapes; throws ToxiproxyApiError.
  */
+import { createFaultRegistry, type AppliedFault, type FaultRegistry } from '../../protocol/fault-registry.js';
+import type { FaultRequest } from '../../protocol/wire.js';
 import type { Clock } from '../../shared/clock.js';
 import { UsageError } from '../../shared/errors.js';
 import { createRandom, deriveSeed } from '../../shared/random.js';
 import { parseHostPort } from '../tcp/endpoint.js';
-import { startTcpProxy, type TcpProxy } from '../tcp/proxy.js';
+import { describeParams, parseTcpFault } from '../tcp/fault-spec.js';
+import { startTcpProxy, type TcpProxy, type TcpProxyStats } from '../tcp/proxy.js';
 import { attributesJson, type ToxicSpec } from '../tcp/toxic-spec.js';
 import { formatAddress, parseListen } from './address.js';
 import { parseToxicCreate, parseToxicUpdate, requireNameAndUpstream, type ProxyInput } from './bodies.js';
@@ -52,6 +55,13 @@ interface ProxyState {
   tcp?: TcpProxy;
   /** counts of the TcpProxies this proxy had before (each disable closes one) */
   past: { connections: number; upstream: number; downstream: number };
+  /**
+   * The arena's own faults on this proxy (slow_agent, network_partition of a process target's agent),
+   * leased through `registry`. Kept here, not in the TcpProxy, so a disable and enable by a Toxiproxy
+   * client does not end them: each is applied again to the new TcpProxy.
+   */
+  arena: Map<string, { request: FaultRequest; applied?: AppliedFault }>;
+  registry: FaultRegistry;
 }
 
 export interface ToxiproxyCollectionOptions {
@@ -97,7 +107,7 @@ export class ToxiproxyCollection {
     return this.serial(async () => {
       const { name, upstream } = requireNameAndUpstream(input);
       if (this.proxies.has(name)) throw proxyExists();
-      const proxy = newProxy(name, input.listen || DEFAULT_LISTEN, upstream);
+      const proxy = this.newProxy(name, input.listen || DEFAULT_LISTEN, upstream);
       if (input.enabled ?? true) await this.start(proxy);
       this.proxies.set(name, proxy);
       return proxyJson(proxy);
@@ -114,7 +124,7 @@ export class ToxiproxyCollection {
     return this.serial(async () => {
       const done: ProxyJson[] = [];
       try {
-        const fresh = inputs.map((input) => newProxy(input.name, input.listen || DEFAULT_LISTEN, input.upstream));
+        const fresh = inputs.map((input) => this.newProxy(input.name, input.listen || DEFAULT_LISTEN, input.upstream));
         for (const [i, proxy] of fresh.entries()) {
           const existing = this.proxies.get(proxy.name);
           if (existing && !differs(existing, proxy.listen, proxy.upstream)) {
@@ -122,6 +132,8 @@ export class ToxiproxyCollection {
             continue;
           }
           if (existing) await this.stop(existing);
+          // the arena's faults on a replaced proxy end with it
+          if (existing) await existing.registry.revertAll();
           if (inputs[i]!.enabled ?? true) await this.start(proxy);
           this.proxies.set(proxy.name, proxy);
           done.push(proxyJson(proxy));
@@ -157,6 +169,7 @@ export class ToxiproxyCollection {
       const proxy = this.get(name);
       await this.stop(proxy);
       this.proxies.delete(name);
+      await proxy.registry.revertAll();
     });
   }
 
@@ -231,11 +244,64 @@ export class ToxiproxyCollection {
     });
   }
 
-  /** closes every proxy and its connections */
+  /** The arena's fault registry of one proxy (its leased faults); throws 404 for an unknown proxy. */
+  arenaFaults(name: string): FaultRegistry {
+    return this.get(name).registry;
+  }
+
+  /** the proxy's TCP counters now (undefined while disabled) */
+  arenaStats(name: string): { enabled: boolean; tcp?: TcpProxyStats } {
+    const proxy = this.get(name);
+    return { enabled: proxy.enabled, ...(proxy.tcp ? { tcp: proxy.tcp.stats() } : {}) };
+  }
+
+  /** closes every proxy and its connections, ending the arena's faults on them */
   close(): Promise<void> {
     return this.serial(async () => {
-      for (const proxy of this.proxies.values()) await this.stop(proxy);
+      for (const proxy of this.proxies.values()) {
+        await this.stop(proxy);
+        await proxy.registry.revertAll();
+      }
     });
+  }
+
+  private newProxy(name: string, listen: string, upstream: string): ProxyState {
+    checkAddresses(listen, upstream);
+    const arena: ProxyState['arena'] = new Map();
+    const proxy: ProxyState = {
+      name,
+      listen,
+      upstream,
+      enabled: false,
+      toxics: new Map(),
+      past: { connections: 0, upstream: 0, downstream: 0 },
+      arena,
+      registry: createFaultRegistry({
+        ...(this.options.clock ? { clock: this.options.clock } : {}),
+        // not serialised with the Toxiproxy routes: a delete reverts these while it holds the line
+        apply: async (request) => {
+          const spec = parseTcpFault(request);
+          const entry: { request: FaultRequest; applied?: AppliedFault } = { request };
+          if (proxy.tcp) entry.applied = proxy.tcp.applyFault(request);
+          arena.set(request.id, entry);
+          return {
+            report: entry.applied?.report ?? {
+              type: spec.type,
+              params: describeParams(spec),
+              // a disabled proxy refuses every connection already; the fault acts once it is enabled
+              proxy_enabled: false,
+            },
+            revert: async () => {
+              arena.delete(request.id);
+              const applied = entry.applied;
+              entry.applied = undefined;
+              await applied?.revert?.();
+            },
+          };
+        },
+      }),
+    };
+    return proxy;
   }
 
   private async start(proxy: ProxyState): Promise<void> {
@@ -256,6 +322,8 @@ export class ToxiproxyCollection {
     proxy.listen = formatAddress(tcp.address, tcp.port);
     proxy.enabled = true;
     for (const toxic of orderedToxics(proxy)) tcp.setToxic(toxic);
+    // the arena's faults outlive a disable: they act on the new listener as on the old one
+    for (const entry of proxy.arena.values()) entry.applied = tcp.applyFault(entry.request);
   }
 
   /** Toxiproxy's stop(): the listener closes and every connection with it */
@@ -269,20 +337,9 @@ export class ToxiproxyCollection {
     proxy.past.connections += stats.connections_total;
     proxy.past.upstream += stats.bytes_client_to_upstream;
     proxy.past.downstream += stats.bytes_upstream_to_client;
+    for (const entry of proxy.arena.values()) entry.applied = undefined;
     await tcp.close();
   }
-}
-
-function newProxy(name: string, listen: string, upstream: string): ProxyState {
-  checkAddresses(listen, upstream);
-  return {
-    name,
-    listen,
-    upstream,
-    enabled: false,
-    toxics: new Map(),
-    past: { connections: 0, upstream: 0, downstream: 0 },
-  };
 }
 
 function checkAddresses(listen: string, upstream: string): void {

@@ -6,8 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiKeyCheck } from '../../shared/api-key.js';
+import { parseFaultRequest, parseLeaseRequest, ProtocolError } from '../../protocol/wire.js';
 import { isArenaError } from '../../shared/errors.js';
 import { readBody } from '../../shared/json-body.js';
+import { readJson } from '../../protocol/http.js';
 import { parseBodyText, parsePopulate, parseProxyInput } from './bodies.js';
 import type { ToxiproxyCollection } from './collection.js';
 import { ToxiproxyApiError } from './errors.js';
@@ -53,6 +55,62 @@ function sendError(res: ServerResponse, status: number, message: string): void {
 
 async function body(req: IncomingMessage): Promise<unknown> {
   return parseBodyText((await readBody(req)).toString('utf8'));
+}
+
+/**
+ * The arena's face of each proxy: the Arena Target Protocol's fault routes (DESIGN §10) under
+ * `/arena/proxies/{proxy}`, so a process target's agent can name a proxy made through Toxiproxy's API
+ * and the arena's faults on it are leased. Errors carry the protocol's `code` beside Toxiproxy's fields.
+ */
+function arenaRoutes(collection: ToxiproxyCollection): Route[] {
+  const guarded =
+    (handle: Handle): Handle =>
+    async (params, req, res) => {
+      try {
+        await handle(params, req, res);
+      } catch (err) {
+        if (err instanceof ProtocolError)
+          return send(res, err.status, { error: err.message, code: err.code, status: err.status });
+        if (err instanceof ToxiproxyApiError && err.status === 404)
+          return send(res, 404, { error: `proxy ${params[0]} not found`, code: 'proxy_not_found', status: 404 });
+        throw err;
+      }
+    };
+  return [
+    {
+      pattern: ['arena', 'proxies', '*', 'v1', 'faults'],
+      methods: {
+        GET: guarded(async ([name], _req, res) => send(res, 200, { faults: collection.arenaFaults(name!).list() })),
+        POST: guarded(async ([name], req, res) => {
+          const registry = collection.arenaFaults(name!);
+          const { status, body } = await registry.add(parseFaultRequest(await readJson(req)));
+          send(res, status, body);
+        }),
+      },
+    },
+    {
+      pattern: ['arena', 'proxies', '*', 'v1', 'faults', '*'],
+      methods: {
+        DELETE: guarded(async ([name, id], _req, res) =>
+          send(res, 200, { id, reverted: await collection.arenaFaults(name!).remove(id!) }),
+        ),
+      },
+    },
+    {
+      pattern: ['arena', 'proxies', '*', 'v1', 'leases'],
+      methods: {
+        POST: guarded(async ([name], req, res) => {
+          const registry = collection.arenaFaults(name!);
+          const { ids, lease_ms } = parseLeaseRequest(await readJson(req));
+          send(res, 200, { renewed: registry.renew(ids, lease_ms) });
+        }),
+      },
+    },
+    {
+      pattern: ['arena', 'proxies', '*', 'v1', 'stats'],
+      methods: { GET: guarded(async ([name], _req, res) => send(res, 200, collection.arenaStats(name!))) },
+    },
+  ];
 }
 
 function routes(collection: ToxiproxyCollection): Route[] {
@@ -151,7 +209,7 @@ function match(table: Route[], segments: string[]): { route: Route; params: Para
 export function createToxiproxyHandler(
   options: ToxiproxyHandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const table = routes(options.collection);
+  const table = [...routes(options.collection), ...arenaRoutes(options.collection)];
   const check = options.apiKey === undefined ? undefined : apiKeyCheck(options.apiKey);
   return (req, res) => {
     void (async () => {

@@ -14,11 +14,13 @@ import type { CallLedger } from '../../protocol/calls.js';
 import type { Clock } from '../../shared/clock.js';
 import type { MarkerBook } from '../../protocol/markers.js';
 import type { Tracing } from '../../shared/otlp/tracing.js';
-import { RuntimeError } from '../../shared/errors.js';
+import { RuntimeError, UsageError } from '../../shared/errors.js';
 import { deriveRandom, type Random } from '../../shared/random.js';
 import type { AgentProxy } from './faults.js';
 import { PROBE_CLIENT } from './llm-probe.js';
 import type { AgentSpec, ProcessTargetSpec } from './spec.js';
+import { connectToxiproxyProxy } from './toxiproxy-proxy.js';
+import type { Watchdog } from './watchdog.js';
 
 export interface RunningProxy extends AgentProxy {
   readonly port: number;
@@ -180,14 +182,38 @@ export function startLlmProxies(
   );
 }
 
+/** `proxy:` per agent: a TCP proxy started here, or one an `arena toxiproxy` server runs (looked up by name). */
 export async function startAgentProxies(
   agents: readonly AgentSpec[],
-  options: { clock: Clock; random?: Random },
+  options: {
+    clock: Clock;
+    random?: Random;
+    watchdog: () => Watchdog | undefined;
+    env: Readonly<Record<string, string | undefined>>;
+  },
 ): Promise<Map<string, RunningProxy>> {
   const running = new Map<string, RunningProxy>();
   try {
     for (const agent of agents) {
       if (!agent.proxy) continue;
+      if ('toxiproxy' in agent.proxy) {
+        const keyEnv = agent.proxy.api_key_env;
+        const apiKey = keyEnv === undefined ? undefined : options.env[keyEnv];
+        if (keyEnv !== undefined && !apiKey)
+          throw new UsageError(`agents.${agent.id}.proxy.api_key_env: ${keyEnv} is not set`, {
+            code: 'missing_api_key',
+          });
+        const found = await connectToxiproxyProxy({
+          ...(apiKey ? { apiKey } : {}),
+          agentId: agent.id,
+          url: agent.proxy.toxiproxy,
+          name: agent.proxy.name,
+          clock: options.clock,
+          watchdog: options.watchdog,
+        });
+        running.set(agent.id, { ...found, applyFault: wrap(agent.id, 'TCP', found.applyFault) });
+        continue;
+      }
       const upstream = parseHostPort(agent.proxy.upstream, `agents.${agent.id}.proxy.upstream`);
       const proxy: TcpProxy = await startTcpProxy({
         listen: { port: agent.proxy.listen },

@@ -70,7 +70,44 @@ const pidSchema = exactlyOne(
   ['file', 'port', 'match'],
 ).transform((v) => v as { file: string } | { port: number } | { match: string });
 
-const proxySchema = z.strictObject({ listen: port, upstream: hostPort });
+/**
+ * The agent's TCP fault proxy: one the arena starts (`listen` + `upstream`), or a proxy an
+ * `arena toxiproxy` server already runs, named as its Toxiproxy clients name it (`toxiproxy` + `name`):
+ * the arena's faults then act on that same proxy, beside the clients' toxics.
+ */
+type ProxyKind = { listen: number; upstream: string } | { toxiproxy: string; name: string; api_key_env?: string };
+const proxySchema = exactlyOne(
+  {
+    listen: port.optional(),
+    upstream: hostPort.optional(),
+    toxiproxy: httpUrl.optional(),
+    name: z.string().min(1).max(256).optional(),
+    /** the environment variable holding the server's --api-key (needed off loopback) */
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name')
+      .optional(),
+  },
+  ['listen', 'toxiproxy'],
+)
+  .superRefine((value, ctx) => {
+    const pairs = [
+      ['listen', 'upstream'],
+      ['toxiproxy', 'name', 'api_key_env'],
+    ] as const;
+    // both given: exactlyOne has said so once already
+    if (value.listen !== undefined && value.toxiproxy !== undefined) return;
+    for (const [key, partner] of pairs) {
+      const other = pairs.find((p) => p[0] !== key)!;
+      if (value[key] === undefined) continue;
+      if (value[partner] === undefined)
+        ctx.addIssue({ code: 'custom', path: [partner], message: `required with ${key}` });
+      for (const stray of other)
+        if (value[stray] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [stray], message: `not allowed with ${key}` });
+    }
+  })
+  .transform((v) => v as ProxyKind);
 /**
  * The llm_failure recovery probe: by default it asks the path and model of the agents' own last call
  * through the proxy (else the API's default); each part can be fixed here for an upstream that needs it.
@@ -266,9 +303,22 @@ export const processTargetSchema = z
       else listens.set(p, where.join('.'));
     };
     spec.agents.forEach((a, i) => {
-      if (a.proxy) claim(a.proxy.listen, ['agents', i, 'proxy', 'listen']);
+      if (a.proxy && 'listen' in a.proxy) claim(a.proxy.listen, ['agents', i, 'proxy', 'listen']);
       if (a.llm) claim(a.llm.listen, ['agents', i, 'llm', 'listen']);
       if (a.mcp) claim(a.mcp.listen, ['agents', i, 'mcp', 'listen']);
+    });
+    // one Toxiproxy proxy in front of two agents: a fault on one would act on both without saying so
+    const named = new Map<string, number>();
+    spec.agents.forEach((a, i) => {
+      if (!a.proxy || !('toxiproxy' in a.proxy)) return;
+      const key = `${a.proxy.toxiproxy.replace(/\/+$/, '')} ${a.proxy.name}`;
+      const first = named.get(key);
+      if (first === undefined) return void named.set(key, i);
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agents', i, 'proxy', 'name'],
+        message: `proxy "${a.proxy.name}" on ${a.proxy.toxiproxy} is already the proxy of agents[${first}] (one agent per proxy, so a fault acts on the agent it names)`,
+      });
     });
     if (spec.llm) claim(spec.llm.listen, ['llm', 'listen']);
     if (spec.mcp) claim(spec.mcp.listen, ['mcp', 'listen']);

@@ -219,6 +219,8 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
         // before the start command: the fleet talks through its proxies from its first request
         proxies = await startAgentProxies(spec.agents, {
           clock,
+          watchdog: () => watchdog,
+          env: arenaEnv,
           ...(options.random ? { random: options.random } : {}),
         });
         llm = await startLlmProxies(spec, {
@@ -312,7 +314,13 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
           id,
           pid_source: pidSource(agent.spec.pid),
           proxies: [
-            ...(tcp && agent.spec.proxy ? [`tcp 127.0.0.1:${tcp.port} → ${agent.spec.proxy.upstream}`] : []),
+            ...(tcp && agent.spec.proxy
+              ? [
+                  'toxiproxy' in agent.spec.proxy
+                    ? `tcp ${tcp.listen} → ${tcp.upstream} (toxiproxy ${agent.spec.proxy.name})`
+                    : `tcp 127.0.0.1:${tcp.port} → ${tcp.upstream}`,
+                ]
+              : []),
             ...(llmProxy ? [`llm 127.0.0.1:${llmProxy.port}`] : []),
             ...(mcpProxy ? [`mcp 127.0.0.1:${mcpProxy.port}`] : []),
           ],

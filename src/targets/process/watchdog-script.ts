@@ -19,7 +19,7 @@ const http = require('node:http');
 const arenaPid = Number(process.env.ARENA_WATCHDOG_PARENT);
 const runDir = process.env.ARENA_WATCHDOG_RUN_DIR || '';
 const paused = new Map();   // "pid:start" -> {pid, start, until?}
-const reverts = new Map();  // key -> {url, method}
+const reverts = new Map();  // key -> {url, method, headers}
 const groups = new Map();   // pid -> {pid, start, graceMs}
 let cleaning = false;
 let finishedNormally = false;
@@ -61,7 +61,7 @@ function tree(root) {
 function callRevert(r) {
   return new Promise((resolve) => {
     try {
-      const req = http.request(r.url, { method: r.method || 'DELETE', agent: false, timeout: 1000 }, (res) => { res.resume(); res.on('end', resolve); });
+      const req = http.request(r.url, { method: r.method || 'DELETE', headers: r.headers || {}, agent: false, timeout: 1000 }, (res) => { res.resume(); res.on('end', resolve); });
       // the whole call, not only the wait for headers: a server that trickles is let go after 2 s
       setTimeout(() => { req.destroy(); resolve(); }, 2000).unref();
       req.on('error', () => resolve());
@@ -113,7 +113,7 @@ function handle(line) {
   switch (m.op) {
     case 'pause': for (const p of m.pids) paused.set(p.pid + ':' + p.start, { pid: p.pid, start: p.start, until: m.until }); break;
     case 'resume': for (const p of m.pids) paused.delete(p.pid + ':' + p.start); break;
-    case 'revert': reverts.set(m.key, { url: m.url, method: m.method }); break;
+    case 'revert': reverts.set(m.key, { url: m.url, method: m.method, headers: m.headers }); break;
     case 'reverted': reverts.delete(m.key); break;
     case 'group': groups.set(m.pid, { pid: m.pid, start: m.start, graceMs: m.graceMs }); break;
     case 'ungroup': groups.delete(m.pid); break;

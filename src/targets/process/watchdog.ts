@@ -30,7 +30,7 @@ export type WatchdogRecord =
       until?: number;
     }
   | { op: 'resume'; pids: TrackedPid[] }
-  | { op: 'revert'; key: string; url: string; method?: string }
+  | { op: 'revert'; key: string; url: string; method?: string; headers?: Record<string, string> }
   | { op: 'reverted'; key: string }
   | { op: 'group'; pid: number; start: number; graceMs: number }
   | { op: 'ungroup'; pid: number };

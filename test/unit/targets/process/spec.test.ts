@@ -131,6 +131,42 @@ describe('processTargetSchema', () => {
     ]);
   });
 
+  it('an agent names a proxy of an arena toxiproxy server by url and name, one shape or the other, never both', () => {
+    const spec = processTargetSchema.parse({
+      ...base,
+      agents: [{ ...agent, proxy: { toxiproxy: 'http://127.0.0.1:8474', name: 'redis' } }],
+    });
+    expect(spec.agents[0]!.proxy).toEqual({ toxiproxy: 'http://127.0.0.1:8474', name: 'redis' });
+    const withProxy = (proxy: unknown) => issues({ ...base, agents: [{ ...agent, proxy }] });
+    expect(withProxy({ toxiproxy: 'http://127.0.0.1:8474' })).toEqual(['agents.0.proxy.name: required with toxiproxy']);
+    expect(withProxy({ listen: 7001 })).toEqual(['agents.0.proxy.upstream: required with listen']);
+    expect(withProxy({ toxiproxy: 'http://127.0.0.1:8474', name: 'redis', upstream: '127.0.0.1:1' })).toEqual([
+      'agents.0.proxy.upstream: not allowed with toxiproxy',
+    ]);
+    expect(withProxy({ listen: 7001, upstream: '127.0.0.1:1', toxiproxy: 'http://h:1', name: 'x' })).toEqual([
+      'agents.0.proxy: expected exactly one of listen, toxiproxy, got listen and toxiproxy',
+    ]);
+    expect(withProxy({ listen: 7001, upstream: '127.0.0.1:1', api_key_env: 'K' })).toEqual([
+      'agents.0.proxy.api_key_env: not allowed with listen',
+    ]);
+    expect(withProxy({ toxiproxy: 'http://h:1', name: 'x', api_key_env: 'not a name' })[0]).toMatch(
+      /^agents\.0\.proxy\.api_key_env: expected an environment variable name/,
+    );
+    const named = { toxiproxy: 'http://127.0.0.1:8474', name: 'redis' };
+    expect(
+      issues({
+        ...base,
+        agents: [
+          { ...agent, proxy: named },
+          { ...agent, id: 'w2', proxy: { ...named, toxiproxy: 'http://127.0.0.1:8474/' } },
+        ],
+      }),
+    ).toEqual([
+      'agents.1.proxy.name: proxy "redis" on http://127.0.0.1:8474/ is already the proxy of agents[0] (one agent per proxy, so a fault acts on the agent it names)',
+    ]);
+    expect(withProxy({ toxiproxy: 'ftp://h', name: 'x' })[0]).toMatch(/^agents\.0\.proxy\.toxiproxy: /);
+  });
+
   it('a process target needs agents, and kind must be process', () => {
     expect(issues({ ...base, agents: [] })).toEqual(['agents: a process target needs at least one agent']);
     expect(issues({ ...base, kind: 'remote' })[0]).toMatch(/^kind: /);
