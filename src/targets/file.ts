@@ -96,7 +96,7 @@ export const TARGET_KINDS = Object.keys(KINDS);
 
 /**
  * Validates target text; `problems` is empty when it is valid. `${NAME}` references in values are
- * replaced from `env` first (DESIGN §9; env-interpolation.ts), so one file serves other ports or hosts.
+ * replaced from `env` first (env-interpolation.ts), so one file serves other ports or hosts.
  */
 export function checkTargetText(
   text: string,

@@ -26,7 +26,7 @@ const ENV_REFERENCE = {
 };
 
 /**
- * The schema describes the file as written, before `${NAME}` references are replaced (DESIGN §9): every
+ * The schema describes the file as written, before `${NAME}` references are replaced: every
  * number, boolean or shaped string may also be written as a reference.
  */
 function allowEnvReferences<T>(node: T): T {
