@@ -1,12 +1,12 @@
 // An example LLM agent: each task is one chat completion through the official
 // openai SDK, pointed at the arena's LLM fault proxy by OPENAI_BASE_URL. It has
-// no fallback provider: when the SDK gives up (after its one retry) the task
-// fails honestly with 503, so an llm_failure shows in availability.
+// no fallback provider: when the SDK gives up (after AGENT_MAX_RETRIES retries,
+// default 1) the task fails honestly with 503, so an llm_failure shows in availability.
 // It forwards the arena's trial marks (x-arena-trial, traceparent) from the task
 // request to its LLM calls, so `arena trials` can tell which trial made each call.
 // AGENT_BLIND_RETRY=1 makes it the naive variant: no SDK backoff, up to 20 calls
 // back to back until one succeeds (the runaway `arena trials` flags).
-//   PORT=7351 OPENAI_BASE_URL=http://127.0.0.1:7352/v1 node agent.mjs
+//   PORT=7351 OPENAI_BASE_URL=http://127.0.0.1:7352/v1 [AGENT_MAX_RETRIES=5] node agent.mjs
 //   POST /task {"q": "…"} → 200 {ok: true, answer} | 503 {ok: false, error}
 //   GET /healthz → 200 (the process is up; its LLM calls are judged by the arena's probe)
 import http from 'node:http';
@@ -17,6 +17,12 @@ if (!Number.isInteger(port) || port <= 0 || !process.env.OPENAI_BASE_URL) {
   console.error('agent: set PORT and OPENAI_BASE_URL');
   process.exit(2);
 }
+// the SDK's own retry setting: how patiently a task waits out an LLM outage before it fails
+const maxRetries = Number(process.env.AGENT_MAX_RETRIES || 1);
+if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+  console.error(`agent: AGENT_MAX_RETRIES must be a whole number >= 0, got ${process.env.AGENT_MAX_RETRIES}`);
+  process.exit(2);
+}
 
 const blindRetry = process.env.AGENT_BLIND_RETRY === '1';
 const BLIND_ATTEMPTS = 20;
@@ -24,7 +30,7 @@ const BLIND_ATTEMPTS = 20;
 const client = new OpenAI({
   baseURL: process.env.OPENAI_BASE_URL,
   apiKey: process.env.OPENAI_API_KEY ?? 'test',
-  maxRetries: blindRetry ? 0 : 1,
+  maxRetries: blindRetry ? 0 : maxRetries,
   timeout: 2000,
   // names this agent in the proxy's per-client stats (retries, retry-after honoured)
   defaultHeaders: { 'x-arena-client': process.env.AGENT_ID ?? 'llm-agent' },

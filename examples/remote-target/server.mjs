@@ -1,6 +1,7 @@
 // A minimal Arena Target Protocol v1 server in plain Node (no dependencies).
 // Three workers; pause_agent really stops one taking work, kill_agent stops it and a
 // "supervisor" restarts it after 300 ms. Run it, then: arena target check http://127.0.0.1:9600
+// (the port: ARENA_EXAMPLE_PORT or PORT, default 9600, like the other examples)
 import { createServer } from 'node:http';
 
 const agents = ['w1', 'w2', 'w3'].map((id) => ({
@@ -102,6 +103,6 @@ createServer((req, res) => {
       }
       res.writeHead(answer[0], { 'content-type': 'application/json' }).end(JSON.stringify(answer[1]));
     });
-}).listen(Number(process.env.PORT ?? 9600), '127.0.0.1', function () {
+}).listen(Number(process.env.ARENA_EXAMPLE_PORT || process.env.PORT || 9600), '127.0.0.1', function () {
   console.log(`toy target on http://127.0.0.1:${this.address().port}`);
 });

@@ -44,7 +44,7 @@ export interface PostgresEventStoreOptions {
   poolSize?: number;
   /** how often subscribers look again without a NOTIFY (ms, default 250) */
   pollIntervalMs?: number;
-  /** how long to wait for a connection (ms, default 5000) */
+  /** how long opening a connection may take (ms, default 5000); waiting for a pooled one is not bounded */
   connectTimeoutMs?: number;
 }
 
@@ -121,10 +121,20 @@ export class PostgresEventStore implements QueryableEventStore {
 
   private async connect(): Promise<pg.Pool> {
     const { default: pgModule } = await import('pg');
+    const connectTimeoutMs = this.options.connectTimeoutMs ?? 5000;
+    // The timeout bounds opening a connection, not waiting for a pooled one: pg-pool applies its
+    // connectionTimeoutMillis to both, and under 2 x 1,000 concurrent appends (serialised by the
+    // stream lock) the queue wait passed 5 s, so actions that ran were answered "not recorded" with
+    // PostgreSQL up. An unreachable server still fails each new connection within the timeout.
+    class TimedClient extends pgModule.Client {
+      constructor(config?: pg.ClientConfig) {
+        super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+      }
+    }
     const pool = new pgModule.Pool({
       connectionString: this.options.url,
       max: this.options.poolSize ?? 10,
-      connectionTimeoutMillis: this.options.connectTimeoutMs ?? 5000,
+      Client: TimedClient,
     });
     // an idle client losing its connection must not crash the process; the next query reconnects
     pool.on('error', () => undefined);

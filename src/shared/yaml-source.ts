@@ -6,7 +6,18 @@
  * and every message is worded for a person editing one file (never the
  * library's "Maximum call stack size exceeded" or "use parseAllDocuments()").
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  Scalar,
+  type Document,
+  type YAMLError,
+} from 'yaml';
+import { type Environment, interpolateEnv } from './env-interpolation.js';
 import { findJsonSyntaxError } from './json-syntax.js';
 import { flowDepthOverflow, guardDocument, MAX_YAML_DEPTH } from './yaml-guard.js';
 
@@ -57,6 +68,11 @@ export { MAX_YAML_DEPTH };
 export interface ReadOptions {
   /** the text is a `.json` file: JSON syntax errors are told as such, never as YAML ones */
   json?: boolean;
+  /**
+   * replace `${NAME}` references in string values from this environment (env-interpolation.ts);
+   * a plain (unquoted) value that becomes a number is a number, as if it had been written so
+   */
+  env?: Environment;
 }
 
 /** a file named `*.json` is read as JSON (see ReadOptions.json) */
@@ -97,6 +113,10 @@ export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES, option
       errors: [{ path: '', message: guarded.message, ...(pos ? { line: pos.line, column: pos.col } : {}) }],
     };
   }
+  if (options.env) {
+    const problems = interpolateDocument(doc, lineCounter, options.env);
+    if (problems.length > 0) return { ok: false, reason: 'syntax', errors: problems };
+  }
   let value: unknown;
   try {
     // guardDocument has bounded the expansion; the library's own count refuses harmless reuse
@@ -105,6 +125,41 @@ export function readYamlDocument(text: string, maxBytes = MAX_YAML_BYTES, option
     return { ok: false, reason: 'expand', detail: err instanceof Error ? err.message : String(err) };
   }
   return { ok: true, value, positionOf: (segments, atKey = false) => positionOf(doc, lineCounter, segments, atKey) };
+}
+
+/** every `${…}` of every value scalar (keys stay as written), in place; one problem per bad reference */
+function interpolateDocument(doc: Document, lc: LineCounter, env: Environment): SourceProblem[] {
+  const problems: SourceProblem[] = [];
+  const walk = (node: unknown, segments: Array<string | number>): void => {
+    if (isMap(node)) {
+      for (const pair of node.items) if (isScalar(pair.key)) walk(pair.value, [...segments, String(pair.key.value)]);
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item, [...segments, i]));
+    } else if (isScalar(node) && typeof node.value === 'string') {
+      const result = interpolateEnv(node.value, env);
+      if (!result.ok) {
+        const offset = rangeStart(node);
+        const pos = offset === undefined ? undefined : lc.linePos(offset);
+        problems.push({
+          path: formatSegments(segments),
+          message: result.message,
+          ...(pos ? { line: pos.line, column: pos.col } : {}),
+        });
+      } else if (result.changed) {
+        const plainNumber = node.type === Scalar.PLAIN && /^-?\d+(\.\d+)?$/.test(result.value);
+        node.value = plainNumber ? Number(result.value) : result.value;
+      }
+    }
+  };
+  walk(doc.contents, []);
+  return problems;
+}
+
+/** ['agents', 0, 'listen'] → `agents[0].listen`: the one form of a path in problems */
+export function formatSegments(segments: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out === '' ? String(s) : `.${String(s)}`;
+  return out;
 }
 
 function syntaxProblems(errors: readonly YAMLError[]): SourceProblem[] {

@@ -4,14 +4,11 @@
  * other file the arena reads. An unknown key is reported at the key itself.
  */
 import { z } from 'zod';
-import type { SourceProblem } from './yaml-source.js';
 import { durationProblem, tryParseDuration } from './duration.js';
+import { formatSegments, type SourceProblem } from './yaml-source.js';
 
-export function formatSegments(segments: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out === '' ? String(s) : `.${String(s)}`;
-  return out;
-}
+/** re-exported: the validators built on this module name paths with it */
+export { formatSegments };
 
 /** A problem as segments, so a loader can find the YAML node behind it. */
 export interface SegmentProblem {

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
 import type { Target } from '../arena/providers.js';
 import type { Clock } from '../shared/clock.js';
+import type { Environment } from '../shared/env-interpolation.js';
 import { UsageError } from '../shared/errors.js';
 import { readSmallFile } from '../shared/files.js';
 import type { Random } from '../shared/random.js';
@@ -101,15 +102,19 @@ const KINDS: Record<string, KindEntry> = {
 
 export const TARGET_KINDS = Object.keys(KINDS);
 
-/** Validates target text; `problems` is empty when it is valid. */
+/**
+ * Validates target text; `problems` is empty when it is valid. `${NAME}` references in values are
+ * replaced from `env` first (env-interpolation.ts), so one file serves other ports or hosts.
+ */
 export function checkTargetText(
   text: string,
   path?: string,
+  env: Environment = process.env,
 ): {
   problems: SourceProblem[];
   spec?: { kind: string; name: string } & Record<string, unknown>;
 } {
-  const source = parseYamlSource(text, MAX_YAML_BYTES, { json: isJsonPath(path) });
+  const source = parseYamlSource(text, MAX_YAML_BYTES, { json: isJsonPath(path), env });
   if (source.errors.length > 0) return { problems: source.errors };
   const value = source.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -138,9 +143,13 @@ export function checkTargetText(
 }
 
 /** Reads and validates a target file; every problem at once (exit 2) and nothing started. */
-export async function loadTargetFile(path: string, shownAs = path): Promise<LoadedTargetFile> {
+export async function loadTargetFile(
+  path: string,
+  shownAs = path,
+  env: Environment = process.env,
+): Promise<LoadedTargetFile> {
   const text = await readSmallFile(path, MAX_YAML_BYTES, 'target');
-  const { problems, spec } = checkTargetText(text, path);
+  const { problems, spec } = checkTargetText(text, path, env);
   if (!spec) {
     throw new UsageError(`target file ${shownAs} is invalid:\n${formatSourceProblems(problems, shownAs)}`, {
       code: 'invalid_target',

@@ -17,9 +17,10 @@ import { FLEET_DIR, procState, processesMatching, tinyFleet, waitFor } from '../
 const SHIPPED = readdirSync(join(REPO_ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml'));
 let root = '';
 let fleetDir = '';
+let fleetEnv: Record<string, string> = {};
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'arena-dry-run-'));
-  fleetDir = await exampleFleetCopy(root, 'fleet');
+  ({ dir: fleetDir, env: fleetEnv } = await exampleFleetCopy(root, 'fleet'));
 });
 afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
@@ -160,6 +161,7 @@ describe('--dry-run', () => {
       join(fleetDir, 'scenarios', 'kill-and-pause.yaml'),
     ]) {
       const result = await arena(['scenario', 'run', file, '--target', target, '--dry-run', '--json'], {
+        env: fleetEnv,
         timeout: 90_000,
       });
       expect([0, 2], `${file}: ${result.stderr}`).toContain(result.exitCode);
@@ -178,6 +180,7 @@ describe('--dry-run', () => {
     const target = join(fleetDir, 'target.yaml');
     const scenario = join(fleetDir, 'scenarios', 'kill-and-pause.yaml');
     const dry = await arena(['scenario', 'run', scenario, '--target', target, '--dry-run', '--json'], {
+      env: fleetEnv,
       timeout: 90_000,
     });
     expect(dry.exitCode, dry.stderr).toBe(0);
@@ -192,7 +195,10 @@ describe('--dry-run', () => {
     expect(plan!.agents.find((a) => a.id === 'worker-2')!.proxies![0]).toMatch(
       /^tcp 127\.0\.0\.1:\d+ → 127\.0\.0\.1:\d+$/,
     );
-    const real = await arena(['scenario', 'run', scenario, '--target', target, '--json'], { timeout: 90_000 });
+    const real = await arena(['scenario', 'run', scenario, '--target', target, '--json'], {
+      env: fleetEnv,
+      timeout: 90_000,
+    });
     expect([0, 1], real.stderr).toContain(real.exitCode);
     const report = (JSON.parse(real.stdout) as { scenarios: ScenarioReport[] }).scenarios[0]!;
     for (const [i, f] of plan!.timeline.entries()) {

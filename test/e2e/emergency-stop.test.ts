@@ -15,9 +15,10 @@ import { processesMatching, waitFor } from '../helpers/process-fleet.js';
 
 let root = '';
 let fleetDir = '';
+let fleetEnv: Record<string, string> = {};
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'arena-stop-'));
-  fleetDir = await exampleFleetCopy(root, 'fleet');
+  ({ dir: fleetDir, env: fleetEnv } = await exampleFleetCopy(root, 'fleet'));
 });
 afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
@@ -29,7 +30,7 @@ interface Listed {
 
 describe('arena stop / arena ps', () => {
   it('arena stop from a second process ends a survival on the example fleet: faults reverted, report written (stopped), exit 130', async () => {
-    const env = { ARENA_STATE_DIR: join(root, 'state-1') };
+    const env = { ...fleetEnv, ARENA_STATE_DIR: join(root, 'state-1') };
     const report = join(root, 'stopped.json');
     const run = arena(
       [

@@ -4,7 +4,7 @@
  * dist must be built). The agent calls a stand-in LLM API with the official
  * openai SDK through the arena's LLM fault proxy; a 2 s rate_limit makes its
  * tasks fail (availability under 100) and recovery is timed until a probe
- * call through the proxy succeeds. The target file is a temp copy on free ports.
+ * call through the proxy succeeds. The target file runs on a free base port (ARENA_EXAMPLE_PORT).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScenarioReport } from '../../src/arena/report.js';
 import { arena } from '../helpers/cli.js';
-import { freePorts, processesMatching } from '../helpers/process-fleet.js';
+import { freeBasePort, processesMatching } from '../helpers/process-fleet.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/llm-agent/', import.meta.url));
 let dir = '';
@@ -24,31 +24,38 @@ afterEach(() => {
 });
 
 /**
- * The example's target file on free ports, run from the example's folder, with
- * absolute script paths (so this test finds its own processes in /proc) and the
- * stand-in's stats written to a file when it is stopped.
+ * The example's target file run from the example's folder with absolute script paths (so this test
+ * finds its own processes in /proc), and the environment that sets its one port setting
+ * (ARENA_EXAMPLE_PORT: stand-in, agent, proxy on base, +1, +2), where the stand-in writes its stats
+ * when stopped, and the SDK's retries.
  */
-async function tempTarget(statsFile: string): Promise<string> {
-  const [upstream, agent, proxy] = await freePorts(3);
-  const map: Record<string, number> = { '7350': upstream!, '7351': agent!, '7352': proxy! };
+async function tempTarget(
+  name: string,
+  statsFile: string,
+  maxRetries?: number,
+): Promise<{ file: string; env: Record<string, string> }> {
   const text = readFileSync(join(EXAMPLE, 'target.yaml'), 'utf8')
-    .replace(/\b735[0-2]\b/g, (p) => String(map[p]))
-    .replace('node fake-llm.mjs', `STATS_FILE=${statsFile} node ${join(EXAMPLE, 'fake-llm.mjs')}`)
+    .replace('node fake-llm.mjs', `node ${join(EXAMPLE, 'fake-llm.mjs')}`)
     .replace('node agent.mjs', `node ${join(EXAMPLE, 'agent.mjs')}`)
     .replace(/^start:\n/m, `start:\n  cwd: ${JSON.stringify(EXAMPLE)}\n`);
-  const file = join(dir, 'target.yaml');
+  const file = join(dir, `${name}.yaml`);
   writeFileSync(file, text);
-  return file;
+  const env: Record<string, string> = {
+    ARENA_EXAMPLE_PORT: String(await freeBasePort([0, 1, 2])),
+    STATS_FILE: statsFile,
+  };
+  if (maxRetries !== undefined) env.AGENT_MAX_RETRIES = String(maxRetries);
+  return { file, env };
 }
 
 describe('example LLM agent under a process target', () => {
   it('llm_failure rate_limit lowers availability, recovery is measured, the agent called through the proxy with the openai SDK', async () => {
     dir = mkdtempSync(join(tmpdir(), 'arena-llm-agent-'));
     const statsFile = join(dir, 'upstream-stats.json');
-    const target = await tempTarget(statsFile);
+    const target = await tempTarget('target', statsFile);
     const result = await arena(
-      ['scenario', 'run', join(EXAMPLE, 'scenarios', 'llm-outage.yaml'), '--target', target, '--json'],
-      { timeout: 30_000 },
+      ['scenario', 'run', join(EXAMPLE, 'scenarios', 'llm-outage.yaml'), '--target', target.file, '--json'],
+      { env: target.env, timeout: 30_000 },
     );
     expect(result.exitCode, result.stderr).toBe(0);
     // the stand-in, the agent and their shell are gone
@@ -98,4 +105,50 @@ describe('example LLM agent under a process target', () => {
     expect(proxyStats.tokens.answers_with_usage).toBeGreaterThan(0);
     expect(proxyStats.tokens.input).toBe(proxyStats.tokens.answers_with_usage);
   }, 40_000);
+
+  /**
+   * Issue 39, done-when: under a 20 s LLM outage on every agent (the example has one), availability is
+   * low whatever the SDK's retry setting, and the report counts every request sent. The two settings
+   * run side by side on their own ports, so they meet the same machine load.
+   */
+  it('a 20 s LLM outage: availability low with the SDK retrying once and five times, every request sent counted', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'arena-llm-outage-'));
+    const runOne = async (maxRetries: number) => {
+      const statsFile = join(dir, `stats-${maxRetries}.json`);
+      const target = await tempTarget(`retries-${maxRetries}`, statsFile, maxRetries);
+      const result = await arena(
+        ['scenario', 'run', join(EXAMPLE, 'scenarios', 'long-outage.yaml'), '--target', target.file, '--json'],
+        { env: target.env, timeout: 90_000 },
+      );
+      expect(result.exitCode, result.stderr).toBe(0);
+      const report = (JSON.parse(result.stdout) as { scenarios: ScenarioReport[] }).scenarios[0]!;
+      return { maxRetries, report };
+    };
+    const runs = await Promise.all([runOne(1), runOne(5)]);
+    expect(processesMatching(EXAMPLE)).toEqual([]);
+
+    const figures = runs.map(({ maxRetries, report }) => {
+      const { requests } = report.score.measurements;
+      return { maxRetries, availability: report.score.availability, ...requests };
+    });
+    // the figures the issue asks for, in the test log
+    console.log(JSON.stringify(figures));
+    for (const { report } of runs) {
+      expect(report.results.map((r) => [r.result.action.type, r.result.success])).toEqual([['llm_failure', true]]);
+      const { requests } = report.score.measurements;
+      // every request sent is counted once: it succeeded or failed, and the ones in flight at the end were waited for
+      expect(requests.total).toBeGreaterThan(0);
+      expect(requests.succeeded + requests.failed).toBe(requests.total);
+      const inFlight = requests.in_flight_at_end!;
+      expect(inFlight).toBeDefined();
+      expect(inFlight.succeeded + inFlight.failed + inFlight.unfinished).toBe(inFlight.count);
+      expect(inFlight.count).toBeLessThanOrEqual(requests.total);
+      // a 20 s outage in a window of about 24 s: most tasks could not succeed, however patient the SDK
+      expect(report.score.availability).toBeLessThan(50);
+      expect(requests.failed).toBeGreaterThan(requests.succeeded);
+    }
+    // the setting reached the SDK: the proxy saw it retry more at five
+    const retries = runs.map(({ report }) => (report.proxies![0]!.stats as { retries: number }).retries);
+    expect(retries[1]).toBeGreaterThan(retries[0]!);
+  }, 120_000);
 });

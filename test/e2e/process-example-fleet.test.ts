@@ -1,49 +1,25 @@
 /**
  * The shipped example fleet (examples/fleet) under real pm2-runtime, run
- * with `arena scenario run --target` (bin/arena.js, so dist must be built): copies on free ports, so the test does
+ * with `arena scenario run --target` (bin/arena.js, so dist must be built): copies on a free base port (ARENA_EXAMPLE_PORT), so the test does
  * not depend on 7000-7103 being free. With pm2's restart policy the fleet
  * recovers from every kill within the restart delay's range; with
  * autorestart off the same scenario scores visibly worse.
  */
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioReport } from '../../src/arena/report.js';
 import { arena } from '../helpers/cli.js';
-import { freePorts, processesMatching } from '../helpers/process-fleet.js';
+import { type ExampleFleetCopy, exampleFleetCopy } from '../helpers/example-fleet.js';
+import { processesMatching } from '../helpers/process-fleet.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 let root = '';
-const fleets = { healed: '', broken: '' };
-
-/** a copy of examples/fleet on free ports under root/NAME, so two copies can run side by side */
-async function fleetCopy(name: string): Promise<string> {
-  const fleetDir = join(root, name, 'examples', 'fleet');
-  cpSync(join(REPO, 'examples', 'fleet'), fleetDir, {
-    recursive: true,
-    filter: (src) => !src.includes(`${join('fleet', 'run')}`),
-  });
-  symlinkSync(join(REPO, 'node_modules'), join(root, name, 'node_modules'));
-  const ports = await freePorts(7);
-  const fixed = ['7000', '7001', '7002', '7003', '7101', '7102', '7103'];
-  const map: Record<string, number> = Object.fromEntries(fixed.map((p, i) => [p, ports[i]!]));
-  for (const file of readdirSync(fleetDir)) {
-    if (!/\.(ya?ml|cjs)$/.test(file)) continue;
-    const path = join(fleetDir, file);
-    writeFileSync(
-      path,
-      readFileSync(path, 'utf8').replace(/\b(7000|7001|7002|7003|7101|7102|7103)\b/g, (p) => String(map[p])),
-    );
-  }
-  return fleetDir;
-}
+let fleets: { healed: ExampleFleetCopy; broken: ExampleFleetCopy };
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'arena-example-fleet-'));
-  fleets.healed = await fleetCopy('healed');
-  fleets.broken = await fleetCopy('broken');
+  fleets = { healed: await exampleFleetCopy(root, 'healed'), broken: await exampleFleetCopy(root, 'broken') };
 });
 
 afterAll(() => {
@@ -52,18 +28,18 @@ afterAll(() => {
 
 /** `arena scenario run … --target … --json`, as a user runs it */
 async function run(
-  fleetDir: string,
+  fleet: ExampleFleetCopy,
   targetFile: string,
   scenarioFile: string,
   exitCodes = [0],
 ): Promise<ScenarioReport> {
   const result = await arena(
-    ['scenario', 'run', join(fleetDir, 'scenarios', scenarioFile), '--target', join(fleetDir, targetFile), '--json'],
-    { timeout: 90_000 },
+    ['scenario', 'run', join(fleet.dir, 'scenarios', scenarioFile), '--target', join(fleet.dir, targetFile), '--json'],
+    { env: fleet.env, timeout: 90_000 },
   );
   expect(exitCodes, result.stderr).toContain(result.exitCode);
   // pm2 and every worker are gone, and nothing is stopped
-  expect(processesMatching(fleetDir)).toEqual([]);
+  expect(processesMatching(fleet.dir)).toEqual([]);
   return (JSON.parse(result.stdout) as { scenarios: ScenarioReport[] }).scenarios[0]!;
 }
 

@@ -3,40 +3,24 @@
  * scenario that kills every worker with `stop_when: {availability_below: {value: 80, window: 2s}}`
  * and a 20 s cooldown stops within 3 s of availability crossing the line, exits 1 naming the
  * condition (JSON, JUnit, the plain lines), and leaves nothing stopped or running. The fleet is a
- * copy on free ports (bin/arena.js runs dist: build first).
+ * copy on a free base port (ARENA_EXAMPLE_PORT) (bin/arena.js runs dist: build first).
  */
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioReport } from '../../src/arena/report.js';
 import { arena } from '../helpers/cli.js';
-import { freePorts, processesMatching } from '../helpers/process-fleet.js';
+import { exampleFleetCopy } from '../helpers/example-fleet.js';
+import { processesMatching } from '../helpers/process-fleet.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 let root = '';
 let fleetDir = '';
+let fleetEnv: Record<string, string> = {};
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'arena-safety-fleet-'));
-  fleetDir = join(root, 'examples', 'fleet');
-  cpSync(join(REPO, 'examples', 'fleet'), fleetDir, {
-    recursive: true,
-    filter: (src) => !src.includes(`${join('fleet', 'run')}`),
-  });
-  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
-  const fixed = ['7000', '7001', '7002', '7003', '7101', '7102', '7103'];
-  const ports = await freePorts(fixed.length);
-  const map: Record<string, number> = Object.fromEntries(fixed.map((p, i) => [p, ports[i]!]));
-  for (const file of readdirSync(fleetDir)) {
-    if (!/\.(ya?ml|cjs)$/.test(file)) continue;
-    const path = join(fleetDir, file);
-    writeFileSync(
-      path,
-      readFileSync(path, 'utf8').replace(/\b(7000|7001|7002|7003|7101|7102|7103)\b/g, (p) => String(map[p])),
-    );
-  }
+  ({ dir: fleetDir, env: fleetEnv } = await exampleFleetCopy(root, 'fleet'));
 });
 
 afterAll(() => {
@@ -50,7 +34,7 @@ describe('stop_when on the example fleet', () => {
     const junit = join(root, 'junit.xml');
     const result = await arena(
       ['scenario', 'run', scenario, '--target', join(fleetDir, 'target-no-restart.yaml'), '--json', '--junit', junit],
-      { timeout: 120_000 },
+      { env: fleetEnv, timeout: 120_000 },
     );
     expect(result.exitCode, result.stderr).toBe(1);
     // pm2 and every worker are gone, nothing is stopped

@@ -19,7 +19,8 @@ export async function startServe(args: string[] = [], env: Record<string, string
     cwd: REPO_ROOT,
     extendEnv: false,
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1', ...env },
-    timeout: 60_000,
+    // no wall-clock kill: a 60 s one SIGTERMed busy servers mid-test (2 × 1,000 actions on a loaded machine),
+    // and their shutdown answered the actions still running with 503s; tests stop servers in afterEach
     // a graceful stop on a loaded machine can take a few seconds; do not SIGKILL it after execa's default 5 s
     forceKillAfterDelay: 20_000,
   });

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrialsReport } from '../../src/arena/trials/report.js';
 import { arena } from '../helpers/cli.js';
-import { freePorts, processesMatching } from '../helpers/process-fleet.js';
+import { freeBasePort, processesMatching } from '../helpers/process-fleet.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/llm-agent/', import.meta.url));
 let dir = '';
@@ -21,24 +21,22 @@ afterEach(() => {
 });
 
 /**
- * The example's target file on free ports; `env` added to the start command's. Its scripts run through
- * symlinks in this test's own folder (Node resolves `openai` from the real file), so this test finds
- * its own processes in /proc and not those of another test running the same example.
+ * The example's target file on free ports (ARENA_EXAMPLE_PORT, for the arena that runs it, with `env`
+ * for its start command). Its scripts run through symlinks in this test's own folder (Node resolves
+ * `openai` from the real file), so this test finds its own processes in /proc and not those of another
+ * test running the same example.
  */
-async function tempTarget(env: Record<string, string> = {}): Promise<string> {
-  const [upstream, agent, proxy] = await freePorts(3);
-  const map: Record<string, number> = { '7350': upstream!, '7351': agent!, '7352': proxy! };
+async function tempTarget(env: Record<string, string> = {}): Promise<{ target: string; env: Record<string, string> }> {
+  const base = await freeBasePort([0, 1, 2]);
   for (const script of ['fake-llm.mjs', 'agent.mjs'])
     if (!existsSync(join(dir, script))) symlinkSync(join(EXAMPLE, script), join(dir, script));
-  let text = readFileSync(join(EXAMPLE, 'target.yaml'), 'utf8')
-    .replace(/\b735[0-2]\b/g, (p) => String(map[p]))
+  const text = readFileSync(join(EXAMPLE, 'target.yaml'), 'utf8')
     .replace('node fake-llm.mjs', `node ${join(dir, 'fake-llm.mjs')}`)
     .replace('node agent.mjs', `node ${join(dir, 'agent.mjs')}`)
     .replace(/^start:\n/m, `start:\n  cwd: ${JSON.stringify(EXAMPLE)}\n`);
-  for (const [k, v] of Object.entries(env)) text = text.replace('env: { ', `env: { ${k}: "${v}", `);
-  const file = join(dir, 'target.yaml');
-  writeFileSync(file, text);
-  return file;
+  const target = join(dir, 'target.yaml');
+  writeFileSync(target, text);
+  return { target, env: { ARENA_EXAMPLE_PORT: String(base), ...env } };
 }
 
 describe('arena trials', () => {
@@ -77,7 +75,7 @@ describe('arena trials', () => {
 
   it('on the example LLM agent under llm_failure: lower pass^k than clean, and --min-pass-k fails each task in JUnit (exit 1)', async () => {
     dir = mkdtempSync(join(tmpdir(), 'arena-trials-'));
-    const target = await tempTarget();
+    const { target, env } = await tempTarget();
     const junit = join(dir, 'trials.xml');
     const result = await arena(
       [
@@ -98,7 +96,7 @@ describe('arena trials', () => {
         junit,
         '--json',
       ],
-      { timeout: 120_000 },
+      { env, timeout: 120_000 },
     );
     expect(result.exitCode, result.stderr).toBe(1);
     expect(processesMatching(dir)).toEqual([]);
@@ -116,8 +114,8 @@ describe('arena trials', () => {
 
   it('on the example LLM agent: the calls the faults added, runaway for the blind-retry variant and not for the original', async () => {
     dir = mkdtempSync(join(tmpdir(), 'arena-trials-'));
-    const run = async (env: Record<string, string>) => {
-      const target = await tempTarget(env);
+    const run = async (extra: Record<string, string>) => {
+      const { target, env } = await tempTarget(extra);
       const result = await arena(
         [
           'trials',
@@ -133,7 +131,7 @@ describe('arena trials', () => {
           '3',
           '--json',
         ],
-        { timeout: 120_000 },
+        { env, timeout: 120_000 },
       );
       expect(result.exitCode, result.stderr).toBe(0);
       return JSON.parse(result.stdout) as TrialsReport;

@@ -1,29 +1,29 @@
 /**
- * A copy of the shipped example fleet (examples/fleet) under `root`, on free ports, so a test can run
- * it beside other copies without 7000-7103 being free. The same copy the example-fleet test makes.
+ * A copy of the shipped example fleet (examples/fleet) under `root` (its own `run/` folder, and a path
+ * the test can find its processes by) with a free base port in `env` (ARENA_EXAMPLE_PORT, the one port
+ * setting of the example's target files), so a test can run it beside other copies without 7000-7103
+ * being free.
  */
-import { cpSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './cli.js';
-import { freePorts } from './process-fleet.js';
+import { freeBasePort } from './process-fleet.js';
 
-export async function exampleFleetCopy(root: string, name: string): Promise<string> {
-  const fleetDir = join(root, name, 'examples', 'fleet');
-  cpSync(join(REPO_ROOT, 'examples', 'fleet'), fleetDir, {
+/** the example fleet's ports, as offsets from its base: front door, TCP proxies, workers */
+const FLEET_OFFSETS = [0, 1, 2, 3, 101, 102, 103];
+
+export interface ExampleFleetCopy {
+  dir: string;
+  /** for the arena that runs it: ARENA_EXAMPLE_PORT */
+  env: { ARENA_EXAMPLE_PORT: string };
+}
+
+export async function exampleFleetCopy(root: string, name: string): Promise<ExampleFleetCopy> {
+  const dir = join(root, name, 'examples', 'fleet');
+  cpSync(join(REPO_ROOT, 'examples', 'fleet'), dir, {
     recursive: true,
     filter: (src) => !src.includes(`${join('fleet', 'run')}`),
   });
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, name, 'node_modules'));
-  const ports = await freePorts(7);
-  const fixed = ['7000', '7001', '7002', '7003', '7101', '7102', '7103'];
-  const map: Record<string, number> = Object.fromEntries(fixed.map((p, i) => [p, ports[i]!]));
-  for (const file of readdirSync(fleetDir)) {
-    if (!/\.(ya?ml|cjs)$/.test(file)) continue;
-    const path = join(fleetDir, file);
-    writeFileSync(
-      path,
-      readFileSync(path, 'utf8').replace(/\b(7000|7001|7002|7003|7101|7102|7103)\b/g, (p) => String(map[p])),
-    );
-  }
-  return fleetDir;
+  return { dir, env: { ARENA_EXAMPLE_PORT: String(await freeBasePort(FLEET_OFFSETS)) } };
 }

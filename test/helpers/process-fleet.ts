@@ -53,6 +53,27 @@ export async function freePorts(n: number): Promise<number[]> {
   }
 }
 
+/**
+ * A base port for a shipped example's one port setting (ARENA_EXAMPLE_PORT): base + each offset is
+ * free now, from the same slice and cursor as freePorts (so concurrent workers and files do not pick alike).
+ */
+export async function freeBasePort(offsets: readonly number[]): Promise<number> {
+  const slot = (Number(process.env.VITEST_POOL_ID) || 1) - 1;
+  const first = PORTS_FROM + (slot % SLICES) * SLICE;
+  const span = Math.max(...offsets) + 1;
+  if (cursor < 0) cursor = Math.floor(Math.random() * SLICE);
+  for (let tries = 0; tries < SLICE; tries++) {
+    const base = first + (cursor++ % (SLICE - span));
+    const held = await Promise.all(offsets.map((o) => listensOn(base + o)));
+    await Promise.all(held.map((s) => s && new Promise((r) => s.close(r))));
+    if (held.every(Boolean)) {
+      cursor += span; // the next pick starts past this block
+      return base;
+    }
+  }
+  throw new Error(`no free block of offsets ${offsets.join(',')} in ${first}-${first + SLICE - 1}`);
+}
+
 export interface TinyFleet {
   front: number;
   ports: number[];

@@ -158,4 +158,38 @@ describe('PostgresEventStore', () => {
     expect(err.message).toBe(`cannot reach PostgreSQL at 127.0.0.1:${port}: ECONNREFUSED`);
     expect(JSON.stringify({ ...err, message: err.message })).not.toContain('s3cret-pw');
   });
+
+  it('waiting for a pooled connection is not a connect timeout: an append queued behind a busy pool is recorded', async () => {
+    const db = await createDatabase('pgqueue');
+    cleanups.push(() => db.drop());
+    // one connection, a 200 ms connect timeout, and that connection busy for 1 s: the append waits
+    // for it (under 2 x 1,000 concurrent actions the wait passed the timeout and appends failed)
+    const store = new PostgresEventStore({ url: db.url, poolSize: 1, connectTimeoutMs: 200 });
+    cleanups.push(() => store.close());
+    await store.ready();
+    const busy = store.query('SELECT pg_sleep(1)');
+    const [event] = await store.append('s', [{ type: 'a', data: null }], 0);
+    await busy;
+    expect(event!.version).toBe(1);
+  });
+
+  it('a server that accepts and never answers fails each connection within the connect timeout', async () => {
+    const sockets: Array<import('node:net').Socket> = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    const port = await new Promise<number>((resolve) =>
+      silent.listen(0, '127.0.0.1', () => resolve((silent.address() as { port: number }).port)),
+    );
+    cleanups.push(
+      () =>
+        new Promise((r) => {
+          for (const s of sockets) s.destroy();
+          silent.close(r);
+        }),
+    );
+    const store = new PostgresEventStore({ url: `postgres://arena@127.0.0.1:${port}/db`, connectTimeoutMs: 300 });
+    cleanups.push(() => store.close());
+    const err = (await store.append('s', [{ type: 'a', data: null }], 0).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(RuntimeError);
+    expect(err.message).toMatch(new RegExp(`cannot reach PostgreSQL at 127\\.0\\.0\\.1:${port}`));
+  });
 });

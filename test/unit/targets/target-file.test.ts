@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} references in file text are what these tests are about
 import { describe, expect, it } from 'vitest';
 import { checkTargetText } from '../../../src/targets/file.js';
 
@@ -78,5 +79,63 @@ describe('target files', () => {
     expect(checkTargetText('kind: remote\nname: x\nurl: "http://h:1"\ntimeout: -1\n').problems[0]!.message).toMatch(
       /invalid duration/,
     );
+  });
+});
+
+describe('target files: ${NAME} environment references', () => {
+  const fleet = (port: string) =>
+    [
+      'kind: process',
+      'name: f',
+      'start: { command: "PORT=${BASE:-7000} node w.mjs", ready: { http: "http://127.0.0.1:${BASE:-7000}/h" } }',
+      'agents:',
+      '  - id: a',
+      '    pid:',
+      `      port: ${port}`,
+      '    proxy: { listen: 7001, upstream: "127.0.0.1:${BASE:-7000 + 101}" }',
+      '    health: { http: "http://127.0.0.1:${BASE:-7000 + 101}/h" }',
+    ].join('\n');
+
+  it('replaces references before validating; an unquoted reference that becomes a number is a number', () => {
+    const { problems, spec } = checkTargetText(fleet('${BASE:-7000 + 101}'), 't.yaml', { BASE: '9000' });
+    expect(problems).toEqual([]);
+    expect(spec).toMatchObject({
+      start: { command: 'PORT=9000 node w.mjs' },
+      agents: [
+        { pid: { port: 9101 }, proxy: { upstream: '127.0.0.1:9101' }, health: { http: 'http://127.0.0.1:9101/h' } },
+      ],
+    });
+    expect(checkTargetText(fleet('${BASE:-7000 + 101}'), 't.yaml', {}).spec).toMatchObject({
+      agents: [{ pid: { port: 7101 } }],
+    });
+  });
+
+  it('a quoted reference stays a string (so a port written "${…}" is refused as one)', () => {
+    const { problems } = checkTargetText(fleet('"${BASE:-7101}"'), 't.yaml', {});
+    expect(problems[0]).toMatchObject({ path: 'agents[0].pid.port', line: 7 });
+  });
+
+  it('refuses an unset variable without default at its line:column, every one at once, and nothing else is checked', () => {
+    const text = fleet('${ARENA_NOT_SET_PORT}').replace('${BASE:-7000 + 101}/h', '${ARENA_OTHER}/h');
+    const { problems } = checkTargetText(text, 't.yaml', {});
+    expect(problems).toEqual([
+      {
+        path: 'agents[0].pid.port',
+        line: 7,
+        column: 13,
+        message: 'environment variable ARENA_NOT_SET_PORT is not set (or give a default: ${ARENA_NOT_SET_PORT:-value})',
+      },
+      {
+        path: 'agents[0].health.http',
+        line: 9,
+        column: 21,
+        message: 'environment variable ARENA_OTHER is not set (or give a default: ${ARENA_OTHER:-value})',
+      },
+    ]);
+  });
+
+  it('refuses an offset on a value that is not a whole number, naming the variable', () => {
+    const { problems } = checkTargetText(fleet('${BASE:-7000 + 101}'), 't.yaml', { BASE: 'seven' });
+    expect(problems[0]!.message).toMatch(/BASE is "seven": "\+ 101" needs a whole number/);
   });
 });
