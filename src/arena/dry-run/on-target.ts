@@ -85,7 +85,7 @@ async function plan(target: Target, request: DryRunRequest): Promise<DryRunPlan>
   let trials: PlannedTrials | undefined;
   if (request.kind === 'trials') {
     const { scenario } = request.options;
-    name = scenario ? `trials under ${scenario.name}` : 'trials (clean only)';
+    name = scenario ? `under ${scenario.name}` : '(clean only)';
     seed = request.options.seed;
     warmupMs = 0;
     cooldownMs = 0;

@@ -38,7 +38,7 @@ export function renderDryRun(plans: DryRunPlan[], width: number | undefined): st
     );
     for (const f of plan.timeline)
       faults.push([
-        formatDuration(f.at_ms),
+        plan.trials ? 'block start' : formatDuration(f.at_ms),
         f.label,
         f.type,
         f.target || '-',
@@ -46,7 +46,7 @@ export function renderDryRun(plans: DryRunPlan[], width: number | undefined): st
         params(f),
         f.decided_at_run_time ?? '',
       ]);
-    out.push(renderFitted(faults, width));
+    if (plan.timeline.length > 0 || !plan.trials) out.push(renderFitted(faults, width));
     out.push(
       plan.trials
         ? '  No task request was sent. Nothing was injected.'
