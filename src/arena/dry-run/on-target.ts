@@ -13,12 +13,25 @@ import { refusedProblems, unsupportedProblems } from '../support.js';
 import { resolveSurvivalConfig, type SurvivalOptions } from '../survival/run.js';
 import { survivalKinds } from '../survival/on-target.js';
 import { unknownTargetProblems } from '../target-names.js';
-import { scenarioTimeline, survivalTimeline, type PlanView } from './timeline.js';
-import type { DryRunPlan, PlannedAgent, PlannedFault } from './types.js';
+import { createRandom } from '../../shared/random.js';
+import { blockActions } from '../trials/faults.js';
+import { armsFor, planBlocks } from '../trials/plan.js';
+import { scenarioTimeline, survivalTimeline, trialsBlockFaults, type PlanView } from './timeline.js';
+import type { DryRunPlan, PlannedAgent, PlannedFault, PlannedTrials } from './types.js';
 
 export type DryRunRequest =
   | { kind: 'scenario'; scenario: Scenario; seed: number; timeScale?: number }
-  | { kind: 'survival'; options: SurvivalOptions & { seed: number } };
+  | { kind: 'survival'; options: SurvivalOptions & { seed: number } }
+  | {
+      kind: 'trials';
+      /** checked already (checkTrialsOptions): n trials per task and arm, the scenario of the faulted arms */
+      options: {
+        n: number;
+        seed: number;
+        scenario?: Scenario | undefined;
+        intensities?: readonly number[] | undefined;
+      };
+    };
 
 /** faults a process target applies with a signal to the agent's process, not through a proxy */
 const SIGNAL_FAULTS: ReadonlySet<ActionType> = new Set([
@@ -70,29 +83,23 @@ async function plan(target: Target, request: DryRunRequest): Promise<DryRunPlan>
   let seed: number;
   let warmupMs: number;
   let cooldownMs: number;
-  if (request.kind === 'scenario') {
+  let trials: PlannedTrials | undefined;
+  if (request.kind === 'trials') {
+    const { scenario } = request.options;
+    name = scenario ? `under ${scenario.name}` : '(clean only)';
+    seed = request.options.seed;
+    warmupMs = 0;
+    cooldownMs = 0;
+    if (scenario) problems.push(...scenarioProblems(target, scenario, agents, nodes, edges));
+    ({ trials, timeline } = trialsPlan(target, request.options, view, problems));
+  } else if (request.kind === 'scenario') {
     const { scenario } = request;
     const timeScale = request.timeScale ?? 1;
     name = scenario.name;
     seed = request.seed;
     warmupMs = Math.round(scenario.config.warmup_ms * timeScale);
     cooldownMs = Math.round(scenario.config.cooldown_ms * timeScale);
-    problems.push(
-      ...unsupportedProblems(
-        target,
-        scenario.actions.map((s) => s.action.type),
-      ),
-      ...refusedProblems(
-        target,
-        scenario.actions.map((s) => s.action),
-      ),
-    );
-    const names = { agents: agents.map((a) => a.id), ...(target.dag ? { dag: { nodes, edges } } : {}) };
-    for (const p of unknownTargetProblems(
-      scenario.actions.map((step, i) => ({ path: `actions[${i}].action`, action: step.action })),
-      names,
-    ))
-      problems.push(`${p.path} ${p.message}`);
+    problems.push(...scenarioProblems(target, scenario, agents, nodes, edges));
     timeline = scenarioTimeline(scenario, { seed, timeScale, view });
   } else {
     const config = resolveSurvivalConfig(request.options);
@@ -149,6 +156,63 @@ async function plan(target: Target, request: DryRunRequest): Promise<DryRunPlan>
     cooldown_ms: cooldownMs,
     timeline,
     problems: [...new Set(problems)],
+    ...(trials ? { trials } : {}),
     injected: 0,
   };
+}
+
+/** what a target cannot do of a scenario's steps, and the agents, nodes and edges it does not have */
+function scenarioProblems(
+  target: Target,
+  scenario: Scenario,
+  agents: PlanView['agents'],
+  nodes: string[],
+  edges: PlanView['edges'],
+): string[] {
+  const problems = [
+    ...unsupportedProblems(
+      target,
+      scenario.actions.map((s) => s.action.type),
+    ),
+    ...refusedProblems(
+      target,
+      scenario.actions.map((s) => s.action),
+    ),
+  ];
+  const names = { agents: agents.map((a) => a.id), ...(target.dag ? { dag: { nodes, edges } } : {}) };
+  for (const p of unknownTargetProblems(
+    scenario.actions.map((step, i) => ({ path: `actions[${i}].action`, action: step.action })),
+    names,
+  ))
+    problems.push(`${p.path} ${p.message}`);
+  return problems;
+}
+
+/** the blocks in the order runTrialsOnTarget takes them, from the same seeded forks, and each faulted block's faults */
+function trialsPlan(
+  target: Target,
+  options: { n: number; seed: number; scenario?: Scenario | undefined; intensities?: readonly number[] | undefined },
+  view: PlanView,
+  problems: string[],
+): { trials: PlannedTrials; timeline: PlannedFault[] } {
+  const tasks = target.trials?.tasks.map((t) => t.id) ?? [];
+  if (tasks.length === 0) problems.push(`target ${target.name} lists no tasks: add tasks: to its target file`);
+  const { scenario } = options;
+  const random = createRandom(options.seed);
+  const arms = armsFor(scenario !== undefined, options.intensities ?? []);
+  const timeline: PlannedFault[] = [];
+  const blocks = planBlocks(random.fork('trials.plan'), options.n, arms, tasks).map((block) => {
+    const name = `r${block.round}.${block.arm.name}`;
+    if (!block.arm.faulted || !scenario) return { round: block.round, arm: block.arm.name, tasks: block.tasks };
+    const faults = trialsBlockFaults(
+      scenario,
+      blockActions(scenario, block.arm),
+      name,
+      random.fork(`trials.target.${block.round}.${block.arm.name}`),
+      view,
+    );
+    timeline.push(...faults);
+    return { round: block.round, arm: block.arm.name, tasks: block.tasks, faults };
+  });
+  return { trials: { n: options.n, tasks, arms: arms.map((a) => a.name), blocks }, timeline };
 }

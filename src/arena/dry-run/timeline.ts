@@ -184,3 +184,26 @@ function timing(metadata: Record<string, unknown> | undefined): Pick<PlannedFaul
     ...(Object.keys(rest).length > 0 ? { params: rest } : {}),
   };
 }
+
+/**
+ * The faults one faulted trials block applies at its start (arena/trials/faults.ts): the scenario's steps
+ * with the block's hold and intensity, applied in file order, `random` targets drawn from the block's own
+ * seeded fork as the real run draws them. Held for the whole block, so no time or duration is planned.
+ */
+export function trialsBlockFaults(
+  scenario: Scenario,
+  specs: readonly ScenarioStep['action'][],
+  block: string,
+  random: Random,
+  view: PlanView,
+): PlannedFault[] {
+  return scenario.actions.map((step, i) => {
+    const fault = scenarioFault({ ...step, action: specs[i]!, depends_on: [] }, 0, { timeScale: 1, view }, random);
+    const { duration_ms: _held, ...rest } = fault;
+    return {
+      ...rest,
+      label: `${block}:${step.label}`,
+      decided_at_run_time: `applied at the start of block ${block}, reverted at its end${fault.decided_at_run_time ? `; target: ${fault.decided_at_run_time}` : ''}`,
+    };
+  });
+}

@@ -29,8 +29,17 @@ export interface PlannedAgent extends AgentInfo {
   proxies?: string[];
 }
 
+/** `arena trials --dry-run`: the blocks in their seeded order (arena/trials/plan.ts) */
+export interface PlannedTrials {
+  n: number;
+  tasks: string[];
+  arms: string[];
+  /** every block as the run takes them; a faulted block applies `faults` at its start and reverts them at its end */
+  blocks: Array<{ round: number; arm: string; tasks: string[]; faults?: PlannedFault[] }>;
+}
+
 export interface DryRunPlan {
-  kind: 'scenario' | 'survival';
+  kind: 'scenario' | 'survival' | 'trials';
   name: string;
   seed: number;
   target: {
@@ -47,6 +56,8 @@ export interface DryRunPlan {
   timeline: PlannedFault[];
   /** what cannot be resolved (an unknown agent, a fault the target cannot apply, a pid not found): exit 2 */
   problems: string[];
+  /** trials only: tasks, arms and blocks; `timeline` then lists every faulted block's faults in order */
+  trials?: PlannedTrials;
   /** always 0: a dry run injects nothing */
   injected: 0;
 }

@@ -83,6 +83,7 @@ export function passKInterval(
 export function passKTable(n: number, c: number, ks: readonly number[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const k of ks) {
+    if (k > n) continue; // also an arm a stop or Ctrl-C left with no try at all (n = 0)
     const value = passK(n, c, k);
     if (value !== undefined) out[String(k)] = value;
   }
@@ -92,6 +93,7 @@ export function passKTable(n: number, c: number, ks: readonly number[]): Record<
 export function passKIntervalTable(n: number, c: number, ks: readonly number[]): Record<string, [number, number]> {
   const out: Record<string, [number, number]> = {};
   for (const k of ks) {
+    if (k > n) continue;
     const bounds = passKInterval(n, c, k);
     if (bounds) out[String(k)] = bounds;
   }

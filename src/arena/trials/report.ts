@@ -5,6 +5,7 @@
  * ledger) is null, never 0.
  */
 import type { RunStatus } from '../report.js';
+import type { StoppedBy } from '../safety/types.js';
 import { passKIntervalTable, passKTable } from './passk.js';
 
 export interface ArmStats {
@@ -75,6 +76,8 @@ export interface TrialsReport {
   error?: string;
   trials: TrialsBody;
   gates?: GateResult[];
+  /** a `--stop-when` condition tripped: the trials ended early, faults reverted, status failed */
+  stopped_by?: StoppedBy;
 }
 
 export interface GateResult {

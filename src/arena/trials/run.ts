@@ -5,11 +5,16 @@
  */
 import type { CallRecord } from '../../protocol/calls.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { UsageError, errorMessage } from '../../shared/errors.js';
+import { UsageError, errorMessage, isArenaError } from '../../shared/errors.js';
 import { createRandom, deriveSeed } from '../../shared/random.js';
 import type { Target } from '../providers.js';
 import { runOnTarget } from '../run/on-target.js';
+import type { StopSources } from '../safety/checks.js';
+import { usableStopSources } from '../safety/sources.js';
+import type { StopWhen } from '../safety/types.js';
+import { startStopWatch, type StopWatch } from '../safety/watch.js';
 import type { Scenario } from '../scenario/types.js';
+import type { ArenaService } from '../service.js';
 import { assertSupported } from '../support.js';
 import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
 import { attributeCalls, type TrialWindow } from './attribute.js';
@@ -28,8 +33,17 @@ export interface RunTrialsOptions {
   intensities?: readonly number[] | undefined;
   gates?: TrialGates | undefined;
   clock?: Clock | undefined;
-  /** abort → the block's faults reverted, report with status `interrupted` */
+  /** abort → the block's faults reverted, report with status `interrupted` (`stopped` for a StoppedError) */
   signal?: AbortSignal | undefined;
+  /**
+   * `--stop-when`: checked from the start (a window needs its past), able to trip from the first fault
+   * that lands; a trip ends the trials, reverts the block's faults and fails the run with `stopped_by`
+   */
+  stopWhen?: StopWhen | undefined;
+  /** where a prometheus condition's `token_env` is read */
+  env?: Record<string, string | undefined> | undefined;
+  /** replaces the stop conditions' sources (tests) */
+  stopSources?: StopSources | undefined;
   /** how long the target may take to be healthy again after a faulted block (default 10 s) */
   recoveryDeadlineMs?: number | undefined;
   onTrial?: ((trial: TrialRecord, done: number, total: number) => void) | undefined;
@@ -99,7 +113,6 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
           );
       },
       async run(service) {
-        const tasks = target.trials!;
         if (scenario) {
           const names = await targetNames(service.injector);
           assertKnownTargets(
@@ -111,110 +124,161 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
             target.name,
           );
         }
-        const deadline = options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
-        const arms = armsFor(scenario !== undefined, intensities);
-        const blocks = planBlocks(
-          random.fork('trials.plan'),
-          n,
-          arms,
-          tasks.tasks.map((t) => t.id),
-        );
-        const total = blocks.reduce((s, b) => s + b.tasks.length, 0);
-        const records: CallRecord[] = [];
-        let since = target.calls?.calls().next ?? 0;
-        let dropped = 0;
-        const readCalls = () => {
-          if (!target.calls) return;
-          const read = target.calls.calls(since);
-          records.push(...read.records);
-          dropped += read.dropped;
-          since = read.next;
-        };
-        const trials: TrialRecord[] = [];
-        const faults = { applied: 0, failed: 0 } as TrialsReport['trials']['faults'];
-        let interrupted = false;
-        await waitHealthy(target.observer, clock, deadline, options.signal);
-        for (const block of blocks) {
-          if (options.signal?.aborted) {
-            interrupted = true;
-            break;
-          }
-          try {
-            if (block.arm.faulted) {
-              const results = await applyBlockFaults(
-                service,
-                blockActions(scenario!, block.arm),
-                random.fork(`trials.target.${block.round}.${block.arm.name}`),
+        const stopSources = options.stopWhen
+          ? await usableStopSources(options.stopWhen, {
+              runName: 'trials',
+              observer: target.observer,
+              calls: target.calls,
+              env: options.env,
+              sources: options.stopSources,
+              agents: () => service.injector.agents(),
+            })
+          : undefined;
+        // one signal for the loop: the caller's abort or a tripped stop condition
+        const ac = new AbortController();
+        const onAbort = () => ac.abort(options.signal?.reason);
+        if (options.signal?.aborted) onAbort();
+        else options.signal?.addEventListener('abort', onAbort, { once: true });
+        const signal = ac.signal;
+        const watch: StopWatch | undefined =
+          options.stopWhen && stopSources
+            ? startStopWatch({
+                stopWhen: options.stopWhen,
+                sources: stopSources,
                 clock,
-              );
-              for (const r of results) {
-                if (r.success) faults.applied++;
-                else {
-                  faults.failed++;
-                  faults.first_error ??= `${r.action.type} ${r.action.target_id}: ${r.error ?? 'failed'}`;
-                }
-              }
-            }
-            for (const taskId of block.tasks) {
-              if (options.signal?.aborted) break;
-              const id = `r${block.round}.${block.arm.name}.${taskId}`;
-              const { trace_id, traceparent } = traceFor(seed, id);
-              const started_ms = clock.wallNow().getTime();
-              const answer = await tasks
-                .run(taskId, { trial: id, traceparent, ...(options.signal ? { signal: options.signal } : {}) })
-                .catch((err: unknown) => ({ passed: false, detail: errorMessage(err) }));
-              // a try cut short by Ctrl-C is no failure of the agent's: it is left out, not counted
-              if (options.signal?.aborted) break;
-              const trial: TrialRecord = {
-                id,
-                trace_id,
-                task: taskId,
-                arm: block.arm.name,
-                round: block.round,
-                started_ms,
-                ended_ms: clock.wallNow().getTime(),
-                passed: answer.passed,
-                ...(answer.detail !== undefined ? { detail: answer.detail } : {}),
-              };
-              trials.push(trial);
-              options.onTrial?.(trial, trials.length, total);
-            }
-          } finally {
-            if (block.arm.faulted) await endBlockFaults(service, target.observer, clock, deadline, options.signal);
-          }
-          readCalls();
+                rel: () => Math.max(0, Math.round(clock.now() - startedAt)),
+                onTrip: (stoppedBy) => ac.abort(new Error(`stopped by ${stoppedBy.condition}`)),
+              })
+            : undefined;
+        try {
+          return await runBlocks(service, signal, watch);
+        } finally {
+          watch?.stop();
+          options.signal?.removeEventListener('abort', onAbort);
         }
-        readCalls();
-        if (options.signal?.aborted) interrupted = true;
-        const windows: TrialWindow[] = trials;
-        const attribution = target.calls ? attributeCalls(records, windows) : undefined;
-        const body = summarise({
-          n,
-          ks,
-          seed,
-          scenario: scenario?.name ?? null,
-          tasks: tasks.tasks,
-          sideEffects: tasks.sideEffects,
-          prices: tasks.prices,
-          trials,
-          arms,
-          attribution,
-          dropped: target.calls ? dropped : null,
-          faults,
-          duration_ms: Math.round(clock.now() - startedAt),
-        });
-        const report: TrialsReport = { schema_version: 1, status: 'passed', trials: body };
-        if (options.gates) {
-          report.gates = evaluateGates(body, options.gates);
-          if (report.gates.some((g) => !g.passed)) report.status = 'failed';
-        }
-        if (scenario && faults.applied === 0) {
-          report.status = 'inconclusive';
-          report.error = `no fault of scenario ${scenario.name} was applied (first: ${faults.first_error ?? 'none'}): the faulted trials ran clean`;
-        }
-        if (interrupted) report.status = 'interrupted';
-        return report;
       },
     },
   );
+
+  /** the blocks in order until done, interrupted or stopped (`signal`), then the summary */
+  async function runBlocks(
+    service: ArenaService,
+    signal: AbortSignal,
+    watch: StopWatch | undefined,
+  ): Promise<TrialsReport> {
+    const tasks = target.trials!;
+    const deadline = options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
+    const arms = armsFor(scenario !== undefined, intensities);
+    const blocks = planBlocks(
+      random.fork('trials.plan'),
+      n,
+      arms,
+      tasks.tasks.map((t) => t.id),
+    );
+    const total = blocks.reduce((s, b) => s + b.tasks.length, 0);
+    const records: CallRecord[] = [];
+    let since = target.calls?.calls().next ?? 0;
+    let dropped = 0;
+    const readCalls = () => {
+      if (!target.calls) return;
+      const read = target.calls.calls(since);
+      records.push(...read.records);
+      dropped += read.dropped;
+      since = read.next;
+    };
+    const trials: TrialRecord[] = [];
+    const faults = { applied: 0, failed: 0 } as TrialsReport['trials']['faults'];
+    let interrupted = false;
+    await waitHealthy(target.observer, clock, deadline, signal);
+    for (const block of blocks) {
+      if (signal.aborted) {
+        interrupted = true;
+        break;
+      }
+      try {
+        if (block.arm.faulted) {
+          const results = await applyBlockFaults(
+            service,
+            blockActions(scenario!, block.arm),
+            random.fork(`trials.target.${block.round}.${block.arm.name}`),
+            clock,
+          );
+          for (const r of results) {
+            if (r.success) {
+              faults.applied++;
+              watch?.arm();
+            } else {
+              faults.failed++;
+              faults.first_error ??= `${r.action.type} ${r.action.target_id}: ${r.error ?? 'failed'}`;
+            }
+          }
+        }
+        for (const taskId of block.tasks) {
+          if (signal.aborted) break;
+          const id = `r${block.round}.${block.arm.name}.${taskId}`;
+          const { trace_id, traceparent } = traceFor(seed, id);
+          const started_ms = clock.wallNow().getTime();
+          const answer = await tasks
+            .run(taskId, { trial: id, traceparent, signal })
+            .catch((err: unknown) => ({ passed: false, detail: errorMessage(err) }));
+          // a try cut short by Ctrl-C is no failure of the agent's: it is left out, not counted
+          if (signal.aborted) break;
+          const trial: TrialRecord = {
+            id,
+            trace_id,
+            task: taskId,
+            arm: block.arm.name,
+            round: block.round,
+            started_ms,
+            ended_ms: clock.wallNow().getTime(),
+            passed: answer.passed,
+            ...(answer.detail !== undefined ? { detail: answer.detail } : {}),
+          };
+          trials.push(trial);
+          options.onTrial?.(trial, trials.length, total);
+        }
+      } finally {
+        if (block.arm.faulted) await endBlockFaults(service, target.observer, clock, deadline, signal);
+      }
+      readCalls();
+    }
+    readCalls();
+    if (signal.aborted) interrupted = true;
+    const windows: TrialWindow[] = trials;
+    const attribution = target.calls ? attributeCalls(records, windows) : undefined;
+    const body = summarise({
+      n,
+      ks,
+      seed,
+      scenario: scenario?.name ?? null,
+      tasks: tasks.tasks,
+      sideEffects: tasks.sideEffects,
+      prices: tasks.prices,
+      trials,
+      arms,
+      attribution,
+      dropped: target.calls ? dropped : null,
+      faults,
+      duration_ms: Math.round(clock.now() - startedAt),
+    });
+    const report: TrialsReport = { schema_version: 1, status: 'passed', trials: body };
+    if (options.gates) {
+      report.gates = evaluateGates(body, options.gates);
+      if (report.gates.some((g) => !g.passed)) report.status = 'failed';
+    }
+    if (scenario && faults.applied === 0) {
+      report.status = 'inconclusive';
+      report.error = `no fault of scenario ${scenario.name} was applied (first: ${faults.first_error ?? 'none'}): the faulted trials ran clean`;
+    }
+    // the watch is stopped before the verdict: a trip after the last block ends nothing
+    watch?.stop();
+    const stoppedBy = watch?.stoppedBy();
+    if (stoppedBy) {
+      // the system was being hurt: whatever the trials say, the verdict is failed
+      report.status = 'failed';
+      report.stopped_by = stoppedBy;
+      report.error = `stopped early by ${stoppedBy.condition}: ${stoppedBy.reason}; faults reverted, partial trials reported`;
+    } else if (interrupted) report.status = isArenaError(options.signal?.reason, 'stopped') ? 'stopped' : 'interrupted';
+    return report;
+  }
 }

@@ -64,6 +64,14 @@ export function registerTrialsCommand(program: Command, ctx: CliContext): void {
       'how long the target may take to be healthy after a faulted block (default 10s)',
       parseDurationOption,
     )
+    .option(
+      '--stop-when <conditions>',
+      'end the trials early (faults reverted, exit 1) when a condition holds while a faulted block runs: the keys of config.stop_when, inline YAML/JSON or @FILE',
+    )
+    .option(
+      '--dry-run',
+      'resolve the target and its tasks, print the blocks in their seeded order and the faults each faulted block applies, inject nothing and send no task (exit 0, or 2 when something cannot be resolved)',
+    )
     .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
     .option('--junit <file>', 'write a JUnit XML report to FILE: one case per task')
     .option('--report <file>', 'write the full JSON report to FILE (also on failure and interrupt)')
@@ -73,6 +81,7 @@ export function registerTrialsCommand(program: Command, ctx: CliContext): void {
     'arena trials --target my-agents.yaml --scenario flaky-llm.yaml --trials 16 --k 1,4,8 --min-pass-k 4:0.9 --junit trials.xml',
     'arena trials --target my-agents.yaml --scenario quiet.yaml --intensity 0,0.1,0.3 --json',
     'arena trials --trials 4 --k 1,2,4',
+    'arena trials --target my-agents.yaml --scenario flaky-llm.yaml --seed 7 --dry-run',
   ]);
   command.action(async (opts) => {
     const { trialsCommand } = await import('../run/run-trials.js');

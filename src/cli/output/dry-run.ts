@@ -1,6 +1,6 @@
 /** What `--dry-run` prints: the resolved plan of each run, as a table or one JSON document. */
 import Table from 'cli-table3';
-import type { DryRunPlan, PlannedFault } from '../../arena/dry-run/types.js';
+import type { DryRunPlan, PlannedFault, PlannedTrials } from '../../arena/dry-run/types.js';
 import { formatDuration } from '../../shared/duration.js';
 import { renderFitted } from './fit.js';
 import { SCHEMA_VERSION } from './json.js';
@@ -30,10 +30,15 @@ export function renderDryRun(plans: DryRunPlan[], width: number | undefined): st
       style: { head: [], border: [] },
       wordWrap: true,
     });
-    out.push(`  warmup ${formatDuration(plan.warmup_ms)}, then ${plan.timeline.length} fault(s):`);
+    if (plan.trials) out.push(...trialsLines(plan.trials));
+    out.push(
+      plan.trials
+        ? `  the faulted blocks apply ${plan.timeline.length} fault(s) in all:`
+        : `  warmup ${formatDuration(plan.warmup_ms)}, then ${plan.timeline.length} fault(s):`,
+    );
     for (const f of plan.timeline)
       faults.push([
-        formatDuration(f.at_ms),
+        plan.trials ? 'block start' : formatDuration(f.at_ms),
         f.label,
         f.type,
         f.target || '-',
@@ -41,8 +46,12 @@ export function renderDryRun(plans: DryRunPlan[], width: number | undefined): st
         params(f),
         f.decided_at_run_time ?? '',
       ]);
-    out.push(renderFitted(faults, width));
-    out.push(`  then cooldown ${formatDuration(plan.cooldown_ms)}. Nothing was injected.`);
+    if (plan.timeline.length > 0 || !plan.trials) out.push(renderFitted(faults, width));
+    out.push(
+      plan.trials
+        ? '  No task request was sent. Nothing was injected.'
+        : `  then cooldown ${formatDuration(plan.cooldown_ms)}. Nothing was injected.`,
+    );
     for (const p of plan.problems) out.push(`  cannot resolve: ${p}`);
   }
   return `${out.join('\n')}\n`;
@@ -56,4 +65,16 @@ function params(f: PlannedFault): string {
   if (f.proxies) parts.push(`via ${f.proxies.join(', ')}`);
   if (f.depends_on) parts.push(`after ${f.depends_on.join(', ')}`);
   return parts.join(' ');
+}
+
+function trialsLines(trials: PlannedTrials): string[] {
+  const out = [
+    `  ${trials.n} trial(s) per task and arm; tasks: ${trials.tasks.join(', ') || 'none'}; arms: ${trials.arms.join(', ')}`,
+    `  ${trials.blocks.length} block(s), in the order they run:`,
+  ];
+  for (const b of trials.blocks)
+    out.push(
+      `    round ${b.round + 1} ${b.arm}: ${b.tasks.join(', ')}${b.faults ? ` (faults: ${b.faults.map((f) => `${f.type}${f.target ? ` ${f.target}` : ''}`).join(', ')})` : ''}`,
+    );
+  return out;
 }

@@ -206,10 +206,16 @@ export function trialsJUnit(report: TrialsReport): string {
     const failed = gates.filter((g) => !g.passed);
     if (failed.length > 0)
       c.failure = { type: 'gate', message: failed.map((g) => `${g.name}: ${g.detail}`).join('; ') };
-    if (report.status === 'error' || report.status === 'interrupted' || report.status === 'inconclusive')
+    if (
+      report.status === 'error' ||
+      report.status === 'interrupted' ||
+      report.status === 'stopped' ||
+      report.status === 'inconclusive'
+    )
       c.error = { type: report.status, message: report.error ?? report.status };
     return c;
   });
+  cases.push(...stopCases('trials', report.stopped_by));
   return renderSuites([
     {
       name: `trials${t.scenario ? ` ${t.scenario}` : ''}`,

@@ -7,9 +7,9 @@ import { resolve } from 'node:path';
 import type { Target } from '../../arena/providers.js';
 import { loadScenarioFile } from '../../arena/scenario/load.js';
 import type { TrialsReport } from '../../arena/trials/report.js';
-import { runTrialsOnTarget, type RunTrialsOptions } from '../../arena/trials/run.js';
+import { checkTrialsOptions, runTrialsOnTarget, type RunTrialsOptions } from '../../arena/trials/run.js';
 import { parseDuration } from '../../shared/duration.js';
-import { CancelledError, GateFailedError, RuntimeError, UsageError } from '../../shared/errors.js';
+import { CancelledError, GateFailedError, RuntimeError, StoppedError, UsageError } from '../../shared/errors.js';
 import { randomSeed } from '../../shared/random.js';
 import type { CliContext } from '../context.js';
 import { tryWrite } from '../output/emit.js';
@@ -18,6 +18,9 @@ import { withNonFiniteExplained } from '../output/json.js';
 import { trialsJUnit } from '../output/junit.js';
 import { applyColor, resolveOutputMode } from '../output/mode.js';
 import { renderTrialsTable } from '../output/trials-table.js';
+import { emitDryRun } from './dry-run.js';
+import { whileRegistered } from './registered.js';
+import { readStopWhenOption } from './stop-when-option.js';
 
 export interface TrialsCommandOptions {
   target?: string;
@@ -33,6 +36,8 @@ export interface TrialsCommandOptions {
   junit?: string;
   report?: string;
   color?: boolean;
+  stopWhen?: string;
+  dryRun?: boolean;
 }
 
 const DEFAULT_KS = [1, 2, 4, 8];
@@ -59,6 +64,7 @@ export async function trialsCommand(opts: TrialsCommandOptions, ctx: CliContext)
     scenario,
     intensities: opts.intensity,
     signal: ctx.signal,
+    ...(opts.stopWhen !== undefined ? { stopWhen: readStopWhenOption(opts.stopWhen, ctx.cwd), env: ctx.env } : {}),
     gates: {
       ...(opts.minPassK ? { minPassK: opts.minPassK } : {}),
       ...(opts.maxCostRatio !== undefined ? { maxCostRatio: opts.maxCostRatio } : {}),
@@ -70,6 +76,24 @@ export async function trialsCommand(opts: TrialsCommandOptions, ctx: CliContext)
       ),
   };
   if (!opts.minPassK && opts.maxCostRatio === undefined) delete options.gates;
+  checkTrialsOptions(options); // bad input → exit 2 before the target starts
+  if (opts.dryRun) {
+    const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
+    const target = await createTarget(opts.target, seed, ctx);
+    const request = { n: options.n, seed, scenario, intensities: options.intensities };
+    emitDryRun(ctx, [await dryRunOnTarget(target, { kind: 'trials', options: request })], opts);
+    return;
+  }
+  await whileRegistered(ctx, 'trials', () => runTrials(opts, ctx, mode, options));
+}
+
+async function runTrials(
+  opts: TrialsCommandOptions,
+  ctx: CliContext,
+  mode: ReturnType<typeof resolveOutputMode>,
+  options: RunTrialsOptions,
+): Promise<void> {
+  const { seed, scenario } = options;
   const target = await createTarget(opts.target, seed, ctx);
   ctx.stderr.write(
     `trials: seed ${seed}, ${options.n} per task per arm on ${target.name}${scenario ? ` under ${scenario.name}` : ''}\n`,
@@ -90,6 +114,7 @@ function throwForStatus(report: TrialsReport): void {
     case 'passed':
       return;
     case 'failed': {
+      if (report.stopped_by) throw new GateFailedError(report.error ?? 'stopped early', 'stopped_by_condition');
       const failed = (report.gates ?? []).filter((g) => !g.passed);
       throw new GateFailedError(
         `${failed.length} trials gate(s) failed: ${failed.map((g) => `${g.task} ${g.name} (${g.detail})`).join('; ')}`,
@@ -100,6 +125,8 @@ function throwForStatus(report: TrialsReport): void {
       throw new GateFailedError(report.error ?? 'inconclusive', { code: 'trials_inconclusive' });
     case 'interrupted':
       throw new CancelledError('interrupted: faults reverted, partial trials reported');
+    case 'stopped':
+      throw new StoppedError('stopped by arena stop: faults reverted, partial trials reported');
     case 'error':
       throw new RuntimeError(report.error ?? 'the trials run ended in an error', { code: 'trials_error' });
   }
