@@ -114,7 +114,8 @@ function throwForStatus(report: TrialsReport): void {
     case 'passed':
       return;
     case 'failed': {
-      if (report.stopped_by) throw new GateFailedError(report.error ?? 'stopped early', 'stopped_by_condition');
+      if (report.stopped_by)
+        throw new GateFailedError(report.error ?? 'stopped early', { code: 'stopped_by_condition' });
       const failed = (report.gates ?? []).filter((g) => !g.passed);
       throw new GateFailedError(
         `${failed.length} trials gate(s) failed: ${failed.map((g) => `${g.task} ${g.name} (${g.detail})`).join('; ')}`,
