@@ -8,22 +8,34 @@ import { REPO_ROOT } from './cli.js';
 import { freePorts } from './process-fleet.js';
 
 export async function exampleFleetCopy(root: string, name: string): Promise<string> {
-  const fleetDir = join(root, name, 'examples', 'fleet');
-  cpSync(join(REPO_ROOT, 'examples', 'fleet'), fleetDir, {
-    recursive: true,
-    filter: (src) => !src.includes(`${join('fleet', 'run')}`),
-  });
+  return (await copyExamples(root, name, ['fleet']))[0]!;
+}
+
+/** examples/fleet-bug (the planted bug shrink finds) beside the examples/fleet it runs from, on free ports */
+export async function exampleFleetBugCopy(root: string, name: string): Promise<string> {
+  return (await copyExamples(root, name, ['fleet', 'fleet-bug']))[1]!;
+}
+
+async function copyExamples(root: string, name: string, examples: string[]): Promise<string[]> {
+  const dirs = examples.map((e) => join(root, name, 'examples', e));
+  examples.forEach((e, i) =>
+    cpSync(join(REPO_ROOT, 'examples', e), dirs[i]!, {
+      recursive: true,
+      filter: (src) => !src.includes(`${join(e, 'run')}`),
+    }),
+  );
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, name, 'node_modules'));
   const ports = await freePorts(7);
   const fixed = ['7000', '7001', '7002', '7003', '7101', '7102', '7103'];
   const map: Record<string, number> = Object.fromEntries(fixed.map((p, i) => [p, ports[i]!]));
-  for (const file of readdirSync(fleetDir)) {
-    if (!/\.(ya?ml|cjs)$/.test(file)) continue;
-    const path = join(fleetDir, file);
-    writeFileSync(
-      path,
-      readFileSync(path, 'utf8').replace(/\b(7000|7001|7002|7003|7101|7102|7103)\b/g, (p) => String(map[p])),
-    );
-  }
-  return fleetDir;
+  for (const dir of dirs)
+    for (const file of readdirSync(dir)) {
+      if (!/\.(ya?ml|cjs)$/.test(file)) continue;
+      const path = join(dir, file);
+      writeFileSync(
+        path,
+        readFileSync(path, 'utf8').replace(/\b(7000|7001|7002|7003|7101|7102|7103)\b/g, (p) => String(map[p])),
+      );
+    }
+  return dirs;
 }
