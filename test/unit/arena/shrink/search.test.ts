@@ -232,6 +232,27 @@ describe('shrinkSchedule with a noisy oracle', () => {
     await expect(shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge, signal: controller.signal })).rejects.toThrow();
   });
 
+  it('at zero noise, returns exactly a hidden k-fault cause within the documented number of candidates', async () => {
+    await fc.assert(
+      fc.asyncProperty(causeArb, async ({ n, cause }) => {
+        const faults = Array.from({ length: n }, (_, i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
+        const judge = sequentialJudge(async (s) =>
+          cause.every((c) => s.faults.some((f) => f.id === c)) ? 'fail' : 'pass',
+        );
+        const out = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge });
+        if (!out.reproduced) throw new Error('did not reproduce');
+        expect(out.schedule.faults.map((f) => f.id).sort((a, b) => a - b)).toEqual([...cause].sort((a, b) => a - b));
+        expect(out.certificate.every((c) => c.fail_rate_without === 0)).toBe(true);
+        // docs/guides/shrink.md: reproduction 1 + search quickXplainBound(n, k) + its confirmation 1
+        // + compression at most 10 + certificate k
+        expect(out.candidates).toBeLessThanOrEqual(12 + quickXplainBound(n, cause.length) + cause.length);
+        // a clearly failing candidate costs 2 runs, a clearly passing one 4
+        expect(judge.runsSpent()).toBeLessThanOrEqual(4 * out.candidates);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('at a set noise rate, returns a superset of a hidden k-fault cause in nearly every case', async () => {
     let supersets = 0;
     let total = 0;
