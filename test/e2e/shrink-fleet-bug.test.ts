@@ -2,7 +2,9 @@
  * The shipped shrink example (docs/guides/shrink.md): examples/fleet-bug under real pm2-runtime loses
  * acknowledged jobs only when a worker is killed within 2 s of being resumed from a pause. Survival seed
  * 17 (23 faults) trips it once; `arena shrink --survival` must come back with exactly that pause and
- * that kill, a certificate that each is needed, and a scenario that fails the same way.
+ * that kill, a certificate that each is needed, and a scenario that fails the same way. The failing run is
+ * the saved report of one (test/fixtures/shrink/fleet-bug-seed17.json, what `arena survival … --report`
+ * wrote): shrink reproduces it by a sequential test, where `--survival` would stake all on one run.
  * bin/arena.js runs against dist: build first. Copies on free ports, so 7000-7103 need not be free.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,19 +15,9 @@ import { arena } from '../helpers/cli.js';
 import { exampleFleetBugCopy } from '../helpers/example-fleet.js';
 import { processesMatching } from '../helpers/process-fleet.js';
 
-// the tour's invocation (docs/guides/shrink.md), on a copy of the example
-const TOUR_SURVIVAL = [
-  '--seed',
-  '17',
-  '--duration',
-  '9s',
-  '--interval',
-  '400ms',
-  '--actions',
-  'kill_agent,pause_agent,slow_agent',
-  '--cooldown',
-  '3s',
-];
+// `arena survival --seed 17 --duration 9s --interval 400ms --actions kill_agent,pause_agent,slow_agent
+// --cooldown 3s --target examples/fleet-bug/target.yaml --report …`, a run that failed (docs/guides/shrink.md)
+const REPORT = 'test/fixtures/shrink/fleet-bug-seed17.json';
 // a safety net, not a timing claim: about 40 runs of 5-15 s each on a busy 2-core machine
 const LONG = 3_600_000;
 let root = '';
@@ -50,14 +42,11 @@ interface ShrinkDoc {
 
 describe('arena shrink on the planted-bug fleet', () => {
   it(
-    'shrinks the failing 23-fault survival to the planted pause and kill, and the scenario fails the same way',
+    'shrinks a failing 23-fault survival to the planted pause and kill, and the scenario fails the same way',
     async () => {
       const target = join(fleetBug, 'target.yaml');
       const out = join(root, 'min.yaml');
-      const shrink = await arena(
-        ['shrink', '--survival', ...TOUR_SURVIVAL, '--target', target, '--out', out, '--json'],
-        { timeout: LONG },
-      );
+      const shrink = await arena(['shrink', REPORT, '--target', target, '--out', out, '--json'], { timeout: LONG });
       expect(shrink.exitCode, shrink.stderr).toBe(0);
       const doc = JSON.parse(shrink.stdout) as ShrinkDoc;
       expect(doc.signature.failures).toEqual(['invariant:no-lost-jobs']);
