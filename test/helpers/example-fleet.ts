@@ -19,11 +19,24 @@ export interface ExampleFleetCopy {
 }
 
 export async function exampleFleetCopy(root: string, name: string): Promise<ExampleFleetCopy> {
-  const dir = join(root, name, 'examples', 'fleet');
-  cpSync(join(REPO_ROOT, 'examples', 'fleet'), dir, {
-    recursive: true,
-    filter: (src) => !src.includes(`${join('fleet', 'run')}`),
-  });
+  const [dir] = copyExamples(root, name, ['fleet']);
+  return { dir: dir!, env: { ARENA_EXAMPLE_PORT: String(await freeBasePort(FLEET_OFFSETS)) } };
+}
+
+/** examples/fleet-bug (the planted bug shrink finds) beside the examples/fleet it runs from */
+export async function exampleFleetBugCopy(root: string, name: string): Promise<ExampleFleetCopy> {
+  const [, dir] = copyExamples(root, name, ['fleet', 'fleet-bug']);
+  return { dir: dir!, env: { ARENA_EXAMPLE_PORT: String(await freeBasePort(FLEET_OFFSETS)) } };
+}
+
+function copyExamples(root: string, name: string, examples: string[]): string[] {
+  const dirs = examples.map((e) => join(root, name, 'examples', e));
+  examples.forEach((e, i) =>
+    cpSync(join(REPO_ROOT, 'examples', e), dirs[i]!, {
+      recursive: true,
+      filter: (src) => !src.includes(`${join(e, 'run')}`),
+    }),
+  );
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, name, 'node_modules'));
-  return { dir, env: { ARENA_EXAMPLE_PORT: String(await freeBasePort(FLEET_OFFSETS)) } };
+  return dirs;
 }

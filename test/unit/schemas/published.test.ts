@@ -70,7 +70,9 @@ const SHIPPED: Array<[string, string]> = [
   ...yamlIn('examples/fleet/scenarios').map((f): [string, string] => [f, 'scenario']),
   ...yamlIn('examples/llm-agent/scenarios').map((f): [string, string] => [f, 'scenario']),
   ...yamlIn('strategies').map((f): [string, string] => [f, 'strategy']),
-  ...['examples/fleet', 'examples/llm-agent'].flatMap((d) => yamlIn(d).map((f): [string, string] => [f, 'target'])),
+  ...['examples/fleet', 'examples/fleet-bug', 'examples/llm-agent'].flatMap((d) =>
+    yamlIn(d).map((f): [string, string] => [f, 'target']),
+  ),
 ];
 
 describe('published JSON Schemas', () => {
@@ -85,7 +87,7 @@ describe('published JSON Schemas', () => {
   it('covers every shipped scenario, strategy and target file', () => {
     expect(SHIPPED.filter(([, kind]) => kind === 'scenario').length).toBeGreaterThanOrEqual(10);
     expect(SHIPPED.filter(([, kind]) => kind === 'strategy').length).toBe(3);
-    expect(SHIPPED.filter(([, kind]) => kind === 'target').length).toBe(3);
+    expect(SHIPPED.filter(([, kind]) => kind === 'target').length).toBe(4);
   });
 
   it.each(SHIPPED)('%s: the arena and ajv accept it, and its first line names its schema', (path, kind) => {
