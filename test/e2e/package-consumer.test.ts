@@ -94,9 +94,9 @@ describe('the packed package', () => {
         /^dist\/cli\/.+\.d\.ts$/.test(p),
     );
     expect(stray).toEqual([]);
-    // about 1,430 kB (tsc's modules and their source maps, which carry the TypeScript they were compiled
-    // from, about half each): a jump means something unintended got in
-    expect(packed.size).toBeLessThan(1_700_000);
+    // about 1,730 kB with trials, safety and tracing (tsc's modules and their source maps, which carry the
+    // TypeScript they were compiled from, about half each): a jump means something unintended got in
+    expect(packed.size).toBeLessThan(2_000_000);
   });
 
   it('ships a source map beside each module, carrying its TypeScript: no map names a file the package lacks', () => {

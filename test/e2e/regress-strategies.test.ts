@@ -90,9 +90,12 @@ describe('arena regress with strategies on the embedded runtime', () => {
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const v = parse(r.stdout).regression;
-    // identical scores in every pair (same strategy, same seed) leave nothing to test: "cannot decide" says so
+    // the same strategy on the same seeds: no difference, from the t-test when the scores vary (with its
+    // power), from the exact test when every score is the same (p = 1, no power without a variance); or
+    // "cannot decide" saying why
     expect(['no significant difference', 'cannot decide']).toContain(v.decision);
-    if (v.decision === 'no significant difference') expect(v.power).toBeDefined();
-    else expect(v.undecided_reason).toMatch(/constant|variation/);
+    if (v.decision === 'cannot decide') expect(v.undecided_reason).toMatch(/constant|variation/);
+    else if (v.exact_test) expect(v.exact_test.p).toBe(1);
+    else expect(v.power).toBeDefined();
   });
 });
