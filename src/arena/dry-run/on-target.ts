@@ -5,9 +5,10 @@
  * be resolved (an unknown agent, node or edge, a fault the target cannot apply, a pid not found) is
  * collected in `problems`; the caller makes that exit 2. Scenario run, survival, shrink and trials share it.
  */
-import { errorMessage, isArenaError, RuntimeError } from '../../shared/errors.js';
+import { errorMessage } from '../../shared/errors.js';
 import type { ActionType } from '../action.js';
 import type { AgentLocation, Target } from '../providers.js';
+import { startTarget } from '../run/on-target.js';
 import type { Scenario } from '../scenario/types.js';
 import { refusedProblems, unsupportedProblems } from '../support.js';
 import { resolveSurvivalConfig, type SurvivalOptions } from '../survival/run.js';
@@ -51,17 +52,7 @@ const STARTED: Record<Target['kind'], string> = {
 };
 
 export async function dryRunOnTarget(target: Target, request: DryRunRequest): Promise<DryRunPlan> {
-  try {
-    await target.start({ workload: false });
-  } catch (err) {
-    await target.stop().catch(() => undefined);
-    throw isArenaError(err)
-      ? err
-      : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, {
-          code: 'target_start_failed',
-          cause: err,
-        });
-  }
+  await startTarget(target, { workload: false });
   try {
     return await plan(target, request);
   } finally {

@@ -50,18 +50,7 @@ export async function runOnTarget<R extends TargetRunReport>(
     ...(options.flightBridge ? { flightBridge: options.flightBridge } : {}),
     ...(options.evolutionBridge ? { evolutionBridge: options.evolutionBridge } : {}),
   });
-  try {
-    await target.start();
-    steps.check();
-  } catch (err) {
-    await target.stop().catch(() => undefined);
-    throw isArenaError(err)
-      ? err
-      : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, {
-          code: 'target_start_failed',
-          cause: err,
-        });
-  }
+  await startTarget(target, {}, () => steps.check());
   let report: R | undefined;
   try {
     report = await steps.run(service, options.strategy ?? (await target.describe()).strategy);
@@ -88,4 +77,27 @@ export async function runOnTarget<R extends TargetRunReport>(
     }
   }
   return report;
+}
+
+/**
+ * Starts a target (and runs `check` once it is up); when either fails the target is stopped again and
+ * the error is an ArenaError (`target_start_failed` when the target threw something else).
+ */
+export async function startTarget(
+  target: Target,
+  options: Parameters<Target['start']>[0] = {},
+  check?: () => void,
+): Promise<void> {
+  try {
+    await target.start(options);
+    check?.();
+  } catch (err) {
+    await target.stop().catch(() => undefined);
+    throw isArenaError(err)
+      ? err
+      : new RuntimeError(`the ${target.name} target did not start: ${errorMessage(err)}`, {
+          code: 'target_start_failed',
+          cause: err,
+        });
+  }
 }

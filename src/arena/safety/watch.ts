@@ -11,7 +11,7 @@ import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { errorMessage } from '../../shared/errors.js';
 import { createCheck, missingSource, type Check, type StopSources } from './checks.js';
 import { describeCondition } from './stop-when.js';
-import type { StopCheckError, StopCondition, StoppedBy, StopWhen } from './types.js';
+import type { StopCheckError, StoppedBy, StopWhen } from './types.js';
 
 /** why a run stopped early: in the report (`stopped_by`) and on the run.finished event */
 
