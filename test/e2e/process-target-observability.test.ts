@@ -104,7 +104,7 @@ workload:
     // long enough for the test to call through the proxy while it runs
     writeFileSync(
       scenario,
-      `name: traced\nconfig: { warmup: 3s, cooldown: 500ms, timeout: 60s }\nactions:\n  - action: { type: pause_agent, target_id: ${tag}-1, metadata: { duration: 200ms } }\n`,
+      `name: traced\nconfig: { warmup: 6s, cooldown: 500ms, timeout: 60s }\nactions:\n  - action: { type: pause_agent, target_id: ${tag}-1, metadata: { duration: 200ms } }\n`,
     );
     const proc = execa(
       'node',
@@ -148,7 +148,12 @@ workload:
       text = await fetch(`${feed}/metrics`)
         .then((r) => r.text())
         .catch(() => '');
-      if (text.includes('arena_llm_tokens_total{direction="input",model="gpt-obs"} 21')) break;
+      // both: the agent's tokens, and a workload request that has ended (its first may take a while on a busy machine)
+      if (
+        text.includes('arena_llm_tokens_total{direction="input",model="gpt-obs"} 21') &&
+        /^arena_workload_requests_total\{outcome="succeeded"\} [1-9]/m.test(text)
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(text).toContain('arena_llm_tokens_total{direction="input",model="gpt-obs"} 21');
