@@ -5,6 +5,7 @@
 import { ConflictError, NotFoundError } from '../shared/errors.js';
 import type { ArenaService } from '../arena/service.js';
 import type { Target } from '../arena/providers.js';
+import type { StopWhen } from '../arena/safety/types.js';
 
 export interface SurvivalPort {
   start(request: {
@@ -12,6 +13,7 @@ export interface SurvivalPort {
     interval: string | number;
     seed?: number;
     actions?: string[];
+    stopWhen?: StopWhen;
   }): Promise<unknown>;
   status(): unknown;
   stop(): Promise<unknown>;
@@ -45,15 +47,26 @@ export function createSurvivalPort(
           code: 'scenario_running',
         });
       lastError = undefined;
-      const promise = target.describe().then((d) => service.runSurvival({ ...request, strategy: d.strategy }));
+      let started = () => {};
+      const begun = new Promise<void>((resolve) => (started = resolve));
+      const promise = target.describe().then((d) =>
+        service.runSurvival({
+          ...request,
+          strategy: d.strategy,
+          onEvent: (event) => {
+            if (event.type === 'run.started') started();
+          },
+        }),
+      );
       running = promise.then(
         () => undefined,
         (err: unknown) => {
           lastError = err instanceof Error ? err.message : String(err);
         },
       );
-      // a request that is invalid fails at once: report it to the caller instead of as a background error
-      await Promise.race([running, new Promise((r) => setImmediate(r))]);
+      // a request that is invalid (bad options, a stop condition this target cannot evaluate, which may
+      // take a call to the target to tell) fails before the run starts: the caller's error, not a background one
+      await Promise.race([running, begun]);
       if (lastError !== undefined && !service.getSurvivalStatus().running) {
         await promise.catch((err: unknown) => {
           throw err;

@@ -2,6 +2,8 @@
 import { UsageError } from '../shared/errors.js';
 import { duration, parseWith, z } from './body.js';
 import { ACTION_TYPES, isActionType } from '../arena/action.js';
+import { normaliseStopWhen, stopWhenSchema } from '../arena/safety/stop-when.js';
+import type { StopWhen } from '../arena/safety/types.js';
 
 /** a survival run as the HTTP API asks for it (`POST /arena/survival`) */
 export interface SurvivalRequest {
@@ -9,6 +11,8 @@ export interface SurvivalRequest {
   interval: string | number;
   seed?: number;
   actions?: string[];
+  /** `stop_when`: the keys of a scenario's config.stop_when (DESIGN §16) */
+  stopWhen?: StopWhen;
 }
 
 /** `?seed=N&time_scale=0.1` */
@@ -44,6 +48,7 @@ export const Survival = z.strictObject({
     .max(2 ** 32 - 1)
     .optional(),
   actions: z.union([z.string().max(1000), z.array(z.enum(ACTION_TYPES)).max(ACTION_TYPES.length * 4)]).optional(),
+  stop_when: stopWhenSchema.optional(),
 });
 
 /** POST /arena/survival: every field optional (60s, 2s), the whole body checked before a run starts */
@@ -51,6 +56,15 @@ export function parseSurvivalRequest(value: unknown): SurvivalRequest {
   const body = parseWith(Survival, value ?? {});
   const request: SurvivalRequest = { duration: body.duration ?? '60s', interval: body.interval ?? '2s' };
   if (body.seed !== undefined) request.seed = body.seed;
+  if (body.stop_when !== undefined) {
+    // the server's environment is not the caller's to read: a token comes in `headers`
+    if (body.stop_when.prometheus?.token_env !== undefined)
+      throw new UsageError(
+        'body.stop_when.prometheus.token_env: not available over HTTP (the server does not read its environment for a request); send the token in prometheus.headers',
+        { code: 'invalid_input' },
+      );
+    request.stopWhen = normaliseStopWhen(body.stop_when);
+  }
   if (body.actions !== undefined) {
     const actions =
       typeof body.actions === 'string'

@@ -1,8 +1,9 @@
 /**
  * Issue 35 (DESIGN §16) on a real process fleet (test/fixtures/process-fleet) through the built CLI:
- * a `prometheus:` stop condition over Debian's real Prometheus, scraping a stand-in exporter that
- * probes the fleet's workers, stops the run the scenario hurts; a Prometheus that cannot be reached
- * stops it too (on_error: stop); `max_affected: 1` with two overlapping pauses never has two
+ * a `prometheus:` stop condition over Debian's real Prometheus stops the run the scenario hurts,
+ * whether Prometheus scrapes the arena's own /metrics (the run's `--serve` feed, with ARENA_API_KEY as
+ * the bearer key of the scrape config) or the system's exporter (here a small one that probes the
+ * fleet's workers); a Prometheus that cannot be reached stops it too (on_error: stop); `max_affected: 1` with two overlapping pauses never has two
  * processes stopped at once (polled from /proc) and reports the skip.
  * scripts/ensure-prometheus.sh (npm pretest) installs the package.
  */
@@ -33,13 +34,10 @@ afterEach(async () => {
   expect(processesMatching(tag)).toEqual([]);
 }, 60_000);
 
-/** a two-worker fleet with restarts off; returns its target file and the workers' ids and ports */
-async function fleet() {
-  const [front, a, b] = await freePorts(3);
-  const workers = [
-    { id: `${tag}-a`, port: a! },
-    { id: `${tag}-b`, port: b! },
-  ];
+/** a fleet of `count` workers with restarts off; returns its target file and the workers' ids and ports */
+async function fleet(count = 2) {
+  const [front, ...ports] = await freePorts(count + 1);
+  const workers = ports.map((port, i) => ({ id: `${tag}-${'abcdefgh'[i]}`, port }));
   const file = join(dir, 'target.yaml');
   writeFileSync(
     file,
@@ -88,7 +86,8 @@ async function exporter(workers: Array<{ id: string; port: number }>): Promise<s
   return `127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function prometheus(scrapeTarget: string): Promise<string> {
+/** Debian's Prometheus scraping `scrapeTarget` every 500 ms, with `bearer` as its scrape config's key */
+async function prometheus(scrapeTarget: string, bearer?: string): Promise<string> {
   const [port] = await freePorts(1);
   writeFileSync(
     join(dir, 'prometheus.yml'),
@@ -98,6 +97,7 @@ async function prometheus(scrapeTarget: string): Promise<string> {
       '  scrape_timeout: 400ms',
       'scrape_configs:',
       '  - job_name: fleet',
+      ...(bearer ? ['    authorization:', '      type: Bearer', `      credentials: ${bearer}`] : []),
       '    static_configs:',
       `      - targets: ['${scrapeTarget}']`,
       '',
@@ -134,7 +134,60 @@ async function until(ok: () => Promise<boolean>, what: string): Promise<void> {
 const reportOf = (stdout: string) => (JSON.parse(stdout) as { scenarios: ScenarioReport[] }).scenarios[0]!;
 
 describe('stop_when with a real Prometheus', { timeout: 150_000 }, () => {
-  it('a prometheus condition the scenario makes true (a worker paused: min(fleet_worker_up) < 1) stops the run', async () => {
+  it("over the arena's own /metrics (the run's --serve feed, scraped with ARENA_API_KEY as bearer): the 2nd applied fault stops the run", async () => {
+    const { file, workers } = await fleet(3);
+    const [a, b, c] = workers.map((w) => w.id);
+    // the feed's port is picked up front so that Prometheus's config can name it
+    const [feedPort] = await freePorts(1);
+    const promUrl = await prometheus(`127.0.0.1:${feedPort}`, 'run-key');
+    // `or vector(0)`: one number before the first scrape of the feed too (no series would stop the run, on_error: stop)
+    const query = 'sum(arena_faults_injected_total{outcome="applied"}) or vector(0)';
+    const scenario = scenarioFile(`name: stop-on-own-metrics
+config:
+  warmup: 1s
+  cooldown: 5s
+  timeout: 3m
+  stop_when:
+    prometheus: { url: "${promUrl}", query: '${query}', above: 1 }
+actions:
+  - { label: pause-a, action: { type: pause_agent, target_id: ${a}, metadata: { duration: 90s } } }
+  - { label: pause-b, delay: 1s, action: { type: pause_agent, target_id: ${b}, metadata: { duration: 90s } } }
+  - { label: pause-c, delay: 60s, action: { type: pause_agent, target_id: ${c}, metadata: { duration: 90s } } }
+`);
+    const result = await arena(['scenario', 'run', scenario, '--target', file, '--serve', String(feedPort), '--json'], {
+      timeout: 150_000,
+      env: { ARENA_API_KEY: 'run-key' },
+    });
+    expect(result.exitCode, result.stderr).toBe(1);
+    const report = reportOf(result.stdout);
+    expect(report.status).toBe('failed');
+    expect(report.stopped_by, report.stopped_by?.reason).toMatchObject({
+      kind: 'prometheus',
+      condition: `prometheus ${query} > 1`,
+      value: 2,
+    });
+    const byLabel = Object.fromEntries(report.results.map((r) => [r.label, r]));
+    expect(byLabel['pause-a']!.result.success).toBe(true);
+    expect(byLabel['pause-b']!.result.success).toBe(true);
+    expect(report.stopped_by!.at_ms).toBeGreaterThanOrEqual(byLabel['pause-b']!.at_ms!);
+    // stopped before the third fault: it was never applied, and both pauses were reverted
+    expect(byLabel['pause-c']?.result.success).not.toBe(true);
+    expect(result.stderr).not.toMatch(/action pause-c pause_agent/);
+    expect(report.reverted_faults!.map((f) => [f.kind, f.target])).toEqual([
+      ['pause_agent', a],
+      ['pause_agent', b],
+    ]);
+    expect(result.stderr).toMatch(new RegExp(`reverted pause_agent on ${a}`));
+    expect(result.stderr).toMatch(new RegExp(`reverted pause_agent on ${b}`));
+    // the value came from Prometheus's scrapes of the feed, which the bearer key let in (a 401 is up == 0)
+    const res = await fetch(
+      `${promUrl}/api/v1/query?query=${encodeURIComponent('max_over_time(up{job="fleet"}[10m])')}`,
+    );
+    const up = (await res.json()) as { data: { result: Array<{ value: [number, string] }> } };
+    expect(up.data.result.map((s) => s.value[1])).toEqual(['1']);
+  });
+
+  it("a prometheus condition the scenario makes true over the system's exporter (a worker paused: min(fleet_worker_up) < 1) stops the run", async () => {
     const { file, workers } = await fleet();
     const promUrl = await prometheus(await exporter(workers));
     // the first scrape has landed: a query that matches no series would stop the run (on_error: stop)

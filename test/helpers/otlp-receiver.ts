@@ -1,14 +1,21 @@
 /**
  * An OTLP/HTTP trace receiver in the test's process (port 0, loopback): it
- * keeps every export request and decodes the http/json ones (OTLP's JSON
- * encoding: hex trace and span ids, attribute values by type) into flat spans.
+ * keeps every export request and decodes both encodings into flat spans: the
+ * http/json ones (OTLP's JSON encoding: hex trace and span ids, attribute
+ * values by type), and the http/protobuf ones with the official
+ * opentelemetry-proto definitions, as code generated from them by the
+ * OpenTelemetry JS project (protobufjs). The exporter's own protobuf writer is
+ * hand-written: decoding with the generated code is an independent check.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import otlpProto from '@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js';
 
 type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
 
 export interface ReceivedSpan {
+  /** how the export request carried it */
+  encoding: 'json' | 'protobuf';
   traceId: string;
   spanId: string;
   parentSpanId: string;
@@ -32,7 +39,7 @@ export interface ReceivedRequest {
 export interface OtlpReceiver {
   url: string;
   requests: ReceivedRequest[];
-  /** every span of the http/json requests so far */
+  /** every span of the requests so far, http/json and http/protobuf alike */
   spans(): ReceivedSpan[];
   close(): Promise<void>;
 }
@@ -53,6 +60,50 @@ function attributes(
 }
 
 const nanosToMs = (n: string | number) => Number(BigInt(n) / 1_000_000n);
+
+interface ExportRequest {
+  resourceSpans?: Array<{
+    resource?: { attributes?: Array<{ key: string; value: AnyValue }> };
+    scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }>;
+  }>;
+}
+
+/** opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest, as protobufjs generated it (its .d.ts types the root only) */
+const ExportTraceServiceRequest = (
+  otlpProto as unknown as {
+    opentelemetry: {
+      proto: {
+        collector: {
+          trace: {
+            v1: {
+              ExportTraceServiceRequest: {
+                decode(bytes: Uint8Array): unknown;
+                toObject(message: unknown, options: { longs: StringConstructor; arrays: boolean }): ExportRequest;
+              };
+            };
+          };
+        };
+      };
+    };
+  }
+).opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+
+/** the protobuf body decoded into the JSON encoding's shape: ids as hex, 64-bit numbers as strings */
+function decodeProtobuf(body: Buffer): ExportRequest {
+  const doc = ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), {
+    longs: String,
+    arrays: true,
+  });
+  const hex = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : '');
+  for (const rs of doc.resourceSpans ?? [])
+    for (const ss of rs.scopeSpans ?? [])
+      for (const s of ss.spans ?? []) {
+        s.traceId = hex(s.traceId);
+        s.spanId = hex(s.spanId);
+        s.parentSpanId = hex(s.parentSpanId);
+      }
+  return doc;
+}
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const requests: ReceivedRequest[] = [];
@@ -79,17 +130,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     spans() {
       const out: ReceivedSpan[] = [];
       for (const r of requests) {
-        if (!r.contentType.includes('json')) continue;
-        const doc = JSON.parse(r.body.toString('utf8')) as {
-          resourceSpans: Array<{
-            resource?: { attributes?: Array<{ key: string; value: AnyValue }> };
-            scopeSpans: Array<{ spans: Array<Record<string, unknown>> }>;
-          }>;
-        };
+        const encoding = r.contentType.includes('json') ? 'json' : 'protobuf';
+        const doc: ExportRequest =
+          encoding === 'json' ? (JSON.parse(r.body.toString('utf8')) as ExportRequest) : decodeProtobuf(r.body);
         for (const rs of doc.resourceSpans ?? [])
           for (const ss of rs.scopeSpans ?? [])
             for (const s of ss.spans ?? [])
               out.push({
+                encoding,
                 traceId: s.traceId as string,
                 spanId: s.spanId as string,
                 parentSpanId: (s.parentSpanId as string | undefined) ?? '',

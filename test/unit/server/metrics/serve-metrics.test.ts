@@ -85,7 +85,8 @@ describe('GET /metrics on arena serve', () => {
   }, 90_000);
 
   it('counts the LLM tokens of the served LLM endpoint by direction and model', async () => {
-    const { url } = await serveRootForTest();
+    // a target without a call ledger: the embedded one's agents spend tokens of their own in the background
+    const { url } = await serveRootForTest({ targetFactory: () => createFakeTarget() });
     const r = await call(url, 'POST', '/api/v1/llm/chat', { messages: [{ role: 'user', content: 'hello there' }] });
     expect(r.status, r.text).toBe(200);
     const text = (await call(url, 'GET', '/metrics')).text;
