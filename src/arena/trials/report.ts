@@ -80,6 +80,18 @@ export interface TrialsReport {
   stopped_by?: StoppedBy;
 }
 
+/** what a run of trials will do, as planned from the seed (told before the first trial) */
+export interface TrialsPlan {
+  n: number;
+  ks: number[];
+  seed: number;
+  scenario: string | null;
+  tasks: string[];
+  arms: Array<{ name: string; intensity?: number }>;
+  /** trials in all: tasks × arms × n */
+  total: number;
+}
+
 export interface GateResult {
   name: string;
   task: string;

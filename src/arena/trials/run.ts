@@ -21,7 +21,7 @@ import { attributeCalls, type TrialWindow } from './attribute.js';
 import { applyBlockFaults, assertIntensityApplies, blockActions, endBlockFaults, waitHealthy } from './faults.js';
 import { evaluateGates, type TrialGates } from './gates.js';
 import { armsFor, planBlocks } from './plan.js';
-import type { TrialsReport } from './report.js';
+import type { TrialsPlan, TrialsReport } from './report.js';
 import { summarise, type TrialRecord } from './summary.js';
 
 export interface RunTrialsOptions {
@@ -46,6 +46,8 @@ export interface RunTrialsOptions {
   stopSources?: StopSources | undefined;
   /** how long the target may take to be healthy again after a faulted block (default 10 s) */
   recoveryDeadlineMs?: number | undefined;
+  /** told once the blocks are planned, before the first trial (a live view sizes itself from it) */
+  onStart?: ((plan: TrialsPlan) => void) | undefined;
   onTrial?: ((trial: TrialRecord, done: number, total: number) => void) | undefined;
 }
 
@@ -176,6 +178,15 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
       tasks.tasks.map((t) => t.id),
     );
     const total = blocks.reduce((s, b) => s + b.tasks.length, 0);
+    options.onStart?.({
+      n,
+      ks: [...ks],
+      seed,
+      scenario: scenario?.name ?? null,
+      tasks: tasks.tasks.map((t) => t.id),
+      arms: arms.map((a) => ({ name: a.name, ...(a.intensity !== undefined ? { intensity: a.intensity } : {}) })),
+      total,
+    });
     const records: CallRecord[] = [];
     let since = target.calls?.calls().next ?? 0;
     let dropped = 0;
