@@ -1,0 +1,133 @@
+/**
+ * The web console's Trials view in a real Chromium: `arena trials --store FILE` on the embedded target
+ * under llm-outage with two intensities, and an `arena serve` on the same SQLite file. The page shows the
+ * job while it runs (trials done climbing, pass^k so far, the surface chart filling in), then the
+ * figures of the report the command printed with --json, exactly.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchChromium } from '../helpers/chromium.js';
+import { REPO_ROOT, arena } from '../helpers/cli.js';
+import { startServe } from './serve-helpers.js';
+
+interface Stats {
+  n: number;
+  successes: number;
+  pass_k: Record<string, number>;
+}
+interface Report {
+  status: string;
+  trials: {
+    k: number[];
+    tasks: Array<{ id: string; clean: Stats; faulted: Stats | null }>;
+    surface: Array<{ intensity: number; pass_k: Record<string, number>; tasks: Array<{ id: string } & Stats> }>;
+  };
+}
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe('web console: Trials view', () => {
+  it('follows a running arena trials --store and ends on the figures its --json printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-webtrials-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const db = join(dir, 'arena.db');
+    const server = await startServe(['--store', db]);
+    cleanups.push(() => server.stop());
+    const profile = mkdtempSync(join(tmpdir(), 'arena-chromium-'));
+    const context = await launchChromium(profile, {
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    cleanups.push(async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(server.url);
+    await expect.poll(() => page.getByTestId('trials-empty').textContent(), { timeout: 30_000 }).toContain(db);
+
+    // 30 per arm and 4 arms: ~10 s of trials, most of it the target recovering between blocks
+    const trials = arena(
+      [
+        'trials',
+        '--scenario',
+        'scenarios/llm-outage.yaml',
+        '--trials',
+        '30',
+        '--seed',
+        '7',
+        '--intensity',
+        '0,0.5',
+        '--json',
+        '--store',
+        db,
+      ],
+      { timeout: 300_000 },
+    );
+    cleanups.push(async () => {
+      trials.kill('SIGINT');
+      await trials;
+    });
+    const job = page.locator('[data-testid=trials] li.trials-job').first();
+    // seen while running: part of the trials done, pass^k so far, the surface partly drawn
+    const seen: number[] = [];
+    let midway = false;
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const [status, done, total, points] = await Promise.all([
+          job.getAttribute('data-status', { timeout: 1000 }).catch(() => null),
+          job.getAttribute('data-done', { timeout: 1000 }).catch(() => null),
+          job.getAttribute('data-total', { timeout: 1000 }).catch(() => null),
+          job.locator('[data-testid=trials-surface] circle').count(),
+        ]);
+        if (done !== null) seen.push(Number(done));
+        if (status === 'running' && Number(done) > 0 && Number(done) < Number(total) && points > 0) midway = true;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const r = await trials;
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as Report;
+    await expect.poll(() => job.getAttribute('data-status'), { timeout: 30_000 }).toBe('finished');
+    watching = false;
+    await watcher;
+    expect(midway, `the page never showed the job midway (done values seen: ${seen.join(',')})`).toBe(true);
+    expect(seen.every((n, i) => i === 0 || n >= seen[i - 1]!)).toBe(true);
+    expect(await job.getAttribute('data-done')).toBe('120');
+
+    // the final figures are the report's, to the last digit
+    const cell = async (task: string, arm: string, k: number) =>
+      Number(
+        await job
+          .locator(`table[data-task="${task}"] tr[data-arm="${arm}"] td[data-k="${k}"]`)
+          .getAttribute('data-value'),
+      );
+    for (const task of report.trials.tasks) {
+      for (const k of report.trials.k) {
+        expect(await cell(task.id, 'clean', k)).toBe(task.clean.pass_k[k]);
+        expect(await cell(task.id, 'faulted', k)).toBe(task.faulted!.pass_k[k]);
+      }
+      const row = job.locator(`table[data-task="${task.id}"] tr[data-arm="faulted"]`);
+      expect(await row.getAttribute('data-successes')).toBe(String(task.faulted!.successes));
+    }
+    expect(report.trials.surface.map((p) => p.intensity)).toEqual([0, 0.5]);
+    for (const point of report.trials.surface) {
+      const series = job.locator(`[data-testid=trials-surface] g[data-series="${point.intensity}"]`);
+      for (const k of report.trials.k) {
+        const drawn = await series.locator(`circle[data-k="${k}"]`).getAttribute('data-value');
+        expect(Number(drawn)).toBe(point.pass_k[k]);
+        const perTask = point.tasks[0]!;
+        expect(await cell(perTask.id, `intensity=${point.intensity}`, k)).toBe(perTask.pass_k[k]);
+      }
+    }
+    await page
+      .screenshot({ path: join(REPO_ROOT, 'test-artifacts', 'console-trials.png'), fullPage: true })
+      .catch(() => undefined);
+  }, 300_000);
+});
