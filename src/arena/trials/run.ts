@@ -20,6 +20,7 @@ import { assertKnownTargets, targetNames, unknownTargetProblems } from '../targe
 import { attributeCalls, type TrialWindow } from './attribute.js';
 import { applyBlockFaults, assertIntensityApplies, blockActions, endBlockFaults, waitHealthy } from './faults.js';
 import { evaluateGates, type TrialGates } from './gates.js';
+import { watchMarkers } from './markers.js';
 import { armsFor, planBlocks } from './plan.js';
 import type { TrialsPlan, TrialsReport } from './report.js';
 import { summarise, type TrialRecord } from './summary.js';
@@ -200,6 +201,8 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
     const trials: TrialRecord[] = [];
     const faults = { applied: 0, failed: 0 } as TrialsReport['trials']['faults'];
     let interrupted = false;
+    // undefined when the target keeps no marker book: markers are then null, never 0
+    const markers = target.markers ? watchMarkers(() => target.markers!()) : undefined;
     await waitHealthy(target.observer, clock, deadline, signal);
     for (const block of blocks) {
       if (signal.aborted) {
@@ -229,6 +232,7 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
           const id = `r${block.round}.${block.arm.name}.${taskId}`;
           const { trace_id, traceparent } = traceFor(seed, id);
           const started_ms = clock.wallNow().getTime();
+          markers?.begin();
           const answer = await tasks
             .run(taskId, { trial: id, traceparent, signal })
             .catch((err: unknown) => ({ passed: false, detail: errorMessage(err) }));
@@ -244,6 +248,7 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
             ended_ms: clock.wallNow().getTime(),
             passed: answer.passed,
             ...(answer.detail !== undefined ? { detail: answer.detail } : {}),
+            ...(markers ? { markers: markers.end() } : {}),
           };
           trials.push(trial);
           options.onTrial?.(trial, trials.length, total);
@@ -269,6 +274,7 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
       arms,
       attribution,
       dropped: target.calls ? dropped : null,
+      unattributedMarkers: markers ? markers.unattributed() : null,
       faults,
       duration_ms: Math.round(clock.now() - startedAt),
     });
