@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../helpers/chromium.js';
 import { REPO_ROOT, arena } from '../helpers/cli.js';
-import { startServe } from './serve-helpers.js';
+import { http, startServe } from './serve-helpers.js';
 
 interface Stats {
   n: number;
@@ -126,6 +126,13 @@ describe('web console: Trials view', () => {
         expect(await cell(perTask.id, `intensity=${point.intensity}`, k)).toBe(perTask.pass_k[k]);
       }
     }
+    // the route the view polls: the report as --json printed it, and a bad limit refused
+    const reply = await http(server.url, 'GET', '/api/v1/arena/trials?limit=1');
+    expect(reply.status).toBe(200);
+    expect(reply.json.jobs[0].report).toEqual(report);
+    const bad = await http(server.url, 'GET', '/arena/trials?limit=0');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toBe('query parameter limit must be an integer from 1 to 100, got "0"');
     await page
       .screenshot({ path: join(REPO_ROOT, 'test-artifacts', 'console-trials.png'), fullPage: true })
       .catch(() => undefined);
