@@ -112,6 +112,44 @@ describe('arena trials', () => {
     expect(xml.match(/<failure /g)).toHaveLength(2);
   });
 
+  it('on the example LLM agent under wrong_value: the changed numbers reach the user in the faulted trials, per trial', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'arena-trials-'));
+    const { target, env } = await tempTarget();
+    // a task whose answer carries numbers long enough to trace (§13.3), alone: the example's tasks have none
+    const url = 'http://127.0.0.1:${ARENA_EXAMPLE_PORT:-7350 + 1}/task';
+    const text = readFileSync(target, 'utf8').replace(
+      /^tasks:.*\n[\s\S]*?^prices:/m,
+      `tasks:\n  - id: big\n    request: { method: POST, url: "${url}", json: { q: "1234+5678" }, timeout: 10s }\n    expect: { status: 200, json: { path: "$.answer", equals: "echo: 1234+5678" } }\nprices:`,
+    );
+    writeFileSync(target, text);
+    const scenario = join(dir, 'wrong-numbers.yaml');
+    writeFileSync(
+      scenario,
+      [
+        'name: wrong-numbers',
+        'actions:',
+        '  - action: { type: llm_failure, target_id: agent, metadata: { error_type: wrong_value, duration: 30s } }',
+      ].join('\n'),
+    );
+    const result = await arena(
+      ['trials', '--target', target, '--scenario', scenario, '--trials', '2', '--k', '1', '--seed', '4', '--json'],
+      { env, timeout: 120_000 },
+    );
+    expect(processesMatching(dir)).toEqual([]);
+    const report = JSON.parse(result.stdout) as TrialsReport;
+    expect(report.trials.tasks.map((t) => t.id)).toEqual(['big']);
+    const task = report.trials.tasks[0]!;
+    // the agent passed the model's changed answer on to the user: wrong, and traced to the trials it happened in
+    expect(task.faulted!.successes, result.stderr).toBe(0);
+    // each faulted trial's answer carried a changed number (counted per fault: a block's fault and an earlier
+    // block's that wrote the same seeded numbers may both claim one answer)
+    expect(task.behaviour.markers!.faulted).toMatchObject({ trials: 2 });
+    expect(task.behaviour.markers!.faulted.reached_user).toBeGreaterThanOrEqual(2);
+    expect(report.trials.unattributed_markers).toEqual({ entered_context: 0, drove_action: 0, reached_user: 0 });
+    expect(task.behaviour.markers!.clean).toEqual({ entered_context: 0, drove_action: 0, reached_user: 0, trials: 0 });
+    expect(task.clean.successes).toBe(2);
+  });
+
   it('on the example LLM agent: the calls the faults added, runaway for the blind-retry variant and not for the original', async () => {
     dir = mkdtempSync(join(tmpdir(), 'arena-trials-'));
     const run = async (extra: Record<string, string>) => {
