@@ -116,8 +116,10 @@ describe('arena trials', () => {
     dir = mkdtempSync(join(tmpdir(), 'arena-trials-'));
     const { target, env } = await tempTarget();
     // a task whose answer carries numbers long enough to trace (§13.3), alone: the example's tasks have none
-    const url = 'http://127.0.0.1:${ARENA_EXAMPLE_PORT:-7350 + 1}/task';
-    const text = readFileSync(target, 'utf8').replace(
+    const original = readFileSync(target, 'utf8');
+    // the agent's /task URL as the example's own tasks write it (with its port variable)
+    const url = /url: "([^"]+\/task)"/.exec(original)![1]!;
+    const text = original.replace(
       /^tasks:.*\n[\s\S]*?^prices:/m,
       `tasks:\n  - id: big\n    request: { method: POST, url: "${url}", json: { q: "1234+5678" }, timeout: 10s }\n    expect: { status: 200, json: { path: "$.answer", equals: "echo: 1234+5678" } }\nprices:`,
     );
