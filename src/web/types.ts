@@ -99,6 +99,7 @@ export interface Diagnostic {
 export type { ArmProgress as RegressArm, RegressJob, RegressReply } from '../events/regress-job.js';
 
 /** GET /arena/trials: the `arena trials --store …` jobs recorded in the server's event store */
+export type { TaskReport } from '../arena/trials/report.js';
 export type {
   TrialsArmProgress,
   TrialsJob,

@@ -21,7 +21,12 @@ interface Report {
   status: string;
   trials: {
     k: number[];
-    tasks: Array<{ id: string; clean: Stats; faulted: Stats | null }>;
+    tasks: Array<{
+      id: string;
+      clean: Stats;
+      faulted: Stats | null;
+      cost: { tokens: { clean: number; faulted: number } };
+    }>;
     surface: Array<{ intensity: number; pass_k: Record<string, number>; tasks: Array<{ id: string } & Stats> }>;
   };
 }
@@ -115,6 +120,12 @@ describe('web console: Trials view', () => {
       }
       const row = job.locator(`table[data-task="${task.id}"] tr[data-arm="faulted"]`);
       expect(await row.getAttribute('data-successes')).toBe(String(task.faulted!.successes));
+      // the report's behaviour and cost, clean → faulted
+      const behaviour = await job.locator(`[data-testid=trials-behaviour][data-task="${task.id}"]`).textContent();
+      expect(behaviour).toContain(
+        `tokens ${task.cost.tokens.clean.toFixed(0)} → ${task.cost.tokens.faulted.toFixed(0)}`,
+      );
+      expect(behaviour).toMatch(/markers \d+\/\d+\/\d+ \(context\/action\/user\) in \d+ trial/);
     }
     expect(report.trials.surface.map((p) => p.intensity)).toEqual([0, 0.5]);
     for (const point of report.trials.surface) {

@@ -9,7 +9,7 @@
 import { describeFailure, type Api } from '../api.js';
 import { usePoll } from '../use-poll.js';
 import { clockTime, formatNumber } from '../format.js';
-import type { TrialsJob, TrialsReply, TrialsSurfaceSeries } from '../types.js';
+import type { TaskReport, TrialsJob, TrialsReply, TrialsSurfaceSeries } from '../types.js';
 
 /** jobs shown; the route keeps the 20 newest */
 const SHOWN = 3;
@@ -81,6 +81,29 @@ function SurfaceChart(props: { ks: number[]; series: TrialsSurfaceSeries[] }) {
   );
 }
 
+function pair(p: { clean: number | null; faulted: number | null }, digits = 0): string {
+  return `${formatNumber(p.clean, digits)} → ${formatNumber(p.faulted, digits)}`;
+}
+
+/** the report's behaviour and cost of one task, clean → faulted, in a line */
+function behaviourLine(task: TaskReport): string {
+  const b = task.behaviour;
+  const m = b.markers?.faulted;
+  return [
+    `${task.id}: LLM calls ${pair(b.llm_calls, 1)}`,
+    `tool calls ${pair(b.tool_calls, 1)}`,
+    b.runaway ? 'runaway' : undefined,
+    b.duplicate_side_effects ? `${b.duplicate_side_effects} duplicate side effect(s)` : undefined,
+    b.false_success ? `${b.false_success} false success(es)` : undefined,
+    m
+      ? `markers ${m.entered_context}/${m.drove_action}/${m.reached_user} (context/action/user) in ${m.trials} trial(s)`
+      : undefined,
+    `tokens ${pair(task.cost.tokens)}`,
+  ]
+    .filter((x) => x !== undefined)
+    .join(' · ');
+}
+
 function Job(props: { job: TrialsJob }) {
   const { job } = props;
   const plan = job.plan;
@@ -131,6 +154,11 @@ function Job(props: { job: TrialsJob }) {
             ))}
           </tbody>
         </table>
+      ))}
+      {report?.trials.tasks.map((task) => (
+        <p class="regress-line muted small" key={task.id} data-testid="trials-behaviour" data-task={task.id}>
+          {behaviourLine(task)}
+        </p>
       ))}
       {job.surface.length > 0 ? (
         <SurfaceChart ks={ks} series={job.surface} />
