@@ -107,13 +107,25 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
             `--max-cost-ratio: target ${target.name} (${target.kind}) records no LLM calls, so cost is not measured`,
             { code: 'cost_not_measured' },
           );
-        if (scenario)
+        if (scenario) {
           assertSupported(
             target,
             scenario.actions.map((a) => a.action.type),
             `scenario ${scenario.name}`,
             scenario.actions.map((a) => a.action),
           );
+          // as each faulted block applies them (an --intensity sets a probability the target may not take):
+          // refused now, not block by block while the arm runs as if faulted
+          for (const arm of armsFor(true, intensities).filter((a) => a.intensity !== undefined)) {
+            const actions = blockActions(scenario, arm);
+            assertSupported(
+              target,
+              actions.map((a) => a.type),
+              `scenario ${scenario.name} at --intensity ${arm.intensity}`,
+              actions,
+            );
+          }
+        }
       },
       async run(service) {
         if (scenario) {

@@ -62,3 +62,33 @@ describe('embedded target: tool calls in the trials ledger', () => {
     }
   });
 });
+
+describe('embedded target: --intensity', () => {
+  it('is refused before any trial: its simulated LLM and tools take no per-call probability', async () => {
+    const scenario = checkScenarioText(
+      [
+        'name: quiet',
+        'actions:',
+        '  - action: { type: llm_failure, target_id: agent-1, metadata: { error_type: empty, duration: 1s } }',
+        '  - action: { type: tool_fault, target_id: agent-2, metadata: { mode: corrupt, tool: lookup } }',
+      ].join('\n'),
+    ).scenario!;
+    const target = createEmbeddedTarget({ seed: 4, workload: false });
+    const refused = await runTrialsOnTarget(target, { n: 2, ks: [1], seed: 4, scenario, intensities: [0.5] }).catch(
+      (err: unknown) => err,
+    );
+    expect(refused).toMatchObject({ code: 'unsupported_fault', exitCode: 2 });
+    expect(String((refused as Error).message)).toContain('at --intensity 0.5');
+    expect(String((refused as Error).message)).toContain('it takes no probability');
+    // no trial ran: the target's ledger holds no call
+    expect(target.calls!.calls().records).toEqual([]);
+    // the same scenario without --intensity applies
+    const report = await runTrialsOnTarget(createEmbeddedTarget({ seed: 4, workload: false }), {
+      n: 1,
+      ks: [1],
+      seed: 4,
+      scenario,
+    });
+    expect(report.trials.faults.failed).toBe(0);
+  });
+});
