@@ -3,16 +3,17 @@
  * example LLM agent (examples/llm-agent, a real openai-SDK agent behind the arena's LLM fault proxy)
  * under its llm_failure scenario, with the gates, JUnit and the --json contract of DESIGN §14.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrialsReport } from '../../src/arena/trials/report.js';
 import { arena } from '../helpers/cli.js';
-import { freeBasePort, processesMatching } from '../helpers/process-fleet.js';
+import { exampleLlmAgentTarget, LLM_AGENT_EXAMPLE } from '../helpers/example-llm-agent.js';
+import { processesMatching } from '../helpers/process-fleet.js';
 
-const EXAMPLE = fileURLToPath(new URL('../../examples/llm-agent/', import.meta.url));
+const EXAMPLE = LLM_AGENT_EXAMPLE;
 let dir = '';
 
 afterEach(() => {
@@ -20,23 +21,9 @@ afterEach(() => {
   dir = '';
 });
 
-/**
- * The example's target file on free ports (ARENA_EXAMPLE_PORT, for the arena that runs it, with `env`
- * for its start command). Its scripts run through symlinks in this test's own folder (Node resolves
- * `openai` from the real file), so this test finds its own processes in /proc and not those of another
- * test running the same example.
- */
-async function tempTarget(env: Record<string, string> = {}): Promise<{ target: string; env: Record<string, string> }> {
-  const base = await freeBasePort([0, 1, 2]);
-  for (const script of ['fake-llm.mjs', 'agent.mjs'])
-    if (!existsSync(join(dir, script))) symlinkSync(join(EXAMPLE, script), join(dir, script));
-  const text = readFileSync(join(EXAMPLE, 'target.yaml'), 'utf8')
-    .replace('node fake-llm.mjs', `node ${join(dir, 'fake-llm.mjs')}`)
-    .replace('node agent.mjs', `node ${join(dir, 'agent.mjs')}`)
-    .replace(/^start:\n/m, `start:\n  cwd: ${JSON.stringify(EXAMPLE)}\n`);
-  const target = join(dir, 'target.yaml');
-  writeFileSync(target, text);
-  return { target, env: { ARENA_EXAMPLE_PORT: String(base), ...env } };
+/** the example's target file on free ports, in this test's folder */
+function tempTarget(env: Record<string, string> = {}) {
+  return exampleLlmAgentTarget(dir, env);
 }
 
 describe('arena trials', () => {

@@ -1,6 +1,7 @@
 /**
- * The web console's Trials view in a real Chromium: `arena trials --store FILE` on the embedded target
- * under llm-outage with two intensities, and an `arena serve` on the same SQLite file. The page shows the
+ * The web console's Trials view in a real Chromium: `arena trials --store FILE` on the example LLM agent
+ * (a real openai-SDK agent behind the arena's LLM fault proxy) under its llm_failure scenario with two
+ * intensities, and an `arena serve` on the same SQLite file. The page shows the
  * job while it runs (trials done climbing, pass^k so far, the surface chart filling in), then the
  * figures of the report the command printed with --json, exactly.
  */
@@ -9,6 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../helpers/chromium.js';
+import { exampleLlmAgentTarget, LLM_AGENT_EXAMPLE } from '../helpers/example-llm-agent.js';
+import { processesMatching } from '../helpers/process-fleet.js';
 import { REPO_ROOT, arena } from '../helpers/cli.js';
 import { http, startServe } from './serve-helpers.js';
 
@@ -56,14 +59,22 @@ describe('web console: Trials view', () => {
     await page.goto(server.url);
     await expect.poll(() => page.getByTestId('trials-empty').textContent(), { timeout: 30_000 }).toContain(db);
 
-    // 30 per arm and 4 arms: ~10 s of trials, most of it the target recovering between blocks
+    // 2 tasks, 4 arms, 4 trials each: 32 trials over some 40 s, most of it the agent recovering between blocks
+    // the agent's files in a folder of their own: the server's command line names the store's
+    const agentDir = mkdtempSync(join(tmpdir(), 'arena-webtrials-agent-'));
+    cleanups.push(() => rmSync(agentDir, { recursive: true, force: true }));
+    const { target, env } = await exampleLlmAgentTarget(agentDir);
     const trials = arena(
       [
         'trials',
+        '--target',
+        target,
         '--scenario',
-        'scenarios/llm-outage.yaml',
+        join(LLM_AGENT_EXAMPLE, 'scenarios', 'llm-outage.yaml'),
         '--trials',
-        '30',
+        '4',
+        '--k',
+        '1,2,4',
         '--seed',
         '7',
         '--intensity',
@@ -72,7 +83,7 @@ describe('web console: Trials view', () => {
         '--store',
         db,
       ],
-      { timeout: 300_000 },
+      { env, timeout: 400_000 },
     );
     cleanups.push(async () => {
       trials.kill('SIGINT');
@@ -83,13 +94,19 @@ describe('web console: Trials view', () => {
     const seen: number[] = [];
     let midway = false;
     let watching = true;
+    cleanups.push(() => {
+      watching = false;
+    });
     const watcher = (async () => {
       while (watching) {
         const [status, done, total, points] = await Promise.all([
           job.getAttribute('data-status', { timeout: 1000 }).catch(() => null),
           job.getAttribute('data-done', { timeout: 1000 }).catch(() => null),
           job.getAttribute('data-total', { timeout: 1000 }).catch(() => null),
-          job.locator('[data-testid=trials-surface] circle').count(),
+          job
+            .locator('[data-testid=trials-surface] circle')
+            .count()
+            .catch(() => 0),
         ]);
         if (done !== null) seen.push(Number(done));
         if (status === 'running' && Number(done) > 0 && Number(done) < Number(total) && points > 0) midway = true;
@@ -98,13 +115,14 @@ describe('web console: Trials view', () => {
     })();
     const r = await trials;
     expect(r.exitCode, r.stderr).toBe(0);
+    expect(processesMatching(agentDir)).toEqual([]);
     const report = JSON.parse(r.stdout) as Report;
     await expect.poll(() => job.getAttribute('data-status'), { timeout: 30_000 }).toBe('finished');
     watching = false;
     await watcher;
     expect(midway, `the page never showed the job midway (done values seen: ${seen.join(',')})`).toBe(true);
     expect(seen.every((n, i) => i === 0 || n >= seen[i - 1]!)).toBe(true);
-    expect(await job.getAttribute('data-done')).toBe('120');
+    expect(await job.getAttribute('data-done')).toBe('32');
 
     // the final figures are the report's, to the last digit
     const cell = async (task: string, arm: string, k: number) =>
@@ -133,8 +151,8 @@ describe('web console: Trials view', () => {
       for (const k of report.trials.k) {
         const drawn = await series.locator(`circle[data-k="${k}"]`).getAttribute('data-value');
         expect(Number(drawn)).toBe(point.pass_k[k]);
-        const perTask = point.tasks[0]!;
-        expect(await cell(perTask.id, `intensity=${point.intensity}`, k)).toBe(perTask.pass_k[k]);
+        for (const perTask of point.tasks)
+          expect(await cell(perTask.id, `intensity=${point.intensity}`, k)).toBe(perTask.pass_k[k]);
       }
     }
     // the route the view polls: the report as --json printed it, and a bad limit refused
@@ -147,5 +165,5 @@ describe('web console: Trials view', () => {
     await page
       .screenshot({ path: join(REPO_ROOT, 'test-artifacts', 'console-trials.png'), fullPage: true })
       .catch(() => undefined);
-  }, 300_000);
+  }, 600_000);
 });
