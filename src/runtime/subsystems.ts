@@ -7,7 +7,8 @@ import type { CallLedger } from '../protocol/calls.js';
 import type { Clock } from '../shared/clock.js';
 import type { LlmAttempt } from './llm/client.js';
 import type { Strategy } from './strategy.js';
-import { createToolbox, type Toolbox, type ToolboxOptions } from './tools/index.js';
+import { createToolbox, type ToolAttempt, type Toolbox, type ToolboxOptions } from './tools/index.js';
+import { canonicalHash } from '../shared/canonical-json.js';
 import { createLlmClient, createLocalModel, type LlmClient, type LlmClientOptions } from './llm/index.js';
 import { createMcpSession, inProcessConnector, type McpSession } from './mcp/index.js';
 
@@ -26,7 +27,7 @@ export function createSubsystems(options: {
   clock: Clock;
   strategy: Strategy;
   agentId: string;
-  /** records every LLM attempt (trials read it as the target's call ledger) */
+  /** records every LLM attempt and tool call (trials read it as the target's call ledger) */
   calls?: CallLedger | undefined;
   onToolChanged?: ToolboxOptions['onChanged'];
   onLlmChanged?: LlmClientOptions['onChanged'];
@@ -38,6 +39,21 @@ export function createSubsystems(options: {
     retries: strategy.tools.enabled ? strategy.tools.retries : 0,
     validate: strategy.tools.enabled && strategy.tools.validate,
     ...(options.onToolChanged ? { onChanged: options.onToolChanged } : {}),
+    ...(calls
+      ? {
+          onAttempt: (a: ToolAttempt) =>
+            calls.record({
+              kind: 'tool',
+              agent: options.agentId,
+              started_ms: a.started_ms,
+              ended_ms: a.ended_ms,
+              ok: a.ok,
+              faulted: a.faulted,
+              tool: a.tool,
+              args_hash: canonicalHash(a.args),
+            }),
+        }
+      : {}),
   });
   const llm = createLlmClient({
     primary: createLocalModel({ name: 'local', clock }),

@@ -24,7 +24,8 @@ function isPostgres(store: EventStore): store is PostgresEventStore {
   );
 }
 
-function parseLimit(text: string | null): number {
+/** `?limit=`: how many of the newest jobs (also GET /arena/trials) */
+export function parseLimit(text: string | null): number {
   if (text === null) return DEFAULT_LIMIT;
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > MAX_LIMIT)

@@ -10,7 +10,13 @@ import { sendRequest } from './process/request.js';
 import type { ExpectSpec, RequestSpec } from './process/spec.js';
 import type { TrialSpec } from './trial-spec.js';
 
-export function createTrialTasks(spec: TrialSpec<RequestSpec, ExpectSpec>): TrialTasks | undefined {
+export function createTrialTasks(
+  spec: TrialSpec<RequestSpec, ExpectSpec>,
+  options: {
+    /** told each answer's body before it is graded: a process target looks for markers in it (DESIGN §13.3) */
+    onAnswer?: (body: string) => void;
+  } = {},
+): TrialTasks | undefined {
   if (!spec.tasks || spec.tasks.length === 0) return undefined;
   const byId = new Map(spec.tasks.map((t) => [t.id, t]));
   return {
@@ -26,6 +32,7 @@ export function createTrialTasks(spec: TrialSpec<RequestSpec, ExpectSpec>): Tria
       };
       try {
         const answer = await sendRequest(request, mark.signal);
+        options.onAnswer?.(answer.body);
         const problem = checkAnswer(answer, task.expect);
         return problem === undefined ? { passed: true } : { passed: false, detail: problem };
       } catch (err) {

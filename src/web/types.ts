@@ -97,3 +97,13 @@ export interface Diagnostic {
 
 /** GET /arena/regress: the `regress --workers` jobs on the server's PostgreSQL database */
 export type { ArmProgress as RegressArm, RegressJob, RegressReply } from '../events/regress-job.js';
+
+/** GET /arena/trials: the `arena trials --store …` jobs recorded in the server's event store */
+export type { TaskReport } from '../arena/trials/report.js';
+export type {
+  TrialsArmProgress,
+  TrialsJob,
+  TrialsReply,
+  TrialsSurfaceSeries,
+  TrialsTaskProgress,
+} from '../events/trials-job.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DryRunPlan } from '../../src/arena/dry-run/types.js';
 import type { TrialsReport } from '../../src/arena/trials/report.js';
-import { arena } from '../helpers/cli.js';
+import { REPO_ROOT, arena } from '../helpers/cli.js';
 import { waitFor } from '../helpers/process-fleet.js';
 
 const OUTAGE = fileURLToPath(new URL('../../scenarios/llm-outage.yaml', import.meta.url));
@@ -50,6 +50,20 @@ describe('arena trials --dry-run', () => {
     });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/ghost/);
+  });
+
+  it('exit 2, dry run or not, for an --intensity the embedded target cannot apply; no trial runs', async () => {
+    const quiet = join(REPO_ROOT, 'scenarios', 'quiet-llm.yaml');
+    for (const extra of [['--dry-run'], []]) {
+      const result = await arena(
+        ['trials', '--scenario', quiet, '--intensity', '0.5', '--trials', '2', '--k', '1', ...extra],
+        { env: { ARENA_STATE_DIR: dir }, timeout: 60_000 },
+      );
+      expect(result.exitCode, result.stderr).toBe(2);
+      expect(result.stderr).toContain('at --intensity 0.5');
+      expect(result.stderr).toContain('it takes no probability');
+      expect(result.stderr).not.toMatch(/trials: \d+\/\d+/);
+    }
   });
 });
 

@@ -3,16 +3,17 @@
  * example LLM agent (examples/llm-agent, a real openai-SDK agent behind the arena's LLM fault proxy)
  * under its llm_failure scenario, with the gates, JUnit and the --json contract of DESIGN §14.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrialsReport } from '../../src/arena/trials/report.js';
 import { arena } from '../helpers/cli.js';
-import { freeBasePort, processesMatching } from '../helpers/process-fleet.js';
+import { exampleLlmAgentTarget, LLM_AGENT_EXAMPLE } from '../helpers/example-llm-agent.js';
+import { processesMatching } from '../helpers/process-fleet.js';
 
-const EXAMPLE = fileURLToPath(new URL('../../examples/llm-agent/', import.meta.url));
+const EXAMPLE = LLM_AGENT_EXAMPLE;
 let dir = '';
 
 afterEach(() => {
@@ -20,23 +21,9 @@ afterEach(() => {
   dir = '';
 });
 
-/**
- * The example's target file on free ports (ARENA_EXAMPLE_PORT, for the arena that runs it, with `env`
- * for its start command). Its scripts run through symlinks in this test's own folder (Node resolves
- * `openai` from the real file), so this test finds its own processes in /proc and not those of another
- * test running the same example.
- */
-async function tempTarget(env: Record<string, string> = {}): Promise<{ target: string; env: Record<string, string> }> {
-  const base = await freeBasePort([0, 1, 2]);
-  for (const script of ['fake-llm.mjs', 'agent.mjs'])
-    if (!existsSync(join(dir, script))) symlinkSync(join(EXAMPLE, script), join(dir, script));
-  const text = readFileSync(join(EXAMPLE, 'target.yaml'), 'utf8')
-    .replace('node fake-llm.mjs', `node ${join(dir, 'fake-llm.mjs')}`)
-    .replace('node agent.mjs', `node ${join(dir, 'agent.mjs')}`)
-    .replace(/^start:\n/m, `start:\n  cwd: ${JSON.stringify(EXAMPLE)}\n`);
-  const target = join(dir, 'target.yaml');
-  writeFileSync(target, text);
-  return { target, env: { ARENA_EXAMPLE_PORT: String(base), ...env } };
+/** the example's target file on free ports, in this test's folder */
+function tempTarget(env: Record<string, string> = {}) {
+  return exampleLlmAgentTarget(dir, env);
 }
 
 describe('arena trials', () => {
@@ -110,6 +97,46 @@ describe('arena trials', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toContain('<testcase classname="trials" name="sum"');
     expect(xml.match(/<failure /g)).toHaveLength(2);
+  });
+
+  it('on the example LLM agent under wrong_value: the changed numbers reach the user in the faulted trials, per trial', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'arena-trials-'));
+    const { target, env } = await tempTarget();
+    // a task whose answer carries numbers long enough to trace (§13.3), alone: the example's tasks have none
+    const original = readFileSync(target, 'utf8');
+    // the agent's /task URL as the example's own tasks write it (with its port variable)
+    const url = /url: "([^"]+\/task)"/.exec(original)![1]!;
+    const text = original.replace(
+      /^tasks:.*\n[\s\S]*?^prices:/m,
+      `tasks:\n  - id: big\n    request: { method: POST, url: "${url}", json: { q: "1234+5678" }, timeout: 10s }\n    expect: { status: 200, json: { path: "$.answer", equals: "echo: 1234+5678" } }\nprices:`,
+    );
+    writeFileSync(target, text);
+    const scenario = join(dir, 'wrong-numbers.yaml');
+    writeFileSync(
+      scenario,
+      [
+        'name: wrong-numbers',
+        'actions:',
+        '  - action: { type: llm_failure, target_id: agent, metadata: { error_type: wrong_value, duration: 30s } }',
+      ].join('\n'),
+    );
+    const result = await arena(
+      ['trials', '--target', target, '--scenario', scenario, '--trials', '2', '--k', '1', '--seed', '4', '--json'],
+      { env, timeout: 120_000 },
+    );
+    expect(processesMatching(dir)).toEqual([]);
+    const report = JSON.parse(result.stdout) as TrialsReport;
+    expect(report.trials.tasks.map((t) => t.id)).toEqual(['big']);
+    const task = report.trials.tasks[0]!;
+    // the agent passed the model's changed answer on to the user: wrong, and traced to the trials it happened in
+    expect(task.faulted!.successes, result.stderr).toBe(0);
+    // each faulted trial's answer carried a changed number (counted per fault: a block's fault and an earlier
+    // block's that wrote the same seeded numbers may both claim one answer)
+    expect(task.behaviour.markers!.faulted).toMatchObject({ trials: 2 });
+    expect(task.behaviour.markers!.faulted.reached_user).toBeGreaterThanOrEqual(2);
+    expect(report.trials.unattributed_markers).toEqual({ entered_context: 0, drove_action: 0, reached_user: 0 });
+    expect(task.behaviour.markers!.clean).toEqual({ entered_context: 0, drove_action: 0, reached_user: 0, trials: 0 });
+    expect(task.clean.successes).toBe(2);
   });
 
   it('on the example LLM agent: the calls the faults added, runaway for the blind-retry variant and not for the original', async () => {

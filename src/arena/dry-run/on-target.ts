@@ -191,6 +191,10 @@ function trialsPlan(
   const { scenario } = options;
   const random = createRandom(options.seed);
   const arms = armsFor(scenario !== undefined, options.intensities ?? []);
+  // as the run refuses them: each --intensity arm's actions as its blocks apply them
+  for (const arm of scenario ? arms.filter((a) => a.intensity !== undefined) : [])
+    for (const p of refusedProblems(target, blockActions(scenario!, arm)))
+      problems.push(`at --intensity ${arm.intensity}: ${p}`);
   const timeline: PlannedFault[] = [];
   const blocks = planBlocks(random.fork('trials.plan'), options.n, arms, tasks).map((block) => {
     const name = `r${block.round}.${block.arm.name}`;

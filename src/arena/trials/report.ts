@@ -6,6 +6,7 @@
  */
 import type { RunStatus } from '../report.js';
 import type { StoppedBy } from '../safety/types.js';
+import type { MarkerCounts } from './markers.js';
 import { passKIntervalTable, passKTable } from './passk.js';
 
 export interface ArmStats {
@@ -29,6 +30,16 @@ export interface TaskBehaviour {
   duplicate_side_effects: number | null;
   false_success: number | null;
   unattributed_calls: number | null;
+  /**
+   * per arm (clean, faulted, intensity=…): the texts that carried a quiet fault's marker (DESIGN §13.3)
+   * while the task's trials were in flight, and in how many trials any did; null without a marker book
+   */
+  markers: Record<string, TrialMarkers> | null;
+}
+
+export interface TrialMarkers extends MarkerCounts {
+  /** trials of the arm during which some marker travelled */
+  trials: number;
 }
 
 export interface TaskReport {
@@ -65,6 +76,8 @@ export interface TrialsBody {
   unattributed_calls: number | null;
   /** calls the target's ledger dropped before they were read: behaviour is then a lower bound */
   dropped_calls: number | null;
+  /** marker sightings while no trial was in flight (never given to a trial); null without a marker book */
+  unattributed_markers: MarkerCounts | null;
   /** faults applied and refused over all faulted blocks */
   faults: { applied: number; failed: number; first_error?: string };
   duration_ms: number;
@@ -78,6 +91,18 @@ export interface TrialsReport {
   gates?: GateResult[];
   /** a `--stop-when` condition tripped: the trials ended early, faults reverted, status failed */
   stopped_by?: StoppedBy;
+}
+
+/** what a run of trials will do, as planned from the seed (told before the first trial) */
+export interface TrialsPlan {
+  n: number;
+  ks: number[];
+  seed: number;
+  scenario: string | null;
+  tasks: string[];
+  arms: Array<{ name: string; intensity?: number }>;
+  /** trials in all: tasks × arms × n */
+  total: number;
 }
 
 export interface GateResult {

@@ -20,8 +20,9 @@ import { assertKnownTargets, targetNames, unknownTargetProblems } from '../targe
 import { attributeCalls, type TrialWindow } from './attribute.js';
 import { applyBlockFaults, assertIntensityApplies, blockActions, endBlockFaults, waitHealthy } from './faults.js';
 import { evaluateGates, type TrialGates } from './gates.js';
+import { watchMarkers } from './markers.js';
 import { armsFor, planBlocks } from './plan.js';
-import type { TrialsReport } from './report.js';
+import type { TrialsPlan, TrialsReport } from './report.js';
 import { summarise, type TrialRecord } from './summary.js';
 
 export interface RunTrialsOptions {
@@ -46,6 +47,8 @@ export interface RunTrialsOptions {
   stopSources?: StopSources | undefined;
   /** how long the target may take to be healthy again after a faulted block (default 10 s) */
   recoveryDeadlineMs?: number | undefined;
+  /** told once the blocks are planned, before the first trial (a live view sizes itself from it) */
+  onStart?: ((plan: TrialsPlan) => void) | undefined;
   onTrial?: ((trial: TrialRecord, done: number, total: number) => void) | undefined;
 }
 
@@ -104,13 +107,25 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
             `--max-cost-ratio: target ${target.name} (${target.kind}) records no LLM calls, so cost is not measured`,
             { code: 'cost_not_measured' },
           );
-        if (scenario)
+        if (scenario) {
           assertSupported(
             target,
             scenario.actions.map((a) => a.action.type),
             `scenario ${scenario.name}`,
             scenario.actions.map((a) => a.action),
           );
+          // as each faulted block applies them (an --intensity sets a probability the target may not take):
+          // refused now, not block by block while the arm runs as if faulted
+          for (const arm of armsFor(true, intensities).filter((a) => a.intensity !== undefined)) {
+            const actions = blockActions(scenario, arm);
+            assertSupported(
+              target,
+              actions.map((a) => a.type),
+              `scenario ${scenario.name} at --intensity ${arm.intensity}`,
+              actions,
+            );
+          }
+        }
       },
       async run(service) {
         if (scenario) {
@@ -176,6 +191,15 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
       tasks.tasks.map((t) => t.id),
     );
     const total = blocks.reduce((s, b) => s + b.tasks.length, 0);
+    options.onStart?.({
+      n,
+      ks: [...ks],
+      seed,
+      scenario: scenario?.name ?? null,
+      tasks: tasks.tasks.map((t) => t.id),
+      arms: arms.map((a) => ({ name: a.name, ...(a.intensity !== undefined ? { intensity: a.intensity } : {}) })),
+      total,
+    });
     const records: CallRecord[] = [];
     let since = target.calls?.calls().next ?? 0;
     let dropped = 0;
@@ -189,6 +213,8 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
     const trials: TrialRecord[] = [];
     const faults = { applied: 0, failed: 0 } as TrialsReport['trials']['faults'];
     let interrupted = false;
+    // undefined when the target keeps no marker book: markers are then null, never 0
+    const markers = target.markers ? watchMarkers(() => target.markers!()) : undefined;
     await waitHealthy(target.observer, clock, deadline, signal);
     for (const block of blocks) {
       if (signal.aborted) {
@@ -218,6 +244,7 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
           const id = `r${block.round}.${block.arm.name}.${taskId}`;
           const { trace_id, traceparent } = traceFor(seed, id);
           const started_ms = clock.wallNow().getTime();
+          markers?.begin();
           const answer = await tasks
             .run(taskId, { trial: id, traceparent, signal })
             .catch((err: unknown) => ({ passed: false, detail: errorMessage(err) }));
@@ -233,6 +260,7 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
             ended_ms: clock.wallNow().getTime(),
             passed: answer.passed,
             ...(answer.detail !== undefined ? { detail: answer.detail } : {}),
+            ...(markers ? { markers: markers.end() } : {}),
           };
           trials.push(trial);
           options.onTrial?.(trial, trials.length, total);
@@ -258,6 +286,7 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
       arms,
       attribution,
       dropped: target.calls ? dropped : null,
+      unattributedMarkers: markers ? markers.unattributed() : null,
       faults,
       duration_ms: Math.round(clock.now() - startedAt),
     });

@@ -1,6 +1,7 @@
 /** From the trials and their attributed calls to the report's body (./report.ts). */
 import type { Attribution, TrialWindow } from './attribute.js';
 import { isRunaway, median, sum, trialBehaviour, type TrialBehaviour } from './behaviour.js';
+import { addCounts, type MarkerCounts } from './markers.js';
 import type { Arm } from './plan.js';
 import {
   armStats,
@@ -9,6 +10,7 @@ import {
   type ArmStats,
   type SurfacePoint,
   type TaskReport,
+  type TrialMarkers,
   type TrialsBody,
 } from './report.js';
 import type { ModelPrice, TrialTaskInfo } from './tasks.js';
@@ -19,6 +21,8 @@ export interface TrialRecord extends TrialWindow {
   round: number;
   passed: boolean;
   detail?: string;
+  /** how far the quiet faults' markers travelled while this trial was in flight (./markers.ts) */
+  markers?: MarkerCounts;
 }
 
 export interface SummaryInput {
@@ -34,6 +38,8 @@ export interface SummaryInput {
   /** undefined when the target records no calls: behaviour and cost are then null */
   attribution: Attribution | undefined;
   dropped: number | null;
+  /** marker sightings while no trial was in flight; null when the target keeps no marker book */
+  unattributedMarkers: MarkerCounts | null;
   faults: TrialsBody['faults'];
   duration_ms: number;
 }
@@ -95,6 +101,7 @@ export function summarise(input: SummaryInput): TrialsBody {
         duplicate_side_effects: b.faulted ? b.faulted.reduce((s, x) => s + x.duplicate_side_effects, 0) : null,
         false_success: b.faulted ? b.faulted.filter((x) => x.false_success).length : null,
         unattributed_calls: unattributed,
+        markers: input.unattributedMarkers ? markersByArm(input.trials, task.id, input.arms) : null,
       },
       cost: {
         tokens: { clean: total(b.clean, (x) => x.tokens), faulted: total(b.faulted, (x) => x.tokens) },
@@ -118,6 +125,7 @@ export function summarise(input: SummaryInput): TrialsBody {
     },
     unattributed_calls: attribution ? attribution.unattributed.length : null,
     dropped_calls: input.dropped,
+    unattributed_markers: input.unattributedMarkers,
     faults: input.faults,
     duration_ms: input.duration_ms,
   };
@@ -127,4 +135,24 @@ export function summarise(input: SummaryInput): TrialsBody {
       return { intensity: arm.intensity!, pass_k: meanTable(perTask.map((t) => t.pass_k)), tasks: perTask };
     });
   return body;
+}
+
+/** per arm, the markers the task's trials carried, and in how many of its trials any travelled */
+function markersByArm(
+  trials: readonly TrialRecord[],
+  task: string,
+  arms: readonly Arm[],
+): Record<string, TrialMarkers> {
+  const out: Record<string, TrialMarkers> = {};
+  for (const arm of arms) {
+    let counts: MarkerCounts = { entered_context: 0, drove_action: 0, reached_user: 0 };
+    let carrying = 0;
+    for (const t of trials) {
+      if (t.task !== task || t.arm !== arm.name || !t.markers) continue;
+      counts = addCounts(counts, t.markers);
+      if (t.markers.entered_context + t.markers.drove_action + t.markers.reached_user > 0) carrying++;
+    }
+    out[arm.name] = { ...counts, trials: carrying };
+  }
+  return out;
 }

@@ -72,6 +72,10 @@ export function registerTrialsCommand(program: Command, ctx: CliContext): void {
       '--dry-run',
       'resolve the target and its tasks, print the blocks in their seeded order and the faults each faulted block applies, inject nothing and send no task (exit 0, or 2 when something cannot be resolved)',
     )
+    .option(
+      '--store <memory|path|url>',
+      'record the trials as they run (plan, each trial, the report) into this event store, a SQLite file or postgres:// URL (or set ARENA_STORE): arena serve on the same store follows them in its web console',
+    )
     .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
     .option('--junit <file>', 'write a JUnit XML report to FILE: one case per task')
     .option('--report <file>', 'write the full JSON report to FILE (also on failure and interrupt)')

@@ -1,7 +1,7 @@
 /** The final tables of `arena trials`: pass^k per task and arm, behaviour and cost, the surface, the gates. */
 import Table from 'cli-table3';
 import chalk from 'chalk';
-import type { ArmStats, TrialsReport } from '../../arena/trials/report.js';
+import type { ArmStats, TrialMarkers, TrialsReport } from '../../arena/trials/report.js';
 import { formatDuration } from '../../shared/duration.js';
 import { renderFitted } from './fit.js';
 
@@ -57,7 +57,7 @@ export function renderTrialsTable(report: TrialsReport, width?: number): string 
   out.push(renderFitted(pass, width));
   if (t.scenario) {
     const behaviour = new Table({
-      head: ['task', 'LLM calls', 'tool calls', 'runaway', 'dup. effects', 'false success', 'tokens', 'usd'],
+      head: ['task', 'LLM calls', 'tool calls', 'runaway', 'dup. effects', 'false success', 'markers', 'tokens', 'usd'],
       style: PLAIN_STYLE,
       chars: COMPACT_CHARS,
     });
@@ -70,11 +70,14 @@ export function renderTrialsTable(report: TrialsReport, width?: number): string 
         b.runaway === null ? 'n/m' : b.runaway ? chalk.red('yes') : 'no',
         num(b.duplicate_side_effects),
         num(b.false_success),
+        markerCell(b.markers?.faulted),
         pair(task.cost.tokens, 0),
         pair(task.cost.usd, 4),
       ]);
     }
-    out.push('Behaviour and cost, clean → faulted (calls: median per trial; tokens, usd: totals)');
+    out.push(
+      'Behaviour and cost, clean → faulted (calls: median per trial; markers under faults: context/action/user in N trials; tokens, usd: totals)',
+    );
     out.push(renderFitted(behaviour, width));
   }
   if (t.surface) {
@@ -98,4 +101,11 @@ export function renderTrialsTable(report: TrialsReport, width?: number): string 
   if (report.error) notes.push(chalk.red(report.error));
   notes.push(`status: ${report.status}`);
   return `${[...out, ...notes].join('\n')}\n`;
+}
+
+/** "3/0/2 in 2": the texts that carried a marker into context, an action, the user, and the trials they were in */
+function markerCell(m: TrialMarkers | undefined): string {
+  if (!m) return 'n/m';
+  const text = `${m.entered_context}/${m.drove_action}/${m.reached_user} in ${m.trials}`;
+  return m.reached_user > 0 ? chalk.red(text) : text;
 }

@@ -21,6 +21,7 @@ import { renderTrialsTable } from '../output/trials-table.js';
 import { emitDryRun } from './dry-run.js';
 import { whileRegistered } from './registered.js';
 import { readStopWhenOption } from './stop-when-option.js';
+import { openTrialsRecording } from './trials-recording.js';
 
 export interface TrialsCommandOptions {
   target?: string;
@@ -38,6 +39,7 @@ export interface TrialsCommandOptions {
   color?: boolean;
   stopWhen?: string;
   dryRun?: boolean;
+  store?: string;
 }
 
 const DEFAULT_KS = [1, 2, 4, 8];
@@ -98,7 +100,30 @@ async function runTrials(
   ctx.stderr.write(
     `trials: seed ${seed}, ${options.n} per task per arm on ${target.name}${scenario ? ` under ${scenario.name}` : ''}\n`,
   );
-  const report = await runTrialsOnTarget(target, options);
+  const recording = await openTrialsRecording(opts.store, ctx);
+  let report: TrialsReport;
+  try {
+    const recorder = recording?.recorder;
+    report = await runTrialsOnTarget(
+      target,
+      recorder
+        ? {
+            ...options,
+            onStart: (plan) => recorder.started(plan),
+            onTrial: (trial, done, total) => {
+              recorder.trial(trial);
+              options.onTrial?.(trial, done, total);
+            },
+          }
+        : options,
+    );
+    recorder?.finished(report);
+  } catch (err) {
+    recording?.recorder.failed(err);
+    throw err;
+  } finally {
+    await recording?.close();
+  }
   const doc = withNonFiniteExplained(report);
   const json = `${JSON.stringify(doc, null, 2)}\n`;
   const problems: string[] = [];

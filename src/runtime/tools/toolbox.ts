@@ -45,6 +45,24 @@ export interface ToolboxOptions {
   validate?: boolean;
   /** told of every result a tool_fault changed, with the marker the change carries (§13.3) */
   onChanged?: (change: { fault_id: string; tool: string; marker?: string }) => void;
+  /**
+   * told of every call the agent sends, retries included, however it ends (the call ledger of trials, as
+   * an MCP proxy in front of the tool would see it); a duplicate_call's second run is the fault's, not the agent's
+   */
+  onAttempt?: (attempt: ToolAttempt) => void;
+}
+
+export interface ToolAttempt {
+  tool: string;
+  /** the arguments as the agent sent them */
+  args: Record<string, unknown>;
+  /** epoch milliseconds (the clock's wall time) */
+  started_ms: number;
+  ended_ms: number;
+  /** the agent got a result it used */
+  ok: boolean;
+  /** a fault acted on this call (the tool hung, its result was changed, it was run twice) */
+  faulted: boolean;
 }
 
 export interface ToolStats {
@@ -193,19 +211,36 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
     async call(name, args = {}, signal) {
       const tool = tools.get(name);
       const active = fault && matchesTool(fault, name) ? fault : undefined;
-      if (!tool || (fault?.mode === 'schema_drift' && fault.hide.includes(name)))
+      if (!tool || (fault?.mode === 'schema_drift' && fault.hide.includes(name))) {
+        // sent all the same, and refused: a proxy in front of the tools would have seen it
+        const now = clock.wallNow().getTime();
+        options.onAttempt?.({
+          tool: name,
+          args,
+          started_ms: now,
+          ended_ms: now,
+          ok: false,
+          faulted: tool !== undefined,
+        });
         throw new NotFoundError(`unknown tool "${name}" (available: ${listed().join(', ')})`, { code: 'unknown_tool' });
+      }
       stats.calls++;
       for (let n = 0; ; n++) {
+        const started_ms = clock.wallNow().getTime();
+        let faulted = hanging;
+        const told = (ok: boolean) =>
+          options.onAttempt?.({ tool: name, args, started_ms, ended_ms: clock.wallNow().getTime(), ok, faulted });
         try {
           const input = drifted(tool, args);
           let value = await attempt(tool, input, signal);
           if (active?.mode === 'duplicate_call') {
+            faulted = true;
             results.duplicated++;
             await attempt(tool, input, signal).catch(() => undefined);
           }
           const changed = active ? changeResultText(active, JSON.stringify(value) ?? '', results.changed) : undefined;
           if (changed && active) {
+            faulted = true;
             results.changed++;
             options.onChanged?.({
               fault_id: active.id,
@@ -216,8 +251,10 @@ export function createToolbox(options: ToolboxOptions = {}): Toolbox {
             results.used++;
           }
           stats.succeeded++;
+          told(true);
           return value;
         } catch (error) {
+          told(false);
           if (error instanceof ToolTimeoutError || error instanceof ToolResultError) {
             if (error instanceof ToolTimeoutError) stats.timeouts++;
             else results.rejected++;

@@ -46,6 +46,14 @@ export interface EmbeddedFaults {
  * faults of DESIGN §13.1 and first_n/probability/match need the LLM proxy of a process target).
  */
 export function embeddedRefusal(action: { type: ActionType; metadata?: Record<string, unknown> }): string | undefined {
+  if (action.type === 'tool_fault') {
+    // its tools' results change on every matching call while the fault lasts: a per-call choice is not applied
+    const md = action.metadata ?? {};
+    const extra = ['probability', 'first_n', 'match'].filter((k) => md[k] != null);
+    return extra.length > 0
+      ? `the embedded runtime changes every matching tool result for the fault's duration; it takes no ${extra.join(', ')} (a process target's MCP proxy does)`
+      : undefined;
+  }
   if (action.type !== 'llm_failure') return undefined;
   const md = action.metadata ?? {};
   const type = md.error_type ?? 'rate_limit';

@@ -10,7 +10,7 @@ import { parseStrategy, mergeStrategy } from '../../runtime/strategy.js';
 import type { Topology } from '../../runtime/topology.js';
 import { createEmbeddedFaults, embeddedRefusal } from './faults.js';
 import { createEmbeddedObserver } from './observer.js';
-import { createCallLedger } from '../../protocol/calls.js';
+import { createCallLedger, type CallLedger } from '../../protocol/calls.js';
 import { embeddedTrialTasks } from './tasks.js';
 
 export interface EmbeddedTargetOptions extends TargetOptions {
@@ -23,6 +23,8 @@ export interface EmbeddedTargetOptions extends TargetOptions {
   workloadRate?: number;
   /** false: no paced steady-state workload (trials submit their own runs); default on */
   workload?: boolean;
+  /** trials: tool globs whose duplicate calls in one trial are defects (default none: the built-in tools only read) */
+  sideEffects?: readonly string[];
 }
 
 const runtimes = new WeakMap<Target, AgentRuntime>();
@@ -34,7 +36,13 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
   if (options.workload === false) strategy = parseStrategy(mergeStrategy(strategy, { workload: { enabled: false } }));
   const random = options.random ?? createRandom(options.seed ?? 1);
   // the runtime's LLM attempts, as proxies record a process target's: trials read behaviour and cost here
-  const calls = createCallLedger();
+  const ledger = createCallLedger();
+  // the trial whose run is in flight: its agents' calls are its own (./tasks.ts)
+  let trial: string | undefined;
+  const calls: CallLedger = {
+    record: (call) => ledger.record(trial !== undefined && call.trial === undefined ? { ...call, trial } : call),
+    calls: (since) => ledger.calls(since),
+  };
   const rt = createRuntime({
     calls,
     strategy,
@@ -67,7 +75,12 @@ export function createEmbeddedTarget(options: EmbeddedTargetOptions = {}): Targe
     unsupportedFaults: () => ({}),
     markers: () => rt.markers.travel(),
     refuses: embeddedRefusal,
-    trials: embeddedTrialTasks(rt),
+    trials: embeddedTrialTasks(rt, {
+      sideEffects: options.sideEffects,
+      inFlight: (t) => {
+        trial = t;
+      },
+    }),
     calls,
     describe: async () => ({
       name,

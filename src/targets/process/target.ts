@@ -189,7 +189,10 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     runtime,
     observer,
     unsupportedFaults: unsupported,
-    ...optionalTrials(spec),
+    // a marker in a task's answer reached the user, as in a workload answer
+    ...optionalTrials(spec, (body) => {
+      if (markers.isTracking) markers.scan(body, 'reached_user');
+    }),
     // the agents' calls, when an LLM or MCP proxy sees them: without one there is nothing to read, and a
     // reader (trials, spend_above) must say "not measured" rather than count zero. The arena's own
     // recovery probes pass through the same proxies and are left out.
@@ -375,8 +378,11 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
   return target;
 }
 
-function optionalTrials(spec: ProcessTargetSpec): { trials?: NonNullable<Target['trials']> } {
-  const trials = createTrialTasks(spec);
+function optionalTrials(
+  spec: ProcessTargetSpec,
+  onAnswer: (body: string) => void,
+): { trials?: NonNullable<Target['trials']> } {
+  const trials = createTrialTasks(spec, { onAnswer });
   return trials ? { trials } : {};
 }
 

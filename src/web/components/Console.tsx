@@ -17,6 +17,7 @@ import { ScenarioPanel } from './ScenarioPanel.js';
 import { TimelinePanel } from './TimelinePanel.js';
 import { DiagnosticsPanel } from './DiagnosticsPanel.js';
 import { RegressPanel } from './RegressPanel.js';
+import { TrialsPanel } from './TrialsPanel.js';
 
 /** the timeline keeps this many events on screen */
 const TIMELINE_CAP = 500;
@@ -109,6 +110,7 @@ export function Console(props: { apiKey: string; onUnauthorized(): void; onSignO
         <TimelinePanel items={timeline} runs={d?.runs ?? []} recoveries={recoveries} />
         <DiagnosticsPanel api={api} failures={failures} />
         <RegressPanel api={api} />
+        <TrialsPanel api={api} />
       </main>
     </div>
   );

@@ -57,6 +57,18 @@ describe("a target file's tasks", () => {
     expect(tasks.sideEffects).toEqual(['write_*']);
   });
 
+  it('tell each answer body to onAnswer before grading it (where a process target looks for markers)', async () => {
+    const { url } = await agent();
+    const bodies: string[] = [];
+    const tasks = createTrialTasks(remoteSpec(url) as TrialSpec<RequestSpec, ExpectSpec>, {
+      onAnswer: (body) => bodies.push(body),
+    })!;
+    const traceparent = `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`;
+    await tasks.run('sum', { trial: 'r0.clean.sum', traceparent });
+    await tasks.run('off', { trial: 'r0.clean.off', traceparent });
+    expect(bodies).toEqual(['{"answer":42}', '{"answer":41}']);
+  });
+
   it('are offered by a remote target that lists them, and absent from one that does not', async () => {
     const { url } = await agent();
     expect(createRemoteTarget(remoteSpec(url)).trials?.tasks.map((t) => t.id)).toEqual(['sum', 'off']);
