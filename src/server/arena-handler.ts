@@ -248,6 +248,8 @@ export class ArenaHandler {
       `${action.type}`,
       'the target',
     );
+    // from here the fault is applied and recorded: refused now if the server is stopping, else answered truthfully
+    ctx.commit();
     let result: Result;
     try {
       result = await this.service.execute(action);
