@@ -79,20 +79,18 @@ describe('arena serve stopped while actions are in flight', () => {
     const server = await startServe(['--store', db.url]);
     cleanups.push(() => server.stop());
     const N = 400;
-    let answered = 0;
-    let firstAnswer!: () => void;
-    const first = new Promise<void>((r) => (firstAnswer = r));
+    let firstApplied!: () => void;
+    const first = new Promise<void>((r) => (firstApplied = r));
     const replies = Promise.all(
       Array.from({ length: N }, () =>
         act(server.url, randomUUID()).then((r) => {
-          answered += 1;
-          firstAnswer();
+          if (r.status === 200) firstApplied();
           return r;
         }),
       ),
     );
-    // the stop arrives while most of them are still being read, applied or recorded
-    await first;
+    // the stop arrives once one has been applied, while most are still being read, applied or recorded
+    await Promise.race([first, replies]);
     const stopped = await server.stop();
     const results = await replies;
     expect(stopped.exitCode, stopped.stderr).toBe(0);
@@ -101,7 +99,6 @@ describe('arena serve stopped while actions are in flight', () => {
     // the stop came while they were in flight (the test tested something)
     expect(ok.length).toBeGreaterThan(0);
     expect(ok.length).toBeLessThan(N);
-    expect(answered).toBe(N);
   }, 180_000);
 
   it('actions whose records wait on a contended store past the grace time are finished and answered 200, not 503', async () => {
