@@ -3,7 +3,7 @@
  * listener, ../shared/http/listen.ts) and stops it gracefully: new
  * requests get 503, event streams get a final event, in-flight requests
  * finish (or, out of time, get a 503, except committed ones: see
- * ShutdownGate.commit), idle keep-alive sockets are closed, then the server closes.
+ * ShutdownGate.commit), then the server stops listening and closes every connection.
  */
 import type { Server } from 'node:http';
 import { listenHttp } from '../shared/http/listen.js';
@@ -48,8 +48,9 @@ export async function listen(router: Router, options: ListenOptions = {}): Promi
   let closing: Promise<void> | undefined;
   const close = (reason = 'server is shutting down') =>
     (closing ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // still listening through the grace time: a request that arrives meanwhile, on a new connection or
+      // one whose request was not yet read, is answered 503 by the gate instead of having its socket
+      // closed under it (server.close() would close those at once, and the client gets no answer at all)
       const timeout = options.closeTimeoutMs ?? 5_000;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -64,6 +65,7 @@ export async function listen(router: Router, options: ListenOptions = {}): Promi
       // already applied: a 503 could follow its record, so it finishes and answers for itself
       await router.answerUnfinished();
       await router.committedSettled(options.commitTimeoutMs ?? 60_000);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
     })());
