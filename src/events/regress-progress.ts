@@ -83,6 +83,36 @@ export function createRegressRecorder(
   };
 }
 
+/**
+ * Withdraws (cancels) the queued and running runs of every job whose coordinator has been silent for
+ * `afterMs`: an abandoned job (its coordinator killed) whose runs nobody will ever count, or one that
+ * ended without withdrawing its leftovers. Workers run this before taking a run and when renewing
+ * one, so none takes such a run and one that holds it gives it up (its renewal fails). Judged by the
+ * last event on `regress:<batch>` against the database's clock; a batch with no such stream (its
+ * coordinator has not recorded its start yet) is left alone. SKIP LOCKED: never waits on a worker.
+ */
+export async function withdrawAbandonedRuns(
+  store: Pick<PostgresEventStore, 'query'>,
+  afterMs = ABANDONED_AFTER_MS,
+): Promise<number> {
+  const rows = await store.query(
+    `WITH silent AS (
+       SELECT b.batch FROM (SELECT DISTINCT batch FROM arena_runs WHERE state IN ('queued', 'running')) b
+       WHERE (SELECT e.at FROM arena_events e WHERE e.stream_id = $1 || b.batch ORDER BY e.version DESC LIMIT 1)::timestamptz
+             < now() - $2 * interval '1 millisecond')
+     UPDATE arena_runs SET state = 'cancelled', error = $3, lease_until = NULL, finished_at = now()
+     WHERE id IN (SELECT id FROM arena_runs WHERE state IN ('queued', 'running') AND batch IN (SELECT batch FROM silent)
+                  FOR UPDATE SKIP LOCKED)
+     RETURNING id`,
+    [
+      REGRESS_STREAM_PREFIX,
+      afterMs,
+      `withdrawn: its job was abandoned (no word from its coordinator for ${Math.round(afterMs / 1000)} s)`,
+    ],
+  );
+  return rows.length;
+}
+
 const emptyArm = (): ArmProgress => ({ queued: 0, running: 0, done: 0, failed: 0, total: 0 });
 
 /** the `limit` most recent jobs on the queue, newest first */

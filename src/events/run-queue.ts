@@ -15,7 +15,7 @@ import type { ScoreReport } from '../arena/report.js';
 import type { ClaimedRun, QueuedRequest, RunOutcome, RunQueue } from '../arena/regression/queue.js';
 import type { RegressionArena } from '../arena/regression/types.js';
 import type { PostgresEventStore } from './postgres.js';
-import type { RegressRecorder } from './regress-progress.js';
+import { type RegressRecorder, withdrawAbandonedRuns } from './regress-progress.js';
 
 export const MAX_LAPSES = 3;
 
@@ -42,13 +42,18 @@ export class PostgresRunQueue implements RunQueue {
       result: string | null;
       error: string | null;
     }>(
-      "SELECT run_key, state, result, error FROM arena_runs WHERE batch = $1 AND run_key = ANY($2::text[]) AND state IN ('done', 'failed')",
+      "SELECT run_key, state, result, error FROM arena_runs WHERE batch = $1 AND run_key = ANY($2::text[]) AND state IN ('done', 'failed', 'cancelled')",
       [batch, [...keys]],
     );
     return rows.map((r) =>
       r.state === 'done'
         ? { key: r.run_key, state: 'done', report: JSON.parse(r.result!) as ScoreReport }
-        : { key: r.run_key, state: 'failed', error: r.error ?? 'unknown error' },
+        : // a run cancelled while still awaited was withdrawn from an abandoned job (this coordinator stalled)
+          {
+            key: r.run_key,
+            state: 'failed',
+            error: r.error ?? (r.state === 'cancelled' ? 'withdrawn' : 'unknown error'),
+          },
     );
   }
 
@@ -60,6 +65,7 @@ export class PostgresRunQueue implements RunQueue {
   }
 
   async claim(worker: string, leaseMs: number): Promise<ClaimedRun | undefined> {
+    await withdrawAbandonedRuns(this.store);
     const rows = await this.store.query<{ id: string; attempts: number; request: string }>(
       `UPDATE arena_runs SET state = 'running', worker = $1, lease_until = now() + $2 * interval '1 millisecond',
          attempts = attempts + 1, lapses = lapses + (state = 'running')::int
@@ -79,6 +85,7 @@ export class PostgresRunQueue implements RunQueue {
   }
 
   async renew(run: ClaimedRun, worker: string, leaseMs: number): Promise<boolean> {
+    await withdrawAbandonedRuns(this.store);
     const rows = await this.store.query(
       `UPDATE arena_runs SET lease_until = now() + $3 * interval '1 millisecond', worker = $4
        WHERE id = $1 AND attempts = $2 AND state = 'running' RETURNING id`,

@@ -248,17 +248,28 @@ export class ArenaHandler {
       `${action.type}`,
       'the target',
     );
+    // from here the fault is applied and recorded: refused now if the server is stopping, else answered truthfully
+    ctx.commit();
     let result: Result;
     try {
       result = await this.service.execute(action);
     } catch (err) {
       // it ran but the event store did not take it (event_not_recorded): it still happened
       const ran = (err as { details?: { result?: Result } }).details?.result;
-      if (ran) this.onFault?.(ran, ctx.req.headers);
+      if (ran) this.tell(ran, ctx);
       throw err;
     }
-    this.onFault?.(result, ctx.req.headers);
+    this.tell(result, ctx);
     this.reply(ctx, result);
+  }
+
+  /** the fault listener (a tracer) is told; its failure never changes the answer of an action that ran */
+  private tell(result: Result, ctx: RequestContext): void {
+    try {
+      this.onFault?.(result, ctx.req.headers);
+    } catch {
+      // a lost span is the tracer's loss; a 500 here would say an action in the store did not happen
+    }
   }
 
   /** 200 with the Result; 422 when the request was fine but the fault could not be applied */

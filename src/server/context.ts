@@ -24,6 +24,12 @@ export interface RequestContext {
   send(status: number, body: unknown, headers?: Record<string, string>): void;
   /** starts an event stream on this response; it is closed with a final event on shutdown */
   sse(options?: SseOptions): SseStream;
+  /**
+   * Says the handler is about to do what cannot be undone (apply a fault, then record it): throws a 503
+   * (nothing done) when the server is already shutting down, and otherwise makes the shutdown wait for
+   * this handler's own answer rather than answer 503 for it, which could follow its record.
+   */
+  commit(): void;
 }
 
 /** A route handler: a returned value is sent as 200 JSON; nothing sent and nothing returned → 204. */
@@ -36,6 +42,8 @@ export interface ContextDeps {
   openStream: (stream: SseStream) => void;
   /** aborted when the server starts shutting down: long requests wrap up and answer (a scenario with its partial report) */
   shutdown: AbortSignal;
+  /** RequestContext.commit for this response */
+  commit: (res: ServerResponse) => void;
 }
 
 /** a class rather than closures: one of these per request, so it should cost little */
@@ -98,6 +106,10 @@ class Context implements RequestContext {
 
   send(status: number, payload: unknown, headers?: Record<string, string>): void {
     sendJson(this.res, status, payload, headers ? { ...this.deps.corsHeaders, ...headers } : this.deps.corsHeaders);
+  }
+
+  commit(): void {
+    this.deps.commit(this.res);
   }
 
   sse(options: SseOptions = {}): SseStream {

@@ -2,7 +2,8 @@
  * Starts the API server for a router (through the arena's one HTTP
  * listener, ../shared/http/listen.ts) and stops it gracefully: new
  * requests get 503, event streams get a final event, in-flight requests
- * finish, idle keep-alive sockets are closed, then the server closes.
+ * finish (or, out of time, get a 503, except committed ones: see
+ * ShutdownGate.commit), then the server stops listening and closes every connection.
  */
 import type { Server } from 'node:http';
 import { listenHttp } from '../shared/http/listen.js';
@@ -12,8 +13,14 @@ export interface ListenOptions {
   host?: string;
   /** 0 picks a free port */
   port?: number;
-  /** how long close() waits for in-flight requests before dropping connections */
+  /** how long close() waits for in-flight requests before answering them 503 */
   closeTimeoutMs?: number;
+  /**
+   * how much longer it waits for committed requests (an action applied, its record on the way), which
+   * are never answered 503; past it their connections are dropped, unanswered (default 60 s: an append
+   * retries for 15 s)
+   */
+  commitTimeoutMs?: number;
 }
 
 export interface ServerHandle {
@@ -41,8 +48,9 @@ export async function listen(router: Router, options: ListenOptions = {}): Promi
   let closing: Promise<void> | undefined;
   const close = (reason = 'server is shutting down') =>
     (closing ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // still listening through the grace time: a request that arrives meanwhile, on a new connection or
+      // one whose request was not yet read, is answered 503 by the gate instead of having its socket
+      // closed under it (server.close() would close those at once, and the client gets no answer at all)
       const timeout = options.closeTimeoutMs ?? 5_000;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -53,8 +61,11 @@ export async function listen(router: Router, options: ListenOptions = {}): Promi
         }),
       ]);
       clearTimeout(timer);
-      // out of time: whatever is still unanswered gets a 503 before the connections go
+      // out of time: whatever is still unanswered gets a 503 before the connections go, except an action
+      // already applied: a 503 could follow its record, so it finishes and answers for itself
       await router.answerUnfinished();
+      await router.committedSettled(options.commitTimeoutMs ?? 60_000);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
     })());

@@ -118,9 +118,14 @@ export class Router implements Routes {
     await this.gate.settled();
   }
 
-  /** On a shutdown that ran out of time: every request still without an answer gets a 503. */
+  /** On a shutdown that ran out of time: every request still without an answer gets a 503 (committed ones excepted). */
   answerUnfinished(): Promise<void> {
     return this.gate.answerUnfinished();
+  }
+
+  /** resolves when every committed request has answered for itself, or after `timeoutMs` */
+  committedSettled(timeoutMs: number): Promise<void> {
+    return this.gate.committedSettled(timeoutMs);
   }
 
   handler(): RequestListener {
@@ -142,6 +147,7 @@ export class Router implements Routes {
         bodyLimit: this.bodyLimit,
         sseDefaults: this.sseDefaults,
         shutdown: gate.signal,
+        commit: (res) => gate.commit(res),
         openStream: (stream) => this.streams.add(stream),
       }),
     );

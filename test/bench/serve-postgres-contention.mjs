@@ -34,12 +34,20 @@ async function serve(url) {
   return { base, stop: () => (proc.kill('SIGTERM'), proc) };
 }
 
+/**
+ * every one an action that runs and is recorded (as the e2e test's): a short slow-down, and every fourth a
+ * resume of an agent that is not paused, which fails (422) and is recorded too (an unknown agent would be
+ * refused before anything runs, 400, and prove nothing)
+ */
 function act(base, i) {
-  const target = i % 4 === 0 ? `nobody-${i}` : `agent-${2 + (i % 2)}`;
+  const body =
+    i % 4 === 0
+      ? { type: 'resume_agent', target_id: 'agent-1' }
+      : { type: 'slow_agent', target_id: `agent-${2 + (i % 2)}`, metadata: { duration: '50ms', delay: '1ms' } };
   return fetch(`${base}/arena/actions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'slow_agent', target_id: target, metadata: { duration: '50ms', delay: '1ms' } }),
+    body: JSON.stringify(body),
   }).then(
     async (r) => ({ status: r.status, body: await r.text() }),
     (err) => ({ status: 0, body: `${err} ${err?.cause?.code ?? err?.cause ?? ''}` }),

@@ -64,6 +64,11 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
     });
 
   const execute = async (run: ClaimedRun) => {
+    // a take answered after the stop: an abort listener added now would never fire, so give the run back unstarted
+    if (options.signal?.aborted) {
+      await options.queue.release(run).catch(() => undefined);
+      return emit({ type: 'released', run });
+    }
     const ac = new AbortController();
     const stop = () => ac.abort();
     options.signal?.addEventListener('abort', stop, { once: true });

@@ -84,7 +84,10 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
               `  done ${what}: ${e.score.toFixed(1)}${e.written ? '' : ' (not written: the run was taken again meanwhile)'}\n`,
             );
           else if (e.type === 'failed') ctx.stderr.write(`  failed ${what}: ${e.error}\n`);
-          else if (e.type === 'lost') ctx.stderr.write(`  lost ${what}: its lease lapsed and another worker took it\n`);
+          else if (e.type === 'lost')
+            ctx.stderr.write(
+              `  lost ${what}: its lease lapsed and another worker took it, or its job was abandoned and its runs withdrawn\n`,
+            );
           else ctx.stderr.write(`  gave back ${what}\n`);
         },
       });

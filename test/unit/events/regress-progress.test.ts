@@ -4,6 +4,8 @@ import { PostgresEventStore } from '../../../src/events/postgres.js';
 import { PostgresRunQueue } from '../../../src/events/run-queue.js';
 import { createRegressRecorder, readRegressJobs } from '../../../src/events/regress-progress.js';
 import type { QueuedRequest } from '../../../src/arena/regression/queue.js';
+import { runWorker, type WorkerEvent } from '../../../src/arena/regression/worker.js';
+import { systemClock } from '../../../src/shared/clock.js';
 import type { ScoreReport } from '../../../src/arena/report.js';
 import { createDatabase } from '../../helpers/postgres.js';
 
@@ -137,5 +139,89 @@ describe('regress progress', () => {
     const later = await byBatch(Date.now() + 31_000);
     expect(later.alive).toMatchObject({ status: 'abandoned' });
     expect(later.done).toMatchObject({ status: 'finished' });
+  });
+
+  it('the runs of an abandoned job are withdrawn: no worker takes them, the worker holding one gives it up, a late coordinator is told', async () => {
+    const db = await createDatabase('withdrawn');
+    cleanups.push(() => db.drop());
+    const store = new PostgresEventStore({ url: db.url });
+    cleanups.push(() => store.close());
+    // the abandoned job's coordinator: its last word was 31 s ago
+    const silent = new PostgresEventStore({
+      url: db.url,
+      clock: { ...systemClock, wallNow: () => new Date(Date.now() - 31_000) },
+    });
+    cleanups.push(() => silent.close());
+    const queue = new PostgresRunQueue(store);
+    for (const key of ['baseline:0', 'candidate:0', 'baseline:1'])
+      await queue.enqueue(
+        'gone',
+        key,
+        request(key.startsWith('baseline') ? 'baseline' : 'candidate', Number(key.at(-1))),
+      );
+    await queue.enqueue('alive', 'baseline:0', request('baseline', 0));
+    // a job whose coordinator has not recorded its start yet is not judged
+    await queue.enqueue('new', 'baseline:0', request('baseline', 0));
+    await store.append('regress:alive', [{ type: 'regress.started', data: PLAN }]);
+
+    // a worker takes gone's first run and holds it (its run only ends when the worker is told to give it up)
+    const events: WorkerEvent[] = [];
+    const stop = new AbortController();
+    cleanups.push(() => stop.abort());
+    let took!: () => void;
+    const taken = new Promise<void>((r) => (took = r));
+    const worker = runWorker({
+      queue,
+      name: 'w1',
+      leaseMs: 300,
+      idleMs: 20,
+      signal: stop.signal,
+      arena: {
+        runArm: ({ signal }) =>
+          new Promise((_, reject) => {
+            took();
+            signal?.addEventListener('abort', () => reject(new Error('given up')), { once: true });
+          }),
+      },
+      onEvent: (e) => events.push(e),
+    });
+    await taken;
+    expect(events).toEqual([
+      { type: 'took', run: expect.objectContaining({ request: expect.objectContaining({ arm: 'baseline', run: 0 }) }) },
+    ]);
+    await silent.append('regress:gone', [{ type: 'regress.started', data: PLAN }]);
+
+    // its next renewal finds the job abandoned: the worker gives the run up, and takes none of gone's others
+    const deadline = Date.now() + 20_000;
+    while (!events.some((e) => e.type === 'lost') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(events.map((e) => e.type)).toContain('lost');
+    stop.abort();
+    await worker;
+    const batchOf = new Map(
+      (await store.query<{ id: string; batch: string }>('SELECT id::text, batch FROM arena_runs')).map((r) => [
+        r.id,
+        r.batch,
+      ]),
+    );
+    // after giving it up the worker went on with other jobs' runs (given back when it stopped), never gone's
+    const tookBatches = events.flatMap((e) => (e.type === 'took' ? [batchOf.get(e.run.id)] : []));
+    expect(tookBatches[0]).toBe('gone');
+    expect(tookBatches.slice(1)).not.toContain('gone');
+
+    // nothing of gone is takeable any more; the live job's and the new job's runs are
+    const claimed: string[] = [];
+    for (let c = await queue.claim('w2', 60_000); c; c = await queue.claim('w2', 60_000))
+      claimed.push(batchOf.get(c.id)!);
+    expect(claimed.sort()).toEqual(['alive', 'new']);
+    // a coordinator that was only stalled and still waits for its runs is told they were withdrawn
+    const outcomes = await queue.outcomes('gone', ['baseline:0', 'candidate:0', 'baseline:1']);
+    expect(outcomes).toHaveLength(3);
+    for (const o of outcomes)
+      expect(o).toMatchObject({ state: 'failed', error: expect.stringContaining('withdrawn: its job was abandoned') });
+    const gone = (await readRegressJobs(store, 20)).find((j) => j.batch === 'gone');
+    expect(gone).toMatchObject({
+      status: 'abandoned',
+      arms: { baseline: { queued: 0, running: 0, total: 2 }, candidate: { queued: 0, running: 0, total: 1 } },
+    });
   });
 });
