@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresEventStore } from '../../../src/events/postgres.js';
 import { PostgresRunQueue } from '../../../src/events/run-queue.js';
 import { createRegressRecorder, readRegressJobs } from '../../../src/events/regress-progress.js';
-import type { QueuedRequest } from '../../../src/arena/regression/queue.js';
+import type { QueuedArmRun } from '../../../src/arena/queue/queue.js';
 import type { ScoreReport } from '../../../src/arena/report.js';
 import { createDatabase } from '../../helpers/postgres.js';
 
@@ -12,7 +12,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const request = (arm: 'baseline' | 'candidate', run: number): QueuedRequest => ({
+const request = (arm: 'baseline' | 'candidate', run: number): QueuedArmRun => ({
+  kind: 'regress',
   arm,
   run,
   seed: 100 + run,
@@ -46,7 +47,8 @@ describe('regress progress', () => {
     for (const score of [40, 70]) {
       const run = (await queue.claim('w1', 60_000))!;
       await queue.complete(run, { score } as ScoreReport);
-      recorder.event({ type: 'run', arm: run.request.arm, run: run.request.run, seed: run.request.seed, score });
+      const r = run.request as QueuedArmRun;
+      recorder.event({ type: 'run', arm: r.arm, run: r.run, seed: r.seed, score });
     }
     // regress counted a baseline score for run 1 whose candidate is missing: not a pair yet
     recorder.event({ type: 'run', arm: 'baseline', run: 1, seed: 101, score: 10 });

@@ -1,0 +1,216 @@
+/**
+ * One block of trials (./plan.ts) on a started target: the faulted arm's faults applied at its start,
+ * each task of the block tried once in the planned order, every fault reverted and the target healthy
+ * again at its end. A local `arena trials` runs its blocks one after another on one target
+ * (./run.ts); with `--workers` each block is a run on the queue (./on-queue.ts) that an `arena worker`
+ * executes on a fresh target of its own (`runTrialBlockOnTarget`). Both go through `runBlock`, and
+ * the block's fault choices come from the fork named by its round and arm, so a block does the same
+ * wherever it runs.
+ */
+import type { CallRecord } from '../../protocol/calls.js';
+import type { Clock } from '../../shared/clock.js';
+import { systemClock } from '../../shared/clock.js';
+import { UsageError, errorMessage } from '../../shared/errors.js';
+import { createRandom, deriveSeed } from '../../shared/random.js';
+import type { Target } from '../providers.js';
+import type { TargetRef } from '../queue/queue.js';
+import { runOnTarget } from '../run/on-target.js';
+import type { Scenario } from '../scenario/types.js';
+import type { ArenaService } from '../service.js';
+import { assertSupported } from '../support.js';
+import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
+import { attributeCalls } from './attribute.js';
+import { applyBlockFaults, blockActions, endBlockFaults, waitHealthy } from './faults.js';
+import type { Block } from './plan.js';
+import type { TrialsReport } from './report.js';
+import type { TrialRecord } from './summary.js';
+
+export type FaultTally = TrialsReport['trials']['faults'];
+
+export interface BlockContext {
+  service: ArenaService;
+  target: Target;
+  scenario: Scenario | undefined;
+  seed: number;
+  clock: Clock;
+  /** how long the target may take to be healthy again after the block's faults are reverted */
+  deadlineMs: number;
+  /** abort → the block stops before its next task; its faults are reverted */
+  signal: AbortSignal;
+  /** a fault of the block landed (the stop watch arms) */
+  onFaultApplied?: () => void;
+  onTrial?: (trial: TrialRecord) => void;
+}
+
+/** a W3C traceparent whose trace id belongs to this trial alone (from the seed: a replay sends the same) */
+function traceFor(seed: number, trial: string): { trace_id: string; traceparent: string } {
+  const word = (label: string) => deriveSeed(seed, `${trial}#${label}`).toString(16).padStart(8, '0');
+  const trace_id = `${word('a')}${word('b')}${word('c')}${word('d')}`;
+  return { trace_id, traceparent: `00-${trace_id}-${word('e')}${word('f')}-01` };
+}
+
+/** the block's trials (a try cut short by the signal is left out) and what its faults did */
+export async function runBlock(
+  block: Block,
+  ctx: BlockContext,
+): Promise<{ trials: TrialRecord[]; faults: FaultTally }> {
+  const { service, target, scenario, seed, clock, signal } = ctx;
+  const tasks = target.trials!;
+  const trials: TrialRecord[] = [];
+  const faults: FaultTally = { applied: 0, failed: 0 };
+  try {
+    if (block.arm.faulted) {
+      const results = await applyBlockFaults(
+        service,
+        blockActions(scenario!, block.arm),
+        createRandom(seed).fork(`trials.target.${block.round}.${block.arm.name}`),
+        clock,
+      );
+      for (const r of results) {
+        if (r.success) {
+          faults.applied++;
+          ctx.onFaultApplied?.();
+        } else {
+          faults.failed++;
+          faults.first_error ??= `${r.action.type} ${r.action.target_id}: ${r.error ?? 'failed'}`;
+        }
+      }
+    }
+    for (const taskId of block.tasks) {
+      if (signal.aborted) break;
+      const id = `r${block.round}.${block.arm.name}.${taskId}`;
+      const { trace_id, traceparent } = traceFor(seed, id);
+      const started_ms = clock.wallNow().getTime();
+      const answer = await tasks
+        .run(taskId, { trial: id, traceparent, signal })
+        .catch((err: unknown) => ({ passed: false, detail: errorMessage(err) }));
+      // a try cut short by Ctrl-C is no failure of the agent's: it is left out, not counted
+      if (signal.aborted) break;
+      const trial: TrialRecord = {
+        id,
+        trace_id,
+        task: taskId,
+        arm: block.arm.name,
+        round: block.round,
+        started_ms,
+        ended_ms: clock.wallNow().getTime(),
+        passed: answer.passed,
+        ...(answer.detail !== undefined ? { detail: answer.detail } : {}),
+      };
+      trials.push(trial);
+      ctx.onTrial?.(trial);
+    }
+  } finally {
+    if (block.arm.faulted) await endBlockFaults(service, target.observer, clock, ctx.deadlineMs, signal);
+  }
+  return { trials, faults };
+}
+
+/** known before the target starts: a fleet is not brought up to learn it has nothing to try */
+export function assertHasTasks(target: Target): void {
+  if (!target.trials || target.trials.tasks.length === 0)
+    throw new UsageError(`target ${target.name} lists no tasks: add tasks: to its target file (DESIGN §14)`, {
+      code: 'no_tasks',
+    });
+}
+
+export function addFaults(into: FaultTally, more: FaultTally): void {
+  into.applied += more.applied;
+  into.failed += more.failed;
+  if (more.first_error !== undefined) into.first_error ??= more.first_error;
+}
+
+/** once the target is up: it can apply every fault of the scenario (exit 2 otherwise) */
+export function checkScenarioSupported(target: Target, scenario: Scenario | undefined): void {
+  if (scenario)
+    assertSupported(
+      target,
+      scenario.actions.map((a) => a.action.type),
+      `scenario ${scenario.name}`,
+      scenario.actions.map((a) => a.action),
+    );
+}
+
+/** the agents the scenario names exist on the started target (exit 2 otherwise) */
+export async function checkScenarioTargets(
+  service: ArenaService,
+  target: Target,
+  scenario: Scenario | undefined,
+): Promise<void> {
+  if (!scenario) return;
+  const names = await targetNames(service.injector);
+  assertKnownTargets(
+    unknownTargetProblems(
+      scenario.actions.map((step, i) => ({ path: `actions[${i}].action`, action: step.action })),
+      names,
+    ),
+    `scenario ${scenario.name}`,
+    target.name,
+  );
+}
+
+/** a block of trials as a run on the queue: everything a worker needs to run it as a local run would */
+export interface QueuedTrialBlock {
+  kind: 'trial';
+  target: TargetRef;
+  seed: number;
+  scenario?: Scenario;
+  block: Block;
+  recovery_deadline_ms: number;
+}
+
+/** what a worker sends back: the block's trials and the calls its target's proxies saw, attributed there */
+export interface TrialBlockResult {
+  status: 'passed' | 'error' | 'interrupted' | 'stopped';
+  error?: string;
+  trials: TrialRecord[];
+  faults: FaultTally;
+  /** null when the target records no calls */
+  calls: { byTrial: Record<string, CallRecord[]>; unattributed: CallRecord[] } | null;
+  dropped: number | null;
+}
+
+/**
+ * A worker's run of one block: the target (fresh, built by the worker from `request.target`) started,
+ * healthy, the block run, its calls read and attributed here (the trials' windows are this machine's
+ * clock), the target stopped.
+ */
+export async function runTrialBlockOnTarget(
+  target: Target,
+  request: QueuedTrialBlock,
+  signal: AbortSignal,
+  clock: Clock = systemClock,
+): Promise<TrialBlockResult> {
+  assertHasTasks(target);
+  const { scenario } = request;
+  return runOnTarget<TrialBlockResult>(
+    target,
+    { clock },
+    {
+      check: () => checkScenarioSupported(target, scenario),
+      async run(service) {
+        await checkScenarioTargets(service, target, scenario);
+        await waitHealthy(target.observer, clock, request.recovery_deadline_ms, signal);
+        const since = target.calls?.calls().next ?? 0;
+        const { trials, faults } = await runBlock(request.block, {
+          service,
+          target,
+          scenario,
+          seed: request.seed,
+          clock,
+          deadlineMs: request.recovery_deadline_ms,
+          signal,
+        });
+        let calls: TrialBlockResult['calls'] = null;
+        let dropped: number | null = null;
+        if (target.calls) {
+          const read = target.calls.calls(since);
+          const attribution = attributeCalls(read.records, trials);
+          calls = { byTrial: Object.fromEntries(attribution.byTrial), unattributed: attribution.unattributed };
+          dropped = read.dropped;
+        }
+        return { status: signal.aborted ? 'interrupted' : 'passed', trials, faults, calls, dropped };
+      },
+    },
+  );
+}
