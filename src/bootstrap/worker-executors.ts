@@ -10,7 +10,7 @@ import type { TargetRef } from '../arena/queue/queue.js';
 import type { RunExecutors } from '../arena/queue/worker.js';
 import { createTargetArena } from '../arena/regression/target-arena.js';
 import { runShrinkRunOnTarget } from '../arena/shrink/on-queue.js';
-import { runTrialBlockOnTarget } from '../arena/trials/block.js';
+import { blockTargetSeed, runTrialBlockOnTarget } from '../arena/trials/block.js';
 import { embeddedTargetFactory, createEmbeddedTarget } from '../targets/embedded/index.js';
 
 export interface WorkerContext {
@@ -45,7 +45,11 @@ export function workerExecutors(ctx: WorkerContext): RunExecutors {
   return {
     regress: ({ kind: _, ...request }, signal) => arena.runArm({ ...request, signal }),
     trial: async (request, signal) =>
-      runTrialBlockOnTarget(await targetFromRef(request.target, request.seed, ctx, signal, false), request, signal),
+      runTrialBlockOnTarget(
+        await targetFromRef(request.target, blockTargetSeed(request.seed, request.block), ctx, signal, false),
+        request,
+        signal,
+      ),
     shrink: async (request, signal) =>
       runShrinkRunOnTarget(await targetFromRef(request.target, request.seed, ctx, signal), request, signal),
   };

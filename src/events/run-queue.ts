@@ -20,9 +20,12 @@ import {
   type ClaimedRun,
   type QueuedRequest,
   type RunKind,
+  type QueueClient,
   type RunOutcome,
   type RunQueue,
 } from '../arena/queue/queue.js';
+import { UsageError } from '../shared/errors.js';
+import { storeKind } from './store-spec.js';
 import type { RegressionArena } from '../arena/regression/types.js';
 import type { PostgresEventStore } from './postgres.js';
 import type { RegressRecorder } from './regress-progress.js';
@@ -154,6 +157,49 @@ export async function openQueueArena(
         await arena.close();
       } finally {
         await progress.flush();
+        await store.close();
+      }
+    },
+  };
+}
+
+/** `--workers URL` of trials and shrink: checked before anything starts */
+export function assertWorkersUrl(url: string): void {
+  if (storeKind(url) !== 'postgres')
+    throw new UsageError(
+      `--workers takes a postgres:// URL (the database arena worker processes take runs from), got ${JSON.stringify(url)}`,
+      { code: 'invalid_store' },
+    );
+}
+
+/**
+ * `trials --workers` and `shrink --workers`: a client of the queue in that database (batch `batch`);
+ * `close` withdraws the runs nobody took (an interrupted command) and closes the pool.
+ */
+export async function openQueueClient(
+  url: string,
+  batch: string,
+): Promise<{ client: QueueClient; location: string; close(): Promise<void> }> {
+  assertWorkersUrl(url);
+  const [{ PostgresEventStore }, { createQueueClient }] = await Promise.all([
+    import('./postgres.js'),
+    import('../arena/queue/queue.js'),
+  ]);
+  const store = new PostgresEventStore({ url, poolSize: 4 });
+  try {
+    await store.ready();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const client = createQueueClient({ queue: new PostgresRunQueue(store), batch });
+  return {
+    client,
+    location: store.location,
+    async close() {
+      try {
+        await client.close();
+      } finally {
         await store.close();
       }
     },

@@ -149,6 +149,16 @@ export async function checkScenarioTargets(
   );
 }
 
+/**
+ * The seed a worker builds a block's fresh target with. Locally one target runs every block, its own
+ * random draws moving on from block to block; a fresh target per block seeded alike would repeat the
+ * same draws in every block (N copies of one trial). So each round gets its own seed, shared by the
+ * round's arms: clean and faulted blocks of a round face the same draws (a paired comparison).
+ */
+export function blockTargetSeed(seed: number, block: Block): number {
+  return deriveSeed(seed, `trials.round.${block.round}.target`);
+}
+
 /** a block of trials as a run on the queue: everything a worker needs to run it as a local run would */
 export interface QueuedTrialBlock {
   kind: 'trial';

@@ -72,6 +72,10 @@ export function registerTrialsCommand(program: Command, ctx: CliContext): void {
       '--dry-run',
       'resolve the target and its tasks, print the blocks in their seeded order and the faults each faulted block applies, inject nothing and send no task (exit 0, or 2 when something cannot be resolved)',
     )
+    .option(
+      '--workers <url>',
+      'run each block of trials on arena worker processes taking runs from this postgres:// database (docs/guides/many-machines.md)',
+    )
     .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
     .option('--junit <file>', 'write a JUnit XML report to FILE: one case per task')
     .option('--report <file>', 'write the full JSON report to FILE (also on failure and interrupt)')
@@ -82,6 +86,7 @@ export function registerTrialsCommand(program: Command, ctx: CliContext): void {
     'arena trials --target my-agents.yaml --scenario quiet.yaml --intensity 0,0.1,0.3 --json',
     'arena trials --trials 4 --k 1,2,4',
     'arena trials --target my-agents.yaml --scenario flaky-llm.yaml --seed 7 --dry-run',
+    'arena trials --target my-agents.yaml --scenario flaky-llm.yaml --trials 16 --workers postgres://arena@db.internal/arena',
   ]);
   command.action(async (opts) => {
     const { trialsCommand } = await import('../run/run-trials.js');

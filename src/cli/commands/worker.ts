@@ -84,7 +84,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
         onEvent: (e) => {
           if (e.type === 'waiting') return void ctx.stderr.write(`  waiting for the database: ${e.error}\n`);
           if (e.type === 'reconnected') return void ctx.stderr.write('  the database answers again\n');
-          const what = `${describeRun(e.run.request)} (take ${e.run.attempt})`;
+          const what = describeRun(e.run.request, e.run.attempt);
           if (e.type === 'took') ctx.stderr.write(`  took ${what}\n`);
           else if (e.type === 'done')
             ctx.stderr.write(

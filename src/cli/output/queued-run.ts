@@ -1,13 +1,14 @@
-/** A run on the queue in a few words, for the worker's log. */
+/** A run on the queue in a few words, for the worker's log: `baseline run 3 (seed 7, take 1)`. */
 import type { QueuedRequest } from '../../arena/queue/queue.js';
 
-export function describeRun(r: QueuedRequest): string {
+export function describeRun(r: QueuedRequest, attempt: number): string {
+  const on = r.kind !== 'regress' && r.target.file ? `, ${r.target.file}` : '';
   switch (r.kind) {
     case 'regress':
-      return `${r.arm} run ${r.run + 1} (seed ${r.seed})`;
+      return `${r.arm} run ${r.run + 1} (seed ${r.seed}, take ${attempt})`;
     case 'trial':
-      return `trials ${r.block.arm.name} block, round ${r.block.round + 1} (${r.block.tasks.length} task(s), seed ${r.seed}${r.target.file ? `, ${r.target.file}` : ''})`;
+      return `trials block ${r.block.arm.name} round ${r.block.round + 1} (${r.block.tasks.length} task(s), seed ${r.seed}${on}, take ${attempt})`;
     case 'shrink':
-      return `shrink candidate of ${r.scenario.actions.length} fault(s) (seed ${r.seed}${r.target.file ? `, ${r.target.file}` : ''})`;
+      return `shrink run of ${r.scenario.actions.length} fault(s) (seed ${r.seed}${on}, take ${attempt})`;
   }
 }

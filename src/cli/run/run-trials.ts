@@ -4,6 +4,7 @@
  * report and JUnit files, and map the outcome to the exit code's error.
  */
 import { resolve } from 'node:path';
+import { targetRefPath } from './targets.js';
 import type { Target } from '../../arena/providers.js';
 import { loadScenarioFile } from '../../arena/scenario/load.js';
 import type { TrialsReport } from '../../arena/trials/report.js';
@@ -38,6 +39,7 @@ export interface TrialsCommandOptions {
   color?: boolean;
   stopWhen?: string;
   dryRun?: boolean;
+  workers?: string;
 }
 
 const DEFAULT_KS = [1, 2, 4, 8];
@@ -77,6 +79,15 @@ export async function trialsCommand(opts: TrialsCommandOptions, ctx: CliContext)
   };
   if (!opts.minPassK && opts.maxCostRatio === undefined) delete options.gates;
   checkTrialsOptions(options); // bad input → exit 2 before the target starts
+  if (opts.workers !== undefined && !opts.dryRun) {
+    const { assertWorkersUrl } = await import('../../events/run-queue.js');
+    assertWorkersUrl(opts.workers);
+    if (opts.stopWhen !== undefined)
+      throw new UsageError(
+        '--stop-when watches the target this process started; with --workers each block runs on a worker’s own target: drop one of them',
+        { code: 'invalid_trials' },
+      );
+  }
   if (opts.dryRun) {
     const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
     const target = await createTarget(opts.target, seed, ctx);
@@ -98,7 +109,10 @@ async function runTrials(
   ctx.stderr.write(
     `trials: seed ${seed}, ${options.n} per task per arm on ${target.name}${scenario ? ` under ${scenario.name}` : ''}\n`,
   );
-  const report = await runTrialsOnTarget(target, options);
+  const report =
+    opts.workers === undefined
+      ? await runTrialsOnTarget(target, options)
+      : await onWorkers(opts, ctx, target, options, opts.workers);
   const doc = withNonFiniteExplained(report);
   const json = `${JSON.stringify(doc, null, 2)}\n`;
   const problems: string[] = [];
@@ -107,6 +121,32 @@ async function runTrials(
   ctx.stdout.write(mode.kind === 'json' ? json : renderTrialsTable(report, terminalWidth(ctx.stdout)));
   if (problems.length > 0) throw new UsageError(problems.join('; '), { code: 'output_not_writable' });
   throwForStatus(report);
+}
+
+/** `--workers`: the blocks go on the queue; `target` (never started here) names the tasks */
+async function onWorkers(
+  opts: TrialsCommandOptions,
+  ctx: CliContext,
+  target: Target,
+  options: RunTrialsOptions,
+  url: string,
+): Promise<TrialsReport> {
+  const [{ openQueueClient }, { runTrialsOnQueue }, { randomUUID }] = await Promise.all([
+    import('../../events/run-queue.js'),
+    import('../../arena/trials/on-queue.js'),
+    import('node:crypto'),
+  ]);
+  const queue = await openQueueClient(url, `trials-${options.seed}-${randomUUID().slice(0, 8)}`);
+  ctx.stderr.write(`trials: blocks queued in ${queue.location} for arena worker processes\n`);
+  try {
+    return await runTrialsOnQueue(target, {
+      ...options,
+      client: queue.client,
+      ref: opts.target === undefined ? {} : { file: targetRefPath(ctx.cwd, opts.target) },
+    });
+  } finally {
+    await queue.close();
+  }
 }
 
 function throwForStatus(report: TrialsReport): void {
