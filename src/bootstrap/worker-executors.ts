@@ -1,6 +1,6 @@
 /**
  * What an `arena worker` runs, by kind of run (src/arena/queue): a regress arm on a fresh embedded
- * runtime, a block of trials or a shrink candidate's run on a fresh target built from the run's
+ * runtime, a round of trials or a shrink candidate's run on a fresh target built from the run's
  * TargetRef: a target file (relative paths against the worker's working directory, so workers run
  * from the same checkout as the command that queued the runs) or the embedded runtime.
  */
@@ -10,7 +10,7 @@ import type { TargetRef } from '../arena/queue/queue.js';
 import type { RunExecutors } from '../arena/queue/worker.js';
 import { createTargetArena } from '../arena/regression/target-arena.js';
 import { runShrinkRunOnTarget } from '../arena/shrink/on-queue.js';
-import { blockTargetSeed, runTrialBlockOnTarget } from '../arena/trials/block.js';
+import { roundTargetSeed, runTrialRoundOnTarget } from '../arena/trials/block.js';
 import { embeddedTargetFactory, createEmbeddedTarget } from '../targets/embedded/index.js';
 
 export interface WorkerContext {
@@ -45,8 +45,8 @@ export function workerExecutors(ctx: WorkerContext): RunExecutors {
   return {
     regress: ({ kind: _, ...request }, signal) => arena.runArm({ ...request, signal }),
     trial: async (request, signal) =>
-      runTrialBlockOnTarget(
-        await targetFromRef(request.target, blockTargetSeed(request.seed, request.block), ctx, signal, false),
+      runTrialRoundOnTarget(
+        await targetFromRef(request.target, roundTargetSeed(request.seed, request.round), ctx, signal, false),
         request,
         signal,
       ),

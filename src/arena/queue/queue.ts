@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import { retrying } from '../../shared/retry.js';
 import type { ArmRunRequest } from '../regression/types.js';
 import type { QueuedShrinkRun } from '../shrink/on-queue.js';
-import type { QueuedTrialBlock } from '../trials/block.js';
+import type { QueuedTrialRound } from '../trials/block.js';
 
 export type RunKind = 'regress' | 'trial' | 'shrink';
 export const RUN_KINDS: readonly RunKind[] = ['regress', 'trial', 'shrink'];
@@ -32,7 +32,7 @@ export interface TargetRef {
 export type QueuedArmRun = { kind: 'regress' } & Omit<ArmRunRequest, 'signal'>;
 
 /** what a run on the queue carries, by kind */
-export type QueuedRequest = QueuedArmRun | QueuedTrialBlock | QueuedShrinkRun;
+export type QueuedRequest = QueuedArmRun | QueuedTrialRound | QueuedShrinkRun;
 
 /** a request as stored: rows written before kinds existed are regress runs */
 export function withKind(request: unknown): QueuedRequest {
@@ -89,6 +89,11 @@ export const DEFAULT_QUEUE_OUTAGE_MS = 120_000;
 export interface QueueClient {
   /** enqueues the run and resolves with its result once a worker wrote it; each key resolves once */
   run(key: string, request: QueuedRequest, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * resolves once the run is on the queue, with its result to come (as `run`): runs submitted one
+   * after another are taken in that order (concurrent `run`s may reach the queue in any order)
+   */
+  submit(key: string, request: QueuedRequest, signal?: AbortSignal): Promise<{ result: Promise<unknown> }>;
   /** withdraws the runs of the batch nobody took */
   close(): Promise<void>;
 }
@@ -130,29 +135,35 @@ export function createQueueClient(options: QueueClientOptions): QueueClient {
       .finally(() => (polling = undefined));
   };
 
-  return {
-    async run(key, request, signal) {
-      if (signal?.aborted) throw new CancelledError('run interrupted');
-      if (waiting.has(key)) throw new RangeError(`run ${key} is already waited for`);
-      await waited(() => options.queue.enqueue(options.batch, key, request));
-      return new Promise<unknown>((resolve, reject) => {
-        const onAbort = () => {
-          waiting.delete(key);
-          reject(new CancelledError('run interrupted'));
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        waiting.set(key, {
-          resolve: (r) => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(r);
-          },
-          reject: (e) => {
-            signal?.removeEventListener('abort', onAbort);
-            reject(e);
-          },
-        });
-        ensurePolling();
+  const submit: QueueClient['submit'] = async (key, request, signal) => {
+    if (signal?.aborted) throw new CancelledError('run interrupted');
+    if (waiting.has(key)) throw new RangeError(`run ${key} is already waited for`);
+    await waited(() => options.queue.enqueue(options.batch, key, request));
+    const result = new Promise<unknown>((resolve, reject) => {
+      const onAbort = () => {
+        waiting.delete(key);
+        reject(new CancelledError('run interrupted'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      waiting.set(key, {
+        resolve: (r) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
       });
+      ensurePolling();
+    });
+    return { result };
+  };
+
+  return {
+    submit,
+    async run(key, request, signal) {
+      return (await submit(key, request, signal)).result;
     },
     async close() {
       closed = true;

@@ -2,10 +2,10 @@
  * One block of trials (./plan.ts) on a started target: the faulted arm's faults applied at its start,
  * each task of the block tried once in the planned order, every fault reverted and the target healthy
  * again at its end. A local `arena trials` runs its blocks one after another on one target
- * (./run.ts); with `--workers` each block is a run on the queue (./on-queue.ts) that an `arena worker`
- * executes on a fresh target of its own (`runTrialBlockOnTarget`). Both go through `runBlock`, and
- * the block's fault choices come from the fork named by its round and arm, so a block does the same
- * wherever it runs.
+ * (./run.ts); with `--workers` each round (its blocks, one per arm, in the planned order) is a run on
+ * the queue (./on-queue.ts) that an `arena worker` executes on a fresh target of its own
+ * (`runTrialRoundOnTarget`). Both go through `runBlock`, and a block's fault choices come from the
+ * fork named by its round and arm, so a block does the same wherever it runs.
  */
 import type { CallRecord } from '../../protocol/calls.js';
 import type { Clock } from '../../shared/clock.js';
@@ -150,27 +150,31 @@ export async function checkScenarioTargets(
 }
 
 /**
- * The seed a worker builds a block's fresh target with. Locally one target runs every block, its own
- * random draws moving on from block to block; a fresh target per block seeded alike would repeat the
- * same draws in every block (N copies of one trial). So each round gets its own seed, shared by the
- * round's arms: clean and faulted blocks of a round face the same draws (a paired comparison).
+ * The seed a worker builds a round's fresh target with. Locally one target runs every round, its own
+ * random draws moving on from round to round; a fresh target per round seeded alike would repeat the
+ * same draws in every round (N copies of one trial). So each round gets a seed of its own.
  */
-export function blockTargetSeed(seed: number, block: Block): number {
-  return deriveSeed(seed, `trials.round.${block.round}.target`);
+export function roundTargetSeed(seed: number, round: number): number {
+  return deriveSeed(seed, `trials.round.${round}.target`);
 }
 
-/** a block of trials as a run on the queue: everything a worker needs to run it as a local run would */
-export interface QueuedTrialBlock {
+/**
+ * A round of trials as a run on the queue: its blocks (one per arm) in the planned order, and
+ * everything a worker needs to run them as a local run would. A round, not a block: the round's arms
+ * share one target as they share it locally, and a target is started once per round, not per block.
+ */
+export interface QueuedTrialRound {
   kind: 'trial';
   target: TargetRef;
   seed: number;
   scenario?: Scenario;
-  block: Block;
+  round: number;
+  blocks: Block[];
   recovery_deadline_ms: number;
 }
 
-/** what a worker sends back: the block's trials and the calls its target's proxies saw, attributed there */
-export interface TrialBlockResult {
+/** what a worker sends back: the round's trials and the calls its target's proxies saw, attributed there */
+export interface TrialRoundResult {
   status: 'passed' | 'error' | 'interrupted' | 'stopped';
   error?: string;
   trials: TrialRecord[];
@@ -181,19 +185,19 @@ export interface TrialBlockResult {
 }
 
 /**
- * A worker's run of one block: the target (fresh, built by the worker from `request.target`) started,
- * healthy, the block run, its calls read and attributed here (the trials' windows are this machine's
- * clock), the target stopped.
+ * A worker's run of one round: the target (fresh, built by the worker from `request.target`) started,
+ * healthy, the round's blocks run in order, their calls read and attributed here (the trials' windows
+ * are this machine's clock), the target stopped.
  */
-export async function runTrialBlockOnTarget(
+export async function runTrialRoundOnTarget(
   target: Target,
-  request: QueuedTrialBlock,
+  request: QueuedTrialRound,
   signal: AbortSignal,
   clock: Clock = systemClock,
-): Promise<TrialBlockResult> {
+): Promise<TrialRoundResult> {
   assertHasTasks(target);
   const { scenario } = request;
-  return runOnTarget<TrialBlockResult>(
+  return runOnTarget<TrialRoundResult>(
     target,
     { clock },
     {
@@ -202,16 +206,23 @@ export async function runTrialBlockOnTarget(
         await checkScenarioTargets(service, target, scenario);
         await waitHealthy(target.observer, clock, request.recovery_deadline_ms, signal);
         const since = target.calls?.calls().next ?? 0;
-        const { trials, faults } = await runBlock(request.block, {
-          service,
-          target,
-          scenario,
-          seed: request.seed,
-          clock,
-          deadlineMs: request.recovery_deadline_ms,
-          signal,
-        });
-        let calls: TrialBlockResult['calls'] = null;
+        const trials: TrialRecord[] = [];
+        const faults: FaultTally = { applied: 0, failed: 0 };
+        for (const block of request.blocks) {
+          if (signal.aborted) break;
+          const done = await runBlock(block, {
+            service,
+            target,
+            scenario,
+            seed: request.seed,
+            clock,
+            deadlineMs: request.recovery_deadline_ms,
+            signal,
+          });
+          trials.push(...done.trials);
+          addFaults(faults, done.faults);
+        }
+        let calls: TrialRoundResult['calls'] = null;
         let dropped: number | null = null;
         if (target.calls) {
           const read = target.calls.calls(since);

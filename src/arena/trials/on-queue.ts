@@ -1,15 +1,15 @@
 /**
- * `arena trials --workers`: each block of the plan (./plan.ts) is a run on the queue
- * (../queue/queue.ts) that an `arena worker` executes on a fresh target of its own
- * (./block.ts, `runTrialBlockOnTarget`); the results come back here and the same report is built as
- * for a local run (./finish.ts).
+ * `arena trials --workers`: each round of the plan (./plan.ts: one block per arm, in its shuffled
+ * order) is a run on the queue (../queue/queue.ts) that an `arena worker` executes on a fresh target
+ * of its own (./block.ts, `runTrialRoundOnTarget`); the results come back here and the same report
+ * is built as for a local run (./finish.ts).
  *
- * What stays as it is locally: the blocks, their order, the tasks' order within each block, the
- * faults each faulted block applies (the fork named by its round and arm), and the trial ids and
- * trace ids. The blocks are enqueued in plan order and workers take the oldest first, so the plan's
- * interleaving of arms holds across workers too; what changes is that up to one block per worker
- * slot runs at once, each on its own target, so no clean block ever shares a target with a faulted
- * one. Calls are attributed on the worker (the trials' windows are its clock's).
+ * What stays as it is locally: the blocks, their order within each round, the tasks' order within
+ * each block, the faults each faulted block applies (the fork named by its round and arm), the
+ * target healthy again before the next block, and the trial ids and trace ids. The rounds are
+ * enqueued in order and workers take the oldest first. What changes: up to one round per worker
+ * slot runs at once, each on its own target, so a round never inherits what an earlier round left
+ * behind. Calls are attributed on the worker (the trials' windows are its clock's).
  */
 import type { CallRecord } from '../../protocol/calls.js';
 import { systemClock } from '../../shared/clock.js';
@@ -18,7 +18,7 @@ import { createRandom } from '../../shared/random.js';
 import type { Target } from '../providers.js';
 import type { QueueClient, TargetRef } from '../queue/queue.js';
 import type { Attribution } from './attribute.js';
-import { addFaults, assertHasTasks, type FaultTally, type QueuedTrialBlock, type TrialBlockResult } from './block.js';
+import { addFaults, assertHasTasks, type FaultTally, type QueuedTrialRound, type TrialRoundResult } from './block.js';
 import { finishReport } from './finish.js';
 import { armsFor, planBlocks } from './plan.js';
 import type { TrialsReport } from './report.js';
@@ -37,7 +37,7 @@ export async function runTrialsOnQueue(target: Target, options: TrialsOnQueueOpt
   assertHasTasks(target);
   if (options.stopWhen)
     throw new UsageError(
-      '--stop-when watches the target this process started; with --workers each block runs on a worker’s own target: run without --workers to use it',
+      '--stop-when watches the target this process started; with --workers each round runs on a worker’s own target: run without --workers to use it',
       { code: 'invalid_trials' },
     );
   if (options.gates?.maxCostRatio !== undefined && !target.calls)
@@ -58,36 +58,43 @@ export async function runTrialsOnQueue(target: Target, options: TrialsOnQueueOpt
   );
   const total = blocks.reduce((s, b) => s + b.tasks.length, 0);
   const deadline = options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
-  const results: Array<TrialBlockResult | undefined> = blocks.map(() => undefined);
+  const rounds = Array.from({ length: n }, (_, round) => blocks.filter((b) => b.round === round));
+  const results: Array<TrialRoundResult | undefined> = rounds.map(() => undefined);
   let done = 0;
   let interrupted = false;
   let firstFailure: unknown;
-  // all enqueued at once, in plan order: the workers take the oldest first
-  await Promise.all(
-    blocks.map(async (block, i) => {
-      const request: QueuedTrialBlock = {
-        kind: 'trial',
-        target: options.ref,
-        seed,
-        ...(scenario ? { scenario } : {}),
-        block,
-        recovery_deadline_ms: deadline,
-      };
-      try {
-        const result = (await options.client.run(
-          `r${block.round}.${block.arm.name}`,
-          request,
-          options.signal,
-        )) as TrialBlockResult;
-        results[i] = result;
-        for (const trial of result.trials) options.onTrial?.(trial, ++done, total);
-      } catch (err) {
-        if (err instanceof CancelledError || options.signal?.aborted) interrupted = true;
-        else firstFailure ??= err;
-      }
-    }),
-  );
-  // a block that could not run (its target did not start on the worker) leaves the report without its trials
+  // enqueued one after another, in plan order (the workers take the oldest first), then waited for together
+  const waits: Array<Promise<void>> = [];
+  for (const [round, roundBlocks] of rounds.entries()) {
+    const request: QueuedTrialRound = {
+      kind: 'trial',
+      target: options.ref,
+      seed,
+      ...(scenario ? { scenario } : {}),
+      round,
+      blocks: roundBlocks,
+      recovery_deadline_ms: deadline,
+    };
+    const failed = (err: unknown) => {
+      if (err instanceof CancelledError || options.signal?.aborted) interrupted = true;
+      else firstFailure ??= err;
+    };
+    try {
+      const { result } = await options.client.submit(`r${round}`, request, options.signal);
+      waits.push(
+        result.then((value) => {
+          const r = value as TrialRoundResult;
+          results[round] = r;
+          for (const trial of r.trials) options.onTrial?.(trial, ++done, total);
+        }, failed),
+      );
+    } catch (err) {
+      failed(err);
+      break;
+    }
+  }
+  await Promise.all(waits);
+  // a round that could not run (its target did not start on the worker) would leave the report without its trials
   if (firstFailure !== undefined && !interrupted) throw firstFailure;
   const trials: TrialRecord[] = [];
   const faults: FaultTally = { applied: 0, failed: 0 };
@@ -99,7 +106,7 @@ export async function runTrialsOnQueue(target: Target, options: TrialsOnQueueOpt
     if (!r) continue;
     trials.push(...r.trials);
     addFaults(faults, r.faults);
-    if (r.status === 'error') error ??= r.error ?? 'a block ended in an error on its worker';
+    if (r.status === 'error') error ??= r.error ?? 'a round ended in an error on its worker';
     if (r.calls) {
       for (const [id, calls] of Object.entries(r.calls.byTrial)) byTrial.set(id, calls);
       unattributed.push(...r.calls.unattributed);

@@ -7,7 +7,7 @@ export function describeRun(r: QueuedRequest, attempt: number): string {
     case 'regress':
       return `${r.arm} run ${r.run + 1} (seed ${r.seed}, take ${attempt})`;
     case 'trial':
-      return `trials block ${r.block.arm.name} round ${r.block.round + 1} (${r.block.tasks.length} task(s), seed ${r.seed}${on}, take ${attempt})`;
+      return `trials round ${r.round + 1} (${r.blocks.map((b) => b.arm.name).join(', ')}; seed ${r.seed}${on}, take ${attempt})`;
     case 'shrink':
       return `shrink run of ${r.scenario.actions.length} fault(s) (seed ${r.seed}${on}, take ${attempt})`;
   }

@@ -84,7 +84,7 @@ export async function trialsCommand(opts: TrialsCommandOptions, ctx: CliContext)
     assertWorkersUrl(opts.workers);
     if (opts.stopWhen !== undefined)
       throw new UsageError(
-        '--stop-when watches the target this process started; with --workers each block runs on a worker’s own target: drop one of them',
+        '--stop-when watches the target this process started; with --workers each round runs on a worker’s own target: drop one of them',
         { code: 'invalid_trials' },
       );
   }
@@ -123,7 +123,7 @@ async function runTrials(
   throwForStatus(report);
 }
 
-/** `--workers`: the blocks go on the queue; `target` (never started here) names the tasks */
+/** `--workers`: the rounds go on the queue; `target` (never started here) names the tasks */
 async function onWorkers(
   opts: TrialsCommandOptions,
   ctx: CliContext,
@@ -137,7 +137,7 @@ async function onWorkers(
     import('node:crypto'),
   ]);
   const queue = await openQueueClient(url, `trials-${options.seed}-${randomUUID().slice(0, 8)}`);
-  ctx.stderr.write(`trials: blocks queued in ${queue.location} for arena worker processes\n`);
+  ctx.stderr.write(`trials: rounds queued in ${queue.location} for arena worker processes\n`);
   try {
     return await runTrialsOnQueue(target, {
       ...options,

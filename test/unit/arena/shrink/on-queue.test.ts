@@ -31,6 +31,9 @@ function scriptedClient(answers: Array<unknown | Error>): QueueClient & { reques
       if (a instanceof Error) throw a;
       return a;
     },
+    async submit() {
+      throw new Error('not used by shrink');
+    },
     async close() {},
   };
 }
