@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { Target } from '../arena/providers.js';
-import type { TargetRef } from '../arena/queue/queue.js';
+import type { TargetRef } from '../arena/queue/requests.js';
 import type { RunExecutors } from '../arena/queue/worker.js';
 import { createTargetArena } from '../arena/regression/target-arena.js';
 import { runShrinkRunOnTarget } from '../arena/shrink/on-queue.js';

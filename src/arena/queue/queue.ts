@@ -10,26 +10,10 @@
 import { CancelledError, RuntimeError } from '../../shared/errors.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { retrying } from '../../shared/retry.js';
-import type { ArmRunRequest } from '../regression/types.js';
-import type { QueuedShrinkRun } from '../shrink/on-queue.js';
-import type { QueuedTrialRound } from '../trials/block.js';
+import type { QueuedArmRun, QueuedShrinkRun, QueuedTrialRound } from './requests.js';
 
 export type RunKind = 'regress' | 'trial' | 'shrink';
 export const RUN_KINDS: readonly RunKind[] = ['regress', 'trial', 'shrink'];
-
-/**
- * Which target a worker builds for a trial or shrink run. `file` is a target file, relative to the
- * worker's working directory (the coordinator sends it relative to its own, so both run from the same
- * checkout) or absolute; without it the worker builds the embedded runtime.
- */
-export interface TargetRef {
-  file?: string;
-  /** the embedded runtime's recovery strategy (shrink of an embedded run) */
-  strategy?: Record<string, unknown>;
-}
-
-/** a regress arm run: an ArmRunRequest without its signal (it crosses machines as JSON) */
-export type QueuedArmRun = { kind: 'regress' } & Omit<ArmRunRequest, 'signal'>;
 
 /** what a run on the queue carries, by kind */
 export type QueuedRequest = QueuedArmRun | QueuedTrialRound | QueuedShrinkRun;

@@ -12,22 +12,14 @@
  */
 import { UsageError, errorMessage, isArenaError } from '../../shared/errors.js';
 import type { Target } from '../providers.js';
-import type { QueueClient, TargetRef } from '../queue/queue.js';
+import type { QueueClient } from '../queue/queue.js';
+import type { QueuedShrinkRun, TargetRef } from '../queue/requests.js';
 import type { ScenarioReport } from '../report.js';
 import { runScenarioOnTarget } from '../scenario/target.js';
 import type { Scenario } from '../scenario/types.js';
 import { verdictOf, type TargetRunnerOptions } from './on-target.js';
 import { scheduleToScenario } from './to-scenario.js';
 import type { RunOnce, RunVerdict, Schedule } from './types.js';
-
-/** one run of a candidate as a run on the queue */
-export interface QueuedShrinkRun {
-  kind: 'shrink';
-  target: TargetRef;
-  seed: number;
-  scenario: Scenario;
-  time_scale?: number;
-}
 
 /** what the worker sends back: the run's report, or why the target refused the candidate (bad input, exit 2) */
 export type ShrinkRunResult = { report: ScenarioReport } | { refused: { message: string; code: string } };

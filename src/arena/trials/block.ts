@@ -13,7 +13,7 @@ import { systemClock } from '../../shared/clock.js';
 import { UsageError, errorMessage } from '../../shared/errors.js';
 import { createRandom, deriveSeed } from '../../shared/random.js';
 import type { Target } from '../providers.js';
-import type { TargetRef } from '../queue/queue.js';
+import type { QueuedTrialRound } from '../queue/requests.js';
 import { runOnTarget } from '../run/on-target.js';
 import type { Scenario } from '../scenario/types.js';
 import type { ArenaService } from '../service.js';
@@ -156,21 +156,6 @@ export async function checkScenarioTargets(
  */
 export function roundTargetSeed(seed: number, round: number): number {
   return deriveSeed(seed, `trials.round.${round}.target`);
-}
-
-/**
- * A round of trials as a run on the queue: its blocks (one per arm) in the planned order, and
- * everything a worker needs to run them as a local run would. A round, not a block: the round's arms
- * share one target as they share it locally, and a target is started once per round, not per block.
- */
-export interface QueuedTrialRound {
-  kind: 'trial';
-  target: TargetRef;
-  seed: number;
-  scenario?: Scenario;
-  round: number;
-  blocks: Block[];
-  recovery_deadline_ms: number;
 }
 
 /** what a worker sends back: the round's trials and the calls its target's proxies saw, attributed there */

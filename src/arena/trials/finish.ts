@@ -10,12 +10,23 @@ import type { FaultTally } from './block.js';
 import { evaluateGates } from './gates.js';
 import type { Arm } from './plan.js';
 import type { TrialsReport } from './report.js';
-import type { RunTrialsOptions } from './run.js';
+import type { Scenario } from '../scenario/types.js';
+import type { TrialGates } from './gates.js';
 import { summarise, type TrialRecord } from './summary.js';
 import type { TrialTasks } from './tasks.js';
 
+/** the parts of the trials' options (./run.ts) the report is built from */
+export interface ReportOptions {
+  n: number;
+  ks: readonly number[];
+  seed: number;
+  scenario?: Scenario | undefined;
+  gates?: TrialGates | undefined;
+  signal?: AbortSignal | undefined;
+}
+
 export interface TrialsGathered {
-  options: RunTrialsOptions;
+  options: ReportOptions;
   tasks: Pick<TrialTasks, 'tasks' | 'sideEffects' | 'prices'>;
   arms: readonly Arm[];
   trials: readonly TrialRecord[];

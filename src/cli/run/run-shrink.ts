@@ -29,7 +29,7 @@ import {
   type SurvivalShrinkFlags,
 } from './shrink-survival.js';
 import { chooseTarget, targetRefPath, type TargetChoice } from './targets.js';
-import type { TargetRef } from '../../arena/queue/queue.js';
+import type { TargetRef } from '../../arena/queue/requests.js';
 import type { QueueRunnerOptions } from '../../arena/shrink/on-queue.js';
 import { emitDryRun } from './dry-run.js';
 

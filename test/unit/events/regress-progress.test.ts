@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresEventStore } from '../../../src/events/postgres.js';
 import { PostgresRunQueue } from '../../../src/events/run-queue.js';
 import { createRegressRecorder, readRegressJobs } from '../../../src/events/regress-progress.js';
-import type { QueuedArmRun } from '../../../src/arena/queue/queue.js';
+import type { QueuedArmRun } from '../../../src/arena/queue/requests.js';
 import type { ScoreReport } from '../../../src/arena/report.js';
 import { createDatabase } from '../../helpers/postgres.js';
 

@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresEventStore } from '../../../src/events/postgres.js';
 import { MAX_LAPSES, PostgresRunQueue } from '../../../src/events/run-queue.js';
-import type { QueuedArmRun, QueuedRequest } from '../../../src/arena/queue/queue.js';
+import type { QueuedRequest } from '../../../src/arena/queue/queue.js';
+import type { QueuedArmRun } from '../../../src/arena/queue/requests.js';
 import type { ScoreReport } from '../../../src/arena/report.js';
 import { createDatabase } from '../../helpers/postgres.js';
 
