@@ -98,6 +98,18 @@ describe('regress progress', () => {
       outcome: { decision: 'candidate better', runs_used: 3, ci: [20, 40], stopped: 'efficacy' },
     });
     expect(await readRegressJobs(store, 1)).toHaveLength(1);
+
+    // trials and shrink runs share the queue: they are no regress jobs, however new
+    await queue.enqueue('trials-7', 'r0', {
+      kind: 'trial',
+      target: {},
+      seed: 7,
+      round: 0,
+      blocks: [],
+      recovery_deadline_ms: 1000,
+    });
+    const jobs = await readRegressJobs(store, 20);
+    expect(jobs.map((j) => j.batch)).toEqual(['job', 'old']);
   });
 
   it('a running job whose coordinator stopped heartbeating is abandoned; one with a verdict never is', async () => {
