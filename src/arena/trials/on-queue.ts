@@ -13,7 +13,7 @@
  */
 import type { CallRecord } from '../../protocol/calls.js';
 import { systemClock } from '../../shared/clock.js';
-import { CancelledError, UsageError, isArenaError } from '../../shared/errors.js';
+import { CancelledError, UsageError, errorMessage, isArenaError } from '../../shared/errors.js';
 import { createRandom } from '../../shared/random.js';
 import type { Target } from '../providers.js';
 import type { QueueClient } from '../queue/queue.js';
@@ -63,7 +63,9 @@ export async function runTrialsOnQueue(target: Target, options: TrialsOnQueueOpt
   const results: Array<TrialRoundResult | undefined> = rounds.map(() => undefined);
   let done = 0;
   let interrupted = false;
-  let firstFailure: unknown;
+  // a round that did not complete on its worker (its target did not start there): the report says so,
+  // with the trials of the rounds that did, rather than losing them with a throw
+  let firstFailure: string | undefined;
   // enqueued one after another, in plan order (the workers take the oldest first), then waited for together
   const waits: Array<Promise<void>> = [];
   for (const [round, roundBlocks] of rounds.entries()) {
@@ -78,7 +80,7 @@ export async function runTrialsOnQueue(target: Target, options: TrialsOnQueueOpt
     };
     const failed = (err: unknown) => {
       if (err instanceof CancelledError || options.signal?.aborted) interrupted = true;
-      else firstFailure ??= err;
+      else firstFailure ??= `round ${round + 1}: ${errorMessage(err)}`;
     };
     try {
       const { result } = await options.client.submit(`r${round}`, request, options.signal);
@@ -95,14 +97,12 @@ export async function runTrialsOnQueue(target: Target, options: TrialsOnQueueOpt
     }
   }
   await Promise.all(waits);
-  // a round that could not run (its target did not start on the worker) would leave the report without its trials
-  if (firstFailure !== undefined && !interrupted) throw firstFailure;
   const trials: TrialRecord[] = [];
   const faults: FaultTally = { applied: 0, failed: 0 };
   const byTrial = new Map<string, CallRecord[]>();
   const unattributed: CallRecord[] = [];
   let dropped = 0;
-  let error: string | undefined;
+  let error: string | undefined = firstFailure;
   for (const r of results) {
     if (!r) continue;
     trials.push(...r.trials);
