@@ -24,7 +24,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('worker')
     .description(
-      'Take runs from the queue in a PostgreSQL store (regress arms, trial blocks, shrink candidates), execute each on a fresh target, write the results back',
+      'Take runs from the queue in a PostgreSQL store (regress arms, rounds of trials, shrink candidate runs), execute each on a fresh target, write the results back',
     )
     .option(
       '--store <url>',
