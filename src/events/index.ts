@@ -26,8 +26,10 @@ export {
 export { openEventStore, type OpenedEventStore, type OpenEventStoreOptions } from './open.js';
 export { PostgresEventStore, type PostgresEventStoreOptions, type PostgresStoredEvent } from './postgres.js';
 export { PostgresRunQueue } from './run-queue.js';
-export { createQueueArena, type RunQueue, type ClaimedRun, type QueuedRequest } from '../arena/regression/queue.js';
-export { runWorker, type WorkerOptions, type WorkerEvent } from '../arena/regression/worker.js';
+export { createQueueArena } from '../arena/regression/queue.js';
+export type { RunQueue, RunKind, ClaimedRun, QueuedRequest } from '../arena/queue/queue.js';
+export type { TargetRef } from '../arena/queue/requests.js';
+export { runWorker, type WorkerOptions, type WorkerEvent, type RunExecutors } from '../arena/queue/worker.js';
 
 // the flight recorder: what happened during a run, and why it failed
 export {

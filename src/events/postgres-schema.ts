@@ -96,6 +96,11 @@ const MIGRATIONS: readonly string[] = [
             AND a.virtualtransaction = t.virtualtransaction))
   $fn$;
   `,
+  // 5: the queue carries trial blocks and shrink runs too; a worker takes only the kinds it executes,
+  // and a worker older than this schema refuses to start instead of taking a run it cannot read
+  `
+  ALTER TABLE arena_runs ADD COLUMN kind text NOT NULL DEFAULT 'regress' CHECK (kind IN ('regress', 'trial', 'shrink'));
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

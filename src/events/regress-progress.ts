@@ -132,7 +132,8 @@ export async function readRegressJobs(
     workers: string[] | null;
     newest: string;
   }>(
-    `WITH recent AS (SELECT batch, max(id) AS newest FROM arena_runs GROUP BY batch ORDER BY max(id) DESC LIMIT $1)
+    // the queue carries trials and shrink runs too: only regress batches are regress jobs
+    `WITH recent AS (SELECT batch, max(id) AS newest FROM arena_runs WHERE kind = 'regress' GROUP BY batch ORDER BY max(id) DESC LIMIT $1)
      SELECT r.batch, split_part(r.run_key, ':', 1) AS arm, r.state, count(*)::int AS n, min(r.created_at) AS first,
             max(COALESCE(r.finished_at, r.created_at)) AS last, array_agg(DISTINCT r.worker) FILTER (WHERE r.worker IS NOT NULL) AS workers,
             max(recent.newest)::text AS newest

@@ -1,5 +1,6 @@
 /**
- * The regression run queue on PostgreSQL (schema v3, table arena_runs).
+ * The run queue on PostgreSQL (table arena_runs, schema v3; its `kind` column v5):
+ * regress arm runs, trial blocks and shrink candidate runs (src/arena/queue/queue.ts).
  *
  * - `claim` takes the oldest run that is queued, or running with a lapsed
  *   lease (its worker died), with FOR UPDATE SKIP LOCKED: any number of
@@ -8,11 +9,23 @@
  *   token); renewals, the score and a failure are written only
  *   `WHERE attempts = <this take>`, so a worker that lost its run (lease
  *   lapsed, run taken again) can never write a second score.
+ * - A worker takes only the kinds it executes (`kind`): rows from before
+ *   kinds existed are regress runs.
  * - A run whose lease lapsed MAX_LAPSES times is failed rather than taken
  *   again: something kills every worker that tries it.
  */
-import type { ScoreReport } from '../arena/report.js';
-import type { ClaimedRun, QueuedRequest, RunOutcome, RunQueue } from '../arena/regression/queue.js';
+import {
+  RUN_KINDS,
+  withKind,
+  type ClaimedRun,
+  type QueuedRequest,
+  type RunKind,
+  type QueueClient,
+  type RunOutcome,
+  type RunQueue,
+} from '../arena/queue/queue.js';
+import { UsageError } from '../shared/errors.js';
+import { storeKind } from './store-spec.js';
 import type { RegressionArena } from '../arena/regression/types.js';
 import type { PostgresEventStore } from './postgres.js';
 import { type RegressRecorder, withdrawAbandonedRuns } from './regress-progress.js';
@@ -24,8 +37,8 @@ export class PostgresRunQueue implements RunQueue {
 
   async enqueue(batch: string, key: string, request: QueuedRequest): Promise<void> {
     await this.store.query(
-      'INSERT INTO arena_runs (batch, run_key, request) VALUES ($1, $2, $3) ON CONFLICT (batch, run_key) DO NOTHING',
-      [batch, key, JSON.stringify(request)],
+      'INSERT INTO arena_runs (batch, run_key, kind, request) VALUES ($1, $2, $3, $4) ON CONFLICT (batch, run_key) DO NOTHING',
+      [batch, key, request.kind, JSON.stringify(request)],
     );
   }
 
@@ -47,7 +60,7 @@ export class PostgresRunQueue implements RunQueue {
     );
     return rows.map((r) =>
       r.state === 'done'
-        ? { key: r.run_key, state: 'done', report: JSON.parse(r.result!) as ScoreReport }
+        ? { key: r.run_key, state: 'done', result: JSON.parse(r.result!) as unknown }
         : // a run cancelled while still awaited was withdrawn from an abandoned job (this coordinator stalled)
           {
             key: r.run_key,
@@ -64,24 +77,23 @@ export class PostgresRunQueue implements RunQueue {
     );
   }
 
-  async claim(worker: string, leaseMs: number): Promise<ClaimedRun | undefined> {
+  async claim(worker: string, leaseMs: number, kinds: readonly RunKind[] = RUN_KINDS): Promise<ClaimedRun | undefined> {
     await withdrawAbandonedRuns(this.store);
     const rows = await this.store.query<{ id: string; attempts: number; request: string }>(
       `UPDATE arena_runs SET state = 'running', worker = $1, lease_until = now() + $2 * interval '1 millisecond',
          attempts = attempts + 1, lapses = lapses + (state = 'running')::int
        WHERE id = (
          SELECT id FROM arena_runs
-         WHERE state = 'queued' OR (state = 'running' AND lease_until < now() AND lapses + 1 < $3)
+         WHERE (state = 'queued' OR (state = 'running' AND lease_until < now() AND lapses + 1 < $3))
+           AND kind = ANY($4::text[])
          ORDER BY id
          FOR UPDATE SKIP LOCKED
          LIMIT 1)
        RETURNING id, attempts, request`,
-      [worker, leaseMs, MAX_LAPSES],
+      [worker, leaseMs, MAX_LAPSES, [...kinds]],
     );
     const row = rows[0];
-    return row
-      ? { id: String(row.id), attempt: row.attempts, request: JSON.parse(row.request) as QueuedRequest }
-      : undefined;
+    return row ? { id: String(row.id), attempt: row.attempts, request: withKind(JSON.parse(row.request)) } : undefined;
   }
 
   async renew(run: ClaimedRun, worker: string, leaseMs: number): Promise<boolean> {
@@ -94,11 +106,11 @@ export class PostgresRunQueue implements RunQueue {
     return rows.length === 1;
   }
 
-  async complete(run: ClaimedRun, report: ScoreReport): Promise<boolean> {
+  async complete(run: ClaimedRun, result: unknown): Promise<boolean> {
     const rows = await this.store.query(
       `UPDATE arena_runs SET state = 'done', result = $3, lease_until = NULL, finished_at = now()
        WHERE id = $1 AND attempts = $2 AND state = 'running' RETURNING id`,
-      [run.id, run.attempt, JSON.stringify(report)],
+      [run.id, run.attempt, JSON.stringify(result)],
     );
     return rows.length === 1;
   }
@@ -152,6 +164,49 @@ export async function openQueueArena(
         await arena.close();
       } finally {
         await progress.flush();
+        await store.close();
+      }
+    },
+  };
+}
+
+/** `--workers URL` of trials and shrink: checked before anything starts */
+export function assertWorkersUrl(url: string): void {
+  if (storeKind(url) !== 'postgres')
+    throw new UsageError(
+      `--workers takes a postgres:// URL (the database arena worker processes take runs from), got ${JSON.stringify(url)}`,
+      { code: 'invalid_store' },
+    );
+}
+
+/**
+ * `trials --workers` and `shrink --workers`: a client of the queue in that database (batch `batch`);
+ * `close` withdraws the runs nobody took (an interrupted command) and closes the pool.
+ */
+export async function openQueueClient(
+  url: string,
+  batch: string,
+): Promise<{ client: QueueClient; location: string; close(): Promise<void> }> {
+  assertWorkersUrl(url);
+  const [{ PostgresEventStore }, { createQueueClient }] = await Promise.all([
+    import('./postgres.js'),
+    import('../arena/queue/queue.js'),
+  ]);
+  const store = new PostgresEventStore({ url, poolSize: 4 });
+  try {
+    await store.ready();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const client = createQueueClient({ queue: new PostgresRunQueue(store), batch });
+  return {
+    client,
+    location: store.location,
+    async close() {
+      try {
+        await client.close();
+      } finally {
         await store.close();
       }
     },

@@ -46,7 +46,8 @@ export function targetRunner(options: TargetRunnerOptions): RunOnce {
   };
 }
 
-function verdictOf(report: ScenarioReport, options: DraftContext): RunVerdict {
+/** a finished run's verdict: failed with the signature, passed, or said nothing (errored, measured nothing) */
+export function verdictOf(report: ScenarioReport, options: DraftContext): RunVerdict {
   if (matchesSignature(report, options.signature)) return 'fail';
   // a run that errored or measured nothing says nothing about the failure (status names may grow: compare loosely)
   const status: string = report.status;

@@ -8,6 +8,7 @@
  * must be healthy again before the next block starts.
  */
 import type { Random } from '../../shared/random.js';
+import type { TrialsPlan } from './report.js';
 
 export interface Arm {
   /** `clean`, `faulted` or `intensity=0.1` */
@@ -47,4 +48,22 @@ export function planBlocks(random: Random, rounds: number, arms: readonly Arm[],
       blocks.push({ round, arm, tasks: shuffled(tasks, random.fork(`trials.round.${round}.${arm.name}`)) });
   }
   return blocks;
+}
+
+/** what a live view is told before the first trial, wherever the blocks run */
+export function describePlan(
+  options: { n: number; ks: readonly number[]; seed: number; scenario?: { name: string } | undefined },
+  tasks: readonly string[],
+  arms: readonly Arm[],
+  blocks: readonly Block[],
+): TrialsPlan {
+  return {
+    n: options.n,
+    ks: [...options.ks],
+    seed: options.seed,
+    scenario: options.scenario?.name ?? null,
+    tasks: [...tasks],
+    arms: arms.map((a) => ({ name: a.name, ...(a.intensity !== undefined ? { intensity: a.intensity } : {}) })),
+    total: blocks.reduce((s, b) => s + b.tasks.length, 0),
+  };
 }

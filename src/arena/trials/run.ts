@@ -5,8 +5,8 @@
  */
 import type { CallRecord } from '../../protocol/calls.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { UsageError, errorMessage, isArenaError } from '../../shared/errors.js';
-import { createRandom, deriveSeed } from '../../shared/random.js';
+import { UsageError } from '../../shared/errors.js';
+import { createRandom } from '../../shared/random.js';
 import type { Target } from '../providers.js';
 import { runOnTarget } from '../run/on-target.js';
 import type { StopSources } from '../safety/checks.js';
@@ -15,15 +15,22 @@ import type { StopWhen } from '../safety/types.js';
 import { startStopWatch, type StopWatch } from '../safety/watch.js';
 import type { Scenario } from '../scenario/types.js';
 import type { ArenaService } from '../service.js';
-import { assertSupported } from '../support.js';
-import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
-import { attributeCalls, type TrialWindow } from './attribute.js';
-import { applyBlockFaults, assertIntensityApplies, blockActions, endBlockFaults, waitHealthy } from './faults.js';
-import { evaluateGates, type TrialGates } from './gates.js';
-import { watchMarkers } from './markers.js';
-import { armsFor, planBlocks } from './plan.js';
+import { attributeCalls } from './attribute.js';
+import {
+  addFaults,
+  assertHasTasks,
+  checkScenarioSupported,
+  checkScenarioTargets,
+  runBlock,
+  type FaultTally,
+} from './block.js';
+import { assertIntensityApplies, waitHealthy } from './faults.js';
+import { finishReport } from './finish.js';
+import type { TrialGates } from './gates.js';
+import { armsFor, describePlan, planBlocks } from './plan.js';
 import type { TrialsPlan, TrialsReport } from './report.js';
-import { summarise, type TrialRecord } from './summary.js';
+import { watchMarkers } from './markers.js';
+import type { TrialRecord } from './summary.js';
 
 export interface RunTrialsOptions {
   /** trials per task per arm */
@@ -52,7 +59,7 @@ export interface RunTrialsOptions {
   onTrial?: ((trial: TrialRecord, done: number, total: number) => void) | undefined;
 }
 
-const DEFAULT_RECOVERY_DEADLINE_MS = 10_000;
+export const DEFAULT_RECOVERY_DEADLINE_MS = 10_000;
 export const MAX_TRIALS = 10_000;
 
 export function checkTrialsOptions(options: RunTrialsOptions): void {
@@ -78,22 +85,12 @@ export function checkTrialsOptions(options: RunTrialsOptions): void {
   assertIntensityApplies(options.scenario, options.intensities ?? []);
 }
 
-/** a W3C traceparent whose trace id belongs to this trial alone (from the seed: a replay sends the same) */
-function traceFor(seed: number, trial: string): { trace_id: string; traceparent: string } {
-  const word = (label: string) => deriveSeed(seed, `${trial}#${label}`).toString(16).padStart(8, '0');
-  const trace_id = `${word('a')}${word('b')}${word('c')}${word('d')}`;
-  return { trace_id, traceparent: `00-${trace_id}-${word('e')}${word('f')}-01` };
-}
-
 export async function runTrialsOnTarget(target: Target, options: RunTrialsOptions): Promise<TrialsReport> {
   checkTrialsOptions(options);
   // known before the target starts: a fleet is not brought up to learn it has nothing to try
-  if (!target.trials || target.trials.tasks.length === 0)
-    throw new UsageError(`target ${target.name} lists no tasks: add tasks: to its target file (DESIGN §14)`, {
-      code: 'no_tasks',
-    });
+  assertHasTasks(target);
   const clock = options.clock ?? systemClock;
-  const { scenario, n, ks, seed } = options;
+  const { scenario, n, seed } = options;
   const intensities = options.intensities ?? [];
   const random = createRandom(seed);
   const startedAt = clock.now();
@@ -107,38 +104,10 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
             `--max-cost-ratio: target ${target.name} (${target.kind}) records no LLM calls, so cost is not measured`,
             { code: 'cost_not_measured' },
           );
-        if (scenario) {
-          assertSupported(
-            target,
-            scenario.actions.map((a) => a.action.type),
-            `scenario ${scenario.name}`,
-            scenario.actions.map((a) => a.action),
-          );
-          // as each faulted block applies them (an --intensity sets a probability the target may not take):
-          // refused now, not block by block while the arm runs as if faulted
-          for (const arm of armsFor(true, intensities).filter((a) => a.intensity !== undefined)) {
-            const actions = blockActions(scenario, arm);
-            assertSupported(
-              target,
-              actions.map((a) => a.type),
-              `scenario ${scenario.name} at --intensity ${arm.intensity}`,
-              actions,
-            );
-          }
-        }
+        checkScenarioSupported(target, scenario, intensities);
       },
       async run(service) {
-        if (scenario) {
-          const names = await targetNames(service.injector);
-          assertKnownTargets(
-            unknownTargetProblems(
-              scenario.actions.map((step, i) => ({ path: `actions[${i}].action`, action: step.action })),
-              names,
-            ),
-            `scenario ${scenario.name}`,
-            target.name,
-          );
-        }
+        await checkScenarioTargets(service, target, scenario);
         const stopSources = options.stopWhen
           ? await usableStopSources(options.stopWhen, {
               runName: 'trials',
@@ -191,15 +160,14 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
       tasks.tasks.map((t) => t.id),
     );
     const total = blocks.reduce((s, b) => s + b.tasks.length, 0);
-    options.onStart?.({
-      n,
-      ks: [...ks],
-      seed,
-      scenario: scenario?.name ?? null,
-      tasks: tasks.tasks.map((t) => t.id),
-      arms: arms.map((a) => ({ name: a.name, ...(a.intensity !== undefined ? { intensity: a.intensity } : {}) })),
-      total,
-    });
+    options.onStart?.(
+      describePlan(
+        options,
+        tasks.tasks.map((t) => t.id),
+        arms,
+        blocks,
+      ),
+    );
     const records: CallRecord[] = [];
     let since = target.calls?.calls().next ?? 0;
     let dropped = 0;
@@ -211,7 +179,7 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
       since = read.next;
     };
     const trials: TrialRecord[] = [];
-    const faults = { applied: 0, failed: 0 } as TrialsReport['trials']['faults'];
+    const faults: FaultTally = { applied: 0, failed: 0 };
     let interrupted = false;
     // undefined when the target keeps no marker book: markers are then null, never 0
     const markers = target.markers ? watchMarkers(() => target.markers!()) : undefined;
@@ -222,92 +190,43 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
         break;
       }
       try {
-        if (block.arm.faulted) {
-          const results = await applyBlockFaults(
-            service,
-            blockActions(scenario!, block.arm),
-            random.fork(`trials.target.${block.round}.${block.arm.name}`),
-            clock,
-          );
-          for (const r of results) {
-            if (r.success) {
-              faults.applied++;
-              watch?.arm();
-            } else {
-              faults.failed++;
-              faults.first_error ??= `${r.action.type} ${r.action.target_id}: ${r.error ?? 'failed'}`;
-            }
-          }
-        }
-        for (const taskId of block.tasks) {
-          if (signal.aborted) break;
-          const id = `r${block.round}.${block.arm.name}.${taskId}`;
-          const { trace_id, traceparent } = traceFor(seed, id);
-          const started_ms = clock.wallNow().getTime();
-          markers?.begin();
-          const answer = await tasks
-            .run(taskId, { trial: id, traceparent, signal })
-            .catch((err: unknown) => ({ passed: false, detail: errorMessage(err) }));
-          // a try cut short by Ctrl-C is no failure of the agent's: it is left out, not counted
-          if (signal.aborted) break;
-          const trial: TrialRecord = {
-            id,
-            trace_id,
-            task: taskId,
-            arm: block.arm.name,
-            round: block.round,
-            started_ms,
-            ended_ms: clock.wallNow().getTime(),
-            passed: answer.passed,
-            ...(answer.detail !== undefined ? { detail: answer.detail } : {}),
-            ...(markers ? { markers: markers.end() } : {}),
-          };
-          trials.push(trial);
-          options.onTrial?.(trial, trials.length, total);
-        }
+        const done = await runBlock(block, {
+          service,
+          target,
+          scenario,
+          seed,
+          clock,
+          deadlineMs: deadline,
+          signal,
+          markers,
+          onFaultApplied: () => watch?.arm(),
+          onTrial: (trial) => {
+            trials.push(trial);
+            options.onTrial?.(trial, trials.length, total);
+          },
+        });
+        addFaults(faults, done.faults);
       } finally {
-        if (block.arm.faulted) await endBlockFaults(service, target.observer, clock, deadline, signal);
+        readCalls();
       }
-      readCalls();
     }
     readCalls();
     if (signal.aborted) interrupted = true;
-    const windows: TrialWindow[] = trials;
-    const attribution = target.calls ? attributeCalls(records, windows) : undefined;
-    const body = summarise({
-      n,
-      ks,
-      seed,
-      scenario: scenario?.name ?? null,
-      tasks: tasks.tasks,
-      sideEffects: tasks.sideEffects,
-      prices: tasks.prices,
-      trials,
+    const attribution = target.calls ? attributeCalls(records, trials) : undefined;
+    // the watch is stopped before the verdict: a trip after the last block ends nothing
+    watch?.stop();
+    return finishReport({
+      options,
+      tasks,
       arms,
+      trials,
       attribution,
       dropped: target.calls ? dropped : null,
       unattributedMarkers: markers ? markers.unattributed() : null,
       faults,
       duration_ms: Math.round(clock.now() - startedAt),
+      stoppedBy: watch?.stoppedBy(),
+      interrupted,
     });
-    const report: TrialsReport = { schema_version: 1, status: 'passed', trials: body };
-    if (options.gates) {
-      report.gates = evaluateGates(body, options.gates);
-      if (report.gates.some((g) => !g.passed)) report.status = 'failed';
-    }
-    if (scenario && faults.applied === 0) {
-      report.status = 'inconclusive';
-      report.error = `no fault of scenario ${scenario.name} was applied (first: ${faults.first_error ?? 'none'}): the faulted trials ran clean`;
-    }
-    // the watch is stopped before the verdict: a trip after the last block ends nothing
-    watch?.stop();
-    const stoppedBy = watch?.stoppedBy();
-    if (stoppedBy) {
-      // the system was being hurt: whatever the trials say, the verdict is failed
-      report.status = 'failed';
-      report.stopped_by = stoppedBy;
-      report.error = `stopped early by ${stoppedBy.condition}: ${stoppedBy.reason}; faults reverted, partial trials reported`;
-    } else if (interrupted) report.status = isArenaError(options.signal?.reason, 'stopped') ? 'stopped' : 'interrupted';
-    return report;
   }
 }

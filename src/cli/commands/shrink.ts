@@ -41,6 +41,15 @@ export function registerShrinkCommand(program: Command, ctx: CliContext): void {
         'subset search: quickxplain (divide and conquer, the default) or greedy (one fault at a time, for comparison)',
       ).choices(['quickxplain', 'greedy']),
     )
+    .option(
+      '--workers <url>',
+      'run each candidate run on arena worker processes taking runs from this postgres:// database (docs/guides/many-machines.md)',
+    )
+    .option(
+      '--parallel <n>',
+      'with --workers: runs of one candidate started at once (default 2; the sequential test uses them in order)',
+      parsePositive,
+    )
     .option('--json', 'print one JSON document on stdout (progress stays on stderr)')
     .option(
       '--dry-run',
@@ -51,6 +60,7 @@ export function registerShrinkCommand(program: Command, ctx: CliContext): void {
     'arena shrink report.json --strategy strategies/recovery-off.yaml --json',
     'arena shrink --survival --seed 7 --duration 30s --interval 1s --strategy strategies/recovery-off.yaml',
     'arena shrink report.json --target my-agents.yaml --out regression.yaml && arena scenario run regression.yaml',
+    'arena shrink report.json --workers postgres://arena@db.internal/arena',
   ]);
   command.action(async (file: string | undefined, opts) => {
     const { shrinkCommand } = await import('../run/run-shrink.js');

@@ -76,6 +76,10 @@ export function registerTrialsCommand(program: Command, ctx: CliContext): void {
       '--store <memory|path|url>',
       'record the trials as they run (plan, each trial, the report) into this event store, a SQLite file or postgres:// URL (or set ARENA_STORE): arena serve on the same store follows them in its web console',
     )
+    .option(
+      '--workers <url>',
+      'run each round of trials on arena worker processes taking runs from this postgres:// database (docs/guides/many-machines.md)',
+    )
     .option('--json', 'print one JSON document on stdout (schema_version 1) and nothing else there')
     .option('--junit <file>', 'write a JUnit XML report to FILE: one case per task')
     .option('--report <file>', 'write the full JSON report to FILE (also on failure and interrupt)')
@@ -86,6 +90,7 @@ export function registerTrialsCommand(program: Command, ctx: CliContext): void {
     'arena trials --target my-agents.yaml --scenario quiet.yaml --intensity 0,0.1,0.3 --json',
     'arena trials --trials 4 --k 1,2,4',
     'arena trials --target my-agents.yaml --scenario flaky-llm.yaml --seed 7 --dry-run',
+    'arena trials --target my-agents.yaml --scenario flaky-llm.yaml --trials 16 --workers postgres://arena@db.internal/arena',
   ]);
   command.action(async (opts) => {
     const { trialsCommand } = await import('../run/run-trials.js');

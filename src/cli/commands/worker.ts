@@ -1,11 +1,12 @@
 /**
- * `arena worker --store postgres://… [--concurrency N]`: executes regression
- * runs that `arena regress --workers postgres://…` put on the queue in that
- * database, each on a fresh embedded target, and writes the scores back.
- * Ctrl-C gives running runs back to the queue and stops.
+ * `arena worker --store postgres://… [--concurrency N]`: executes the runs that
+ * `arena regress|trials|shrink --workers postgres://…` put on the queue in that
+ * database, each on a fresh target (src/bootstrap/worker-executors.ts), and
+ * writes the results back. Ctrl-C gives running runs back to the queue and stops.
  */
 import type { Command } from 'commander';
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { examples, parseDurationOption } from './options.js';
 import { UsageError } from '../../shared/errors.js';
@@ -16,13 +17,23 @@ interface WorkerOptions {
   store?: string;
   concurrency?: string;
   lease?: string;
+  dir?: string;
 }
 
 export function registerWorkerCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command('worker')
-    .description('Take regression runs from the queue in a PostgreSQL store, execute them, write the scores back')
-    .option('--store <url>', 'the postgres:// database regress --workers queues runs in (or set ARENA_STORE)')
+    .description(
+      'Take runs from the queue in a PostgreSQL store (regress arms, rounds of trials, shrink candidate runs), execute each on a fresh target, write the results back',
+    )
+    .option(
+      '--store <url>',
+      'the postgres:// database regress/trials/shrink --workers queue runs in (or set ARENA_STORE)',
+    )
+    .option(
+      '--dir <path>',
+      'the checkout that relative target file paths in trials and shrink runs resolve against (default: the working directory)',
+    )
     .option('--concurrency <n>', 'runs executing at once (default 1)')
     .option(
       '--lease <duration>',
@@ -33,6 +44,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
     'arena worker --store postgres://arena@db.internal:5432/arena',
     'ARENA_STORE=postgres://arena@db.internal/arena arena worker --concurrency 4',
     'arena regress --baseline a.yaml --candidate b.yaml --workers postgres://arena@db.internal/arena',
+    'arena trials --target examples/llm-agent/target.yaml --trials 8 --workers postgres://arena@db.internal/arena',
   ]);
   command.action(async (options: WorkerOptions) => {
     const spec = storeSpec(options.store, ctx.env);
@@ -48,19 +60,15 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
     const leaseMs = options.lease === undefined ? 30_000 : parseDuration(options.lease);
     if (leaseMs < 300) throw new UsageError(`--lease must be at least 300ms, got ${options.lease}`);
 
-    const [
-      { PostgresEventStore },
-      { PostgresRunQueue },
-      { runWorker },
-      { createTargetArena },
-      { embeddedTargetFactory },
-    ] = await Promise.all([
-      import('../../events/postgres.js'),
-      import('../../events/run-queue.js'),
-      import('../../arena/regression/worker.js'),
-      import('../../arena/regression/target-arena.js'),
-      import('../../targets/embedded/index.js'),
-    ]);
+    const [{ PostgresEventStore }, { PostgresRunQueue }, { runWorker }, { workerExecutors }, { describeRun }] =
+      await Promise.all([
+        import('../../events/postgres.js'),
+        import('../../events/run-queue.js'),
+        import('../../arena/queue/worker.js'),
+        import('../../bootstrap/worker-executors.js'),
+        import('../output/queued-run.js'),
+      ]);
+    const dir = options.dir === undefined ? ctx.cwd : resolve(ctx.cwd, options.dir);
     const store = new PostgresEventStore({ url: spec, poolSize: concurrency + 2 });
     try {
       await store.ready();
@@ -68,7 +76,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
       ctx.stderr.write(`worker ${name}: taking runs from ${store.location}, ${concurrency} at a time (Ctrl-C stops)\n`);
       const { completed } = await runWorker({
         queue: new PostgresRunQueue(store),
-        arena: createTargetArena({ targetFactory: embeddedTargetFactory }),
+        executors: workerExecutors({ cwd: dir, env: ctx.env }),
         name,
         concurrency,
         leaseMs,
@@ -76,12 +84,11 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
         onEvent: (e) => {
           if (e.type === 'waiting') return void ctx.stderr.write(`  waiting for the database: ${e.error}\n`);
           if (e.type === 'reconnected') return void ctx.stderr.write('  the database answers again\n');
-          const r = e.run.request;
-          const what = `${r.arm} run ${r.run + 1} (seed ${r.seed}, take ${e.run.attempt})`;
+          const what = describeRun(e.run.request, e.run.attempt);
           if (e.type === 'took') ctx.stderr.write(`  took ${what}\n`);
           else if (e.type === 'done')
             ctx.stderr.write(
-              `  done ${what}: ${e.score.toFixed(1)}${e.written ? '' : ' (not written: the run was taken again meanwhile)'}\n`,
+              `  done ${what}${e.score !== undefined ? `: ${e.score.toFixed(1)}` : ''}${e.written ? '' : ' (not written: the run was taken again meanwhile)'}\n`,
             );
           else if (e.type === 'failed') ctx.stderr.write(`  failed ${what}: ${e.error}\n`);
           else if (e.type === 'lost')

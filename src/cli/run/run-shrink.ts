@@ -28,7 +28,9 @@ import {
   survivalOptionsFor,
   type SurvivalShrinkFlags,
 } from './shrink-survival.js';
-import { chooseTarget, type TargetChoice } from './targets.js';
+import { chooseTarget, targetRefPath, type TargetChoice } from './targets.js';
+import type { TargetRef } from '../../arena/queue/requests.js';
+import type { QueueRunnerOptions } from '../../arena/shrink/on-queue.js';
 import { emitDryRun } from './dry-run.js';
 
 export interface ShrinkCommandOptions extends SurvivalShrinkFlags {
@@ -42,6 +44,8 @@ export interface ShrinkCommandOptions extends SurvivalShrinkFlags {
   search?: 'quickxplain' | 'greedy';
   survival?: boolean;
   dryRun?: boolean;
+  workers?: string;
+  parallel?: number;
 }
 
 const SURVIVAL_COOLDOWN_MS = 3000;
@@ -103,6 +107,14 @@ export async function shrinkCommand(
   opts: ShrinkCommandOptions,
   ctx: CliContext,
 ): Promise<void> {
+  if (opts.workers !== undefined && !opts.dryRun) {
+    // refused before a survival run or anything else starts
+    const { assertWorkersUrl } = await import('../../events/run-queue.js');
+    assertWorkersUrl(opts.workers);
+  } else if (opts.parallel !== undefined && !opts.dryRun)
+    throw new UsageError('--parallel sets how many runs of a candidate start at once on the workers: give --workers', {
+      code: 'invalid_arguments',
+    });
   const failing = await failingRun(file, opts, ctx);
   if (!failing) return;
   const { doc, config, source } = failing;
@@ -141,13 +153,25 @@ export async function shrinkCommand(
     emitDryRun(ctx, [plan], opts);
     return;
   }
+  const runnerOptions = {
+    ...draft,
+    signal: ctx.signal,
+    ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
+  };
+  const queue =
+    opts.workers === undefined
+      ? undefined
+      : await openShrinkQueue(opts.workers, seed, ctx, {
+          ...(opts.target !== undefined ? { file: targetRefPath(ctx.cwd, opts.target) } : {}),
+          ...(await refStrategy(opts, ctx, opts.target === undefined ? recorded : undefined)),
+        });
+  const onWorkers = queue?.runner({
+    ...runnerOptions,
+    ...(opts.parallel !== undefined ? { width: opts.parallel } : {}),
+  });
+  const runOnce = onWorkers ?? targetRunner({ ...runnerOptions, createTarget: (s) => choice.create(s) });
   const judge = sequentialJudge(
-    targetRunner({
-      ...draft,
-      createTarget: (s) => choice.create(s),
-      signal: ctx.signal,
-      ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
-    }),
+    runOnce,
     opts.maxRuns !== undefined ? { maxRuns: Math.max(1, Math.floor(opts.maxRuns)) } : {},
   );
   // every run spent, the survival that found the failure included
@@ -159,6 +183,10 @@ export async function shrinkCommand(
   const original = { faults: input.faults, cooldown_ms: config.cooldown_ms ?? SURVIVAL_COOLDOWN_MS };
   let outcome: Awaited<ReturnType<typeof shrinkSchedule>>;
   let smallest: Schedule | undefined;
+  const started = () =>
+    onWorkers
+      ? `; ${onWorkers.runsStarted()} run(s) started on the workers (the sequential test used ${judge.runsSpent()})`
+      : '';
   try {
     outcome = await shrinkSchedule(original, {
       judge,
@@ -177,9 +205,12 @@ export async function shrinkCommand(
     const smallestText = smallest
       ? `smallest failing set so far (${smallest.faults.length} of ${input.faults.length}, not shown minimal): ${smallest.faults.map((f) => f.label).join(', ')}`
       : 'no failure confirmed yet';
-    throw new CancelledError(`interrupted after ${runsSpent()} run(s); ${smallestText}; nothing written`);
+    throw new CancelledError(`interrupted after ${runsSpent()} run(s); ${smallestText}; nothing written${started()}`);
+  } finally {
+    await queue?.close();
   }
   reporter.done();
+  if (queue) ctx.stderr.write(`shrink:${started().slice(1)}\n`);
   if (!outcome.reproduced)
     throw new GateFailedError(
       `the failure (${formatSignature(input.signature)}) did not reproduce in ${outcome.runs_to_reproduce} runs (${outcome.failures} failed with it); nothing to shrink`,
@@ -250,6 +281,40 @@ export async function shrinkCommand(
       .map((c) => `note: the target fails without ${c.fault} too, with no fault at all: the failure is its own`),
   ];
   ctx.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * `--workers`: the queue the candidates' runs go on (src/arena/shrink/on-queue.ts); the workers build
+ * the target from `ref` as `choice` builds it here
+ */
+async function openShrinkQueue(url: string, seed: number, ctx: CliContext, ref: TargetRef) {
+  const [{ openQueueClient }, { queueRunner }, { randomUUID }] = await Promise.all([
+    import('../../events/run-queue.js'),
+    import('../../arena/shrink/on-queue.js'),
+    import('node:crypto'),
+  ]);
+  const queue = await openQueueClient(url, `shrink-${seed}-${randomUUID().slice(0, 8)}`);
+  ctx.stderr.write(`shrink: candidate runs queued in ${queue.location} for arena worker processes\n`);
+  return {
+    runner: (options: Omit<QueueRunnerOptions, 'client' | 'target'>) =>
+      queueRunner({ ...options, client: queue.client, target: ref }),
+    close: () => queue.close(),
+  };
+}
+
+/** the embedded runtime's strategy as the workers apply it: --strategy's file, else the report's */
+async function refStrategy(
+  opts: ShrinkCommandOptions,
+  ctx: CliContext,
+  recorded: Record<string, unknown> | undefined,
+): Promise<Pick<TargetRef, 'strategy'>> {
+  if (opts.strategy !== undefined) {
+    const { loadStrategyFile } = await import('../../runtime/strategy.js');
+    return {
+      strategy: (await loadStrategyFile(resolve(ctx.cwd, opts.strategy))) as unknown as Record<string, unknown>,
+    };
+  }
+  return recorded !== undefined ? { strategy: recorded } : {};
 }
 
 /** the original scenario's timings when the report names a file that still loads; defaults otherwise */

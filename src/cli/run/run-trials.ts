@@ -4,6 +4,7 @@
  * report and JUnit files, and map the outcome to the exit code's error.
  */
 import { resolve } from 'node:path';
+import { targetRefPath } from './targets.js';
 import type { Target } from '../../arena/providers.js';
 import { loadScenarioFile } from '../../arena/scenario/load.js';
 import type { TrialsReport } from '../../arena/trials/report.js';
@@ -40,6 +41,7 @@ export interface TrialsCommandOptions {
   stopWhen?: string;
   dryRun?: boolean;
   store?: string;
+  workers?: string;
 }
 
 const DEFAULT_KS = [1, 2, 4, 8];
@@ -79,6 +81,15 @@ export async function trialsCommand(opts: TrialsCommandOptions, ctx: CliContext)
   };
   if (!opts.minPassK && opts.maxCostRatio === undefined) delete options.gates;
   checkTrialsOptions(options); // bad input → exit 2 before the target starts
+  if (opts.workers !== undefined && !opts.dryRun) {
+    const { assertWorkersUrl } = await import('../../events/run-queue.js');
+    assertWorkersUrl(opts.workers);
+    if (opts.stopWhen !== undefined)
+      throw new UsageError(
+        '--stop-when watches the target this process started; with --workers each round runs on a worker’s own target: drop one of them',
+        { code: 'invalid_trials' },
+      );
+  }
   if (opts.dryRun) {
     const { dryRunOnTarget } = await import('../../arena/dry-run/on-target.js');
     const target = await createTarget(opts.target, seed, ctx);
@@ -104,19 +115,20 @@ async function runTrials(
   let report: TrialsReport;
   try {
     const recorder = recording?.recorder;
-    report = await runTrialsOnTarget(
-      target,
-      recorder
-        ? {
-            ...options,
-            onStart: (plan) => recorder.started(plan),
-            onTrial: (trial, done, total) => {
-              recorder.trial(trial);
-              options.onTrial?.(trial, done, total);
-            },
-          }
-        : options,
-    );
+    const recorded: RunTrialsOptions = recorder
+      ? {
+          ...options,
+          onStart: (plan) => recorder.started(plan),
+          onTrial: (trial, done, total) => {
+            recorder.trial(trial);
+            options.onTrial?.(trial, done, total);
+          },
+        }
+      : options;
+    report =
+      opts.workers === undefined
+        ? await runTrialsOnTarget(target, recorded)
+        : await onWorkers(opts, ctx, target, recorded, opts.workers);
     recorder?.finished(report);
   } catch (err) {
     recording?.recorder.failed(err);
@@ -132,6 +144,32 @@ async function runTrials(
   ctx.stdout.write(mode.kind === 'json' ? json : renderTrialsTable(report, terminalWidth(ctx.stdout)));
   if (problems.length > 0) throw new UsageError(problems.join('; '), { code: 'output_not_writable' });
   throwForStatus(report);
+}
+
+/** `--workers`: the rounds go on the queue; `target` (never started here) names the tasks */
+async function onWorkers(
+  opts: TrialsCommandOptions,
+  ctx: CliContext,
+  target: Target,
+  options: RunTrialsOptions,
+  url: string,
+): Promise<TrialsReport> {
+  const [{ openQueueClient }, { runTrialsOnQueue }, { randomUUID }] = await Promise.all([
+    import('../../events/run-queue.js'),
+    import('../../arena/trials/on-queue.js'),
+    import('node:crypto'),
+  ]);
+  const queue = await openQueueClient(url, `trials-${options.seed}-${randomUUID().slice(0, 8)}`);
+  ctx.stderr.write(`trials: rounds queued in ${queue.location} for arena worker processes\n`);
+  try {
+    return await runTrialsOnQueue(target, {
+      ...options,
+      client: queue.client,
+      ref: opts.target === undefined ? {} : { file: targetRefPath(ctx.cwd, opts.target) },
+    });
+  } finally {
+    await queue.close();
+  }
 }
 
 function throwForStatus(report: TrialsReport): void {

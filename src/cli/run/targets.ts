@@ -4,7 +4,7 @@
  * runtime with `--strategy` if given. Files are validated before anything
  * starts.
  */
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Target } from '../../arena/providers.js';
 import { UsageError } from '../../shared/errors.js';
 import type { CliContext } from '../context.js';
@@ -66,4 +66,15 @@ export async function chooseTarget(
         ...extras,
       }),
   };
+}
+
+/**
+ * A target file as a run on the queue names it (src/arena/queue): relative to the directory this
+ * command runs in when it is inside it (a worker resolves it against its own checkout, `arena worker
+ * --dir`), else absolute (a worker on this machine, or one with the same path).
+ */
+export function targetRefPath(cwd: string, file: string): string {
+  const absolute = resolve(cwd, file);
+  const rel = relative(cwd, absolute);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? absolute : rel;
 }

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresEventStore } from '../../../src/events/postgres.js';
 import { PostgresRunQueue } from '../../../src/events/run-queue.js';
 import { createRegressRecorder, readRegressJobs } from '../../../src/events/regress-progress.js';
-import type { QueuedRequest } from '../../../src/arena/regression/queue.js';
-import { runWorker, type WorkerEvent } from '../../../src/arena/regression/worker.js';
+import type { QueuedArmRun } from '../../../src/arena/queue/requests.js';
+import { runWorker, type WorkerEvent } from '../../../src/arena/queue/worker.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import type { ScoreReport } from '../../../src/arena/report.js';
 import { createDatabase } from '../../helpers/postgres.js';
@@ -14,7 +14,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const request = (arm: 'baseline' | 'candidate', run: number): QueuedRequest => ({
+const request = (arm: 'baseline' | 'candidate', run: number): QueuedArmRun => ({
+  kind: 'regress',
   arm,
   run,
   seed: 100 + run,
@@ -48,7 +49,8 @@ describe('regress progress', () => {
     for (const score of [40, 70]) {
       const run = (await queue.claim('w1', 60_000))!;
       await queue.complete(run, { score } as ScoreReport);
-      recorder.event({ type: 'run', arm: run.request.arm, run: run.request.run, seed: run.request.seed, score });
+      const r = run.request as QueuedArmRun;
+      recorder.event({ type: 'run', arm: r.arm, run: r.run, seed: r.seed, score });
     }
     // regress counted a baseline score for run 1 whose candidate is missing: not a pair yet
     recorder.event({ type: 'run', arm: 'baseline', run: 1, seed: 101, score: 10 });
@@ -98,6 +100,18 @@ describe('regress progress', () => {
       outcome: { decision: 'candidate better', runs_used: 3, ci: [20, 40], stopped: 'efficacy' },
     });
     expect(await readRegressJobs(store, 1)).toHaveLength(1);
+
+    // trials and shrink runs share the queue: they are no regress jobs, however new
+    await queue.enqueue('trials-7', 'r0', {
+      kind: 'trial',
+      target: {},
+      seed: 7,
+      round: 0,
+      blocks: [],
+      recovery_deadline_ms: 1000,
+    });
+    const jobs = await readRegressJobs(store, 20);
+    expect(jobs.map((j) => j.batch)).toEqual(['job', 'old']);
   });
 
   it('a running job whose coordinator stopped heartbeating is abandoned; one with a verdict never is', async () => {

@@ -7,8 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresEventStore } from '../../../src/events/postgres.js';
 import { PostgresRunQueue } from '../../../src/events/run-queue.js';
-import { createQueueArena, type QueuedRequest } from '../../../src/arena/regression/queue.js';
-import { runWorker, type WorkerEvent } from '../../../src/arena/regression/worker.js';
+import { createQueueArena } from '../../../src/arena/regression/queue.js';
+import type { ArmRunRequest } from '../../../src/arena/regression/types.js';
+import { runWorker, type WorkerEvent } from '../../../src/arena/queue/worker.js';
 import type { ScoreReport } from '../../../src/arena/report.js';
 // @ts-expect-error plain ESM script without types, shared with the benchmarks
 import { startCluster } from '../../../scripts/pg-cluster.mjs';
@@ -18,7 +19,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const request = (run: number): QueuedRequest => ({
+const request = (run: number): ArmRunRequest => ({
   arm: 'baseline',
   run,
   seed: run,

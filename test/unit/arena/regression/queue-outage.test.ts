@@ -5,14 +5,9 @@
  * coordinator's bound fails its runs with the database's error, not a hang.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  createQueueArena,
-  type ClaimedRun,
-  type QueuedRequest,
-  type RunOutcome,
-  type RunQueue,
-} from '../../../../src/arena/regression/queue.js';
-import { runWorker, type WorkerEvent } from '../../../../src/arena/regression/worker.js';
+import type { ClaimedRun, QueuedRequest, RunOutcome, RunQueue } from '../../../../src/arena/queue/queue.js';
+import { runWorker, type WorkerEvent } from '../../../../src/arena/queue/worker.js';
+import { createQueueArena } from '../../../../src/arena/regression/queue.js';
 import type { ScoreReport } from '../../../../src/arena/report.js';
 import { RuntimeError } from '../../../../src/shared/errors.js';
 
@@ -35,7 +30,7 @@ function flakyQueue() {
       const out: RunOutcome[] = [];
       for (const key of keys) {
         const r = runs.get(`${batch}/${key}`);
-        if (r?.state === 'done') out.push({ key, state: 'done', report: r.report! });
+        if (r?.state === 'done') out.push({ key, state: 'done', result: r.report! });
       }
       return out;
     },
@@ -61,7 +56,7 @@ function flakyQueue() {
       const r = runs.get(run.id)!;
       if (r.state !== 'running') return false;
       r.state = 'done';
-      r.report = report;
+      r.report = report as ScoreReport;
       return true;
     },
     async fail() {

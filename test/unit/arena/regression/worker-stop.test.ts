@@ -4,10 +4,17 @@
  * its lease lapses) because the stop came before it started.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClaimedRun, QueuedRequest, RunQueue } from '../../../../src/arena/regression/queue.js';
-import { runWorker, type WorkerEvent } from '../../../../src/arena/regression/worker.js';
+import type { ClaimedRun, QueuedRequest, RunQueue } from '../../../../src/arena/queue/queue.js';
+import { runWorker, type WorkerEvent } from '../../../../src/arena/queue/worker.js';
 
-const request: QueuedRequest = { arm: 'baseline', run: 0, seed: 1, strategy: {}, workload: {} as never };
+const request: QueuedRequest = {
+  kind: 'regress',
+  arm: 'baseline',
+  run: 0,
+  seed: 1,
+  strategy: {},
+  workload: {} as never,
+};
 
 describe('a worker stopping', () => {
   it('gives back a run whose take answered after the stop', async () => {

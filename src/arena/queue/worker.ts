@@ -1,6 +1,7 @@
 /**
- * A worker: takes runs from the queue, executes each on its own RegressionArena
- * (a fresh target per run) and writes the score back. While a run executes its
+ * A worker: takes runs from the queue, executes each with the executor of its
+ * kind (a fresh target per run) and writes the result back. It takes only the
+ * kinds it has an executor for. While a run executes its
  * lease is renewed; if the lease is lost anyway (this worker stalled and the run
  * was taken again) the run is abandoned and its score never written, so no run
  * is counted twice. A worker that dies simply stops renewing: its run is taken
@@ -10,12 +11,21 @@
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { errorMessage } from '../../shared/errors.js';
 import { retrying } from '../../shared/retry.js';
-import type { RegressionArena } from './types.js';
-import type { ClaimedRun, RunQueue } from './queue.js';
+import type { RegressionArena } from '../regression/types.js';
+import type { ScoreReport } from '../report.js';
+import type { ClaimedRun, QueuedRequest, RunKind, RunQueue } from './queue.js';
+
+/** executes one run of its kind; the value is written back as JSON */
+export type RunExecutors = {
+  [K in RunKind]?: (request: Extract<QueuedRequest, { kind: K }>, signal: AbortSignal) => Promise<unknown>;
+};
 
 export interface WorkerOptions {
   queue: RunQueue;
-  arena: RegressionArena;
+  /** executes regress runs (shorthand for `executors.regress`) */
+  arena?: RegressionArena;
+  /** executes the other kinds; a kind with no executor is left for other workers */
+  executors?: RunExecutors;
   /** names this worker in the queue (host:pid) */
   name: string;
   /** runs executing at once (default 1) */
@@ -32,7 +42,8 @@ export interface WorkerOptions {
 
 export type WorkerEvent =
   | { type: 'took'; run: ClaimedRun }
-  | { type: 'done'; run: ClaimedRun; score: number; written: boolean }
+  /** `score`: a regress run's */
+  | { type: 'done'; run: ClaimedRun; score?: number; written: boolean }
   | { type: 'failed'; run: ClaimedRun; error: string }
   | { type: 'lost'; run: ClaimedRun }
   | { type: 'released'; run: ClaimedRun }
@@ -46,6 +57,20 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
   const idleMs = options.idleMs ?? 250;
   const emit = options.onEvent ?? (() => undefined);
   let completed = 0;
+  const executors: RunExecutors = {
+    ...(options.arena
+      ? { regress: ({ kind: _, ...request }, signal) => options.arena!.runArm({ ...request, signal }) }
+      : {}),
+    ...options.executors,
+  };
+  const kinds = (Object.keys(executors) as RunKind[]).filter((k) => executors[k] !== undefined);
+  if (kinds.length === 0) throw new RangeError('runWorker needs an executor for at least one kind of run');
+  const executeRequest = (request: QueuedRequest, signal: AbortSignal): Promise<unknown> => {
+    const executor = executors[request.kind] as ((r: QueuedRequest, s: AbortSignal) => Promise<unknown>) | undefined;
+    // claim takes only `kinds`: a run of another kind here is a queue that ignored the filter
+    if (!executor) throw new Error(`this worker does not execute ${request.kind} runs`);
+    return executor(request, signal);
+  };
   // a database that goes away (a restart) is waited for, with backoff, instead of ending the worker
   let waiting = false;
   const waited = <T>(operation: () => Promise<T>, totalMs: number): Promise<T> =>
@@ -87,12 +112,18 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
     };
     const renewing = renew();
     try {
-      const report = await options.arena.runArm({ ...run.request, signal: ac.signal });
+      const result = await executeRequest(run.request, ac.signal);
       if (lost) return emit({ type: 'lost', run });
-      // within the lease: past it the run is another worker's to take, and this score is not written
-      const written = await waited(() => options.queue.complete(run, report), leaseMs).catch(() => false);
+      // an executor may return what it did before the stop (a block's first trials): that is no result
+      if (options.signal?.aborted) {
+        await options.queue.release(run).catch(() => undefined);
+        return emit({ type: 'released', run });
+      }
+      // within the lease: past it the run is another worker's to take, and this result is not written
+      const written = await waited(() => options.queue.complete(run, result), leaseMs).catch(() => false);
       if (written) completed++;
-      emit({ type: 'done', run, score: report.score ?? Number.NaN, written });
+      const score = run.request.kind === 'regress' ? ((result as ScoreReport).score ?? Number.NaN) : undefined;
+      emit({ type: 'done', run, ...(score !== undefined ? { score } : {}), written });
     } catch (err) {
       if (lost) return emit({ type: 'lost', run });
       if (options.signal?.aborted) {
@@ -112,7 +143,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ completed: nu
     while (!options.signal?.aborted) {
       let run: ClaimedRun | undefined;
       try {
-        run = await waited(() => options.queue.claim(options.name, leaseMs), Number.POSITIVE_INFINITY);
+        run = await waited(() => options.queue.claim(options.name, leaseMs, kinds), Number.POSITIVE_INFINITY);
       } catch (err) {
         if (options.signal?.aborted) break;
         throw err;

@@ -1,0 +1,89 @@
+/**
+ * `arena shrink --workers postgres://…`: with two `arena worker` processes running the candidates'
+ * runs, a shrink reaches the same minimal set as a local one (the six-fault fixture whose failure
+ * needs two faults, on the embedded runtime with the strategy its report recorded), and every run on
+ * the queue was a shrink run taken once.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import pg from 'pg';
+import { ARENA_BIN, REPO_ROOT, arena } from '../helpers/cli.js';
+import { createDatabase } from '../helpers/postgres.js';
+
+const FIXTURE = 'test/fixtures/shrink/two-fault-bug.yaml';
+const OFF = 'strategies/recovery-off.yaml';
+// generous safety nets: one candidate run takes about a second on an idle machine
+const LONG = 600_000;
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'arena-shrink-workers-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function worker(url: string): { proc: ResultPromise; log(): string } {
+  const proc = execa('node', [ARENA_BIN, 'worker', '--store', url], {
+    reject: false,
+    cwd: REPO_ROOT,
+    extendEnv: false,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
+    forceKillAfterDelay: 10_000,
+  });
+  let log = '';
+  proc.stderr!.on('data', (c: Buffer) => (log += c.toString()));
+  cleanups.push(async () => {
+    proc.kill('SIGINT');
+    await proc;
+  });
+  return { proc, log: () => log };
+}
+
+describe('arena shrink --workers', () => {
+  it(
+    'two workers reach the same minimal set as a local shrink of the same report',
+    async () => {
+      const report = join(dir, 'report.json');
+      const run = await arena(['scenario', 'run', FIXTURE, '--strategy', OFF, '--report', report, '--json']);
+      expect(run.exitCode).toBe(1);
+      const db = await createDatabase('shrink');
+      cleanups.push(() => db.drop());
+      const workers = [worker(db.url), worker(db.url)];
+      const distributed = await arena(['shrink', report, '--out', join(dir, 'd.yaml'), '--json', '--workers', db.url], {
+        timeout: LONG,
+      });
+      const local = await arena(['shrink', report, '--out', join(dir, 'l.yaml'), '--json'], { timeout: LONG });
+      expect(distributed.exitCode, distributed.stderr).toBe(0);
+      expect(local.exitCode, local.stderr).toBe(0);
+      const d = JSON.parse(distributed.stdout);
+      const l = JSON.parse(local.stdout);
+      const labels = (doc: { faults: Array<{ label: string }> }) => doc.faults.map((f) => f.label);
+      expect(labels(d)).toEqual(['kill-3', 'slow-3']);
+      expect(labels(d)).toEqual(labels(l));
+      expect(d.signature).toEqual(l.signature);
+      expect(d.certificate.map((c: { fault: string }) => c.fault)).toEqual(['kill-3', 'slow-3']);
+      expect(distributed.stderr).toMatch(
+        /shrink: \d+ run\(s\) started on the workers \(the sequential test used \d+\)/,
+      );
+      expect(workers.map((w) => w.log()).join('')).toMatch(/done shrink run of \d+ fault\(s\)/);
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ kind: string; state: string; attempts: number }>(
+          "SELECT kind, state, attempts FROM arena_runs WHERE state <> 'cancelled'",
+        );
+        expect(rows.length).toBeGreaterThan(0);
+        expect(rows.every((r) => r.kind === 'shrink' && r.attempts === 1)).toBe(true);
+      } finally {
+        await client.end();
+      }
+    },
+    LONG,
+  );
+});
