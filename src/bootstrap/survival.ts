@@ -5,6 +5,8 @@
 import { ConflictError, NotFoundError } from '../shared/errors.js';
 import type { ArenaService } from '../arena/service.js';
 import type { Target } from '../arena/providers.js';
+import { resolveSurvivalConfig } from '../arena/survival/run.js';
+import { survivalKinds } from '../arena/survival/on-target.js';
 
 export interface SurvivalPort {
   start(request: {
@@ -44,8 +46,12 @@ export function createSurvivalPort(
         throw new ConflictError('a scenario run is going on this arena; wait for it to end', {
           code: 'scenario_running',
         });
+      // the same mix as from the command line: kinds asked for that the target cannot apply are refused (400),
+      // the default mix leaves them out and the report says why
+      const chosen = survivalKinds(target, request, resolveSurvivalConfig(request));
+      const mix = chosen.leftOut.length > 0 ? { actions: chosen.kinds, kindsLeftOut: chosen.leftOut } : {};
       lastError = undefined;
-      const promise = target.describe().then((d) => service.runSurvival({ ...request, strategy: d.strategy }));
+      const promise = target.describe().then((d) => service.runSurvival({ ...request, ...mix, strategy: d.strategy }));
       running = promise.then(
         () => undefined,
         (err: unknown) => {

@@ -15,12 +15,10 @@ import { RuntimeError, UsageError } from '../../shared/errors.js';
 
 /**
  * Default kinds: every fault except `resume_agent`, which only means something after a pause (pauses
- * revert themselves), and `tool_fault`, left out so a seed draws the mix it drew before tool_fault existed
- * (ask for it with --actions; the embedded runtime and a process target with an MCP proxy apply it).
+ * revert themselves). A target drops from it what it cannot apply, with its reason (survivalKinds): a
+ * process target without an mcp: proxy has no tool results for `tool_fault` to change.
  */
-export const DEFAULT_SURVIVAL_ACTIONS: readonly ActionType[] = ACTION_TYPES.filter(
-  (t) => t !== 'resume_agent' && t !== 'tool_fault',
-);
+export const DEFAULT_SURVIVAL_ACTIONS: readonly ActionType[] = ACTION_TYPES.filter((t) => t !== 'resume_agent');
 /** the tool_fault modes survival draws: schema_drift needs the tools' names, so it is left to scenarios */
 const SURVIVAL_TOOL_MODES = ['truncate', 'empty', 'corrupt', 'inject', 'duplicate_call'] as const;
 
