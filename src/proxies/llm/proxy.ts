@@ -436,13 +436,15 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     if (readsModel) {
       // decided from the chunk that carries the model, synchronously, so the rest is piped on unread
       return peekModel(req, peekLimit(), (body) => {
-        account(res, body);
-        if (body.model !== undefined) {
-          call.model = body.model;
-          seen!.model = body.model;
-          trace.requested(body.model);
-        }
+        // called from a 'data' event: a throw here would take the whole proxy down
         try {
+          account(res, body);
+          if (body.model !== undefined) {
+            call.model = body.model;
+            // a probe's call is not noted (seen is undefined)
+            if (seen) seen.model = body.model;
+            trace.requested(body.model);
+          }
           route(call, body);
         } catch {
           failed(req, res);
