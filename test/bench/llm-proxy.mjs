@@ -13,7 +13,8 @@
  * for a model nobody asks for): every request's body is read as far as its model, then passed through. Its
  * p50 against the plain proxy's is what quiet faults cost the requests they do not touch.
  * Run: npm run build && node test/bench/llm-proxy.mjs
- * (BENCH_SECONDS per throughput run, default 4; BENCH_CONNECTIONS, default 32)
+ * (BENCH_SECONDS per throughput run, default 4; BENCH_CONNECTIONS, default 32; BENCH_CONTROL=1 starts the
+ * matcher side with no fault: two identical proxies, so its "vs the proxy" figure is the machine's noise)
  */
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -187,7 +188,7 @@ if (process.argv[2] === 'upstream') {
 } else if (process.argv[2] === 'proxy') {
   const { startLlmProxy } = await import('../../dist/proxies/llm/index.js');
   const proxy = await startLlmProxy({ listen: 0, upstream: process.argv[3], api: 'openai' });
-  if (process.argv[4] === 'matcher') {
+  if (process.argv[4] === 'matcher' && process.env.BENCH_CONTROL !== '1') {
     // active, matching nothing: every request is read as far as its model and passed through untouched
     await proxy.applyFault({
       id: 'bench-matcher',
