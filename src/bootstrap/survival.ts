@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from '../shared/errors.js';
 import type { ArenaService } from '../arena/service.js';
 import type { Target } from '../arena/providers.js';
 import { resolveSurvivalConfig } from '../arena/survival/run.js';
-import { survivalKinds } from '../arena/survival/on-target.js';
+import { agentRefusesOf, survivalKinds } from '../arena/survival/on-target.js';
 
 export interface SurvivalPort {
   start(request: {
@@ -49,7 +49,10 @@ export function createSurvivalPort(
       // the same mix as from the command line: kinds asked for that the target cannot apply are refused (400),
       // the default mix leaves them out and the report says why
       const chosen = survivalKinds(target, request, resolveSurvivalConfig(request));
-      const mix = chosen.leftOut.length > 0 ? { actions: chosen.kinds, kindsLeftOut: chosen.leftOut } : {};
+      const mix = {
+        ...(chosen.leftOut.length > 0 ? { actions: chosen.kinds, kindsLeftOut: chosen.leftOut } : {}),
+        ...agentRefusesOf(target),
+      };
       lastError = undefined;
       const promise = target.describe().then((d) => service.runSurvival({ ...request, ...mix, strategy: d.strategy }));
       running = promise.then(

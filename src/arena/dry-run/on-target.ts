@@ -68,7 +68,12 @@ async function plan(target: Target, request: DryRunRequest): Promise<DryRunPlan>
     target.dag ? target.dag.listEdges() : [],
     target.locate ? target.locate() : ([] as AgentLocation[]),
   ]);
-  const view: PlanView = { agents, nodes, edges };
+  const view: PlanView = {
+    agents,
+    nodes,
+    edges,
+    ...(target.agentRefuses ? { refuses: (id: string, type: ActionType) => target.agentRefuses!(id, type) } : {}),
+  };
   const problems: string[] = [];
   let timeline: PlannedFault[];
   let name: string;

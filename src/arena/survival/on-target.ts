@@ -29,6 +29,7 @@ export async function runSurvivalOnTarget(target: Target, options: SurvivalOptio
         ...options,
         strategy,
         ...(kinds ? { actions: kinds, kindsLeftOut: leftOut } : {}),
+        ...agentRefusesOf(target),
         ...(target.calls ? { calls: target.calls } : {}),
         seed: config.seed,
       }),
@@ -57,4 +58,9 @@ export function survivalKinds(
     if (reason !== undefined) leftOut.push({ type, reason });
   }
   return { kinds: config.kinds.filter((k) => refused[k] === undefined), leftOut };
+}
+
+/** the target's per-agent refusals as a survival option (absent when it has none) */
+export function agentRefusesOf(target: Target): Pick<SurvivalOptions, 'agentRefuses'> {
+  return target.agentRefuses ? { agentRefuses: (id, type) => target.agentRefuses!(id, type) } : {};
 }

@@ -30,6 +30,8 @@ export interface TargetView {
   available: string[];
   nodes: string[];
   edges: DAGEdge[];
+  /** why an agent cannot take a fault type (Target.agentRefuses): a fault is aimed at the agents that can */
+  refuses?: ((agentId: string, type: ActionType) => string | undefined) | undefined;
 }
 
 export interface PlanContext {
@@ -74,7 +76,12 @@ export function planAction(view: TargetView, ctx: PlanContext): Action {
   const pick = <T>(items: readonly T[]): T | undefined =>
     items.length ? items[Math.floor(uTarget * items.length)] : undefined;
   const allIds = view.agents.map((a) => a.id).sort();
-  const agentTarget = () => pick(view.available.length ? view.available : allIds) ?? '';
+  const agentTarget = () => {
+    const pool = view.available.length ? view.available : allIds;
+    // among the agents that can take it; when none can, the tick's failure says why
+    const able = view.refuses ? pool.filter((id) => view.refuses!(id, type) === undefined) : pool;
+    return pick(able.length > 0 ? able : pool) ?? '';
+  };
   const options = {
     id: `survival-${ctx.index}-${uId.toString(16).padStart(8, '0')}`,
     created_at: ctx.now().toISOString(),

@@ -48,6 +48,8 @@ export interface SurvivalOptions {
   seed?: number;
   /** told once when the default fault mix leaves out faults the target cannot apply */
   onNotice?: (message: string) => void;
+  /** why an agent cannot take a fault type (Target.agentRefuses): each fault is aimed at agents that can */
+  agentRefuses?: (agentId: string, type: ActionType) => string | undefined;
   /** the default mix's kinds the target cannot apply (runSurvivalOnTarget): named in the report */
   kindsLeftOut?: readonly LeftOutKind[];
   /** steady state measured before the first fault (default 0) */
@@ -190,7 +192,7 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
       .filter((a) => a.status === 'running')
       .map((a) => a.id)
       .sort();
-    return { agents, available, nodes, edges };
+    return { agents, available, nodes, edges, refuses: options.agentRefuses };
   };
 
   const run = await runLifecycle(

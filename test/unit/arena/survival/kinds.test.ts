@@ -4,15 +4,17 @@
  * for by name on a target that cannot apply it, it is refused before anything runs.
  */
 import { describe, expect, it } from 'vitest';
+import type { ActionType } from '../../../../src/arena/action.js';
 import { dryRunOnTarget } from '../../../../src/arena/dry-run/on-target.js';
 import type { Target } from '../../../../src/arena/providers.js';
-import { survivalKinds } from '../../../../src/arena/survival/on-target.js';
-import { DEFAULT_SURVIVAL_ACTIONS } from '../../../../src/arena/survival/plan.js';
+import { runSurvivalOnTarget, survivalKinds } from '../../../../src/arena/survival/on-target.js';
+import { DEFAULT_SURVIVAL_ACTIONS, planAction, type TargetView } from '../../../../src/arena/survival/plan.js';
+import { createRandom } from '../../../../src/shared/random.js';
 import { resolveSurvivalConfig, type SurvivalOptions } from '../../../../src/arena/survival/run.js';
 import type { ArenaService } from '../../../../src/arena/service.js';
 import { createSurvivalPort } from '../../../../src/bootstrap/survival.js';
 import { createEmbeddedTarget } from '../../../../src/targets/embedded/target.js';
-import { unsupportedFaults } from '../../../../src/targets/process/unsupported.js';
+import { agentUnsupported, unsupportedFaults } from '../../../../src/targets/process/unsupported.js';
 import type { ProcessTargetSpec } from '../../../../src/targets/process/spec.js';
 import { UsageError } from '../../../../src/shared/errors.js';
 import { createFakeTarget } from '../../../helpers/fake-target.js';
@@ -83,5 +85,88 @@ describe("survival's mix and tool_fault", () => {
     expect(plan.timeline.length).toBeGreaterThan(50);
     expect(plan.timeline.map((f) => f.type)).not.toContain('tool_fault');
     expect(plan.problems).toEqual([]);
+  });
+
+  it('a fault is aimed at the agents that can take it, with the same draws per tick', () => {
+    const agents = ['agent-1', 'agent-2', 'agent-3'].map((id) => ({
+      id,
+      role: 'worker' as const,
+      status: 'running' as const,
+      restarts: 0,
+    }));
+    const base: TargetView = { agents, available: agents.map((a) => a.id), nodes: [], edges: [] };
+    const onlyTwo: TargetView = {
+      ...base,
+      refuses: (id, type) => (type === 'tool_fault' && id !== 'agent-2' ? `agent ${id} has no mcp: proxy` : undefined),
+    };
+    const seen = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const ctx = (kinds: readonly ActionType[]) => ({
+        random: createRandom(seed),
+        kinds,
+        intervalMs: 1000,
+        now: () => new Date(0),
+        index: 0,
+      });
+      const aimed = ctx(['tool_fault']);
+      expect(planAction(onlyTwo, aimed).target_id).toBe('agent-2');
+      // the tick drew as many numbers as without the refusal: later ticks are not shifted
+      const plain = ctx(['tool_fault']);
+      planAction(base, plain);
+      expect(aimed.random.next()).toBe(plain.random.next());
+      // a kind every agent takes is aimed as before
+      seen.add(planAction(onlyTwo, ctx(['kill_agent'])).target_id);
+      // none can: aimed anyway, and the tick's failure says why
+      const none = { ...base, refuses: () => 'no' };
+      expect(agents.map((a) => a.id)).toContain(planAction(none, ctx(['tool_fault'])).target_id);
+    }
+    expect(seen.size).toBe(3);
+  });
+
+  it('a process agent takes tool_fault through its own mcp: proxy or the shared one', () => {
+    const spec = (shared: boolean) =>
+      ({
+        name: 'fleet',
+        ...(shared ? { mcp: { listen: 0, upstream: 'http://127.0.0.1:1' } } : {}),
+        agents: [{ id: 'a', mcp: { listen: 0, upstream: 'http://127.0.0.1:1' } }, { id: 'b' }],
+      }) as unknown as ProcessTargetSpec;
+    expect(agentUnsupported(spec(false), 'a', 'tool_fault')).toBeUndefined();
+    expect(agentUnsupported(spec(false), 'b', 'tool_fault')).toBe('agent b has no mcp: proxy');
+    expect(agentUnsupported(spec(true), 'b', 'tool_fault')).toBeUndefined();
+    expect(agentUnsupported(spec(false), 'b', 'kill_agent')).toBeUndefined();
+  });
+
+  it('a dry run aims each fault at an agent that can take it', async () => {
+    const target = {
+      ...createFakeTarget(),
+      agentRefuses: (id: string, type: string) =>
+        type === 'slow_agent' && id !== 'agent-3' ? `agent ${id} has no proxy` : undefined,
+    } as Target;
+    const plan = await dryRunOnTarget(target, {
+      kind: 'survival',
+      options: { duration: '20s', interval: '200ms', seed: 7, actions: 'slow_agent,kill_agent' },
+    });
+    const slow = plan.timeline.filter((f) => f.type === 'slow_agent');
+    expect(slow.length).toBeGreaterThan(10);
+    for (const f of slow) expect(f.target).toBe('agent-3');
+    expect(new Set(plan.timeline.filter((f) => f.type === 'kill_agent').map((f) => f.target)).size).toBeGreaterThan(1);
+  });
+
+  it('a real run aims each fault at an agent that can take it', async () => {
+    const target = createFakeTarget();
+    target.agentRefuses = (id, type) => (type === 'slow_agent' && id !== 'agent-3' ? `agent ${id} no` : undefined);
+    const report = await runSurvivalOnTarget(target, {
+      duration: '300ms',
+      interval: '50ms',
+      cooldown: '20ms',
+      seed: 5,
+      actions: ['slow_agent'],
+      pollIntervalMs: 5,
+      recoveryDeadlineMs: 300,
+    });
+    // a slowed agent keeps running, so agent-3 can be aimed at on every tick
+    expect(report.timeline.length).toBeGreaterThan(3);
+    for (const t of report.timeline) expect(t.action.target_id).toBe('agent-3');
+    expect(report.action_kinds_left_out).toBeUndefined();
   });
 });
