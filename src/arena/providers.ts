@@ -163,6 +163,12 @@ export interface Target {
    * way it cannot do, e.g. a quiet `llm_failure` on a target with no LLM proxy); undefined when it can.
    */
   refuses?(action: { type: ActionType; metadata?: Record<string, unknown> }): string | undefined;
+  /**
+   * Why this agent cannot take a fault type the target applies to others (a process agent with no proxy
+   * of that kind in front of it); undefined when it can. Survival draws such a fault among the agents
+   * that can take it. Absent when every agent takes every fault the target supports.
+   */
+  agentRefuses?(agentId: string, type: ActionType): string | undefined;
   /** agents, DAG and strategy in force, for `arena describe` */
   describe(): Promise<TargetDescription>;
   /**

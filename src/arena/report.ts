@@ -249,6 +249,12 @@ export interface SurvivalTick {
   result: Result;
 }
 
+/** a fault kind survival's default mix leaves out on a target, and the target's reason */
+export interface LeftOutKind {
+  type: string;
+  reason: string;
+}
+
 export interface SurvivalReport {
   seed: number;
   status: RunStatus;
@@ -258,6 +264,8 @@ export interface SurvivalReport {
   elapsed_ms: number;
   interval_ms: number;
   action_kinds: string[];
+  /** the default mix's faults this target cannot apply, each with why: not drawn (absent when none) */
+  action_kinds_left_out?: LeftOutKind[];
   /** ticks executed (every tick runs, late rather than skipped; lateness is in `drift`) */
   actions_run: number;
   actions_succeeded: number;

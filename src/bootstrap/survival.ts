@@ -6,6 +6,8 @@ import { ConflictError, NotFoundError } from '../shared/errors.js';
 import type { ArenaService } from '../arena/service.js';
 import type { Target } from '../arena/providers.js';
 import type { StopWhen } from '../arena/safety/types.js';
+import { resolveSurvivalConfig } from '../arena/survival/run.js';
+import { agentRefusesOf, survivalKinds } from '../arena/survival/on-target.js';
 
 export interface SurvivalPort {
   start(request: {
@@ -46,12 +48,20 @@ export function createSurvivalPort(
         throw new ConflictError('a scenario run is going on this arena; wait for it to end', {
           code: 'scenario_running',
         });
+      // the same mix as from the command line: kinds asked for that the target cannot apply are refused (400),
+      // the default mix leaves them out and the report says why
+      const chosen = survivalKinds(target, request, resolveSurvivalConfig(request));
+      const mix = {
+        ...(chosen.leftOut.length > 0 ? { actions: chosen.kinds, kindsLeftOut: chosen.leftOut } : {}),
+        ...agentRefusesOf(target),
+      };
       lastError = undefined;
       let started = () => {};
       const begun = new Promise<void>((resolve) => (started = resolve));
       const promise = target.describe().then((d) =>
         service.runSurvival({
           ...request,
+          ...mix,
           strategy: d.strategy,
           onEvent: (event) => {
             if (event.type === 'run.started') started();

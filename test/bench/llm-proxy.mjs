@@ -7,12 +7,14 @@
  * load generator does not share their event loops.
  * Kinds: json (one small completion), stream (20 SSE events written at
  * once: CPU-bound, the proxy's worst case), paced (20 events 2 ms apart, as
- * a model streams tokens: the upstream sets the pace, as with a real API).
+ * a model streams tokens: the upstream sets the pace, as with a real API), large (one completion
+ * asked with a 256 KiB conversation).
  * A third side, "matcher", is the same proxy with a fault active that matches no request (llm_failure
- * for a model nobody asks for): every request's body is read for its model, then passed through. Its
+ * for a model nobody asks for): every request's body is read as far as its model, then passed through. Its
  * p50 against the plain proxy's is what quiet faults cost the requests they do not touch.
  * Run: npm run build && node test/bench/llm-proxy.mjs
- * (BENCH_SECONDS per throughput run, default 4; BENCH_CONNECTIONS, default 32)
+ * (BENCH_SECONDS per throughput run, default 4; BENCH_CONNECTIONS, default 32; BENCH_CONTROL=1 starts the
+ * matcher side with no fault: two identical proxies, so its "vs the proxy" figure is the machine's noise)
  */
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -35,6 +37,8 @@ const BODY = {
   json: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'hi' }] }),
   stream: JSON.stringify({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
   paced: JSON.stringify({ model: 'paced', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+  // a long conversation (256 KiB): what reading a whole body for its model costs shows here
+  large: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'x'.repeat(256 * 1024) }] }),
 };
 
 /** one whole request (until the last byte of the answer), in ms */
@@ -67,8 +71,8 @@ const SIDES = ['direct', 'proxy', 'matcher'];
 async function latency(ports, kind) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const samples = { direct: [], proxy: [], matcher: [] };
-  const perRound = kind === 'paced' ? 40 : LATENCY_PER_ROUND;
-  for (let i = 0; i < (kind === 'paced' ? 10 : 200); i++)
+  const perRound = kind === 'paced' || kind === 'large' ? 40 : LATENCY_PER_ROUND;
+  for (let i = 0; i < (kind === 'paced' || kind === 'large' ? 10 : 200); i++)
     for (const side of SIDES) await once(agent, ports[side], BODY[kind]);
   // interleaved rounds in a rotating order, so drift on a shared machine hits every side alike
   for (let round = 0; round < LATENCY_ROUNDS * 2; round++) {
@@ -118,7 +122,7 @@ async function main() {
     `LLM proxy bench: node ${process.version}, ${STREAM_EVENTS} SSE events per streamed answer, ${CONNECTIONS} connections x ${SECONDS}s per throughput run`,
   );
   try {
-    for (const kind of ['json', 'stream', 'paced']) {
+    for (const kind of ['json', 'stream', 'paced', 'large']) {
       const lat = await latency(ports, kind);
       const addedP50 = lat.proxy.p50 - lat.direct.p50;
       const addedP99 = lat.proxy.p99 - lat.direct.p99;
@@ -184,8 +188,8 @@ if (process.argv[2] === 'upstream') {
 } else if (process.argv[2] === 'proxy') {
   const { startLlmProxy } = await import('../../dist/proxies/llm/index.js');
   const proxy = await startLlmProxy({ listen: 0, upstream: process.argv[3], api: 'openai' });
-  if (process.argv[4] === 'matcher') {
-    // active, matching nothing: every request is read for its model and passed through untouched
+  if (process.argv[4] === 'matcher' && process.env.BENCH_CONTROL !== '1') {
+    // active, matching nothing: every request is read as far as its model and passed through untouched
     await proxy.applyFault({
       id: 'bench-matcher',
       type: 'llm_failure',

@@ -366,7 +366,8 @@ export function createFakeTarget(options: FakeTargetOptions = {}): FakeTarget {
       for (const t of timers) t.cancel();
       timers.clear();
     },
-    unsupportedFaults: () => ({}),
+    // it has no tools whose results a tool_fault could change
+    unsupportedFaults: () => ({ tool_fault: 'the fake target has no tools' }),
     describe: async () => ({
       name: 'fake',
       agents: await runtime.listAgents(),

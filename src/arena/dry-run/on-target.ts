@@ -19,6 +19,7 @@ import { blockActions } from '../trials/faults.js';
 import { armsFor, planBlocks } from '../trials/plan.js';
 import { scenarioTimeline, survivalTimeline, trialsBlockFaults, type PlanView } from './timeline.js';
 import type { DryRunPlan, PlannedAgent, PlannedFault, PlannedTrials } from './types.js';
+import type { LeftOutKind } from '../report.js';
 
 export type DryRunRequest =
   | { kind: 'scenario'; scenario: Scenario; seed: number; timeScale?: number }
@@ -67,7 +68,12 @@ async function plan(target: Target, request: DryRunRequest): Promise<DryRunPlan>
     target.dag ? target.dag.listEdges() : [],
     target.locate ? target.locate() : ([] as AgentLocation[]),
   ]);
-  const view: PlanView = { agents, nodes, edges };
+  const view: PlanView = {
+    agents,
+    nodes,
+    edges,
+    ...(target.agentRefuses ? { refuses: (id: string, type: ActionType) => target.agentRefuses!(id, type) } : {}),
+  };
   const problems: string[] = [];
   let timeline: PlannedFault[];
   let name: string;
@@ -75,6 +81,7 @@ async function plan(target: Target, request: DryRunRequest): Promise<DryRunPlan>
   let warmupMs: number;
   let cooldownMs: number;
   let trials: PlannedTrials | undefined;
+  let leftOut: LeftOutKind[] | undefined;
   if (request.kind === 'trials') {
     const { scenario } = request.options;
     name = scenario ? `under ${scenario.name}` : '(clean only)';
@@ -100,7 +107,9 @@ async function plan(target: Target, request: DryRunRequest): Promise<DryRunPlan>
     cooldownMs = config.cooldownMs;
     let kinds: readonly ActionType[] = config.kinds;
     try {
-      kinds = survivalKinds(target, request.options, config).kinds;
+      const chosen = survivalKinds(target, request.options, config);
+      kinds = chosen.kinds;
+      if (chosen.leftOut.length > 0) leftOut = chosen.leftOut;
     } catch (err) {
       problems.push(errorMessage(err));
     }
@@ -147,6 +156,7 @@ async function plan(target: Target, request: DryRunRequest): Promise<DryRunPlan>
     cooldown_ms: cooldownMs,
     timeline,
     problems: [...new Set(problems)],
+    ...(leftOut ? { action_kinds_left_out: leftOut } : {}),
     ...(trials ? { trials } : {}),
     injected: 0,
   };

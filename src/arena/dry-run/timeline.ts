@@ -18,6 +18,8 @@ export interface PlanView {
   agents: AgentInfo[];
   nodes: string[];
   edges: DAGEdge[];
+  /** why an agent cannot take a fault type (Target.agentRefuses): survival aims at the agents that can */
+  refuses?: ((agentId: string, type: ActionType) => string | undefined) | undefined;
 }
 
 const running = (view: PlanView) =>

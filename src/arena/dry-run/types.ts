@@ -1,6 +1,7 @@
 /** The plan a dry run prints (DESIGN §6 `--dry-run`): what a real run would do, resolved, nothing injected. */
 import type { ActionType } from '../action.js';
 import type { AgentInfo, TargetKind } from '../providers.js';
+import type { LeftOutKind } from '../report.js';
 
 export interface PlannedFault {
   /** ms since the run starts (warmup included), as a real run's report times it (`at_ms`, `planned_at`) */
@@ -56,6 +57,8 @@ export interface DryRunPlan {
   timeline: PlannedFault[];
   /** what cannot be resolved (an unknown agent, a fault the target cannot apply, a pid not found): exit 2 */
   problems: string[];
+  /** survival: the default mix's faults this target cannot apply, each with why; not drawn (absent when none) */
+  action_kinds_left_out?: LeftOutKind[];
   /** trials only: tasks, arms and blocks; `timeline` then lists every faulted block's faults in order */
   trials?: PlannedTrials;
   /** always 0: a dry run injects nothing */

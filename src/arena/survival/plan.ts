@@ -15,12 +15,10 @@ import { RuntimeError, UsageError } from '../../shared/errors.js';
 
 /**
  * Default kinds: every fault except `resume_agent`, which only means something after a pause (pauses
- * revert themselves), and `tool_fault`, left out so a seed draws the mix it drew before tool_fault existed
- * (ask for it with --actions; the embedded runtime and a process target with an MCP proxy apply it).
+ * revert themselves). A target drops from it what it cannot apply, with its reason (survivalKinds): a
+ * process target without an mcp: proxy has no tool results for `tool_fault` to change.
  */
-export const DEFAULT_SURVIVAL_ACTIONS: readonly ActionType[] = ACTION_TYPES.filter(
-  (t) => t !== 'resume_agent' && t !== 'tool_fault',
-);
+export const DEFAULT_SURVIVAL_ACTIONS: readonly ActionType[] = ACTION_TYPES.filter((t) => t !== 'resume_agent');
 /** the tool_fault modes survival draws: schema_drift needs the tools' names, so it is left to scenarios */
 const SURVIVAL_TOOL_MODES = ['truncate', 'empty', 'corrupt', 'inject', 'duplicate_call'] as const;
 
@@ -32,6 +30,8 @@ export interface TargetView {
   available: string[];
   nodes: string[];
   edges: DAGEdge[];
+  /** why an agent cannot take a fault type (Target.agentRefuses): a fault is aimed at the agents that can */
+  refuses?: ((agentId: string, type: ActionType) => string | undefined) | undefined;
 }
 
 export interface PlanContext {
@@ -76,7 +76,12 @@ export function planAction(view: TargetView, ctx: PlanContext): Action {
   const pick = <T>(items: readonly T[]): T | undefined =>
     items.length ? items[Math.floor(uTarget * items.length)] : undefined;
   const allIds = view.agents.map((a) => a.id).sort();
-  const agentTarget = () => pick(view.available.length ? view.available : allIds) ?? '';
+  const agentTarget = () => {
+    const pool = view.available.length ? view.available : allIds;
+    // among the agents that can take it; when none can, the tick's failure says why
+    const able = view.refuses ? pool.filter((id) => view.refuses!(id, type) === undefined) : pool;
+    return pick(able.length > 0 ? able : pool) ?? '';
+  };
   const options = {
     id: `survival-${ctx.index}-${uId.toString(16).padStart(8, '0')}`,
     created_at: ctx.now().toISOString(),

@@ -9,7 +9,7 @@
  */
 import type { Action, ActionType } from '../action.js';
 import type { RunService } from '../run/service-port.js';
-import type { RunEventListener, SurvivalReport, SurvivalTick } from '../report.js';
+import type { LeftOutKind, RunEventListener, SurvivalReport, SurvivalTick } from '../report.js';
 import { createAction } from '../actions.js';
 import type { Clock } from '../../shared/clock.js';
 import { createRandom, randomSeed } from '../../shared/random.js';
@@ -43,11 +43,15 @@ export interface SurvivalOptions {
   duration: number | string;
   /** time between two actions (ms or "2s") */
   interval: number | string;
-  /** kinds to draw from: a list or "kill_agent,slow_agent"; default every kind but resume_agent */
+  /** kinds to draw from: a list or "kill_agent,slow_agent"; default every kind but resume_agent (DEFAULT_SURVIVAL_ACTIONS) */
   actions?: string | readonly string[];
   seed?: number;
   /** told once when the default fault mix leaves out faults the target cannot apply */
   onNotice?: (message: string) => void;
+  /** why an agent cannot take a fault type (Target.agentRefuses): each fault is aimed at agents that can */
+  agentRefuses?: (agentId: string, type: ActionType) => string | undefined;
+  /** the default mix's kinds the target cannot apply (runSurvivalOnTarget): named in the report */
+  kindsLeftOut?: readonly LeftOutKind[];
   /** steady state measured before the first fault (default 0) */
   warmup?: number | string;
   /** recovery watched after the last fault (default 2 × interval, at most 3 s) */
@@ -188,7 +192,7 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
       .filter((a) => a.status === 'running')
       .map((a) => a.id)
       .sort();
-    return { agents, available, nodes, edges };
+    return { agents, available, nodes, edges, refuses: options.agentRefuses };
   };
 
   const run = await runLifecycle(
@@ -261,6 +265,7 @@ export async function runSurvival(service: RunService, options: SurvivalOptions)
     elapsed_ms: run.elapsed_ms,
     interval_ms: config.intervalMs,
     action_kinds: config.kinds,
+    ...(options.kindsLeftOut?.length ? { action_kinds_left_out: [...options.kindsLeftOut] } : {}),
     actions_run: ran,
     actions_succeeded: succeeded,
     actions_failed: ran - succeeded,

@@ -31,6 +31,7 @@ export function renderDryRun(plans: DryRunPlan[], width: number | undefined): st
       wordWrap: true,
     });
     if (plan.trials) out.push(...trialsLines(plan.trials));
+    for (const l of plan.action_kinds_left_out ?? []) out.push(`  left out of the mix: ${l.type} (${l.reason})`);
     out.push(
       plan.trials
         ? `  the faulted blocks apply ${plan.timeline.length} fault(s) in all:`

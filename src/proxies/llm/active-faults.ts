@@ -41,9 +41,14 @@ export class ActiveFaults {
     return this.faults.length === 0;
   }
 
-  /** true when some fault matches on `model` or reads the request (its model, tools, size), which means reading its body */
+  /** true when some fault reads the request whole (the model to swap, its tools, its size) */
   get needsBody(): boolean {
-    return this.faults.some((f) => f.spec.match?.model !== undefined || READS_REQUEST.has(f.spec.errorType));
+    return this.faults.some((f) => READS_REQUEST.has(f.spec.errorType));
+  }
+
+  /** true when some fault matches on `model`: the body is read as far as its model */
+  get needsModel(): boolean {
+    return this.faults.some((f) => f.spec.match?.model !== undefined);
   }
 
   add(id: string, spec: LlmFaultSpec): ActiveLlmFault {

@@ -1,10 +1,12 @@
 /**
  * Which model a request asked for, seen as its body streams past untouched:
  * the recovery probe asks for what the agents' own traffic used (an upstream
- * with a model allow-list refuses any other). A tiny JSON scanner finds the
- * top-level `"model"` string wherever it sits (SDKs put `messages` first),
- * holding only that string, never the body. It stops at the model or after
- * `maxBytes`, so a large body costs at most that much scanning.
+ * with a model allow-list refuses any other), and a fault that matches on
+ * `model` decides from it without reading the whole body. A tiny JSON
+ * scanner finds the first top-level `"model"` string wherever it sits (SDKs
+ * put `messages` first), holding only that string, never the body. It stops
+ * at the model or after `maxBytes`, so a large body costs at most that much
+ * scanning. A top-level string with escapes is decoded as JSON.parse would.
  */
 
 const QUOTE = 0x22;
@@ -20,12 +22,18 @@ export interface ModelSniffer {
   readonly model: string | undefined;
   /** the model was found or the scan gave up: push is a no-op from here */
   readonly isDone: boolean;
+  /**
+   * the scan cannot vouch for its answer: it gave up at `maxBytes`, or the model's value was too
+   * long to keep; a caller that needs the exact model parses the whole body instead
+   */
+  readonly isUnsure: boolean;
 }
 
 export function createModelSniffer(maxBytes = 1024 * 1024): ModelSniffer {
   let depth = 0;
   let inString = false;
   let isEscaped = false;
+  let hasEscape = false;
   let isTooLong = false;
   let bytes: number[] = [];
   let isValue = false; // after a top-level key's colon
@@ -33,13 +41,17 @@ export function createModelSniffer(maxBytes = 1024 * 1024): ModelSniffer {
   let scanned = 0;
   let model: string | undefined;
   let isDone = false;
+  let isUnsure = false;
 
   const endString = () => {
-    const text = isTooLong ? undefined : Buffer.from(bytes).toString('utf8');
+    const text = isTooLong ? undefined : decode(bytes, hasEscape);
     if (!isValue) lastKey = text;
-    else if (lastKey === 'model' && text !== undefined) {
-      model = text;
-      isDone = true;
+    else if (lastKey === 'model') {
+      if (text === undefined) isUnsure = isDone = true;
+      else {
+        model = text;
+        isDone = true;
+      }
     }
   };
 
@@ -53,12 +65,13 @@ export function createModelSniffer(maxBytes = 1024 * 1024): ModelSniffer {
           if (isEscaped) isEscaped = false;
           else if (b === BACKSLASH) {
             isEscaped = true;
-            continue;
+            hasEscape = true;
           } else if (b === QUOTE) {
             inString = false;
             if (depth === 1) endString();
             continue;
           }
+          // kept as written, escapes included: decode() reads them as JSON does
           if (depth === 1 && !isTooLong) {
             if (bytes.length >= MAX_STRING) isTooLong = true;
             else bytes.push(b);
@@ -68,6 +81,7 @@ export function createModelSniffer(maxBytes = 1024 * 1024): ModelSniffer {
         if (b === QUOTE) {
           inString = true;
           bytes = [];
+          hasEscape = false;
           isTooLong = false;
         } else if (b === 0x7b || b === 0x5b) depth++;
         else if (b === 0x7d || b === 0x5d) depth--;
@@ -75,7 +89,7 @@ export function createModelSniffer(maxBytes = 1024 * 1024): ModelSniffer {
         else if (depth === 1 && b === COMMA) isValue = false;
       }
       scanned += end;
-      if (scanned >= maxBytes) isDone = true;
+      if (scanned >= maxBytes && !isDone) isUnsure = isDone = true;
     },
     get model() {
       return model;
@@ -83,5 +97,19 @@ export function createModelSniffer(maxBytes = 1024 * 1024): ModelSniffer {
     get isDone() {
       return isDone;
     },
+    get isUnsure() {
+      return isUnsure;
+    },
   };
+}
+
+/** a JSON string's bytes as written (between the quotes); undefined when its escapes are not valid JSON */
+function decode(bytes: number[], hasEscape: boolean): string | undefined {
+  const raw = Buffer.from(bytes).toString('utf8');
+  if (!hasEscape) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return undefined;
+  }
 }

@@ -20,7 +20,7 @@ import { RateBuckets, requestTokens } from './rate-bucket.js';
 import { ActiveFaults, type ActiveLlmFault, type RequestDecision } from './active-faults.js';
 import { describeSpec, isStreamFault, parseLlmFault } from './fault-spec.js';
 import { createModelSniffer } from './model-sniffer.js';
-import { peekBody, modelOf, type PeekedBody } from './request-body.js';
+import { peekBody, peekModel, modelOf, type PeekedBody } from './request-body.js';
 import { ProxyStats, retryAfterMs, type LlmProxyStats } from './stats.js';
 import { createCallRecorder, type CallTrace, type TokenTotals } from './call-trace.js';
 import { createCallLedger, type CallLedger, type CallLedgerReader } from '../../protocol/calls.js';
@@ -143,13 +143,18 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   const maxBuffered = options.maxBufferedBytes ?? DEFAULT_BUFFERED;
   // bytes of request bodies read ahead and not yet let go: 60 held requests of 8 MiB took 555 MB without a cap
   let buffered = 0;
-  const peek = async (req: IncomingMessage, res: ServerResponse): Promise<PeekedBody> => {
-    const body = await peekBody(req, Math.max(0, Math.min(maxPeek, maxBuffered - buffered)));
+  const peekLimit = () => Math.max(0, Math.min(maxPeek, maxBuffered - buffered));
+  /** what was read ahead counts against maxBufferedBytes until the client's exchange closes */
+  const account = (res: ServerResponse, body: PeekedBody) => {
+    if (res.closed) return;
     let size = 0;
     for (const chunk of body.chunks) size += chunk.length;
-    if (res.closed) return body;
     buffered += size;
     res.once('close', () => (buffered -= size));
+  };
+  const peek = async (req: IncomingMessage, res: ServerResponse): Promise<PeekedBody> => {
+    const body = await peekBody(req, peekLimit());
+    account(res, body);
     return body;
   };
   const faults = new ActiveFaults(random);
@@ -393,11 +398,15 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
   /** a call of the arena's own recovery probe, not of the agents */
   const isProbeCall = (req: IncomingMessage) =>
     options.probeClient !== undefined && req.headers['x-arena-client'] === options.probeClient;
-  /** watches the body stream past for its model; the request is never held for it */
-  const noteRequest = (req: IncomingMessage, path: string): { model?: string } | undefined => {
+  /**
+   * watches the body stream past for its model; the request is never held for it. `isSniffed`
+   * false: the caller reads the model itself (peekModel) and sets it
+   */
+  const noteRequest = (req: IncomingMessage, path: string, isSniffed: boolean): { model?: string } | undefined => {
     if (req.method !== 'POST' || isProbeCall(req)) return undefined;
     const seen: { path: string; model?: string } = { path };
     last = seen;
+    if (!isSniffed) return seen;
     const sniffer = createModelSniffer();
     const onData = (chunk: Buffer) => {
       sniffer.push(chunk);
@@ -412,48 +421,74 @@ export async function startLlmProxy(options: LlmProxyOptions): Promise<LlmProxy>
     const client = stats.clientOf(req);
     stats.onRequest(client, clock.now(), req.headers['x-stainless-retry-count']);
     const pathname = pathOf(req.url);
-    const seen = noteRequest(req, pathname);
+    // a traced request is read ahead for its model (gen_ai.request.model), as a fault that reads the request is
+    const isTraced = options.tracing !== undefined && !isProbeCall(req);
+    const readsWhole = faults.needsBody || markers.isTracking || isTraced;
+    // only a `match.model` to decide: the body is read until its model is known, and no further
+    const readsModel = !readsWhole && faults.needsModel && req.method === 'POST';
+    const seen = noteRequest(req, pathname, !readsModel);
     // the model the request asked for, as the sniffer saw it: what a call that got no answer is recorded under
     const trace = recorder.trace(req, res, () => seen?.model);
     const call: Call = { req, res, client, api: apiOf(pathname), pathname, trace };
     // the arena's own recovery probes are not the agents' calls: no trace of their own every poll
-    const span =
-      options.tracing && !isProbeCall(req)
-        ? traceLlmCall(options.tracing, req, res, { ...call, upstream: upstreamUrl })
-        : undefined;
-    call.span = span;
-    if (faults.isEmpty && !markers.isTracking && !span) return pass(call, undefined, []);
+    if (isTraced) call.span = traceLlmCall(options.tracing!, req, res, { ...call, upstream: upstreamUrl });
+    if (faults.isEmpty && !readsWhole) return pass(call, undefined, []);
+    if (readsModel) {
+      // decided from the chunk that carries the model, synchronously, so the rest is piped on unread
+      return peekModel(req, peekLimit(), (body) => {
+        // called from a 'data' event: a throw here would take the whole proxy down
+        try {
+          account(res, body);
+          if (body.model !== undefined) {
+            call.model = body.model;
+            // a probe's call is not noted (seen is undefined)
+            if (seen) seen.model = body.model;
+            trace.requested(body.model);
+          }
+          route(call, body);
+        } catch {
+          failed(req, res);
+        }
+      });
+    }
     let body: PeekedBody | undefined;
-    // a traced request is read ahead for its model (gen_ai.request.model), as a fault that matches on it is
-    if (faults.needsBody || markers.isTracking || span) {
+    if (readsWhole) {
       body = await peek(req, res);
       const model = body.isComplete ? modelOf(body.chunks) : undefined;
       if (model !== undefined) {
         call.model = model;
-        call.trace.requested(model);
+        trace.requested(model);
       }
-      span?.requestModel(model);
+      call.span?.requestModel(model);
       if (markers.isTracking && body.isComplete) traceRequest(markers, body.chunks);
     }
-    const decision = faults.isEmpty ? NO_DECISION : faults.decide(pathname, call.model);
+    route(call, body);
+  };
+
+  /** which fault, if any, acts on the request, once what it needs of the body is read */
+  const route = (call: Call, body: PeekedBody | undefined) => {
+    const decision = faults.isEmpty ? NO_DECISION : faults.decide(call.pathname, call.model);
     const fault = decision.fault;
     if (!fault) return pass(call, body, decision.streamCandidates);
     const type = fault.spec.errorType;
     // a storm's bucket decides per request (below)
-    if (type !== 'rate_limit_storm') span?.fault(type);
+    if (type !== 'rate_limit_storm') call.span?.fault(type);
     if (type === 'timeout') return hold(call, fault, body);
     if (STATUS_FAULTS.has(type)) return injectStatus(call, fault);
     if (type === 'rate_limit_storm') return storm(call, fault, body);
     return pass(call, body, [], fault);
   };
 
+  /** the proxy itself failed on a request: an upstream-style error, or a cut answer once headers went out */
+  const failed = (req: IncomingMessage, res: ServerResponse) => {
+    if (!res.headersSent) sendWire(res, upstreamUnreachable(apiOf(pathOf(req.url)), 'proxy error'));
+    else res.destroy();
+  };
+
   // the arena's one HTTP listener: agents' SDKs send no Origin; a web page or a rebound DNS name is refused
   const listener = await listenHttp(
     (req, res) => {
-      handle(req, res).catch(() => {
-        if (!res.headersSent) sendWire(res, upstreamUnreachable(apiOf(pathOf(req.url)), 'proxy error'));
-        else res.destroy();
-      });
+      handle(req, res).catch(() => failed(req, res));
     },
     { port: options.listen, host: options.host ?? '127.0.0.1' },
   ).catch((err: unknown) => {

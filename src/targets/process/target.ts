@@ -32,7 +32,7 @@ import { pidSource } from './pid.js';
 import { describeProbe } from './probes.js';
 import { API_KEY_ENV, PROBE_CLIENT, llmProbe } from './llm-probe.js';
 import { DEFAULT_READY_TIMEOUT_MS, PROBE_DEFAULTS, type ProcessTargetSpec } from './spec.js';
-import { unsupportedFaults, type ProxyKinds } from './unsupported.js';
+import { agentUnsupported, unsupportedFaults, type ProxyKinds } from './unsupported.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 import { createWorkload, type Workload } from './workload.js';
 import { createTrialTasks } from '../trial-tasks.js';
@@ -189,6 +189,7 @@ export function createProcessTarget(spec: ProcessTargetSpec, options: ProcessTar
     runtime,
     observer,
     unsupportedFaults: unsupported,
+    agentRefuses: (agentId, type) => agentUnsupported(spec, agentId, type),
     // a marker in a task's answer reached the user, as in a workload answer
     ...optionalTrials(spec, (body) => {
       if (markers.isTracking) markers.scan(body, 'reached_user');

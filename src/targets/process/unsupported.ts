@@ -44,3 +44,29 @@ export function unsupportedFaults(spec: ProcessTargetSpec, kinds: ProxyKinds): P
     out.memory_corrupt = `target ${name} has no memory_corrupt hook (add hooks: { memory_corrupt: "command {agent}" })`;
   return out;
 }
+
+/**
+ * Why this agent cannot take a fault type the target applies to others: it has no proxy of that kind of
+ * its own and none shared (the target-level `llm:` / `mcp:` stands in front of every agent). Undefined
+ * when it can, and for an agent the target does not list (the fault's own error names it).
+ */
+export function agentUnsupported(spec: ProcessTargetSpec, agentId: string, type: ActionType): string | undefined {
+  const agent = spec.agents.find((a) => a.id === agentId);
+  if (!agent) return undefined;
+  switch (type) {
+    case 'slow_agent':
+    case 'network_partition':
+      return agent.proxy ? undefined : `agent ${agentId} has no proxy`;
+    case 'llm_failure':
+      return spec.llm || agent.llm ? undefined : `agent ${agentId} has no llm: proxy`;
+    case 'tool_fault':
+    case 'tool_timeout':
+      return spec.mcp || agent.mcp ? undefined : `agent ${agentId} has no mcp: proxy`;
+    case 'mcp_disconnect':
+      return spec.hooks?.mcp_disconnect || spec.mcp || agent.mcp
+        ? undefined
+        : `agent ${agentId} has no mcp: proxy and the target no mcp_disconnect hook`;
+    default:
+      return undefined;
+  }
+}

@@ -10,7 +10,7 @@ import type { SurvivalOptions } from '../../../src/arena/survival/run.js';
 import { createSurvivalPort } from '../../../src/bootstrap/survival.js';
 import { UsageError } from '../../../src/shared/errors.js';
 
-const target = { describe: async () => ({ strategy: {} }) } as unknown as Target;
+const target = { describe: async () => ({ strategy: {} }), unsupportedFaults: () => ({}) } as unknown as Target;
 
 function service(run: (options: SurvivalOptions, state: { running: boolean }) => Promise<unknown>): ArenaService {
   const state = { running: false };

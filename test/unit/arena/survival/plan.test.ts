@@ -56,7 +56,8 @@ describe('planAction', () => {
 describe('parseActionKinds', () => {
   it('defaults to every kind but resume_agent and rejects unknown ones', () => {
     expect(parseActionKinds(undefined)).toEqual([...DEFAULT_SURVIVAL_ACTIONS]);
-    expect(DEFAULT_SURVIVAL_ACTIONS).toHaveLength(12);
+    expect(DEFAULT_SURVIVAL_ACTIONS).toHaveLength(13);
+    expect(DEFAULT_SURVIVAL_ACTIONS).toContain('tool_fault');
     expect(parseActionKinds(' kill_agent , slow_agent,kill_agent')).toEqual(['kill_agent', 'slow_agent']);
     expect(() => parseActionKinds('kill_agent,nuke,boom')).toThrow(UsageError);
     expect(() => parseActionKinds('kill_agent,nuke,boom')).toThrow('unknown action types nuke, boom');

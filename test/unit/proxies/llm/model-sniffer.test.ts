@@ -34,3 +34,23 @@ describe('the model a request asks for, seen in passing', () => {
     expect(sniff('model=gpt')).toBeUndefined();
   });
 });
+
+describe('the sniffer on strings it cannot take as written', () => {
+  it('decodes escapes in the model and in keys as JSON.parse does', () => {
+    expect(sniff('{"model":"gpt\\u002d4\\"x\\"","messages":[]}')).toBe('gpt-4"x"');
+    expect(sniff('{"mod\\u0065l":"escaped-key"}', 2)).toBe('escaped-key');
+    expect(sniff('{"messages":[],"model":"a\\\\b"}', 1)).toBe('a\\b');
+  });
+
+  it('says it is unsure when it gave up or the model was too long to keep', () => {
+    const long = createModelSniffer();
+    long.push(Buffer.from(JSON.stringify({ model: 'm'.repeat(300) })));
+    expect(long).toMatchObject({ model: undefined, isDone: true, isUnsure: true });
+    const bounded = createModelSniffer(100);
+    bounded.push(Buffer.from(JSON.stringify({ input: 'x'.repeat(200), model: 'late' })));
+    expect(bounded).toMatchObject({ model: undefined, isDone: true, isUnsure: true });
+    const sure = createModelSniffer();
+    sure.push(Buffer.from('{"messages":[]}'));
+    expect(sure).toMatchObject({ model: undefined, isDone: false, isUnsure: false });
+  });
+});
