@@ -18,10 +18,16 @@ export interface CertificateEntry {
   interval: [number, number];
 }
 
+/** the phases runs are spent in, in order (the search confirms its own result within 'search') */
+export type ShrinkPhase = 'reproduce' | 'search' | 'compress' | 'certificate';
+/** runs (every run, unjudged ones included, when the judge counts them) and candidates spent per phase */
+export type PhaseCounts = Record<ShrinkPhase, { runs: number; candidates: number }>;
+
 export type ShrinkOutcome =
-  | { reproduced: false; runs_to_reproduce: number; failures: number }
+  | { reproduced: false; runs_to_reproduce: number; failures: number; phases: PhaseCounts }
   | {
       reproduced: true;
+      phases: PhaseCounts;
       schedule: Schedule;
       /** the minimal subset before compression, at the original times */
       minimal: ShrinkFault[];
@@ -44,8 +50,28 @@ export interface ShrinkOptions {
 }
 
 export async function shrinkSchedule(original: Schedule, options: ShrinkOptions): Promise<ShrinkOutcome> {
-  const { judge, signal } = options;
+  const { signal } = options;
   let candidates = 0;
+  // runs per phase: the caller's count when it has one (unjudged runs included), else the judged runs
+  let judged = 0;
+  const spent = () => options.runsSpent?.() ?? judged;
+  const phases: PhaseCounts = {
+    reproduce: { runs: 0, candidates: 0 },
+    search: { runs: 0, candidates: 0 },
+    compress: { runs: 0, candidates: 0 },
+    certificate: { runs: 0, candidates: 0 },
+  };
+  /** every run goes through here, charged to the phase it was spent in */
+  const judgeIn = async (phase: ShrinkPhase, s: Schedule): Promise<Judgement> => {
+    const before = spent();
+    try {
+      const j = await options.judge(s);
+      judged += j.runs;
+      return j;
+    } finally {
+      phases[phase].runs += spent() - before;
+    }
+  };
   let size = original.faults.length;
   const progress = (phase: ShrinkProgress['phase'], trying?: Schedule) =>
     options.onProgress?.({
@@ -56,16 +82,17 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
       ...(trying ? { trying: trying.faults.map((f) => f.label) } : {}),
     });
   const counted =
-    (phase: ShrinkProgress['phase']): Judge =>
+    (phase: ShrinkPhase): Judge =>
     async (s) => {
       signal?.throwIfAborted();
       candidates++;
+      phases[phase].candidates++;
       progress(phase, s);
-      return judge(s);
+      return judgeIn(phase, s);
     };
 
   const first = await counted('reproduce')(original);
-  if (!first.fails) return { reproduced: false, runs_to_reproduce: first.runs, failures: first.failures };
+  if (!first.fails) return { reproduced: false, runs_to_reproduce: first.runs, failures: first.failures, phases };
   options.onSmaller?.(original);
 
   const units = groupFaults(original.faults);
@@ -102,7 +129,7 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
     // time (a shorter cooldown that the restart sometimes outruns); two clean ones keep it a quarter of the time
     const first = await compressJudge(s);
     if (!failedEveryRun(first)) return { ...first, fails: false };
-    const again = await judge(s);
+    const again = await judgeIn('compress', s);
     const j = {
       fails: failedEveryRun(again),
       runs: first.runs + again.runs,
@@ -143,7 +170,7 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
     break;
   }
   progress('certificate');
-  return { reproduced: true, schedule, minimal, candidates, method: found.method, certificate };
+  return { reproduced: true, phases, schedule, minimal, candidates, method: found.method, certificate };
 }
 
 function failedEveryRun(j: Judgement): boolean {

@@ -218,6 +218,11 @@ export async function shrinkCommand(
     minimal_faults: faults.length,
     faults,
     runs: runsSpent(),
+    // where the runs went: the survival run of --survival, then each phase (runs and candidates judged)
+    runs_by_phase: {
+      ...(failing.runs > 0 ? { survival: { runs: failing.runs, candidates: 0 } } : {}),
+      ...outcome.phases,
+    },
     candidates: outcome.candidates,
     method: outcome.method,
     cooldown_ms: outcome.schedule.cooldown_ms,
@@ -235,6 +240,9 @@ export async function shrinkCommand(
   }
   const lines = [
     `shrunk ${input.faults.length} fault(s) to ${faults.length} in ${document.runs} run(s) (${document.candidates} candidates, ${document.method}); wrote ${opts.out}`,
+    `runs by phase: ${Object.entries(document.runs_by_phase)
+      .map(([phase, c]) => `${phase} ${c.runs}`)
+      .join(' · ')}`,
     `fails with: ${formatSignature(signature)}`,
     ...faults.map(
       (f) => `  ${String(f.at_ms).padStart(6)} ms  ${f.type}${f.target_id ? ` ${f.target_id}` : ''}  (${f.label})`,

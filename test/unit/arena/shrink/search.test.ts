@@ -154,6 +154,27 @@ describe('shrinkSchedule with a noisy oracle', () => {
     for (const c of out.certificate) expect(c.fail_rate_without).toBeLessThan(0.5);
   });
 
+  it('charges every run to the phase it was spent in, unjudged ones included', async () => {
+    const faults = [0, 1, 2, 3].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 1000));
+    let calls = 0;
+    // every fifth run cannot be judged (the target did not start): retried, and still counted where it was spent
+    const judge = sequentialJudge(async (s) => {
+      if (++calls % 5 === 0) return 'unjudged';
+      return s.faults.some((f) => f.id === 2) ? 'fail' : 'pass';
+    });
+    const out = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge, runsSpent: judge.runsSpent });
+    if (!out.reproduced) throw new Error('did not reproduce');
+    const { reproduce, search, compress, certificate } = out.phases;
+    expect(reproduce).toEqual({ runs: 2, candidates: 1 });
+    expect(search.candidates).toBeGreaterThan(0);
+    expect(compress.candidates).toBeGreaterThan(0);
+    expect(certificate.candidates).toBe(1);
+    expect(reproduce.runs + search.runs + compress.runs + certificate.runs).toBe(judge.runsSpent());
+    expect(reproduce.candidates + search.candidates + compress.candidates + certificate.candidates).toBe(
+      out.candidates,
+    );
+  });
+
   it('keeps a compression step only when it failed in every run, so the output fails as reliably as the original', async () => {
     const faults = [0, 1].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 100));
     // both faults are needed; below a 1 s cooldown the failure shows only two runs in three (the target is
@@ -301,6 +322,10 @@ describe('shrinkSchedule with a noisy oracle', () => {
   it('says so when the original does not reproduce', async () => {
     const judge = sequentialJudge(async () => 'pass');
     const out = await shrinkSchedule({ faults: [fault(0, 'kill_agent', 'agent-1', 0)], cooldown_ms: 1000 }, { judge });
-    expect(out).toEqual({ reproduced: false, runs_to_reproduce: 4, failures: 0 });
+    expect(out).toMatchObject({ reproduced: false, runs_to_reproduce: 4, failures: 0 });
+    // nothing more than the reproduction was spent
+    if (out.reproduced) throw new Error('reproduced');
+    expect(out.phases.reproduce).toEqual({ runs: 4, candidates: 1 });
+    expect(out.phases.search).toEqual({ runs: 0, candidates: 0 });
   });
 });
