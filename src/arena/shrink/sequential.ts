@@ -11,7 +11,7 @@
  * counted as passes; too many in a row is a runtime error.
  */
 import { RuntimeError } from '../../shared/errors.js';
-import type { Judge, Judgement, RunOnce, Schedule } from './types.js';
+import type { Judge, Judgement, JudgeOptions, RunOnce, Schedule } from './types.js';
 
 export interface SequentialOptions {
   p0?: number;
@@ -39,12 +39,13 @@ export function sequentialJudge(runOnce: RunOnce, options: SequentialOptions = {
   const onFail = Math.log(o.p1 / o.p0);
   const onPass = Math.log((1 - o.p1) / (1 - o.p0));
   let spent = 0;
-  const judge = async (schedule: Schedule): Promise<Judgement> => {
+  const judge = async (schedule: Schedule, options: JudgeOptions = {}): Promise<Judgement> => {
     let llr = 0;
     let runs = 0;
     let failures = 0;
     let unjudged = 0;
-    while (runs < o.maxRuns) {
+    const allOf = options.allOf;
+    while (runs < (allOf ?? o.maxRuns)) {
       const verdict = await runOnce(schedule);
       spent++;
       if (verdict === 'unjudged') {
@@ -58,10 +59,16 @@ export function sequentialJudge(runOnce: RunOnce, options: SequentialOptions = {
       unjudged = 0;
       runs++;
       if (verdict === 'fail') failures++;
+      if (allOf !== undefined) {
+        // every run must fail: the first pass is the answer, no need to spend the rest
+        if (verdict === 'pass') return { fails: false, runs, failures };
+        continue;
+      }
       llr += verdict === 'fail' ? onFail : onPass;
       if (llr >= upper) return { fails: true, runs, failures };
       if (llr <= lower) return { fails: false, runs, failures };
     }
+    if (allOf !== undefined) return { fails: true, runs, failures };
     return { fails: failures / runs >= (o.p0 + o.p1) / 2, runs, failures };
   };
   return Object.assign(judge, { runsSpent: () => spent });

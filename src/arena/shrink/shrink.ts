@@ -7,7 +7,10 @@ import { wilsonInterval } from '../score-interval.js';
 import { compressSchedule } from './compress.js';
 import { groupFaults } from './groups.js';
 import { minimalFailingSubset, type SearchMethod } from './search.js';
-import type { Judge, Judgement, Schedule, ShrinkFault, ShrinkProgress } from './types.js';
+import type { Judge, Judgement, JudgeOptions, Schedule, ShrinkFault, ShrinkProgress } from './types.js';
+
+/** runs in a row that must all fail for a compression step to be kept */
+const COMPRESS_RUNS = 4;
 
 export interface CertificateEntry {
   fault: string;
@@ -62,10 +65,10 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
     certificate: { runs: 0, candidates: 0 },
   };
   /** every run goes through here, charged to the phase it was spent in */
-  const judgeIn = async (phase: ShrinkPhase, s: Schedule): Promise<Judgement> => {
+  const judgeIn = async (phase: ShrinkPhase, s: Schedule, judgeOptions?: JudgeOptions): Promise<Judgement> => {
     const before = spent();
     try {
-      const j = await options.judge(s);
+      const j = await options.judge(s, judgeOptions);
       judged += j.runs;
       return j;
     } finally {
@@ -83,12 +86,12 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
     });
   const counted =
     (phase: ShrinkPhase): Judge =>
-    async (s) => {
+    async (s, judgeOptions) => {
       signal?.throwIfAborted();
       candidates++;
       phases[phase].candidates++;
       progress(phase, s);
-      return judgeIn(phase, s);
+      return judgeIn(phase, s, judgeOptions);
     };
 
   const first = await counted('reproduce')(original);
@@ -124,17 +127,11 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   size = minimal.length;
   const compressJudge = counted('compress');
   const compressed = await compressSchedule({ ...original, faults: minimal }, async (s) => {
-    // the output must fail as reliably as the original, so a step is kept only when it failed in every run of
-    // two sequential tests (≥ 4 runs): one test alone keeps a step that fails 70% of the time about half the
-    // time (a shorter cooldown that the restart sometimes outruns); two clean ones keep it a quarter of the time
-    const first = await compressJudge(s);
-    if (!failedEveryRun(first)) return { ...first, fails: false };
-    const again = await judgeIn('compress', s);
-    const j = {
-      fails: failedEveryRun(again),
-      runs: first.runs + again.runs,
-      failures: first.failures + again.failures,
-    };
+    // the output must fail as reliably as the original, so a step is kept only when COMPRESS_RUNS runs in a
+    // row all failed: one sequential test alone (2 runs) keeps a step that fails 70% of the time about half the
+    // time (a shorter cooldown that the restart sometimes outruns); four clean runs keep it a quarter of the
+    // time. The first pass ends the check, so a step that lost the failure costs a run or two, not a whole test
+    const j = await compressJudge(s, { allOf: COMPRESS_RUNS });
     if (j.fails) options.onSmaller?.(s);
     return j;
   });
@@ -151,12 +148,19 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
       const rest = schedule.faults.filter((f) => !ids.has(f.id));
       // the last unit left is certified too: without it the run has no fault at all, so what is measured
       // is the target on its own (a failure there is the target's, kept in the certificate for all to see)
-      const without = await certify({ ...schedule, faults: rest });
+      let without = await certify({ ...schedule, faults: rest });
       if (without.fails && rest.length > 0) {
-        schedule = { ...schedule, faults: rest };
-        size = rest.length;
-        options.onSmaller?.(schedule);
-        continue certifying;
+        // dropping the unit changes the output, so it must fail as reliably as a kept compression step
+        // (COMPRESS_RUNS failing runs in a row): one sequential test alone drops a needed fault whenever the
+        // failure shows without it by chance a couple of times
+        const again = await judgeIn('certificate', { ...schedule, faults: rest }, { allOf: COMPRESS_RUNS });
+        if (again.fails) {
+          schedule = { ...schedule, faults: rest };
+          size = rest.length;
+          options.onSmaller?.(schedule);
+          continue certifying;
+        }
+        without = { fails: false, runs: without.runs + again.runs, failures: without.failures + again.failures };
       }
       const w = wilsonInterval(without.failures, without.runs);
       for (const f of unit)
@@ -171,10 +175,6 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   }
   progress('certificate');
   return { reproduced: true, phases, schedule, minimal, candidates, method: found.method, certificate };
-}
-
-function failedEveryRun(j: Judgement): boolean {
-  return j.fails && j.failures === j.runs;
 }
 
 function round4(x: number): number {
