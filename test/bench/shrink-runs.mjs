@@ -54,8 +54,9 @@ async function simulate(n, cause, noise, seed, search) {
   });
   const out = await shrinkSchedule({ faults, cooldown_ms: 3000 }, { judge, runsSpent: judge.runsSpent, search });
   if (!out.reproduced) return undefined;
-  const exact = out.schedule.faults.map((f) => f.id).join(',') === [...cause].sort((a, b) => a - b).join(',');
-  return { phases: out.phases, exact };
+  const ids = out.schedule.faults.map((f) => f.id);
+  const exact = ids.join(',') === [...cause].sort((a, b) => a - b).join(',');
+  return { phases: out.phases, exact, superset: cause.every((c) => ids.includes(c)) };
 }
 
 async function simulated(trials) {
@@ -68,6 +69,7 @@ async function simulated(trials) {
     for (const c of cases) {
       const mean = {};
       let exact = 0;
+      let superset = 0;
       let done = 0;
       for (const search of STRATEGIES) {
         const acc = Object.fromEntries(PHASES.map((p) => [p, { runs: 0, candidates: 0 }]));
@@ -82,6 +84,7 @@ async function simulated(trials) {
           if (search === 'quickxplain') {
             done++;
             if (r.exact) exact++;
+            if (r.superset) superset++;
           }
           for (const p of PHASES) {
             acc[p].runs += r.phases[p].runs;
@@ -94,7 +97,9 @@ async function simulated(trials) {
         }
         mean[search] = acc;
       }
-      console.log(`${c.name}, noise ${noise}: mean of ${trials} shrinks (exactly the cause: ${exact} of ${done})`);
+      console.log(
+        `${c.name}, noise ${noise}: mean of ${trials} shrinks (quickxplain: exactly the cause ${exact}, a superset of it ${superset}, of ${done})`,
+      );
       for (const s of STRATEGIES) console.log(row(s, mean[s]));
       console.log(ratios(mean.quickxplain, mean.greedy));
     }

@@ -120,9 +120,14 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   };
   // the certificate below checks each remaining unit, so the search skips its own 1-minimality pass …
   let found = await minimalFailingSubset(units.length, oracle, options.search, false);
-  // … but QuickXplain never runs its own result: confirm it, and when it does not fail (noise, or a fault
-  // that hid the failure) search again with the ddmin fallback and the verification on
-  if (!(await oracle(found.subset))) found = await minimalFailingSubset(units.length, oracle, options.search, true);
+  // … but its result must be confirmed by a fresh judgement, never a cached one: the verdict that put it
+  // there may be the one chance failure of a passing candidate (α), and then the cause is not in it and
+  // nothing later can bring it back. When it does not fail (that, or a fault that hid the failure), the
+  // fresh verdict replaces the cached one and the search runs again with the ddmin fallback and the
+  // verification on
+  const confirmation = await search({ ...original, faults: flatten(found.subset) });
+  known.set(found.subset.join(','), confirmation.fails);
+  if (!confirmation.fails) found = await minimalFailingSubset(units.length, oracle, options.search, true);
   const minimal = flatten(found.subset);
   size = minimal.length;
   const compressJudge = counted('compress');

@@ -89,7 +89,7 @@ describe('minimalFailingSubset', () => {
 
 describe('sequentialJudge', () => {
   const schedule: Schedule = { faults: [], cooldown_ms: 0 };
-  it('holds its documented error rates (α = β = 0.05) at p0 and p1', async () => {
+  it('holds its documented error rates (α = 0.01, β = 0.05) at p0 and p1', async () => {
     const trials = 2000;
     const rate = async (p: number) => {
       const random = createRandom(Math.round(p * 1000));
@@ -99,7 +99,7 @@ describe('sequentialJudge', () => {
       return fails / trials;
     };
     // a passing candidate (fails at p0 = 0.05) judged failing at most α, with sampling slack
-    expect(await rate(0.05)).toBeLessThan(0.05 + 0.02);
+    expect(await rate(0.05)).toBeLessThan(0.01 + 0.01);
     // a failing candidate (fails at p1 = 0.6) judged passing at most β
     expect(1 - (await rate(0.6))).toBeLessThan(0.05 + 0.02);
   });
@@ -355,6 +355,32 @@ describe('shrinkSchedule with a noisy oracle', () => {
     );
     expect(supersets / total).toBeGreaterThan(0.9);
     expect(runs / total).toBeLessThan(200);
+  });
+
+  it('at 5% noise (p0), keeps a hidden 2-fault cause among 30: a fresh confirmation of the search result, α = 0.01', async () => {
+    // a chance failure of a passing candidate (α) can make the search's result a set without the cause; the
+    // cached verdict then "confirmed" it and compression and the certificate could not bring the cause back
+    let kept = 0;
+    const trials = 100;
+    for (let t = 0; t < trials; t++) {
+      const pick = createRandom(7 * t + 1);
+      const a = pick.int(0, 29);
+      let b = pick.int(0, 28);
+      if (b >= a) b++;
+      const random = createRandom(t + 1);
+      const faults = Array.from({ length: 30 }, (_, i) => fault(i, 'slow_agent', `agent-${i % 3}`, i * 400));
+      const judge = sequentialJudge(async (s) => {
+        const fails = s.faults.some((f) => f.id === a) && s.faults.some((f) => f.id === b);
+        return random.next() < 0.05 ? (fails ? 'pass' : 'fail') : fails ? 'fail' : 'pass';
+      });
+      const out = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge });
+      if (!out.reproduced) continue;
+      const ids = out.schedule.faults.map((f) => f.id);
+      if (ids.includes(a) && ids.includes(b)) kept++;
+    }
+    // measured: 99 of 100; 92 when the search's own cached verdict confirmed its result at α = 0.05, 96 with
+    // only the fresh confirmation
+    expect(kept).toBeGreaterThanOrEqual(97);
   });
 
   it('says so when the original does not reproduce', async () => {
