@@ -353,7 +353,8 @@ describe('shrinkSchedule with a noisy oracle', () => {
       }),
       { numRuns: 200 },
     );
-    expect(supersets / total).toBeGreaterThan(0.9);
+    // measured 200 of 200 (198 before the search's result was confirmed afresh at α = 0.01)
+    expect(supersets / total).toBeGreaterThanOrEqual(0.97);
     expect(runs / total).toBeLessThan(200);
   });
 
