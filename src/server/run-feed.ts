@@ -26,6 +26,8 @@ export interface RunFeed {
   port: number;
   isAuthEnabled: boolean;
   listener(event: RunEvent): void;
+  /** an event that is not a run's (`shrink.progress`, …): appended to the stream in order with the run events */
+  publish(name: string, data: Record<string, unknown>): void;
   /** the run built this target (one per scenario): its LLM tokens and workload counters are served from now on */
   watchTarget(target: Pick<Target, 'observer' | 'calls'>): void;
   close(): Promise<void>;
@@ -47,7 +49,14 @@ export async function startRunFeed(options: {
     ...(options.log ? { log: options.log } : {}),
     sse: { heartbeatMs: options.heartbeatMs ?? 15_000 },
   }).withApiKey(options.apiKey);
-  let latest: { status: string; snapshot?: RunEvent; started?: RunEvent; finished?: RunEvent } = { status: 'running' };
+  let latest: {
+    status: string;
+    snapshot?: RunEvent;
+    started?: RunEvent;
+    finished?: RunEvent;
+    /** the latest published event of each name (a shrink's progress, say) */
+    published?: Record<string, Record<string, unknown>>;
+  } = { status: 'running' };
   for (const prefix of ['/arena', '/api/v1/arena']) {
     router.get(`${prefix}/stream`, (ctx) => serveArenaStream(ctx, store, 'arena'));
     router.get(`${prefix}/run`, () => latest);
@@ -72,6 +81,10 @@ export async function startRunFeed(options: {
     });
   });
   let appends: Promise<unknown> = Promise.resolve();
+  const append = (type: string, data: unknown) => {
+    // appended in order; a failed append is not worth stopping a run for
+    appends = appends.then(() => store.append('arena', [{ type, data }], ANY_VERSION)).catch(() => undefined);
+  };
   return {
     url: handle.url,
     port: handle.port,
@@ -81,10 +94,11 @@ export async function startRunFeed(options: {
       if (event.type === 'snapshot') latest = { ...latest, snapshot: event };
       else if (event.type === 'run.started') latest = { ...latest, started: event };
       else if (event.type === 'run.finished') latest = { ...latest, status: event.status, finished: event };
-      // appended in order; a failed append is not worth stopping a run for
-      appends = appends
-        .then(() => store.append('arena', [{ type: eventName(event), data: event }], ANY_VERSION))
-        .catch(() => undefined);
+      append(eventName(event), event);
+    },
+    publish(name, data) {
+      latest = { ...latest, published: { ...latest.published, [name]: data } };
+      append(name, data);
     },
     watchTarget(target) {
       void targets.then((t) => t.watch(target)).catch(() => undefined);

@@ -1,9 +1,12 @@
 /**
  * Judges a candidate by Wald's sequential probability ratio test, not one run.
  * H0: the candidate fails at rate ≤ p0 (the failure is gone); H1: it fails at
- * rate ≥ p1 (it still fails). With the defaults (p0 0.05, p1 0.6, α = β =
- * 0.05) a candidate that always fails is settled in 2 runs and one that never
- * fails in 4; the chance of calling a passing candidate failing is at most α,
+ * rate ≥ p1 (it still fails). With the defaults (p0 0.05, p1 0.6, α 0.01,
+ * β 0.05) a candidate that always fails is settled in 2 runs and one that never
+ * fails in 4 (as with α 0.05: the smaller α costs runs only when a passing
+ * candidate happens to fail, and a false "still fails" is the error the rest of
+ * the shrink cannot undo: the cause is then not in the result); the chance of
+ * calling a passing candidate failing is at most α,
  * of calling a failing one passing at most β (Wald's bounds, which the
  * truncation at maxRuns keeps within a small margin: at the cap the observed
  * rate is compared with the midpoint of p0 and p1).
@@ -11,7 +14,7 @@
  * counted as passes; too many in a row is a runtime error.
  */
 import { RuntimeError } from '../../shared/errors.js';
-import type { Judge, Judgement, RunOnce, Schedule } from './types.js';
+import type { Judge, Judgement, JudgeOptions, RunOnce, Schedule } from './types.js';
 
 export interface SequentialOptions {
   p0?: number;
@@ -24,7 +27,7 @@ export interface SequentialOptions {
   maxUnjudged?: number;
 }
 
-export const SEQUENTIAL_DEFAULTS = { p0: 0.05, p1: 0.6, alpha: 0.05, beta: 0.05, maxRuns: 12, maxUnjudged: 3 };
+export const SEQUENTIAL_DEFAULTS = { p0: 0.05, p1: 0.6, alpha: 0.01, beta: 0.05, maxRuns: 12, maxUnjudged: 3 };
 
 export interface SequentialJudge extends Judge {
   /** every run spent so far, unjudged ones included */
@@ -39,12 +42,13 @@ export function sequentialJudge(runOnce: RunOnce, options: SequentialOptions = {
   const onFail = Math.log(o.p1 / o.p0);
   const onPass = Math.log((1 - o.p1) / (1 - o.p0));
   let spent = 0;
-  const judge = async (schedule: Schedule): Promise<Judgement> => {
+  const judge = async (schedule: Schedule, options: JudgeOptions = {}): Promise<Judgement> => {
     let llr = 0;
     let runs = 0;
     let failures = 0;
     let unjudged = 0;
-    while (runs < o.maxRuns) {
+    const allOf = options.allOf;
+    while (runs < (allOf ?? o.maxRuns)) {
       const verdict = await runOnce(schedule);
       spent++;
       if (verdict === 'unjudged') {
@@ -58,10 +62,16 @@ export function sequentialJudge(runOnce: RunOnce, options: SequentialOptions = {
       unjudged = 0;
       runs++;
       if (verdict === 'fail') failures++;
+      if (allOf !== undefined) {
+        // every run must fail: the first pass is the answer, no need to spend the rest
+        if (verdict === 'pass') return { fails: false, runs, failures };
+        continue;
+      }
       llr += verdict === 'fail' ? onFail : onPass;
       if (llr >= upper) return { fails: true, runs, failures };
       if (llr <= lower) return { fails: false, runs, failures };
     }
+    if (allOf !== undefined) return { fails: true, runs, failures };
     return { fails: failures / runs >= (o.p0 + o.p1) / 2, runs, failures };
   };
   return Object.assign(judge, { runsSpent: () => spent });

@@ -7,7 +7,10 @@ import { wilsonInterval } from '../score-interval.js';
 import { compressSchedule } from './compress.js';
 import { groupFaults } from './groups.js';
 import { minimalFailingSubset, type SearchMethod } from './search.js';
-import type { Judge, Judgement, Schedule, ShrinkFault, ShrinkProgress } from './types.js';
+import type { Judge, Judgement, JudgeOptions, Schedule, ShrinkFault, ShrinkProgress } from './types.js';
+
+/** runs in a row that must all fail for a compression step to be kept */
+const COMPRESS_RUNS = 4;
 
 export interface CertificateEntry {
   fault: string;
@@ -18,10 +21,16 @@ export interface CertificateEntry {
   interval: [number, number];
 }
 
+/** the phases runs are spent in, in order (the search confirms its own result within 'search') */
+export type ShrinkPhase = 'reproduce' | 'search' | 'compress' | 'certificate';
+/** runs (every run, unjudged ones included, when the judge counts them) and candidates spent per phase */
+export type PhaseCounts = Record<ShrinkPhase, { runs: number; candidates: number }>;
+
 export type ShrinkOutcome =
-  | { reproduced: false; runs_to_reproduce: number; failures: number }
+  | { reproduced: false; runs_to_reproduce: number; failures: number; phases: PhaseCounts }
   | {
       reproduced: true;
+      phases: PhaseCounts;
       schedule: Schedule;
       /** the minimal subset before compression, at the original times */
       minimal: ShrinkFault[];
@@ -44,8 +53,28 @@ export interface ShrinkOptions {
 }
 
 export async function shrinkSchedule(original: Schedule, options: ShrinkOptions): Promise<ShrinkOutcome> {
-  const { judge, signal } = options;
+  const { signal } = options;
   let candidates = 0;
+  // runs per phase: the caller's count when it has one (unjudged runs included), else the judged runs
+  let judged = 0;
+  const spent = () => options.runsSpent?.() ?? judged;
+  const phases: PhaseCounts = {
+    reproduce: { runs: 0, candidates: 0 },
+    search: { runs: 0, candidates: 0 },
+    compress: { runs: 0, candidates: 0 },
+    certificate: { runs: 0, candidates: 0 },
+  };
+  /** every run goes through here, charged to the phase it was spent in */
+  const judgeIn = async (phase: ShrinkPhase, s: Schedule, judgeOptions?: JudgeOptions): Promise<Judgement> => {
+    const before = spent();
+    try {
+      const j = await options.judge(s, judgeOptions);
+      judged += j.runs;
+      return j;
+    } finally {
+      phases[phase].runs += spent() - before;
+    }
+  };
   let size = original.faults.length;
   const progress = (phase: ShrinkProgress['phase'], trying?: Schedule) =>
     options.onProgress?.({
@@ -56,16 +85,17 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
       ...(trying ? { trying: trying.faults.map((f) => f.label) } : {}),
     });
   const counted =
-    (phase: ShrinkProgress['phase']): Judge =>
-    async (s) => {
+    (phase: ShrinkPhase): Judge =>
+    async (s, judgeOptions) => {
       signal?.throwIfAborted();
       candidates++;
+      phases[phase].candidates++;
       progress(phase, s);
-      return judge(s);
+      return judgeIn(phase, s, judgeOptions);
     };
 
   const first = await counted('reproduce')(original);
-  if (!first.fails) return { reproduced: false, runs_to_reproduce: first.runs, failures: first.failures };
+  if (!first.fails) return { reproduced: false, runs_to_reproduce: first.runs, failures: first.failures, phases };
   options.onSmaller?.(original);
 
   const units = groupFaults(original.faults);
@@ -90,24 +120,23 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   };
   // the certificate below checks each remaining unit, so the search skips its own 1-minimality pass …
   let found = await minimalFailingSubset(units.length, oracle, options.search, false);
-  // … but QuickXplain never runs its own result: confirm it, and when it does not fail (noise, or a fault
-  // that hid the failure) search again with the ddmin fallback and the verification on
-  if (!(await oracle(found.subset))) found = await minimalFailingSubset(units.length, oracle, options.search, true);
+  // … but its result must be confirmed by a fresh judgement, never a cached one: the verdict that put it
+  // there may be the one chance failure of a passing candidate (α), and then the cause is not in it and
+  // nothing later can bring it back. When it does not fail (that, or a fault that hid the failure), the
+  // fresh verdict replaces the cached one and the search runs again with the ddmin fallback and the
+  // verification on
+  const confirmation = await search({ ...original, faults: flatten(found.subset) });
+  known.set(found.subset.join(','), confirmation.fails);
+  if (!confirmation.fails) found = await minimalFailingSubset(units.length, oracle, options.search, true);
   const minimal = flatten(found.subset);
   size = minimal.length;
   const compressJudge = counted('compress');
   const compressed = await compressSchedule({ ...original, faults: minimal }, async (s) => {
-    // the output must fail as reliably as the original, so a step is kept only when it failed in every run of
-    // two sequential tests (≥ 4 runs): one test alone keeps a step that fails 70% of the time about half the
-    // time (a shorter cooldown that the restart sometimes outruns); two clean ones keep it a quarter of the time
-    const first = await compressJudge(s);
-    if (!failedEveryRun(first)) return { ...first, fails: false };
-    const again = await judge(s);
-    const j = {
-      fails: failedEveryRun(again),
-      runs: first.runs + again.runs,
-      failures: first.failures + again.failures,
-    };
+    // the output must fail as reliably as the original, so a step is kept only when COMPRESS_RUNS runs in a
+    // row all failed: one sequential test alone (2 runs) keeps a step that fails 70% of the time about half the
+    // time (a shorter cooldown that the restart sometimes outruns); four clean runs keep it a quarter of the
+    // time. The first pass ends the check, so a step that lost the failure costs a run or two, not a whole test
+    const j = await compressJudge(s, { allOf: COMPRESS_RUNS });
     if (j.fails) options.onSmaller?.(s);
     return j;
   });
@@ -124,12 +153,19 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
       const rest = schedule.faults.filter((f) => !ids.has(f.id));
       // the last unit left is certified too: without it the run has no fault at all, so what is measured
       // is the target on its own (a failure there is the target's, kept in the certificate for all to see)
-      const without = await certify({ ...schedule, faults: rest });
+      let without = await certify({ ...schedule, faults: rest });
       if (without.fails && rest.length > 0) {
-        schedule = { ...schedule, faults: rest };
-        size = rest.length;
-        options.onSmaller?.(schedule);
-        continue certifying;
+        // dropping the unit changes the output, so it must fail as reliably as a kept compression step
+        // (COMPRESS_RUNS failing runs in a row): one sequential test alone drops a needed fault whenever the
+        // failure shows without it by chance a couple of times
+        const again = await judgeIn('certificate', { ...schedule, faults: rest }, { allOf: COMPRESS_RUNS });
+        if (again.fails) {
+          schedule = { ...schedule, faults: rest };
+          size = rest.length;
+          options.onSmaller?.(schedule);
+          continue certifying;
+        }
+        without = { fails: false, runs: without.runs + again.runs, failures: without.failures + again.failures };
       }
       const w = wilsonInterval(without.failures, without.runs);
       for (const f of unit)
@@ -143,11 +179,7 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
     break;
   }
   progress('certificate');
-  return { reproduced: true, schedule, minimal, candidates, method: found.method, certificate };
-}
-
-function failedEveryRun(j: Judgement): boolean {
-  return j.fails && j.failures === j.runs;
+  return { reproduced: true, phases, schedule, minimal, candidates, method: found.method, certificate };
 }
 
 function round4(x: number): number {

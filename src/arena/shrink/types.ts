@@ -31,7 +31,14 @@ export interface Judgement {
   runs: number;
   failures: number;
 }
-export type Judge = (schedule: Schedule) => Promise<Judgement>;
+/**
+ * `allOf: n` asks for a stricter verdict than the sequential test: fails only when n judged runs in a row
+ * all fail, so the first pass settles it (compression keeps a step only then)
+ */
+export interface JudgeOptions {
+  allOf?: number;
+}
+export type Judge = (schedule: Schedule, options?: JudgeOptions) => Promise<Judgement>;
 
 /** what the search reports as it goes (stderr, events) */
 export interface ShrinkProgress {

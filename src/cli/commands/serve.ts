@@ -9,6 +9,7 @@ import type { CliContext } from '../context.js';
 import { examples } from './options.js';
 import type { RunPlugin } from '../run-plugin.js';
 import { parsePort } from '../../shared/port.js';
+import type { RunFeed } from '../../server/run-feed.js';
 import { addOtlpOption, openTracing } from './otlp.js';
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
@@ -93,6 +94,26 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
   );
 }
 
+/**
+ * What `--serve [PORT]` starts, for the run plugin below and `arena shrink`: undefined when the flag is absent.
+ * Prints the stream's URL on stderr (with --json, stdout carries only the report).
+ */
+export async function startServeFeed(value: unknown, ctx: CliContext): Promise<RunFeed | undefined> {
+  if (value === undefined || value === false) return undefined;
+  const { startRunFeed } = await import('../../server/run-feed.js');
+  const port = value === true ? 8080 : parsePort(value, '--serve');
+  const apiKey = ctx.env.ARENA_API_KEY || undefined;
+  const feed = await startRunFeed({
+    port,
+    ...(apiKey ? { apiKey } : {}),
+    log: (line) => ctx.stderr.write(`${line}\n`),
+  });
+  ctx.stderr.write(
+    `arena: serving run events on ${feed.url}/arena/stream (auth: ${feed.isAuthEnabled ? 'on' : 'off'})\n`,
+  );
+  return feed;
+}
+
 /** `--serve [PORT]` for `arena scenario run` and `arena survival` (a run plugin, see ../run-plugins.ts). */
 export const servePlugin: RunPlugin = {
   name: 'serve',
@@ -103,19 +124,8 @@ export const servePlugin: RunPlugin = {
     );
   },
   async attach(options, ctx) {
-    if (options.serve === undefined || options.serve === false) return undefined;
-    const { startRunFeed } = await import('../../server/run-feed.js');
-    const port = options.serve === true ? 8080 : parsePort(options.serve, '--serve');
-    const apiKey = ctx.env.ARENA_API_KEY || undefined;
-    const feed = await startRunFeed({
-      port,
-      ...(apiKey ? { apiKey } : {}),
-      log: (line) => ctx.stderr.write(`${line}\n`),
-    });
-    // stderr: with --json, stdout carries only the report
-    ctx.stderr.write(
-      `arena: serving run events on ${feed.url}/arena/stream (auth: ${feed.isAuthEnabled ? 'on' : 'off'})\n`,
-    );
+    const feed = await startServeFeed(options.serve, ctx);
+    if (!feed) return undefined;
     return { listener: feed.listener, watchTarget: (target) => feed.watchTarget(target), close: () => feed.close() };
   },
 };

@@ -52,6 +52,10 @@ export function registerShrinkCommand(program: Command, ctx: CliContext): void {
     )
     .option('--json', 'print one JSON document on stdout (progress stays on stderr)')
     .option(
+      '--serve [port]',
+      'serve the progress as events (shrink.progress: candidate tried, current size, runs spent) on http://127.0.0.1:PORT/arena/stream while it runs (default 8080; 0 = a free port; ARENA_API_KEY is honoured)',
+    )
+    .option(
       '--dry-run',
       'resolve the target and print the timeline of the first run (the whole failing schedule; later candidates are subsets of it), inject nothing',
     );

@@ -19,7 +19,8 @@ import {
   targetRunner,
   type Schedule,
 } from '../../arena/shrink/index.js';
-import { CancelledError, GateFailedError, UsageError, errorMessage } from '../../shared/errors.js';
+import { CancelledError, GateFailedError, UsageError, errorMessage, isArenaError } from '../../shared/errors.js';
+import { startServeFeed } from '../commands/serve.js';
 import type { CliContext } from '../context.js';
 import { shrinkProgressReporter } from '../output/shrink-progress.js';
 import {
@@ -43,6 +44,8 @@ export interface ShrinkCommandOptions extends SurvivalShrinkFlags {
   json?: boolean;
   search?: 'quickxplain' | 'greedy';
   survival?: boolean;
+  /** --serve [PORT]: true, a port, or absent */
+  serve?: boolean | string;
   dryRun?: boolean;
   workers?: string;
   parallel?: number;
@@ -158,12 +161,17 @@ export async function shrinkCommand(
     signal: ctx.signal,
     ...(opts.timeScale !== undefined ? { timeScale: opts.timeScale } : {}),
   };
+  // --serve: the shrink's progress on /arena/stream (shrink.started, shrink.progress, shrink.smaller, shrink.finished)
+  const feed = await startServeFeed(opts.serve, ctx);
   const queue =
     opts.workers === undefined
       ? undefined
       : await openShrinkQueue(opts.workers, seed, ctx, {
           ...(opts.target !== undefined ? { file: targetRefPath(ctx.cwd, opts.target) } : {}),
           ...(await refStrategy(opts, ctx, opts.target === undefined ? recorded : undefined)),
+        }).catch(async (err: unknown) => {
+          await feed?.close();
+          throw err;
         });
   const onWorkers = queue?.runner({
     ...runnerOptions,
@@ -176,111 +184,156 @@ export async function shrinkCommand(
   );
   // every run spent, the survival that found the failure included
   const runsSpent = () => failing.runs + judge.runsSpent();
-  ctx.stderr.write(
-    `shrink: ${input.faults.length} fault(s) of ${input.kind} ${input.name} (seed ${seed}); failure: ${formatSignature(input.signature)}\n`,
-  );
-  const reporter = shrinkProgressReporter(ctx);
-  const original = { faults: input.faults, cooldown_ms: config.cooldown_ms ?? SURVIVAL_COOLDOWN_MS };
-  let outcome: Awaited<ReturnType<typeof shrinkSchedule>>;
-  let smallest: Schedule | undefined;
-  const started = () =>
-    onWorkers
-      ? `; ${onWorkers.runsStarted()} run(s) started on the workers (the sequential test used ${judge.runsSpent()})`
-      : '';
   try {
-    outcome = await shrinkSchedule(original, {
-      judge,
-      onProgress: reporter.progress,
-      runsSpent,
-      signal: ctx.signal,
-      ...(opts.search !== undefined ? { search: opts.search } : {}),
-      onSmaller: (s) => {
-        smallest = s;
-        reporter.smaller(s, input.faults.length);
-      },
+    ctx.stderr.write(
+      `shrink: ${input.faults.length} fault(s) of ${input.kind} ${input.name} (seed ${seed}); failure: ${formatSignature(input.signature)}\n`,
+    );
+    feed?.publish('shrink.started', {
+      original_faults: input.faults.length,
+      signature: input.signature,
+      search: opts.search ?? 'quickxplain',
+      seed,
+      source,
     });
-  } catch (err) {
+    const reporter = shrinkProgressReporter(ctx);
+    const original = { faults: input.faults, cooldown_ms: config.cooldown_ms ?? SURVIVAL_COOLDOWN_MS };
+    let outcome: Awaited<ReturnType<typeof shrinkSchedule>>;
+    let smallest: Schedule | undefined;
+    const started = () =>
+      onWorkers
+        ? `; ${onWorkers.runsStarted()} run(s) started on the workers (the sequential test used ${judge.runsSpent()})`
+        : '';
+    try {
+      outcome = await shrinkSchedule(original, {
+        judge,
+        onProgress: (p) => {
+          reporter.progress(p);
+          feed?.publish('shrink.progress', { ...p });
+        },
+        runsSpent,
+        signal: ctx.signal,
+        ...(opts.search !== undefined ? { search: opts.search } : {}),
+        onSmaller: (s) => {
+          smallest = s;
+          reporter.smaller(s, input.faults.length);
+          feed?.publish('shrink.smaller', {
+            size: s.faults.length,
+            of: input.faults.length,
+            faults: s.faults.map((f) => f.label),
+            runs: runsSpent(),
+          });
+        },
+      });
+    } catch (err) {
+      reporter.done();
+      if (!ctx.signal.aborted) throw err;
+      const smallestText = smallest
+        ? `smallest failing set so far (${smallest.faults.length} of ${input.faults.length}, not shown minimal): ${smallest.faults.map((f) => f.label).join(', ')}`
+        : 'no failure confirmed yet';
+      throw new CancelledError(`interrupted after ${runsSpent()} run(s); ${smallestText}; nothing written${started()}`);
+    }
     reporter.done();
-    if (!ctx.signal.aborted) throw err;
-    const smallestText = smallest
-      ? `smallest failing set so far (${smallest.faults.length} of ${input.faults.length}, not shown minimal): ${smallest.faults.map((f) => f.label).join(', ')}`
-      : 'no failure confirmed yet';
-    throw new CancelledError(`interrupted after ${runsSpent()} run(s); ${smallestText}; nothing written${started()}`);
+    if (queue) ctx.stderr.write(`shrink:${started().slice(1)}\n`);
+    if (!outcome.reproduced)
+      throw new GateFailedError(
+        `the failure (${formatSignature(input.signature)}) did not reproduce in ${outcome.runs_to_reproduce} runs (${outcome.failures} failed with it); nothing to shrink`,
+        { code: 'not_reproduced' },
+      );
+    const signature = {
+      failures: input.signature.failures,
+      families: familiesOf(outcome.schedule.faults.map((f) => f.type)),
+    };
+    const on =
+      opts.target !== undefined
+        ? `--target ${opts.target}`
+        : opts.strategy !== undefined
+          ? `--strategy ${opts.strategy}`
+          : recorded !== undefined
+            ? 'the recovery strategy recorded in the report (pass the same --strategy)'
+            : 'the embedded runtime';
+    const header =
+      `# generated by \`${invocation}\`: ${input.faults.length} fault(s) → ${outcome.schedule.faults.length}, fails with ${formatSignature(signature)}\n` +
+      `# it fails on the target it was shrunk on: ${on}\n`;
+    await writeFile(resolve(ctx.cwd, opts.out), scheduleToYaml(outcome.schedule, { ...draft, signature }, header));
+    const faults = [...outcome.schedule.faults]
+      .sort((a, b) => a.at_ms - b.at_ms)
+      .map((f) => ({
+        type: f.type,
+        ...(f.target_id !== undefined ? { target_id: f.target_id } : {}),
+        ...(f.source_id !== undefined ? { source_id: f.source_id } : {}),
+        at_ms: f.at_ms,
+        label: f.label,
+        ...(f.metadata !== undefined ? { metadata: f.metadata } : {}),
+      }));
+    const document = {
+      schema_version: 1,
+      signature,
+      original_faults: input.faults.length,
+      minimal_faults: faults.length,
+      faults,
+      runs: runsSpent(),
+      // where the runs went: the survival run of --survival, then each phase (runs and candidates judged)
+      runs_by_phase: {
+        ...(failing.runs > 0 ? { survival: { runs: failing.runs, candidates: 0 } } : {}),
+        ...outcome.phases,
+      },
+      candidates: outcome.candidates,
+      method: outcome.method,
+      cooldown_ms: outcome.schedule.cooldown_ms,
+      out: opts.out,
+      certificate: outcome.certificate.map((c) => ({
+        fault: c.fault,
+        fail_rate_without: c.fail_rate_without,
+        runs: c.runs,
+        interval: c.interval,
+      })),
+    };
+    feed?.publish('shrink.finished', {
+      status: 'shrunk',
+      original_faults: document.original_faults,
+      minimal_faults: document.minimal_faults,
+      faults: faults.map((f) => f.label),
+      runs: document.runs,
+      runs_by_phase: document.runs_by_phase,
+      candidates: document.candidates,
+      method: document.method,
+    });
+    if (opts.json) {
+      ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+      return;
+    }
+    const lines = [
+      `shrunk ${input.faults.length} fault(s) to ${faults.length} in ${document.runs} run(s) (${document.candidates} candidates, ${document.method}); wrote ${opts.out}`,
+      `runs by phase: ${Object.entries(document.runs_by_phase)
+        .map(([phase, c]) => `${phase} ${c.runs}`)
+        .join(' · ')}`,
+      `fails with: ${formatSignature(signature)}`,
+      ...faults.map(
+        (f) => `  ${String(f.at_ms).padStart(6)} ms  ${f.type}${f.target_id ? ` ${f.target_id}` : ''}  (${f.label})`,
+      ),
+      'certificate (failure rate without each fault, 95% Wilson interval):',
+      ...document.certificate.map(
+        (c) =>
+          `  ${c.fault}: ${(c.fail_rate_without * 100).toFixed(0)}% of ${c.runs} run(s) [${(c.interval[0] * 100).toFixed(0)}%, ${(c.interval[1] * 100).toFixed(0)}%]`,
+      ),
+      // only the last fault can stay while the failure goes on without it: a scenario needs one fault
+      ...document.certificate
+        .filter((c) => c.fail_rate_without >= 0.5)
+        .map((c) => `note: the target fails without ${c.fault} too, with no fault at all: the failure is its own`),
+    ];
+    ctx.stdout.write(`${lines.join('\n')}\n`);
+  } catch (err) {
+    const status = ctx.signal.aborted
+      ? 'interrupted'
+      : isArenaError(err, 'not_reproduced')
+        ? 'not_reproduced'
+        : 'error';
+    feed?.publish('shrink.finished', { status, runs: runsSpent(), message: errorMessage(err) });
+    throw err;
   } finally {
     await queue?.close();
+    await feed?.close();
   }
-  reporter.done();
-  if (queue) ctx.stderr.write(`shrink:${started().slice(1)}\n`);
-  if (!outcome.reproduced)
-    throw new GateFailedError(
-      `the failure (${formatSignature(input.signature)}) did not reproduce in ${outcome.runs_to_reproduce} runs (${outcome.failures} failed with it); nothing to shrink`,
-      { code: 'not_reproduced' },
-    );
-  const signature = {
-    failures: input.signature.failures,
-    families: familiesOf(outcome.schedule.faults.map((f) => f.type)),
-  };
-  const on =
-    opts.target !== undefined
-      ? `--target ${opts.target}`
-      : opts.strategy !== undefined
-        ? `--strategy ${opts.strategy}`
-        : recorded !== undefined
-          ? 'the recovery strategy recorded in the report (pass the same --strategy)'
-          : 'the embedded runtime';
-  const header =
-    `# generated by \`${invocation}\`: ${input.faults.length} fault(s) → ${outcome.schedule.faults.length}, fails with ${formatSignature(signature)}\n` +
-    `# it fails on the target it was shrunk on: ${on}\n`;
-  await writeFile(resolve(ctx.cwd, opts.out), scheduleToYaml(outcome.schedule, { ...draft, signature }, header));
-  const faults = [...outcome.schedule.faults]
-    .sort((a, b) => a.at_ms - b.at_ms)
-    .map((f) => ({
-      type: f.type,
-      ...(f.target_id !== undefined ? { target_id: f.target_id } : {}),
-      ...(f.source_id !== undefined ? { source_id: f.source_id } : {}),
-      at_ms: f.at_ms,
-      label: f.label,
-      ...(f.metadata !== undefined ? { metadata: f.metadata } : {}),
-    }));
-  const document = {
-    schema_version: 1,
-    signature,
-    original_faults: input.faults.length,
-    minimal_faults: faults.length,
-    faults,
-    runs: runsSpent(),
-    candidates: outcome.candidates,
-    method: outcome.method,
-    cooldown_ms: outcome.schedule.cooldown_ms,
-    out: opts.out,
-    certificate: outcome.certificate.map((c) => ({
-      fault: c.fault,
-      fail_rate_without: c.fail_rate_without,
-      runs: c.runs,
-      interval: c.interval,
-    })),
-  };
-  if (opts.json) {
-    ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-    return;
-  }
-  const lines = [
-    `shrunk ${input.faults.length} fault(s) to ${faults.length} in ${document.runs} run(s) (${document.candidates} candidates, ${document.method}); wrote ${opts.out}`,
-    `fails with: ${formatSignature(signature)}`,
-    ...faults.map(
-      (f) => `  ${String(f.at_ms).padStart(6)} ms  ${f.type}${f.target_id ? ` ${f.target_id}` : ''}  (${f.label})`,
-    ),
-    'certificate (failure rate without each fault, 95% Wilson interval):',
-    ...document.certificate.map(
-      (c) =>
-        `  ${c.fault}: ${(c.fail_rate_without * 100).toFixed(0)}% of ${c.runs} run(s) [${(c.interval[0] * 100).toFixed(0)}%, ${(c.interval[1] * 100).toFixed(0)}%]`,
-    ),
-    // only the last fault can stay while the failure goes on without it: a scenario needs one fault
-    ...document.certificate
-      .filter((c) => c.fail_rate_without >= 0.5)
-      .map((c) => `note: the target fails without ${c.fault} too, with no fault at all: the failure is its own`),
-  ];
-  ctx.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /**

@@ -20,4 +20,35 @@ describe('startRunFeed', () => {
       await new Promise((resolve) => blocker.close(resolve));
     }
   });
+
+  it('serves published events on the stream in order, and the latest of each name at /arena/run', async () => {
+    const feed = await startRunFeed({ port: 0 });
+    try {
+      feed.publish('shrink.progress', { phase: 'search', candidates: 2, size: 6, runs: 2 });
+      feed.publish('shrink.progress', { phase: 'search', candidates: 3, size: 4, runs: 6 });
+      feed.publish('shrink.smaller', { size: 4, of: 6 });
+      const run = (await (await fetch(`${feed.url}/arena/run`)).json()) as {
+        published: Record<string, { candidates?: number; size: number }>;
+      };
+      expect(run.published['shrink.progress']).toMatchObject({ candidates: 3, size: 4 });
+      expect(run.published['shrink.smaller']).toEqual({ size: 4, of: 6 });
+      const controller = new AbortController();
+      const res = await fetch(`${feed.url}/arena/stream`, {
+        headers: { 'Last-Event-ID': '0' },
+        signal: controller.signal,
+      });
+      const reader = res.body!.getReader();
+      let text = '';
+      while ((text.match(/^event: shrink\./gm) ?? []).length < 3)
+        text += new TextDecoder().decode((await reader.read()).value);
+      controller.abort();
+      expect([...text.matchAll(/^event: (shrink\..+)$/gm)].map((m) => m[1])).toEqual([
+        'shrink.progress',
+        'shrink.progress',
+        'shrink.smaller',
+      ]);
+    } finally {
+      await feed.close();
+    }
+  });
 });

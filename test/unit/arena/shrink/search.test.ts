@@ -89,7 +89,7 @@ describe('minimalFailingSubset', () => {
 
 describe('sequentialJudge', () => {
   const schedule: Schedule = { faults: [], cooldown_ms: 0 };
-  it('holds its documented error rates (α = β = 0.05) at p0 and p1', async () => {
+  it('holds its documented error rates (α = 0.01, β = 0.05) at p0 and p1', async () => {
     const trials = 2000;
     const rate = async (p: number) => {
       const random = createRandom(Math.round(p * 1000));
@@ -99,7 +99,7 @@ describe('sequentialJudge', () => {
       return fails / trials;
     };
     // a passing candidate (fails at p0 = 0.05) judged failing at most α, with sampling slack
-    expect(await rate(0.05)).toBeLessThan(0.05 + 0.02);
+    expect(await rate(0.05)).toBeLessThan(0.01 + 0.01);
     // a failing candidate (fails at p1 = 0.6) judged passing at most β
     expect(1 - (await rate(0.6))).toBeLessThan(0.05 + 0.02);
   });
@@ -109,6 +109,15 @@ describe('sequentialJudge', () => {
     expect(await always(schedule)).toEqual({ fails: true, runs: 2, failures: 2 });
     const never = sequentialJudge(async () => 'pass');
     expect(await never(schedule)).toEqual({ fails: false, runs: 4, failures: 0 });
+  });
+
+  it('with allOf, fails only when that many judged runs in a row fail, and stops at the first pass', async () => {
+    const verdicts: RunVerdict[] = ['fail', 'unjudged', 'fail', 'pass', 'fail'];
+    const judge = sequentialJudge(async () => verdicts.shift()!);
+    expect(await judge(schedule, { allOf: 4 })).toEqual({ fails: false, runs: 3, failures: 2 });
+    expect(judge.runsSpent()).toBe(4);
+    const always = sequentialJudge(async () => 'fail');
+    expect(await always(schedule, { allOf: 4 })).toEqual({ fails: true, runs: 4, failures: 4 });
   });
 
   it('retries unjudged runs without counting them as passes, and gives up after too many', async () => {
@@ -126,7 +135,7 @@ function fault(id: number, type: ShrinkFault['type'], target_id: string, at_ms: 
 }
 
 describe('shrinkSchedule with a noisy oracle', () => {
-  it('keeps a pause with its resume, and finds a superset of the cause (exactly it here) at 10% noise', async () => {
+  it('keeps a pause with its resume, and at 10% noise keeps the cause in nearly every shrink', async () => {
     const faults = [
       fault(0, 'kill_agent', 'agent-1', 0),
       fault(1, 'pause_agent', 'agent-2', 500),
@@ -136,22 +145,55 @@ describe('shrinkSchedule with a noisy oracle', () => {
       fault(5, 'slow_agent', 'agent-1', 2500),
     ];
     expect(groupFaults(faults).map((u) => u.map((f) => f.id))).toEqual([[0], [1, 3], [2], [4], [5]]);
-    const random = createRandom(3);
-    const judge = sequentialJudge(async (s) => {
-      const ids = s.faults.map((f) => f.id);
-      const cause = ids.includes(1) && ids.includes(4);
-      return random.next() < (cause ? 0.9 : 0.1) ? 'fail' : 'pass';
-    });
-    const out = await shrinkSchedule({ faults, cooldown_ms: 3000 }, { judge });
-    if (!out.reproduced) throw new Error('did not reproduce');
-    expect(out.minimal.map((f) => f.id).sort()).toEqual([1, 3, 4]);
-    // compression kept the order and moved no fault later (at 10% noise it keeps only steps that never passed)
     const at = new Map(faults.map((f) => [f.id, f.at_ms]));
-    for (const f of out.schedule.faults) expect(f.at_ms).toBeLessThanOrEqual(at.get(f.id)!);
-    const order = out.schedule.faults.map((f) => f.id);
-    expect([...order].sort((a, b) => at.get(a)! - at.get(b)!)).toEqual(order);
-    expect(out.certificate.map((c) => c.fault).sort()).toEqual(['f1', 'f3', 'f4']);
-    for (const c of out.certificate) expect(c.fail_rate_without).toBeLessThan(0.5);
+    let kept = 0;
+    let exact = 0;
+    const trials = 100;
+    for (let seed = 1; seed <= trials; seed++) {
+      const random = createRandom(seed);
+      // 10% noise is twice the p0 = 5% the sequential test's error bounds are stated for: some shrinks go wrong
+      const judge = sequentialJudge(async (s) => {
+        const ids = s.faults.map((f) => f.id);
+        const cause = ids.includes(1) && ids.includes(4);
+        return random.next() < (cause ? 0.9 : 0.1) ? 'fail' : 'pass';
+      });
+      const out = await shrinkSchedule({ faults, cooldown_ms: 3000 }, { judge });
+      if (!out.reproduced) continue;
+      const ids = out.schedule.faults.map((f) => f.id);
+      // the pause never goes without its resume
+      expect(ids.includes(1)).toBe(ids.includes(3));
+      // compression kept the order in time and moved no fault later
+      for (const f of out.schedule.faults) expect(f.at_ms).toBeLessThanOrEqual(at.get(f.id)!);
+      const now = new Map(out.schedule.faults.map((f) => [f.id, f.at_ms]));
+      const byNow = [...ids].sort((a, b) => now.get(a)! - now.get(b)! || a - b);
+      expect(byNow).toEqual([...ids].sort((a, b) => at.get(a)! - at.get(b)! || a - b));
+      if (ids.includes(1) && ids.includes(4)) kept++;
+      if ([...ids].sort().join() === '1,3,4') exact++;
+    }
+    // measured: the cause kept in 85 of 100 (76 before a certificate drop needed four failing runs in a row)
+    expect(kept).toBeGreaterThanOrEqual(80);
+    expect(exact).toBeGreaterThanOrEqual(75);
+  });
+
+  it('drops a fault from the certificate only when the schedule fails without it four runs in a row', async () => {
+    const faults = [fault(0, 'slow_agent', 'agent-0', 1000), fault(1, 'slow_agent', 'agent-1', 2000)];
+    // both faults are needed; once compressed (f0 moved to 0), the run without f1 fails twice by chance, then passes
+    let burst = 2;
+    const judge = sequentialJudge(async (s) => {
+      if (s.faults.length === 2) return 'fail';
+      const [only] = s.faults;
+      if (only?.id === 0 && only.at_ms === 0 && burst > 0) {
+        burst--;
+        return 'fail';
+      }
+      return 'pass';
+    });
+    const out = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge });
+    if (!out.reproduced) throw new Error('did not reproduce');
+    expect(out.schedule.faults.map((f) => f.id)).toEqual([0, 1]);
+    const f1 = out.certificate.find((c) => c.fault === 'f1')!;
+    // the sequential test said "still fails" (2 of 2), the strict check passed at its first run: 2 of 3 measured
+    expect(f1).toMatchObject({ runs: 3, fail_rate_without: 2 / 3 });
   });
 
   it('keeps a compression step only when it failed in every run, so the output fails as reliably as the original', async () => {
@@ -167,6 +209,23 @@ describe('shrinkSchedule with a noisy oracle', () => {
     const out = await shrinkSchedule({ faults, cooldown_ms: 2000 }, { judge });
     if (!out.reproduced) throw new Error('did not reproduce');
     expect(out.schedule.cooldown_ms).toBe(1000);
+  });
+
+  it('drops a compression step at its first passing run, and keeps one only after four failing runs in a row', async () => {
+    const faults = [0, 1].map((i) => fault(i, 'slow_agent', `agent-${i}`, 1000 + i * 1000));
+    // the failure needs both faults at least 800 ms apart: moving them to 0 and 1000 keeps it, halving the gap
+    // to 500 loses it; timings and cooldown do not matter
+    const judge = sequentialJudge(async (s) => {
+      if (s.faults.length < 2) return 'pass';
+      const [a, b] = s.faults.map((f) => f.at_ms);
+      return Math.abs(b! - a!) >= 800 ? 'fail' : 'pass';
+    });
+    const out = await shrinkSchedule({ faults, cooldown_ms: 600 }, { judge, runsSpent: judge.runsSpent });
+    if (!out.reproduced) throw new Error('did not reproduce');
+    expect(out.schedule.faults.map((f) => f.at_ms)).toEqual([0, 1000]);
+    // kept: the shift to 0, the durations 2s → 1s → 500ms → 250ms, the cooldown 600 → 300 (4 runs each);
+    // dropped at its first run: the halved gap
+    expect(out.phases.compress).toEqual({ candidates: 6, runs: 5 * 4 + 1 });
   });
 
   it('reports every smaller failing schedule as it is confirmed (what Ctrl-C prints), ending with the result', async () => {
@@ -294,13 +353,44 @@ describe('shrinkSchedule with a noisy oracle', () => {
       }),
       { numRuns: 200 },
     );
-    expect(supersets / total).toBeGreaterThan(0.9);
+    // measured 200 of 200 (198 before the search's result was confirmed afresh at α = 0.01)
+    expect(supersets / total).toBeGreaterThanOrEqual(0.97);
     expect(runs / total).toBeLessThan(200);
+  });
+
+  it('at 5% noise (p0), keeps a hidden 2-fault cause among 30: a fresh confirmation of the search result, α = 0.01', async () => {
+    // a chance failure of a passing candidate (α) can make the search's result a set without the cause; the
+    // cached verdict then "confirmed" it and compression and the certificate could not bring the cause back
+    let kept = 0;
+    const trials = 100;
+    for (let t = 0; t < trials; t++) {
+      const pick = createRandom(7 * t + 1);
+      const a = pick.int(0, 29);
+      let b = pick.int(0, 28);
+      if (b >= a) b++;
+      const random = createRandom(t + 1);
+      const faults = Array.from({ length: 30 }, (_, i) => fault(i, 'slow_agent', `agent-${i % 3}`, i * 400));
+      const judge = sequentialJudge(async (s) => {
+        const fails = s.faults.some((f) => f.id === a) && s.faults.some((f) => f.id === b);
+        return random.next() < 0.05 ? (fails ? 'pass' : 'fail') : fails ? 'fail' : 'pass';
+      });
+      const out = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge });
+      if (!out.reproduced) continue;
+      const ids = out.schedule.faults.map((f) => f.id);
+      if (ids.includes(a) && ids.includes(b)) kept++;
+    }
+    // measured: 99 of 100; 92 when the search's own cached verdict confirmed its result at α = 0.05, 96 with
+    // only the fresh confirmation
+    expect(kept).toBeGreaterThanOrEqual(97);
   });
 
   it('says so when the original does not reproduce', async () => {
     const judge = sequentialJudge(async () => 'pass');
     const out = await shrinkSchedule({ faults: [fault(0, 'kill_agent', 'agent-1', 0)], cooldown_ms: 1000 }, { judge });
-    expect(out).toEqual({ reproduced: false, runs_to_reproduce: 4, failures: 0 });
+    expect(out).toMatchObject({ reproduced: false, runs_to_reproduce: 4, failures: 0 });
+    // nothing more than the reproduction was spent
+    if (out.reproduced) throw new Error('reproduced');
+    expect(out.phases.reproduce).toEqual({ runs: 4, candidates: 1 });
+    expect(out.phases.search).toEqual({ runs: 0, candidates: 0 });
   });
 });
