@@ -9,12 +9,15 @@
  * once: CPU-bound, the proxy's worst case), paced (20 events 2 ms apart, as
  * a model streams tokens: the upstream sets the pace, as with a real API), large (one completion
  * asked with a 256 KiB conversation).
- * A third side, "matcher", is the same proxy with a fault active that matches no request (llm_failure
- * for a model nobody asks for): every request's body is read as far as its model, then passed through. Its
- * p50 against the plain proxy's is what quiet faults cost the requests they do not touch.
+ * A third side, "matcher", is the same proxy process with a fault active that matches no request
+ * (llm_failure for a model nobody asks for): every request's body is read as far as its model, then passed
+ * through. The fault is applied for the matcher's rounds and reverted for the plain proxy's, so both sides
+ * share one process, socket and warm-up: a second proxy process showed up to 14% between two identical
+ * proxies (placement, not code). Its p50 against the plain proxy's is what quiet faults cost the requests
+ * they do not touch.
  * Run: npm run build && node test/bench/llm-proxy.mjs
- * (BENCH_SECONDS per throughput run, default 4; BENCH_CONNECTIONS, default 32; BENCH_CONTROL=1 starts the
- * matcher side with no fault: two identical proxies, so its "vs the proxy" figure is the machine's noise)
+ * (BENCH_SECONDS per throughput run, default 4; BENCH_CONNECTIONS, default 32; BENCH_CONTROL=1 runs the
+ * matcher rounds with no fault: the same proxy twice, so its "vs the proxy" figure is the machine's noise)
  */
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -68,7 +71,15 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 10
 
 const SIDES = ['direct', 'proxy', 'matcher'];
 
-async function latency(ports, kind) {
+/** the proxy child applies (true) or reverts (false) the matcher fault; resolves once it has */
+function setMatcher(child, on) {
+  return new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send({ matcher: on });
+  });
+}
+
+async function latency(ports, kind, proxyChild) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const samples = { direct: [], proxy: [], matcher: [] };
   const perRound = kind === 'paced' || kind === 'large' ? 40 : LATENCY_PER_ROUND;
@@ -78,7 +89,9 @@ async function latency(ports, kind) {
   for (let round = 0; round < LATENCY_ROUNDS * 2; round++) {
     const order = [...SIDES.slice(round % 3), ...SIDES.slice(0, round % 3)];
     for (const side of order) {
+      if (side === 'matcher') await setMatcher(proxyChild, true);
       for (let i = 0; i < perRound / 2; i++) samples[side].push(await once(agent, ports[side], BODY[kind]));
+      if (side === 'matcher') await setMatcher(proxyChild, false);
     }
   }
   agent.destroy();
@@ -116,14 +129,14 @@ function throughput(port, kind) {
 async function main() {
   const upstream = await start('upstream');
   const proxy = await start('proxy', `http://127.0.0.1:${upstream.port}`);
-  const matcher = await start('proxy', `http://127.0.0.1:${upstream.port}`, 'matcher');
-  const ports = { direct: upstream.port, proxy: proxy.port, matcher: matcher.port };
+  // the matcher side is the same proxy with its fault applied for its rounds
+  const ports = { direct: upstream.port, proxy: proxy.port, matcher: proxy.port };
   console.log(
     `LLM proxy bench: node ${process.version}, ${STREAM_EVENTS} SSE events per streamed answer, ${CONNECTIONS} connections x ${SECONDS}s per throughput run`,
   );
   try {
     for (const kind of ['json', 'stream', 'paced', 'large']) {
-      const lat = await latency(ports, kind);
+      const lat = await latency(ports, kind, proxy.child);
       const addedP50 = lat.proxy.p50 - lat.direct.p50;
       const addedP99 = lat.proxy.p99 - lat.direct.p99;
       console.log(
@@ -140,7 +153,6 @@ async function main() {
     }
   } finally {
     proxy.child.kill();
-    matcher.child.kill();
     upstream.child.kill();
   }
 }
@@ -188,15 +200,22 @@ if (process.argv[2] === 'upstream') {
 } else if (process.argv[2] === 'proxy') {
   const { startLlmProxy } = await import('../../dist/proxies/llm/index.js');
   const proxy = await startLlmProxy({ listen: 0, upstream: process.argv[3], api: 'openai' });
-  if (process.argv[4] === 'matcher' && process.env.BENCH_CONTROL !== '1') {
-    // active, matching nothing: every request is read as far as its model and passed through untouched
-    await proxy.applyFault({
-      id: 'bench-matcher',
-      type: 'llm_failure',
-      params: { error_type: 'wrong_value', match: { model: 'no-such-model' } },
-      lease_ms: 24 * 60 * 60 * 1000,
-    });
-  }
+  // the matcher rounds: a fault active that matches no request, applied and reverted on the bench's word
+  let applied;
+  process.on('message', async ({ matcher }) => {
+    if (matcher && process.env.BENCH_CONTROL !== '1')
+      applied = await proxy.applyFault({
+        id: 'bench-matcher',
+        type: 'llm_failure',
+        params: { error_type: 'wrong_value', match: { model: 'no-such-model' } },
+        lease_ms: 24 * 60 * 60 * 1000,
+      });
+    if (!matcher && applied) {
+      await applied.revert?.();
+      applied = undefined;
+    }
+    process.send({ done: true });
+  });
   process.send({ port: proxy.port });
 } else {
   await main();
