@@ -143,16 +143,9 @@ export async function openQueueArena(
   url: string,
   batch: string,
 ): Promise<{ arena: RegressionArena; progress: RegressRecorder; location: string; close(): Promise<void> }> {
-  const { PostgresEventStore } = await import('./postgres.js');
   const { createQueueArena } = await import('../arena/regression/queue.js');
   const { createRegressRecorder } = await import('./regress-progress.js');
-  const store = new PostgresEventStore({ url, poolSize: 4 });
-  try {
-    await store.ready();
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
+  const store = await openReadyStore(url);
   const arena = createQueueArena({ queue: new PostgresRunQueue(store), batch });
   const progress = createRegressRecorder(store, batch);
   return {
@@ -168,6 +161,19 @@ export async function openQueueArena(
       }
     },
   };
+}
+
+/** a small pool on the queue's database, its schema checked; closed again when the database does not answer */
+async function openReadyStore(url: string): Promise<PostgresEventStore> {
+  const { PostgresEventStore } = await import('./postgres.js');
+  const store = new PostgresEventStore({ url, poolSize: 4 });
+  try {
+    await store.ready();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
 }
 
 /** `--workers URL` of trials and shrink: checked before anything starts */
@@ -188,17 +194,8 @@ export async function openQueueClient(
   batch: string,
 ): Promise<{ client: QueueClient; location: string; close(): Promise<void> }> {
   assertWorkersUrl(url);
-  const [{ PostgresEventStore }, { createQueueClient }] = await Promise.all([
-    import('./postgres.js'),
-    import('../arena/queue/queue.js'),
-  ]);
-  const store = new PostgresEventStore({ url, poolSize: 4 });
-  try {
-    await store.ready();
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
+  const { createQueueClient } = await import('../arena/queue/queue.js');
+  const store = await openReadyStore(url);
   const client = createQueueClient({ queue: new PostgresRunQueue(store), batch });
   return {
     client,

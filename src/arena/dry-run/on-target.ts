@@ -16,7 +16,7 @@ import { survivalKinds } from '../survival/on-target.js';
 import { unknownTargetProblems } from '../target-names.js';
 import { createRandom } from '../../shared/random.js';
 import { blockActions } from '../trials/faults.js';
-import { armsFor, planBlocks } from '../trials/plan.js';
+import { planTrials } from '../trials/plan.js';
 import { scenarioTimeline, survivalTimeline, trialsBlockFaults, type PlanView } from './timeline.js';
 import type { DryRunPlan, PlannedAgent, PlannedFault, PlannedTrials } from './types.js';
 import type { LeftOutKind } from '../report.js';
@@ -200,13 +200,13 @@ function trialsPlan(
   if (tasks.length === 0) problems.push(`target ${target.name} lists no tasks: add tasks: to its target file`);
   const { scenario } = options;
   const random = createRandom(options.seed);
-  const arms = armsFor(scenario !== undefined, options.intensities ?? []);
+  const { arms, blocks: planned } = planTrials(options, tasks);
   // as the run refuses them: each --intensity arm's actions as its blocks apply them
   for (const arm of scenario ? arms.filter((a) => a.intensity !== undefined) : [])
     for (const p of refusedProblems(target, blockActions(scenario!, arm)))
       problems.push(`at --intensity ${arm.intensity}: ${p}`);
   const timeline: PlannedFault[] = [];
-  const blocks = planBlocks(random.fork('trials.plan'), options.n, arms, tasks).map((block) => {
+  const blocks = planned.map((block) => {
     const name = `r${block.round}.${block.arm.name}`;
     if (!block.arm.faulted || !scenario) return { round: block.round, arm: block.arm.name, tasks: block.tasks };
     const faults = trialsBlockFaults(

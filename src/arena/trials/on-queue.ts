@@ -14,7 +14,6 @@
 import type { CallRecord } from '../../protocol/calls.js';
 import { systemClock } from '../../shared/clock.js';
 import { CancelledError, UsageError, errorMessage, isArenaError } from '../../shared/errors.js';
-import { createRandom } from '../../shared/random.js';
 import type { Target } from '../providers.js';
 import type { QueueClient } from '../queue/queue.js';
 import type { QueuedTrialRound, TargetRef } from '../queue/requests.js';
@@ -22,7 +21,7 @@ import type { Attribution } from './attribute.js';
 import { addFaults, assertHasTasks, type FaultTally, type TrialRoundResult } from './block.js';
 import { finishReport } from './finish.js';
 import { addCounts, type MarkerCounts } from './markers.js';
-import { armsFor, describePlan, planBlocks } from './plan.js';
+import { describePlan, planTrials } from './plan.js';
 import type { TrialsReport } from './report.js';
 import { checkTrialsOptions, DEFAULT_RECOVERY_DEADLINE_MS, type RunTrialsOptions } from './run.js';
 import type { TrialRecord } from './summary.js';
@@ -52,23 +51,10 @@ export async function runTrialsOnQueue(target: Target, options: TrialsOnQueueOpt
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();
   const { scenario, n, seed } = options;
-  const arms = armsFor(scenario !== undefined, options.intensities ?? []);
   const tasks = target.trials!;
-  const blocks = planBlocks(
-    createRandom(seed).fork('trials.plan'),
-    n,
-    arms,
-    tasks.tasks.map((t) => t.id),
-  );
-  const total = blocks.reduce((s, b) => s + b.tasks.length, 0);
-  options.onStart?.(
-    describePlan(
-      options,
-      tasks.tasks.map((t) => t.id),
-      arms,
-      blocks,
-    ),
-  );
+  const taskIds = tasks.tasks.map((t) => t.id);
+  const { arms, blocks, total } = planTrials(options, taskIds);
+  options.onStart?.(describePlan(options, taskIds, arms, blocks));
   const deadline = options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
   const rounds = Array.from({ length: n }, (_, round) => blocks.filter((b) => b.round === round));
   const results: Array<TrialRoundResult | undefined> = rounds.map(() => undefined);

@@ -7,7 +7,7 @@
  * Faults act for a whole faulted block: applied at its start, reverted at its end, and the target
  * must be healthy again before the next block starts.
  */
-import type { Random } from '../../shared/random.js';
+import { createRandom, type Random } from '../../shared/random.js';
 import type { TrialsPlan } from './report.js';
 
 export interface Arm {
@@ -66,4 +66,17 @@ export function describePlan(
     arms: arms.map((a) => ({ name: a.name, ...(a.intensity !== undefined ? { intensity: a.intensity } : {}) })),
     total: blocks.reduce((s, b) => s + b.tasks.length, 0),
   };
+}
+
+/**
+ * The arms and the seeded blocks of one `arena trials`, as a local run, a run on workers and a dry run
+ * all plan them (the blocks' order comes from the seed's `trials.plan` fork alone)
+ */
+export function planTrials(
+  options: { n: number; seed: number; scenario?: unknown; intensities?: readonly number[] | undefined },
+  tasks: readonly string[],
+): { arms: Arm[]; blocks: Block[]; total: number } {
+  const arms = armsFor(options.scenario !== undefined, options.intensities ?? []);
+  const blocks = planBlocks(createRandom(options.seed).fork('trials.plan'), options.n, arms, tasks);
+  return { arms, blocks, total: blocks.reduce((s, b) => s + b.tasks.length, 0) };
 }

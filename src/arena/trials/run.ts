@@ -6,7 +6,6 @@
 import type { CallRecord } from '../../protocol/calls.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { UsageError } from '../../shared/errors.js';
-import { createRandom } from '../../shared/random.js';
 import type { Target } from '../providers.js';
 import { runOnTarget } from '../run/on-target.js';
 import type { StopSources } from '../safety/checks.js';
@@ -27,7 +26,7 @@ import {
 import { assertIntensityApplies, waitHealthy } from './faults.js';
 import { finishReport } from './finish.js';
 import type { TrialGates } from './gates.js';
-import { armsFor, describePlan, planBlocks } from './plan.js';
+import { describePlan, planTrials } from './plan.js';
 import type { TrialsPlan, TrialsReport } from './report.js';
 import { watchMarkers } from './markers.js';
 import type { TrialRecord } from './summary.js';
@@ -90,9 +89,8 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
   // known before the target starts: a fleet is not brought up to learn it has nothing to try
   assertHasTasks(target);
   const clock = options.clock ?? systemClock;
-  const { scenario, n, seed } = options;
+  const { scenario, seed } = options;
   const intensities = options.intensities ?? [];
-  const random = createRandom(seed);
   const startedAt = clock.now();
   return runOnTarget<TrialsReport>(
     target,
@@ -152,22 +150,9 @@ export async function runTrialsOnTarget(target: Target, options: RunTrialsOption
   ): Promise<TrialsReport> {
     const tasks = target.trials!;
     const deadline = options.recoveryDeadlineMs ?? DEFAULT_RECOVERY_DEADLINE_MS;
-    const arms = armsFor(scenario !== undefined, intensities);
-    const blocks = planBlocks(
-      random.fork('trials.plan'),
-      n,
-      arms,
-      tasks.tasks.map((t) => t.id),
-    );
-    const total = blocks.reduce((s, b) => s + b.tasks.length, 0);
-    options.onStart?.(
-      describePlan(
-        options,
-        tasks.tasks.map((t) => t.id),
-        arms,
-        blocks,
-      ),
-    );
+    const taskIds = tasks.tasks.map((t) => t.id);
+    const { arms, blocks, total } = planTrials(options, taskIds);
+    options.onStart?.(describePlan(options, taskIds, arms, blocks));
     const records: CallRecord[] = [];
     let since = target.calls?.calls().next ?? 0;
     let dropped = 0;
