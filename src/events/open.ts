@@ -65,3 +65,18 @@ export function openEventStore(spec: string | undefined, options: OpenEventStore
   const store = new SqliteEventStore({ path, clock: options.clock, synchronous: options.synchronous });
   return { store, kind, location: path, ready: async () => undefined, close: () => store.close() };
 }
+
+/** `openEventStore`, then ready: a store that cannot be reached is closed again and the error thrown */
+export async function openReadyEventStore(
+  spec: string | undefined,
+  options: OpenEventStoreOptions = {},
+): Promise<OpenedEventStore> {
+  const opened = openEventStore(spec, options);
+  try {
+    await opened.ready();
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
+  return opened;
+}

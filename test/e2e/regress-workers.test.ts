@@ -5,10 +5,10 @@
  * counted twice.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
-import { ARENA_BIN, REPO_ROOT, arena } from '../helpers/cli.js';
+import { arena } from '../helpers/cli.js';
 import { createDatabase } from '../helpers/postgres.js';
+import { startWorker } from '../helpers/worker.js';
 
 const FAST = ['--survival', '500ms', '--interval', '100ms', '--recovery-deadline', '1s', '--cooldown', '300ms'];
 const STRATEGIES = ['--baseline', 'strategies/recovery-off.yaml', '--candidate', 'strategies/default.yaml'];
@@ -17,23 +17,6 @@ const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-function worker(url: string, args: string[] = []): ResultPromise & { log(): string } {
-  const proc = execa('node', [ARENA_BIN, 'worker', '--store', url, ...args], {
-    reject: false,
-    cwd: REPO_ROOT,
-    extendEnv: false,
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
-    forceKillAfterDelay: 10_000,
-  });
-  let log = '';
-  proc.stderr!.on('data', (c: Buffer) => (log += c.toString()));
-  cleanups.push(async () => {
-    proc.kill('SIGINT');
-    await proc;
-  });
-  return Object.assign(proc, { log: () => log });
-}
 
 async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -54,7 +37,7 @@ describe('arena regress --workers', () => {
   it('3 worker processes reach the same decision as the local run, on the same seeds and the same looks', async () => {
     const db = await createDatabase('regress');
     cleanups.push(() => db.drop());
-    for (let i = 0; i < 3; i++) worker(db.url);
+    for (let i = 0; i < 3; i++) startWorker(db.url, cleanups);
     const args = [
       'regress',
       ...STRATEGIES,
@@ -97,7 +80,7 @@ describe('arena regress --workers', () => {
   it('a worker SIGKILLed mid-run: its run is taken again after the lease, and every run is counted exactly once', async () => {
     const db = await createDatabase('regresskill');
     cleanups.push(() => db.drop());
-    const doomed = worker(db.url, ['--lease', '1500ms']);
+    const doomed = startWorker(db.url, cleanups, { args: ['--lease', '1500ms'] });
     const regress = arena([
       'regress',
       ...STRATEGIES,
@@ -112,9 +95,12 @@ describe('arena regress --workers', () => {
     ]);
     await until(() => /took (\w+ run \d+ \(seed \d+), take 1\)/.test(doomed.log()));
     const taken = /took (\w+ run \d+ \(seed \d+), take 1\)/.exec(doomed.log())![1]!;
-    doomed.kill('SIGKILL');
-    expect((await doomed).signal).toBe('SIGKILL');
-    const rescuers = [worker(db.url, ['--lease', '1500ms']), worker(db.url, ['--lease', '1500ms'])];
+    doomed.proc.kill('SIGKILL');
+    expect((await doomed.proc).signal).toBe('SIGKILL');
+    const rescuers = [
+      startWorker(db.url, cleanups, { args: ['--lease', '1500ms'] }),
+      startWorker(db.url, cleanups, { args: ['--lease', '1500ms'] }),
+    ];
     const r = await regress;
     expect(r.exitCode, r.stderr).toBe(0);
     const v = (JSON.parse(r.stdout) as { regression: Regression }).regression;

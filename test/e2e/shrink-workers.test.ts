@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
-import { ARENA_BIN, REPO_ROOT, arena } from '../helpers/cli.js';
+import { arena } from '../helpers/cli.js';
 import { createDatabase } from '../helpers/postgres.js';
+import { startWorker } from '../helpers/worker.js';
 
 const FIXTURE = 'test/fixtures/shrink/two-fault-bug.yaml';
 const OFF = 'strategies/recovery-off.yaml';
@@ -28,23 +28,6 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function worker(url: string): { proc: ResultPromise; log(): string } {
-  const proc = execa('node', [ARENA_BIN, 'worker', '--store', url], {
-    reject: false,
-    cwd: REPO_ROOT,
-    extendEnv: false,
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
-    forceKillAfterDelay: 10_000,
-  });
-  let log = '';
-  proc.stderr!.on('data', (c: Buffer) => (log += c.toString()));
-  cleanups.push(async () => {
-    proc.kill('SIGINT');
-    await proc;
-  });
-  return { proc, log: () => log };
-}
-
 describe('arena shrink --workers', () => {
   it(
     'two workers reach the same minimal set as a local shrink of the same report',
@@ -54,7 +37,7 @@ describe('arena shrink --workers', () => {
       expect(run.exitCode).toBe(1);
       const db = await createDatabase('shrink');
       cleanups.push(() => db.drop());
-      const workers = [worker(db.url), worker(db.url)];
+      const workers = [startWorker(db.url, cleanups), startWorker(db.url, cleanups)];
       const distributed = await arena(['shrink', report, '--out', join(dir, 'd.yaml'), '--json', '--workers', db.url], {
         timeout: LONG,
       });

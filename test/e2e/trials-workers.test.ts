@@ -6,11 +6,11 @@
  * (test/fixtures/trials-stand-in): some clean trials fail, every faulted one does.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
 import type { TrialsReport } from '../../src/arena/trials/report.js';
-import { ARENA_BIN, REPO_ROOT, arena } from '../helpers/cli.js';
+import { arena } from '../helpers/cli.js';
 import { createDatabase } from '../helpers/postgres.js';
+import { startWorker } from '../helpers/worker.js';
 import { freeBasePort } from '../helpers/process-fleet.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -20,26 +20,6 @@ afterEach(async () => {
 
 const TARGET = 'test/fixtures/trials-stand-in/target.yaml';
 const SCENARIO = 'test/fixtures/trials-stand-in/llm-outage.yaml';
-
-/** each worker starts the stand-in on ports of its own (STANDIN_PORT) */
-async function worker(url: string): Promise<{ proc: ResultPromise; log(): string }> {
-  const port = await freeBasePort([0, 1, 2]);
-  const proc = execa('node', [ARENA_BIN, 'worker', '--store', url], {
-    reject: false,
-    cwd: REPO_ROOT,
-    extendEnv: false,
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1', STANDIN_PORT: String(port) },
-    forceKillAfterDelay: 10_000,
-  });
-  let log = '';
-  proc.stderr!.on('data', (c: Buffer) => (log += c.toString()));
-  cleanups.push(async () => {
-    proc.kill('SIGINT');
-    await proc;
-  });
-  // not the process itself: an async function would wait for a returned promise (the process) to end
-  return { proc, log: () => log };
-}
 
 /** what must not depend on where the trials ran */
 function counts(report: TrialsReport) {
@@ -54,7 +34,10 @@ describe('arena trials --workers', () => {
   it('two worker processes give the same per-task counts as a local run with the same seed', async () => {
     const db = await createDatabase('trials');
     cleanups.push(() => db.drop());
-    const workers = [await worker(db.url), await worker(db.url)];
+    // each worker starts the stand-in on ports of its own (STANDIN_PORT)
+    const workers = [];
+    for (let i = 0; i < 2; i++)
+      workers.push(startWorker(db.url, cleanups, { env: { STANDIN_PORT: String(await freeBasePort([0, 1, 2])) } }));
     // relative paths, from the repo root: the workers resolve them against their own working directory
     const args = ['trials', '--target', TARGET, '--scenario', SCENARIO, '--trials', '4', '--seed', '5', '--json'];
     const distributed = await arena([...args, '--workers', db.url], { timeout: 120_000 });

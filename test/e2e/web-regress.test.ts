@@ -10,10 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
 import { launchChromium } from '../helpers/chromium.js';
-import { ARENA_BIN, REPO_ROOT, arena } from '../helpers/cli.js';
+import { REPO_ROOT, arena } from '../helpers/cli.js';
 import { createDatabase } from '../helpers/postgres.js';
+import { startWorker } from '../helpers/worker.js';
 import { http, startServe } from './serve-helpers.js';
 
 const FAST = ['--survival', '500ms', '--interval', '100ms', '--recovery-deadline', '1s', '--cooldown', '300ms'];
@@ -23,21 +23,6 @@ const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-function worker(url: string): ResultPromise {
-  const proc = execa('node', [ARENA_BIN, 'worker', '--store', url], {
-    reject: false,
-    cwd: REPO_ROOT,
-    extendEnv: false,
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
-    forceKillAfterDelay: 10_000,
-  });
-  cleanups.push(async () => {
-    proc.kill('SIGINT');
-    await proc;
-  });
-  return proc;
-}
 
 describe('web console: Regress panel', () => {
   it('a regress with 2 workers on PostgreSQL: queued, then runs done per arm climbing, then the verdict regress printed', async () => {
@@ -107,8 +92,8 @@ describe('web console: Regress panel', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
-    worker(db.url);
-    worker(db.url);
+    startWorker(db.url, cleanups);
+    startWorker(db.url, cleanups);
     const r = await regress;
     expect(r.exitCode, r.stderr).toBe(0);
     const verdict = (JSON.parse(r.stdout) as { regression: { decision: string; runs_used: number } }).regression;

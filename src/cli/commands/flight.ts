@@ -204,17 +204,11 @@ export const storeRunPlugin: RunPlugin = {
     if (spec === undefined) return undefined;
     if (typeof spec !== 'string' || spec.trim() === '')
       throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"');
-    const [{ openEventStore }, { recordRunEvents }] = await Promise.all([
+    const [{ openReadyEventStore }, { recordRunEvents }] = await Promise.all([
       import('../../events/open.js'),
       import('../../flight/run-listener.js'),
     ]);
-    const opened = openEventStore(spec, { cwd: ctx.cwd });
-    try {
-      await opened.ready();
-    } catch (err) {
-      await opened.close();
-      throw err;
-    }
+    const opened = await openReadyEventStore(spec, { cwd: ctx.cwd });
     const recording = recordRunEvents(opened.store);
     return {
       listener: recording.listener,

@@ -21,17 +21,11 @@ export async function openTrialsRecording(
   const spec = storeSpec(flag, ctx.env);
   if (spec === undefined) return undefined;
   if (spec.trim() === '') throw new UsageError('--store needs a SQLite file path, a postgres:// URL or "memory"');
-  const [{ openEventStore }, { createTrialsRecorder }] = await Promise.all([
+  const [{ openReadyEventStore }, { createTrialsRecorder }] = await Promise.all([
     import('../../events/open.js'),
     import('../../events/trials-progress.js'),
   ]);
-  const opened = openEventStore(spec, { cwd: ctx.cwd });
-  try {
-    await opened.ready();
-  } catch (err) {
-    await opened.close();
-    throw err;
-  }
+  const opened = await openReadyEventStore(spec, { cwd: ctx.cwd });
   const recorder = createTrialsRecorder(opened.store);
   ctx.stderr.write(
     `trials: recording job ${recorder.id} in ${opened.location} (arena serve --store on it shows the Trials view)\n`,
