@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScenarioReport } from '../../src/arena/report.js';
 import { arena } from '../helpers/cli.js';
-import { freeBasePort, processesMatching } from '../helpers/process-fleet.js';
+import { freeBasePort, processesWithEnv } from '../helpers/process-fleet.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/llm-agent/', import.meta.url));
 let dir = '';
@@ -58,8 +58,9 @@ describe('example LLM agent under a process target', () => {
       { env: target.env, timeout: 30_000 },
     );
     expect(result.exitCode, result.stderr).toBe(0);
-    // the stand-in, the agent and their shell are gone
-    expect(processesMatching(EXAMPLE)).toEqual([]);
+    // the stand-in, the agent and their shell are gone (found by this test's own STATS_FILE, which
+    // they inherit: other test files run the same example scripts at the same time)
+    expect(processesWithEnv('STATS_FILE', statsFile)).toEqual([]);
 
     const report = (JSON.parse(result.stdout) as { scenarios: ScenarioReport[] }).scenarios[0]!;
     expect(report.results.map((r) => [r.result.action.type, r.result.success])).toEqual([['llm_failure', true]]);
@@ -125,7 +126,8 @@ describe('example LLM agent under a process target', () => {
       return { maxRetries, report };
     };
     const runs = await Promise.all([runOne(1), runOne(5)]);
-    expect(processesMatching(EXAMPLE)).toEqual([]);
+    for (const retries of [1, 5])
+      expect(processesWithEnv('STATS_FILE', join(dir, `stats-${retries}.json`))).toEqual([]);
 
     const figures = runs.map(({ maxRetries, report }) => {
       const { requests } = report.score.measurements;

@@ -144,6 +144,32 @@ export function processesMatching(needle: string): Array<{ pid: number; state: s
   return out;
 }
 
+/**
+ * live (non-zombie) processes whose environment holds `name=value`. Children inherit it, so a test
+ * that sets a value of its own (a temp path) finds exactly the processes its run started, even when
+ * other test files run the same example scripts at the same time.
+ */
+export function processesWithEnv(
+  name: string,
+  value: string,
+): Array<{ pid: number; state: string; ppid: number; cmd: string }> {
+  const entry = `${name}=${value}`;
+  const out: Array<{ pid: number; state: string; ppid: number; cmd: string }> = [];
+  for (const pidText of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pidText) || Number(pidText) === process.pid) continue;
+    let environ: string[];
+    try {
+      environ = readFileSync(`/proc/${pidText}/environ`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (!environ.includes(entry)) continue;
+    const s = stat(Number(pidText));
+    if (s && s.state !== 'Z') out.push({ pid: Number(pidText), ...s });
+  }
+  return out;
+}
+
 export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs: number, what: string): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
