@@ -1,8 +1,10 @@
 /**
  * After the subset is minimal: pull the faults closer together, then shorten
  * fault durations/delays and the cooldown, each step kept only while the
- * candidate still fails. Halving, a few rounds each, so compression costs a
- * bounded number of candidates.
+ * candidate still fails. Each dimension first tries its floor in one step (a
+ * kept step costs the most runs, a lost one the fewest, so one bold step that
+ * holds saves the halving rounds); when the floor loses the failure, halving, a
+ * few rounds, so compression costs a bounded number of candidates.
  */
 import { tryParseDuration } from '../../shared/duration.js';
 import type { Judge, Schedule, ShrinkFault } from './types.js';
@@ -24,10 +26,36 @@ export async function compressSchedule(start: Schedule, judge: Judge, onCandidat
   };
   // the first fault at the start of the chaos phase
   await attempt(shiftToZero(best));
-  for (let i = 0; i < ROUNDS; i++) if (!(await attempt(halveGaps(best)))) break;
-  for (let i = 0; i < ROUNDS; i++) if (!(await attempt(halveTimings(best)))) break;
-  for (let i = 0; i < ROUNDS; i++) if (!(await attempt(halveCooldown(best)))) break;
+  const steps: Array<(s: Schedule, floor: boolean) => Schedule | undefined> = [
+    pullGaps,
+    shortenTimings,
+    shortenCooldown,
+  ];
+  for (const step of steps) {
+    if (await attempt(step(best, true))) continue;
+    for (let i = 0; i < ROUNDS; i++) if (!(await attempt(step(best, false)))) break;
+  }
   return best;
+}
+
+/** each gap between faults halved, or at the floor (MIN_FAULT_MS apart, so their order holds) */
+function pullGaps(s: Schedule, floor: boolean): Schedule | undefined {
+  return floor ? gapsAtFloor(s) : halveGaps(s);
+}
+
+function gapsAtFloor(s: Schedule): Schedule | undefined {
+  const sorted = [...s.faults].sort((a, b) => a.at_ms - b.at_ms || a.id - b.id);
+  let changed = false;
+  const out: ShrinkFault[] = [];
+  sorted.forEach((f, i) => {
+    if (i === 0) return out.push(f);
+    const gap = f.at_ms - sorted[i - 1]!.at_ms;
+    const at = out[i - 1]!.at_ms + Math.min(gap, MIN_FAULT_MS);
+    if (at !== f.at_ms) changed = true;
+    out.push({ ...f, at_ms: at });
+  });
+  // a floor that only repeats what halving reaches next adds a candidate and saves none
+  return changed && !sameFaults(out, halveGaps(s)?.faults) ? { ...s, faults: out } : undefined;
 }
 
 function shiftToZero(s: Schedule): Schedule | undefined {
@@ -36,7 +64,7 @@ function shiftToZero(s: Schedule): Schedule | undefined {
   return { ...s, faults: s.faults.map((f) => ({ ...f, at_ms: f.at_ms - first })) };
 }
 
-export function halveGaps(s: Schedule): Schedule | undefined {
+function halveGaps(s: Schedule): Schedule | undefined {
   const sorted = [...s.faults].sort((a, b) => a.at_ms - b.at_ms || a.id - b.id);
   let changed = false;
   const out: ShrinkFault[] = [];
@@ -50,7 +78,18 @@ export function halveGaps(s: Schedule): Schedule | undefined {
   return changed ? { ...s, faults: out } : undefined;
 }
 
+function shortenTimings(s: Schedule, floor: boolean): Schedule | undefined {
+  const half = halveTimings(s);
+  if (!floor) return half;
+  const low = timingsAt(s, () => MIN_FAULT_MS);
+  return low && !sameFaults(low.faults, half?.faults) ? low : undefined;
+}
+
 function halveTimings(s: Schedule): Schedule | undefined {
+  return timingsAt(s, (ms) => Math.round(ms / 2));
+}
+
+function timingsAt(s: Schedule, shorter: (ms: number) => number): Schedule | undefined {
   let changed = false;
   const faults = s.faults.map((f) => {
     if (!f.metadata) return f;
@@ -58,7 +97,7 @@ function halveTimings(s: Schedule): Schedule | undefined {
     for (const key of TIMED_KEYS) {
       const ms = tryParseDuration(metadata[key]);
       if (ms === undefined || ms <= MIN_FAULT_MS) continue;
-      metadata[key] = `${Math.max(MIN_FAULT_MS, Math.round(ms / 2))}ms`;
+      metadata[key] = `${Math.max(MIN_FAULT_MS, shorter(ms))}ms`;
       changed = true;
     }
     return { ...f, metadata };
@@ -66,7 +105,13 @@ function halveTimings(s: Schedule): Schedule | undefined {
   return changed ? { ...s, faults } : undefined;
 }
 
-function halveCooldown(s: Schedule): Schedule | undefined {
+function shortenCooldown(s: Schedule, floor: boolean): Schedule | undefined {
   if (s.cooldown_ms <= MIN_COOLDOWN_MS) return undefined;
-  return { ...s, cooldown_ms: Math.max(MIN_COOLDOWN_MS, Math.round(s.cooldown_ms / 2)) };
+  const half = Math.max(MIN_COOLDOWN_MS, Math.round(s.cooldown_ms / 2));
+  if (!floor) return { ...s, cooldown_ms: half };
+  return half > MIN_COOLDOWN_MS ? { ...s, cooldown_ms: MIN_COOLDOWN_MS } : undefined;
+}
+
+function sameFaults(a: readonly ShrinkFault[], b: readonly ShrinkFault[] | undefined): boolean {
+  return b !== undefined && JSON.stringify(a) === JSON.stringify(b);
 }

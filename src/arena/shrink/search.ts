@@ -51,10 +51,20 @@ export async function minimalFailingSubset(
   if (await fails([])) return { subset: [], candidates: cache.size, method: 'quickxplain' };
 
   if (strategy === 'greedy') {
+    // the textbook one-at-a-time removal the research measured (57.7 candidates for a 2-fault cause
+    // among 30; this loop averages 58.0 in simulation): after each removal it starts again from the first
+    // unit, so it re-asks about units already found needed. It ends 1-minimal: its last pass removed nothing
     let current = all;
-    for (const u of all) {
-      const without = current.filter((x) => x !== u);
-      if (without.length > 0 && (await fails(without))) current = without;
+    for (let removed = true; removed; ) {
+      removed = false;
+      for (const u of current) {
+        const without = current.filter((x) => x !== u);
+        if (without.length > 0 && (await fails(without))) {
+          current = without;
+          removed = true;
+          break;
+        }
+      }
     }
     return { subset: current, candidates: cache.size, method: 'greedy' };
   }
