@@ -21,6 +21,13 @@ import { verdictOf, type TargetRunnerOptions } from './on-target.js';
 import { scheduleToScenario } from './to-scenario.js';
 import type { RunOnce, RunVerdict, Schedule } from './types.js';
 
+/**
+ * candidates of one round judged at once on workers (the certificate's removals, ddmin's chunks), each with
+ * its own runs at once: a certificate round has one candidate per needed fault (2 for a pair), while ddmin's
+ * rounds grow to a candidate per fault, and what runs beyond the first failing one is spent for nothing
+ */
+export const ROUND_WIDTH_ON_WORKERS = 4;
+
 /** what the worker sends back: the run's report, or why the target refused the candidate (bad input, exit 2) */
 export type ShrinkRunResult = { report: ScenarioReport } | { refused: { message: string; code: string } };
 

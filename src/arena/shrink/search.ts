@@ -27,22 +27,35 @@ export function quickXplainBound(n: number, k: number): number {
   return Math.ceil(2 * k * Math.log2(Math.max(2, n / k)) + 2 * k) + 1 + k;
 }
 
-/** `greedy` (one-at-a-time removal) exists to measure what the divide and conquer saves */
+export interface SubsetSearchOptions {
+  /** `greedy` (one-at-a-time removal) exists to measure what the divide and conquer saves */
+  strategy?: 'quickxplain' | 'greedy';
+  /** check 1-minimality here; a caller that certifies each unit afterwards (shrinkSchedule) can skip it */
+  verify?: boolean;
+  /**
+   * candidates of one round judged at once (ddmin's chunks, the 1-minimality check): the answer is the one a
+   * one-at-a-time loop gives, sooner, for runs on workers; the divide and conquer and greedy stay one at a time
+   */
+  width?: number;
+}
+
 export async function minimalFailingSubset(
   n: number,
   oracle: SubsetOracle,
-  strategy: 'quickxplain' | 'greedy' = 'quickxplain',
-  /** check 1-minimality here; a caller that certifies each unit afterwards (shrinkSchedule) can skip it */
-  verify = true,
+  options: SubsetSearchOptions = {},
 ): Promise<SubsetResult> {
-  const cache = new Map<string, boolean>();
-  const fails = async (subset: number[]): Promise<boolean> => {
+  const { strategy = 'quickxplain', verify = true } = options;
+  const width = Math.max(1, Math.floor(options.width ?? 1));
+  // the verdict's promise, so a candidate asked for twice in one round is still judged once
+  const cache = new Map<string, Promise<boolean>>();
+  const fails = (subset: number[]): Promise<boolean> => {
     const sorted = [...subset].sort((a, b) => a - b);
     const key = sorted.join(',');
-    const known = cache.get(key);
-    if (known !== undefined) return known;
-    const verdict = await oracle(sorted);
-    cache.set(key, verdict);
+    let verdict = cache.get(key);
+    if (verdict === undefined) {
+      verdict = oracle(sorted);
+      cache.set(key, verdict);
+    }
     return verdict;
   };
   const all = Array.from({ length: n }, (_, i) => i);
@@ -84,52 +97,53 @@ export async function minimalFailingSubset(
   if (!verify) return { subset: found, candidates: cache.size, method };
   if (!(await fails(found))) {
     // removal hid the failure somewhere: start again from the whole run with ddmin
-    found = await ddmin(all, fails);
+    found = await ddmin(all, fails, width);
     method = 'ddmin';
   }
   // 1-minimal: each remaining unit is needed (cached when QuickXplain already knew)
   for (;;) {
-    let removable = -1;
-    for (const u of found) {
-      if (await fails(found.filter((x) => x !== u))) {
-        removable = u;
-        break;
-      }
-    }
-    if (removable < 0) break;
-    found = await ddmin(
-      found.filter((x) => x !== removable),
+    const current = found;
+    const hit = await firstFailing(
+      current.map((u) => current.filter((x) => x !== u)),
       fails,
+      width,
+    );
+    if (hit < 0) break;
+    found = await ddmin(
+      current.filter((x) => x !== current[hit]),
+      fails,
+      width,
     );
     method = 'ddmin';
   }
   return { subset: found, candidates: cache.size, method };
 }
 
-/** Zeller's ddmin: `start` must fail; returns a 1-minimal failing subset of it */
-export async function ddmin(start: number[], fails: (subset: number[]) => Promise<boolean>): Promise<number[]> {
+/** Zeller's ddmin: `start` must fail; returns a 1-minimal failing subset of it (`width`: as in the search) */
+export async function ddmin(
+  start: number[],
+  fails: (subset: number[]) => Promise<boolean>,
+  width = 1,
+): Promise<number[]> {
   let current = [...start];
   let granularity = 2;
   while (current.length >= 2) {
     const chunks = split(current, granularity);
     let reduced = false;
-    for (const chunk of chunks) {
-      if (await fails(chunk)) {
-        current = chunk;
-        granularity = 2;
-        reduced = true;
-        break;
-      }
+    const chunk = await firstFailing(chunks, fails, width);
+    if (chunk >= 0) {
+      current = chunks[chunk]!;
+      granularity = 2;
+      reduced = true;
     }
     if (!reduced) {
-      for (const chunk of chunks) {
-        const complement = current.filter((x) => !chunk.includes(x));
-        if (await fails(complement)) {
-          current = complement;
-          granularity = Math.max(granularity - 1, 2);
-          reduced = true;
-          break;
-        }
+      const whole = current;
+      const complements = chunks.map((c) => whole.filter((x) => !c.includes(x)));
+      const complement = await firstFailing(complements, fails, width);
+      if (complement >= 0) {
+        current = complements[complement]!;
+        granularity = Math.max(granularity - 1, 2);
+        reduced = true;
       }
     }
     if (!reduced) {
@@ -139,6 +153,23 @@ export async function ddmin(start: number[], fails: (subset: number[]) => Promis
   }
   if (current.length === 1 && (await fails([]))) return [];
   return current;
+}
+
+/**
+ * the index of the first subset, in order, that fails (-1: none), judging `width` at a time: the same
+ * answer as trying them one by one, which is what width 1 does
+ */
+async function firstFailing(
+  subsets: number[][],
+  fails: (subset: number[]) => Promise<boolean>,
+  width: number,
+): Promise<number> {
+  for (let i = 0; i < subsets.length; i += width) {
+    const verdicts = await Promise.all(subsets.slice(i, i + width).map((subset) => fails(subset)));
+    const hit = verdicts.indexOf(true);
+    if (hit >= 0) return i + hit;
+  }
+  return -1;
 }
 
 function split<T>(items: T[], parts: number): T[][] {

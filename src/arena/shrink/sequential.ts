@@ -47,11 +47,14 @@ export function sequentialJudge(runOnce: RunOnce, options: SequentialOptions = {
     let runs = 0;
     let failures = 0;
     let unjudged = 0;
+    let unjudgedInAll = 0;
     const allOf = options.allOf;
+    const judgement = (fails: boolean): Judgement => ({ fails, runs, failures, spent: runs + unjudgedInAll });
     while (runs < (allOf ?? o.maxRuns)) {
       const verdict = await runOnce(schedule);
       spent++;
       if (verdict === 'unjudged') {
+        unjudgedInAll++;
         if (++unjudged >= o.maxUnjudged)
           throw new RuntimeError(
             `${unjudged} runs in a row could not be judged (the target did not start?); shrink stopped`,
@@ -64,15 +67,15 @@ export function sequentialJudge(runOnce: RunOnce, options: SequentialOptions = {
       if (verdict === 'fail') failures++;
       if (allOf !== undefined) {
         // every run must fail: the first pass is the answer, no need to spend the rest
-        if (verdict === 'pass') return { fails: false, runs, failures };
+        if (verdict === 'pass') return judgement(false);
         continue;
       }
       llr += verdict === 'fail' ? onFail : onPass;
-      if (llr >= upper) return { fails: true, runs, failures };
-      if (llr <= lower) return { fails: false, runs, failures };
+      if (llr >= upper) return judgement(true);
+      if (llr <= lower) return judgement(false);
     }
-    if (allOf !== undefined) return { fails: true, runs, failures };
-    return { fails: failures / runs >= (o.p0 + o.p1) / 2, runs, failures };
+    if (allOf !== undefined) return judgement(true);
+    return judgement(failures / runs >= (o.p0 + o.p1) / 2);
   };
   return Object.assign(judge, { runsSpent: () => spent });
 }

@@ -50,30 +50,28 @@ export interface ShrinkOptions {
   onSmaller?: (schedule: Schedule) => void;
   /** `greedy` removes one unit at a time: the baseline the runs saved are measured against */
   search?: 'quickxplain' | 'greedy';
+  /**
+   * candidates of one round judged at once — the certificate's removals, ddmin's chunks — when the runs go to
+   * workers (1, the default, when they run here one at a time); the result is the one a width of 1 gives
+   */
+  width?: number;
 }
 
 export async function shrinkSchedule(original: Schedule, options: ShrinkOptions): Promise<ShrinkOutcome> {
   const { signal } = options;
   let candidates = 0;
-  // runs per phase: the caller's count when it has one (unjudged runs included), else the judged runs
-  let judged = 0;
-  const spent = () => options.runsSpent?.() ?? judged;
+  const width = Math.max(1, Math.floor(options.width ?? 1));
   const phases: PhaseCounts = {
     reproduce: { runs: 0, candidates: 0 },
     search: { runs: 0, candidates: 0 },
     compress: { runs: 0, candidates: 0 },
     certificate: { runs: 0, candidates: 0 },
   };
-  /** every run goes through here, charged to the phase it was spent in */
+  /** every run goes through here, charged to the phase it was spent in (judgements of a round overlap in time) */
   const judgeIn = async (phase: ShrinkPhase, s: Schedule, judgeOptions?: JudgeOptions): Promise<Judgement> => {
-    const before = spent();
-    try {
-      const j = await options.judge(s, judgeOptions);
-      judged += j.runs;
-      return j;
-    } finally {
-      phases[phase].runs += spent() - before;
-    }
+    const j = await options.judge(s, judgeOptions);
+    phases[phase].runs += j.spent ?? j.runs;
+    return j;
   };
   let size = original.faults.length;
   const progress = (phase: ShrinkProgress['phase'], trying?: Schedule) =>
@@ -119,7 +117,8 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
     return fails;
   };
   // the certificate below checks each remaining unit, so the search skips its own 1-minimality pass …
-  let found = await minimalFailingSubset(units.length, oracle, options.search, false);
+  const searchOptions = { ...(options.search ? { strategy: options.search } : {}), width };
+  let found = await minimalFailingSubset(units.length, oracle, { ...searchOptions, verify: false });
   // … but its result must be confirmed by a fresh judgement, never a cached one: the verdict that put it
   // there may be the one chance failure of a passing candidate (α), and then the cause is not in it and
   // nothing later can bring it back. When it does not fail (that, or a fault that hid the failure), the
@@ -127,7 +126,7 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   // verification on
   const confirmation = await search({ ...original, faults: flatten(found.subset) });
   known.set(found.subset.join(','), confirmation.fails);
-  if (!confirmation.fails) found = await minimalFailingSubset(units.length, oracle, options.search, true);
+  if (!confirmation.fails) found = await minimalFailingSubset(units.length, oracle, searchOptions);
   const minimal = flatten(found.subset);
   size = minimal.length;
   const compressJudge = counted('compress');
@@ -148,12 +147,22 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   let certificate: CertificateEntry[] = [];
   certifying: for (;;) {
     certificate = [];
-    for (const unit of groupFaults(schedule.faults)) {
+    const units = groupFaults(schedule.faults);
+    const rests = units.map((unit) => {
       const ids = new Set(unit.map((f) => f.id));
-      const rest = schedule.faults.filter((f) => !ids.has(f.id));
+      return schedule.faults.filter((f) => !ids.has(f.id));
+    });
+    // judged `width` at a time; the units of a batch are then read in order, as one at a time would
+    const judged: Judgement[] = [];
+    for (const [i, unit] of units.entries()) {
+      const rest = rests[i]!;
+      if (i % width === 0) {
+        const batch = rests.slice(i, i + width).map((r) => certify({ ...schedule, faults: r }));
+        judged.push(...(await Promise.all(batch)));
+      }
       // the last unit left is certified too: without it the run has no fault at all, so what is measured
       // is the target on its own (a failure there is the target's, kept in the certificate for all to see)
-      let without = await certify({ ...schedule, faults: rest });
+      let without = judged[i]!;
       if (without.fails && rest.length > 0) {
         // dropping the unit changes the output, so it must fail as reliably as a kept compression step
         // (COMPRESS_RUNS failing runs in a row): one sequential test alone drops a needed fault whenever the

@@ -28,8 +28,11 @@ export type RunOnce = (schedule: Schedule) => Promise<RunVerdict>;
 /** a candidate judged by the sequential test */
 export interface Judgement {
   fails: boolean;
+  /** judged runs */
   runs: number;
   failures: number;
+  /** every run this judgement spent, unjudged ones included (runs, when the judge does not say) */
+  spent?: number;
 }
 /**
  * `allOf: n` asks for a stricter verdict than the sequential test: fails only when n judged runs in a row

@@ -213,6 +213,7 @@ export async function shrinkCommand(
         runsSpent,
         signal: ctx.signal,
         ...(opts.search !== undefined ? { search: opts.search } : {}),
+        ...(queue ? { width: queue.roundWidth } : {}),
         onSmaller: (s) => {
           smallest = s;
           reporter.smaller(s, input.faults.length);
@@ -341,7 +342,7 @@ export async function shrinkCommand(
  * the target from `ref` as `choice` builds it here
  */
 async function openShrinkQueue(url: string, seed: number, ctx: CliContext, ref: TargetRef) {
-  const [{ openQueueClient }, { queueRunner }, { randomUUID }] = await Promise.all([
+  const [{ openQueueClient }, { queueRunner, ROUND_WIDTH_ON_WORKERS }, { randomUUID }] = await Promise.all([
     import('../../events/run-queue.js'),
     import('../../arena/shrink/on-queue.js'),
     import('node:crypto'),
@@ -351,6 +352,7 @@ async function openShrinkQueue(url: string, seed: number, ctx: CliContext, ref: 
   return {
     runner: (options: Omit<QueueRunnerOptions, 'client' | 'target'>) =>
       queueRunner({ ...options, client: queue.client, target: ref }),
+    roundWidth: ROUND_WIDTH_ON_WORKERS,
     close: () => queue.close(),
   };
 }

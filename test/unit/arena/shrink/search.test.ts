@@ -55,10 +55,10 @@ describe('minimalFailingSubset', () => {
       let b = random.int(0, 29);
       while (b === a) b = random.int(0, 29);
       const oracle = async (s: readonly number[]) => s.includes(a) && s.includes(b);
-      const g = await minimalFailingSubset(30, oracle, 'greedy');
+      const g = await minimalFailingSubset(30, oracle, { strategy: 'greedy' });
       expect(g.subset).toEqual([Math.min(a, b), Math.max(a, b)]);
       greedy += g.candidates;
-      qx += (await minimalFailingSubset(30, oracle, 'quickxplain', false)).candidates;
+      qx += (await minimalFailingSubset(30, oracle, { verify: false })).candidates;
     }
     expect(greedy / 50).toBeGreaterThan(50);
     expect(greedy / 50).toBeLessThan(66);
@@ -76,6 +76,35 @@ describe('minimalFailingSubset', () => {
         for (const u of result.subset) expect(fails(result.subset.filter((x) => x !== u))).toBe(false);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('judging a round several at a time (workers) ends with the subset one at a time finds, rounds overlapping', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        causeArb,
+        fc.integer({ min: 0, max: 39 }),
+        fc.integer({ min: 2, max: 6 }),
+        async ({ n, cause }, hider, width) => {
+          const fails = (s: readonly number[]) =>
+            cause.every((c) => s.includes(c)) && (!s.includes(hider) || s.length === n);
+          let inFlight = 0;
+          let most = 0;
+          const oracle = async (s: readonly number[]) => {
+            most = Math.max(most, ++inFlight);
+            await new Promise((r) => setTimeout(r, 0));
+            inFlight--;
+            return fails(s);
+          };
+          const one = await minimalFailingSubset(n, async (s) => fails(s));
+          const wide = await minimalFailingSubset(n, oracle, { width });
+          expect(wide.subset).toEqual(one.subset);
+          // the fallback's rounds (ddmin, the 1-minimality check) ran several candidates at once
+          if (one.method === 'ddmin') expect(most).toBeGreaterThan(1);
+          expect(most).toBeLessThanOrEqual(width);
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 
@@ -108,24 +137,24 @@ describe('sequentialJudge', () => {
 
   it('settles a clear candidate in a few runs', async () => {
     const always = sequentialJudge(async () => 'fail');
-    expect(await always(schedule)).toEqual({ fails: true, runs: 2, failures: 2 });
+    expect(await always(schedule)).toEqual({ fails: true, runs: 2, failures: 2, spent: 2 });
     const never = sequentialJudge(async () => 'pass');
-    expect(await never(schedule)).toEqual({ fails: false, runs: 4, failures: 0 });
+    expect(await never(schedule)).toEqual({ fails: false, runs: 4, failures: 0, spent: 4 });
   });
 
   it('with allOf, fails only when that many judged runs in a row fail, and stops at the first pass', async () => {
     const verdicts: RunVerdict[] = ['fail', 'unjudged', 'fail', 'pass', 'fail'];
     const judge = sequentialJudge(async () => verdicts.shift()!);
-    expect(await judge(schedule, { allOf: 4 })).toEqual({ fails: false, runs: 3, failures: 2 });
+    expect(await judge(schedule, { allOf: 4 })).toEqual({ fails: false, runs: 3, failures: 2, spent: 4 });
     expect(judge.runsSpent()).toBe(4);
     const always = sequentialJudge(async () => 'fail');
-    expect(await always(schedule, { allOf: 4 })).toEqual({ fails: true, runs: 4, failures: 4 });
+    expect(await always(schedule, { allOf: 4 })).toEqual({ fails: true, runs: 4, failures: 4, spent: 4 });
   });
 
   it('retries unjudged runs without counting them as passes, and gives up after too many', async () => {
     const verdicts: RunVerdict[] = ['unjudged', 'fail', 'unjudged', 'fail'];
     const judge = sequentialJudge(async () => verdicts.shift()!);
-    expect(await judge(schedule)).toEqual({ fails: true, runs: 2, failures: 2 });
+    expect(await judge(schedule)).toEqual({ fails: true, runs: 2, failures: 2, spent: 4 });
     expect(judge.runsSpent()).toBe(4);
     const broken = sequentialJudge(async () => 'unjudged');
     await expect(broken(schedule)).rejects.toThrow(/could not be judged/);
@@ -175,6 +204,32 @@ describe('shrinkSchedule with a noisy oracle', () => {
     // measured: the cause kept in 85 of 100 (76 before a certificate drop needed four failing runs in a row)
     expect(kept).toBeGreaterThanOrEqual(80);
     expect(exact).toBeGreaterThanOrEqual(75);
+  });
+
+  it('on workers (width 3) the certificate judges its removals at once, with the result and runs of one at a time', async () => {
+    const faults = [0, 1, 2, 3, 4].map((i) => fault(i, 'slow_agent', `agent-${i}`, i * 500));
+    const shrinkWith = async (width: number) => {
+      let inFlight = 0;
+      let most = 0;
+      const judge = sequentialJudge(async (s) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 0));
+        inFlight--;
+        const ids = s.faults.map((f) => f.id);
+        return [1, 2, 4].every((c) => ids.includes(c)) ? 'fail' : 'pass';
+      });
+      const out = await shrinkSchedule({ faults, cooldown_ms: 1000 }, { judge, width });
+      if (!out.reproduced) throw new Error('did not reproduce');
+      return { out, most };
+    };
+    const one = await shrinkWith(1);
+    const three = await shrinkWith(3);
+    expect(three.out.schedule).toEqual(one.out.schedule);
+    expect(three.out.certificate).toEqual(one.out.certificate);
+    expect(three.out.phases).toEqual(one.out.phases);
+    expect(one.most).toBe(1);
+    // the three removals of the certificate ran side by side
+    expect(three.most).toBe(3);
   });
 
   it('drops a fault from the certificate only when the schedule fails without it four runs in a row', async () => {
