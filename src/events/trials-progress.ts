@@ -13,12 +13,11 @@
  * far with the report's own estimator; once the report is in, the view shows its
  * figures as they are, so they equal `--json`.
  */
-import { randomUUID } from 'node:crypto';
-import { ANY_VERSION, type EventStore } from '../arena/event-store.js';
+import type { EventStore } from '../arena/event-store.js';
 import { passK } from '../arena/trials/passk.js';
 import type { ArmStats, TrialsPlan, TrialsReport } from '../arena/trials/report.js';
 import type { TrialRecord } from '../arena/trials/summary.js';
-import { ABANDONED_AFTER_MS, HEARTBEAT_MS } from './regress-progress.js';
+import { createJobLog, isSilent, readJobStreams, type JobEvent } from './job-log.js';
 import type { TrialsArmProgress, TrialsJob, TrialsSurfaceSeries } from './trials-job.js';
 
 export const TRIALS_INDEX_STREAM = 'trials';
@@ -34,34 +33,22 @@ export interface TrialsRecorder {
   flush(): Promise<void>;
 }
 
+const TRIALS_STREAMS = { index: TRIALS_INDEX_STREAM, prefix: TRIALS_STREAM_PREFIX, kind: 'trials' };
+
 /** appends in order, in the background: recording progress never slows or fails the trials themselves */
 export function createTrialsRecorder(
   store: Pick<EventStore, 'append'>,
   options: { id?: string; heartbeatMs?: number } = {},
 ): TrialsRecorder {
-  const id = options.id ?? `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
-  const stream = TRIALS_STREAM_PREFIX + id;
-  let chain: Promise<unknown> = Promise.resolve();
-  const record = (streamId: string, type: string, data: unknown) => {
-    chain = chain.then(() => store.append(streamId, [{ type, data }], ANY_VERSION)).catch(() => undefined);
-  };
-  let heartbeat: NodeJS.Timeout | undefined;
-  const stopHeartbeat = () => {
-    if (heartbeat) clearInterval(heartbeat);
-    heartbeat = undefined;
-  };
+  const log = createJobLog(store, TRIALS_STREAMS, options);
   return {
-    id,
+    id: log.id,
     started(plan) {
-      record(TRIALS_INDEX_STREAM, 'trials.job', { id });
-      record(stream, 'trials.started', plan);
-      stopHeartbeat();
-      // a job whose heartbeats stop is shown abandoned, not "running" for ever
-      heartbeat = setInterval(() => record(stream, 'trials.heartbeat', {}), options.heartbeatMs ?? HEARTBEAT_MS);
-      heartbeat.unref();
+      log.begin();
+      log.record('trials.started', plan);
     },
     trial(t) {
-      record(stream, 'trials.trial', {
+      log.record('trials.trial', {
         id: t.id,
         task: t.task,
         arm: t.arm,
@@ -71,16 +58,14 @@ export function createTrialsRecorder(
       });
     },
     finished(report) {
-      stopHeartbeat();
-      record(stream, 'trials.finished', report);
+      log.end();
+      log.record('trials.finished', report);
     },
     failed(error) {
-      stopHeartbeat();
-      record(stream, 'trials.failed', { error: error instanceof Error ? error.message : String(error) });
+      log.end();
+      log.record('trials.failed', { error: error instanceof Error ? error.message : String(error) });
     },
-    flush: async () => {
-      await chain;
-    },
+    flush: () => log.flush(),
   };
 }
 
@@ -136,11 +121,7 @@ function fromReport(job: TrialsJob, plan: TrialsPlan, report: TrialsReport): voi
 }
 
 /** one job from its stream's events */
-export function foldTrialsJob(
-  id: string,
-  events: ReadonlyArray<{ type: string; data: unknown; at: string }>,
-  now: number,
-) {
+export function foldTrialsJob(id: string, events: readonly JobEvent[], now: number) {
   const job: TrialsJob = {
     id,
     status: 'running',
@@ -152,9 +133,7 @@ export function foldTrialsJob(
     updated_at: events[0]?.at ?? new Date(now).toISOString(),
   };
   const counts = new Map<string, { done: number; successes: number }>();
-  let heard = 0;
   for (const e of events) {
-    heard = Math.max(heard, Date.parse(e.at));
     if (e.type === 'trials.heartbeat') continue;
     job.updated_at = e.at;
     if (e.type === 'trials.started') {
@@ -210,15 +189,12 @@ export function foldTrialsJob(
     if (job.report) fromReport(job, plan, job.report);
   }
   // no report, and no word from the trials for a while: none will come
-  if (job.status === 'running' && now - heard > ABANDONED_AFTER_MS) job.status = 'abandoned';
+  if (job.status === 'running' && isSilent(events, now)) job.status = 'abandoned';
   return job;
 }
 
 /** the `limit` most recent trials jobs in the store, newest first */
 export async function readTrialsJobs(store: EventStore, limit: number, now = Date.now()): Promise<TrialsJob[]> {
-  const index = await store.read(TRIALS_INDEX_STREAM);
-  const ids = [...new Set(index.map((e) => String((e.data as { id?: unknown }).id)))].reverse().slice(0, limit);
-  const jobs: TrialsJob[] = [];
-  for (const id of ids) jobs.push(foldTrialsJob(id, await store.read(TRIALS_STREAM_PREFIX + id), now));
-  return jobs;
+  const jobs = await readJobStreams(store, TRIALS_STREAMS, limit);
+  return jobs.map(({ id, events }) => foldTrialsJob(id, events, now));
 }

@@ -11,6 +11,7 @@ import type { SseOptions } from './sse.js';
 import { consoleFiles } from './console-files.js';
 import { ROUTE_GROUPS } from './groups/index.js';
 import { registerRegressRoutes } from './regress-route.js';
+import { registerShrinkRoutes } from './shrink-route.js';
 import { registerTrialsRoutes } from './trials-route.js';
 import { feedFromArena, runVerdict, type LiveScoreView } from './metrics/arena-source.js';
 import { countLedgerTokens, loadArenaMetrics } from '../protocol/metrics.js';
@@ -93,6 +94,7 @@ export function createApp(root: ArenaRoot, options: AppOptions = {}): App {
   router.registerStreamEndpoints(root.stream);
   registerRegressRoutes(router, x.eventStore);
   registerTrialsRoutes(router, x.eventStore);
+  registerShrinkRoutes(router, x.eventStore);
 
   router.registerAgentEndpoints({
     list: async () => [

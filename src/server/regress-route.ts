@@ -24,7 +24,7 @@ function isPostgres(store: EventStore): store is PostgresEventStore {
   );
 }
 
-/** `?limit=`: how many of the newest jobs (also GET /arena/trials) */
+/** `?limit=`: how many of the newest jobs (also GET /arena/trials and /arena/shrinks) */
 export function parseLimit(text: string | null): number {
   if (text === null) return DEFAULT_LIMIT;
   const n = Number(text);

@@ -11,8 +11,8 @@ import type { TrialsReply } from '../events/trials-job.js';
 import { parseLimit } from './regress-route.js';
 import type { Router } from './router.js';
 
-/** what the reply calls the store: its URL (no password) or file, as `--store` named it */
-function storeName(store: EventStore): string {
+/** what the reply calls the store: its URL (no password) or file, as `--store` named it (also GET /arena/shrinks) */
+export function storeName(store: EventStore): string {
   const named = store as { location?: unknown; path?: unknown };
   if (typeof named.location === 'string') return named.location;
   return typeof named.path === 'string' ? named.path : 'memory';

@@ -107,3 +107,6 @@ export type {
   TrialsSurfaceSeries,
   TrialsTaskProgress,
 } from '../events/trials-job.js';
+
+/** GET /arena/shrinks: the `arena shrink --store …` jobs recorded in the server's event store */
+export type { ShrinkJob, ShrinkReply } from '../events/shrink-job.js';

@@ -56,6 +56,10 @@ export function registerShrinkCommand(program: Command, ctx: CliContext): void {
       'serve the progress as events (shrink.progress: candidate tried, current size, runs spent) on http://127.0.0.1:PORT/arena/stream while it runs (default 8080; 0 = a free port; ARENA_API_KEY is honoured)',
     )
     .option(
+      '--store <memory|path|url>',
+      'record the progress as it goes (candidate tried, current size, runs spent, then the minimal faults and certificate) into this event store, a SQLite file or postgres:// URL (or set ARENA_STORE): arena serve on the same store follows it in its web console',
+    )
+    .option(
       '--dry-run',
       'resolve the target and print the timeline of the first run (the whole failing schedule; later candidates are subsets of it), inject nothing',
     );
@@ -65,6 +69,7 @@ export function registerShrinkCommand(program: Command, ctx: CliContext): void {
     'arena shrink --survival --seed 7 --duration 30s --interval 1s --strategy strategies/recovery-off.yaml',
     'arena shrink report.json --target my-agents.yaml --out regression.yaml && arena scenario run regression.yaml',
     'arena shrink report.json --workers postgres://arena@db.internal/arena',
+    'arena shrink report.json --store .arena/arena.db',
   ]);
   command.action(async (file: string | undefined, opts) => {
     const { shrinkCommand } = await import('../run/run-shrink.js');

@@ -33,6 +33,7 @@ import { chooseTarget, targetRefPath, type TargetChoice } from './targets.js';
 import type { TargetRef } from '../../arena/queue/requests.js';
 import type { QueueRunnerOptions } from '../../arena/shrink/on-queue.js';
 import { emitDryRun } from './dry-run.js';
+import { openJobRecording, recordingSpec } from './job-recording.js';
 
 export interface ShrinkCommandOptions extends SurvivalShrinkFlags {
   target?: string;
@@ -46,6 +47,8 @@ export interface ShrinkCommandOptions extends SurvivalShrinkFlags {
   survival?: boolean;
   /** --serve [PORT]: true, a port, or absent */
   serve?: boolean | string;
+  /** --store: record the progress into this event store for arena serve's Shrink view (or ARENA_STORE) */
+  store?: string;
   dryRun?: boolean;
   workers?: string;
   parallel?: number;
@@ -118,6 +121,7 @@ export async function shrinkCommand(
     throw new UsageError('--parallel sets how many runs of a candidate start at once on the workers: give --workers', {
       code: 'invalid_arguments',
     });
+  if (!opts.dryRun) recordingSpec(opts.store, ctx); // an empty --store is refused before anything runs
   const failing = await failingRun(file, opts, ctx);
   if (!failing) return;
   const { doc, config, source } = failing;
@@ -163,6 +167,17 @@ export async function shrinkCommand(
   };
   // --serve: the shrink's progress on /arena/stream (shrink.started, shrink.progress, shrink.smaller, shrink.finished)
   const feed = await startServeFeed(opts.serve, ctx);
+  // --store: the same events into an event store, for the web console of an arena serve on it
+  const recording = await openJobRecording(opts.store, ctx, { command: 'shrink', view: 'Shrink' }, async (store) =>
+    (await import('../../events/shrink-progress.js')).createShrinkRecorder(store),
+  ).catch(async (err: unknown) => {
+    await feed?.close();
+    throw err;
+  });
+  const publish = (name: string, data: Record<string, unknown>) => {
+    feed?.publish(name, data);
+    recording?.recorder.publish(name, data);
+  };
   const queue =
     opts.workers === undefined
       ? undefined
@@ -171,6 +186,7 @@ export async function shrinkCommand(
           ...(await refStrategy(opts, ctx, opts.target === undefined ? recorded : undefined)),
         }).catch(async (err: unknown) => {
           await feed?.close();
+          await recording?.close();
           throw err;
         });
   const onWorkers = queue?.runner({
@@ -188,12 +204,19 @@ export async function shrinkCommand(
     ctx.stderr.write(
       `shrink: ${input.faults.length} fault(s) of ${input.kind} ${input.name} (seed ${seed}); failure: ${formatSignature(input.signature)}\n`,
     );
-    feed?.publish('shrink.started', {
+    publish('shrink.started', {
       original_faults: input.faults.length,
       signature: input.signature,
       search: opts.search ?? 'quickxplain',
       seed,
       source,
+      target:
+        opts.target ??
+        (opts.strategy !== undefined
+          ? `embedded runtime, --strategy ${opts.strategy}`
+          : recorded !== undefined
+            ? "embedded runtime, the report's strategy"
+            : 'embedded runtime'),
     });
     const reporter = shrinkProgressReporter(ctx);
     const original = { faults: input.faults, cooldown_ms: config.cooldown_ms ?? SURVIVAL_COOLDOWN_MS };
@@ -208,7 +231,7 @@ export async function shrinkCommand(
         judge,
         onProgress: (p) => {
           reporter.progress(p);
-          feed?.publish('shrink.progress', { ...p });
+          publish('shrink.progress', { ...p });
         },
         runsSpent,
         signal: ctx.signal,
@@ -217,7 +240,7 @@ export async function shrinkCommand(
         onSmaller: (s) => {
           smallest = s;
           reporter.smaller(s, input.faults.length);
-          feed?.publish('shrink.smaller', {
+          publish('shrink.smaller', {
             size: s.faults.length,
             of: input.faults.length,
             faults: s.faults.map((f) => f.label),
@@ -289,7 +312,7 @@ export async function shrinkCommand(
         interval: c.interval,
       })),
     };
-    feed?.publish('shrink.finished', {
+    publish('shrink.finished', {
       status: 'shrunk',
       original_faults: document.original_faults,
       minimal_faults: document.minimal_faults,
@@ -298,6 +321,7 @@ export async function shrinkCommand(
       runs_by_phase: document.runs_by_phase,
       candidates: document.candidates,
       method: document.method,
+      certificate: document.certificate,
     });
     if (opts.json) {
       ctx.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
@@ -329,11 +353,12 @@ export async function shrinkCommand(
       : isArenaError(err, 'not_reproduced')
         ? 'not_reproduced'
         : 'error';
-    feed?.publish('shrink.finished', { status, runs: runsSpent(), message: errorMessage(err) });
+    publish('shrink.finished', { status, runs: runsSpent(), message: errorMessage(err) });
     throw err;
   } finally {
     await queue?.close();
     await feed?.close();
+    await recording?.close();
   }
 }
 

@@ -22,7 +22,7 @@ import { renderTrialsTable } from '../output/trials-table.js';
 import { emitDryRun } from './dry-run.js';
 import { whileRegistered } from './registered.js';
 import { readStopWhenOption } from './stop-when-option.js';
-import { openTrialsRecording } from './trials-recording.js';
+import { openJobRecording } from './job-recording.js';
 
 export interface TrialsCommandOptions {
   target?: string;
@@ -111,7 +111,9 @@ async function runTrials(
   ctx.stderr.write(
     `trials: seed ${seed}, ${options.n} per task per arm on ${target.name}${scenario ? ` under ${scenario.name}` : ''}\n`,
   );
-  const recording = await openTrialsRecording(opts.store, ctx);
+  const recording = await openJobRecording(opts.store, ctx, { command: 'trials', view: 'Trials' }, async (store) =>
+    (await import('../../events/trials-progress.js')).createTrialsRecorder(store),
+  );
   let report: TrialsReport;
   try {
     const recorder = recording?.recorder;

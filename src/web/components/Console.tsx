@@ -17,6 +17,7 @@ import { ScenarioPanel } from './ScenarioPanel.js';
 import { TimelinePanel } from './TimelinePanel.js';
 import { DiagnosticsPanel } from './DiagnosticsPanel.js';
 import { RegressPanel } from './RegressPanel.js';
+import { ShrinkPanel } from './ShrinkPanel.js';
 import { TrialsPanel } from './TrialsPanel.js';
 
 /** the timeline keeps this many events on screen */
@@ -111,6 +112,7 @@ export function Console(props: { apiKey: string; onUnauthorized(): void; onSignO
         <DiagnosticsPanel api={api} failures={failures} />
         <RegressPanel api={api} />
         <TrialsPanel api={api} />
+        <ShrinkPanel api={api} />
       </main>
     </div>
   );
