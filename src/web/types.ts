@@ -103,10 +103,9 @@ export type { TaskReport } from '../arena/trials/report.js';
 export type {
   TrialsArmProgress,
   TrialsJob,
-  TrialsReply,
   TrialsSurfaceSeries,
   TrialsTaskProgress,
 } from '../events/trials-job.js';
 
 /** GET /arena/shrinks: the `arena shrink --store …` jobs recorded in the server's event store */
-export type { ShrinkJob, ShrinkReply } from '../events/shrink-job.js';
+export type { ShrinkJob } from '../events/shrink-job.js';

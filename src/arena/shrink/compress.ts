@@ -40,22 +40,11 @@ export async function compressSchedule(start: Schedule, judge: Judge, onCandidat
 
 /** each gap between faults halved, or at the floor (MIN_FAULT_MS apart, so their order holds) */
 function pullGaps(s: Schedule, floor: boolean): Schedule | undefined {
-  return floor ? gapsAtFloor(s) : halveGaps(s);
-}
-
-function gapsAtFloor(s: Schedule): Schedule | undefined {
-  const sorted = [...s.faults].sort((a, b) => a.at_ms - b.at_ms || a.id - b.id);
-  let changed = false;
-  const out: ShrinkFault[] = [];
-  sorted.forEach((f, i) => {
-    if (i === 0) return out.push(f);
-    const gap = f.at_ms - sorted[i - 1]!.at_ms;
-    const at = out[i - 1]!.at_ms + Math.min(gap, MIN_FAULT_MS);
-    if (at !== f.at_ms) changed = true;
-    out.push({ ...f, at_ms: at });
-  });
+  const half = gapsAt(s, (gap) => Math.floor(gap / 2));
+  if (!floor) return half;
+  const low = gapsAt(s, (gap) => Math.min(gap, MIN_FAULT_MS));
   // a floor that only repeats what halving reaches next adds a candidate and saves none
-  return changed && !sameFaults(out, halveGaps(s)?.faults) ? { ...s, faults: out } : undefined;
+  return low && !sameFaults(low.faults, half?.faults) ? low : undefined;
 }
 
 function shiftToZero(s: Schedule): Schedule | undefined {
@@ -64,14 +53,14 @@ function shiftToZero(s: Schedule): Schedule | undefined {
   return { ...s, faults: s.faults.map((f) => ({ ...f, at_ms: f.at_ms - first })) };
 }
 
-function halveGaps(s: Schedule): Schedule | undefined {
+/** each gap to the fault before it made `shorter(gap)`, in time order; undefined when nothing moves */
+function gapsAt(s: Schedule, shorter: (gapMs: number) => number): Schedule | undefined {
   const sorted = [...s.faults].sort((a, b) => a.at_ms - b.at_ms || a.id - b.id);
   let changed = false;
   const out: ShrinkFault[] = [];
   sorted.forEach((f, i) => {
     if (i === 0) return out.push(f);
-    const gap = f.at_ms - sorted[i - 1]!.at_ms;
-    const at = out[i - 1]!.at_ms + Math.floor(gap / 2);
+    const at = out[i - 1]!.at_ms + shorter(f.at_ms - sorted[i - 1]!.at_ms);
     if (at !== f.at_ms) changed = true;
     out.push({ ...f, at_ms: at });
   });

@@ -7,13 +7,11 @@
  * GET /arena/shrinks once a second: a shrink runs in its own process and writes
  * to the store.
  */
-import { describeFailure, type Api } from '../api.js';
+import type { Api } from '../api.js';
 import { clockTime } from '../format.js';
-import type { ShrinkJob, ShrinkReply } from '../types.js';
-import { usePoll } from '../use-poll.js';
+import type { ShrinkJob } from '../types.js';
+import { JobsPanel } from './JobsPanel.js';
 
-/** jobs shown; the route keeps the 20 newest */
-const SHOWN = 3;
 const SHOWN_LABELS = 4;
 
 const STATUS_TEXT: Record<ShrinkJob['status'], string> = {
@@ -136,25 +134,14 @@ function Job(props: { job: ShrinkJob }) {
 }
 
 export function ShrinkPanel(props: { api: Api }) {
-  const poll = usePoll(() => props.api.get<ShrinkReply>('/arena/shrinks'), 1000);
-  const reply = poll.data;
   return (
-    <section class="card wide" aria-labelledby="shrink-h" data-testid="shrink">
-      <h2 id="shrink-h">Shrink</h2>
-      {poll.error !== undefined && <p class="error">{describeFailure(poll.error)}</p>}
-      {!reply ? (
-        <p class="muted">loading…</p>
-      ) : reply.jobs.length === 0 ? (
-        <p class="muted" data-testid="shrink-empty">
-          no shrink job in {reply.store} yet: run arena shrink --store with this server's store
-        </p>
-      ) : (
-        <ul class="regress-jobs">
-          {reply.jobs.slice(0, SHOWN).map((job) => (
-            <Job key={job.id} job={job} />
-          ))}
-        </ul>
-      )}
-    </section>
+    <JobsPanel<ShrinkJob>
+      api={props.api}
+      path="/arena/shrinks"
+      title="Shrink"
+      name="shrink"
+      command="arena shrink"
+      job={(job) => <Job key={job.id} job={job} />}
+    />
   );
 }

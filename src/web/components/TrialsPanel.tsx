@@ -6,13 +6,11 @@
  * over, the figures of the report the command printed. Polls GET /arena/trials
  * once a second: trials run in their own process and write to the store.
  */
-import { describeFailure, type Api } from '../api.js';
-import { usePoll } from '../use-poll.js';
+import type { Api } from '../api.js';
+import { JobsPanel } from './JobsPanel.js';
 import { clockTime, formatNumber } from '../format.js';
-import type { TaskReport, TrialsJob, TrialsReply, TrialsSurfaceSeries } from '../types.js';
+import type { TaskReport, TrialsJob, TrialsSurfaceSeries } from '../types.js';
 
-/** jobs shown; the route keeps the 20 newest */
-const SHOWN = 3;
 const COLOURS = ['#4cc38a', '#5aa9ff', '#f5a524', '#e5484d', '#b18cff', '#e8eaf0'];
 
 function value(v: number | null | undefined): string {
@@ -182,25 +180,14 @@ function Job(props: { job: TrialsJob }) {
 }
 
 export function TrialsPanel(props: { api: Api }) {
-  const poll = usePoll(() => props.api.get<TrialsReply>('/arena/trials'), 1000);
-  const reply = poll.data;
   return (
-    <section class="card wide" aria-labelledby="trials-h" data-testid="trials">
-      <h2 id="trials-h">Trials</h2>
-      {poll.error !== undefined && <p class="error">{describeFailure(poll.error)}</p>}
-      {!reply ? (
-        <p class="muted">loading…</p>
-      ) : reply.jobs.length === 0 ? (
-        <p class="muted" data-testid="trials-empty">
-          no trials job in {reply.store} yet: run arena trials --store with this server's store
-        </p>
-      ) : (
-        <ul class="regress-jobs">
-          {reply.jobs.slice(0, SHOWN).map((job) => (
-            <Job key={job.id} job={job} />
-          ))}
-        </ul>
-      )}
-    </section>
+    <JobsPanel<TrialsJob>
+      api={props.api}
+      path="/arena/trials"
+      title="Trials"
+      name="trials"
+      command="arena trials"
+      job={(job) => <Job key={job.id} job={job} />}
+    />
   );
 }
