@@ -7,10 +7,8 @@
  * a bad limit.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../helpers/chromium.js';
+import { openPage } from '../helpers/chromium.js';
 import { REPO_ROOT, arena } from '../helpers/cli.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { startWorker } from '../helpers/worker.js';
@@ -30,25 +28,8 @@ describe('web console: Regress panel', () => {
     cleanups.push(() => db.drop());
     const server = await startServe(['--store', db.url]);
     cleanups.push(() => server.stop());
-    const profile = mkdtempSync(join(tmpdir(), 'arena-chromium-'));
-    const context = await launchChromium(profile, {
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    cleanups.push(async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(server.url);
+    const { page, close } = await openPage(server.url);
+    cleanups.push(close);
     await expect
       .poll(() => page.getByTestId('regress-empty').textContent(), { timeout: 30_000 })
       .toContain('no regress --workers job on postgres://');

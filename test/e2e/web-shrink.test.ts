@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../helpers/chromium.js';
+import { openPage } from '../helpers/chromium.js';
 import { REPO_ROOT, arena } from '../helpers/cli.js';
 import { http, startServe } from './serve-helpers.js';
 
@@ -41,17 +41,8 @@ describe('web console: Shrink view', () => {
     const db = join(dir, 'arena.db');
     const server = await startServe(['--store', db]);
     cleanups.push(() => server.stop());
-    const profile = mkdtempSync(join(tmpdir(), 'arena-chromium-'));
-    const context = await launchChromium(profile, {
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
-    cleanups.push(async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(server.url);
+    const { page, close } = await openPage(server.url);
+    cleanups.push(close);
     await expect.poll(() => page.getByTestId('shrink-empty').textContent(), { timeout: 30_000 }).toContain(db);
 
     // some 60 candidate runs of about 0.8 s each at --time-scale 0.5: 40 s on a quiet machine

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../helpers/chromium.js';
+import { openPage } from '../helpers/chromium.js';
 import { exampleLlmAgentTarget, LLM_AGENT_EXAMPLE } from '../helpers/example-llm-agent.js';
 import { processesMatching } from '../helpers/process-fleet.js';
 import { REPO_ROOT, arena } from '../helpers/cli.js';
@@ -46,17 +46,8 @@ describe('web console: Trials view', () => {
     const db = join(dir, 'arena.db');
     const server = await startServe(['--store', db]);
     cleanups.push(() => server.stop());
-    const profile = mkdtempSync(join(tmpdir(), 'arena-chromium-'));
-    const context = await launchChromium(profile, {
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
-    cleanups.push(async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(server.url);
+    const { page, close } = await openPage(server.url);
+    cleanups.push(close);
     await expect.poll(() => page.getByTestId('trials-empty').textContent(), { timeout: 30_000 }).toContain(db);
 
     // 2 tasks, 4 arms, 4 trials each: 32 trials over some 40 s, most of it the agent recovering between blocks

@@ -7,9 +7,11 @@
  * cannot be dropped (not root, or no CAP_SETPCAP) the wrapper starts it as it is, and without the
  * capability it cannot raise a priority anyway.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.ARENA_CHROMIUM ?? '/usr/bin/chromium';
 const WITHOUT_CAP_SYS_NICE = fileURLToPath(new URL('../fixtures/chromium-without-cap-sys-nice.sh', import.meta.url));
@@ -30,4 +32,34 @@ export function launchChromium(
     executablePath: WITHOUT_CAP_SYS_NICE,
     env: { ...process.env, ARENA_CHROMIUM_BIN: CHROMIUM },
   });
+}
+
+/** the flags the machine notes give a headless Chromium on a closed network (it otherwise calls out at start) */
+const HEADLESS_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** a page of a headless Chromium on a fresh profile at `url`; `close` ends the browser and removes the profile */
+export async function openPage(url: string): Promise<{ page: Page; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'arena-chromium-'));
+  const context = await launchChromium(profile, { headless: true, args: HEADLESS_ARGS });
+  const close = async () => {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  };
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(url);
+    return { page, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
