@@ -379,8 +379,9 @@ describe('shrinkSchedule with a noisy oracle', () => {
         expect(out.schedule.faults.map((f) => f.id).sort((a, b) => a - b)).toEqual([...cause].sort((a, b) => a - b));
         expect(out.certificate.every((c) => c.fail_rate_without === 0)).toBe(true);
         // docs/guides/shrink.md: reproduction 1 + search quickXplainBound(n, k) + its confirmation 1
-        // + compression at most 13 (the shift, then per dimension its floor and 3 halvings) + certificate k
-        expect(out.candidates).toBeLessThanOrEqual(15 + quickXplainBound(n, cause.length) + cause.length);
+        // + compression at most 12 (the shift, gaps and timings each their floor and 3 halvings, the cooldown
+        // 3 halvings) + certificate k
+        expect(out.candidates).toBeLessThanOrEqual(14 + quickXplainBound(n, cause.length) + cause.length);
         // a clearly failing candidate costs 2 runs, a clearly passing one 4
         expect(judge.runsSpent()).toBeLessThanOrEqual(4 * out.candidates);
       }),
