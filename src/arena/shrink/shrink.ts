@@ -147,14 +147,14 @@ export async function shrinkSchedule(original: Schedule, options: ShrinkOptions)
   let certificate: CertificateEntry[] = [];
   certifying: for (;;) {
     certificate = [];
-    const units = groupFaults(schedule.faults);
-    const rests = units.map((unit) => {
+    const kept = groupFaults(schedule.faults);
+    const rests = kept.map((unit) => {
       const ids = new Set(unit.map((f) => f.id));
       return schedule.faults.filter((f) => !ids.has(f.id));
     });
     // judged `width` at a time; the units of a batch are then read in order, as one at a time would
     const judged: Judgement[] = [];
-    for (const [i, unit] of units.entries()) {
+    for (const [i, unit] of kept.entries()) {
       const rest = rests[i]!;
       if (i % width === 0) {
         const batch = rests.slice(i, i + width).map((r) => certify({ ...schedule, faults: r }));
