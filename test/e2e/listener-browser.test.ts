@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/chromium.js';
+import { HEADLESS_ARGS, launchChromium } from '../helpers/chromium.js';
 import { ARENA_BIN } from '../helpers/cli.js';
 import { startListening, type Listening } from '../helpers/listening.js';
 import { http, startServe, type ServeProcess } from './serve-helpers.js';
@@ -44,13 +44,7 @@ beforeAll(async () => {
   context = await launchChromium(profile, {
     headless: true,
     args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...HEADLESS_ARGS,
       // DNS rebinding, the end state: a name the page controls now resolves to 127.0.0.1
       '--host-resolver-rules=MAP rebind.test 127.0.0.1',
     ],

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
+import { HEADLESS_ARGS, launchChromium } from '../helpers/chromium.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { startCutProxy, type CutProxy } from '../helpers/cut-proxy.js';
 import { http, startServe, type ServeProcess } from './serve-helpers.js';
@@ -69,16 +69,7 @@ beforeAll(async () => {
     headless: true,
     viewport: DESKTOP,
     acceptDownloads: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: HEADLESS_ARGS,
   });
   context.on('request', (r) => requested.push(r.url()));
   context.on('page', (p) => watchPage(p));

@@ -35,7 +35,7 @@ export function launchChromium(
 }
 
 /** the flags the machine notes give a headless Chromium on a closed network (it otherwise calls out at start) */
-const HEADLESS_ARGS = [
+export const HEADLESS_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
