@@ -93,3 +93,20 @@ export function assertKnownTargets(problems: TargetNameProblem[], what: string, 
     { code: 'unknown_target', details: problems },
   );
 }
+
+/** a scenario's steps checked against the started target's names: the one check a scenario run and trials make */
+export async function assertScenarioTargets(
+  injector: Injector,
+  scenario: { name: string; actions: ReadonlyArray<{ action: AimedAction }> },
+  targetName: string,
+): Promise<void> {
+  const names = await targetNames(injector);
+  assertKnownTargets(
+    unknownTargetProblems(
+      scenario.actions.map((step, i) => ({ path: `actions[${i}].action`, action: step.action })),
+      names,
+    ),
+    `scenario ${scenario.name}`,
+    targetName,
+  );
+}

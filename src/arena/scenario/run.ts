@@ -14,7 +14,7 @@ import type { ArenaService } from '../service.js';
 import type { GateOn } from '../score.js';
 import { runLifecycle } from '../run/lifecycle.js';
 import { runSteps } from './schedule.js';
-import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
+import { assertScenarioTargets } from '../target-names.js';
 import type { Scenario } from './types.js';
 import type { CallLedgerReader } from '../../protocol/calls.js';
 
@@ -70,15 +70,7 @@ export async function runScenarioReport(
   }
   assertScaledTimings(scenario, timeScale);
   // before the run starts: an agent, node or edge the target does not have is refused, nothing injected
-  const names = await targetNames(service.injector);
-  assertKnownTargets(
-    unknownTargetProblems(
-      scenario.actions.map((step, i) => ({ path: `actions[${i}].action`, action: step.action })),
-      names,
-    ),
-    `scenario ${scenario.name}`,
-    'the target',
-  );
+  await assertScenarioTargets(service.injector, scenario, 'the target');
   const clock = options.clock ?? service.clock;
   const seed = options.seed ?? scenario.config.seed ?? randomSeed();
   const random = options.random ?? createRandom(seed);

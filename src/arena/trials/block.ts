@@ -18,7 +18,7 @@ import { runOnTarget } from '../run/on-target.js';
 import type { Scenario } from '../scenario/types.js';
 import type { ArenaService } from '../service.js';
 import { assertSupported } from '../support.js';
-import { assertKnownTargets, targetNames, unknownTargetProblems } from '../target-names.js';
+import { assertScenarioTargets } from '../target-names.js';
 import { attributeCalls } from './attribute.js';
 import { applyBlockFaults, blockActions, endBlockFaults, waitHealthy } from './faults.js';
 import { watchMarkers, type MarkerCounts, type MarkerWatch } from './markers.js';
@@ -159,15 +159,7 @@ export async function checkScenarioTargets(
   scenario: Scenario | undefined,
 ): Promise<void> {
   if (!scenario) return;
-  const names = await targetNames(service.injector);
-  assertKnownTargets(
-    unknownTargetProblems(
-      scenario.actions.map((step, i) => ({ path: `actions[${i}].action`, action: step.action })),
-      names,
-    ),
-    `scenario ${scenario.name}`,
-    target.name,
-  );
+  await assertScenarioTargets(service.injector, scenario, target.name);
 }
 
 /**
